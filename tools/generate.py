@@ -285,7 +285,10 @@ std::span<const StatusCodeInfo> allStatusCodes() { return kStatusCodes; }
             if not fields:
                 out.append("    (void)v;\n    (void)f;\n")
             out.append("}\n\n")
-        out.append("} // namespace ua\n")
+        out.append("} // namespace ua\n\n")
+        out.append("// X-macro over every generated structure: UA_FOR_EACH_GENERATED_STRUCT(X) expands X(Name) for each.\n")
+        out.append("#define UA_FOR_EACH_GENERATED_STRUCT(X) \\\n")
+        out.append(" \\\n".join(f"    X({s[0]})" for s in self.s.structs) + "\n")
         return "".join(out)
 
     def types_cpp(self):

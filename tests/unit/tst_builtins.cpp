@@ -1,0 +1,344 @@
+// Built-in types of OPC 10000-6 5.1/5.2: value semantics, string forms, and binary round trips
+// with the exact bytes of the specification's encodings.
+#include "CodecTestUtil.h"
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/encoding/generated/Types.h"
+
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::test;
+
+Q_DECLARE_METATYPE(ua::Variant)
+
+class TestBuiltins : public QObject {
+    Q_OBJECT
+private slots:
+    void nodeIdEncodingForms_data();
+    void nodeIdEncodingForms();
+    void nodeIdStringForm_data();
+    void nodeIdStringForm();
+    void nodeIdRejectsBadText_data();
+    void nodeIdRejectsBadText();
+    void expandedNodeId();
+    void nullAndEmptyStringsDiffer();
+    void dateTimeRules();
+    void guidTextAndBytes();
+    void statusCodeNames();
+    void localizedTextAndQualifiedName();
+    void variantRoundTrip_data();
+    void variantRoundTrip();
+    void variantMatrix();
+    void dataValueMask();
+    void diagnosticInfoNested();
+    void extensionObjectKnownAndUnknown();
+    void arraysNullVsEmpty();
+};
+
+void TestBuiltins::nodeIdEncodingForms_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QByteArray>("bytes");
+    // OPC 10000-6 5.2.2.9: two-byte, four-byte, numeric, string, guid and opaque forms.
+    QTest::newRow("two-byte") << "i=72" << hex("0048");
+    QTest::newRow("four-byte") << "ns=5;i=1025" << hex("01050104");
+    QTest::newRow("numeric") << "ns=300;i=70000" << hex("022c0170110100");
+    QTest::newRow("numeric-large-id") << "i=4294967295" << hex("020000ffffffff");
+    QTest::newRow("string") << "ns=1;s=Hot水" << hex("0301000600000048" "6f74e6b0b4");
+    QTest::newRow("guid") << "ns=4;g=72962B91-FA75-4AE6-8D28-B404DC7DAF63"
+                          << hex("040400912b9672" "75fae64a8d28b404dc7daf63");
+    QTest::newRow("opaque") << "ns=2;b=AQID" << hex("05020003000000010203");
+}
+
+void TestBuiltins::nodeIdEncodingForms() {
+    QFETCH(QString, text);
+    QFETCH(QByteArray, bytes);
+    const auto id = NodeId::parse(text.toStdString());
+    QVERIFY(id);
+    QCOMPARE(encodeToBytes(*id).toHex(), bytes.toHex());
+    NodeId back;
+    QCOMPARE(decodeFromBytes(bytes, back), StatusCode());
+    QVERIFY(back == *id);
+    QCOMPARE(QString::fromStdString(back.toString()), text);
+}
+
+void TestBuiltins::nodeIdStringForm_data() {
+    QTest::addColumn<QString>("in");
+    QTest::addColumn<QString>("out");
+    QTest::newRow("ns0") << "i=2258" << "i=2258";
+    QTest::newRow("ns0-explicit") << "ns=0;i=85" << "i=85";
+    QTest::newRow("string-with-semicolon") << "ns=2;s=a;b=c" << "ns=2;s=a;b=c";
+    QTest::newRow("guid-lowercase") << "g=09087e75-8e5e-499b-954f-f2a9603db28a" << "g=09087E75-8E5E-499B-954F-F2A9603DB28A";
+    QTest::newRow("empty-string-id") << "ns=3;s=" << "ns=3;s=";
+}
+
+void TestBuiltins::nodeIdStringForm() {
+    QFETCH(QString, in);
+    QFETCH(QString, out);
+    const auto id = NodeId::parse(in.toStdString());
+    QVERIFY(id);
+    QCOMPARE(QString::fromStdString(id->toString()), out);
+    QVERIFY(*NodeId::parse(id->toString()) == *id);
+}
+
+void TestBuiltins::nodeIdRejectsBadText_data() {
+    QTest::addColumn<QString>("text");
+    for (const char* t : {"", "x=1", "i=", "i=abc", "i=4294967296", "ns=70000;i=1", "ns=;i=1", "ns=1",
+                          "g=1234", "b=@@@", "i=-1"})
+        QTest::newRow(t) << QString(t);
+}
+
+void TestBuiltins::nodeIdRejectsBadText() {
+    QFETCH(QString, text);
+    QVERIFY(!NodeId::parse(text.toStdString()));
+}
+
+void TestBuiltins::expandedNodeId() {
+    ExpandedNodeId x(NodeId(0, String("Pump;1")), String("urn:plant;a%b"), 3);
+    const std::string text = x.toString();
+    QCOMPARE(QString::fromStdString(text), QString("svr=3;nsu=urn:plant%3Ba%25b;s=Pump;1"));
+    auto parsed = ExpandedNodeId::parse(text);
+    QVERIFY(parsed);
+    QVERIFY(*parsed == x);
+    // Binary: string NodeId with both flags (0x80 | 0x40 | 0x03).
+    const QByteArray b = encodeToBytes(x);
+    QCOMPARE(uint8_t(b[0]), uint8_t(0xC3));
+    ExpandedNodeId back;
+    QCOMPARE(decodeFromBytes(b, back), StatusCode());
+    QVERIFY(back == x);
+    // A plain NodeId must not carry the ExpandedNodeId flags.
+    NodeId n;
+    QCOMPARE(decodeFromBytes(hex("8048"), n), status::BadDecodingError);
+}
+
+void TestBuiltins::nullAndEmptyStringsDiffer() {
+    QCOMPARE(encodeToBytes(String()).toHex(), QByteArray("ffffffff"));
+    QCOMPARE(encodeToBytes(String("")).toHex(), QByteArray("00000000"));
+    String s;
+    QCOMPARE(decodeFromBytes(hex("ffffffff"), s), StatusCode());
+    QVERIFY(s.isNull());
+    QCOMPARE(decodeFromBytes(hex("00000000"), s), StatusCode());
+    QVERIFY(!s.isNull() && s.isEmpty());
+    QVERIFY(String() != String(""));
+    QVERIFY(String::fromQString(QString()).isNull());
+    QVERIFY(!String::fromQString(QString("")).isNull());
+    QCOMPARE(String("Grüße").toQString(), QString("Grüße"));
+    QCOMPARE(String("Grüße").size(), std::size_t(7));  // UTF-8 bytes on the wire
+}
+
+void TestBuiltins::dateTimeRules() {
+    // 5.2.2.5: 0 and before 1601 encode as 0; at or after 9999-12-31 23:59:59 as INT64_MAX.
+    QCOMPARE(encodeToBytes(DateTime{-5}).toHex(), QByteArray("0000000000000000"));
+    QCOMPARE(encodeToBytes(DateTime{DateTime::kMaxTicks + 1}).toHex(), QByteArray("ffffffffffffff7f"));
+    DateTime d;
+    QCOMPARE(decodeFromBytes(hex("0100000000000080"), d), StatusCode());  // negative on the wire
+    QVERIFY(d.isMin());
+    QCOMPARE(decodeFromBytes(hex("ffffffffffffff7f"), d), StatusCode());
+    QVERIFY(d.isMax());
+    const QDateTime q(QDate(2024, 1, 2), QTime(3, 4, 5, 678), Qt::UTC);
+    const DateTime t = DateTime::fromQDateTime(q);
+    QCOMPARE(t.ticks, 133486382456780000LL);
+    QCOMPARE(t.toQDateTime(), q);
+    QVERIFY(!DateTime::minValue().toQDateTime().isValid());
+    QVERIFY(DateTime::fromQDateTime(QDateTime(QDate(1500, 1, 1), QTime(0, 0), Qt::UTC)).isMin());
+    QVERIFY(DateTime::fromQDateTime(QDateTime(QDate(9999, 12, 31), QTime(23, 59, 59), Qt::UTC)).isMax());
+    QCOMPARE(DateTime::fromUnixMs(0).ticks, DateTime::kUnixEpochTicks);
+}
+
+void TestBuiltins::guidTextAndBytes() {
+    const auto g = Guid::parse("{72962B91-FA75-4AE6-8D28-B404DC7DAF63}");
+    QVERIFY(g);
+    QCOMPARE(QString::fromStdString(g->toString()), QString("72962B91-FA75-4AE6-8D28-B404DC7DAF63"));
+    // 5.2.2.6: Data1..Data3 little-endian, Data4 as bytes.
+    QCOMPARE(encodeToBytes(*g).toHex(), QByteArray("912b967275fae64a8d28b404dc7daf63"));
+    QVERIFY(!Guid::parse("72962B91-FA75-4AE6-8D28-B404DC7DAF6"));
+    QVERIFY(!Guid::parse("72962B91XFA75-4AE6-8D28-B404DC7DAF63"));
+    QVERIFY(Guid::random() != Guid::random());
+}
+
+void TestBuiltins::statusCodeNames() {
+    QCOMPARE(QString::fromStdString(StatusCode(0x80340000u).name()), QString("BadNodeIdUnknown"));
+    QCOMPARE(QString::fromStdString(status::Good.name()), QString("Good"));
+    QCOMPARE(QString::fromStdString(StatusCode(0x80340400u).name()), QString("BadNodeIdUnknown (0x80340400)"));
+    QCOMPARE(QString::fromStdString(StatusCode(0x8FFF0000u).name()), QString("0x8FFF0000"));
+    QVERIFY(QByteArray(status::BadDecodingError.description()).contains("Decoding"));
+    QVERIFY(status::BadTimeout.isBad() && status::UncertainInitialValue.isUncertain() && status::Good.isGood());
+    QVERIFY(allStatusCodes().size() > 250);
+}
+
+void TestBuiltins::localizedTextAndQualifiedName() {
+    QCOMPARE(encodeToBytes(LocalizedText{}).toHex(), QByteArray("00"));
+    QCOMPARE(encodeToBytes(LocalizedText{String("en"), String("Hi")}).toHex(), QByteArray("0302000000656e020000004869"));
+    QCOMPARE(encodeToBytes(LocalizedText{String(), String("")}).toHex(), QByteArray("0200000000"));
+    LocalizedText t;
+    QCOMPARE(decodeFromBytes(hex("04"), t), status::BadDecodingError);  // unknown mask bit
+    QCOMPARE(encodeToBytes(QualifiedName{2, String("Temp")}).toHex(), QByteArray("02000400000054656d70"));
+    QCOMPARE(QString::fromStdString(QualifiedName::parse("2:Temp").toString()), QString("2:Temp"));
+    QCOMPARE(QualifiedName::parse("Temp:x").namespaceIndex, uint16_t(0));
+}
+
+void TestBuiltins::variantRoundTrip_data() {
+    QTest::addColumn<Variant>("value");
+    QTest::newRow("null") << Variant();
+    QTest::newRow("Boolean") << Variant(true);
+    QTest::newRow("SByte") << Variant(int8_t(-7));
+    QTest::newRow("Byte") << Variant(uint8_t(200));
+    QTest::newRow("Int16") << Variant(int16_t(-30000));
+    QTest::newRow("UInt16") << Variant(uint16_t(60000));
+    QTest::newRow("Int32") << Variant(int32_t(-2000000000));
+    QTest::newRow("UInt32") << Variant(uint32_t(4000000000u));
+    QTest::newRow("Int64") << Variant(int64_t(-9000000000000000000LL));
+    QTest::newRow("UInt64") << Variant(uint64_t(18000000000000000000ULL));
+    QTest::newRow("Float") << Variant(1.5f);
+    QTest::newRow("Double") << Variant(-2.25);
+    QTest::newRow("String") << Variant(String("text"));
+    QTest::newRow("String-null") << Variant(String());
+    QTest::newRow("DateTime") << Variant(DateTime{133486382456780000LL});
+    QTest::newRow("Guid") << Variant(*Guid::parse("72962B91-FA75-4AE6-8D28-B404DC7DAF63"));
+    QTest::newRow("ByteString") << Variant(ByteString(std::string("\x00\x01\xff", 3)));
+    QTest::newRow("XmlElement") << Variant(XmlElement("<a>1</a>"));
+    QTest::newRow("NodeId") << Variant(NodeId(3, String("X")));
+    QTest::newRow("ExpandedNodeId") << Variant(ExpandedNodeId(NodeId(0, 5u), String("urn:x"), 2));
+    QTest::newRow("StatusCode") << Variant(StatusCode(0x80340000u));
+    QTest::newRow("QualifiedName") << Variant(QualifiedName{1, String("Q")});
+    QTest::newRow("LocalizedText") << Variant(LocalizedText{String("de"), String("Hallo")});
+    Argument arg;
+    arg.name = String("Speed");
+    arg.dataType = NodeId(id::Double);
+    arg.valueRank = -1;
+    arg.description = LocalizedText{String("en"), String("m/s")};
+    QTest::newRow("ExtensionObject") << Variant(ExtensionObject::make(arg));
+    DataValue dv(Variant(int32_t(5)));
+    dv.setStatus(StatusCode(0x40000000u));
+    QTest::newRow("DataValue") << Variant(dv);
+    DiagnosticInfo di;
+    di.symbolicId = 3;
+    di.additionalInfo = String("more");
+    QTest::newRow("DiagnosticInfo") << Variant(di);
+    QTest::newRow("Array<Boolean>") << Variant(Array<bool>{true, false, true});
+    QTest::newRow("Array<Double>") << Variant(Array<double>{1.5, -2.5});
+    QTest::newRow("Array<String>") << Variant(Array<String>{String("a"), String(), String("")});
+    QTest::newRow("Array<Variant>") << Variant(Array<Variant>{Variant(int32_t(1)), Variant(String("b"))});
+    QTest::newRow("Array<DataValue>") << Variant(Array<DataValue>{DataValue(Variant(1.0)), DataValue()});
+    QTest::newRow("Array<empty>") << Variant(Array<int32_t>::emptyArray());
+    QTest::newRow("Array<null>") << Variant(Array<int32_t>());
+}
+
+void TestBuiltins::variantRoundTrip() {
+    QFETCH(Variant, value);
+    StatusCode st;
+    const QByteArray bytes = encodeToBytes(value, &st);
+    QCOMPARE(st, StatusCode());
+    Variant back;
+    QCOMPARE(decodeFromBytes(bytes, back), StatusCode());
+    QVERIFY(back == value);
+    QCOMPARE(back.type(), value.type());
+    QCOMPARE(back.isArray(), value.isArray());
+    if (!value.isNull()) QCOMPARE(uint8_t(bytes[0]) & 0x3F, int(value.type()));
+}
+
+void TestBuiltins::variantMatrix() {
+    Variant m(Array<int32_t>{1, 2, 3, 4, 5, 6});
+    m.setArrayDimensions(Array<int32_t>{2, 3});
+    QVERIFY(m.dimensionsMatch());
+    const QByteArray b = encodeToBytes(m);
+    // mask 0xC6: Int32 | array | dimensions; 6 elements; then 2 dimensions 2 and 3.
+    QCOMPARE(b.toHex(), QByteArray("c606000000" "010000000200000003000000040000000500000006000000" "020000000200000003000000"));
+    Variant back;
+    QCOMPARE(decodeFromBytes(b, back), StatusCode());
+    QVERIFY(back == m);
+    QCOMPARE(back.arrayDimensions().size(), std::size_t(2));
+    // Dimensions whose product differs from the length do not encode.
+    Variant bad(Array<int32_t>{1, 2, 3});
+    bad.setArrayDimensions(Array<int32_t>{2, 2});
+    StatusCode st;
+    encodeToBytes(bad, &st);
+    QCOMPARE(st, status::BadEncodingError);
+}
+
+void TestBuiltins::dataValueMask() {
+    DataValue dv(Variant(3.25));
+    dv.setStatus(StatusCode(0x40000000u));
+    dv.setSourceTimestamp(DateTime{1});
+    dv.setSourcePicoseconds(5);
+    dv.setServerTimestamp(DateTime{2});
+    dv.setServerPicoseconds(6);
+    const QByteArray b = encodeToBytes(dv);
+    QCOMPARE(uint8_t(b[0]), uint8_t(0x3F));
+    // Order: value, status, source timestamp, source picoseconds, server timestamp, server picoseconds.
+    QCOMPARE(b.mid(1).toHex(), QByteArray("0b0000000000000a40" "00000040" "0100000000000000" "0500" "0200000000000000" "0600"));
+    DataValue back;
+    QCOMPARE(decodeFromBytes(b, back), StatusCode());
+    QVERIFY(back == dv);
+    QCOMPARE(encodeToBytes(DataValue()).toHex(), QByteArray("00"));
+}
+
+void TestBuiltins::diagnosticInfoNested() {
+    DiagnosticInfo d;
+    d.symbolicId = 1;
+    d.namespaceUri = 2;
+    d.localizedText = 3;
+    d.locale = 4;
+    d.additionalInfo = String("x");
+    d.innerStatusCode = StatusCode(0x80010000u);
+    d.innerDiagnosticInfo = DiagnosticInfo{};
+    d.innerDiagnosticInfo->symbolicId = 9;
+    const QByteArray b = encodeToBytes(d);
+    // Field order of Opc.Ua.Types.bsd: symbolicId, namespaceUri, locale, localizedText, ...
+    QCOMPARE(b.left(17).toHex(), QByteArray("7f" "01000000" "02000000" "04000000" "03000000"));
+    DiagnosticInfo back;
+    QCOMPARE(decodeFromBytes(b, back), StatusCode());
+    QVERIFY(back == d);
+}
+
+void TestBuiltins::extensionObjectKnownAndUnknown() {
+    BuildInfo bi;
+    bi.productUri = String("urn:ua-workbench");
+    bi.softwareVersion = String("0.1");
+    bi.buildDate = DateTime{133486382456780000LL};
+    const ExtensionObject x = ExtensionObject::make(bi);
+    QCOMPARE(x.encodingId(), NodeId(id::BuildInfo_Encoding_DefaultBinary));
+    const QByteArray b = encodeToBytes(x);
+    ExtensionObject back;
+    QCOMPARE(decodeFromBytes(b, back), StatusCode());
+    QVERIFY(back.isDecoded());
+    QVERIFY(back.get<BuildInfo>());
+    QVERIFY(*back.get<BuildInfo>() == bi);
+    QVERIFY(!back.get<Argument>());
+    QVERIFY(back == x);
+    // An unknown encoding id keeps the body as bytes and re-encodes it unchanged.
+    const QByteArray unknown = hex("0102e803" "01" "03000000" "aabbcc");
+    ExtensionObject u;
+    QCOMPARE(decodeFromBytes(unknown, u), StatusCode());
+    QVERIFY(!u.isDecoded());
+    QCOMPARE(u.body().toQByteArray().toHex(), QByteArray("aabbcc"));
+    QCOMPARE(encodeToBytes(u).toHex(), unknown.toHex());
+    // A known type whose body is shorter than its length says is malformed.
+    ExtensionObject y;
+    QByteArray longer = b;
+    longer.append(char(0));
+    // Bump the body length by one so the declared body holds a byte the type does not read.
+    const int bodyLenOffset = 4 + 1;  // four-byte NodeId (i=340) + the encoding byte
+    int32_t len;
+    std::memcpy(&len, longer.constData() + bodyLenOffset, 4);
+    ++len;
+    std::memcpy(longer.data() + bodyLenOffset, &len, 4);
+    QCOMPARE(decodeFromBytes(longer, y), status::BadDecodingError);
+    // Null ExtensionObject.
+    QCOMPARE(encodeToBytes(ExtensionObject()).toHex(), QByteArray("000000"));
+}
+
+void TestBuiltins::arraysNullVsEmpty() {
+    QCOMPARE(encodeToBytes(Array<int32_t>()).toHex(), QByteArray("ffffffff"));
+    QCOMPARE(encodeToBytes(Array<int32_t>::emptyArray()).toHex(), QByteArray("00000000"));
+    Array<String> a;
+    QCOMPARE(decodeFromBytes(hex("00000000"), a), StatusCode());
+    QVERIFY(!a.isNull());
+    QCOMPARE(decodeFromBytes(hex("ffffffff"), a), StatusCode());
+    QVERIFY(a.isNull());
+    ReadRequest r;
+    QVERIFY(r.nodesToRead.isNull());
+}
+
+QTEST_GUILESS_MAIN(TestBuiltins)
+#include "tst_builtins.moc"
