@@ -1,0 +1,99 @@
+# shellcheck shell=bash
+# Set-up shared by ./run.sh and ./test.sh (source this file; the callers run with set -euo pipefail).
+# The one list of Debian 12 packages the project needs; see ../shared/guide/setup.md for why each.
+
+UA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+UA_NODE_MIN=20.19   # node-opcua fails on Debian's Node.js 18 (ERR_REQUIRE_ESM)
+UA_PACKAGES=(
+    g++ cmake make qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
+    qt6-qpa-plugins xvfb xauth                                 # windows without a display
+    tshark clang libclang-rt-14-dev libbenchmark-dev           # checks, fuzzing, benchmarks
+    nodejs npm                                                 # interop peer (node-opcua)
+    python3 git ca-certificates                                # generator, tooling, TLS
+)
+
+# Prints the packages that are not installed. nodejs/npm are checked as commands: a Node.js from
+# another source (e.g. NodeSource) bundles npm and conflicts with Debian's npm package.
+ua_missing_packages() {
+    local pkg
+    for pkg in "${UA_PACKAGES[@]}"; do
+        case $pkg in
+            nodejs) command -v node >/dev/null || echo "$pkg" ;;
+            npm) command -v npm >/dev/null || echo "$pkg" ;;
+            *) dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed' || echo "$pkg" ;;
+        esac
+    done
+}
+
+ua_install_packages() {
+    local missing
+    mapfile -t missing < <(ua_missing_packages)
+    ((${#missing[@]} == 0)) && return 0
+    local cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
+    if ((EUID != 0)); then
+        echo "error: missing Debian packages: ${missing[*]}" >&2
+        echo "install them as root, then run this again:" >&2
+        echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive ${cmd[*]}" >&2
+        exit 1
+    fi
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive "${cmd[@]}"
+}
+
+ua_version_ge() {  # ua_version_ge 20.20.2 20.19  ->  true
+    [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]
+}
+
+# Exports UA_NODE: a Node.js >= UA_NODE_MIN, the installed one or node@22 from the npm registry.
+ua_ensure_node() {
+    local version
+    version=$(node --version 2>/dev/null || true)
+    if [[ -n $version ]] && ua_version_ge "${version#v}" "$UA_NODE_MIN"; then
+        UA_NODE=$(command -v node)
+    else
+        UA_NODE=$UA_ROOT/build/tools/node/node_modules/.bin/node
+        if [[ ! -x $UA_NODE ]]; then
+            echo "Node.js ${version:-(none)} is older than $UA_NODE_MIN: installing node@22 into build/tools/node"
+            npm install --prefix "$UA_ROOT/build/tools/node" --no-audit --no-fund node@22
+        fi
+        version=$("$UA_NODE" --version)
+        ua_version_ge "${version#v}" "$UA_NODE_MIN" || { echo "error: $UA_NODE is $version" >&2; exit 1; }
+    fi
+    export UA_NODE
+    echo "Node.js for the interop tests: $UA_NODE ($("$UA_NODE" --version))"
+}
+
+# npm ci for tests/interop, skipped while node_modules is newer than package.json and the lock file.
+ua_install_interop() {
+    local dir=$UA_ROOT/tests/interop
+    local stamp=$dir/node_modules/.ua-installed
+    [[ -f $dir/package.json ]] || return 0
+    if [[ -f $stamp && $stamp -nt $dir/package.json && $stamp -nt $dir/package-lock.json ]]; then
+        return 0
+    fi
+    local npm_cmd=ci
+    [[ -f $dir/package-lock.json ]] || npm_cmd=install
+    (cd "$dir" && PATH="$(dirname "$UA_NODE"):$PATH" npm "$npm_cmd" --no-audit --no-fund)
+    touch "$stamp"
+}
+
+ua_configure_and_build() {
+    local args=(-S "$UA_ROOT" -B "$UA_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+        "-DUA_NODE_EXECUTABLE=$UA_NODE")
+    if [[ ${CI:-} == true ]]; then
+        args+=(-DUA_WERROR=ON)
+    fi
+    if [[ ! -d $UA_ROOT/../shared/ua-schema ]]; then
+        echo "warning: $UA_ROOT/../shared/ua-schema is missing (the schema the generator reads)" >&2
+    fi
+    cmake "${args[@]}"
+    cmake --build "$UA_ROOT/build" -j"$(nproc)"
+}
+
+# Everything ./run.sh and ./test.sh need before they start anything.
+ua_setup() {
+    ua_install_packages
+    ua_ensure_node
+    ua_install_interop
+    ua_configure_and_build
+}
