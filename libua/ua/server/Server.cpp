@@ -1,0 +1,111 @@
+#include "ua/server/Server.h"
+
+#include "ua/secure/SecurityPolicy.h"
+#include "ua/server/ServerConnection.h"
+
+#include <QElapsedTimer>
+#include <QHostInfo>
+#include <QTcpServer>
+#include <QThread>
+
+namespace ua {
+
+class Listener : public QTcpServer {
+public:
+    explicit Listener(Server& s) : m_server(s) {}
+
+protected:
+    void incomingConnection(qintptr fd) override { m_server.accept(fd); }
+
+private:
+    Server& m_server;
+};
+
+QString ServerConfig::endpointUrl() const {
+    const QString host = hostName.isEmpty() ? QHostInfo::localHostName() : hostName;
+    return QStringLiteral("opc.tcp://%1:%2").arg(host).arg(port);
+}
+
+int64_t Server::monotonicMs() {
+    static const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
+    return clock.elapsed();
+}
+
+Server::Server(ServerConfig config, QObject* parent)
+    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions) {
+    if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
+    if (m_config.applicationUri.isEmpty())
+        m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
+    if (m_config.ioThreads <= 0) m_config.ioThreads = std::max(1, QThread::idealThreadCount());
+    m_expiryTimer.setInterval(1000);
+    connect(&m_expiryTimer, &QTimer::timeout, this, [this] { m_sessions.expire(monotonicMs()); });
+}
+
+Server::~Server() { stop(); }
+
+bool Server::start() {
+    m_listener = std::make_unique<Listener>(*this);
+    if (!m_listener->listen(m_config.listenAddress, m_config.port)) {
+        m_error = m_listener->errorString();
+        m_listener.reset();
+        return false;
+    }
+    m_config.port = m_listener->serverPort();
+    buildDescriptions();
+    for (int i = 0; i < m_config.ioThreads; ++i) {
+        auto* t = new QThread;
+        t->setObjectName(QStringLiteral("ua-io-%1").arg(i));
+        auto* ctx = new QObject;
+        ctx->moveToThread(t);
+        connect(t, &QThread::finished, ctx, &QObject::deleteLater);
+        t->start();
+        m_threads.push_back(t);
+        m_threadContexts.push_back(ctx);
+    }
+    m_expiryTimer.start();
+    return true;
+}
+
+void Server::stop() {
+    m_expiryTimer.stop();
+    m_listener.reset();
+    for (QThread* t : m_threads) {
+        t->quit();
+        t->wait();
+        delete t;
+    }
+    m_threads.clear();
+    m_threadContexts.clear();
+}
+
+quint16 Server::port() const { return m_config.port; }
+QString Server::endpointUrl() const { return m_config.endpointUrl(); }
+
+void Server::accept(qintptr fd) {
+    QObject* ctx = m_threadContexts[m_nextThread++ % m_threadContexts.size()];
+    // The connection is created on its I/O thread and lives there (no thread hop per request).
+    QMetaObject::invokeMethod(ctx, [this, fd] { new ServerConnection(*this, fd); }, Qt::QueuedConnection);
+}
+
+void Server::buildDescriptions() {
+    m_application.applicationUri = String::fromQString(m_config.applicationUri);
+    m_application.productUri = String::fromQString(m_config.productUri);
+    m_application.applicationName = LocalizedText{String("en"), String::fromQString(m_config.applicationName)};
+    m_application.applicationType = ApplicationType::Server;
+    m_application.discoveryUrls = Array<String>{String::fromQString(endpointUrl())};
+
+    EndpointDescription e;
+    e.endpointUrl = String::fromQString(endpointUrl());
+    e.server = m_application;
+    e.securityMode = MessageSecurityMode::None;
+    e.securityPolicyUri = String(kSecurityPolicyNone);
+    UserTokenPolicy anonymous;
+    anonymous.policyId = String("anonymous");
+    anonymous.tokenType = UserTokenType::Anonymous;
+    e.userIdentityTokens = Array<UserTokenPolicy>{anonymous};
+    e.transportProfileUri = String("http://opcfoundation.org/UA-Profile/Transport/uatcp-uasc-uabinary");
+    e.securityLevel = 0;
+    m_endpoints = {e};
+}
+
+} // namespace ua

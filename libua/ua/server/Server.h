@@ -1,0 +1,61 @@
+// An OPC UA server (OPC 10000-4, UA-TCP binary over SecurityPolicy None): a listener on the
+// endpoint's port that hands each accepted connection to one of N I/O threads, where its
+// requests are decoded, served and encoded (see docs/Architecture.md).
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+#include "ua/server/ServerConfig.h"
+#include "ua/server/SessionManager.h"
+
+#include <QObject>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QThread;
+
+namespace ua {
+
+class Listener;
+
+class Server : public QObject {
+    Q_OBJECT
+public:
+    explicit Server(ServerConfig config, QObject* parent = nullptr);
+    ~Server() override;
+
+    // Starts listening; false (and errorString()) when the port cannot be bound.
+    bool start();
+    void stop();
+    quint16 port() const;
+    QString errorString() const { return m_error; }
+    QString endpointUrl() const;
+
+    const ServerConfig& config() const { return m_config; }
+    SessionManager& sessions() { return m_sessions; }
+    const ApplicationDescription& applicationDescription() const { return m_application; }
+    const std::vector<EndpointDescription>& endpoints() const { return m_endpoints; }
+    // Counters sampled by the GUI; updated with relaxed atomics.
+    std::atomic<int> channelCount{0};
+    std::atomic<uint32_t> nextChannelId{1};
+    static int64_t monotonicMs();
+
+private:
+    friend class Listener;
+    void accept(qintptr socketDescriptor);
+    void buildDescriptions();
+
+    ServerConfig m_config;
+    SessionManager m_sessions;
+    ApplicationDescription m_application;
+    std::vector<EndpointDescription> m_endpoints;
+    std::unique_ptr<Listener> m_listener;
+    std::vector<QThread*> m_threads;
+    std::vector<QObject*> m_threadContexts;
+    std::size_t m_nextThread = 0;
+    QTimer m_expiryTimer;
+    QString m_error;
+};
+
+} // namespace ua

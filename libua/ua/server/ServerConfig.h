@@ -1,0 +1,30 @@
+// Configuration of a Server: endpoint, threads, transport and session limits.
+#pragma once
+
+#include "ua/secure/ServerSecureChannel.h"
+#include "ua/transport/TcpMessages.h"
+
+#include <QHostAddress>
+#include <QString>
+
+namespace ua {
+
+struct ServerConfig {
+    QString hostName;                      // in the endpoint URL; empty: this machine's host name
+    quint16 port = 4840;                   // 0: any free port (see Server::port())
+    QHostAddress listenAddress = QHostAddress::Any;
+    int ioThreads = 0;                     // 0: one per core
+    TransportLimits transport;             // UA-TCP buffer sizes and limits (bytes)
+    SecureChannelConfig secureChannel;     // SecurityToken lifetimes (ms)
+    QString applicationUri;                // empty: urn:<host>:UAWorkbench:Server
+    QString productUri = QStringLiteral("urn:ua-workbench:server");
+    QString applicationName = QStringLiteral("UA Workbench Server");
+    double minSessionTimeoutMs = 10'000;   // revisedSessionTimeout is clamped into [min, max]
+    double maxSessionTimeoutMs = 3'600'000;
+    int maxSessions = 1000;                // CreateSession beyond: Bad_TooManySessions
+    int maxChannels = 1000;                // Hello beyond: ERR Bad_TcpNotEnoughResources
+
+    QString endpointUrl() const;           // opc.tcp://<host>:<port>
+};
+
+} // namespace ua

@@ -1,0 +1,158 @@
+#include "ua/server/ServerConnection.h"
+
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/Server.h"
+#include "ua/server/ServiceDispatcher.h"
+
+#include <QTcpSocket>
+#include <QTimer>
+#include <algorithm>
+
+namespace ua {
+
+namespace {
+// Before the Hello is known, a message may be at most this large (a Hello is 32 bytes plus an
+// EndpointUrl of at most 4096 bytes).
+constexpr uint32_t kMaxHelloSize = 8192;
+} // namespace
+
+ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
+    : m_server(server), m_socket(new QTcpSocket(this)), m_tokenTimer(new QTimer(this)), m_maxChunk(kMaxHelloSize),
+      m_channelId(server.nextChannelId.fetch_add(1)) {
+    m_socket->setSocketDescriptor(socketDescriptor);
+    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    ++m_server.channelCount;
+    connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::closeConnection);
+    connect(m_socket, &QTcpSocket::errorOccurred, this, &ServerConnection::closeConnection);
+    // A SecureChannel whose SecurityToken expires without renewal is closed (6.7.4).
+    m_tokenTimer->setInterval(1000);
+    connect(m_tokenTimer, &QTimer::timeout, this, [this] {
+        if (m_channel && m_channel->tokenExpired(Server::monotonicMs())) fail(status::BadSecureChannelClosed, "SecurityToken expired");
+    });
+    m_tokenTimer->start();
+    if (m_server.channelCount > m_server.config().maxChannels) {
+        QMetaObject::invokeMethod(this, [this] { fail(status::BadTcpNotEnoughResources, "too many connections"); }, Qt::QueuedConnection);
+    }
+}
+
+ServerConnection::~ServerConnection() {
+    --m_server.channelCount;
+    m_server.sessions().channelClosed(m_channelId);
+}
+
+void ServerConnection::rememberSession(const SessionPtr& s) {
+    if (std::find(m_sessions.begin(), m_sessions.end(), s) == m_sessions.end()) m_sessions.push_back(s);
+}
+
+void ServerConnection::forgetSession(const SessionPtr& s) {
+    m_sessions.erase(std::remove(m_sessions.begin(), m_sessions.end(), s), m_sessions.end());
+}
+
+SessionPtr ServerConnection::findSession(const NodeId& token) {
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if ((*it)->closed) { it = m_sessions.erase(it); continue; }
+        if ((*it)->authenticationToken == token) return *it;
+        ++it;
+    }
+    return nullptr;
+}
+
+void ServerConnection::send(const uint8_t* p, std::size_t n) {
+    m_socket->write(reinterpret_cast<const char*>(p), qint64(n));
+}
+
+void ServerConnection::onReadyRead() {
+    if (m_closing) return;
+    const qint64 avail = m_socket->bytesAvailable();
+    if (avail <= 0) return;
+    // Compact consumed bytes, then append what arrived.
+    if (m_rxOffset > 0) {
+        const std::size_t left = m_rx.size() - m_rxOffset;
+        std::memmove(m_rx.data(), m_rx.data() + m_rxOffset, left);
+        m_rx.resize(left);
+        m_rxOffset = 0;
+    }
+    const std::size_t old = m_rx.size();
+    m_rx.resize(old + std::size_t(avail));
+    const qint64 got = m_socket->read(reinterpret_cast<char*>(m_rx.data() + old), avail);
+    m_rx.resize(old + std::size_t(std::max<qint64>(got, 0)));
+    while (!m_closing && m_rx.size() - m_rxOffset >= kTcpHeaderSize) {
+        const uint8_t* p = m_rx.data() + m_rxOffset;
+        const TcpHeader h = readTcpHeader(p);
+        if (!isKnownMessageType(h.type)) return fail(status::BadTcpMessageTypeInvalid, "unknown message type");
+        if (h.messageSize < kTcpHeaderSize) return fail(status::BadTcpMessageTypeInvalid, "MessageSize below the header size");
+        if (h.messageSize > m_maxChunk) return fail(status::BadTcpMessageTooLarge, "chunk larger than the negotiated ReceiveBufferSize");
+        if (m_rx.size() - m_rxOffset < h.messageSize) break;  // wait for the rest of this chunk
+        m_rxOffset += h.messageSize;
+        if (!processMessage(p, h.messageSize)) return;
+    }
+}
+
+bool ServerConnection::processMessage(const uint8_t* p, std::size_t n) {
+    const TcpHeader h = readTcpHeader(p);
+    if (!m_channel) {
+        if (h.type != TcpMessageType::Hello) { fail(status::BadTcpMessageTypeInvalid, "the first message must be a Hello"); return false; }
+        handleHello(p, n);
+        return !m_closing;
+    }
+    if (h.type == TcpMessageType::Hello) { fail(status::BadTcpMessageTypeInvalid, "a second Hello"); return false; }
+    const int64_t now = Server::monotonicMs();
+    const auto ev = m_channel->onChunk(p, n, now);
+    switch (ev.kind) {
+    case ServerSecureChannel::Event::Kind::None: return true;
+    case ServerSecureChannel::Event::Kind::Fatal: fail(ev.error, ev.reason); return false;
+    case ServerSecureChannel::Event::Kind::Close: closeConnection(); return false;
+    case ServerSecureChannel::Event::Kind::Request:
+        dispatchRequest(m_server, *this, ev.requestId, ev.typeId, ev.body, ev.bodySize, now);
+        return !m_closing;
+    }
+    return true;
+}
+
+void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
+    if (ChunkType(p[3]) != ChunkType::Final) return fail(status::BadTcpMessageTypeInvalid, "Hello must have chunk type F");
+    const auto hello = decodeHello(p + kTcpHeaderSize, n - kTcpHeaderSize);
+    if (!hello) {
+        // An EndpointUrl over 4096 bytes is the one malformed Hello with a code of its own.
+        if (n >= 32) {
+            int32_t urlLen;
+            std::memcpy(&urlLen, p + 28, 4);
+            if (urlLen > int32_t(kMaxEndpointUrlLength)) return fail(status::BadTcpEndpointUrlInvalid, "EndpointUrl longer than 4096 bytes");
+        }
+        return fail(status::BadDecodingError, "malformed Hello");
+    }
+    if (!helloBufferSizesValid(*hello)) return fail(status::BadTcpInternalError, "buffer sizes below 1024 bytes");
+    const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_server.config().transport);
+    m_maxChunk = ack.receiveBufferSize;
+    m_channel.emplace(m_channelId, *hello, ack, m_server.config().secureChannel,
+                      [this](const uint8_t* d, std::size_t len) { send(d, len); });
+    Buffer out;
+    encodeAcknowledge(out, ack);
+    send(out.data(), out.size());
+}
+
+void ServerConnection::fail(StatusCode error, const std::string& reason) {
+    if (m_closing) return;
+    Buffer out;
+    encodeError(out, ErrorMessage{error, String(reason)});
+    send(out.data(), out.size());
+    closeConnection();
+}
+
+void ServerConnection::closeConnection() {
+    if (!m_closing) {
+        m_closing = true;
+        m_tokenTimer->stop();
+        m_socket->flush();               // the ERR, if any, goes out first
+        m_socket->disconnectFromHost();
+    }
+    if (m_socket->state() == QAbstractSocket::UnconnectedState) {
+        deleteLater();
+    } else if (!m_deleteScheduled) {
+        m_deleteScheduled = true;
+        QTimer::singleShot(2000, this, &QObject::deleteLater);  // a peer that never closes its side
+    }
+}
+
+} // namespace ua

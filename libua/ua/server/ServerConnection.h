@@ -1,0 +1,56 @@
+// One client connection on its I/O thread: UA-TCP framing and the Hello/Acknowledge exchange
+// (OPC 10000-6 7.1), its SecureChannel, and the dispatch of complete requests to the services.
+// Every protocol violation is answered with an ERR and the socket closed (docs/Protocol.md).
+#pragma once
+
+#include "ua/encoding/Buffer.h"
+#include "ua/secure/ServerSecureChannel.h"
+#include "ua/server/Session.h"
+
+#include <QObject>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QTcpSocket;
+class QTimer;
+
+namespace ua {
+
+class Server;
+
+class ServerConnection : public QObject {
+    Q_OBJECT
+public:
+    ServerConnection(Server& server, qintptr socketDescriptor);
+    ~ServerConnection() override;
+
+    // Sessions this connection has created or activated: looked up here without a lock.
+    void rememberSession(const SessionPtr& s);
+    void forgetSession(const SessionPtr& s);
+    SessionPtr findSession(const NodeId& authenticationToken);
+    uint32_t channelId() const { return m_channelId; }
+    ServerSecureChannel* channel() { return m_channel ? &*m_channel : nullptr; }
+
+private:
+    void onReadyRead();
+    bool processMessage(const uint8_t* p, std::size_t n);
+    void handleHello(const uint8_t* p, std::size_t n);
+    void fail(StatusCode error, const std::string& reason);
+    void closeConnection();
+    void send(const uint8_t* p, std::size_t n);
+
+    Server& m_server;
+    QTcpSocket* m_socket;
+    QTimer* m_tokenTimer;
+    Buffer m_rx;
+    std::size_t m_rxOffset = 0;
+    uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
+    uint32_t m_channelId;
+    std::optional<ServerSecureChannel> m_channel;
+    std::vector<SessionPtr> m_sessions;
+    bool m_closing = false;
+    bool m_deleteScheduled = false;
+};
+
+} // namespace ua

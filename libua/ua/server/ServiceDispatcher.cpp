@@ -1,0 +1,97 @@
+#include "ua/server/ServiceDispatcher.h"
+
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/Server.h"
+#include "ua/server/ServerConnection.h"
+#include "ua/server/services/DiscoveryService.h"
+#include "ua/server/services/SessionService.h"
+
+#include <algorithm>
+#include <array>
+
+namespace ua {
+
+namespace {
+
+enum class Needs { Nothing, Session };
+
+using DispatchFn = void (*)(RequestContext&, uint32_t requestId, const uint8_t* body, std::size_t size);
+
+template <class Req, class Resp, void (*Handler)(RequestContext&, const Req&, Resp&), Needs needs>
+void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::size_t size) {
+    ServerSecureChannel& ch = *ctx.connection.channel();
+    Req req;
+    BinaryDecoder d(body, size);
+    decode(d, req);
+    if (!d.ok() || !d.atEnd()) {
+        ch.sendServiceFault(requestId, req.requestHeader.requestHandle, d.ok() ? status::BadDecodingError : d.status());
+        return;
+    }
+    if constexpr (needs == Needs::Session) {
+        SessionPtr s = ctx.connection.findSession(req.requestHeader.authenticationToken);
+        if (!s) s = ctx.server.sessions().find(req.requestHeader.authenticationToken);
+        StatusCode bad;
+        if (!s || s->closed) bad = status::BadSessionIdInvalid;
+        else if (s->channelId != ctx.channelId) bad = status::BadSessionIdInvalid;  // another channel's Session
+        else if (!s->activated) bad = status::BadSessionNotActivated;
+        if (bad.isBad()) {
+            ch.sendServiceFault(requestId, req.requestHeader.requestHandle, bad);
+            return;
+        }
+        s->touch(ctx.nowMs);
+        ctx.session = std::move(s);
+    }
+    Resp resp;
+    resp.responseHeader.timestamp = DateTime::now();
+    resp.responseHeader.requestHandle = req.requestHeader.requestHandle;
+    Handler(ctx, req, resp);
+    if (resp.responseHeader.serviceResult.isBad()) {
+        ch.sendServiceFault(requestId, req.requestHeader.requestHandle, resp.responseHeader.serviceResult);
+        return;
+    }
+    ch.sendResponse(requestId, resp);
+}
+
+struct Entry {
+    uint32_t encodingId;
+    DispatchFn fn;
+};
+
+#define UA_SERVICE(Name, needs) \
+    Entry{Name##Request::kBinaryEncodingId, &serve<Name##Request, Name##Response, &handle##Name, needs>}
+
+constexpr auto makeTable() {
+    std::array table{
+        UA_SERVICE(FindServers, Needs::Nothing),
+        UA_SERVICE(GetEndpoints, Needs::Nothing),
+        UA_SERVICE(CreateSession, Needs::Nothing),
+        UA_SERVICE(ActivateSession, Needs::Nothing),
+        UA_SERVICE(CloseSession, Needs::Session),
+        UA_SERVICE(Cancel, Needs::Session),
+    };
+    std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.encodingId < b.encodingId; });
+    return table;
+}
+#undef UA_SERVICE
+
+const auto kTable = makeTable();
+
+} // namespace
+
+void dispatchRequest(Server& server, ServerConnection& connection, uint32_t requestId, uint32_t typeId,
+                     const uint8_t* body, std::size_t size, int64_t nowMs) {
+    const auto it = std::lower_bound(kTable.begin(), kTable.end(), typeId,
+                                     [](const Entry& e, uint32_t id) { return e.encodingId < id; });
+    if (it == kTable.end() || it->encodingId != typeId) {
+        // The requestHandle is the third field of every RequestHeader: NodeId, DateTime, UInt32.
+        RequestHeader h;
+        BinaryDecoder d(body, size);
+        decode(d, h);
+        connection.channel()->sendServiceFault(requestId, d.ok() ? h.requestHandle : 0, status::BadServiceUnsupported);
+        return;
+    }
+    RequestContext ctx{server, connection, connection.channelId(), nullptr, nowMs};
+    it->fn(ctx, requestId, body, size);
+}
+
+} // namespace ua

@@ -1,0 +1,31 @@
+// A Session (OPC 10000-4 5.6): created by CreateSession, bound to the SecureChannel that created it
+// until ActivateSession; expires when no request arrives within its timeout.
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+namespace ua {
+
+struct Session {
+    NodeId sessionId;            // public id (ns=1, Guid)
+    NodeId authenticationToken;  // secret (ns=0, opaque 32 random bytes), in every RequestHeader
+    String sessionName;
+    ApplicationDescription client;
+    double timeoutMs = 0;        // revisedSessionTimeout
+    ByteString serverNonce;
+    std::atomic<uint32_t> channelId{0};     // the SecureChannel it is bound to
+    std::atomic<bool> activated{false};
+    std::atomic<bool> closed{false};
+    std::atomic<int64_t> lastActivityMs{0}; // monotonic ms
+
+    void touch(int64_t nowMs) { lastActivityMs.store(nowMs, std::memory_order_relaxed); }
+    bool expired(int64_t nowMs) const { return nowMs - lastActivityMs.load(std::memory_order_relaxed) > int64_t(timeoutMs); }
+};
+
+using SessionPtr = std::shared_ptr<Session>;
+
+} // namespace ua
