@@ -37,21 +37,12 @@ Server::Server(ServerConfig config, QObject* parent)
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
     if (m_config.ioThreads <= 0) m_config.ioThreads = std::max(1, QThread::idealThreadCount());
-    m_expiryTimer.setInterval(1000);
-    connect(&m_expiryTimer, &QTimer::timeout, this, [this] { m_sessions.expire(monotonicMs()); });
 }
 
 Server::~Server() { stop(); }
 
 bool Server::start() {
-    m_listener = std::make_unique<Listener>(*this);
-    if (!m_listener->listen(m_config.listenAddress, m_config.port)) {
-        m_error = m_listener->errorString();
-        m_listener.reset();
-        return false;
-    }
-    m_config.port = m_listener->serverPort();
-    buildDescriptions();
+    // I/O threads first: the listener hands connections to them as soon as it listens.
     for (int i = 0; i < m_config.ioThreads; ++i) {
         auto* t = new QThread;
         t->setObjectName(QStringLiteral("ua-io-%1").arg(i));
@@ -62,13 +53,45 @@ bool Server::start() {
         m_threads.push_back(t);
         m_threadContexts.push_back(ctx);
     }
-    m_expiryTimer.start();
+    m_acceptThread = new QThread;
+    m_acceptThread->setObjectName(QStringLiteral("ua-accept"));
+    m_acceptContext = new QObject;
+    m_acceptContext->moveToThread(m_acceptThread);
+    connect(m_acceptThread, &QThread::finished, m_acceptContext, &QObject::deleteLater);
+    m_acceptThread->start();
+    bool ok = false;
+    QMetaObject::invokeMethod(m_acceptContext, [this, &ok] {
+        m_listener = std::make_unique<Listener>(*this);
+        ok = m_listener->listen(m_config.listenAddress, m_config.port);
+        if (!ok) {
+            m_error = m_listener->errorString();
+            m_listener.reset();
+            return;
+        }
+        m_config.port = m_listener->serverPort();
+        buildDescriptions();  // before this thread's event loop accepts anything
+        m_expiryTimer = new QTimer(m_acceptContext);
+        m_expiryTimer->setInterval(1000);
+        connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] { m_sessions.expire(monotonicMs()); });
+        m_expiryTimer->start();
+    }, Qt::BlockingQueuedConnection);
+    if (!ok) {
+        stop();
+        return false;
+    }
     return true;
 }
 
 void Server::stop() {
-    m_expiryTimer.stop();
-    m_listener.reset();
+    if (m_acceptThread) {
+        QMetaObject::invokeMethod(m_acceptContext, [this] { m_listener.reset(); }, Qt::BlockingQueuedConnection);
+        m_acceptThread->quit();
+        m_acceptThread->wait();
+        delete m_acceptThread;
+        m_acceptThread = nullptr;
+        m_acceptContext = nullptr;
+        m_expiryTimer = nullptr;
+    }
     for (QThread* t : m_threads) {
         t->quit();
         t->wait();

@@ -1,6 +1,7 @@
-// An OPC UA server (OPC 10000-4, UA-TCP binary over SecurityPolicy None): a listener on the
-// endpoint's port that hands each accepted connection to one of N I/O threads, where its
-// requests are decoded, served and encoded (see docs/Architecture.md).
+// An OPC UA server (OPC 10000-4, UA-TCP binary over SecurityPolicy None): a listener on its own
+// thread accepts connections on the endpoint's port and hands each to one of N I/O threads, where
+// its requests are decoded, served and encoded (see docs/Architecture.md). No server work runs on
+// the thread that owns the Server object (the GUI thread in the apps).
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
@@ -54,7 +55,9 @@ private:
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;
     std::size_t m_nextThread = 0;
-    QTimer m_expiryTimer;
+    QThread* m_acceptThread = nullptr;    // runs the listener and the session expiry timer
+    QObject* m_acceptContext = nullptr;
+    QTimer* m_expiryTimer = nullptr;
     QString m_error;
 };
 

@@ -1,0 +1,357 @@
+// UA-TCP (OPC 10000-6 7.1) and SecureChannel (6.7) rules on raw sockets against our server: each
+// violation gets its ERR code and a closed socket, while a second, well-behaved client on an open
+// SecureChannel keeps being served. The codes for cases the specification leaves open are listed
+// in docs/Protocol.md.
+#include "RawClient.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/Server.h"
+
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::test;
+
+Q_DECLARE_METATYPE(ua::StatusCode)
+
+class TestUaTcp : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void violationsGetErrAndClose_data();
+    void violationsGetErrAndClose();
+    void bufferSizesAreNegotiated_data();
+    void bufferSizesAreNegotiated();
+    void messagesSplitAnyWayDecode();
+    void largeResponsesAreChunkedWithinTheClientBuffer();
+    void responsesAreSplitIntoChunks();
+    void requestOverMaxMessageSizeIsRefused();
+    void responseOverClientLimitIsAborted();
+    void unknownServiceIsUnsupported();
+    void renewKeepsOldTokenUntilNewOneIsUsed();
+    void closeSecureChannelClosesTheSocket();
+
+private:
+    void checkWitness();
+    std::unique_ptr<Server> m_server;
+    std::unique_ptr<RawClient> m_witness;  // the well-behaved second client
+};
+
+void TestUaTcp::initTestCase() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 2;
+    cfg.transport.receiveBufferSize = 16384;
+    cfg.transport.sendBufferSize = 16384;
+    cfg.transport.maxMessageSize = 64 * 1024;
+    m_server = std::make_unique<Server>(cfg);
+    QVERIFY(m_server->start());
+    m_witness = std::make_unique<RawClient>();
+    QVERIFY(m_witness->connectTo(m_server->port()));
+    QVERIFY(m_witness->openChannel());
+}
+
+void TestUaTcp::cleanupTestCase() {
+    m_witness.reset();
+    m_server.reset();
+}
+
+void TestUaTcp::checkWitness() { QVERIFY2(m_witness->getEndpoints(), "the second client was not served"); }
+
+namespace {
+QByteArray withSize(QByteArray m, uint32_t size) {
+    std::memcpy(m.data() + 4, &size, 4);
+    return m;
+}
+} // namespace
+
+void TestUaTcp::violationsGetErrAndClose_data() {
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<StatusCode>("expected");
+    QTest::newRow("message before Hello") << "opn-first" << status::BadTcpMessageTypeInvalid;
+    QTest::newRow("second Hello") << "hello-twice" << status::BadTcpMessageTypeInvalid;
+    QTest::newRow("unknown message type") << "unknown-type" << status::BadTcpMessageTypeInvalid;
+    QTest::newRow("MessageSize below header") << "size-4" << status::BadTcpMessageTypeInvalid;
+    QTest::newRow("Hello larger than any Hello") << "hello-huge" << status::BadTcpMessageTooLarge;
+    QTest::newRow("chunk over negotiated buffer") << "chunk-too-large" << status::BadTcpMessageTooLarge;
+    QTest::newRow("EndpointUrl over 4096 bytes") << "long-url" << status::BadTcpEndpointUrlInvalid;
+    QTest::newRow("Hello buffers below 1024") << "tiny-buffers" << status::BadTcpInternalError;
+    QTest::newRow("Hello as intermediate chunk") << "hello-C" << status::BadTcpMessageTypeInvalid;
+    QTest::newRow("truncated Hello body") << "hello-short" << status::BadDecodingError;
+    QTest::newRow("MSG before OPN") << "msg-before-opn" << status::BadSecureChannelIdInvalid;
+    QTest::newRow("unsupported SecurityPolicy") << "bad-policy" << status::BadSecurityPolicyRejected;
+    QTest::newRow("wrong SecureChannelId") << "wrong-channel" << status::BadSecureChannelIdInvalid;
+    QTest::newRow("unknown SecurityToken") << "wrong-token" << status::BadSecureChannelTokenUnknown;
+    QTest::newRow("sequence number gap") << "sequence-gap" << status::BadSequenceNumberInvalid;
+    QTest::newRow("second Issue on an open channel") << "issue-twice" << status::BadRequestTypeInvalid;
+    QTest::newRow("unknown chunk type") << "chunk-X" << status::BadTcpMessageTypeInvalid;
+    QTest::newRow("chunks of two requests interleaved") << "interleaved" << status::BadDecodingError;
+}
+
+void TestUaTcp::violationsGetErrAndClose() {
+    QFETCH(QString, script);
+    QFETCH(StatusCode, expected);
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    if (script == "opn-first") {
+        c.sendRaw(c.openRequest(0, SecurityTokenRequestType::Issue));
+    } else if (script == "hello-twice") {
+        c.sendRaw(RawClient::hello());
+        QCOMPARE(c.read().type, TcpMessageType::Acknowledge);
+        c.sendRaw(RawClient::hello());
+    } else if (script == "unknown-type") {
+        c.sendRaw(QByteArray("XYZF\x08\x00\x00\x00", 8));
+    } else if (script == "size-4") {
+        c.sendRaw(withSize(RawClient::hello(), 4));
+    } else if (script == "hello-huge") {
+        c.sendRaw(withSize(RawClient::hello(), 100000));
+    } else if (script == "chunk-too-large") {
+        QVERIFY(c.openChannel());
+        c.sendRaw(QByteArray("MSGF", 4) + QByteArray::fromHex("00000100"));  // 65536 > 16384
+    } else if (script == "long-url") {
+        c.sendRaw(RawClient::hello(65535, 65535, 0, 0, std::string(5000, 'x')));
+    } else if (script == "tiny-buffers") {
+        c.sendRaw(RawClient::hello(512, 512));
+    } else if (script == "hello-C") {
+        QByteArray h = RawClient::hello();
+        h[3] = 'C';
+        c.sendRaw(h);
+    } else if (script == "hello-short") {
+        QByteArray h = RawClient::hello().left(20);
+        c.sendRaw(withSize(h, 20));
+    } else if (script == "msg-before-opn") {
+        c.sendRaw(RawClient::hello());
+        QCOMPARE(c.read().type, TcpMessageType::Acknowledge);
+        c.sendRaw(c.request(GetEndpointsRequest{}));
+    } else if (script == "bad-policy") {
+        c.sendRaw(RawClient::hello());
+        QCOMPARE(c.read().type, TcpMessageType::Acknowledge);
+        c.sendRaw(c.openRequest(0, SecurityTokenRequestType::Issue, "http://opcfoundation.org/UA/SecurityPolicy#Nonsense"));
+    } else if (script == "wrong-channel") {
+        QVERIFY(c.openChannel());
+        c.m_channelId += 1000;
+        c.sendRaw(c.request(GetEndpointsRequest{}));
+    } else if (script == "wrong-token") {
+        QVERIFY(c.openChannel());
+        c.m_tokenId += 7;
+        c.sendRaw(c.request(GetEndpointsRequest{}));
+    } else if (script == "sequence-gap") {
+        QVERIFY(c.openChannel());
+        c.m_sequence += 5;
+        c.sendRaw(c.request(GetEndpointsRequest{}));
+    } else if (script == "issue-twice") {
+        QVERIFY(c.openChannel());
+        c.sendRaw(c.openRequest(c.m_channelId, SecurityTokenRequestType::Issue));
+    } else if (script == "chunk-X") {
+        QVERIFY(c.openChannel());
+        c.sendRaw(c.messageChunk(RawClient::body(GetEndpointsRequest{}), ChunkType('X')));
+    } else if (script == "interleaved") {
+        QVERIFY(c.openChannel());
+        const QByteArray body = RawClient::body(GetEndpointsRequest{});
+        c.sendRaw(c.messageChunk(body.left(10), ChunkType::Intermediate, 100));
+        c.sendRaw(c.messageChunk(body.mid(10), ChunkType::Final, 101));
+    }
+    const RawMessage m = c.read();
+    QCOMPARE(QString::fromStdString(StatusCode(RawClient::errorCode(m)).name()), QString::fromStdString(expected.name()));
+    QVERIFY2(c.waitClosed(), "the server did not close the socket");
+    checkWitness();
+}
+
+void TestUaTcp::bufferSizesAreNegotiated_data() {
+    QTest::addColumn<uint32_t>("helloRecv");
+    QTest::addColumn<uint32_t>("helloSend");
+    QTest::addColumn<uint32_t>("ackRecv");
+    QTest::addColumn<uint32_t>("ackSend");
+    // Server offers 16384 both ways. ACK.Receive <= HEL.Send, ACK.Send <= HEL.Receive (7.1.2.4).
+    QTest::newRow("client larger") << 65535u << 65535u << 16384u << 16384u;
+    QTest::newRow("client smaller") << 8192u << 9000u << 9000u << 8192u;
+    QTest::newRow("client below 8192") << 2048u << 4096u << 4096u << 2048u;
+    QTest::newRow("client 1024") << 1024u << 1024u << 1024u << 1024u;
+}
+
+void TestUaTcp::bufferSizesAreNegotiated() {
+    QFETCH(uint32_t, helloRecv);
+    QFETCH(uint32_t, helloSend);
+    QFETCH(uint32_t, ackRecv);
+    QFETCH(uint32_t, ackSend);
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    c.sendRaw(RawClient::hello(helloRecv, helloSend));
+    const RawMessage m = c.read();
+    QCOMPARE(m.type, TcpMessageType::Acknowledge);
+    const auto ack = decodeAcknowledge(reinterpret_cast<const uint8_t*>(m.bytes.constData()) + 8, std::size_t(m.bytes.size() - 8));
+    QVERIFY(ack);
+    QCOMPARE(ack->receiveBufferSize, ackRecv);
+    QCOMPARE(ack->sendBufferSize, ackSend);
+    QCOMPARE(ack->maxMessageSize, uint32_t(64 * 1024));
+}
+
+void TestUaTcp::messagesSplitAnyWayDecode() {
+    // HEL, OPN and a GetEndpoints written one byte at a time, then all in one write.
+    RawClient probe;
+    const QByteArray all = RawClient::hello() + probe.openRequest(0, SecurityTokenRequestType::Issue);
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    for (char b : all) {
+        c.socket().write(&b, 1);
+        c.socket().flush();
+    }
+    c.socket().waitForBytesWritten(1000);
+    QCOMPARE(c.read().type, TcpMessageType::Acknowledge);
+    QCOMPARE(c.read().type, TcpMessageType::OpenSecureChannel);
+    RawClient d;
+    QVERIFY(d.connectTo(m_server->port()));
+    d.sendRaw(RawClient::hello() + d.openRequest(0, SecurityTokenRequestType::Issue));
+    QCOMPARE(d.read().type, TcpMessageType::Acknowledge);
+    QCOMPARE(d.read().type, TcpMessageType::OpenSecureChannel);
+}
+
+void TestUaTcp::largeResponsesAreChunkedWithinTheClientBuffer() {
+    // A client that receives at most 1024-byte chunks gets GetEndpoints in several chunks.
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    QVERIFY(c.openChannel(1024));
+    GetEndpointsRequest req;
+    req.requestHeader.requestHandle = 5;
+    c.sendRaw(c.request(req));
+    QByteArray body;
+    int chunks = 0;
+    while (true) {
+        const RawMessage m = c.read();
+        QVERIFY(m.valid);
+        QVERIFY(m.bytes.size() <= 1024);
+        ++chunks;
+        body += m.bytes.mid(24);
+        if (m.chunk == 'F') break;
+        QCOMPARE(m.chunk, 'C');
+    }
+    QVERIFY(chunks >= 1);  // GetEndpoints may fit in one; see responsesAreSplitIntoChunks
+    BinaryDecoder d(reinterpret_cast<const uint8_t*>(body.constData()), std::size_t(body.size()));
+    NodeId type;
+    decode(d, type);
+    GetEndpointsResponse r;
+    decode(d, r);
+    QVERIFY(d.ok() && d.atEnd());
+    QCOMPARE(r.responseHeader.requestHandle, 5u);
+}
+
+void TestUaTcp::responsesAreSplitIntoChunks() {
+    // The SecureChannel alone, with a client that accepts 1024-byte chunks: a 30 KB response
+    // goes out as C...C F chunks of at most 1024 bytes that reassemble to the same response.
+    HelloMessage hello{0, 1024, 1024, 0, 0, String("opc.tcp://x")};
+    const AcknowledgeMessage ack = negotiateAcknowledge(hello, TransportLimits{});
+    QByteArray sent;
+    ServerSecureChannel ch(42, hello, ack, SecureChannelConfig{}, [&](const uint8_t* p, std::size_t n) {
+        sent.append(reinterpret_cast<const char*>(p), qsizetype(n));
+    });
+    RawClient c;
+    const QByteArray opn = c.openRequest(0, SecurityTokenRequestType::Issue);
+    QCOMPARE(int(ch.onChunk(reinterpret_cast<const uint8_t*>(opn.constData()), std::size_t(opn.size()), 0).kind),
+             int(ServerSecureChannel::Event::Kind::None));
+    QVERIFY(ch.isOpen());
+    sent.clear();
+    GetEndpointsResponse big;
+    for (int i = 0; i < 100; ++i) {
+        EndpointDescription e;
+        e.endpointUrl = String("opc.tcp://host-" + std::to_string(i) + ":4840/" + std::string(200, 'p'));
+        big.endpoints.push_back(e);
+    }
+    ch.sendResponse(7, big);
+    QByteArray body;
+    int chunks = 0;
+    uint32_t lastSeq = 0;
+    for (qsizetype at = 0; at < sent.size();) {
+        const TcpHeader h = readTcpHeader(reinterpret_cast<const uint8_t*>(sent.constData() + at));
+        QVERIFY(h.messageSize <= 1024);
+        uint32_t seq, req;
+        std::memcpy(&seq, sent.constData() + at + 16, 4);
+        std::memcpy(&req, sent.constData() + at + 20, 4);
+        QCOMPARE(req, 7u);
+        if (chunks) QCOMPARE(seq, lastSeq + 1);
+        lastSeq = seq;
+        body += sent.mid(at + 24, h.messageSize - 24);
+        at += h.messageSize;
+        ++chunks;
+        QCOMPARE(char(h.chunkType), at == sent.size() ? 'F' : 'C');
+    }
+    QVERIFY(chunks > 25);
+    BinaryDecoder d(reinterpret_cast<const uint8_t*>(body.constData()), std::size_t(body.size()));
+    NodeId type;
+    decode(d, type);
+    GetEndpointsResponse back;
+    decode(d, back);
+    QVERIFY(d.ok() && d.atEnd());
+    QVERIFY(back == big);
+}
+
+void TestUaTcp::requestOverMaxMessageSizeIsRefused() {
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    QVERIFY(c.openChannel());
+    // 6 chunks of 15000 bytes: over the 64 KiB MaxMessageSize.
+    const QByteArray filler(15000, 'x');
+    for (int i = 0; i < 5; ++i) c.sendRaw(c.messageChunk(filler, ChunkType::Intermediate, 900));
+    c.sendRaw(c.messageChunk(filler, ChunkType::Final, 900));
+    const RawMessage m = c.read();
+    QCOMPARE(RawClient::serviceFault(m), status::BadRequestTooLarge.code);
+    // The channel stays open and usable.
+    QVERIFY(c.getEndpoints());
+}
+
+void TestUaTcp::responseOverClientLimitIsAborted() {
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    QVERIFY(c.openChannel(65535, 100));  // the client accepts responses of at most 100 bytes
+    GetEndpointsRequest req;
+    c.sendRaw(c.request(req));
+    const RawMessage m = c.read();
+    QVERIFY(m.valid);
+    QCOMPARE(m.type, TcpMessageType::Message);
+    QCOMPARE(m.chunk, 'A');
+    uint32_t code;
+    std::memcpy(&code, m.bytes.constData() + 24, 4);
+    QCOMPARE(code, status::BadResponseTooLarge.code);
+    checkWitness();
+}
+
+void TestUaTcp::unknownServiceIsUnsupported() {
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    QVERIFY(c.openChannel());
+    QueryFirstRequest q;
+    q.requestHeader.requestHandle = 9;
+    c.sendRaw(c.request(q));
+    QCOMPARE(RawClient::serviceFault(c.read()), status::BadServiceUnsupported.code);
+    QVERIFY(c.getEndpoints());
+}
+
+void TestUaTcp::renewKeepsOldTokenUntilNewOneIsUsed() {
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    QVERIFY(c.openChannel());
+    const uint32_t oldToken = c.m_tokenId;
+    c.sendRaw(c.openRequest(c.m_channelId, SecurityTokenRequestType::Renew));
+    const RawMessage opn = c.read();
+    QCOMPARE(opn.type, TcpMessageType::OpenSecureChannel);
+    // Still on the old token: accepted.
+    QVERIFY(c.getEndpoints());
+    // Now the new token (old + 1): accepted; afterwards the old one is refused.
+    c.m_tokenId = oldToken + 1;
+    QVERIFY(c.getEndpoints());
+    c.m_tokenId = oldToken;
+    c.sendRaw(c.request(GetEndpointsRequest{}));
+    QCOMPARE(RawClient::errorCode(c.read()), status::BadSecureChannelTokenUnknown.code);
+}
+
+void TestUaTcp::closeSecureChannelClosesTheSocket() {
+    RawClient c;
+    QVERIFY(c.connectTo(m_server->port()));
+    QVERIFY(c.openChannel());
+    c.sendRaw(c.messageChunk(RawClient::body(CloseSecureChannelRequest{}), ChunkType::Final, 0, TcpMessageType::CloseSecureChannel));
+    QVERIFY(c.waitClosed());
+    checkWitness();
+}
+
+QTEST_GUILESS_MAIN(TestUaTcp)
+#include "tst_uatcp.moc"
