@@ -1,0 +1,217 @@
+// Session service set rules (OPC 10000-4 5.6) on raw SecureChannels against our server.
+#include "RawClient.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/Server.h"
+
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::test;
+
+namespace {
+
+// Sends a request and returns the decoded response of type Resp, or its ServiceFault code.
+template <class Resp, class Req>
+StatusCode call(RawClient& c, Req req, Resp* out = nullptr) {
+    req.requestHeader.requestHandle = 1234;
+    c.sendRaw(c.request(req));
+    const RawMessage m = c.read();
+    if (const uint32_t fault = RawClient::serviceFault(m)) return StatusCode(fault);
+    NodeId type;
+    BinaryDecoder* d = nullptr;
+    std::vector<uint8_t> storage;
+    if (!RawClient::response(m, type, d, storage)) { delete d; return status::BadUnexpectedError; }
+    Resp r;
+    decode(*d, r);
+    const bool ok = d->ok() && type == NodeId(Resp::kBinaryEncodingId) && r.responseHeader.requestHandle == 1234;
+    delete d;
+    if (!ok) return status::BadDecodingError;
+    if (out) *out = r;
+    return r.responseHeader.serviceResult;
+}
+
+CreateSessionResponse createSession(RawClient& c, double timeoutMs = 60000) {
+    CreateSessionRequest req;
+    req.sessionName = String("test");
+    req.requestedSessionTimeout = timeoutMs;
+    CreateSessionResponse r;
+    call(c, req, &r);
+    return r;
+}
+
+StatusCode activate(RawClient& c, const NodeId& token) {
+    ActivateSessionRequest req;
+    req.requestHeader.authenticationToken = token;
+    AnonymousIdentityToken anon;
+    anon.policyId = String("anonymous");
+    req.userIdentityToken = ExtensionObject::make(anon);
+    ActivateSessionResponse r;
+    return call(c, req, &r);
+}
+
+StatusCode cancel(RawClient& c, const NodeId& token) {
+    CancelRequest req;
+    req.requestHeader.authenticationToken = token;
+    CancelResponse r;
+    return call(c, req, &r);
+}
+
+} // namespace
+
+class TestSessions : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void createActivateClose();
+    void sessionServicesNeedActivation();
+    void otherChannelsAreRefused();
+    void firstActivationMustUseTheCreatingChannel();
+    void laterActivationMovesTheSession();
+    void unactivatedSessionEndsWithItsChannel();
+    void sessionTimesOut();
+    void identityTokensOtherThanAnonymousAreRejected();
+    void tooManySessions();
+
+private:
+    RawClient* channel();
+    std::unique_ptr<Server> m_server;
+    std::vector<std::unique_ptr<RawClient>> m_clients;
+};
+
+void TestSessions::initTestCase() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 2;
+    cfg.minSessionTimeoutMs = 300;
+    cfg.maxSessions = 20;
+    m_server = std::make_unique<Server>(cfg);
+    QVERIFY(m_server->start());
+}
+
+RawClient* TestSessions::channel() {
+    m_clients.push_back(std::make_unique<RawClient>());
+    RawClient* c = m_clients.back().get();
+    if (!c->connectTo(m_server->port()) || !c->openChannel()) return nullptr;
+    return c;
+}
+
+void TestSessions::createActivateClose() {
+    RawClient* c = channel();
+    QVERIFY(c);
+    const CreateSessionResponse s = createSession(*c);
+    QVERIFY(!s.authenticationToken.isNull());
+    QCOMPARE(s.revisedSessionTimeout, 60000.0);
+    QCOMPARE(s.serverNonce.size(), std::size_t(32));
+    QCOMPARE(s.serverEndpoints.size(), std::size_t(1));
+    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(cancel(*c, s.authenticationToken), StatusCode());
+    CloseSessionRequest close;
+    close.requestHeader.authenticationToken = s.authenticationToken;
+    close.deleteSubscriptions = true;
+    CloseSessionResponse cr;
+    QCOMPARE(call(*c, close, &cr), StatusCode());
+    QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionIdInvalid);
+}
+
+void TestSessions::sessionServicesNeedActivation() {
+    RawClient* c = channel();
+    QVERIFY(c);
+    const CreateSessionResponse s = createSession(*c);
+    QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionNotActivated);
+    QCOMPARE(cancel(*c, NodeId(0, ByteString("not a token"))), status::BadSessionIdInvalid);
+    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(cancel(*c, s.authenticationToken), StatusCode());
+}
+
+void TestSessions::otherChannelsAreRefused() {
+    RawClient* a = channel();
+    RawClient* b = channel();
+    QVERIFY(a && b);
+    const CreateSessionResponse s = createSession(*a);
+    QCOMPARE(activate(*a, s.authenticationToken), StatusCode());
+    QCOMPARE(cancel(*b, s.authenticationToken), status::BadSessionIdInvalid);
+    CloseSessionRequest close;
+    close.requestHeader.authenticationToken = s.authenticationToken;
+    CloseSessionResponse cr;
+    QCOMPARE(call(*b, close, &cr), status::BadSessionIdInvalid);
+    // The Session stays usable on its own channel.
+    QCOMPARE(cancel(*a, s.authenticationToken), StatusCode());
+}
+
+void TestSessions::firstActivationMustUseTheCreatingChannel() {
+    RawClient* a = channel();
+    RawClient* b = channel();
+    QVERIFY(a && b);
+    const CreateSessionResponse s = createSession(*a);
+    QCOMPARE(activate(*b, s.authenticationToken), status::BadSessionIdInvalid);
+    QCOMPARE(activate(*a, s.authenticationToken), StatusCode());
+}
+
+void TestSessions::laterActivationMovesTheSession() {
+    RawClient* a = channel();
+    RawClient* b = channel();
+    QVERIFY(a && b);
+    const CreateSessionResponse s = createSession(*a);
+    QCOMPARE(activate(*a, s.authenticationToken), StatusCode());
+    QCOMPARE(activate(*b, s.authenticationToken), StatusCode());
+    QCOMPARE(cancel(*b, s.authenticationToken), StatusCode());
+    QCOMPARE(cancel(*a, s.authenticationToken), status::BadSessionIdInvalid);
+}
+
+void TestSessions::unactivatedSessionEndsWithItsChannel() {
+    RawClient* a = channel();
+    RawClient* b = channel();
+    QVERIFY(a && b);
+    const int before = m_server->sessions().count();
+    const CreateSessionResponse s = createSession(*a);
+    QCOMPARE(m_server->sessions().count(), before + 1);
+    a->socket().disconnectFromHost();
+    QTRY_COMPARE(m_server->sessions().count(), before);
+    QCOMPARE(activate(*b, s.authenticationToken), status::BadSessionIdInvalid);
+}
+
+void TestSessions::sessionTimesOut() {
+    RawClient* c = channel();
+    QVERIFY(c);
+    const CreateSessionResponse s = createSession(*c, 100);  // revised up to the 300 ms minimum
+    QCOMPARE(s.revisedSessionTimeout, 300.0);
+    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QTest::qWait(1600);  // the server checks for expiry every second
+    QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionIdInvalid);
+}
+
+void TestSessions::identityTokensOtherThanAnonymousAreRejected() {
+    RawClient* c = channel();
+    QVERIFY(c);
+    const CreateSessionResponse s = createSession(*c);
+    ActivateSessionRequest req;
+    req.requestHeader.authenticationToken = s.authenticationToken;
+    UserNameIdentityToken user;
+    user.policyId = String("username");
+    user.userName = String("operator");
+    req.userIdentityToken = ExtensionObject::make(user);
+    ActivateSessionResponse r;
+    QCOMPARE(call(*c, req, &r), status::BadIdentityTokenRejected);
+    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+}
+
+void TestSessions::tooManySessions() {
+    RawClient* c = channel();
+    QVERIFY(c);
+    int created = 0;
+    StatusCode last;
+    for (int i = 0; i < 30; ++i) {
+        CreateSessionRequest req;
+        req.requestedSessionTimeout = 60000;
+        CreateSessionResponse r;
+        last = call(*c, req, &r);
+        if (last.isBad()) break;
+        ++created;
+    }
+    QCOMPARE(last, status::BadTooManySessions);
+    QCOMPARE(m_server->sessions().count(), 20);
+}
+
+QTEST_GUILESS_MAIN(TestSessions)
+#include "tst_sessions.moc"
