@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Captures an interop session (node-opcua's client against ua-server) on loopback and checks
+# that Wireshark's OPC UA dissector decodes it without malformed packets or errors.
+# Usage: tshark_capture.sh <ua-server> <node> ; exits 77 (ctest: skipped) without tshark.
+set -euo pipefail
+server_bin=$1
+node_bin=$2
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v tshark >/dev/null; then
+    echo "SKIPPED: tshark is not installed (./test.sh installs it)"
+    exit 77
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+port=$(( 20000 + RANDOM % 20000 ))
+"$server_bin" --headless --port "$port" --host localhost >"$work/server.log" 2>&1 &
+pids+=($!)
+tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log" 2>&1 &
+tshark_pid=$!
+pids+=($tshark_pid)
+for _ in $(seq 50); do grep -q listening "$work/server.log" && break; sleep 0.1; done
+sleep 1  # tshark needs a moment before it captures
+"$node_bin" "$here/client_to_our_server.js" "opc.tcp://localhost:$port" >"$work/client.json" 2>"$work/client.log" || {
+    echo "node-opcua client failed:"; cat "$work/client.json" "$work/client.log"; exit 1; }
+sleep 1
+kill -INT "$tshark_pid"; wait "$tshark_pid" 2>/dev/null || true
+
+decode=(tshark -r "$work/capture.pcapng" -d "tcp.port==$port,opcua")
+total=$("${decode[@]}" -Y opcua 2>/dev/null | wc -l)
+bad=$("${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' 2>/dev/null | wc -l)
+echo "OPC UA packets: $total, malformed or in error: $bad"
+"${decode[@]}" -Y opcua -T fields -e opcua.transport.type -e opcua.servicenodeid.numeric 2>/dev/null | sort | uniq -c
+if (( bad > 0 )); then
+    "${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' -V 2>/dev/null | head -80
+    exit 1
+fi
+(( total >= 10 )) || { echo "too few OPC UA packets decoded: $total"; exit 1; }
+echo "1 passed, 0 failed"
