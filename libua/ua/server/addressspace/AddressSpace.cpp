@@ -1,0 +1,147 @@
+#include "ua/server/addressspace/AddressSpace.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+
+#include <algorithm>
+
+namespace ua {
+
+namespace {
+// Namespace-0 numeric ids up to this use the dense table.
+constexpr uint32_t kMaxDenseNs0Id = 1u << 20;
+} // namespace
+
+StatusCode ValueCell::update(const std::function<StatusCode(const DataValue*, DataValue&)>& change) {
+    std::shared_ptr<const DataValue> current = m_value.load(std::memory_order_acquire);
+    for (;;) {
+        DataValue next;
+        const StatusCode s = change(current.get(), next);
+        if (s.isBad()) return s;
+        auto replacement = std::make_shared<const DataValue>(std::move(next));
+        if (m_value.compare_exchange_weak(current, replacement, std::memory_order_acq_rel, std::memory_order_acquire))
+            return s;
+    }
+}
+
+AddressSpace::AddressSpace() { m_namespaces.emplace_back(kNs0Uri); }
+
+uint16_t AddressSpace::addNamespace(std::string_view uri) {
+    const int i = namespaceIndex(uri);
+    if (i >= 0) return uint16_t(i);
+    m_namespaces.emplace_back(uri);
+    return uint16_t(m_namespaces.size() - 1);
+}
+
+int AddressSpace::namespaceIndex(std::string_view uri) const {
+    for (std::size_t i = 0; i < m_namespaces.size(); ++i)
+        if (m_namespaces[i].view() == uri) return int(i);
+    return -1;
+}
+
+NodeIndex AddressSpace::indexOf(const NodeId& id) const {
+    if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() < kMaxDenseNs0Id) {
+        const uint32_t n = id.numeric();
+        return n < m_ns0.size() ? m_ns0[n] : kNoNode;
+    }
+    const auto it = m_byId.find(id);
+    return it == m_byId.end() ? kNoNode : it->second;
+}
+
+Node* AddressSpace::findMutable(const NodeId& id) {
+    const NodeIndex i = indexOf(id);
+    return i == kNoNode ? nullptr : &m_nodes[i];
+}
+
+void AddressSpace::reserve(std::size_t nodes) { m_nodes.reserve(nodes); }
+
+void AddressSpace::indexNode(NodeIndex i) {
+    const NodeId& id = m_nodes[i].nodeId;
+    if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() < kMaxDenseNs0Id) {
+        const uint32_t n = id.numeric();
+        if (n >= m_ns0.size()) m_ns0.resize(std::max<std::size_t>(n + 1, m_ns0.size() * 3 / 2), kNoNode);
+        m_ns0[n] = i;
+        if (n == id::HasSubtype) m_hasSubtype = i;
+        if (n == id::HasTypeDefinition) m_hasTypeDefinition = i;
+    } else {
+        m_byId.emplace(id, i);
+    }
+}
+
+StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
+    if (node.nodeId.isNull() || node.nodeId.namespaceIndex() >= m_namespaces.size())
+        return status::BadNodeIdInvalid;
+    switch (node.nodeClass) {
+    case NodeClass::Object: case NodeClass::Variable: case NodeClass::Method: case NodeClass::ObjectType:
+    case NodeClass::VariableType: case NodeClass::ReferenceType: case NodeClass::DataType: case NodeClass::View:
+        break;
+    default:
+        return status::BadNodeClassInvalid;
+    }
+    if (indexOf(node.nodeId) != kNoNode) return status::BadNodeIdExists;
+    if ((node.nodeClass == NodeClass::Variable || node.nodeClass == NodeClass::VariableType) && !node.value)
+        node.value = std::make_shared<ValueCell>();
+    const auto i = NodeIndex(m_nodes.size());
+    m_nodes.push_back(std::move(node));
+    indexNode(i);
+    if (added) *added = i;
+    return status::Good;
+}
+
+void AddressSpace::addReferenceUnchecked(NodeIndex source, NodeIndex referenceType, NodeIndex target) {
+    m_nodes[source].references.push_back({referenceType, target, true});
+    m_nodes[target].references.push_back({referenceType, source, false});
+    if (referenceType == m_hasSubtype && m_nodes[target].superType == kNoNode) m_nodes[target].superType = source;
+}
+
+StatusCode AddressSpace::addReference(const NodeId& source, const NodeId& referenceType, const NodeId& target) {
+    const NodeIndex s = indexOf(source);
+    if (s == kNoNode) return status::BadSourceNodeIdInvalid;
+    const NodeIndex t = indexOf(target);
+    if (t == kNoNode) return status::BadTargetNodeIdInvalid;
+    const NodeIndex r = indexOf(referenceType);
+    if (r == kNoNode || m_nodes[r].nodeClass != NodeClass::ReferenceType) return status::BadReferenceTypeIdInvalid;
+    const Reference forward{r, t, true};
+    if (std::find(m_nodes[s].references.begin(), m_nodes[s].references.end(), forward) != m_nodes[s].references.end())
+        return status::BadDuplicateReferenceNotAllowed;
+    addReferenceUnchecked(s, r, t);
+    return status::Good;
+}
+
+bool AddressSpace::isSubtypeOf(NodeIndex type, NodeIndex base) const {
+    // Bounded walk: a malformed hierarchy with a loop cannot hang a service.
+    for (int depth = 0; type != kNoNode && depth < 64; ++depth) {
+        if (type == base) return true;
+        type = m_nodes[type].superType;
+    }
+    return false;
+}
+
+bool AddressSpace::isSubtypeOf(const NodeId& type, const NodeId& base) const {
+    const NodeIndex t = indexOf(type);
+    const NodeIndex b = indexOf(base);
+    return t != kNoNode && b != kNoNode && isSubtypeOf(t, b);
+}
+
+NodeIndex AddressSpace::typeDefinition(NodeIndex node) const {
+    for (const Reference& r : m_nodes[node].references)
+        if (r.isForward && r.referenceType == m_hasTypeDefinition) return r.target;
+    return kNoNode;
+}
+
+BuiltInType AddressSpace::builtInTypeOf(NodeIndex dataType) const {
+    for (int depth = 0; dataType != kNoNode && depth < 64; ++depth) {
+        const NodeId& id = m_nodes[dataType].nodeId;
+        if (id.namespaceIndex() == 0 && id.isNumeric()) {
+            const uint32_t n = id.numeric();
+            if (n == id::Enumeration) return BuiltInType::Int32;
+            if (n == id::BaseDataType || n == id::Number || n == id::Integer || n == id::UInteger)
+                return BuiltInType::Null;
+            if (n >= 1 && n <= 25) return BuiltInType(n);
+        }
+        dataType = m_nodes[dataType].superType;
+    }
+    return BuiltInType::Null;
+}
+
+} // namespace ua

@@ -1,0 +1,124 @@
+// A node of the server's address space (OPC 10000-3 5: the NodeClasses and their Attributes) and
+// its references as the AddressSpace stores them.
+//
+// One Node struct serves every NodeClass; the attributes a NodeClass does not have are left at
+// their defaults and reported as absent by hasAttribute() (NodeAttributes.h).
+// A Variable's (or VariableType's) Value lives in a ValueCell shared by every snapshot of the
+// address space, so a Write to a Value is seen by all readers without copying the node table;
+// a live Variable gets its Value from ValueSource callbacks instead.
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+#include "ua/types/Variant.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ua {
+
+// Position of a node in its AddressSpace; stable for the life of that AddressSpace and its copies.
+using NodeIndex = uint32_t;
+inline constexpr NodeIndex kNoNode = std::numeric_limits<NodeIndex>::max();
+
+// AccessLevelType bits (OPC 10000-3 8.57).
+namespace access {
+inline constexpr uint8_t CurrentRead = 0x01;
+inline constexpr uint8_t CurrentWrite = 0x02;
+inline constexpr uint8_t HistoryRead = 0x04;
+inline constexpr uint8_t HistoryWrite = 0x08;
+inline constexpr uint8_t SemanticChange = 0x10;
+inline constexpr uint8_t StatusWrite = 0x20;
+inline constexpr uint8_t TimestampWrite = 0x40;
+} // namespace access
+
+// A reference as seen from the node that holds it. Every reference is stored twice: forward on its
+// source node and inverse (isForward false) on its target node.
+struct Reference {
+    NodeIndex referenceType = kNoNode;  // the ReferenceType node
+    NodeIndex target = kNoNode;         // the node at the other end
+    bool isForward = true;
+    friend bool operator==(const Reference&, const Reference&) = default;
+};
+
+// The stored Value of a Variable or VariableType. Reads and writes are atomic (a reader gets a
+// whole DataValue, never a torn one) and need no lock held by the caller.
+class ValueCell {
+public:
+    ValueCell() = default;
+    explicit ValueCell(DataValue v) : m_value(std::make_shared<const DataValue>(std::move(v))) {}
+    // nullptr when no value was ever stored.
+    std::shared_ptr<const DataValue> load() const { return m_value.load(std::memory_order_acquire); }
+    void store(DataValue v) { m_value.store(std::make_shared<const DataValue>(std::move(v)), std::memory_order_release); }
+    // Replaces the value with change(current) atomically (current is nullptr when unset); when
+    // change returns a Bad status nothing is stored and that status is returned.
+    StatusCode update(const std::function<StatusCode(const DataValue* current, DataValue& next)>& change);
+
+private:
+    std::atomic<std::shared_ptr<const DataValue>> m_value;
+};
+
+// Callbacks of a live Variable. Both run on the I/O thread serving the request, so they must be
+// quick and thread-safe; they replace the ValueCell for this node.
+struct ValueSource {
+    // The current value (its status and source timestamp included). The service applies the
+    // IndexRange and the TimestampsToReturn to what it returns.
+    std::function<DataValue()> read;
+    // Takes a new value that passed the AccessLevel, DataType and ValueRank checks (with an
+    // IndexRange, the whole value after the range was applied). Absent: writes are Bad_NotWritable.
+    std::function<StatusCode(const DataValue&)> write;
+};
+
+struct Node {
+    // Every NodeClass (OPC 10000-3 5.2).
+    NodeId nodeId;
+    NodeClass nodeClass = NodeClass::Unspecified;
+    QualifiedName browseName;
+    LocalizedText displayName;
+    LocalizedText description;         // null locale and text when there is none
+    uint32_t writeMask = 0;            // AttributeWriteMask bits (OPC 10000-3 8.60)
+    uint32_t userWriteMask = 0;
+    Variant rolePermissions;           // Array of ExtensionObject(RolePermissionType); Null = absent
+    std::optional<uint16_t> accessRestrictions;  // AccessRestrictionType; absent when empty
+
+    // ObjectType, VariableType, ReferenceType, DataType.
+    bool isAbstract = false;
+    // ReferenceType.
+    bool symmetric = false;
+    LocalizedText inverseName;         // absent when text and locale are null
+    // View.
+    bool containsNoLoops = false;
+    // Object, View: EventNotifierType bits.
+    uint8_t eventNotifier = 0;
+
+    // Variable, VariableType.
+    NodeId dataType;
+    int32_t valueRank = -1;            // -3 ScalarOrOneDimension, -2 Any, -1 Scalar, 0 OneOrMore, n
+    Array<uint32_t> arrayDimensions;   // null when not given
+    std::shared_ptr<ValueCell> value;  // the stored Value (shared by every snapshot)
+    ValueSource source;                // set: the Value comes from callbacks instead
+    // Variable.
+    uint8_t accessLevel = access::CurrentRead;
+    uint8_t userAccessLevel = access::CurrentRead;
+    std::optional<uint32_t> accessLevelEx;  // absent: the AccessLevel bits
+    double minimumSamplingInterval = 0;     // ms; 0 fastest, -1 indeterminate
+    bool historizing = false;
+
+    // Method.
+    bool executable = true;
+    bool userExecutable = true;
+
+    // DataType: an ExtensionObject holding a StructureDefinition or EnumDefinition; Null = absent.
+    Variant dataTypeDefinition;
+
+    // References from and to this node.
+    std::vector<Reference> references;
+    // Type nodes: the supertype (source of the inverse HasSubtype), kNoNode for none.
+    NodeIndex superType = kNoNode;
+};
+
+} // namespace ua

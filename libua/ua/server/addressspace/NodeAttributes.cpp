@@ -1,0 +1,195 @@
+#include "ua/server/addressspace/NodeAttributes.h"
+
+#include "ua/encoding/generated/StatusCodes.h"
+
+namespace ua {
+
+namespace {
+
+constexpr uint32_t bit(AttributeWriteMask m) { return uint32_t(m); }
+
+bool isVariableLike(NodeClass c) { return c == NodeClass::Variable || c == NodeClass::VariableType; }
+bool isType(NodeClass c) {
+    return c == NodeClass::ObjectType || c == NodeClass::VariableType || c == NodeClass::ReferenceType ||
+           c == NodeClass::DataType;
+}
+bool hasInverseName(const Node& n) { return !n.inverseName.text.isNull() || !n.inverseName.locale.isNull(); }
+
+template <class T>
+StatusCode take(const Variant& v, T& out) {
+    const T* p = v.get<T>();
+    if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
+    out = *p;
+    return status::Good;
+}
+
+} // namespace
+
+bool hasAttribute(const Node& n, AttributeId a) {
+    const NodeClass c = n.nodeClass;
+    switch (a) {
+    case AttributeId::NodeId: case AttributeId::NodeClass: case AttributeId::BrowseName:
+    case AttributeId::DisplayName: case AttributeId::Description: case AttributeId::WriteMask:
+    case AttributeId::UserWriteMask:
+        return true;
+    case AttributeId::IsAbstract: return isType(c);
+    case AttributeId::Symmetric: return c == NodeClass::ReferenceType;
+    case AttributeId::InverseName: return c == NodeClass::ReferenceType && hasInverseName(n);
+    case AttributeId::ContainsNoLoops: return c == NodeClass::View;
+    case AttributeId::EventNotifier: return c == NodeClass::Object || c == NodeClass::View;
+    case AttributeId::Value: case AttributeId::DataType: case AttributeId::ValueRank:
+    case AttributeId::ArrayDimensions:
+        return isVariableLike(c);
+    case AttributeId::AccessLevel: case AttributeId::UserAccessLevel:
+    case AttributeId::MinimumSamplingInterval: case AttributeId::Historizing: case AttributeId::AccessLevelEx:
+        return c == NodeClass::Variable;
+    case AttributeId::Executable: case AttributeId::UserExecutable: return c == NodeClass::Method;
+    case AttributeId::DataTypeDefinition: return c == NodeClass::DataType && !n.dataTypeDefinition.isNull();
+    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: return !n.rolePermissions.isNull();
+    case AttributeId::AccessRestrictions: return n.accessRestrictions.has_value();
+    }
+    return false;
+}
+
+uint32_t writeMaskBit(NodeClass c, AttributeId a) {
+    using M = AttributeWriteMask;
+    switch (a) {
+    case AttributeId::AccessLevel: return bit(M::AccessLevel);
+    case AttributeId::ArrayDimensions: return bit(M::ArrayDimensions);
+    case AttributeId::BrowseName: return bit(M::BrowseName);
+    case AttributeId::ContainsNoLoops: return bit(M::ContainsNoLoops);
+    case AttributeId::DataType: return bit(M::DataType);
+    case AttributeId::Description: return bit(M::Description);
+    case AttributeId::DisplayName: return bit(M::DisplayName);
+    case AttributeId::EventNotifier: return bit(M::EventNotifier);
+    case AttributeId::Executable: return bit(M::Executable);
+    case AttributeId::Historizing: return bit(M::Historizing);
+    case AttributeId::InverseName: return bit(M::InverseName);
+    case AttributeId::IsAbstract: return bit(M::IsAbstract);
+    case AttributeId::MinimumSamplingInterval: return bit(M::MinimumSamplingInterval);
+    case AttributeId::Symmetric: return bit(M::Symmetric);
+    case AttributeId::UserAccessLevel: return bit(M::UserAccessLevel);
+    case AttributeId::UserExecutable: return bit(M::UserExecutable);
+    case AttributeId::UserWriteMask: return bit(M::UserWriteMask);
+    case AttributeId::ValueRank: return bit(M::ValueRank);
+    case AttributeId::WriteMask: return bit(M::WriteMask);
+    case AttributeId::Value: return c == NodeClass::VariableType ? bit(M::ValueForVariableType) : 0;
+    case AttributeId::DataTypeDefinition: return bit(M::DataTypeDefinition);
+    case AttributeId::RolePermissions: return bit(M::RolePermissions);
+    case AttributeId::AccessRestrictions: return bit(M::AccessRestrictions);
+    case AttributeId::AccessLevelEx: return bit(M::AccessLevelEx);
+    case AttributeId::NodeId: case AttributeId::NodeClass: case AttributeId::UserRolePermissions:
+        return 0;
+    }
+    return 0;
+}
+
+StatusCode readAttribute(const Node& n, AttributeId a, Variant& out) {
+    if (!hasAttribute(n, a)) return status::BadAttributeIdInvalid;
+    switch (a) {
+    case AttributeId::NodeId: out = n.nodeId; break;
+    case AttributeId::NodeClass: out = int32_t(n.nodeClass); break;
+    case AttributeId::BrowseName: out = n.browseName; break;
+    case AttributeId::DisplayName: out = n.displayName; break;
+    case AttributeId::Description: out = n.description; break;
+    case AttributeId::WriteMask: out = n.writeMask; break;
+    case AttributeId::UserWriteMask: out = n.userWriteMask; break;
+    case AttributeId::IsAbstract: out = n.isAbstract; break;
+    case AttributeId::Symmetric: out = n.symmetric; break;
+    case AttributeId::InverseName: out = n.inverseName; break;
+    case AttributeId::ContainsNoLoops: out = n.containsNoLoops; break;
+    case AttributeId::EventNotifier: out = n.eventNotifier; break;
+    case AttributeId::DataType: out = n.dataType; break;
+    case AttributeId::ValueRank: out = n.valueRank; break;
+    case AttributeId::ArrayDimensions:
+        if (n.arrayDimensions.isNull()) out = Variant();
+        else out = n.arrayDimensions;
+        break;
+    case AttributeId::AccessLevel: out = n.accessLevel; break;
+    case AttributeId::UserAccessLevel: out = n.userAccessLevel; break;
+    case AttributeId::MinimumSamplingInterval: out = n.minimumSamplingInterval; break;
+    case AttributeId::Historizing: out = n.historizing; break;
+    case AttributeId::Executable: out = n.executable; break;
+    case AttributeId::UserExecutable: out = n.userExecutable; break;
+    case AttributeId::DataTypeDefinition: out = n.dataTypeDefinition; break;
+    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: out = n.rolePermissions; break;
+    case AttributeId::AccessRestrictions: out = *n.accessRestrictions; break;
+    case AttributeId::AccessLevelEx: out = n.accessLevelEx.value_or(n.accessLevel); break;
+    case AttributeId::Value: {
+        const auto v = n.value ? n.value->load() : nullptr;
+        out = v ? v->value : Variant();
+        break;
+    }
+    }
+    return status::Good;
+}
+
+StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
+    switch (a) {
+    case AttributeId::NodeId: case AttributeId::NodeClass: case AttributeId::UserRolePermissions:
+        return status::BadNotWritable;
+    case AttributeId::InverseName:
+        if (n.nodeClass != NodeClass::ReferenceType) return status::BadAttributeIdInvalid;
+        return take(v, n.inverseName);
+    case AttributeId::DataTypeDefinition: {
+        if (n.nodeClass != NodeClass::DataType) return status::BadAttributeIdInvalid;
+        const ExtensionObject* x = v.get<ExtensionObject>();
+        if (!x || (!x->get<StructureDefinition>() && !x->get<EnumDefinition>())) return status::BadTypeMismatch;
+        n.dataTypeDefinition = v;
+        return status::Good;
+    }
+    case AttributeId::RolePermissions: {
+        const auto* list = v.get<Array<ExtensionObject>>();
+        if (!list) return status::BadTypeMismatch;
+        for (const ExtensionObject& x : *list)
+            if (!x.get<RolePermissionType>()) return status::BadTypeMismatch;
+        n.rolePermissions = v;
+        return status::Good;
+    }
+    case AttributeId::AccessRestrictions: {
+        uint16_t r = 0;
+        const StatusCode s = take(v, r);
+        if (s.isGood()) n.accessRestrictions = r;
+        return s;
+    }
+    default:
+        break;
+    }
+    if (!hasAttribute(n, a)) return status::BadAttributeIdInvalid;
+    switch (a) {
+    case AttributeId::BrowseName: return take(v, n.browseName);
+    case AttributeId::DisplayName: return take(v, n.displayName);
+    case AttributeId::Description: return take(v, n.description);
+    case AttributeId::WriteMask: return take(v, n.writeMask);
+    case AttributeId::UserWriteMask: return take(v, n.userWriteMask);
+    case AttributeId::IsAbstract: return take(v, n.isAbstract);
+    case AttributeId::Symmetric: return take(v, n.symmetric);
+    case AttributeId::ContainsNoLoops: return take(v, n.containsNoLoops);
+    case AttributeId::EventNotifier: return take(v, n.eventNotifier);
+    case AttributeId::DataType: return take(v, n.dataType);
+    case AttributeId::ValueRank: return take(v, n.valueRank);
+    case AttributeId::ArrayDimensions:
+        if (v.isNull()) { n.arrayDimensions.setNull(); return status::Good; }
+        return take(v, n.arrayDimensions);
+    case AttributeId::AccessLevel: return take(v, n.accessLevel);
+    case AttributeId::UserAccessLevel: return take(v, n.userAccessLevel);
+    case AttributeId::MinimumSamplingInterval: return take(v, n.minimumSamplingInterval);
+    case AttributeId::Historizing: return take(v, n.historizing);
+    case AttributeId::Executable: return take(v, n.executable);
+    case AttributeId::UserExecutable: return take(v, n.userExecutable);
+    case AttributeId::AccessLevelEx: {
+        uint32_t x = 0;
+        const StatusCode s = take(v, x);
+        if (s.isGood()) n.accessLevelEx = x;
+        return s;
+    }
+    case AttributeId::Value:
+        if (!n.value) n.value = std::make_shared<ValueCell>();
+        n.value->store(DataValue(v));
+        return status::Good;
+    default:
+        return status::BadAttributeIdInvalid;
+    }
+}
+
+} // namespace ua

@@ -1,0 +1,41 @@
+// The published AddressSpace of a running server: readers take an immutable snapshot without a
+// lock; a change copies the current snapshot, edits the copy and publishes it atomically
+// (the snapshot/swap rule of AddressSpace.h). Changes are serialized among themselves.
+#pragma once
+
+#include "ua/server/addressspace/AddressSpace.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace ua {
+
+class SharedAddressSpace {
+public:
+    explicit SharedAddressSpace(AddressSpace initial)
+        : m_current(std::make_shared<const AddressSpace>(std::move(initial))) {}
+
+    // The current snapshot. Hold it for the whole request: it stays valid (and unchanged, except
+    // for Variable Values, see ValueCell) however many updates are published meanwhile.
+    std::shared_ptr<const AddressSpace> snapshot() const { return m_current.load(std::memory_order_acquire); }
+
+    // Runs change on a copy of the current snapshot and publishes the copy unless change returns
+    // a Bad status (then nothing changes). Returns what change returned. Costs one copy of the
+    // node table: batch many changes into one call.
+    StatusCode update(const std::function<StatusCode(AddressSpace&)>& change) {
+        std::lock_guard lock(m_writer);
+        AddressSpace copy = *m_current.load(std::memory_order_acquire);
+        const StatusCode s = change(copy);
+        if (s.isBad()) return s;
+        m_current.store(std::make_shared<const AddressSpace>(std::move(copy)), std::memory_order_release);
+        return s;
+    }
+
+private:
+    std::atomic<std::shared_ptr<const AddressSpace>> m_current;
+    std::mutex m_writer;
+};
+
+} // namespace ua
