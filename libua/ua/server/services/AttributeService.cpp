@@ -1,0 +1,240 @@
+#include "ua/server/services/AttributeService.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/addressspace/NodeAttributes.h"
+#include "ua/server/services/NumericRange.h"
+#include "ua/server/services/ValueCheck.h"
+
+#include <cmath>
+
+namespace ua {
+
+namespace {
+
+constexpr uint32_t kMaxAttributeId = uint32_t(AttributeId::AccessLevelEx);
+
+DataValue failed(StatusCode s) {
+    DataValue dv;
+    dv.setStatus(s);
+    return dv;
+}
+
+bool validAttributeId(uint32_t a) { return a >= 1 && a <= kMaxAttributeId; }
+
+// The dataEncoding check of OPC 10000-4 5.10.2.2 (1.05.03: the parameter is still in use).
+StatusCode checkDataEncoding(const AddressSpace& space, const Node& node, AttributeId attribute,
+                             const QualifiedName& encoding) {
+    if (encoding.namespaceIndex == 0 && encoding.name.isEmpty()) return status::Good;
+    if (attribute != AttributeId::Value) return status::BadDataEncodingInvalid;
+    if (!space.isSubtypeOf(space.indexOf(node.dataType), space.indexOf(NodeId(id::Structure))))
+        return status::BadDataEncodingInvalid;
+    const std::string_view name = encoding.name.view();
+    if (encoding.namespaceIndex != 0 || (name != "Default Binary" && name != "DefaultBinary"))
+        return status::BadDataEncodingUnsupported;
+    return status::Good;
+}
+
+// The current value of a Variable or VariableType: from its ValueSource, else its ValueCell.
+DataValue currentValue(const Node& node) {
+    if (node.source.read) return node.source.read();
+    const auto stored = node.value ? node.value->load() : nullptr;
+    return stored ? *stored : DataValue(Variant());
+}
+
+void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now, bool isValue) {
+    const bool source = isValue && (t == TimestampsToReturn::Source || t == TimestampsToReturn::Both);
+    const bool server = t == TimestampsToReturn::Server || t == TimestampsToReturn::Both;
+    if (!source) {
+        dv.hasSourceTimestamp = dv.hasSourcePicoseconds = false;
+        dv.sourceTimestamp = {};
+        dv.sourcePicoseconds = 0;
+    }
+    dv.hasServerPicoseconds = false;
+    dv.serverPicoseconds = 0;
+    if (server) dv.setServerTimestamp(now);
+    else { dv.hasServerTimestamp = false; dv.serverTimestamp = {}; }
+}
+
+} // namespace
+
+DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps) {
+    const Node* node = ctx.addressSpace.find(item.nodeId);
+    if (!node) return failed(status::BadNodeIdUnknown);
+    if (!validAttributeId(item.attributeId)) return failed(status::BadAttributeIdInvalid);
+    const auto attribute = AttributeId(item.attributeId);
+    if (!hasAttribute(*node, attribute)) return failed(status::BadAttributeIdInvalid);
+    NumericRange range;
+    if (StatusCode s = NumericRange::parse(item.indexRange.view(), range); s.isBad()) return failed(s);
+    if (StatusCode s = checkDataEncoding(ctx.addressSpace, *node, attribute, item.dataEncoding); s.isBad())
+        return failed(s);
+
+    DataValue dv;
+    if (attribute == AttributeId::Value) {
+        if (node->nodeClass == NodeClass::Variable) {
+            if (!(node->accessLevel & access::CurrentRead)) return failed(status::BadNotReadable);
+            if (!(node->userAccessLevel & access::CurrentRead)) return failed(status::BadUserAccessDenied);
+        }
+        dv = currentValue(*node);
+        if (dv.hasStatus && dv.status.isBad()) {
+            dv.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
+            dv.hasValue = false;
+        } else if (!range.isEmpty()) {
+            Variant part;
+            if (StatusCode s = readRange(dv.value, range, part); s.isBad()) return failed(s);
+            dv.value = std::move(part);
+            dv.hasValue = true;
+        }
+    } else {
+        Variant v;
+        if (StatusCode s = readAttribute(*node, attribute, v); s.isBad()) return failed(s);
+        if (!range.isEmpty()) {
+            Variant part;
+            if (StatusCode s = readRange(v, range, part); s.isBad()) return failed(s);
+            v = std::move(part);
+        }
+        dv.setValue(std::move(v));
+    }
+    applyTimestamps(dv, timestamps, ctx.now, attribute == AttributeId::Value);
+    return dv;
+}
+
+void handleRead(ServiceContext& ctx, const ReadRequest& req, ReadResponse& resp) {
+    if (req.maxAge < 0 || std::isnan(req.maxAge)) {
+        resp.responseHeader.serviceResult = status::BadMaxAgeInvalid;
+        return;
+    }
+    if (int32_t(req.timestampsToReturn) < 0 || req.timestampsToReturn > TimestampsToReturn::Neither) {
+        resp.responseHeader.serviceResult = status::BadTimestampsToReturnInvalid;
+        return;
+    }
+    if (req.nodesToRead.empty()) {
+        resp.responseHeader.serviceResult = status::BadNothingToDo;
+        return;
+    }
+    if (ctx.limits.maxNodesPerRead && req.nodesToRead.size() > ctx.limits.maxNodesPerRead) {
+        resp.responseHeader.serviceResult = status::BadTooManyOperations;
+        return;
+    }
+    resp.results = Array<DataValue>::emptyArray();
+    resp.results.reserve(req.nodesToRead.size());
+    for (const ReadValueId& item : req.nodesToRead) resp.results.push_back(readValue(ctx, item, req.timestampsToReturn));
+    resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
+}
+
+namespace {
+
+// The Value of a Variable or VariableType (5.10.4). Returns the result of the operation.
+StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange& range, const DataValue& in) {
+    if (node.nodeClass == NodeClass::Variable) {
+        if (!(node.accessLevel & access::CurrentWrite)) return status::BadNotWritable;
+        if (!(node.userAccessLevel & access::CurrentWrite)) return status::BadUserAccessDenied;
+        if (in.hasStatus && !(node.accessLevel & access::StatusWrite)) return status::BadWriteNotSupported;
+        if ((in.hasSourceTimestamp || in.hasServerTimestamp) && !(node.accessLevel & access::TimestampWrite))
+            return status::BadWriteNotSupported;
+    } else {
+        const uint32_t bit = uint32_t(AttributeWriteMask::ValueForVariableType);
+        if (!(node.writeMask & bit)) return status::BadNotWritable;
+        if (!(node.userWriteMask & bit)) return status::BadUserAccessDenied;
+        if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
+    }
+    if (node.source.read && !node.source.write) return status::BadNotWritable;
+
+    DataValue next;
+    next.setStatus(in.hasStatus ? in.status : status::Good);
+    next.setSourceTimestamp(in.hasSourceTimestamp ? in.sourceTimestamp : ctx.now);
+    next.setServerTimestamp(in.hasServerTimestamp ? in.serverTimestamp : ctx.now);
+    if (in.hasSourcePicoseconds) next.setSourcePicoseconds(in.sourcePicoseconds);
+    if (in.hasServerPicoseconds) next.setServerPicoseconds(in.serverPicoseconds);
+
+    // The whole new value from a current one (with an IndexRange) and the written data.
+    const auto compose = [&](const DataValue* current, DataValue& out) -> StatusCode {
+        out = next;
+        Variant v;
+        if (range.isEmpty()) {
+            v = in.value;
+        } else {
+            if (!current) return status::BadIndexRangeNoData;
+            v = current->value;
+            if (StatusCode s = writeRange(v, range, in.value); s.isBad()) return s;
+        }
+        if (StatusCode s = checkValueType(ctx.addressSpace, node, v); s.isBad()) return s;
+        out.setValue(std::move(v));
+        return status::Good;
+    };
+
+    if (node.source.write) {
+        DataValue current;
+        if (!range.isEmpty()) current = currentValue(node);
+        DataValue out;
+        if (StatusCode s = compose(range.isEmpty() ? nullptr : &current, out); s.isBad()) return s;
+        return node.source.write(out);
+    }
+    if (!node.value) return status::BadNotWritable;
+    return node.value->update(compose);
+}
+
+// A non-Value attribute, checked against the snapshot; applied later in one update.
+StatusCode checkAttributeWrite(const Node& node, AttributeId attribute, const NumericRange& range, const DataValue& in) {
+    const uint32_t bit = writeMaskBit(node.nodeClass, attribute);
+    if (!bit || !(node.writeMask & bit)) return status::BadNotWritable;
+    if (!(node.userWriteMask & bit)) return status::BadUserAccessDenied;
+    if (!range.isEmpty()) return status::BadWriteNotSupported;
+    if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
+    Node scratch = node;  // type check without touching the shared node
+    return setAttribute(scratch, attribute, in.value);
+}
+
+} // namespace
+
+void handleWrite(ServiceContext& ctx, const WriteRequest& req, WriteResponse& resp) {
+    if (req.nodesToWrite.empty()) {
+        resp.responseHeader.serviceResult = status::BadNothingToDo;
+        return;
+    }
+    if (ctx.limits.maxNodesPerWrite && req.nodesToWrite.size() > ctx.limits.maxNodesPerWrite) {
+        resp.responseHeader.serviceResult = status::BadTooManyOperations;
+        return;
+    }
+    resp.results = Array<StatusCode>::emptyArray();
+    resp.results.resize(req.nodesToWrite.size());
+    resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
+    std::vector<std::size_t> deferred;  // attribute writes for one SharedAddressSpace::update
+
+    for (std::size_t i = 0; i < req.nodesToWrite.size(); ++i) {
+        const WriteValue& w = req.nodesToWrite[i];
+        StatusCode& result = resp.results[i];
+        const Node* node = ctx.addressSpace.find(w.nodeId);
+        if (!node) { result = status::BadNodeIdUnknown; continue; }
+        if (!validAttributeId(w.attributeId) || !hasAttribute(*node, AttributeId(w.attributeId))) {
+            result = status::BadAttributeIdInvalid;
+            continue;
+        }
+        NumericRange range;
+        if (result = NumericRange::parse(w.indexRange.view(), range); result.isBad()) continue;
+        if (!w.value.hasValue) { result = status::BadWriteNotSupported; continue; }
+        const auto attribute = AttributeId(w.attributeId);
+        if (attribute == AttributeId::Value) {
+            result = writeValue(ctx, *node, range, w.value);
+            continue;
+        }
+        result = checkAttributeWrite(*node, attribute, range, w.value);
+        if (result.isGood()) {
+            if (ctx.sharedAddressSpace) deferred.push_back(i);
+            else result = status::BadWriteNotSupported;
+        }
+    }
+
+    if (deferred.empty()) return;
+    ctx.sharedAddressSpace->update([&](AddressSpace& space) {
+        for (std::size_t i : deferred) {
+            const WriteValue& w = req.nodesToWrite[i];
+            Node* node = space.findMutable(w.nodeId);
+            resp.results[i] = node ? setAttribute(*node, AttributeId(w.attributeId), w.value.value)
+                                   : StatusCode(status::BadNodeIdUnknown);
+        }
+        return StatusCode(status::Good);
+    });
+}
+
+} // namespace ua

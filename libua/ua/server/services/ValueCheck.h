@@ -1,0 +1,21 @@
+// The DataType and ValueRank check of a written Value (OPC 10000-4 5.10.4.2: "Bad_TypeMismatch if
+// the data type of the written value is not the same type or subtype as the Attribute's DataType";
+// OPC 10000-3 5.6.2 ValueRank).
+#pragma once
+
+#include "ua/server/addressspace/AddressSpace.h"
+
+namespace ua {
+
+// Good when value may be the Value of node (a Variable or VariableType), else Bad_TypeMismatch:
+//  - the value's built-in type is the one the DataType is encoded as (so a Double fits Duration,
+//    an Int32 an Enumeration); for an abstract DataType (Number, Integer, UInteger and their
+//    abstract subtypes) the value's type must be a subtype of it; BaseDataType takes anything;
+//  - an ExtensionObject's structure type is the DataType or a subtype of it;
+//  - a null Variant only fits BaseDataType;
+//  - the number of dimensions fits the ValueRank, and a matrix's ArrayDimensions match its length.
+// A ByteString is accepted where a Byte array is expected (OPC 10000-4 5.10.4.2) and converted in
+// place into the array.
+StatusCode checkValueType(const AddressSpace& space, const Node& node, Variant& value);
+
+} // namespace ua
