@@ -7,11 +7,6 @@
 
 namespace ua {
 
-namespace {
-// Namespace-0 numeric ids up to this use the dense table.
-constexpr uint32_t kMaxDenseNs0Id = 1u << 20;
-} // namespace
-
 StatusCode ValueCell::update(const std::function<StatusCode(const DataValue*, DataValue&)>& change) {
     std::shared_ptr<const DataValue> current = m_value.load(std::memory_order_acquire);
     for (;;) {
@@ -40,9 +35,10 @@ int AddressSpace::namespaceIndex(std::string_view uri) const {
 }
 
 NodeIndex AddressSpace::indexOf(const NodeId& id) const {
-    if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() < kMaxDenseNs0Id) {
-        const uint32_t n = id.numeric();
-        return n < m_ns0.size() ? m_ns0[n] : kNoNode;
+    if (id.isNumeric() && id.numeric() < kMaxDenseId) {
+        const uint16_t ns = id.namespaceIndex();
+        if (ns >= m_dense.size() || id.numeric() >= m_dense[ns].size()) return kNoNode;
+        return m_dense[ns][id.numeric()];
     }
     const auto it = m_byId.find(id);
     return it == m_byId.end() ? kNoNode : it->second;
@@ -57,12 +53,15 @@ void AddressSpace::reserve(std::size_t nodes) { m_nodes.reserve(nodes); }
 
 void AddressSpace::indexNode(NodeIndex i) {
     const NodeId& id = m_nodes[i].nodeId;
-    if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() < kMaxDenseNs0Id) {
+    if (id.isNumeric() && id.numeric() < kMaxDenseId) {
+        const uint16_t ns = id.namespaceIndex();
         const uint32_t n = id.numeric();
-        if (n >= m_ns0.size()) m_ns0.resize(std::max<std::size_t>(n + 1, m_ns0.size() * 3 / 2), kNoNode);
-        m_ns0[n] = i;
-        if (n == id::HasSubtype) m_hasSubtype = i;
-        if (n == id::HasTypeDefinition) m_hasTypeDefinition = i;
+        if (ns >= m_dense.size()) m_dense.resize(ns + 1);
+        auto& table = m_dense[ns];
+        if (n >= table.size()) table.resize(std::max<std::size_t>(n + 1, table.size() * 3 / 2), kNoNode);
+        table[n] = i;
+        if (ns == 0 && n == id::HasSubtype) m_hasSubtype = i;
+        if (ns == 0 && n == id::HasTypeDefinition) m_hasTypeDefinition = i;
     } else {
         m_byId.emplace(id, i);
     }

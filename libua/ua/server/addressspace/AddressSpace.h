@@ -1,5 +1,5 @@
 // The server's address space (OPC 10000-3): every node of every namespace in one table, looked up
-// by NodeId in O(1), with each reference stored on both of its nodes, and the type hierarchy
+// by NodeId in O(1) (numeric ids through a dense array, others through a hash), with each reference stored on both of its nodes, and the type hierarchy
 // queries the services need (isSubtypeOf for ReferenceTypes, DataTypes, ObjectTypes, ...).
 //
 // Threading rule. An AddressSpace is read without locks by every I/O thread, so it is never
@@ -75,8 +75,10 @@ private:
 
     std::vector<Node> m_nodes;
     std::vector<String> m_namespaces;
-    // Namespace 0 numeric ids index a dense table (ids are below ~33,000); everything else a hash.
-    std::vector<NodeIndex> m_ns0;
+    // Numeric ids below kMaxDenseId index a dense table per namespace (namespace 0 ids are below
+    // ~33,000; applications mostly number from 1); other ids go to a hash.
+    static constexpr uint32_t kMaxDenseId = 1u << 18;
+    std::vector<std::vector<NodeIndex>> m_dense;  // [namespace][numeric id]
     std::unordered_map<NodeId, NodeIndex> m_byId;
     NodeIndex m_hasSubtype = kNoNode;
     NodeIndex m_hasTypeDefinition = kNoNode;
