@@ -197,12 +197,12 @@ void TestNs0::loadTime() {
         best = std::min(best, ms);
         total += ms;
     }
+    SharedAddressSpace shared(m_space);
     QElapsedTimer t;
     t.start();
-    SharedAddressSpace shared(m_space);
     QCOMPARE(shared.update([](AddressSpace&) { return StatusCode(); }), StatusCode());
     const double copyMs = double(t.nsecsElapsed()) / 1e6;
-    qInfo("namespace-0 load: best %.2f ms, mean %.2f ms over %d runs; one snapshot update (copy): %.2f ms",
+    qInfo("namespace-0 load: best %.2f ms, mean %.2f ms over %d runs; one SharedAddressSpace::update (a copy): %.2f ms",
           best, total / kRuns, kRuns, copyMs);
 }
 
