@@ -1,0 +1,148 @@
+// An OPC UA client (OPC 10000-4 over UA-TCP binary, OPC 10000-6 7.1 and 6.7, SecurityPolicy None,
+// anonymous user): connect (HEL/ACK, OpenSecureChannel, GetEndpoints), a Session (CreateSession +
+// ActivateSession), any service asynchronously with many requests outstanding, each with its own
+// timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths,
+// a keep-alive, and reconnect to the same Session after a lost connection. See docs/Client.md.
+//
+// Threads. The network work runs on one I/O thread: a thread of the Client's own, or one given to
+// the constructor (so that many Clients, e.g. the load tester's sessions, share a small pool). Every
+// public function may be called from any thread; it only posts the work to the I/O thread and
+// returns at once. Results arrive through callbacks:
+//   - each function takes a `context` QObject: the callback runs in the context's thread (queued,
+//     or directly when that is the I/O thread) and is dropped if the context has been destroyed;
+//   - with context == nullptr the callback runs on the I/O thread: it must not block there.
+// Nothing ever blocks the I/O thread. Signals are emitted in the thread the Client object lives in.
+//
+// Example:
+//   ua::Client client;
+//   client.connectToServer("opc.tcp://plc:4840", this, [&](const ua::ServiceResult<ua::GetEndpointsResponse>& r) {
+//       if (!r.isGood()) return;
+//       client.createSession(this, [&](const ua::ServiceResult<ua::CreateSessionResponse>& s) {
+//           client.readValues({ua::NodeId(ua::id::Server_ServerStatus_State)}, this, [](const auto& r) { ... });
+//       });
+//   });
+#pragma once
+
+#include "ua/client/ClientConfig.h"
+#include "ua/client/ClientCore.h"
+#include "ua/client/NodeIdConverter.h"
+#include "ua/client/ServiceResult.h"
+#include "ua/encoding/generated/Types.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+#include <vector>
+
+namespace ua {
+
+class Client : public QObject {
+    Q_OBJECT
+public:
+    using State = ClientState;
+
+    // A Client with an I/O thread of its own.
+    explicit Client(ClientConfig config = {}, QObject* parent = nullptr);
+    // A Client whose I/O runs on ioThread (which must be running and outlive the Client).
+    Client(ClientConfig config, QThread* ioThread, QObject* parent = nullptr);
+    // Ends the connection at once (CloseSecureChannel, no CloseSession: the server's Session times
+    // out); outstanding calls complete with Bad_Shutdown.
+    ~Client() override;
+
+    // --- Connection and Session (OPC 10000-6 7.1.2, 6.7.4; OPC 10000-4 5.5.4, 5.6) ----------------
+
+    // Opens the connection to url ("opc.tcp://host[:port][/path]"): HEL/ACK, OpenSecureChannel
+    // (Issue), then GetEndpoints; the callback gets the endpoints. The host and port typed here are
+    // used for every (re)connection, whatever host the endpoints advertise. Fails with
+    // Bad_TcpEndpointUrlInvalid, Bad_ConnectionRejected, Bad_Timeout (config.connectTimeoutMs), an
+    // ERR's code, Bad_SecurityPolicyRejected (no endpoint with SecurityPolicy None), or
+    // Bad_InvalidState when not Disconnected.
+    void connectToServer(const QString& url, QObject* context, ServiceCallback<GetEndpointsResponse> done);
+    // CreateSession + ActivateSession (anonymous), then reads the NamespaceArray (i=2255) for
+    // nodeIdConverter(). The callback gets the CreateSession response (sessionId, revised timeout);
+    // status is the first failure of the two services. Needs state ChannelOpen.
+    void createSession(QObject* context, ServiceCallback<CreateSessionResponse> done);
+    // CloseSession (deleteSubscriptions = true); the SecureChannel stays open (state ChannelOpen).
+    void closeSession(QObject* context, ServiceCallback<CloseSessionResponse> done);
+    // CloseSession if a Session is active, CloseSecureChannel, socket closed; stops reconnecting.
+    void disconnectFromServer(QObject* context, StatusCallback done);
+
+    // --- Services ----------------------------------------------------------------------------------
+
+    // Any service: Req is a generated request type, Resp its response type. The RequestHeader's
+    // authenticationToken, timestamp, requestHandle and timeoutHint are filled in at send time.
+    // timeoutMs: 0 = config.requestTimeoutMs. Requests made while (re)connecting wait until the
+    // Session is back (their timeout runs meanwhile). See ServiceResult for the statuses.
+    template <class Req, class Resp>
+    void call(Req request, QObject* context, ServiceCallback<Resp> done, uint32_t timeoutMs = 0) {
+        post([core = m_core, request = std::move(request), done = inContext(context, std::move(done)), timeoutMs]() mutable {
+            core->call<Req, Resp>(std::move(request), timeoutMs, std::move(done));
+        });
+    }
+
+    // Read (OPC 10000-4 5.10.2).
+    void read(ReadRequest request, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs = 0);
+    // Read of the Value attribute of each node (maxAge 0, TimestampsToReturn Both).
+    void readValues(const std::vector<NodeId>& nodes, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs = 0);
+    // Write (OPC 10000-4 5.10.4).
+    void write(WriteRequest request, QObject* context, ServiceCallback<WriteResponse> done, uint32_t timeoutMs = 0);
+    // Write of one Value attribute.
+    void writeValue(const NodeId& node, const Variant& value, QObject* context, ServiceCallback<WriteResponse> done, uint32_t timeoutMs = 0);
+    // Browse (OPC 10000-4 5.8.2) that follows every ContinuationPoint with BrowseNext (5.8.3) and
+    // returns each node's references merged into one BrowseResult (its continuationPoint empty); see
+    // BrowseOptions to stop early (the ContinuationPoint is then released). Each round trip has the
+    // timeout; a failed BrowseNext sets its status on the nodes still open and releases their
+    // ContinuationPoints.
+    void browse(BrowseRequest request, BrowseOptions options, QObject* context, ServiceCallback<BrowseResponse> done,
+                uint32_t timeoutMs = 0);
+    // TranslateBrowsePathsToNodeIds (OPC 10000-4 5.8.4); see RelativePath.h for paths from text.
+    void translateBrowsePaths(std::vector<BrowsePath> paths, QObject* context,
+                              ServiceCallback<TranslateBrowsePathsToNodeIdsResponse> done, uint32_t timeoutMs = 0);
+
+    // --- State (any thread) ------------------------------------------------------------------------
+    State state() const { return m_core->snapshot().state; }
+    NodeId sessionId() const { return m_core->snapshot().sessionId; }
+    Array<EndpointDescription> endpoints() const { return m_core->snapshot().endpoints; }
+    // Conversion to and from "nsu=" strings with the server's current NamespaceArray.
+    NodeIdConverter nodeIdConverter() const { return m_core->snapshot().nodeIdConverter; }
+    ClientSnapshot snapshot() const { return m_core->snapshot(); }
+    const ClientConfig& config() const { return m_config; }
+    QThread* ioThread() const { return m_core->thread(); }
+
+signals:
+    // Every change of state(); reason says why (e.g. the ERR's code or Bad_ConnectionClosed when
+    // the connection was lost, Bad_Timeout when the keep-alive got no answer).
+    void stateChanged(ua::ClientState state, ua::StatusCode reason);
+    // Server.ServerStatus.State as the keep-alive read it, when it changes.
+    void serverStateChanged(ua::ServerState state);
+    // A reconnect found the server no longer knew the Session and created a new one.
+    void sessionRecreated(ua::NodeId sessionId);
+
+private:
+    void init(QThread* ioThread);
+    template <class F>
+    void post(F&& f) {
+        QMetaObject::invokeMethod(m_core, std::forward<F>(f), Qt::QueuedConnection);
+    }
+    // Wraps a callback so that it runs in context's thread (see the header comment).
+    template <class Arg>
+    static std::function<void(Arg)> inContext(QObject* context, std::function<void(Arg)> fn) {
+        if (!fn || !context) return fn;
+        QPointer<QObject> guard(context);
+        return [guard, fn = std::move(fn)](Arg a) {
+            QObject* c = guard.data();
+            if (!c) return;
+            if (c->thread() == QThread::currentThread()) {
+                fn(a);
+                return;
+            }
+            QMetaObject::invokeMethod(c, [fn, v = std::decay_t<Arg>(a)] { fn(v); }, Qt::QueuedConnection);
+        };
+    }
+
+    ClientConfig m_config;
+    ClientCore* m_core = nullptr;
+    QThread* m_ownThread = nullptr;
+};
+
+} // namespace ua

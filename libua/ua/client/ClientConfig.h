@@ -1,0 +1,49 @@
+// Configuration of a Client (libua/ua/client/Client.h): transport limits, timeouts, the Session it
+// asks for, keep-alive and reconnect. Every duration is in milliseconds.
+#pragma once
+
+#include "ua/transport/TcpMessages.h"
+
+#include <QString>
+#include <cstdint>
+
+namespace ua {
+
+// Exponential backoff with jitter between reconnect attempts: attempt n (0-based) waits
+// min(maxDelayMs, initialDelayMs * multiplier^n), scaled by a random factor in [1 - jitter, 1 + jitter].
+struct ReconnectPolicy {
+    uint32_t initialDelayMs = 500;
+    uint32_t maxDelayMs = 30'000;
+    double multiplier = 2.0;
+    double jitter = 0.2;   // 0..1
+    int maxAttempts = 0;   // 0: retry until disconnectFromServer()
+};
+
+struct ClientConfig {
+    // What the Hello offers (OPC 10000-6 7.1.2.3): buffer sizes (bytes, at least 8192), the largest
+    // response we accept (bytes, 0 = no limit) and its chunk count (0 = no limit).
+    TransportLimits transport;
+    // TCP connect + Hello/Acknowledge + OpenSecureChannel; past it the connect fails with Bad_Timeout.
+    uint32_t connectTimeoutMs = 10'000;
+    // Default timeout of a service call (Bad_Timeout past it); also sent as the RequestHeader's
+    // timeoutHint (OPC 10000-4 7.32).
+    uint32_t requestTimeoutMs = 10'000;
+    // The SecurityToken lifetime asked for in OpenSecureChannel; the client renews at 75 % of the
+    // server's revisedLifetime (OPC 10000-6 6.7.4).
+    uint32_t requestedTokenLifetimeMs = 3'600'000;
+    // CreateSession (OPC 10000-4 5.6.2).
+    double requestedSessionTimeoutMs = 60'000;
+    QString sessionName = QStringLiteral("UA Workbench Client");
+    QString applicationUri = QStringLiteral("urn:ua-workbench:client");
+    QString productUri = QStringLiteral("urn:ua-workbench:client");
+    QString applicationName = QStringLiteral("UA Workbench Client");
+    // Keep-alive: a Read of Server.ServerStatus.State (i=2259) every keepAliveIntervalMs while a
+    // Session is active (0: off). No answer within keepAliveTimeoutMs counts as a lost connection.
+    uint32_t keepAliveIntervalMs = 5'000;
+    uint32_t keepAliveTimeoutMs = 5'000;
+    // On a lost connection: reopen the SecureChannel and reactivate the same Session.
+    bool autoReconnect = true;
+    ReconnectPolicy reconnect;
+};
+
+} // namespace ua

@@ -1,0 +1,167 @@
+#include "ua/client/ClientConnection.h"
+
+#include <QElapsedTimer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <algorithm>
+
+namespace ua {
+
+int64_t ClientConnection::nowMs() {
+    static const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
+    return clock.elapsed();
+}
+
+ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers, QObject* parent)
+    : QObject(parent), m_config(config), m_handlers(std::move(handlers)), m_socket(new QTcpSocket(this)),
+      m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
+      m_channel(config.transport, [this](const uint8_t* d, std::size_t n) {
+          if (!m_finished) m_socket->write(reinterpret_cast<const char*>(d), qint64(n));
+      }) {
+    m_timeout->setSingleShot(true);
+    m_renewTimer->setSingleShot(true);
+    connect(m_socket, &QTcpSocket::connected, this, &ClientConnection::onConnected);
+    connect(m_socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
+    connect(m_socket, &QTcpSocket::errorOccurred, this, &ClientConnection::onSocketError);
+    connect(m_socket, &QTcpSocket::disconnected, this, [this] { fail(status::BadConnectionClosed); });
+    connect(m_timeout, &QTimer::timeout, this, [this] { fail(status::BadTimeout); });
+    connect(m_renewTimer, &QTimer::timeout, this, &ClientConnection::renew);
+}
+
+ClientConnection::~ClientConnection() {
+    m_finished = true;
+    m_socket->disconnect(this);
+    m_socket->abort();
+}
+
+uint32_t ClientConnection::nextRequestId() {
+    const uint32_t id = m_nextRequestId;
+    m_nextRequestId = id == 0xFFFFFFFFu ? 1 : id + 1;
+    return id;
+}
+
+void ClientConnection::open(const QString& host, quint16 port, const QString& endpointUrl) {
+    m_endpointUrl = endpointUrl;
+    m_timeout->start(int(m_config.connectTimeoutMs));
+    m_socket->connectToHost(host, port);
+}
+
+void ClientConnection::onConnected() {
+    m_tcpConnected = true;
+    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_channel.sendHello(m_endpointUrl.toStdString());
+}
+
+void ClientConnection::onSocketError() {
+    if (m_finished) return;
+    // Before the TCP connection stands (refused, unreachable, unknown host) the server could not
+    // be reached; afterwards the connection was lost.
+    fail(m_tcpConnected ? status::BadConnectionClosed : status::BadConnectionRejected);
+}
+
+void ClientConnection::sendOpen(SecurityTokenRequestType type) {
+    m_openRequestId = nextRequestId();
+    RequestHeader h;
+    h.timestamp = DateTime::now();
+    h.requestHandle = m_openRequestId;
+    h.timeoutHint = m_config.requestTimeoutMs;
+    m_channel.sendOpen(m_openRequestId, type, m_config.requestedTokenLifetimeMs, h);
+}
+
+void ClientConnection::scheduleRenew() {
+    const int64_t wait = std::max<int64_t>(0, m_channel.renewAtMs() - nowMs());
+    m_renewTimer->start(int(std::min<int64_t>(wait, 0x7FFFFFFF)));
+}
+
+void ClientConnection::renew() {
+    if (m_finished || !m_channel.isOpen()) return;
+    sendOpen(SecurityTokenRequestType::Renew);
+    m_timeout->start(int(m_config.requestTimeoutMs));
+}
+
+void ClientConnection::close() {
+    if (m_finished) return;
+    m_timeout->stop();
+    m_renewTimer->stop();
+    if (m_channel.isOpen()) {
+        RequestHeader h;
+        h.timestamp = DateTime::now();
+        h.requestHandle = nextRequestId();
+        m_channel.sendClose(h.requestHandle, h);
+    }
+    m_finished = true;
+    m_socket->disconnectFromHost();  // after the queued CLO is written
+}
+
+void ClientConnection::abort() {
+    if (m_finished) return;
+    m_finished = true;
+    m_timeout->stop();
+    m_renewTimer->stop();
+    m_socket->abort();
+}
+
+void ClientConnection::fail(StatusCode reason) {
+    if (m_finished) return;
+    m_finished = true;
+    m_timeout->stop();
+    m_renewTimer->stop();
+    m_socket->abort();
+    if (m_handlers.closed) m_handlers.closed(reason);
+}
+
+void ClientConnection::onReadyRead() {
+    if (m_finished) return;
+    const qint64 avail = m_socket->bytesAvailable();
+    if (avail <= 0) return;
+    if (m_rxOffset > 0) {  // compact what was consumed, then append what arrived
+        const std::size_t left = m_rx.size() - m_rxOffset;
+        std::memmove(m_rx.data(), m_rx.data() + m_rxOffset, left);
+        m_rx.resize(left);
+        m_rxOffset = 0;
+    }
+    const std::size_t old = m_rx.size();
+    m_rx.resize(old + std::size_t(avail));
+    const qint64 got = m_socket->read(reinterpret_cast<char*>(m_rx.data() + old), avail);
+    m_rx.resize(old + std::size_t(std::max<qint64>(got, 0)));
+    while (!m_finished && m_rx.size() - m_rxOffset >= kTcpHeaderSize) {
+        const uint8_t* p = m_rx.data() + m_rxOffset;
+        const TcpHeader h = readTcpHeader(p);
+        if (h.messageSize < kTcpHeaderSize || !isKnownMessageType(h.type)) return fail(status::BadTcpMessageTypeInvalid);
+        // 7.1.2.2: no chunk may exceed the ReceiveBufferSize we announced.
+        if (h.messageSize > m_channel.receiveChunkSize()) return fail(status::BadTcpMessageTooLarge);
+        if (m_rx.size() - m_rxOffset < h.messageSize) break;  // the rest of this chunk is still on its way
+        m_rxOffset += h.messageSize;
+        process(p, h.messageSize);
+    }
+}
+
+void ClientConnection::process(const uint8_t* p, std::size_t n) {
+    const auto ev = m_channel.onMessage(p, n, nowMs());
+    using Kind = ClientSecureChannel::Event::Kind;
+    switch (ev.kind) {
+    case Kind::None: return;
+    case Kind::Acknowledged: sendOpen(SecurityTokenRequestType::Issue); return;
+    case Kind::Opened:
+        if (ev.requestId != m_openRequestId) return fail(status::BadUnknownResponse);
+        m_openRequestId = 0;
+        if (ev.error.isBad()) return fail(ev.error);
+        m_timeout->stop();
+        scheduleRenew();
+        if (!m_opened) {
+            m_opened = true;
+            if (m_handlers.opened) m_handlers.opened();
+        }
+        return;
+    case Kind::Response:
+        if (m_handlers.response) m_handlers.response(ev.requestId, status::Good, ev.typeId, ev.body, ev.bodySize);
+        return;
+    case Kind::Aborted:
+        if (m_handlers.response) m_handlers.response(ev.requestId, ev.error, 0, nullptr, 0);
+        return;
+    case Kind::PeerError:
+    case Kind::Fatal: return fail(ev.error);
+    }
+}
+
+} // namespace ua

@@ -1,0 +1,85 @@
+// One client connection on the client's I/O thread: the TCP socket, the cutting of the byte stream
+// into UA-TCP messages, the ClientSecureChannel, the connect timeout and the SecurityToken renewal
+// at 75 % of its lifetime (OPC 10000-6 6.7.4). It reports to its owner (ClientCore) through
+// handlers; the owner keeps the pending requests and their timeouts.
+//
+// Lifecycle: open() -> opened (the SecureChannel is open) -> responses ... -> closed(reason), once,
+// when the open fails or the connection ends for any reason other than close()/abort(). After
+// closed the object is finished; the owner deletes it with deleteLater().
+#pragma once
+
+#include "ua/client/ClientConfig.h"
+#include "ua/encoding/Buffer.h"
+#include "ua/secure/ClientSecureChannel.h"
+
+#include <QObject>
+#include <functional>
+
+class QTcpSocket;
+class QTimer;
+
+namespace ua {
+
+class ClientConnection : public QObject {
+    Q_OBJECT
+public:
+    struct Handlers {
+        std::function<void()> opened;
+        // A response for requestId: local Good with typeId and body (valid during the call), or a
+        // Bad local status (abort chunk, response too large, undecodable type id) without body.
+        std::function<void(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size)> response;
+        std::function<void(StatusCode reason)> closed;
+    };
+
+    ClientConnection(const ClientConfig& config, Handlers handlers, QObject* parent = nullptr);
+    ~ClientConnection() override;
+
+    // Connects to host:port (the host the user typed), sends Hello with endpointUrl, then
+    // OpenSecureChannel Issue. Fails with Bad_Timeout after config.connectTimeoutMs.
+    void open(const QString& host, quint16 port, const QString& endpointUrl);
+
+    // Sends a request (see ClientSecureChannel::sendRequest for the statuses).
+    template <class Req>
+    StatusCode send(uint32_t requestId, const Req& request) {
+        if (m_finished || !m_channel.isOpen()) return status::BadSecureChannelClosed;
+        return m_channel.sendRequest(requestId, request);
+    }
+    uint32_t nextRequestId();
+
+    // CloseSecureChannel, then the socket is closed; no closed handler call.
+    void close();
+    // The socket is dropped at once; no closed handler call.
+    void abort();
+
+    bool isOpen() const { return !m_finished && m_channel.isOpen(); }
+    const ClientSecureChannel& channel() const { return m_channel; }
+    ClientSecureChannel& channel() { return m_channel; }
+
+private:
+    void onConnected();
+    void onReadyRead();
+    void onSocketError();
+    void process(const uint8_t* p, std::size_t n);
+    void fail(StatusCode reason);
+    void scheduleRenew();
+    void renew();
+    void sendOpen(SecurityTokenRequestType type);
+    static int64_t nowMs();
+
+    const ClientConfig& m_config;
+    Handlers m_handlers;
+    QTcpSocket* m_socket;
+    QTimer* m_timeout;      // the connect timeout, then the timeout of a Renew in flight
+    QTimer* m_renewTimer;
+    ClientSecureChannel m_channel;
+    QString m_endpointUrl;
+    Buffer m_rx;
+    std::size_t m_rxOffset = 0;
+    uint32_t m_nextRequestId = 1;
+    uint32_t m_openRequestId = 0;  // the OPN in flight, 0 if none
+    bool m_tcpConnected = false;
+    bool m_opened = false;
+    bool m_finished = false;       // failed, closed or aborted: nothing more happens
+};
+
+} // namespace ua

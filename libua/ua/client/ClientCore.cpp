@@ -1,0 +1,665 @@
+#include "ua/client/ClientCore.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/secure/SecurityPolicy.h"
+
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QTimer>
+
+Q_LOGGING_CATEGORY(lcClient, "ua.client", QtInfoMsg)
+
+namespace ua {
+
+namespace {
+
+// Statuses of ActivateSession that mean the server no longer has the Session (it expired, or the
+// server restarted): the client creates a new one.
+bool sessionIsGone(StatusCode s) {
+    return s == status::BadSessionIdInvalid || s == status::BadSessionClosed || s == status::BadSessionNotActivated;
+}
+
+ByteString randomNonce() {
+    std::string s(32, '\0');
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(s.data()), qsizetype(s.size() / 4));
+    return ByteString(std::move(s));
+}
+
+ReadRequest readValueRequest(uint32_t ns0Node) {
+    ReadRequest r;
+    r.maxAge = 0;
+    r.timestampsToReturn = TimestampsToReturn::Neither;
+    ReadValueId v;
+    v.nodeId = NodeId(ns0Node);
+    v.attributeId = uint32_t(AttributeId::Value);
+    r.nodesToRead = Array<ReadValueId>{v};
+    return r;
+}
+
+} // namespace
+
+const char* toString(ClientState s) {
+    switch (s) {
+    case ClientState::Disconnected: return "Disconnected";
+    case ClientState::Connecting: return "Connecting";
+    case ClientState::ChannelOpen: return "ChannelOpen";
+    case ClientState::Connected: return "Connected";
+    case ClientState::Reconnecting: return "Reconnecting";
+    }
+    return "?";
+}
+
+int64_t ClientCore::nowMs() {
+    static const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
+    return clock.elapsed();
+}
+
+ClientCore::ClientCore(ClientConfig config)
+    : m_config(std::move(config)), m_backoff(m_config.reconnect), m_deadlineTimer(new QTimer(this)),
+      m_keepAliveTimer(new QTimer(this)), m_reconnectTimer(new QTimer(this)) {
+    // The Hello must offer at least 8192 bytes each way (7.1.2.3).
+    m_config.transport.receiveBufferSize = std::max<uint32_t>(m_config.transport.receiveBufferSize, 8192);
+    m_config.transport.sendBufferSize = std::max<uint32_t>(m_config.transport.sendBufferSize, 8192);
+    m_deadlineTimer->setSingleShot(true);
+    m_deadlineTimer->setTimerType(Qt::PreciseTimer);
+    m_reconnectTimer->setSingleShot(true);
+    connect(m_deadlineTimer, &QTimer::timeout, this, &ClientCore::onDeadline);
+    connect(m_keepAliveTimer, &QTimer::timeout, this, &ClientCore::onKeepAlive);
+    connect(m_reconnectTimer, &QTimer::timeout, this, &ClientCore::attemptReconnect);
+}
+
+ClientCore::~ClientCore() { shutdown(); }
+
+ClientSnapshot ClientCore::snapshot() const {
+    QMutexLocker lock(&m_snapshotMutex);
+    return m_snapshot;
+}
+
+void ClientCore::publish() {
+    ClientSnapshot s;
+    s.state = m_state;
+    s.endpointUrl = m_urlText;
+    s.sessionId = m_session.activated ? m_session.sessionId : NodeId();
+    s.revisedSessionTimeoutMs = m_session.revisedTimeoutMs;
+    s.endpoints = m_endpoints;
+    s.nodeIdConverter = m_converter;
+    s.serverState = m_serverState;
+    if (m_conn && m_conn->channel().isAcknowledged()) s.acknowledge = m_conn->channel().acknowledge();
+    s.reconnectCount = m_reconnectCount;
+    QMutexLocker lock(&m_snapshotMutex);
+    m_snapshot = std::move(s);
+}
+
+void ClientCore::setState(ClientState s, StatusCode reason) {
+    const bool changed = s != m_state;
+    m_state = s;
+    if (s == ClientState::Connected && m_config.keepAliveIntervalMs > 0) m_keepAliveTimer->start(int(m_config.keepAliveIntervalMs));
+    else if (s != ClientState::Connected) m_keepAliveTimer->stop();
+    publish();
+    if (changed) {
+        qCDebug(lcClient) << "state" << toString(s) << QString::fromStdString(reason.name());
+        emit stateChanged(s, reason);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pending requests
+
+bool ClientCore::userRequestsMaySend() const {
+    return (m_state == ClientState::ChannelOpen && !m_activating) || m_state == ClientState::Connected;
+}
+
+void ClientCore::enqueue(Pending p, uint32_t timeoutMs, bool internal) {
+    uint32_t handle = m_nextHandle++;
+    if (handle == 0) handle = m_nextHandle++;
+    p.timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
+    p.deadlineMs = nowMs() + p.timeoutMs;
+    p.internal = internal;
+    const int64_t deadline = p.deadlineMs;
+    m_pending.emplace(handle, std::move(p));
+    const bool earliest = m_deadlines.empty() || deadline < m_deadlines.begin()->first;
+    m_deadlines.emplace(deadline, handle);
+    if (earliest) armDeadlineTimer();
+
+    const bool connected = m_conn && m_conn->isOpen();
+    if (connected && (internal || userRequestsMaySend())) {
+        sendPending(handle);
+    } else if (!internal && (m_state == ClientState::Connecting || m_state == ClientState::Reconnecting || m_activating)) {
+        m_queue.push_back(handle);  // sent once the (re)connect is done; its deadline runs already
+    } else {
+        complete(handle, status::BadServerNotConnected);
+    }
+}
+
+void ClientCore::sendPending(uint32_t handle) {
+    auto it = m_pending.find(handle);
+    if (it == m_pending.end() || !m_conn) return;
+    Pending& p = it->second;
+    const uint32_t requestId = m_conn->nextRequestId();
+    HeaderFields h;
+    h.authenticationToken = m_session.authenticationToken;
+    h.requestHandle = handle;
+    h.timeoutHint = p.timeoutMs;
+    const StatusCode s = p.send(*m_conn, requestId, h);
+    if (s.isBad()) {
+        complete(handle, s);  // e.g. Bad_RequestTooLarge: nothing was sent
+        return;
+    }
+    p.requestId = requestId;
+    m_byRequestId.emplace(requestId, handle);
+}
+
+void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+    auto it = m_pending.find(handle);
+    if (it == m_pending.end()) return;
+    Pending p = std::move(it->second);
+    m_pending.erase(it);
+    m_deadlines.erase({p.deadlineMs, handle});
+    if (p.requestId) m_byRequestId.erase(p.requestId);
+    // Queued handles are skipped lazily when the queue is flushed.
+    if (p.done) p.done(local, typeId, body, size);
+}
+
+void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+    const auto it = m_byRequestId.find(requestId);
+    if (it == m_byRequestId.end()) return;  // timed out already, or not ours
+    complete(it->second, local, typeId, body, size);
+}
+
+void ClientCore::armDeadlineTimer() {
+    if (m_deadlines.empty()) {
+        m_deadlineTimer->stop();
+        return;
+    }
+    const int64_t wait = std::max<int64_t>(0, m_deadlines.begin()->first - nowMs());
+    m_deadlineTimer->start(int(std::min<int64_t>(wait, 0x7FFFFFFF)));
+}
+
+void ClientCore::onDeadline() {
+    const int64_t now = nowMs();
+    while (!m_deadlines.empty() && m_deadlines.begin()->first <= now) {
+        const uint32_t handle = m_deadlines.begin()->second;
+        complete(handle, status::BadTimeout);  // a late response is dropped (unknown requestId)
+    }
+    armDeadlineTimer();
+}
+
+void ClientCore::failSent(StatusCode s) {
+    std::vector<uint32_t> handles;
+    for (const auto& [requestId, handle] : m_byRequestId) handles.push_back(handle);
+    std::sort(handles.begin(), handles.end());  // in the order they were issued
+    for (uint32_t h : handles) complete(h, s);
+}
+
+void ClientCore::failQueued(StatusCode s) {
+    std::deque<uint32_t> queue;
+    queue.swap(m_queue);
+    for (uint32_t h : queue) complete(h, s);
+}
+
+void ClientCore::flushQueue() {
+    std::deque<uint32_t> queue;
+    queue.swap(m_queue);
+    for (uint32_t h : queue) {
+        if (!m_conn || !m_conn->isOpen()) {  // lost again while flushing: keep the rest waiting
+            if (m_pending.count(h)) m_queue.push_back(h);
+            continue;
+        }
+        sendPending(h);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection
+
+void ClientCore::openConnection(StatusCallback done) {
+    dropConnection(status::BadConnectionClosed, false);
+    const uint64_t gen = ++m_connGeneration;
+    ClientConnection::Handlers h;
+    h.opened = [this, gen] {
+        if (gen != m_connGeneration) return;
+        publish();
+        if (auto d = std::exchange(m_openDone, nullptr)) d(status::Good);
+    };
+    h.response = [this, gen](uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+        if (gen == m_connGeneration) onResponse(requestId, local, typeId, body, size);
+    };
+    h.closed = [this, gen](StatusCode reason) {
+        if (gen == m_connGeneration) connectionLost(reason, reason);
+    };
+    m_conn = new ClientConnection(m_config, std::move(h), this);
+    m_openDone = std::move(done);
+    m_conn->open(m_url.host, m_url.port, m_urlText);
+}
+
+void ClientCore::dropConnection(StatusCode forPending, bool sendClose) {
+    if (!m_conn) return;
+    ++m_connGeneration;
+    ClientConnection* c = std::exchange(m_conn, nullptr);
+    if (sendClose) c->close();
+    else c->abort();
+    c->deleteLater();
+    failSent(forPending);
+}
+
+void ClientCore::connectionLost(StatusCode reason, StatusCode forPending) {
+    qCInfo(lcClient) << "connection lost:" << QString::fromStdString(reason.name());
+    m_lostReason = reason;
+    auto openDone = std::exchange(m_openDone, nullptr);
+    dropConnection(forPending, false);  // the internal steps waiting on it get forPending
+    if (openDone) {
+        openDone(reason);  // the connect or reconnect in progress decides what follows
+        return;
+    }
+    // From a working state: reconnect. Connecting and Reconnecting are driven by their own steps,
+    // which have just received their failure.
+    if (m_state == ClientState::ChannelOpen || m_state == ClientState::Connected) {
+        if (m_config.autoReconnect && !m_userDisconnect) {
+            setState(ClientState::Reconnecting, reason);
+            scheduleReconnect();
+        } else {
+            m_session = Session();
+            setState(ClientState::Disconnected, reason);
+            failQueued(status::BadServerNotConnected);
+        }
+    }
+}
+
+void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpointsResponse> done) {
+    if (m_state != ClientState::Disconnected) {
+        if (done) done({status::BadInvalidState, {}});
+        return;
+    }
+    const auto parsed = EndpointUrl::parse(url);
+    if (!parsed) {
+        if (done) done({status::BadTcpEndpointUrlInvalid, {}});
+        return;
+    }
+    m_url = *parsed;
+    m_urlText = url.trimmed();
+    m_userDisconnect = false;
+    m_wantSession = false;
+    m_session = Session();
+    m_endpoints = {};
+    m_converter = NodeIdConverter();
+    m_backoff.reset();
+    setState(ClientState::Connecting);
+    openConnection([this, done](StatusCode s) {
+        if (s.isBad()) {
+            finishConnect(s, {s, {}}, done);
+            return;
+        }
+        GetEndpointsRequest req;
+        req.endpointUrl = String::fromQString(m_urlText);
+        req.localeIds = Array<String>::emptyArray();
+        req.profileUris = Array<String>::emptyArray();
+        internalCall<GetEndpointsRequest, GetEndpointsResponse>(std::move(req), 0, [this, done](const ServiceResult<GetEndpointsResponse>& r) {
+            finishConnect(r.status, r, done);
+        });
+    });
+}
+
+void ClientCore::finishConnect(StatusCode s, const ServiceResult<GetEndpointsResponse>& r, const ServiceCallback<GetEndpointsResponse>& done) {
+    if (s.isGood()) {
+        // Only SecurityPolicy None is spoken here: find its endpoint and its anonymous token policy.
+        const EndpointDescription* none = nullptr;
+        for (const auto& e : r.response.endpoints)
+            if (e.securityMode == MessageSecurityMode::None && e.securityPolicyUri.view() == kSecurityPolicyNone) none = &e;
+        if (!none) {
+            s = status::BadSecurityPolicyRejected;
+        } else {
+            m_endpoints = r.response.endpoints;
+            m_anonymousPolicyId = String();
+            for (const auto& t : none->userIdentityTokens)
+                if (t.tokenType == UserTokenType::Anonymous && m_anonymousPolicyId.isNull()) m_anonymousPolicyId = t.policyId;
+            // The endpoint may name another host (its machine name, "localhost" inside a container,
+            // an address behind NAT). We stay on the host and port the user typed.
+            const auto advertised = EndpointUrl::parse(none->endpointUrl.toQString());
+            if (advertised && (advertised->host != m_url.host || advertised->port != m_url.port))
+                qCDebug(lcClient) << "the server advertises" << none->endpointUrl.toQString() << "; staying on" << m_urlText;
+        }
+    }
+    if (s.isBad()) {
+        dropConnection(status::BadConnectionClosed, true);
+        setState(ClientState::Disconnected, s);
+        failQueued(s);
+        if (done) done({s, r.response});
+        return;
+    }
+    setState(ClientState::ChannelOpen);
+    flushQueue();
+    if (done) done({status::Good, r.response});
+}
+
+void ClientCore::disconnectFromServer(StatusCallback done) {
+    m_userDisconnect = true;
+    m_wantSession = false;
+    m_reconnectTimer->stop();
+    if (m_state == ClientState::Disconnected) {
+        if (done) done(status::Good);
+        return;
+    }
+    auto finish = [this, done](StatusCode s) {
+        auto openDone = std::exchange(m_openDone, nullptr);
+        dropConnection(status::BadConnectionClosed, true);  // CloseSecureChannel, then the socket
+        if (openDone) openDone(status::BadDisconnect);         // a connect in progress ends here
+        m_session = Session();
+        setState(ClientState::Disconnected, status::Good);
+        failQueued(status::BadServerNotConnected);
+        if (done) done(s);
+    };
+    if (m_session.activated && m_conn && m_conn->isOpen() && m_state == ClientState::Connected) {
+        CloseSessionRequest req;
+        req.deleteSubscriptions = true;
+        internalCall<CloseSessionRequest, CloseSessionResponse>(std::move(req), 0, [finish](const ServiceResult<CloseSessionResponse>& r) {
+            finish(r.status);
+        });
+        return;
+    }
+    finish(status::Good);
+}
+
+void ClientCore::shutdown() {
+    m_userDisconnect = true;
+    m_reconnectTimer->stop();
+    m_keepAliveTimer->stop();
+    auto openDone = std::exchange(m_openDone, nullptr);
+    dropConnection(status::BadShutdown, true);
+    if (openDone) openDone(status::BadShutdown);
+    failQueued(status::BadShutdown);
+    std::vector<uint32_t> rest;
+    for (const auto& [h, p] : m_pending) rest.push_back(h);
+    for (uint32_t h : rest) complete(h, status::BadShutdown);
+    m_session = Session();
+    m_state = ClientState::Disconnected;
+    publish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session (OPC 10000-4 5.6)
+
+void ClientCore::createSession(ServiceCallback<CreateSessionResponse> done) {
+    if (m_state != ClientState::ChannelOpen || m_activating || !m_conn) {
+        if (done) done({m_state == ClientState::Connected ? status::BadInvalidState : status::BadServerNotConnected, {}});
+        return;
+    }
+    m_activating = true;
+    createAndActivate([this, done](const ServiceResult<CreateSessionResponse>& r) {
+        m_activating = false;
+        if (r.status.isGood()) {
+            m_wantSession = true;
+            setState(ClientState::Connected);
+        }
+        if (m_conn) flushQueue();  // else the reconnect keeps them waiting
+        if (done) done(r);
+    });
+}
+
+void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) {
+    CreateSessionRequest req;
+    req.clientDescription.applicationUri = String::fromQString(m_config.applicationUri);
+    req.clientDescription.productUri = String::fromQString(m_config.productUri);
+    req.clientDescription.applicationName = LocalizedText{String("en"), String::fromQString(m_config.applicationName)};
+    req.clientDescription.applicationType = ApplicationType::Client;
+    req.clientDescription.discoveryUrls = Array<String>::emptyArray();
+    req.endpointUrl = String::fromQString(m_urlText);
+    req.sessionName = String::fromQString(m_config.sessionName);
+    req.clientNonce = randomNonce();
+    req.clientCertificate = ByteString();
+    req.requestedSessionTimeout = m_config.requestedSessionTimeoutMs;
+    req.maxResponseMessageSize = m_config.transport.maxMessageSize;
+    m_session = Session();
+    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), 0, [this, done](const ServiceResult<CreateSessionResponse>& r) {
+        if (r.status.isBad()) {
+            if (done) done(r);
+            return;
+        }
+        m_session.sessionId = r.response.sessionId;
+        m_session.authenticationToken = r.response.authenticationToken;
+        m_session.revisedTimeoutMs = r.response.revisedSessionTimeout;
+        if (m_conn) m_conn->channel().setMaxRequestMessageSize(r.response.maxRequestMessageSize);
+        if (m_anonymousPolicyId.isNull()) {  // no GetEndpoints before: take the CreateSession's list
+            for (const auto& e : r.response.serverEndpoints)
+                for (const auto& t : e.userIdentityTokens)
+                    if (t.tokenType == UserTokenType::Anonymous && m_anonymousPolicyId.isNull()) m_anonymousPolicyId = t.policyId;
+        }
+        activate([this, done, r](StatusCode s) {
+            ServiceResult<CreateSessionResponse> out = r;
+            out.status = s;
+            if (s.isBad()) m_session = Session();
+            if (done) done(out);
+        });
+    });
+}
+
+void ClientCore::activate(StatusCallback done) {
+    ActivateSessionRequest req;
+    req.clientSoftwareCertificates = Array<SignedSoftwareCertificate>::emptyArray();
+    req.localeIds = Array<String>::emptyArray();
+    AnonymousIdentityToken token;
+    token.policyId = m_anonymousPolicyId.isNull() ? String("anonymous") : m_anonymousPolicyId;
+    req.userIdentityToken = ExtensionObject::make(token);
+    internalCall<ActivateSessionRequest, ActivateSessionResponse>(std::move(req), 0, [this, done](const ServiceResult<ActivateSessionResponse>& r) {
+        if (r.status.isBad()) {
+            if (done) done(r.status);
+            return;
+        }
+        m_session.activated = true;
+        // NamespaceArray indexes may change whenever the server restarts: read it on every activation.
+        readNamespaceArray([done](StatusCode) {
+            if (done) done(status::Good);
+        });
+    });
+}
+
+void ClientCore::readNamespaceArray(StatusCallback done) {
+    internalCall<ReadRequest, ReadResponse>(readValueRequest(id::Server_NamespaceArray), 0, [this, done](const ServiceResult<ReadResponse>& r) {
+        StatusCode s = r.status;
+        if (s.isGood()) {
+            const Array<String>* uris = nullptr;
+            if (r.response.results.size() == 1) uris = r.response.results[0].value.get<Array<String>>();
+            if (uris) {
+                m_converter = NodeIdConverter(std::vector<String>(uris->begin(), uris->end()));
+                publish();
+            } else {
+                s = status::BadUnknownResponse;
+            }
+        }
+        if (s.isBad()) qCInfo(lcClient) << "NamespaceArray not read:" << QString::fromStdString(s.name());
+        if (done) done(s);
+    });
+}
+
+void ClientCore::closeSession(ServiceCallback<CloseSessionResponse> done) {
+    if (m_state != ClientState::Connected || !m_session.activated) {
+        if (done) done({status::BadSessionIdInvalid, {}});
+        return;
+    }
+    CloseSessionRequest req;
+    req.deleteSubscriptions = true;
+    m_wantSession = false;
+    internalCall<CloseSessionRequest, CloseSessionResponse>(std::move(req), 0, [this, done](const ServiceResult<CloseSessionResponse>& r) {
+        m_session = Session();
+        if (m_state == ClientState::Connected) setState(ClientState::ChannelOpen);
+        if (done) done(r);
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keep-alive and reconnect
+
+void ClientCore::onKeepAlive() {
+    if (m_keepAliveInFlight || !m_conn || m_state != ClientState::Connected) return;
+    m_keepAliveInFlight = true;
+    const uint64_t gen = m_connGeneration;
+    internalCall<ReadRequest, ReadResponse>(readValueRequest(id::Server_ServerStatus_State), m_config.keepAliveTimeoutMs,
+                                            [this, gen](const ServiceResult<ReadResponse>& r) {
+        m_keepAliveInFlight = false;
+        if (gen != m_connGeneration) return;  // that connection is gone already
+        if (r.status == status::BadTimeout) {
+            // No answer: the connection is dead even if TCP has not noticed yet.
+            connectionLost(status::BadTimeout, status::BadConnectionClosed);
+            return;
+        }
+        // Any answer (even a ServiceFault) shows the connection is alive.
+        if (r.status.isGood() && r.response.results.size() == 1) {
+            const DataValue& v = r.response.results[0];
+            if (const int32_t* st = v.value.get<int32_t>()) {
+                const auto state = ServerState(*st);
+                if (state != m_serverState) {
+                    m_serverState = state;
+                    publish();
+                    emit serverStateChanged(state);
+                }
+            }
+        }
+    });
+}
+
+void ClientCore::scheduleReconnect() {
+    if (m_userDisconnect || m_state != ClientState::Reconnecting) return;
+    if (m_backoff.exhausted()) {
+        m_session = Session();
+        setState(ClientState::Disconnected, m_lostReason);
+        failQueued(status::BadServerNotConnected);
+        return;
+    }
+    const uint32_t delay = m_backoff.nextDelayMs();
+    qCDebug(lcClient) << "reconnect attempt" << m_backoff.attempts() << "in" << delay << "ms";
+    m_reconnectTimer->start(int(delay));
+}
+
+void ClientCore::reconnectFailed() {
+    dropConnection(status::BadConnectionClosed, false);
+    scheduleReconnect();
+}
+
+void ClientCore::attemptReconnect() {
+    if (m_state != ClientState::Reconnecting || m_userDisconnect) return;
+    openConnection([this](StatusCode s) {
+        if (s.isBad()) {
+            if (s != status::BadDisconnect) scheduleReconnect();
+            return;
+        }
+        if (!m_wantSession) {  // only a SecureChannel was open before
+            finishReconnect(false);
+            return;
+        }
+        if (!m_session.activated) {  // an earlier attempt lost the Session: make a new one
+            createAndActivate([this](const ServiceResult<CreateSessionResponse>& r) {
+                if (r.status.isGood()) finishReconnect(true);
+                else reconnectFailed();
+            });
+            return;
+        }
+        // OPC 10000-4 5.6.3: the same Session moves to the new SecureChannel with ActivateSession.
+        activate([this](StatusCode s) {
+            if (s.isGood()) {
+                finishReconnect(false);
+                return;
+            }
+            if (!m_conn || !sessionIsGone(s)) {
+                reconnectFailed();
+                return;
+            }
+            qCInfo(lcClient) << "the Session is gone (" << QString::fromStdString(s.name()) << "): creating a new one";
+            createAndActivate([this](const ServiceResult<CreateSessionResponse>& r) {
+                if (r.status.isGood()) finishReconnect(true);
+                else reconnectFailed();
+            });
+        });
+    });
+}
+
+void ClientCore::finishReconnect(bool recreated) {
+    m_backoff.reset();
+    ++m_reconnectCount;
+    setState(m_session.activated ? ClientState::Connected : ClientState::ChannelOpen, status::Good);
+    flushQueue();
+    if (recreated) emit sessionRecreated(m_session.sessionId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browse with ContinuationPoints (OPC 10000-4 5.8.2, 5.8.3)
+
+struct ClientCore::BrowseJob {
+    BrowseOptions options;
+    uint32_t timeoutMs = 0;
+    ServiceResult<BrowseResponse> result;
+    ServiceCallback<BrowseResponse> done;
+};
+
+void ClientCore::browse(BrowseRequest request, BrowseOptions options, uint32_t timeoutMs, ServiceCallback<BrowseResponse> done) {
+    auto job = std::make_shared<BrowseJob>();
+    job->options = options;
+    job->timeoutMs = timeoutMs;
+    job->done = std::move(done);
+    call<BrowseRequest, BrowseResponse>(std::move(request), timeoutMs, [this, job](const ServiceResult<BrowseResponse>& r) {
+        job->result = r;
+        if (r.status.isBad()) {
+            if (job->done) job->done(job->result);
+            return;
+        }
+        continueBrowse(job);
+    });
+}
+
+void ClientCore::continueBrowse(const std::shared_ptr<BrowseJob>& job) {
+    auto& results = job->result.response.results;
+    std::vector<std::size_t> next;
+    BrowseNextRequest more, release;
+    more.releaseContinuationPoints = false;
+    release.releaseContinuationPoints = true;
+    more.continuationPoints = Array<ByteString>::emptyArray();
+    release.continuationPoints = Array<ByteString>::emptyArray();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        BrowseResult& br = results[i];
+        if (br.continuationPoint.isEmpty()) continue;
+        const bool enough = job->options.maxReferencesPerNode && br.references.size() >= job->options.maxReferencesPerNode;
+        if (enough) {
+            release.continuationPoints.push_back(br.continuationPoint);
+            br.continuationPoint = ByteString();
+        } else {
+            more.continuationPoints.push_back(br.continuationPoint);
+            next.push_back(i);
+        }
+    }
+    if (!release.continuationPoints.empty())  // free the server's resources; the answer is of no interest
+        call<BrowseNextRequest, BrowseNextResponse>(std::move(release), job->timeoutMs, {});
+    if (next.empty()) {
+        if (job->done) job->done(job->result);
+        return;
+    }
+    const Array<ByteString> sent = more.continuationPoints;
+    call<BrowseNextRequest, BrowseNextResponse>(std::move(more), job->timeoutMs, [this, job, next, sent](const ServiceResult<BrowseNextResponse>& r) {
+        auto& results = job->result.response.results;
+        const bool usable = r.status.isGood() && r.response.results.size() == next.size();
+        if (!usable) {
+            // The nodes still open end with the failure; their ContinuationPoints are released.
+            const StatusCode failure = r.status.isBad() ? r.status : status::BadUnknownResponse;
+            for (std::size_t i : next) {
+                results[i].statusCode = failure;
+                results[i].continuationPoint = ByteString();
+            }
+            if (r.status != status::BadServerNotConnected && r.status != status::BadConnectionClosed) {
+                BrowseNextRequest release;
+                release.releaseContinuationPoints = true;
+                release.continuationPoints = sent;
+                call<BrowseNextRequest, BrowseNextResponse>(std::move(release), job->timeoutMs, {});
+            }
+            if (job->done) job->done(job->result);
+            return;
+        }
+        for (std::size_t k = 0; k < next.size(); ++k) {
+            BrowseResult& dst = results[next[k]];
+            const BrowseResult& src = r.response.results[k];
+            dst.statusCode = src.statusCode;
+            for (const auto& ref : src.references) dst.references.push_back(ref);
+            dst.continuationPoint = src.statusCode.isBad() ? ByteString() : src.continuationPoint;
+        }
+        continueBrowse(job);
+    });
+}
+
+} // namespace ua

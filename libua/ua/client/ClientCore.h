@@ -1,0 +1,216 @@
+// The Client's state on its I/O thread (internal; use ua::Client). Everything here runs on that one
+// thread: the connection, the pending requests with their deadlines, the Session, the keep-alive
+// and the reconnect loop. Requests are encoded and responses decoded on this thread; callbacks are
+// invoked here (ua::Client moves them to the caller's context object).
+#pragma once
+
+#include "ua/client/ClientConfig.h"
+#include "ua/client/ClientConnection.h"
+#include "ua/client/EndpointUrl.h"
+#include "ua/client/NodeIdConverter.h"
+#include "ua/client/ReconnectBackoff.h"
+#include "ua/client/ServiceResult.h"
+#include "ua/encoding/BinaryDecoder.h"
+#include "ua/encoding/generated/Types.h"
+
+#include <QMutex>
+#include <QObject>
+#include <deque>
+#include <set>
+#include <unordered_map>
+
+class QTimer;
+
+namespace ua {
+
+// Disconnected -> Connecting -> ChannelOpen (SecureChannel open, endpoints known, no Session)
+// -> Connected (Session active); a lost connection from ChannelOpen or Connected -> Reconnecting
+// -> back to where it was; disconnectFromServer() or a failed connect -> Disconnected.
+enum class ClientState { Disconnected, Connecting, ChannelOpen, Connected, Reconnecting };
+const char* toString(ClientState s);
+
+struct BrowseOptions {
+    // 0: follow every ContinuationPoint with BrowseNext until the server has returned all
+    // references. N > 0: stop once a node has N references and release its ContinuationPoint
+    // (BrowseNext with releaseContinuationPoints = true, OPC 10000-4 5.8.3).
+    uint32_t maxReferencesPerNode = 0;
+};
+
+// What ua::Client's getters read from any thread.
+struct ClientSnapshot {
+    ClientState state = ClientState::Disconnected;
+    QString endpointUrl;                    // as the user typed it
+    NodeId sessionId;                       // null without a Session
+    double revisedSessionTimeoutMs = 0;
+    Array<EndpointDescription> endpoints;   // from GetEndpoints, URLs as the server advertises them
+    NodeIdConverter nodeIdConverter;        // from the last NamespaceArray read
+    ServerState serverState = ServerState::Unknown;  // from the last keep-alive
+    AcknowledgeMessage acknowledge;         // the server's revised transport limits
+    uint32_t reconnectCount = 0;            // successful reconnects so far
+};
+
+class ClientCore : public QObject {
+    Q_OBJECT
+public:
+    explicit ClientCore(ClientConfig config);
+    ~ClientCore() override;
+
+    ClientSnapshot snapshot() const;
+
+    void connectToServer(const QString& url, ServiceCallback<GetEndpointsResponse> done);
+    void createSession(ServiceCallback<CreateSessionResponse> done);
+    void closeSession(ServiceCallback<CloseSessionResponse> done);
+    void disconnectFromServer(StatusCallback done);
+    void browse(BrowseRequest request, BrowseOptions options, uint32_t timeoutMs, ServiceCallback<BrowseResponse> done);
+    // Ends everything at once (the Client is being destroyed): CLO if open, every call fails with
+    // Bad_Shutdown.
+    void shutdown();
+
+    // Any service: Resp is the response type; a ServiceFault completes the call with its
+    // serviceResult. timeoutMs 0: config.requestTimeoutMs.
+    template <class Req, class Resp>
+    void call(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
+        submit<Req, Resp>(std::move(request), timeoutMs, std::move(done), false);
+    }
+
+    // Decodes a response body (after its type id): a Resp or a ServiceFault. Returns the status the
+    // call completes with.
+    template <class Resp>
+    static StatusCode decodeResponse(uint32_t typeId, const uint8_t* body, std::size_t size, Resp& out) {
+        BinaryDecoder d(body, size);
+        if (typeId == Resp::kBinaryEncodingId) {
+            decode(d, out);
+            if (!d.ok()) return d.status();
+            return out.responseHeader.serviceResult;
+        }
+        if (typeId == ServiceFault::kBinaryEncodingId) {
+            ServiceFault f;
+            decode(d, f);
+            if (!d.ok()) return d.status();
+            out.responseHeader = f.responseHeader;
+            return f.responseHeader.serviceResult.isBad() ? f.responseHeader.serviceResult : status::BadUnknownResponse;
+        }
+        return status::BadUnknownResponse;
+    }
+
+signals:
+    void stateChanged(ua::ClientState state, ua::StatusCode reason);
+    void serverStateChanged(ua::ServerState state);
+    void sessionRecreated(ua::NodeId sessionId);
+
+private:
+    struct HeaderFields {
+        NodeId authenticationToken;
+        uint32_t requestHandle = 0;
+        uint32_t timeoutHint = 0;
+    };
+    using Sender = std::function<StatusCode(ClientConnection&, uint32_t requestId, const HeaderFields&)>;
+    using Completion = std::function<void(StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size)>;
+    struct Pending {
+        Sender send;
+        Completion done;
+        uint32_t requestId = 0;  // 0 until sent on the current connection
+        int64_t deadlineMs = 0;
+        uint32_t timeoutMs = 0;
+        bool internal = false;   // the client's own (connect, activation, keep-alive): never queued
+    };
+    struct Session {
+        NodeId sessionId;
+        NodeId authenticationToken;
+        double revisedTimeoutMs = 0;
+        bool activated = false;
+    };
+    struct BrowseJob;
+
+    template <class Req, class Resp>
+    void submit(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
+        Pending p;
+        p.send = [request = std::move(request)](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
+            request.requestHeader.authenticationToken = h.authenticationToken;
+            request.requestHeader.timestamp = DateTime::now();
+            request.requestHeader.requestHandle = h.requestHandle;
+            request.requestHeader.timeoutHint = h.timeoutHint;
+            return c.send(requestId, request);
+        };
+        p.done = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+            ServiceResult<Resp> r;
+            r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response);
+            if (done) done(r);
+        };
+        enqueue(std::move(p), timeoutMs, internal);
+    }
+    template <class Req, class Resp>
+    void internalCall(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
+        submit<Req, Resp>(std::move(request), timeoutMs, std::move(done), true);
+    }
+
+    // Pending requests.
+    void enqueue(Pending p, uint32_t timeoutMs, bool internal);
+    void sendPending(uint32_t handle);
+    void complete(uint32_t handle, StatusCode local, uint32_t typeId = 0, const uint8_t* body = nullptr, std::size_t size = 0);
+    void onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size);
+    void onDeadline();
+    void armDeadlineTimer();
+    void failSent(StatusCode status);
+    void failQueued(StatusCode status);
+    void flushQueue();
+    bool userRequestsMaySend() const;
+
+    // Connection.
+    void openConnection(StatusCallback done);
+    void dropConnection(StatusCode forPending, bool sendClose);
+    void connectionLost(StatusCode reason, StatusCode forPending);
+    void finishConnect(StatusCode s, const ServiceResult<GetEndpointsResponse>& r, const ServiceCallback<GetEndpointsResponse>& done);
+
+    // Session.
+    void createAndActivate(ServiceCallback<CreateSessionResponse> done);
+    void activate(StatusCallback done);
+    void readNamespaceArray(StatusCallback done);
+
+    // Keep-alive and reconnect.
+    void onKeepAlive();
+    void scheduleReconnect();
+    void attemptReconnect();
+    void reconnectFailed();
+    void finishReconnect(bool sessionRecreated);
+
+    void continueBrowse(const std::shared_ptr<BrowseJob>& job);
+    void setState(ClientState s, StatusCode reason = status::Good);
+    void publish();  // copies the state into m_snapshot for the getters
+    static int64_t nowMs();
+
+    ClientConfig m_config;
+    ClientState m_state = ClientState::Disconnected;
+    QString m_urlText;
+    EndpointUrl m_url;
+    ClientConnection* m_conn = nullptr;
+    uint64_t m_connGeneration = 0;  // handlers of a dropped connection see another generation
+    StatusCallback m_openDone;      // the open in progress reports here
+    Session m_session;
+    bool m_activating = false;      // createSession in progress: user requests wait
+    bool m_wantSession = false;     // a Session was created by the user and not closed: reconnects restore one
+    bool m_userDisconnect = false;
+    bool m_keepAliveInFlight = false;
+    Array<EndpointDescription> m_endpoints;
+    String m_anonymousPolicyId;
+    NodeIdConverter m_converter;
+    ServerState m_serverState = ServerState::Unknown;
+    ReconnectBackoff m_backoff;
+    uint32_t m_reconnectCount = 0;
+    StatusCode m_lostReason;
+
+    std::unordered_map<uint32_t, Pending> m_pending;   // by requestHandle
+    std::unordered_map<uint32_t, uint32_t> m_byRequestId;
+    std::deque<uint32_t> m_queue;                      // handles waiting for the (re)connect
+    std::set<std::pair<int64_t, uint32_t>> m_deadlines;
+    uint32_t m_nextHandle = 1;
+
+    QTimer* m_deadlineTimer;
+    QTimer* m_keepAliveTimer;
+    QTimer* m_reconnectTimer;
+
+    mutable QMutex m_snapshotMutex;
+    ClientSnapshot m_snapshot;
+};
+
+} // namespace ua

@@ -1,0 +1,61 @@
+// Helpers for the Client tests: waiting for a callback's result while the test thread's event loop
+// runs (the Client works on its own thread; scripted peers and proxies live in the test thread).
+#pragma once
+
+#include "ua/client/Client.h"
+
+#include <QtTest>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ua::test {
+
+// The result of one callback: result.callback() goes to the Client, result.wait() processes events
+// until it was called.
+template <class T>
+class Awaited {
+public:
+    std::function<void(const T&)> callback() {
+        auto s = m_state;
+        return [s](const T& v) {
+            s->value = v;
+            ++s->calls;
+            s->thread = QThread::currentThread();
+        };
+    }
+    bool wait(int timeoutMs = 15000) {
+        return QTest::qWaitFor([this] { return m_state->value.has_value(); }, timeoutMs);
+    }
+    bool has() const { return m_state->value.has_value(); }
+    const T& operator*() const { return *m_state->value; }
+    const T* operator->() const { return &*m_state->value; }
+    int calls() const { return m_state->calls; }
+    QThread* thread() const { return m_state->thread; }
+
+private:
+    struct State {
+        std::optional<T> value;
+        int calls = 0;
+        QThread* thread = nullptr;
+    };
+    std::shared_ptr<State> m_state = std::make_shared<State>();
+};
+
+// A numeric NodeId built without letting GCC 12 see a variant move it misreads
+// (-Wmaybe-uninitialized false positive on NodeId assignments in loops).
+inline NodeId numericNode(uint16_t ns, uint32_t id) {
+    return *NodeId::parse("ns=" + std::to_string(ns) + ";i=" + std::to_string(id));
+}
+
+inline std::string statusName(StatusCode s) { return s.name(); }
+
+} // namespace ua::test
+
+// QCOMPARE of StatusCodes prints their names.
+namespace QTest {
+template <>
+inline char* toString(const ua::StatusCode& s) {
+    return qstrdup(s.name().c_str());
+}
+} // namespace QTest

@@ -1,0 +1,186 @@
+// The client's small parts: NodeIdConverter ("nsu=" strings), the RelativePath text form,
+// EndpointUrl, and the reconnect backoff.
+#include "ua/client/EndpointUrl.h"
+#include "ua/client/NodeIdConverter.h"
+#include "ua/client/ReconnectBackoff.h"
+#include "ua/client/RelativePath.h"
+#include "ua/encoding/generated/NodeIds.h"
+
+#include <QtTest>
+#include <set>
+
+using namespace ua;
+
+class TestClientParts : public QObject {
+    Q_OBJECT
+private slots:
+    void persistentStringsUseNamespaceUris_data();
+    void persistentStringsUseNamespaceUris();
+    void persistentStringsRefuseUnknownNamespaces();
+    void namespaceIndexesMayChange();
+    void relativePathText_data();
+    void relativePathText();
+    void relativePathRejectsBadText_data();
+    void relativePathRejectsBadText();
+    void endpointUrls_data();
+    void endpointUrls();
+    void backoffGrowsWithJitter();
+};
+
+static const std::vector<String> kNamespaces{String(kOpcUaNamespaceUri), String("urn:test:server"), String("http://x.org/UA/Demo/")};
+
+void TestClientParts::persistentStringsUseNamespaceUris_data() {
+    QTest::addColumn<QString>("nodeId");
+    QTest::addColumn<QString>("persistent");
+    QTest::newRow("ns0 numeric") << "i=2253" << "i=2253";
+    QTest::newRow("ns1 numeric") << "ns=1;i=1000" << "nsu=urn:test:server;i=1000";
+    QTest::newRow("ns2 string") << "ns=2;s=Demo.Static" << "nsu=http://x.org/UA/Demo/;s=Demo.Static";
+    QTest::newRow("ns1 guid") << "ns=1;g=09087e75-8e5e-499b-954f-f2a9603db28a" << "nsu=urn:test:server;g=09087E75-8E5E-499B-954F-F2A9603DB28A";
+    QTest::newRow("ns2 opaque") << "ns=2;b=AAEC" << "nsu=http://x.org/UA/Demo/;b=AAEC";
+}
+
+void TestClientParts::persistentStringsUseNamespaceUris() {
+    QFETCH(QString, nodeId);
+    QFETCH(QString, persistent);
+    const NodeIdConverter c(kNamespaces);
+    const auto id = NodeId::parse(nodeId.toStdString());
+    QVERIFY(id);
+    const auto s = c.toPersistentString(*id);
+    QVERIFY(s);
+    QCOMPARE(QString::fromStdString(*s), persistent);
+    const auto back = c.fromPersistentString(*s);
+    QVERIFY(back);
+    QCOMPARE(*back, *id);
+    // The free functions agree.
+    QCOMPARE(*toPersistentString(*id, kNamespaces), *s);
+    QCOMPARE(*fromPersistentString(*s, kNamespaces), *id);
+}
+
+void TestClientParts::persistentStringsRefuseUnknownNamespaces() {
+    const NodeIdConverter c(kNamespaces);
+    QVERIFY(!c.toPersistentString(NodeId(7, 1)));                       // index not in the array
+    QVERIFY(!c.fromPersistentString("nsu=urn:unknown;i=1"));            // URI the server does not have
+    QVERIFY(!c.fromPersistentString("ns=1;i=1000"));                    // an index alone is not persistent
+    QVERIFY(!c.fromPersistentString("svr=1;nsu=urn:test:server;i=1"));  // another server
+    QVERIFY(!c.fromPersistentString("garbage"));
+    QCOMPARE(*c.fromPersistentString("nsu=http://opcfoundation.org/UA/;i=85"), NodeId(id::ObjectsFolder));
+    QCOMPARE(*c.fromPersistentString("i=85"), NodeId(id::ObjectsFolder));
+    // A default converter knows namespace 0 only.
+    QCOMPARE(NodeIdConverter().namespaceArray().size(), std::size_t(1));
+}
+
+void TestClientParts::namespaceIndexesMayChange() {
+    // Stored under one session, resolved under another where the server renumbered its namespaces.
+    const NodeIdConverter before(kNamespaces);
+    const NodeIdConverter after({String(kOpcUaNamespaceUri), String("http://x.org/UA/Demo/"), String("urn:other"), String("urn:test:server")});
+    const std::string stored = *before.toPersistentString(NodeId(1, 1000));
+    QCOMPARE(*after.fromPersistentString(stored), NodeId(3, 1000));
+}
+
+void TestClientParts::relativePathText_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QStringList>("expected");  // per element: "<refId>|<inverse>|<subtypes>|<ns>:<name>"
+    QTest::newRow("hierarchical") << "/Objects/Server/ServerStatus"
+                                  << QStringList{"33|0|1|0:Objects", "33|0|1|0:Server", "33|0|1|0:ServerStatus"};
+    QTest::newRow("aggregates with ns") << "/0:Objects/1:Bench.1:Double" << QStringList{"33|0|1|0:Objects", "33|0|1|1:Bench", "44|0|1|1:Double"};
+    QTest::newRow("reference type") << "<HasComponent>2:Boiler<#!Organizes>Plant"
+                                    << QStringList{"47|0|1|2:Boiler", "35|1|0|0:Plant"};
+    QTest::newRow("escapes") << "/2:Block&.Output" << QStringList{"33|0|1|2:Block.Output"};
+    QTest::newRow("all targets at the end") << "/Objects/" << QStringList{"33|0|1|0:Objects", "33|0|1|0:"};
+}
+
+void TestClientParts::relativePathText() {
+    QFETCH(QString, text);
+    QFETCH(QStringList, expected);
+    const auto rp = parseRelativePath(text.toStdString());
+    QVERIFY(rp);
+    QStringList got;
+    for (const auto& e : rp->elements)
+        got << QStringLiteral("%1|%2|%3|%4:%5").arg(e.referenceTypeId.numeric()).arg(int(e.isInverse)).arg(int(e.includeSubtypes))
+                   .arg(e.targetName.namespaceIndex).arg(e.targetName.name.toQString());
+    QCOMPARE(got, expected);
+    const auto bp = makeBrowsePath(NodeId(id::RootFolder), text.toStdString());
+    QVERIFY(bp);
+    QCOMPARE(bp->startingNode, NodeId(id::RootFolder));
+}
+
+void TestClientParts::relativePathRejectsBadText_data() {
+    QTest::addColumn<QString>("text");
+    QTest::newRow("empty") << "";
+    QTest::newRow("no separator") << "Objects";
+    QTest::newRow("unknown reference type") << "<NoSuchRef>X";
+    QTest::newRow("unterminated reference") << "<HasComponent";
+    QTest::newRow("dangling escape") << "/a&";
+    QTest::newRow("empty name inside") << "//Objects";
+}
+
+void TestClientParts::relativePathRejectsBadText() {
+    QFETCH(QString, text);
+    QVERIFY(!parseRelativePath(text.toStdString()));
+}
+
+void TestClientParts::endpointUrls_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QString>("path");
+    QTest::newRow("full") << "opc.tcp://plc.example:4841/UA/Server" << true << "plc.example" << 4841 << "/UA/Server";
+    QTest::newRow("default port") << "opc.tcp://10.0.0.1" << true << "10.0.0.1" << 4840 << "";
+    QTest::newRow("ipv6") << "opc.tcp://[::1]:4855" << true << "::1" << 4855 << "";
+    QTest::newRow("upper-case scheme") << "OPC.TCP://h:1" << true << "h" << 1 << "";
+    QTest::newRow("http") << "http://h:80" << false << "" << 0 << "";
+    QTest::newRow("no host") << "opc.tcp://:4840" << false << "" << 0 << "";
+    QTest::newRow("bad port") << "opc.tcp://h:99999" << false << "" << 0 << "";
+}
+
+void TestClientParts::endpointUrls() {
+    QFETCH(QString, url);
+    QFETCH(bool, valid);
+    const auto e = EndpointUrl::parse(url);
+    QCOMPARE(bool(e), valid);
+    if (!valid) return;
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QString, path);
+    QCOMPARE(e->host, host);
+    QCOMPARE(int(e->port), port);
+    QCOMPARE(e->path, path);
+    QCOMPARE(EndpointUrl::parse(e->toString())->host, host);
+    QCOMPARE(e->withHost("other").host, QString("other"));
+}
+
+void TestClientParts::backoffGrowsWithJitter() {
+    ReconnectPolicy p;
+    p.initialDelayMs = 100;
+    p.maxDelayMs = 1000;
+    p.multiplier = 2;
+    p.jitter = 0.25;
+    // Without randomness (r = 0.5 is the midpoint): 100, 200, 400, 800, 1000, 1000.
+    const uint32_t mid[] = {100, 200, 400, 800, 1000, 1000};
+    for (int i = 0; i < 6; ++i) QCOMPARE(ReconnectBackoff::delayMs(p, i, 0.5), mid[i]);
+    // The jitter bounds: +-25 %.
+    QCOMPARE(ReconnectBackoff::delayMs(p, 2, 0.0), 300u);
+    QCOMPARE(ReconnectBackoff::delayMs(p, 2, 1.0), 500u);
+    // Random delays stay inside the bounds and are not all equal.
+    ReconnectBackoff b(p);
+    std::set<uint32_t> seen;
+    for (int i = 0; i < 50; ++i) {
+        b.reset();
+        const uint32_t d = b.nextDelayMs();
+        QVERIFY(d >= 75 && d <= 125);
+        seen.insert(d);
+    }
+    QVERIFY(seen.size() > 1);
+    p.maxAttempts = 2;
+    ReconnectBackoff limited(p);
+    QVERIFY(!limited.exhausted());
+    limited.nextDelayMs();
+    limited.nextDelayMs();
+    QVERIFY(limited.exhausted());
+    limited.reset();
+    QVERIFY(!limited.exhausted());
+}
+
+QTEST_GUILESS_MAIN(TestClientParts)
+#include "tst_client_parts.moc"
