@@ -18,7 +18,7 @@ the data behind ua/server/addressspace/Ns0Tables.h (see that header for the layo
                decoder turns them into the generated structs
   kStrings     one pool of every BrowseName and DisplayName text, indexed through kStringOffsets
 
-Normalisations (the test tests/server/tst_ns0.cpp applies the same ones to the XML):
+Normalisations (tests/server/NodeSetXml.cpp applies the same ones when tst_ns0 reads the XML):
   - a References list mentions a reference from either end, or from both: each distinct
     (source, ReferenceType, target) is kept once;
   - a LocalizedText whose <Locale> is absent or empty has a null locale; an absent <Text> is null;
@@ -301,9 +301,8 @@ class ValueEncoder:
             e.string(None if el is None else base64.b64decode(self.text(el)))
         elif type_id in (17, 18):
             ident = self.child(el, "Identifier")
+            # An ExpandedNodeId without URI or server index (all of namespace 0's) encodes as its NodeId.
             e.node_id(self.ns.resolve(self.text(ident)) if ident is not None else (0, "i", 0))
-            if type_id == 18:
-                pass  # no ExpandedNodeId values in namespace 0 carry a URI or server index
         elif type_id == 19:
             e.pod("I", int(self.text(self.child(el, "Code")) or "0"))
         elif type_id == 20:
