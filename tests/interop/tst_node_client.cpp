@@ -12,6 +12,7 @@ class TestNodeClient : public QObject {
     Q_OBJECT
 private slots:
     void nodeOpcuaClientTalksToOurServer();
+    void nodeOpcuaClientUsesViewAndAttributeServices();
 };
 
 void TestNodeClient::nodeOpcuaClientTalksToOurServer() {
@@ -41,6 +42,30 @@ void TestNodeClient::nodeOpcuaClientTalksToOurServer() {
     QCOMPARE(node.exitCode(), 0);
     // The Session was closed by the client.
     QTRY_COMPARE(server.sessions().count(), 0);
+}
+
+void TestNodeClient::nodeOpcuaClientUsesViewAndAttributeServices() {
+    ua::ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 2;
+    ua::Server server(cfg);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QProcess node;
+    node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
+    node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("client_services.js"), server.endpointUrl()});
+    QVERIFY(node.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(node.state() == QProcess::NotRunning, 90000);
+    const QByteArray out = node.readAllStandardOutput();
+    const QJsonObject r = QJsonDocument::fromJson(out).object();
+    const QJsonObject checks = r.value("checks").toObject();
+    QVERIFY2(checks.size() > 100, qPrintable(QString::fromUtf8(out.left(2000)) + QString::fromUtf8(node.readAllStandardError().right(2000))));
+    for (const QString& name : checks.keys()) {
+        const QJsonObject c = checks.value(name).toObject();
+        QVERIFY2(c.value("ok").toBool(), qPrintable(name + ": " + c.value("detail").toString()));
+    }
+    QVERIFY2(r.value("ok").toBool(), qPrintable(r.value("error").toString()));
+    QCOMPARE(node.exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestNodeClient)

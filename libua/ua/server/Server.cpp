@@ -2,6 +2,10 @@
 
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
+#include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/nodes/BenchmarkNodeManager.h"
+#include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/Version.h"
 
 #include <QElapsedTimer>
 #include <QHostInfo>
@@ -37,6 +41,37 @@ Server::Server(ServerConfig config, QObject* parent)
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
     if (m_config.ioThreads <= 0) m_config.ioThreads = std::max(1, QThread::idealThreadCount());
+    buildAddressSpace();
+}
+
+void Server::buildAddressSpace() {
+    m_runtime = std::make_shared<ServerRuntimeState>();
+    BuildInfo& b = m_runtime->buildInfo;
+    b.productUri = String::fromQString(m_config.productUri);
+    b.manufacturerName = String("UA Workbench");
+    b.productName = String::fromQString(m_config.applicationName);
+    b.softwareVersion = String(UA_WORKBENCH_VERSION);
+    b.buildNumber = String(UA_WORKBENCH_VERSION);
+    b.buildDate = DateTime::fromQDateTime(QDateTime(QDate::fromString(QStringLiteral(__DATE__).simplified(), QStringLiteral("MMM d yyyy")), QTime(0, 0), Qt::UTC));
+    AddressSpace space;
+    Ns0NodeManager ns0;
+    StatusCode s = ns0.install(space);
+    // Namespace 1 is the server's own (OPC 10000-5 NamespaceArray[1]); the benchmark layout lives there.
+    BenchmarkNodeManager bench(m_config.applicationUri.toStdString(), m_config.benchmarkVariables);
+    if (s.isGood()) s = bench.install(space);
+    DemoNodeManager demo(m_config.demoUpdateRateMs);
+    if (s.isGood() && m_config.demoNamespace) s = demo.install(space);
+    if (s.isGood())
+        s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
+                                EncodingLimits::defaults());
+    if (s.isBad()) qWarning("ua-server: building the address space failed: %s", s.name().c_str());
+    m_space = std::make_unique<SharedAddressSpace>(std::move(space));
+}
+
+StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change) {
+    const StatusCode s = m_space->update(change);
+    if (s.isGood()) m_spaceVersion.fetch_add(1, std::memory_order_acq_rel);
+    return s;
 }
 
 Server::~Server() { stop(); }

@@ -7,6 +7,8 @@
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/ServerConfig.h"
 #include "ua/server/SessionManager.h"
+#include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/nodes/ServerObject.h"
 
 #include <QObject>
 #include <QTimer>
@@ -37,6 +39,13 @@ public:
     SessionManager& sessions() { return m_sessions; }
     const ApplicationDescription& applicationDescription() const { return m_application; }
     const std::vector<EndpointDescription>& endpoints() const { return m_endpoints; }
+
+    // The address space: readers keep a snapshot and reload it when the version changes.
+    SharedAddressSpace& addressSpace() { return *m_space; }
+    uint64_t addressSpaceVersion() const { return m_spaceVersion.load(std::memory_order_acquire); }
+    // Changes the address space (a copy, published atomically; see SharedAddressSpace).
+    StatusCode updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change);
+    ServerRuntimeState& runtime() { return *m_runtime; }
     // Counters sampled by the GUI; updated with relaxed atomics.
     std::atomic<int> channelCount{0};
     std::atomic<uint32_t> nextChannelId{1};
@@ -46,11 +55,15 @@ private:
     friend class Listener;
     void accept(qintptr socketDescriptor);
     void buildDescriptions();
+    void buildAddressSpace();
 
     ServerConfig m_config;
     SessionManager m_sessions;
     ApplicationDescription m_application;
     std::vector<EndpointDescription> m_endpoints;
+    std::shared_ptr<ServerRuntimeState> m_runtime;
+    std::unique_ptr<SharedAddressSpace> m_space;
+    std::atomic<uint64_t> m_spaceVersion{1};
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;

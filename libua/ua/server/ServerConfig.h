@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ua/secure/ServerSecureChannel.h"
+#include "ua/server/ServiceContext.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QHostAddress>
@@ -23,6 +24,10 @@ struct ServerConfig {
     double maxSessionTimeoutMs = 3'600'000;
     int maxSessions = 1000;                // CreateSession beyond: Bad_TooManySessions
     int maxChannels = 1000;                // Hello beyond: ERR Bad_TcpNotEnoughResources
+    OperationLimits operationLimits;       // published in ServerCapabilities.OperationLimits
+    uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none
+    bool demoNamespace = true;             // urn:ua-workbench:demo (DemoNodeManager.h)
+    uint32_t demoUpdateRateMs = 1000;      // period of the simulated signals
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>
 };

@@ -58,6 +58,15 @@ SessionPtr ServerConnection::findSession(const NodeId& token) {
     return nullptr;
 }
 
+const AddressSpace& ServerConnection::addressSpace() {
+    const uint64_t v = m_server.addressSpaceVersion();
+    if (v != m_spaceVersion || !m_space) {
+        m_space = m_server.addressSpace().snapshot();
+        m_spaceVersion = v;
+    }
+    return *m_space;
+}
+
 void ServerConnection::send(const uint8_t* p, std::size_t n) {
     m_socket->write(reinterpret_cast<const char*>(p), qint64(n));
 }

@@ -6,6 +6,7 @@
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/Session.h"
+#include "ua/server/addressspace/AddressSpace.h"
 
 #include <QObject>
 #include <memory>
@@ -31,6 +32,9 @@ public:
     SessionPtr findSession(const NodeId& authenticationToken);
     uint32_t channelId() const { return m_channelId; }
     ServerSecureChannel* channel() { return m_channel ? &*m_channel : nullptr; }
+    // The address space snapshot for the current request: reloaded only when the server has
+    // published a new one (one relaxed atomic load per request otherwise).
+    const AddressSpace& addressSpace();
 
 private:
     void onReadyRead();
@@ -49,6 +53,8 @@ private:
     uint32_t m_channelId;
     std::optional<ServerSecureChannel> m_channel;
     std::vector<SessionPtr> m_sessions;
+    std::shared_ptr<const AddressSpace> m_space;
+    uint64_t m_spaceVersion = 0;
     bool m_closing = false;
     bool m_deleteScheduled = false;
 };

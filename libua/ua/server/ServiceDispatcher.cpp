@@ -4,7 +4,9 @@
 #include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/services/DiscoveryService.h"
+#include "ua/server/services/AttributeService.h"
 #include "ua/server/services/SessionService.h"
+#include "ua/server/services/ViewService.h"
 
 #include <algorithm>
 #include <array>
@@ -52,6 +54,14 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
     ch.sendResponse(requestId, resp);
 }
 
+// Adapts a View/Attribute handler (ServiceContext) to the dispatcher's RequestContext.
+template <class Req, class Resp, void (*Handler)(ServiceContext&, const Req&, Resp&)>
+void withServiceContext(RequestContext& ctx, const Req& req, Resp& resp) {
+    ServiceContext sc{ctx.connection.addressSpace(), &ctx.server.addressSpace(), ctx.server.config().operationLimits,
+                      &ctx.session->view, resp.responseHeader.timestamp};
+    Handler(sc, req, resp);
+}
+
 struct Entry {
     uint32_t encodingId;
     DispatchFn fn;
@@ -59,6 +69,11 @@ struct Entry {
 
 #define UA_SERVICE(Name, needs) \
     Entry{Name##Request::kBinaryEncodingId, &serve<Name##Request, Name##Response, &handle##Name, needs>}
+
+#define UA_VIEW_SERVICE(Name)                                                                                  \
+    Entry{Name##Request::kBinaryEncodingId,                                                                    \
+          &serve<Name##Request, Name##Response, &withServiceContext<Name##Request, Name##Response, &handle##Name>, \
+                 Needs::Session>}
 
 constexpr auto makeTable() {
     std::array table{
@@ -68,11 +83,19 @@ constexpr auto makeTable() {
         UA_SERVICE(ActivateSession, Needs::Nothing),
         UA_SERVICE(CloseSession, Needs::Session),
         UA_SERVICE(Cancel, Needs::Session),
+        UA_VIEW_SERVICE(Read),
+        UA_VIEW_SERVICE(Write),
+        UA_VIEW_SERVICE(Browse),
+        UA_VIEW_SERVICE(BrowseNext),
+        UA_VIEW_SERVICE(TranslateBrowsePathsToNodeIds),
+        UA_VIEW_SERVICE(RegisterNodes),
+        UA_VIEW_SERVICE(UnregisterNodes),
     };
     std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.encodingId < b.encodingId; });
     return table;
 }
 #undef UA_SERVICE
+#undef UA_VIEW_SERVICE
 
 const auto kTable = makeTable();
 

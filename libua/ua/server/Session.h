@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/ServiceContext.h"
 
 #include <atomic>
 #include <cstdint>
@@ -21,6 +22,8 @@ struct Session {
     std::atomic<bool> activated{false};
     std::atomic<bool> closed{false};
     std::atomic<int64_t> lastActivityMs{0}; // monotonic ms
+    // Browse ContinuationPoints and registered nodes; used only by the thread serving the Session.
+    SessionViewState view;
 
     void touch(int64_t nowMs) { lastActivityMs.store(nowMs, std::memory_order_relaxed); }
     bool expired(int64_t nowMs) const { return nowMs - lastActivityMs.load(std::memory_order_relaxed) > int64_t(timeoutMs); }

@@ -1,0 +1,31 @@
+// The live Server object of namespace 0 (OPC 10000-5 6.3.1 ServerType): ServerStatus and its
+// children (StartTime, CurrentTime, State, BuildInfo, SecondsTillShutdown, ShutdownReason) from
+// callbacks, and NamespaceArray, ServerArray, ServiceLevel, Auditing and ServerCapabilities
+// (OperationLimits, MaxBrowseContinuationPoints, string/array limits, profiles) as values.
+#pragma once
+
+#include "ua/encoding/EncodingLimits.h"
+#include "ua/server/ServiceContext.h"
+#include "ua/server/addressspace/AddressSpace.h"
+
+#include <atomic>
+#include <memory>
+
+namespace ua {
+
+// What the Server object shows that changes while the server runs. Shared with the callbacks.
+struct ServerRuntimeState {
+    DateTime startTime = DateTime::now();
+    std::atomic<int32_t> state{int32_t(ServerState::Running)};
+    std::atomic<uint32_t> secondsTillShutdown{0};
+    BuildInfo buildInfo;
+};
+
+// Sets the values and callbacks on the namespace-0 nodes of the Server object. Call after every
+// NodeManager is installed (the NamespaceArray is read from space). Bad_NodeIdUnknown when
+// namespace 0 is not loaded.
+StatusCode installServerObject(AddressSpace& space, std::shared_ptr<ServerRuntimeState> runtime,
+                               const String& applicationUri, const OperationLimits& limits,
+                               const EncodingLimits& encodingLimits);
+
+} // namespace ua
