@@ -72,6 +72,7 @@ private slots:
     void endpointHostIsNotFollowed();
     void readWriteBrowseTranslate();
     void browseStopsEarlyAndReleasesContinuationPoints();
+    void browseReleasesWhatItAbandons();
     void manyRequestsOutstanding();
     void unsupportedServiceIsTheCallsResult();
     void requestsAreChunkedForASmallServerBuffer();
@@ -324,6 +325,97 @@ void TestClient::browseStopsEarlyAndReleasesContinuationPoints() {
     QCOMPARE(full->response.results[0].statusCode, status::Good);
     // Unlimited, it follows every ContinuationPoint (the server returns at most 1000 per call).
     QCOMPARE(full->response.results[0].references.size(), std::size_t(1100));
+}
+
+void TestClient::browseReleasesWhatItAbandons() {
+    // A scripted server shows the BrowseNext traffic: 3 references per call, ContinuationPoints
+    // "cp1", "cp2", ...; a BrowseNext of "bad" fails as a whole.
+    ScriptedServer peer;
+    QVERIFY(peer.listen());
+    std::vector<std::pair<bool, std::vector<std::string>>> browseNexts;  // release?, points
+    int next = 0;
+    auto page = [&](BrowseResult& r) {
+        for (int i = 0; i < 3; ++i) {
+            ReferenceDescription ref;
+            ref.referenceTypeId = NodeId(id::HasComponent);
+            ref.isForward = true;
+            ref.nodeId = ExpandedNodeId(numericNode(1, uint32_t(100 + next * 3 + i)));
+            r.references.push_back(ref);
+        }
+        r.continuationPoint = ByteString("cp" + std::to_string(++next));
+    };
+    peer.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
+        if (r.typeId == BrowseRequest::kBinaryEncodingId) {
+            const auto req = r.decodeAs<BrowseRequest>();
+            BrowseResponse resp;
+            for (std::size_t i = 0; i < req.nodesToBrowse.size(); ++i) {
+                BrowseResult res;
+                if (req.nodesToBrowse[i].nodeId == NodeId(1, "fails")) {
+                    res.continuationPoint = ByteString("bad");
+                    res.references = Array<ReferenceDescription>::emptyArray();
+                } else {
+                    page(res);
+                }
+                resp.results.push_back(res);
+            }
+            c.respond(r.requestId, resp);
+            return true;
+        }
+        if (r.typeId == BrowseNextRequest::kBinaryEncodingId) {
+            const auto req = r.decodeAs<BrowseNextRequest>();
+            std::vector<std::string> points;
+            for (const auto& p : req.continuationPoints) points.push_back(p.str());
+            browseNexts.emplace_back(req.releaseContinuationPoints, points);
+            if (!req.releaseContinuationPoints && points == std::vector<std::string>{"bad"}) {
+                c.fault(r.requestId, status::BadContinuationPointInvalid);
+                return true;
+            }
+            BrowseNextResponse resp;
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                BrowseResult res;
+                if (!req.releaseContinuationPoints) page(res);
+                resp.results.push_back(res);
+            }
+            c.respond(r.requestId, resp);
+            return true;
+        }
+        return false;
+    };
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, peer.url()), status::Good);
+    BrowseRequest req;
+    BrowseDescription d;
+    d.nodeId = NodeId(id::Server);
+    req.nodesToBrowse = Array<BrowseDescription>{d};
+    BrowseOptions early;
+    early.maxReferencesPerNode = 5;
+    Awaited<ServiceResult<BrowseResponse>> b;
+    client.browse(req, early, this, b.callback());
+    QVERIFY(b.wait());
+    QCOMPARE(b->status, status::Good);
+    QCOMPARE(b->response.results[0].references.size(), std::size_t(6));  // 3 + 3 >= 5
+    QVERIFY(b->response.results[0].continuationPoint.isEmpty());
+    QTRY_COMPARE(browseNexts.size(), std::size_t(2));
+    QCOMPARE(browseNexts[0], (std::pair<bool, std::vector<std::string>>{false, {"cp1"}}));
+    QCOMPARE(browseNexts[1], (std::pair<bool, std::vector<std::string>>{true, {"cp2"}}));  // released
+
+    // A BrowseNext that fails as a whole: the node gets its status, its point is released.
+    browseNexts.clear();
+    BrowseDescription failing;
+    failing.nodeId = NodeId(1, "fails");
+    req.nodesToBrowse = Array<BrowseDescription>{d, failing};
+    early.maxReferencesPerNode = 3;
+    Awaited<ServiceResult<BrowseResponse>> f;
+    client.browse(req, early, this, f.callback());
+    QVERIFY(f.wait());
+    QCOMPARE(f->status, status::Good);
+    QCOMPARE(f->response.results[0].statusCode, status::Good);
+    QCOMPARE(f->response.results[0].references.size(), std::size_t(3));
+    QCOMPARE(f->response.results[1].statusCode, status::BadContinuationPointInvalid);
+    QTRY_COMPARE(browseNexts.size(), std::size_t(3));
+    QCOMPARE(browseNexts[0], (std::pair<bool, std::vector<std::string>>{true, {"cp3"}}));   // node 0 has enough
+    QCOMPARE(browseNexts[1], (std::pair<bool, std::vector<std::string>>{false, {"bad"}}));
+    QCOMPARE(browseNexts[2], (std::pair<bool, std::vector<std::string>>{true, {"bad"}}));
 }
 
 void TestClient::manyRequestsOutstanding() {
