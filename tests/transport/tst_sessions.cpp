@@ -70,6 +70,7 @@ private slots:
     void unactivatedSessionEndsWithItsChannel();
     void sessionTimesOut();
     void identityTokensOtherThanAnonymousAreRejected();
+    void addressSpaceUpdatesReachOpenConnections();
     void tooManySessions();
 
 private:
@@ -194,6 +195,31 @@ void TestSessions::identityTokensOtherThanAnonymousAreRejected() {
     ActivateSessionResponse r;
     QCOMPARE(call(*c, req, &r), status::BadIdentityTokenRejected);
     QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+}
+
+void TestSessions::addressSpaceUpdatesReachOpenConnections() {
+    RawClient* c = channel();
+    QVERIFY(c);
+    const CreateSessionResponse s = createSession(*c);
+    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    auto displayName = [&] {
+        ReadRequest req;
+        req.requestHeader.authenticationToken = s.authenticationToken;
+        ReadValueId r;
+        r.nodeId = NodeId(1, 1000u);
+        r.attributeId = uint32_t(AttributeId::DisplayName);
+        req.nodesToRead = Array<ReadValueId>{r};
+        ReadResponse resp;
+        if (call(*c, req, &resp).isBad() || resp.results.size() != 1) return QString("<failed>");
+        const LocalizedText* t = resp.results[0].value.get<LocalizedText>();
+        return t ? t->text.toQString() : QString("<no text>");
+    };
+    QCOMPARE(displayName(), QString("Int32_1000"));
+    QCOMPARE(m_server->updateAddressSpace([](AddressSpace& a) {
+        a.findMutable(NodeId(1, 1000u))->displayName = LocalizedText{String(), String("Renamed")};
+        return StatusCode();
+    }), StatusCode());
+    QCOMPARE(displayName(), QString("Renamed"));  // same connection, its cached snapshot refreshed
 }
 
 void TestSessions::tooManySessions() {

@@ -69,9 +69,7 @@ void Server::buildAddressSpace() {
 }
 
 StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change) {
-    const StatusCode s = m_space->update(change);
-    if (s.isGood()) m_spaceVersion.fetch_add(1, std::memory_order_acq_rel);
-    return s;
+    return m_space->update(change);
 }
 
 Server::~Server() { stop(); }

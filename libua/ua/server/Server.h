@@ -42,7 +42,7 @@ public:
 
     // The address space: readers keep a snapshot and reload it when the version changes.
     SharedAddressSpace& addressSpace() { return *m_space; }
-    uint64_t addressSpaceVersion() const { return m_spaceVersion.load(std::memory_order_acquire); }
+    uint64_t addressSpaceVersion() const { return m_space->version(); }
     // Changes the address space (a copy, published atomically; see SharedAddressSpace).
     StatusCode updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change);
     ServerRuntimeState& runtime() { return *m_runtime; }
@@ -63,7 +63,6 @@ private:
     std::vector<EndpointDescription> m_endpoints;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
-    std::atomic<uint64_t> m_spaceVersion{1};
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;

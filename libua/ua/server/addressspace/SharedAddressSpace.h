@@ -20,6 +20,9 @@ public:
     // The current snapshot. Hold it for the whole request: it stays valid (and unchanged, except
     // for Variable Values, see ValueCell) however many updates are published meanwhile.
     std::shared_ptr<const AddressSpace> snapshot() const { return m_current.load(std::memory_order_acquire); }
+    // Counts published updates. A reader that caches a snapshot compares this (one relaxed load,
+    // cheaper than snapshot()) and takes a new snapshot only when it changed.
+    uint64_t version() const { return m_version.load(std::memory_order_acquire); }
 
     // Runs change on a copy of the current snapshot and publishes the copy unless change returns
     // a Bad status (then nothing changes). Returns what change returned. Costs one copy of the
@@ -30,12 +33,14 @@ public:
         const StatusCode s = change(copy);
         if (s.isBad()) return s;
         m_current.store(std::make_shared<const AddressSpace>(std::move(copy)), std::memory_order_release);
+        m_version.fetch_add(1, std::memory_order_acq_rel);
         return s;
     }
 
 private:
     std::atomic<std::shared_ptr<const AddressSpace>> m_current;
     std::mutex m_writer;
+    std::atomic<uint64_t> m_version{1};
 };
 
 } // namespace ua
