@@ -127,6 +127,33 @@ async function main(url) {
         const bench = await session.read([1000, 1550, 2099].map((i) => ({ nodeId: `ns=1;i=${i}`, attributeId: AttributeIds.Value })));
         check("Benchmark", bench.every((d, k) => d.value.value === [1000, 1550, 2099][k]), bench.map((d) => d.value.value).join(","));
 
+        // Analog items: AnalogItemType with EURange and EngineeringUnits properties.
+        const eu = await session.translateBrowsePath(makeBrowsePath(`ns=${demo};s=Demo.Analog.Temperature`, "/0:EURange"));
+        const range = eu.statusCode === StatusCodes.Good ? await session.read({ nodeId: eu.targets[0].targetId, attributeId: AttributeIds.Value }) : null;
+        check("Analog.EURange", range && range.value.value && range.value.value.low === -40 && range.value.value.high === 120,
+              range ? range.toString() : eu.statusCode.toString());
+        const unitsPath = await session.translateBrowsePath(makeBrowsePath(`ns=${demo};s=Demo.Analog.Temperature`, "/0:EngineeringUnits"));
+        const units = unitsPath.statusCode === StatusCodes.Good ? await session.read({ nodeId: unitsPath.targets[0].targetId, attributeId: AttributeIds.Value }) : null;
+        check("Analog.EngineeringUnits", units && units.value.value && units.value.value.unitId === 4408652, units ? units.toString() : unitsPath.statusCode.toString());
+        const typeDef = await session.browse({ nodeId: `ns=${demo};s=Demo.Analog.Temperature`, referenceTypeId: "HasTypeDefinition",
+            browseDirection: BrowseDirection.Forward, resultMask: 63 });
+        check("Analog.TypeDefinition", typeDef.references && typeDef.references[0] && typeDef.references[0].nodeId.toString() === "ns=0;i=2368",
+              typeDef.references && typeDef.references[0] && typeDef.references[0].nodeId.toString());
+        // The simulation's update rate is writable and bounded.
+        const rateOk = await session.write({ nodeId: `ns=${demo};s=Demo.Simulation.UpdateRate`, attributeId: AttributeIds.Value,
+            value: { value: { dataType: DataType.UInt32, value: 50 } } });
+        const rateBad = await session.write({ nodeId: `ns=${demo};s=Demo.Simulation.UpdateRate`, attributeId: AttributeIds.Value,
+            value: { value: { dataType: DataType.UInt32, value: 1 } } });
+        const ramp1 = await session.read({ nodeId: `ns=${demo};s=Demo.Simulation.Ramp`, attributeId: AttributeIds.Value });
+        await new Promise((r) => setTimeout(r, 120));
+        const ramp2 = await session.read({ nodeId: `ns=${demo};s=Demo.Simulation.Ramp`, attributeId: AttributeIds.Value });
+        check("Simulation.UpdateRate", rateOk === StatusCodes.Good && rateBad === StatusCodes.BadOutOfRange &&
+              ramp2.sourceTimestamp.getTime() - ramp1.sourceTimestamp.getTime() >= 100 &&
+              ramp1.sourceTimestamp.getTime() % 50 === 0, `${rateOk} ${rateBad} ${ramp1.sourceTimestamp.toISOString()} ${ramp2.sourceTimestamp.toISOString()}`);
+        // The matrix keeps its dimensions.
+        const mx = await session.read({ nodeId: `ns=${demo};s=Demo.Matrix`, attributeId: AttributeIds.Value });
+        check("Matrix", mx.value.dimensions && mx.value.dimensions.join("x") === "2x3" && mx.value.value.length === 6, mx.toString());
+
         // Simulation signals change.
         const s1 = await session.read({ nodeId: `ns=${demo};s=Demo.Simulation.Ramp`, attributeId: AttributeIds.Value });
         check("Simulation", s1.statusCode === StatusCodes.Good && typeof s1.value.value === "number", s1.toString());
