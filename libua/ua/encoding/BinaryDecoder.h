@@ -129,7 +129,7 @@ void decode(BinaryDecoder& d, Array<T>& a) {
     a.setEmpty();
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
         const uint8_t* p = d.take(std::size_t(n) * sizeof(T));
-        if (!p) return;
+        if (!p || n == 0) return;  // an empty vector's data() may be null: no memcpy then
         a.resize(std::size_t(n));
         std::memcpy(a.data(), p, std::size_t(n) * sizeof(T));
     } else if constexpr (std::is_same_v<T, bool>) {

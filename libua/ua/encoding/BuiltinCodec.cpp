@@ -67,11 +67,9 @@ uint8_t decodeNodeId(BinaryDecoder& d, NodeId& v) {
         break;
     }
     case StringId: {
-        const uint16_t ns = d.readPod<uint16_t>();
-        String s;
+        String& s = v.emplaceString(d.readPod<uint16_t>());
         decode(d, s);
-        if (s.isNull()) s = String("");  // a null string identifier reads as empty
-        v = NodeId(ns, std::move(s));
+        if (s.isNull()) s.assign("", 0);  // a null string identifier reads as empty
         break;
     }
     case GuidId: {
@@ -82,11 +80,9 @@ uint8_t decodeNodeId(BinaryDecoder& d, NodeId& v) {
         break;
     }
     case ByteStringId: {
-        const uint16_t ns = d.readPod<uint16_t>();
-        ByteString b;
+        ByteString& b = v.emplaceOpaque(d.readPod<uint16_t>());
         decode(d, b);
-        if (b.isNull()) b = ByteString("");
-        v = NodeId(ns, std::move(b));
+        if (b.isNull()) b.assign("", 0);
         break;
     }
     default: d.failDecoding(); break;
@@ -267,7 +263,8 @@ void decodeAlternative(BinaryDecoder& d, Variant::Storage& s, int32_t arrayLengt
         if (std::size_t(arrayLength) * minEncodedSize<T>() > d.remaining()) { d.failDecoding(); return; }
         a.resize(std::size_t(arrayLength));
         if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-            if (const uint8_t* p = d.take(a.size() * sizeof(T))) std::memcpy(a.data(), p, a.size() * sizeof(T));
+            const uint8_t* p = d.take(a.size() * sizeof(T));
+            if (p && !a.empty()) std::memcpy(a.data(), p, a.size() * sizeof(T));
         } else if constexpr (std::is_same_v<T, bool>) {
             for (std::size_t i = 0; i < a.size(); ++i) a[i] = d.readPod<uint8_t>() != 0;
         } else {

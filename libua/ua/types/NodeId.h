@@ -37,6 +37,18 @@ public:
     const String& string() const { return std::get<1>(m_id); }
     const Guid& guid() const { return std::get<2>(m_id); }
     const ByteString& opaque() const { return std::get<3>(m_id); }
+    // Makes this a String / opaque NodeId in namespace ns and returns the identifier to fill in.
+    // An identifier of that kind already held keeps its storage (decoders reuse it: no allocation).
+    String& emplaceString(uint16_t ns) {
+        m_ns = ns;
+        if (m_id.index() != 1) m_id.emplace<1>();
+        return std::get<1>(m_id);
+    }
+    ByteString& emplaceOpaque(uint16_t ns) {
+        m_ns = ns;
+        if (m_id.index() != 3) m_id.emplace<3>();
+        return std::get<3>(m_id);
+    }
     // Null per OPC 10000-3 8.2.4: namespace 0 and a numeric 0, empty string, null Guid or empty opaque.
     bool isNull() const;
 

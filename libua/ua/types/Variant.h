@@ -52,7 +52,7 @@ public:
     Variant() = default;
     template <class T, class = std::enable_if_t<!std::is_same_v<std::decay_t<T>, Variant>>>
     Variant(T&& v) : m_v(std::forward<T>(v)) {}
-    Variant(const char* s) : m_v(String(s)) {}
+    Variant(const char* s);
     Variant(DataValue dv);
 
     BuiltInType type() const {
@@ -113,6 +113,9 @@ struct DataValue {
     friend bool operator==(const DataValue&, const DataValue&) = default;
 };
 
+// Defined here, where DataValue is complete (clang instantiates the Storage members at the
+// constructor's definition).
+inline Variant::Variant(const char* s) : m_v(String(s)) {}
 inline Variant::Variant(DataValue dv) : m_v(Box<DataValue>(std::move(dv))) {}
 inline const DataValue* Variant::dataValue() const {
     auto b = std::get_if<Box<DataValue>>(&m_v);
