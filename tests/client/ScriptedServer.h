@@ -3,7 +3,8 @@
 // then gives each request to the test's handler, which may answer, hold it, abort it, or send ERR.
 // Requests the handler leaves alone get plain answers (GetEndpoints with a None endpoint on an
 // advertised host that does not exist, CreateSession, ActivateSession, CloseSession, Read).
-// Mode Silent accepts connections and never answers anything.
+// Mode Silent accepts connections and never answers anything; busyHellos answers the first Hellos
+// with ERR Bad_TcpServerTooBusy.
 #pragma once
 
 #include "ua/encoding/BinaryDecoder.h"
@@ -72,6 +73,7 @@ public:
     Connection* last() { return m_connections.empty() ? nullptr : m_connections.back().get(); }
 
     Handler handler;
+    int busyHellos = 0;  // the first ones get ERR Bad_TcpServerTooBusy
     QString advertisedUrl = QStringLiteral("opc.tcp://advertised-host.invalid:4840");
 
 private:
@@ -102,6 +104,11 @@ private:
     void handleMessage(Connection& c, const uint8_t* p, std::size_t n) {
         const TcpHeader h = readTcpHeader(p);
         if (h.type == TcpMessageType::Hello) {
+            if (busyHellos > 0) {
+                --busyHellos;
+                c.sendErr(status::BadTcpServerTooBusy);
+                return;
+            }
             const auto hello = decodeHello(p + 8, n - 8);
             const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_limits);
             c.channel.emplace(m_nextChannelId++, *hello, ack, SecureChannelConfig{},

@@ -83,6 +83,7 @@ private slots:
     void requestTimesOutAndLateResponsesAreDropped();
     void errFailsEveryPendingRequest();
     void abortChunkFailsOnlyItsRequest();
+    void busyServerIsRetriedWithBackoff();
     void tokenIsRenewedBeforeItExpires();
     void reconnectsToTheSameSession();
     void requestsWaitWhileReconnecting();
@@ -650,6 +651,42 @@ void TestClient::abortChunkFailsOnlyItsRequest() {
     QCOMPARE(peer.connections(), 1);
 }
 
+void TestClient::busyServerIsRetriedWithBackoff() {
+    // ERR Bad_TcpServerTooBusy on the first two Hellos, Bad_ServerTooBusy on the first two
+    // CreateSessions: the client backs off and gets through.
+    ScriptedServer peer;
+    QVERIFY(peer.listen());
+    peer.busyHellos = 2;
+    int createFaults = 0;
+    peer.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
+        if (r.typeId == CreateSessionRequest::kBinaryEncodingId && createFaults < 2) {
+            ++createFaults;
+            c.fault(r.requestId, status::BadServerTooBusy);
+            return true;
+        }
+        return false;
+    };
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, peer.url()), status::Good);
+    QCOMPARE(peer.connections(), 3);
+    QCOMPARE(createFaults, 2);
+    QCOMPARE(client.state(), ClientState::Connected);
+
+    // Out of retries, the code reaches the caller.
+    ScriptedServer busy;
+    QVERIFY(busy.listen());
+    busy.busyHellos = 100;
+    ClientConfig cfg = clientConfig();
+    cfg.busyRetries = 1;
+    Client limited(cfg);
+    Awaited<ServiceResult<GetEndpointsResponse>> c;
+    limited.connectToServer(busy.url(), this, c.callback());
+    QVERIFY(c.wait());
+    QCOMPARE(c->status, status::BadTcpServerTooBusy);
+    QCOMPARE(busy.connections(), 2);
+    QCOMPARE(limited.state(), ClientState::Disconnected);
+}
+
 void TestClient::tokenIsRenewedBeforeItExpires() {
     // A 1.2 s token: the server closes a channel whose token is 25 % past its lifetime, so the
     // client keeps working for 4 s only if it renews (at 75 %, 0.9 s).
@@ -696,6 +733,7 @@ void TestClient::reconnectsToTheSameSession() {
     QCOMPARE(server->sessions().count(), 1);
     QCOMPARE(server->sessions().snapshot()[0]->sessionId, sessionId);
     QCOMPARE(client.snapshot().reconnectCount, 1u);
+    QTRY_COMPARE(states.size(), 2);  // Reconnecting, Connected
     QCOMPARE(states.first().at(1).value<StatusCode>(), status::BadConnectionClosed);
     // The Session works on the new channel.
     Awaited<ServiceResult<ReadResponse>> r;
@@ -748,6 +786,8 @@ void TestClient::keepAliveFindsADeadLink() {
     QSignalSpy states(&client, &Client::stateChanged);
     proxy.freeze();  // the socket stays open but nothing passes any more
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 5000);
+    QTRY_VERIFY(!states.isEmpty());  // signals arrive queued, after state() changed
+    QCOMPARE(states.first().at(0).value<ClientState>(), ClientState::Reconnecting);
     QCOMPARE(states.first().at(1).value<StatusCode>(), status::BadTimeout);
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 10000);
     QCOMPARE(client.sessionId(), sessionId);

@@ -100,7 +100,7 @@ public:
                               ServiceCallback<TranslateBrowsePathsToNodeIdsResponse> done, uint32_t timeoutMs = 0);
 
     // --- State (any thread) ------------------------------------------------------------------------
-    State state() const { return m_core->snapshot().state; }
+    State state() const { return m_core->state(); }
     NodeId sessionId() const { return m_core->snapshot().sessionId; }
     Array<EndpointDescription> endpoints() const { return m_core->snapshot().endpoints; }
     // Conversion to and from "nsu=" strings with the server's current NamespaceArray.

@@ -41,9 +41,14 @@ struct ClientConfig {
     // Session is active (0: off). No answer within keepAliveTimeoutMs counts as a lost connection.
     uint32_t keepAliveIntervalMs = 5'000;
     uint32_t keepAliveTimeoutMs = 5'000;
-    // On a lost connection: reopen the SecureChannel and reactivate the same Session.
+    // On a lost connection: reopen the SecureChannel and reactivate the same Session, with the
+    // delays of `reconnect`.
     bool autoReconnect = true;
     ReconnectPolicy reconnect;
+    // connectToServer() retries this many times when the server answers ERR Bad_TcpServerTooBusy,
+    // createSession() when CreateSession/ActivateSession answer Bad_ServerTooBusy, waiting the
+    // delays of `reconnect` (exponential, with jitter) in between.
+    int busyRetries = 5;
 };
 
 } // namespace ua

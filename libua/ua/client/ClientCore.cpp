@@ -94,8 +94,15 @@ void ClientCore::publish() {
 void ClientCore::setState(ClientState s, StatusCode reason) {
     const bool changed = s != m_state;
     m_state = s;
-    if (s == ClientState::Connected && m_config.keepAliveIntervalMs > 0) m_keepAliveTimer->start(int(m_config.keepAliveIntervalMs));
-    else if (s != ClientState::Connected) m_keepAliveTimer->stop();
+    m_publicState.store(s, std::memory_order_release);
+    if (s == ClientState::Connected && m_config.keepAliveIntervalMs > 0) {
+        // Often enough to keep an idle Session from expiring: at most half its revised timeout.
+        uint32_t interval = m_config.keepAliveIntervalMs;
+        if (m_session.revisedTimeoutMs > 0) interval = std::min(interval, std::max<uint32_t>(100, uint32_t(m_session.revisedTimeoutMs / 2)));
+        m_keepAliveTimer->start(int(interval));
+    } else if (s != ClientState::Connected) {
+        m_keepAliveTimer->stop();
+    }
     publish();
     if (changed) {
         qCDebug(lcClient) << "state" << toString(s) << QString::fromStdString(reason.name());
@@ -284,23 +291,50 @@ void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpoint
     m_endpoints = {};
     m_converter = NodeIdConverter();
     m_backoff.reset();
+    m_connectDone = std::move(done);
+    m_busyRetries = 0;
     setState(ClientState::Connecting);
-    openConnection([this, done](StatusCode s) {
+    startConnect();
+}
+
+void ClientCore::startConnect() {
+    openConnection([this](StatusCode s) {
         if (s.isBad()) {
-            finishConnect(s, {s, {}}, done);
+            connectStepFailed({s, {}});
             return;
         }
         GetEndpointsRequest req;
         req.endpointUrl = String::fromQString(m_urlText);
         req.localeIds = Array<String>::emptyArray();
         req.profileUris = Array<String>::emptyArray();
-        internalCall<GetEndpointsRequest, GetEndpointsResponse>(std::move(req), 0, [this, done](const ServiceResult<GetEndpointsResponse>& r) {
-            finishConnect(r.status, r, done);
+        internalCall<GetEndpointsRequest, GetEndpointsResponse>(std::move(req), 0, [this](const ServiceResult<GetEndpointsResponse>& r) {
+            if (r.status.isBad()) connectStepFailed(r);
+            else finishConnect(r);
         });
     });
 }
 
-void ClientCore::finishConnect(StatusCode s, const ServiceResult<GetEndpointsResponse>& r, const ServiceCallback<GetEndpointsResponse>& done) {
+void ClientCore::connectStepFailed(const ServiceResult<GetEndpointsResponse>& r) {
+    // A server under a connect storm answers ERR Bad_TcpServerTooBusy: back off and try again
+    // (docs/Architecture.md, admission control) instead of failing at once.
+    if (r.status == status::BadTcpServerTooBusy && m_busyRetries < m_config.busyRetries && !m_userDisconnect) {
+        dropConnection(status::BadConnectionClosed, false);
+        retryLater(m_busyRetries++, [this] {
+            if (m_state == ClientState::Connecting && !m_userDisconnect) startConnect();
+        });
+        return;
+    }
+    finishConnect(r);
+}
+
+void ClientCore::retryLater(int attempt, std::function<void()> action) {
+    const uint32_t delay = ReconnectBackoff::delayMs(m_config.reconnect, attempt, QRandomGenerator::global()->generateDouble());
+    qCDebug(lcClient) << "server busy: retry in" << delay << "ms";
+    QTimer::singleShot(int(delay), this, std::move(action));
+}
+
+void ClientCore::finishConnect(const ServiceResult<GetEndpointsResponse>& r) {
+    StatusCode s = r.status;
     if (s.isGood()) {
         // Only SecurityPolicy None is spoken here: find its endpoint and its anonymous token policy.
         const EndpointDescription* none = nullptr;
@@ -320,6 +354,7 @@ void ClientCore::finishConnect(StatusCode s, const ServiceResult<GetEndpointsRes
                 qCDebug(lcClient) << "the server advertises" << none->endpointUrl.toQString() << "; staying on" << m_urlText;
         }
     }
+    auto done = std::exchange(m_connectDone, nullptr);
     if (s.isBad()) {
         dropConnection(status::BadConnectionClosed, true);
         setState(ClientState::Disconnected, s);
@@ -344,6 +379,7 @@ void ClientCore::disconnectFromServer(StatusCallback done) {
         auto openDone = std::exchange(m_openDone, nullptr);
         dropConnection(status::BadConnectionClosed, true);  // CloseSecureChannel, then the socket
         if (openDone) openDone(status::BadDisconnect);         // a connect in progress ends here
+        if (m_connectDone) finishConnect({status::BadDisconnect, {}});  // e.g. waiting to retry a busy server
         m_session = Session();
         setState(ClientState::Disconnected, status::Good);
         failQueued(status::BadServerNotConnected);
@@ -373,6 +409,7 @@ void ClientCore::shutdown() {
     for (uint32_t h : rest) complete(h, status::BadShutdown);
     m_session = Session();
     m_state = ClientState::Disconnected;
+    m_publicState.store(m_state, std::memory_order_release);
     publish();
 }
 
@@ -385,7 +422,25 @@ void ClientCore::createSession(ServiceCallback<CreateSessionResponse> done) {
         return;
     }
     m_activating = true;
+    m_busyRetries = 0;
+    tryCreateSession(std::move(done));
+}
+
+void ClientCore::tryCreateSession(ServiceCallback<CreateSessionResponse> done) {
     createAndActivate([this, done](const ServiceResult<CreateSessionResponse>& r) {
+        // Bad_ServerTooBusy: the server refuses Sessions for now (admission control); back off.
+        if (r.status == status::BadServerTooBusy && m_busyRetries < m_config.busyRetries && m_conn && !m_userDisconnect) {
+            const uint64_t gen = m_connGeneration;
+            retryLater(m_busyRetries++, [this, gen, done] {
+                if (gen == m_connGeneration && m_conn) {
+                    tryCreateSession(done);
+                } else {
+                    m_activating = false;
+                    if (done) done({status::BadConnectionClosed, {}});
+                }
+            });
+            return;
+        }
         m_activating = false;
         if (r.status.isGood()) {
             m_wantSession = true;

@@ -15,6 +15,7 @@
 
 #include <QMutex>
 #include <QObject>
+#include <atomic>
 #include <deque>
 #include <set>
 #include <unordered_map>
@@ -56,6 +57,7 @@ public:
     ~ClientCore() override;
 
     ClientSnapshot snapshot() const;
+    ClientState state() const { return m_publicState.load(std::memory_order_acquire); }
 
     void connectToServer(const QString& url, ServiceCallback<GetEndpointsResponse> done);
     void createSession(ServiceCallback<CreateSessionResponse> done);
@@ -160,9 +162,13 @@ private:
     void openConnection(StatusCallback done);
     void dropConnection(StatusCode forPending, bool sendClose);
     void connectionLost(StatusCode reason, StatusCode forPending);
-    void finishConnect(StatusCode s, const ServiceResult<GetEndpointsResponse>& r, const ServiceCallback<GetEndpointsResponse>& done);
+    void startConnect();
+    void connectStepFailed(const ServiceResult<GetEndpointsResponse>& r);
+    void finishConnect(const ServiceResult<GetEndpointsResponse>& r);
+    void retryLater(int attempt, std::function<void()> action);
 
     // Session.
+    void tryCreateSession(ServiceCallback<CreateSessionResponse> done);
     void createAndActivate(ServiceCallback<CreateSessionResponse> done);
     void activate(StatusCallback done);
     void readNamespaceArray(StatusCallback done);
@@ -186,6 +192,8 @@ private:
     ClientConnection* m_conn = nullptr;
     uint64_t m_connGeneration = 0;  // handlers of a dropped connection see another generation
     StatusCallback m_openDone;      // the open in progress reports here
+    ServiceCallback<GetEndpointsResponse> m_connectDone;  // connectToServer() in progress
+    int m_busyRetries = 0;          // retries after Bad_TcpServerTooBusy / Bad_ServerTooBusy so far
     Session m_session;
     bool m_activating = false;      // createSession in progress: user requests wait
     bool m_wantSession = false;     // a Session was created by the user and not closed: reconnects restore one
@@ -209,6 +217,7 @@ private:
     QTimer* m_keepAliveTimer;
     QTimer* m_reconnectTimer;
 
+    std::atomic<ClientState> m_publicState{ClientState::Disconnected};
     mutable QMutex m_snapshotMutex;
     ClientSnapshot m_snapshot;
 };
