@@ -72,6 +72,7 @@ private slots:
     void endpointHostIsNotFollowed();
     void readWriteBrowseTranslate();
     void browseStopsEarlyAndReleasesContinuationPoints();
+    void genericCallsForTheOtherServices();
     void browseReleasesWhatItAbandons();
     void manyRequestsOutstanding();
     void unsupportedServiceIsTheCallsResult();
@@ -326,6 +327,56 @@ void TestClient::browseStopsEarlyAndReleasesContinuationPoints() {
     QCOMPARE(full->response.results[0].statusCode, status::Good);
     // Unlimited, it follows every ContinuationPoint (the server returns at most 1000 per call).
     QCOMPARE(full->response.results[0].references.size(), std::size_t(1100));
+}
+
+void TestClient::genericCallsForTheOtherServices() {
+    // Services without a typed helper go through call<Req, Resp>.
+    auto server = startServer();
+    QVERIFY(server);
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
+
+    RegisterNodesRequest reg;
+    reg.nodesToRegister = Array<NodeId>{NodeId(1, 1002)};
+    Awaited<ServiceResult<RegisterNodesResponse>> r;
+    client.call<RegisterNodesRequest, RegisterNodesResponse>(reg, this, r.callback());
+    QVERIFY(r.wait());
+    QCOMPARE(r->status, status::Good);
+    QCOMPARE(r->response.registeredNodeIds.size(), std::size_t(1));
+    Awaited<ServiceResult<ReadResponse>> read;
+    client.readValues({r->response.registeredNodeIds[0]}, this, read.callback());
+    QVERIFY(read.wait());
+    QCOMPARE(*read->response.results[0].value.get<int32_t>(), 1002);
+    UnregisterNodesRequest unreg;
+    unreg.nodesToUnregister = r->response.registeredNodeIds;
+    Awaited<ServiceResult<UnregisterNodesResponse>> u;
+    client.call<UnregisterNodesRequest, UnregisterNodesResponse>(unreg, this, u.callback());
+    QVERIFY(u.wait());
+    QCOMPARE(u->status, status::Good);
+
+    CancelRequest cancel;
+    cancel.requestHandle = 0xFFFF0000u;  // nothing outstanding with that handle
+    Awaited<ServiceResult<CancelResponse>> c;
+    client.call<CancelRequest, CancelResponse>(cancel, this, c.callback());
+    QVERIFY(c.wait());
+    QCOMPARE(c->status, status::Good);
+    QCOMPARE(c->response.cancelCount, 0u);
+
+    GetEndpointsRequest ge;
+    ge.endpointUrl = String::fromQString(urlOf(server->port()));
+    Awaited<ServiceResult<GetEndpointsResponse>> e;
+    client.call<GetEndpointsRequest, GetEndpointsResponse>(ge, this, e.callback());
+    QVERIFY(e.wait());
+    QCOMPARE(e->status, status::Good);
+    QCOMPARE(e->response.endpoints.size(), std::size_t(1));
+    // A request the server refuses as a whole (a ServiceFault) fails that call only.
+    BrowseRequest tooMany;
+    tooMany.nodesToBrowse = Array<BrowseDescription>(std::vector<BrowseDescription>(3000));
+    Awaited<ServiceResult<BrowseResponse>> b;
+    client.browse(tooMany, BrowseOptions(), this, b.callback());
+    QVERIFY(b.wait());
+    QCOMPARE(b->status, status::BadTooManyOperations);  // over OperationLimits.MaxNodesPerBrowse
+    QCOMPARE(client.state(), ClientState::Connected);
 }
 
 void TestClient::browseReleasesWhatItAbandons() {

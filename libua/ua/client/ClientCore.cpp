@@ -7,6 +7,7 @@
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QTimer>
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcClient, "ua.client", QtInfoMsg)
 
@@ -186,8 +187,9 @@ void ClientCore::armDeadlineTimer() {
 void ClientCore::onDeadline() {
     const int64_t now = nowMs();
     while (!m_deadlines.empty() && m_deadlines.begin()->first <= now) {
-        const uint32_t handle = m_deadlines.begin()->second;
-        complete(handle, status::BadTimeout);  // a late response is dropped (unknown requestId)
+        const auto first = *m_deadlines.begin();
+        complete(first.second, status::BadTimeout);  // a late response is dropped (unknown requestId)
+        m_deadlines.erase(first);                    // (complete() removed it already)
     }
     armDeadlineTimer();
 }
