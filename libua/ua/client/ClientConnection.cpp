@@ -112,27 +112,18 @@ void ClientConnection::fail(StatusCode reason) {
 
 void ClientConnection::onReadyRead() {
     if (m_finished) return;
-    const qint64 avail = m_socket->bytesAvailable();
-    if (avail <= 0) return;
-    if (m_rxOffset > 0) {  // compact what was consumed, then append what arrived
-        const std::size_t left = m_rx.size() - m_rxOffset;
-        std::memmove(m_rx.data(), m_rx.data() + m_rxOffset, left);
-        m_rx.resize(left);
-        m_rxOffset = 0;
-    }
-    const std::size_t old = m_rx.size();
-    m_rx.resize(old + std::size_t(avail));
-    const qint64 got = m_socket->read(reinterpret_cast<char*>(m_rx.data() + old), avail);
-    m_rx.resize(old + std::size_t(std::max<qint64>(got, 0)));
-    while (!m_finished && m_rx.size() - m_rxOffset >= kTcpHeaderSize) {
-        const uint8_t* p = m_rx.data() + m_rxOffset;
-        const TcpHeader h = readTcpHeader(p);
-        if (h.messageSize < kTcpHeaderSize || !isKnownMessageType(h.type)) return fail(status::BadTcpMessageTypeInvalid);
+    m_framer.append(*m_socket);
+    const uint8_t* p = nullptr;
+    std::size_t n = 0;
+    while (!m_finished) {
         // 7.1.2.2: no chunk may exceed the ReceiveBufferSize we announced.
-        if (h.messageSize > m_channel.receiveChunkSize()) return fail(status::BadTcpMessageTooLarge);
-        if (m_rx.size() - m_rxOffset < h.messageSize) break;  // the rest of this chunk is still on its way
-        m_rxOffset += h.messageSize;
-        process(p, h.messageSize);
+        switch (m_framer.next(m_channel.receiveChunkSize(), p, n)) {
+        case MessageFramer::Result::NeedMore: return;
+        case MessageFramer::Result::UnknownType:
+        case MessageFramer::Result::TooSmall: return fail(status::BadTcpMessageTypeInvalid);
+        case MessageFramer::Result::TooLarge: return fail(status::BadTcpMessageTooLarge);
+        case MessageFramer::Result::Message: process(p, n); break;
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 // closed the object is finished; the owner deletes it with deleteLater().
 #pragma once
 
+#include "ua/transport/MessageFramer.h"
 #include "ua/client/ClientConfig.h"
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ClientSecureChannel.h"
@@ -73,8 +74,7 @@ private:
     QTimer* m_renewTimer;
     ClientSecureChannel m_channel;
     QString m_endpointUrl;
-    Buffer m_rx;
-    std::size_t m_rxOffset = 0;
+    MessageFramer m_framer;
     uint32_t m_nextRequestId = 1;
     uint32_t m_openRequestId = 0;  // the OPN in flight, 0 if none
     bool m_tcpConnected = false;

@@ -73,28 +73,20 @@ void ServerConnection::send(const uint8_t* p, std::size_t n) {
 
 void ServerConnection::onReadyRead() {
     if (m_closing) return;
-    const qint64 avail = m_socket->bytesAvailable();
-    if (avail <= 0) return;
-    // Compact consumed bytes, then append what arrived.
-    if (m_rxOffset > 0) {
-        const std::size_t left = m_rx.size() - m_rxOffset;
-        std::memmove(m_rx.data(), m_rx.data() + m_rxOffset, left);
-        m_rx.resize(left);
-        m_rxOffset = 0;
-    }
-    const std::size_t old = m_rx.size();
-    m_rx.resize(old + std::size_t(avail));
-    const qint64 got = m_socket->read(reinterpret_cast<char*>(m_rx.data() + old), avail);
-    m_rx.resize(old + std::size_t(std::max<qint64>(got, 0)));
-    while (!m_closing && m_rx.size() - m_rxOffset >= kTcpHeaderSize) {
-        const uint8_t* p = m_rx.data() + m_rxOffset;
-        const TcpHeader h = readTcpHeader(p);
-        if (!isKnownMessageType(h.type)) return fail(status::BadTcpMessageTypeInvalid, "unknown message type");
-        if (h.messageSize < kTcpHeaderSize) return fail(status::BadTcpMessageTypeInvalid, "MessageSize below the header size");
-        if (h.messageSize > m_maxChunk) return fail(status::BadTcpMessageTooLarge, "chunk larger than the negotiated ReceiveBufferSize");
-        if (m_rx.size() - m_rxOffset < h.messageSize) break;  // wait for the rest of this chunk
-        m_rxOffset += h.messageSize;
-        if (!processMessage(p, h.messageSize)) return;
+    m_framer.append(*m_socket);
+    const uint8_t* p = nullptr;
+    std::size_t n = 0;
+    while (!m_closing) {
+        switch (m_framer.next(m_maxChunk, p, n)) {
+        case MessageFramer::Result::NeedMore: return;
+        case MessageFramer::Result::UnknownType: return fail(status::BadTcpMessageTypeInvalid, "unknown message type");
+        case MessageFramer::Result::TooSmall: return fail(status::BadTcpMessageTypeInvalid, "MessageSize below the header size");
+        case MessageFramer::Result::TooLarge:
+            return fail(status::BadTcpMessageTooLarge, "chunk larger than the negotiated ReceiveBufferSize");
+        case MessageFramer::Result::Message:
+            if (!processMessage(p, n)) return;
+            break;
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ServerSecureChannel.h"
+#include "ua/transport/MessageFramer.h"
 #include "ua/server/Session.h"
 #include "ua/server/addressspace/AddressSpace.h"
 
@@ -47,8 +48,7 @@ private:
     Server& m_server;
     QTcpSocket* m_socket;
     QTimer* m_tokenTimer;
-    Buffer m_rx;
-    std::size_t m_rxOffset = 0;
+    MessageFramer m_framer;
     uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
     uint32_t m_channelId;
     std::optional<ServerSecureChannel> m_channel;
