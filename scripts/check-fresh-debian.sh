@@ -44,6 +44,8 @@ mountpoint -q "$root/sys" || mount -t sysfs sysfs "$root/sys"
 mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
 mountpoint -q "$root/dev/pts" || mount --bind /dev/pts "$root/dev/pts"
 cp --remove-destination /etc/resolv.conf "$root/etc/resolv.conf"
+# debootstrap leaves /etc/hosts out; an installed Debian has one (localhost must resolve).
+[[ -s $root/etc/hosts ]] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 # The host's own CA certificates (e.g. of a TLS-intercepting proxy) for Node.js, so npm can reach
 # its registry from inside as it does from the host. Nothing is added on a host without any.
 env=(HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}"

@@ -16,14 +16,14 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 
 port=$(( 20000 + RANDOM % 20000 ))
-"$server_bin" --headless --port "$port" --host localhost >"$work/server.log" 2>&1 &
+"$server_bin" --headless --port "$port" --host 127.0.0.1 >"$work/server.log" 2>&1 &
 pids+=($!)
 tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log" 2>&1 &
 tshark_pid=$!
 pids+=($tshark_pid)
 for _ in $(seq 50); do grep -q listening "$work/server.log" && break; sleep 0.1; done
 sleep 1  # tshark needs a moment before it captures
-"$node_bin" "$here/client_services.js" "opc.tcp://localhost:$port" >"$work/client.json" 2>"$work/client.log" || {
+"$node_bin" "$here/client_services.js" "opc.tcp://127.0.0.1:$port" >"$work/client.json" 2>"$work/client.log" || {
     echo "node-opcua client failed:"; cat "$work/client.json" "$work/client.log"; exit 1; }
 sleep 1
 kill -INT "$tshark_pid"; wait "$tshark_pid" 2>/dev/null || true

@@ -22,7 +22,7 @@ NodeRun runAgainstOurServer(const QString& script, int timeoutMs, ua::Server** k
     NodeRun run;
     ua::ServerConfig cfg;
     cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
+    cfg.hostName = QStringLiteral("127.0.0.1");  // resolvable without /etc/hosts (minimal roots)
     cfg.ioThreads = 2;
     auto* server = new ua::Server(cfg);
     if (!server->start()) {
@@ -72,7 +72,7 @@ void TestNodeClient::nodeOpcuaClientTalksToOurServer() {
     QCOMPARE(ep.value("url").toString(), server->endpointUrl());
     QCOMPARE(ep.value("mode").toString(), QString("None"));
     QCOMPARE(ep.value("tokens").toArray().at(0).toString(), QString("anonymous"));
-    QCOMPARE(r.value("servers").toArray().at(0).toString(), QString("urn:localhost:UAWorkbench:Server"));
+    QCOMPARE(r.value("servers").toArray().at(0).toString(), QString("urn:127.0.0.1:UAWorkbench:Server"));
     QVERIFY(r.value("sessionId").toString().startsWith("ns=1;g="));
     QCOMPARE(run.exitCode, 0);
     // The Session was closed by the client.
