@@ -1,0 +1,101 @@
+// The certificate store of an application (OPC 10000-12 7.3 layout, as other stacks use it):
+//   <root>/own/certs      the application instance certificate (DER)
+//   <root>/own/private    its private key (PEM, mode 0600)
+//   <root>/trusted/certs  trusted application and CA certificates;  <root>/trusted/crl  their CRLs
+//   <root>/issuers/certs  CA certificates used to build chains only; <root>/issuers/crl  their CRLs
+//   <root>/rejected/certs certificates that failed validation as untrusted (copied there for review)
+// Files are named "<CommonName> [<thumbprint hex>].der"; any .der/.pem/.crt file placed there by hand
+// is read as well. The store re-reads the folders when their contents change (a user copying a file in
+// is seen at the next validation). Thread-safe: validation may run on any I/O thread.
+#pragma once
+
+#include "ua/pki/Certificate.h"
+#include "ua/pki/PrivateKey.h"
+#include "ua/types/StatusCode.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ua {
+
+// What a new application instance certificate carries (OPC 10000-6 6.2.2): RSA keyBits with a
+// SHA-256 signature, subjectAltName URI = applicationUri and DNS = each of hostNames (IP addresses
+// as IP entries), keyUsage digitalSignature, nonRepudiation, keyEncipherment, dataEncipherment
+// (and keyCertSign, as self-signed), extendedKeyUsage serverAuth + clientAuth, basicConstraints
+// cA=FALSE, subjectKeyIdentifier and authorityKeyIdentifier.
+struct CertificateRequest {
+    std::string applicationUri;
+    std::string applicationName;  // CN
+    std::string organization = "UA Workbench";
+    std::vector<std::string> hostNames;  // empty: the host's name (QHostInfo::localHostName())
+    int keyBits = 2048;
+    int validityDays = 365 * 5;
+};
+
+// What validation checks besides the chain (OPC 10000-4 6.1.3).
+struct ValidationOptions {
+    std::string expectedApplicationUri;  // non-empty: must equal the certificate's URI (Bad_CertificateUriInvalid)
+    std::string expectedHostName;        // non-empty: must be one of its DNS/IP names (Bad_CertificateHostNameInvalid)
+    int minKeyBits = 2048;               // smaller: Bad_CertificatePolicyCheckFailed
+    int maxKeyBits = 4096;               // larger: Bad_CertificatePolicyCheckFailed
+    bool allowSha1Signature = false;     // a SHA-1 signed certificate: Bad_CertificatePolicyCheckFailed
+    // Whether the leaf is an application instance certificate that must allow signatures and key
+    // encipherment (keyUsage digitalSignature + keyEncipherment/dataEncipherment, or
+    // Bad_CertificateUseNotAllowed).
+    bool checkKeyUsage = true;
+};
+
+class CertificateStore {
+public:
+    // Opens (and creates, with mode 0700 for own/private) the folders under rootDir.
+    explicit CertificateStore(std::string rootDir);
+    ~CertificateStore();
+
+    const std::string& rootDir() const;
+
+    // Loads the application instance certificate and key from own/; creates and saves them when
+    // there are none (or when the certificate's ApplicationUri differs from request.applicationUri).
+    // Returns false and sets *error when neither works.
+    bool ensureOwnCertificate(const CertificateRequest& request, std::string* error = nullptr);
+    Certificate ownCertificate() const;
+    PrivateKey ownPrivateKey() const;
+
+    // Validates a certificate chain as received (concatenated DER, leaf first) by
+    // OPC 10000-4 6.1.3 / Table 106, in its order: structure (Bad_CertificateInvalid), chain building
+    // from the chain itself, issuers/ and trusted/ (Bad_CertificateChainIncomplete), signatures
+    // (Bad_CertificateInvalid), trust list (Bad_CertificateUntrusted: the leaf is neither in trusted/
+    // nor issued by a CA in trusted/), validity period of each (Bad_CertificateTimeInvalid for the
+    // leaf, Bad_CertificateIssuerTimeInvalid for a CA), key length and signature hash
+    // (Bad_CertificatePolicyCheckFailed), host name (Bad_CertificateHostNameInvalid), URI
+    // (Bad_CertificateUriInvalid), key usage (Bad_CertificateUseNotAllowed for the leaf,
+    // Bad_CertificateIssuerUseNotAllowed for a CA), revocation: each CA of the chain must have a CRL in
+    // trusted/crl or issuers/crl (Bad_CertificateRevocationUnknown for the leaf's issuer,
+    // Bad_CertificateIssuerRevocationUnknown above), and a listed certificate gives
+    // Bad_CertificateRevoked / Bad_CertificateIssuerRevoked. A self-signed leaf needs no CRL.
+    // Returns Good when the certificate is trusted. An untrusted leaf (Bad_CertificateUntrusted) is
+    // copied to rejected/certs and reported to the rejected callback.
+    StatusCode validate(const std::string& chainDer, const ValidationOptions& options = {});
+
+    // Called (on the validating thread) with a leaf that validation rejected as untrusted.
+    using RejectedCallback = std::function<void(const Certificate& certificate, StatusCode reason)>;
+    void setRejectedCallback(RejectedCallback callback);
+
+    // Store management (for the windows and tests). Each returns false on an I/O failure.
+    bool addTrusted(const Certificate& c);     // writes trusted/certs, removes it from rejected/
+    bool addIssuer(const Certificate& c);      // writes issuers/certs
+    bool addTrustedCrl(const std::string& crlDer);  // trusted/crl
+    bool addIssuerCrl(const std::string& crlDer);   // issuers/crl
+    bool reject(const Certificate& c);         // writes rejected/certs, removes it from trusted/
+    bool remove(const Certificate& c);         // from trusted/, issuers/ and rejected/
+    std::vector<Certificate> trusted() const;
+    std::vector<Certificate> issuers() const;
+    std::vector<Certificate> rejected() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace ua

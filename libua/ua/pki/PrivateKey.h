@@ -1,0 +1,33 @@
+// An RSA private key (OpenSSL EVP_PKEY) of an application instance certificate. Shares its EVP_PKEY;
+// OpenSSL frees (and clears) the key material when the last reference goes.
+#pragma once
+
+#include <memory>
+#include <string>
+
+typedef struct evp_pkey_st EVP_PKEY;
+
+namespace ua {
+
+class PrivateKey {
+public:
+    PrivateKey() = default;  // null
+    static PrivateKey fromPem(const std::string& pem, const std::string& password = {});
+    static PrivateKey fromDer(const std::string& der);
+    // Reads a PEM or DER key file (PKCS#8 or traditional RSA); null on failure.
+    static PrivateKey load(const std::string& path, const std::string& password = {});
+    static PrivateKey generateRsa(int bits);
+    static PrivateKey fromEvp(EVP_PKEY* key);  // takes a reference (EVP_PKEY_up_ref)
+
+    bool isNull() const { return !m_key; }
+    EVP_PKEY* get() const { return m_key.get(); }
+    int bits() const;
+    // Writes an unencrypted PKCS#8 PEM file readable by the owner only (mode 0600, set before the
+    // key is written). False on failure.
+    bool savePem(const std::string& path) const;
+
+private:
+    std::shared_ptr<EVP_PKEY> m_key;
+};
+
+} // namespace ua

@@ -1,0 +1,45 @@
+// Asymmetric operations of the security policies (OPC 10000-7), on OpenSSL 3 EVP keys. Used by the
+// asymmetric (OpenSecureChannel) chunks of OPC 10000-6 6.7.2 and the signatures of CreateSession /
+// ActivateSession (OPC 10000-4 5.6). No state beyond the key: one call per message, never one per block.
+#pragma once
+
+#include "ua/secure/SecurityPolicy.h"
+#include "ua/types/StatusCode.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+typedef struct evp_pkey_st EVP_PKEY;
+
+namespace ua::crypto {
+
+// Size in bytes of the RSA modulus of key (= signature size = ciphertext block size).
+std::size_t rsaKeyBytes(EVP_PKEY* key);
+
+// Signature of data with privateKey by policy.asymmetricSignature, appended to out.
+// Returns Good or Bad_SecurityChecksFailed (OpenSSL failure) / Bad_SecurityPolicyRejected (policy None).
+StatusCode asymmetricSign(const SecurityPolicy& policy, EVP_PKEY* privateKey, const uint8_t* data, std::size_t size,
+                          std::vector<uint8_t>& out);
+// True when signature is a valid signature of data by the private key of publicKey.
+bool asymmetricVerify(const SecurityPolicy& policy, EVP_PKEY* publicKey, const uint8_t* data, std::size_t size,
+                      const uint8_t* signature, std::size_t signatureSize);
+
+// Plaintext bytes per encrypted block for publicKey: rsaKeyBytes - 11 (PKCS#1 v1.5), - 42 (OAEP SHA-1),
+// - 66 (OAEP SHA-256).
+std::size_t asymmetricPlainBlockSize(const SecurityPolicy& policy, EVP_PKEY* publicKey);
+// Encrypts data (any length; split into asymmetricPlainBlockSize blocks, each encrypted to
+// rsaKeyBytes bytes) with publicKey by policy.asymmetricEncryption; appends to out.
+StatusCode asymmetricEncrypt(const SecurityPolicy& policy, EVP_PKEY* publicKey, const uint8_t* data, std::size_t size,
+                             std::vector<uint8_t>& out);
+// Decrypts data (a multiple of rsaKeyBytes) with privateKey; appends the plaintext to out.
+// Bad_SecurityChecksFailed when the size is not a multiple of the block or a block does not decrypt.
+StatusCode asymmetricDecrypt(const SecurityPolicy& policy, EVP_PKEY* privateKey, const uint8_t* data, std::size_t size,
+                             std::vector<uint8_t>& out);
+
+// Cryptographically strong random bytes (RAND_bytes).
+std::vector<uint8_t> randomBytes(std::size_t n);
+// Overwrites n bytes at p so that the compiler cannot drop the write (OPENSSL_cleanse).
+void wipe(void* p, std::size_t n);
+
+} // namespace ua::crypto
