@@ -2,6 +2,7 @@
 
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/NodeIds.h"
+#include "ua/secure/AsymmetricCrypto.h"
 #include "ua/secure/SecurityPolicy.h"
 
 #include <algorithm>
@@ -9,10 +10,7 @@
 namespace ua {
 
 namespace {
-constexpr std::size_t kSymmetricHeaderSize = 8 + 4 + 4;  // message header, SecureChannelId, TokenId
-constexpr std::size_t kSequenceHeaderSize = 8;           // SequenceNumber, RequestId
-// 6.7.2.4: sequence numbers wrap after UInt32.max - 1024 to a value below 1024.
-constexpr uint32_t kSequenceWrapLimit = 4294966271u;
+constexpr std::size_t kSymmetricHeaderSize = kMessageHeaderSize + kSymmetricSecurityHeaderSize;
 
 uint32_t readU32(const uint8_t* p) {
     uint32_t v;
@@ -21,7 +19,11 @@ uint32_t readU32(const uint8_t* p) {
 }
 } // namespace
 
-ClientSecureChannel::ClientSecureChannel(const TransportLimits& ours, Sender send) : m_ours(ours), m_send(std::move(send)) {}
+ClientSecureChannel::ClientSecureChannel(const TransportLimits& ours, Sender send, ClientChannelSecurity security)
+    : m_ours(ours), m_send(std::move(send)), m_security(std::move(security)),
+      m_policy(&ua::securityPolicy(m_security.policy)), m_sendSequence(m_security.firstSequenceNumber) {}
+
+ClientSecureChannel::~ClientSecureChannel() = default;
 
 ClientSecureChannel::Event ClientSecureChannel::fatal(StatusCode s, std::string reason) {
     Event e;
@@ -33,18 +35,8 @@ ClientSecureChannel::Event ClientSecureChannel::fatal(StatusCode s, std::string 
     return e;
 }
 
-uint32_t ClientSecureChannel::nextSequenceNumber() {
-    const uint32_t s = m_sendSequence;
-    m_sendSequence = s >= kSequenceWrapLimit ? 1 : s + 1;
-    return s;
-}
-
 bool ClientSecureChannel::acceptSequenceNumber(uint32_t seq) {
-    if (m_haveReceivedSequence) {
-        const bool next = seq == m_lastReceivedSequence + 1;
-        const bool wrapped = m_lastReceivedSequence > kSequenceWrapLimit && seq < 1024;
-        if (!next && !wrapped) return false;
-    }
+    if (m_haveReceivedSequence && !sequenceNumberFollows(m_lastReceivedSequence, seq)) return false;
     m_lastReceivedSequence = seq;
     m_haveReceivedSequence = true;
     return true;
@@ -71,8 +63,14 @@ void ClientSecureChannel::sendOpen(uint32_t requestId, SecurityTokenRequestType 
     req.requestHeader = header;
     req.clientProtocolVersion = 0;
     req.requestType = type;
-    req.securityMode = MessageSecurityMode::None;
-    req.clientNonce = ByteString("");
+    req.securityMode = m_security.mode;
+    if (m_policy->id == SecurityPolicyId::None) {
+        m_clientNonce = ByteString("");
+    } else {
+        const auto nonce = crypto::randomBytes(m_policy->nonceLength);
+        m_clientNonce.assign(reinterpret_cast<const char*>(nonce.data()), nonce.size());
+    }
+    req.clientNonce = m_clientNonce;
     req.requestedLifetime = requestedLifetimeMs;
     m_body.clear();
     BinaryEncoder e(m_body);
@@ -94,48 +92,31 @@ void ClientSecureChannel::sendClose(uint32_t requestId, const RequestHeader& hea
 }
 
 StatusCode ClientSecureChannel::sendBody(TcpMessageType type, uint32_t requestId) {
-    // Security header: asymmetric for OPN (None: policy URI, null certificate, null thumbprint),
-    // else the TokenId.
-    uint8_t secHeader[64];
-    std::size_t secSize = 4;
-    if (type == TcpMessageType::OpenSecureChannel) {
-        const std::string_view uri = kSecurityPolicyNone;
-        const int32_t len = int32_t(uri.size()), nullLen = -1;
-        std::memcpy(secHeader, &len, 4);
-        std::memcpy(secHeader + 4, uri.data(), uri.size());
-        std::memcpy(secHeader + 4 + uri.size(), &nullLen, 4);
-        std::memcpy(secHeader + 8 + uri.size(), &nullLen, 4);
-        secSize = 12 + uri.size();
-    } else {
-        std::memcpy(secHeader, &m_token.tokenId, 4);
-    }
-    const std::size_t headerSize = 12 + secSize + kSequenceHeaderSize;
-    if (m_sendChunkSize <= headerSize) return status::BadSecureChannelClosed;  // no Acknowledge yet
-    const std::size_t maxPayload = m_sendChunkSize - headerSize;
-    const std::size_t bodySize = m_body.size();
-    const std::size_t chunks = std::max<std::size_t>(1, (bodySize + maxPayload - 1) / maxPayload);
+    if (m_sendChunkSize == 0) return status::BadSecureChannelClosed;  // no Acknowledge yet
     // 7.1.2.4: a request over the server's MaxMessageSize or MaxChunkCount is refused here, before
     // any chunk is sent, so no abort chunk is needed.
     uint32_t maxMessage = m_ack.maxMessageSize;
     if (m_maxRequestMessageSize && (!maxMessage || m_maxRequestMessageSize < maxMessage)) maxMessage = m_maxRequestMessageSize;
-    if ((maxMessage && bodySize > maxMessage) || (m_ack.maxChunkCount && chunks > m_ack.maxChunkCount))
-        return status::BadRequestTooLarge;
-    const uint32_t channelId = m_token.channelId;
+    const ChunkLimits limits{m_sendChunkSize, maxMessage, m_ack.maxChunkCount};
     m_out.clear();
-    m_out.reserve(bodySize + chunks * headerSize);
-    std::size_t offset = 0;
-    for (std::size_t i = 0; i < chunks; ++i) {
-        const std::size_t part = std::min(maxPayload, bodySize - offset);
-        const std::size_t total = headerSize + part;
-        uint8_t* c = m_out.grow(total);
-        writeTcpHeader(c, type, i + 1 == chunks ? ChunkType::Final : ChunkType::Intermediate, uint32_t(total));
-        std::memcpy(c + 8, &channelId, 4);
-        std::memcpy(c + 12, secHeader, secSize);
-        const uint32_t seq[2] = {nextSequenceNumber(), requestId};
-        std::memcpy(c + 12 + secSize, seq, 8);
-        std::memcpy(c + headerSize, m_body.data() + offset, part);
-        offset += part;
+    StatusCode s;
+    if (type == TcpMessageType::OpenSecureChannel) {
+        const bool secure = m_policy->id != SecurityPolicyId::None;
+        const std::string thumbprint = secure ? m_security.serverCertificate.thumbprint() : std::string();
+        if (secure && (m_security.clientKey.isNull() || m_security.serverCertificate.isNull()))
+            return status::BadSecurityChecksFailed;
+        const AsymmetricSecurity sec{m_policy, secure ? m_security.clientKey.get() : nullptr,
+                                     secure ? m_security.serverCertificate.publicKey() : nullptr,
+                                     secure ? std::string_view(m_security.clientCertificateChain) : std::string_view(),
+                                     thumbprint};
+        s = sealAsymmetric(m_out, m_token.channelId, sec, requestId, m_body.data(), m_body.size(), limits, m_sendSequence);
+    } else {
+        const SymmetricSecurity sec{m_security.mode, m_sendKeys.get(), m_token.tokenId};
+        s = sealSymmetric(m_out, type, ChunkType::Final, m_token.channelId, sec, requestId, m_body.data(), m_body.size(),
+                          limits, m_sendSequence);
     }
+    if (s == StatusCode(status::BadEncodingLimitsExceeded)) return status::BadRequestTooLarge;
+    if (s.isBad()) return s;
     m_send(m_out.data(), m_out.size());
     return status::Good;
 }
@@ -178,24 +159,36 @@ ClientSecureChannel::Event ClientSecureChannel::onMessage(const uint8_t* p, std:
 
 ClientSecureChannel::Event ClientSecureChannel::handleOpenResponse(const uint8_t* p, std::size_t n, int64_t nowMs) {
     if (ChunkType(p[3]) != ChunkType::Final) return fatal(status::BadTcpMessageTypeInvalid, "OpenSecureChannel response in more than one chunk");
-    if (n < 12) return fatal(status::BadDecodingError, "OpenSecureChannel response too short");
+    AsymmetricHeader ah;
+    StatusCode s = parseAsymmetricHeader(p, n, 0, ah);
+    if (s.isBad()) return fatal(s, "malformed OpenSecureChannel security header");
     const uint32_t channelId = readU32(p + 8);
-    BinaryDecoder d(p + 12, n - 12);
-    String policyUri;
-    ByteString senderCertificate, receiverThumbprint;
-    decode(d, policyUri);
-    decode(d, senderCertificate);
-    decode(d, receiverThumbprint);
-    const uint32_t seq = d.readPod<uint32_t>();
-    const uint32_t requestId = d.readPod<uint32_t>();
+    if (ah.policyUri != m_policy->uri) return fatal(status::BadSecurityPolicyRejected, "the server answered with another SecurityPolicy");
+    const bool secure = m_policy->id != SecurityPolicyId::None;
+    if (secure) {
+        // The server must sign with the certificate we encrypted for, and name ours (6.7.2.3).
+        const auto chain = Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(ah.senderCertificate.data()),
+                                                     ah.senderCertificate.size());
+        if (chain.empty() || !(chain.front() == m_security.serverCertificate))
+            return fatal(status::BadCertificateInvalid, "the OpenSecureChannel response comes with another server certificate");
+        const auto ours = Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(m_security.clientCertificateChain.data()),
+                                                    m_security.clientCertificateChain.size());
+        if (ours.empty() || ah.receiverThumbprint != ours.front().thumbprint())
+            return fatal(status::BadCertificateInvalid, "the OpenSecureChannel response is not for our certificate");
+    }
+    OpenedChunk opened;
+    const AsymmetricSecurity sec{m_policy, secure ? m_security.clientKey.get() : nullptr,
+                                 secure ? m_security.serverCertificate.publicKey() : nullptr, {}, {}};
+    s = openAsymmetric(p, n, ah.size, sec, m_scratch, opened);
+    if (s.isBad()) return fatal(s, "the OpenSecureChannel response does not decrypt or verify");
+    if (!acceptSequenceNumber(opened.sequenceNumber)) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
+    BinaryDecoder d(opened.body, opened.bodySize);
     NodeId typeId;
     decode(d, typeId);
     if (!d.ok()) return fatal(status::BadDecodingError, "malformed OpenSecureChannel response headers");
-    if (policyUri.view() != kSecurityPolicyNone) return fatal(status::BadSecurityPolicyRejected, "the server answered with another SecurityPolicy");
-    if (!acceptSequenceNumber(seq)) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
     Event e;
     e.kind = Event::Kind::Opened;
-    e.requestId = requestId;
+    e.requestId = opened.requestId;
     if (typeId == NodeId(ServiceFault::kBinaryEncodingId)) {
         ServiceFault f;
         decode(d, f);
@@ -212,11 +205,26 @@ ClientSecureChannel::Event ClientSecureChannel::handleOpenResponse(const uint8_t
     }
     if (resp.securityToken.channelId != channelId || resp.securityToken.channelId == 0)
         return fatal(status::BadSecureChannelIdInvalid, "the SecurityToken names another SecureChannelId");
-    if (m_open) {
-        if (resp.securityToken.channelId != m_token.channelId)
-            return fatal(status::BadSecureChannelIdInvalid, "a Renew changed the SecureChannelId");
-        m_previousTokenId = m_token.tokenId;  // responses may still use it (6.7.4)
+    if (m_open && resp.securityToken.channelId != m_token.channelId)
+        return fatal(status::BadSecureChannelIdInvalid, "a Renew changed the SecureChannelId");
+    std::unique_ptr<crypto::SymmetricKeys> sendKeys, receiveKeys;
+    if (secure) {
+        if (resp.serverNonce.size() != m_policy->nonceLength)
+            return fatal(status::BadNonceInvalid, "the ServerNonce does not have the SecurityPolicy's length");
+        const auto* cn = reinterpret_cast<const uint8_t*>(m_clientNonce.data());
+        const auto* sn = reinterpret_cast<const uint8_t*>(resp.serverNonce.data());
+        // 6.7.5: the client sends with P_SHA(serverNonce, clientNonce), the server with P_SHA(clientNonce, serverNonce).
+        sendKeys = crypto::SymmetricKeys::derive(*m_policy, sn, resp.serverNonce.size(), cn, m_clientNonce.size());
+        receiveKeys = crypto::SymmetricKeys::derive(*m_policy, cn, m_clientNonce.size(), sn, resp.serverNonce.size());
+        if (!sendKeys || !receiveKeys) return fatal(status::BadSecurityChecksFailed, "key derivation failed");
     }
+    if (m_open) {
+        m_previousTokenId = m_token.tokenId;  // responses may still use it (6.7.4)
+        m_previousReceiveKeys = std::move(m_receiveKeys);
+    }
+    m_sendKeys = std::move(sendKeys);  // requests use the new token at once
+    m_receiveKeys = std::move(receiveKeys);
+    m_serverNonce = resp.serverNonce;
     m_token = resp.securityToken;
     m_tokenReceivedMs = nowMs;
     m_open = true;
@@ -228,12 +236,25 @@ ClientSecureChannel::Event ClientSecureChannel::handleSymmetric(const uint8_t* p
     if (n < kSymmetricHeaderSize + kSequenceHeaderSize) return fatal(status::BadDecodingError, "chunk shorter than its headers");
     if (readU32(p + 8) != m_token.channelId) return fatal(status::BadSecureChannelIdInvalid, "wrong SecureChannelId");
     const uint32_t tokenId = readU32(p + 12);
-    if (tokenId != m_token.tokenId && (tokenId != m_previousTokenId || m_previousTokenId == 0))
+    crypto::SymmetricKeys* keys = nullptr;
+    if (tokenId == m_token.tokenId) {
+        keys = m_receiveKeys.get();
+    } else if (tokenId == m_previousTokenId && m_previousTokenId != 0) {
+        keys = m_previousReceiveKeys.get();
+    } else {
         return fatal(status::BadSecureChannelTokenUnknown, "unknown SecurityToken");
-    if (!acceptSequenceNumber(readU32(p + 16))) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
-    const uint32_t requestId = readU32(p + 20);
-    const uint8_t* payload = p + kSymmetricHeaderSize + kSequenceHeaderSize;
-    const std::size_t payloadSize = n - kSymmetricHeaderSize - kSequenceHeaderSize;
+    }
+    OpenedChunk opened;
+    const StatusCode s = openSymmetric(p, n, SymmetricSecurity{m_security.mode, keys, tokenId}, m_scratch, opened);
+    if (s.isBad()) return fatal(s, "the chunk's signature or padding is invalid");
+    if (tokenId == m_token.tokenId && m_previousTokenId != 0) {
+        m_previousTokenId = 0;  // the server uses the new token: the old one ends
+        m_previousReceiveKeys.reset();
+    }
+    if (!acceptSequenceNumber(opened.sequenceNumber)) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
+    const uint32_t requestId = opened.requestId;
+    const uint8_t* payload = opened.body;
+    const std::size_t payloadSize = opened.bodySize;
 
     Event e;
     e.requestId = requestId;

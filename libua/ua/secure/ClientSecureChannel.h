@@ -1,7 +1,8 @@
-// The client side of one UA-TCP connection and its SecureChannel (OPC 10000-6 7.1 and 6.7,
-// SecurityPolicy None): the Hello/Acknowledge exchange with the server's revised limits (7.1.2.4),
-// OpenSecureChannel Issue and Renew (6.7.4), CloseSecureChannel, sequence numbers (6.7.2.4), the
-// chunking of requests and the reassembly of responses (6.7.2, 6.7.3).
+// The client side of one UA-TCP connection and its SecureChannel (OPC 10000-6 7.1 and 6.7): the
+// Hello/Acknowledge exchange with the server's revised limits (7.1.2.4), OpenSecureChannel Issue and
+// Renew (6.7.4) with the asymmetric security of the chosen policy, the symmetric keys of each
+// SecurityToken (6.7.5), CloseSecureChannel, sequence numbers (6.7.2.4), the chunking of requests and
+// the reassembly of responses (6.7.2, 6.7.3); the chunk security itself is in ChunkSecurity.h.
 //
 // Transport-agnostic like ServerSecureChannel: it takes whole UA-TCP messages (header included, as a
 // framer cuts them from the byte stream) and hands the bytes it sends to a callback, so tests drive
@@ -13,14 +14,29 @@
 #include "ua/encoding/Buffer.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/encoding/generated/Types.h"
+#include "ua/pki/Certificate.h"
+#include "ua/pki/PrivateKey.h"
+#include "ua/secure/ChunkSecurity.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <functional>
+#include <memory>
 #include <map>
 #include <string>
 #include <string_view>
 
 namespace ua {
+
+// The security a client asks for: the endpoint's policy and mode, its own certificate and key, and
+// the server certificate from the EndpointDescription (already validated by the caller).
+struct ClientChannelSecurity {
+    SecurityPolicyId policy = SecurityPolicyId::None;
+    MessageSecurityMode mode = MessageSecurityMode::None;
+    std::string clientCertificateChain;  // DER: our certificate followed by its issuers
+    PrivateKey clientKey;
+    Certificate serverCertificate;       // the server's leaf
+    uint32_t firstSequenceNumber = 1;    // of what we send (tests start near the wrap)
+};
 
 class ClientSecureChannel {
 public:
@@ -47,7 +63,8 @@ public:
 
     // ours: what we offer in the Hello (buffer sizes in bytes; maxMessageSize / maxChunkCount are the
     // limits of responses we accept, 0 = none).
-    ClientSecureChannel(const TransportLimits& ours, Sender send);
+    ClientSecureChannel(const TransportLimits& ours, Sender send, ClientChannelSecurity security = {});
+    ~ClientSecureChannel();
 
     // Sends the Hello (7.1.2.3) with the EndpointUrl the user asked for.
     void sendHello(std::string_view endpointUrl);
@@ -89,6 +106,11 @@ public:
     void setMaxRequestMessageSize(uint32_t bytes) { m_maxRequestMessageSize = bytes; }
     uint32_t channelId() const { return m_token.channelId; }
     const ChannelSecurityToken& token() const { return m_token; }
+    const SecurityPolicy& securityPolicy() const { return *m_policy; }
+    MessageSecurityMode securityMode() const { return m_security.mode; }
+    const ClientChannelSecurity& security() const { return m_security; }
+    // The nonces of the last OpenSecureChannel exchange (empty for None).
+    const ByteString& serverNonce() const { return m_serverNonce; }
     // When the current token should be renewed (monotonic ms): 75 % of its revised lifetime after
     // the OPN response arrived (6.7.4). Meaningful once open.
     int64_t renewAtMs() const { return m_tokenReceivedMs + int64_t(m_token.revisedLifetime) * 3 / 4; }
@@ -99,7 +121,6 @@ private:
     Event handleSymmetric(const uint8_t* p, std::size_t n);
     bool acceptSequenceNumber(uint32_t seq);
     StatusCode sendBody(TcpMessageType type, uint32_t requestId);
-    uint32_t nextSequenceNumber();
 
     struct Assembly {
         Buffer data;
@@ -116,16 +137,22 @@ private:
     bool m_acknowledged = false;
     bool m_open = false;
     bool m_failed = false;
+    ClientChannelSecurity m_security;
+    const SecurityPolicy* m_policy;
     ChannelSecurityToken m_token;       // the current token
     uint32_t m_previousTokenId = 0;     // still accepted on responses after a Renew
+    std::unique_ptr<crypto::SymmetricKeys> m_sendKeys, m_receiveKeys, m_previousReceiveKeys;
+    ByteString m_clientNonce;           // of the OPN request in flight
+    ByteString m_serverNonce;
     int64_t m_tokenReceivedMs = 0;
-    uint32_t m_sendSequence = 1;
+    SequenceCounter m_sendSequence;
     uint32_t m_lastReceivedSequence = 0;
     bool m_haveReceivedSequence = false;
     std::map<uint32_t, Assembly> m_assemblies;  // by requestId: multi-chunk responses in progress
     Buffer m_body;  // the encoded request body, reused
     Buffer m_out;   // the chunks to send, reused
     Buffer m_completed;  // the last reassembled response, handed out by onMessage
+    Buffer m_scratch;    // decrypted chunks, reused
 };
 
 } // namespace ua

@@ -4,17 +4,14 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/encoding/generated/Types.h"
-#include "ua/secure/SecurityPolicy.h"
+#include "ua/secure/AsymmetricCrypto.h"
 
 #include <algorithm>
 
 namespace ua {
 
 namespace {
-constexpr std::size_t kSymmetricHeaderSize = 8 + 4 + 4;  // message header, SecureChannelId, TokenId
-constexpr std::size_t kSequenceHeaderSize = 8;           // SequenceNumber, RequestId
-// 6.7.2.4: sequence numbers wrap after UInt32.max - 1024 to a value below 1024.
-constexpr uint32_t kSequenceWrapLimit = 4294966271u;
+constexpr std::size_t kSymmetricHeaderSize = kMessageHeaderSize + kSymmetricSecurityHeaderSize;
 
 uint32_t readU32(const uint8_t* p) {
     uint32_t v;
@@ -23,14 +20,26 @@ uint32_t readU32(const uint8_t* p) {
 }
 } // namespace
 
+bool ServerChannelSecurity::allowsPolicy(SecurityPolicyId p) const {
+    return std::any_of(offers.begin(), offers.end(), [p](const Offer& o) { return o.policy == p; });
+}
+
+bool ServerChannelSecurity::allows(SecurityPolicyId p, MessageSecurityMode m) const {
+    return std::any_of(offers.begin(), offers.end(), [p, m](const Offer& o) { return o.policy == p && o.mode == m; });
+}
+
 ServerSecureChannel::ServerSecureChannel(uint32_t channelId, const HelloMessage& hello, const AcknowledgeMessage& ack,
                                          const SecureChannelConfig& config, Sender send)
-    : m_channelId(channelId), m_hello(hello), m_ack(ack), m_config(config), m_send(std::move(send)) {}
+    : m_channelId(channelId), m_hello(hello), m_ack(ack), m_config(config), m_send(std::move(send)),
+      m_policy(&ua::securityPolicy(SecurityPolicyId::None)), m_sendSequence(config.firstSequenceNumber) {}
 
-ServerSecureChannel::Event ServerSecureChannel::fatal(StatusCode s, std::string reason) {
+ServerSecureChannel::~ServerSecureChannel() = default;
+
+ServerSecureChannel::Event ServerSecureChannel::fatal(StatusCode s, std::string reason, StatusCode detail) {
     Event e;
     e.kind = Event::Kind::Fatal;
     e.error = s;
+    e.detail = detail.isBad() ? detail : s;
     e.reason = std::move(reason);
     m_open = false;
     return e;
@@ -41,10 +50,21 @@ bool ServerSecureChannel::tokenExpired(int64_t nowMs) const {
     return nowMs > m_current.createdMs + int64_t(m_current.lifetimeMs) * 5 / 4;
 }
 
-uint32_t ServerSecureChannel::nextSequenceNumber() {
-    const uint32_t s = m_sendSequence;
-    m_sendSequence = s >= kSequenceWrapLimit ? 1 : s + 1;
-    return s;
+std::string ServerSecureChannel::serverCertificateChain() const {
+    if (m_policy->id == SecurityPolicyId::None || !m_config.security) return {};
+    return m_config.security->certificateChain;
+}
+
+EVP_PKEY* ServerSecureChannel::serverPrivateKey() const {
+    if (m_policy->id == SecurityPolicyId::None || !m_config.security) return nullptr;
+    return m_config.security->privateKey.get();
+}
+
+bool ServerSecureChannel::acceptSequence(uint32_t seq) {
+    if (m_haveReceivedSequence && !sequenceNumberFollows(m_lastReceivedSequence, seq)) return false;
+    m_lastReceivedSequence = seq;
+    m_haveReceivedSequence = true;
+    return true;
 }
 
 ServerSecureChannel::Event ServerSecureChannel::onChunk(const uint8_t* p, std::size_t n, int64_t nowMs) {
@@ -52,25 +72,33 @@ ServerSecureChannel::Event ServerSecureChannel::onChunk(const uint8_t* p, std::s
     if (h.type == TcpMessageType::OpenSecureChannel) return handleOpen(p, n, nowMs);
     if (h.type != TcpMessageType::Message && h.type != TcpMessageType::CloseSecureChannel)
         return fatal(status::BadTcpMessageTypeInvalid, "unexpected message type after Hello");
+    return handleSymmetric(p, n, nowMs);
+}
+
+ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p, std::size_t n, int64_t nowMs) {
+    const TcpHeader h = readTcpHeader(p);
     if (n < kSymmetricHeaderSize + kSequenceHeaderSize) return fatal(status::BadDecodingError, "chunk shorter than its headers");
     if (!m_open) return fatal(status::BadSecureChannelIdInvalid, "no SecureChannel is open");
     if (readU32(p + 8) != m_channelId) return fatal(status::BadSecureChannelIdInvalid, "wrong SecureChannelId");
     const uint32_t tokenId = readU32(p + 12);
+    Token* token = nullptr;
     if (tokenId == m_current.id) {
-        m_previous = Token();  // the client uses the renewed token: the old one ends (6.7.4)
-    } else if (tokenId != m_previous.id || m_previous.id == 0) {
+        token = &m_current;
+    } else if (tokenId == m_previous.id && m_previous.id != 0) {
+        token = &m_previous;
+    } else {
         return fatal(status::BadSecureChannelTokenUnknown, "unknown SecurityToken");
     }
     if (tokenExpired(nowMs)) return fatal(status::BadSecureChannelClosed, "the SecurityToken has expired");
-    const uint32_t seq = readU32(p + 16);
-    const uint32_t requestId = readU32(p + 20);
-    if (m_haveReceivedSequence) {
-        const bool next = seq == m_lastReceivedSequence + 1;
-        const bool wrapped = m_lastReceivedSequence > kSequenceWrapLimit && seq < 1024;
-        if (!next && !wrapped) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
+    OpenedChunk opened;
+    const StatusCode s = openSymmetric(p, n, SymmetricSecurity{m_mode, token->receiveKeys.get(), tokenId}, m_scratch, opened);
+    if (s.isBad()) return fatal(s, "the chunk's signature or padding is invalid");
+    if (token == &m_current && m_previous.id != 0) {
+        m_previous = Token();  // the client uses the renewed token: the old one ends (6.7.4)
+        m_sendWithPrevious = false;
     }
-    m_lastReceivedSequence = seq;
-    m_haveReceivedSequence = true;
+    if (!acceptSequence(opened.sequenceNumber)) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
+    const uint32_t requestId = opened.requestId;
 
     if (h.type == TcpMessageType::CloseSecureChannel) {
         Event e;
@@ -78,13 +106,13 @@ ServerSecureChannel::Event ServerSecureChannel::onChunk(const uint8_t* p, std::s
         m_open = false;
         return e;
     }
-    const uint8_t* payload = p + kSymmetricHeaderSize + kSequenceHeaderSize;
-    const std::size_t payloadSize = n - kSymmetricHeaderSize - kSequenceHeaderSize;
+    const uint8_t* payload = opened.body;
+    const std::size_t payloadSize = opened.bodySize;
     const auto chunk = ChunkType(h.chunkType);
     if (m_assembling && requestId != m_assemblyRequestId)
         return fatal(status::BadDecodingError, "chunks of two requests interleaved");
 
-    if (chunk == ChunkType::Abort) {  // 6.7.3: the client gave up on this request
+    if (chunk == ChunkType::Abort) {  // 6.7.3: the client gave up on this request (checked above)
         m_assembling = m_discarding = false;
         m_assembly.clear();
         return {};
@@ -139,43 +167,103 @@ ServerSecureChannel::Event ServerSecureChannel::onChunk(const uint8_t* p, std::s
 ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std::size_t n, int64_t nowMs) {
     const TcpHeader h = readTcpHeader(p);
     if (ChunkType(h.chunkType) != ChunkType::Final) return fatal(status::BadTcpMessageTypeInvalid, "OpenSecureChannel must be one final chunk");
-    if (n < 12) return fatal(status::BadDecodingError, "OpenSecureChannel chunk too short");
+    const ServerChannelSecurity* sec = m_config.security.get();
+    AsymmetricHeader ah;
+    StatusCode s = parseAsymmetricHeader(p, n, sec ? sec->maxSenderCertificateSize : 0, ah);
+    if (s.isBad()) return fatal(s, "malformed asymmetric security header");
     const uint32_t channelId = readU32(p + 8);
-    BinaryDecoder d(p + 12, n - 12);
-    String policyUri;
-    ByteString senderCertificate, receiverThumbprint;
-    decode(d, policyUri);
-    decode(d, senderCertificate);
-    decode(d, receiverThumbprint);
-    const uint32_t seq = d.readPod<uint32_t>();
-    const uint32_t requestId = d.readPod<uint32_t>();
+    const SecurityPolicy* policy = findSecurityPolicy(ah.policyUri);
+    const bool offered = policy && (sec ? sec->allowsPolicy(policy->id) : policy->id == SecurityPolicyId::None);
+    if (!offered) return fatal(status::BadSecurityPolicyRejected, "the SecurityPolicy is not offered by this server");
+    if (m_open && policy != m_policy) return fatal(status::BadSecurityPolicyRejected, "a Renew must keep the SecurityPolicy");
+    const bool secure = policy->id != SecurityPolicyId::None;
+
+    Certificate clientLeaf;
+    if (secure) {
+        // 6.7.2.3 / 6.7.4: a SenderCertificate and a ReceiverCertificateThumbprint are required, the
+        // thumbprint must name our certificate, and a Renew must come with the same certificate.
+        if (ah.senderCertificate.empty() || ah.receiverThumbprint.empty())
+            return fatal(status::BadSecurityChecksFailed, "OpenSecureChannel without SenderCertificate or thumbprint");
+        if (ah.receiverThumbprint != sec->certificate.thumbprint())
+            return fatal(status::BadCertificateInvalid, "the ReceiverCertificateThumbprint does not name our certificate");
+        if (m_open && ah.senderCertificate != m_clientChain)
+            return fatal(status::BadSecurityChecksFailed, "a Renew must come with the certificate that opened the channel");
+        const auto chain = Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(ah.senderCertificate.data()),
+                                                     ah.senderCertificate.size());
+        if (chain.empty()) return fatal(status::BadSecurityChecksFailed, "the SenderCertificate does not parse", status::BadCertificateInvalid);
+        clientLeaf = chain.front();
+        const int bits = clientLeaf.keyBits();
+        if (bits < int(policy->minAsymmetricKeyBits) || bits > int(policy->maxAsymmetricKeyBits))
+            return fatal(status::BadSecurityChecksFailed, "the client key length does not fit the SecurityPolicy",
+                         status::BadCertificatePolicyCheckFailed);
+    }
+    OpenedChunk opened;
+    const AsymmetricSecurity openSecurity{policy, secure ? sec->privateKey.get() : nullptr,
+                                          secure ? clientLeaf.publicKey() : nullptr, {}, {}};
+    s = openAsymmetric(p, n, ah.size, openSecurity, m_scratch, opened);
+    if (s.isBad()) return fatal(status::BadSecurityChecksFailed, "the OpenSecureChannel does not decrypt or verify", s);
+    if (secure && !m_open) {
+        // Only now that the signature proves the sender holds the key: the trust decision.
+        const StatusCode v = sec->validateCertificate ? sec->validateCertificate(std::string(ah.senderCertificate), *policy)
+                                                      : StatusCode(status::BadCertificateUntrusted);
+        if (v.isBad()) return fatal(status::BadSecurityChecksFailed, "the client certificate was not accepted", v);
+    }
+    BinaryDecoder d(opened.body, opened.bodySize);
     NodeId typeId;
     decode(d, typeId);
     OpenSecureChannelRequest req;
     decode(d, req);
     if (!d.ok() || !d.atEnd() || !(typeId == NodeId(id::OpenSecureChannelRequest_Encoding_DefaultBinary)))
         return fatal(status::BadDecodingError, "malformed OpenSecureChannel request");
-    if (policyUri.view() != kSecurityPolicyNone) return fatal(status::BadSecurityPolicyRejected, "only SecurityPolicy None is supported");
-    if (req.securityMode != MessageSecurityMode::None) return fatal(status::BadSecurityModeRejected, "SecurityPolicy None needs MessageSecurityMode None");
+    if (!secure && req.securityMode != MessageSecurityMode::None)
+        return fatal(status::BadSecurityModeRejected, "SecurityPolicy None needs MessageSecurityMode None");
+    if (secure && req.securityMode != MessageSecurityMode::Sign && req.securityMode != MessageSecurityMode::SignAndEncrypt)
+        return fatal(status::BadSecurityModeRejected, "a secure SecurityPolicy needs Sign or SignAndEncrypt");
+    if (sec && !sec->allows(policy->id, req.securityMode))
+        return fatal(status::BadSecurityModeRejected, "the MessageSecurityMode is not offered with this SecurityPolicy");
+    if (m_open && req.securityMode != m_mode) return fatal(status::BadSecurityModeRejected, "a Renew must keep the MessageSecurityMode");
+    if (secure && req.clientNonce.size() != policy->nonceLength)
+        return fatal(status::BadNonceInvalid, "the ClientNonce does not have the SecurityPolicy's length");
     if (req.requestType == SecurityTokenRequestType::Issue) {
         if (m_open) return fatal(status::BadRequestTypeInvalid, "the SecureChannel is already open");
         if (channelId != 0 && channelId != m_channelId) return fatal(status::BadSecureChannelIdInvalid, "Issue with a foreign SecureChannelId");
     } else if (req.requestType == SecurityTokenRequestType::Renew) {
         if (!m_open) return fatal(status::BadRequestTypeInvalid, "Renew on a SecureChannel that is not open");
         if (channelId != m_channelId) return fatal(status::BadSecureChannelIdInvalid, "Renew with a wrong SecureChannelId");
-        if (m_haveReceivedSequence && seq != m_lastReceivedSequence + 1 &&
-            !(m_lastReceivedSequence > kSequenceWrapLimit && seq < 1024))
-            return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
     } else {
         return fatal(status::BadRequestTypeInvalid, "unknown SecurityTokenRequestType");
     }
-    m_lastReceivedSequence = seq;
-    m_haveReceivedSequence = true;
+    if (m_open && !acceptSequence(opened.sequenceNumber)) return fatal(status::BadSequenceNumberInvalid, "sequence number out of order");
+    if (!m_open) {
+        m_lastReceivedSequence = opened.sequenceNumber;
+        m_haveReceivedSequence = true;
+        m_policy = policy;
+        m_mode = req.securityMode;
+        m_clientCertificate = clientLeaf;
+        m_clientChain = std::string(ah.senderCertificate);
+    }
 
-    if (m_open) m_previous = m_current;
-    m_current.id = m_nextTokenId++;
-    m_current.createdMs = nowMs;
-    m_current.lifetimeMs = std::clamp(req.requestedLifetime, m_config.minTokenLifetimeMs, m_config.maxTokenLifetimeMs);
+    Token token;
+    token.id = m_nextTokenId++;
+    token.createdMs = nowMs;
+    token.lifetimeMs = std::clamp(req.requestedLifetime, m_config.minTokenLifetimeMs, m_config.maxTokenLifetimeMs);
+    ByteString serverNonce("");
+    if (secure) {
+        const auto nonce = crypto::randomBytes(policy->nonceLength);
+        serverNonce.assign(reinterpret_cast<const char*>(nonce.data()), nonce.size());
+        const auto* cn = reinterpret_cast<const uint8_t*>(req.clientNonce.data());
+        const auto* sn = nonce.data();
+        // 6.7.5: the server sends with P_SHA(clientNonce, serverNonce), the client with P_SHA(serverNonce, clientNonce).
+        token.sendKeys = crypto::SymmetricKeys::derive(*policy, cn, req.clientNonce.size(), sn, nonce.size());
+        token.receiveKeys = crypto::SymmetricKeys::derive(*policy, sn, nonce.size(), cn, req.clientNonce.size());
+        if (!token.sendKeys || !token.receiveKeys) return fatal(status::BadSecurityChecksFailed, "key derivation failed");
+    }
+    const bool renew = m_open;
+    if (renew) {
+        m_previous = std::move(m_current);
+        m_sendWithPrevious = true;  // 6.7.4: until the client uses the new token
+    }
+    m_current = std::move(token);
     m_open = true;
 
     OpenSecureChannelResponse resp;
@@ -186,13 +274,28 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
     resp.securityToken.tokenId = m_current.id;
     resp.securityToken.createdAt = DateTime::now();
     resp.securityToken.revisedLifetime = m_current.lifetimeMs;
-    resp.serverNonce = ByteString("");
+    resp.serverNonce = serverNonce;
     m_body.clear();
     BinaryEncoder e(m_body);
     encode(e, NodeId(OpenSecureChannelResponse::kBinaryEncodingId));
     encode(e, resp);
-    sendBody(TcpMessageType::OpenSecureChannel, requestId);
+    const std::string thumbprint = secure ? m_clientCertificate.thumbprint() : std::string();
+    const AsymmetricSecurity sealSecurity{policy, secure ? sec->privateKey.get() : nullptr,
+                                          secure ? m_clientCertificate.publicKey() : nullptr,
+                                          secure ? std::string_view(sec->certificateChain) : std::string_view(),
+                                          thumbprint};
+    m_out.clear();
+    const ChunkLimits limits{m_ack.sendBufferSize, m_hello.maxMessageSize, m_hello.maxChunkCount};
+    s = sealAsymmetric(m_out, m_channelId, sealSecurity, opened.requestId,
+                       m_body.data(), m_body.size(), limits, m_sendSequence);
+    if (s.isBad()) return fatal(status::BadSecurityChecksFailed, "the OpenSecureChannel response could not be secured", s);
+    m_send(m_out.data(), m_out.size());
     return {};
+}
+
+SymmetricSecurity ServerSecureChannel::sendSecurity() const {
+    const Token& t = m_sendWithPrevious && m_previous.id ? m_previous : m_current;
+    return SymmetricSecurity{m_mode, t.sendKeys.get(), t.id};
 }
 
 void ServerSecureChannel::sendServiceFault(uint32_t requestId, uint32_t requestHandle, StatusCode result) {
@@ -209,53 +312,25 @@ void ServerSecureChannel::sendAbort(uint32_t requestId, StatusCode error, const 
     encode(e, error);
     encode(e, String(reason));
     m_out.clear();
-    const std::size_t total = kSymmetricHeaderSize + kSequenceHeaderSize + m_body.size();
-    uint8_t* h = m_out.grow(total);
-    writeTcpHeader(h, TcpMessageType::Message, ChunkType::Abort, uint32_t(total));
-    const uint32_t words[4] = {m_channelId, m_current.id, nextSequenceNumber(), requestId};
-    std::memcpy(h + 8, words, 16);
-    std::memcpy(h + 24, m_body.data(), m_body.size());
-    m_send(m_out.data(), m_out.size());
+    const ChunkLimits limits{m_ack.sendBufferSize, 0, 0};
+    if (sealSymmetric(m_out, TcpMessageType::Message, ChunkType::Abort, m_channelId, sendSecurity(), requestId,
+                      m_body.data(), m_body.size(), limits, m_sendSequence)
+            .isGood())
+        m_send(m_out.data(), m_out.size());
 }
 
-void ServerSecureChannel::sendBody(TcpMessageType type, uint32_t requestId) {
-    // Security header: asymmetric for OPN (None: policy URI, null certificate, null thumbprint).
-    uint8_t secHeader[64];
-    std::size_t secSize = 4;
-    if (type == TcpMessageType::OpenSecureChannel) {
-        const std::string_view uri = kSecurityPolicyNone;
-        const int32_t len = int32_t(uri.size()), nullLen = -1;
-        std::memcpy(secHeader, &len, 4);
-        std::memcpy(secHeader + 4, uri.data(), uri.size());
-        std::memcpy(secHeader + 4 + uri.size(), &nullLen, 4);
-        std::memcpy(secHeader + 8 + uri.size(), &nullLen, 4);
-        secSize = 12 + uri.size();
-    } else {
-        std::memcpy(secHeader, &m_current.id, 4);
-    }
-    const std::size_t headerSize = 12 + secSize + kSequenceHeaderSize;
-    const std::size_t maxPayload = m_ack.sendBufferSize - headerSize;
-    const std::size_t bodySize = m_body.size();
-    const std::size_t chunks = std::max<std::size_t>(1, (bodySize + maxPayload - 1) / maxPayload);
-    if ((m_hello.maxMessageSize && bodySize > m_hello.maxMessageSize) ||
-        (m_hello.maxChunkCount && chunks > m_hello.maxChunkCount)) {
+void ServerSecureChannel::sendBody(uint32_t requestId) {
+    m_out.clear();
+    const ChunkLimits limits{m_ack.sendBufferSize, m_hello.maxMessageSize, m_hello.maxChunkCount};
+    const StatusCode s = sealSymmetric(m_out, TcpMessageType::Message, ChunkType::Final, m_channelId, sendSecurity(),
+                                       requestId, m_body.data(), m_body.size(), limits, m_sendSequence);
+    if (s == StatusCode(status::BadEncodingLimitsExceeded)) {
         sendAbort(requestId, status::BadResponseTooLarge, "the response exceeds the client's MaxMessageSize or MaxChunkCount");
         return;
     }
-    m_out.clear();
-    m_out.reserve(bodySize + chunks * headerSize);
-    std::size_t offset = 0;
-    for (std::size_t i = 0; i < chunks; ++i) {
-        const std::size_t part = std::min(maxPayload, bodySize - offset);
-        const std::size_t total = headerSize + part;
-        uint8_t* c = m_out.grow(total);
-        writeTcpHeader(c, type, i + 1 == chunks ? ChunkType::Final : ChunkType::Intermediate, uint32_t(total));
-        std::memcpy(c + 8, &m_channelId, 4);
-        std::memcpy(c + 12, secHeader, secSize);
-        const uint32_t seq[2] = {nextSequenceNumber(), requestId};
-        std::memcpy(c + 12 + secSize, seq, 8);
-        std::memcpy(c + headerSize, m_body.data() + offset, part);
-        offset += part;
+    if (s.isBad()) {
+        sendAbort(requestId, s, "the response could not be secured");
+        return;
     }
     m_send(m_out.data(), m_out.size());
 }

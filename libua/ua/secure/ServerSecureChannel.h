@@ -1,22 +1,51 @@
-// The server side of one SecureChannel (OPC 10000-6 6.7, SecurityPolicy None): OpenSecureChannel
-// issue and renew, SecurityTokens with their lifetime, sequence numbers, chunk reassembly and the
-// chunking of responses. Transport-agnostic: it takes whole MessageChunks (header included, as the
-// UA-TCP framer delivers them) and hands the bytes it sends to a callback, so tests can drive it
-// without sockets. Owned and used by one thread (the connection's).
+// The server side of one SecureChannel (OPC 10000-6 6.7): OpenSecureChannel Issue and Renew with
+// the asymmetric security of the policy the client chose, SecurityTokens with their lifetime and
+// their symmetric keys, sequence numbers, chunk reassembly and the chunking of responses (the chunk
+// security itself is in ChunkSecurity.h). Transport-agnostic: it takes whole MessageChunks (header
+// included, as the UA-TCP framer delivers them) and hands the bytes it sends to a callback, so tests
+// can drive it without sockets. Owned and used by one thread (the connection's).
 #pragma once
 
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/Buffer.h"
+#include "ua/pki/Certificate.h"
+#include "ua/pki/PrivateKey.h"
+#include "ua/secure/ChunkSecurity.h"
+#include "ua/secure/SecurityPolicy.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace ua {
+
+// What a server offers: the (policy, mode) pairs of its endpoints, its certificate and key, and how
+// it validates a client's certificate. Shared by all channels; immutable once the server runs.
+struct ServerChannelSecurity {
+    struct Offer {
+        SecurityPolicyId policy;
+        MessageSecurityMode mode;
+    };
+    std::vector<Offer> offers;       // the endpoints' policies and modes (None/None for an open endpoint)
+    Certificate certificate;         // the application instance certificate
+    std::string certificateChain;    // DER of the certificate followed by its issuers (SenderCertificate)
+    PrivateKey privateKey;
+    // Validates a client certificate chain (DER, leaf first) for a policy (OPC 10000-4 6.1.3);
+    // Good or the Bad_Certificate... status. Called on the connection's thread.
+    std::function<StatusCode(const std::string& chainDer, const SecurityPolicy& policy)> validateCertificate;
+    uint32_t maxSenderCertificateSize = 32768;  // bytes (6.7.2.3); larger: Bad_CertificateInvalid
+
+    bool allowsPolicy(SecurityPolicyId p) const;
+    bool allows(SecurityPolicyId p, MessageSecurityMode m) const;
+};
 
 struct SecureChannelConfig {
     uint32_t minTokenLifetimeMs = 10'000;      // revisedLifetime is clamped into [min, max]
     uint32_t maxTokenLifetimeMs = 3'600'000;
+    uint32_t firstSequenceNumber = 1;          // of what the server sends (tests start near the wrap)
+    std::shared_ptr<const ServerChannelSecurity> security;  // null: SecurityPolicy None only
 };
 
 class ServerSecureChannel {
@@ -27,19 +56,21 @@ public:
             None,     // an intermediate chunk, an abort chunk, or an OPN answered here
             Request,  // a complete service request: requestId, typeId, body
             Close,    // CloseSecureChannel: close the connection without a reply
-            Fatal,    // protocol violation: send an ERR with error/reason, then close
+            Fatal,    // protocol or security violation: send an ERR with error/reason, then close
         } kind = Kind::None;
         uint32_t requestId = 0;
         uint32_t typeId = 0;            // the request's DefaultBinary encoding id (ns 0)
         const uint8_t* body = nullptr;  // the encoded request after its type id; valid until the next onChunk
         std::size_t bodySize = 0;
-        StatusCode error;
+        StatusCode error;               // what the ERR carries (Bad_SecurityChecksFailed hides details)
+        StatusCode detail;              // the precise cause for the log (e.g. Bad_CertificateUntrusted)
         std::string reason;
     };
     using Sender = std::function<void(const uint8_t* data, std::size_t size)>;
 
     ServerSecureChannel(uint32_t channelId, const HelloMessage& hello, const AcknowledgeMessage& ack,
                         const SecureChannelConfig& config, Sender send);
+    ~ServerSecureChannel();
 
     // Processes one chunk (its 8-byte header included). nowMs: a monotonic clock in ms.
     Event onChunk(const uint8_t* chunk, std::size_t size, int64_t nowMs);
@@ -54,7 +85,7 @@ public:
         encode(e, NodeId(T::kBinaryEncodingId));
         encode(e, response);
         if (!e.ok()) { sendAbort(requestId, e.status(), "the response could not be encoded"); return; }
-        sendBody(TcpMessageType::Message, requestId);
+        sendBody(requestId);
     }
     // A ServiceFault (OPC 10000-4 7.33) for a request that failed as a whole.
     void sendServiceFault(uint32_t requestId, uint32_t requestHandle, StatusCode result);
@@ -67,17 +98,31 @@ public:
     bool tokenExpired(int64_t nowMs) const;
     // The client's limits for what we send.
     const HelloMessage& hello() const { return m_hello; }
+    // The security the client chose (valid once open).
+    const SecurityPolicy& securityPolicy() const { return *m_policy; }
+    MessageSecurityMode securityMode() const { return m_mode; }
+    // The client's application instance certificate (leaf; null for None) and its chain as sent.
+    const Certificate& clientCertificate() const { return m_clientCertificate; }
+    const std::string& clientCertificateChain() const { return m_clientChain; }
+    // The server's certificate chain sent in the OPN (empty for None).
+    std::string serverCertificateChain() const;
+    // The server's private key (null for None): CreateSession signs with it.
+    EVP_PKEY* serverPrivateKey() const;
 
 private:
     struct Token {
         uint32_t id = 0;
         int64_t createdMs = 0;
         uint32_t lifetimeMs = 0;
+        std::unique_ptr<crypto::SymmetricKeys> sendKeys;     // what the server sends with
+        std::unique_ptr<crypto::SymmetricKeys> receiveKeys;  // what the client sends with
     };
-    Event fatal(StatusCode s, std::string reason);
+    Event fatal(StatusCode s, std::string reason, StatusCode detail = {});
     Event handleOpen(const uint8_t* p, std::size_t n, int64_t nowMs);
-    void sendBody(TcpMessageType type, uint32_t requestId);
-    uint32_t nextSequenceNumber();
+    Event handleSymmetric(const uint8_t* p, std::size_t n, int64_t nowMs);
+    void sendBody(uint32_t requestId);
+    SymmetricSecurity sendSecurity() const;
+    bool acceptSequence(uint32_t seq);
 
     uint32_t m_channelId;
     HelloMessage m_hello;
@@ -85,10 +130,15 @@ private:
     SecureChannelConfig m_config;
     Sender m_send;
     bool m_open = false;
+    const SecurityPolicy* m_policy;
+    MessageSecurityMode m_mode = MessageSecurityMode::None;
+    Certificate m_clientCertificate;
+    std::string m_clientChain;
     Token m_current;
-    Token m_previous;  // still accepted until the client uses m_current (6.7.4)
+    Token m_previous;            // still accepted until the client uses m_current (6.7.4)
+    bool m_sendWithPrevious = false;  // after a Renew, until the client uses the new token
     uint32_t m_nextTokenId = 1;
-    uint32_t m_sendSequence = 1;
+    SequenceCounter m_sendSequence;
     uint32_t m_lastReceivedSequence = 0;
     bool m_haveReceivedSequence = false;
     // Reassembly of a multi-chunk request.
@@ -97,8 +147,9 @@ private:
     uint32_t m_assemblyChunks = 0;
     bool m_assembling = false;
     bool m_discarding = false;  // a too-large request whose remaining chunks are dropped
-    Buffer m_body;  // the encoded response body, reused
-    Buffer m_out;   // the chunks to send, reused
+    Buffer m_body;     // the encoded response body, reused
+    Buffer m_out;      // the chunks to send, reused
+    Buffer m_scratch;  // decrypted chunks, reused
 };
 
 } // namespace ua

@@ -1,5 +1,6 @@
 #include "ua/server/Server.h"
 
+#include "ua/pki/CertificateStore.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
@@ -74,7 +75,52 @@ StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpac
 
 Server::~Server() { stop(); }
 
+bool Server::setUpSecurity() {
+    const ServerSecurityConfig& cfg = m_config.security;
+    auto sec = std::make_shared<ServerChannelSecurity>();
+    if (cfg.pkiDir.isEmpty()) {
+        sec->offers = {{SecurityPolicyId::None, MessageSecurityMode::None}};
+        m_config.secureChannel.security = std::move(sec);
+        return true;
+    }
+    m_store = std::make_shared<CertificateStore>(cfg.pkiDir.toStdString());
+    CertificateRequest request;
+    request.applicationUri = m_config.applicationUri.toStdString();
+    request.applicationName = m_config.applicationName.toStdString();
+    request.hostNames = {m_config.hostName.toStdString()};
+    request.keyBits = cfg.keyBits;
+    std::string error;
+    if (!m_store->ensureOwnCertificate(request, &error)) {
+        m_error = QStringLiteral("no application instance certificate in %1: %2").arg(cfg.pkiDir, QString::fromStdString(error));
+        return false;
+    }
+    for (const EndpointSecurity& e : cfg.endpoints) {
+        if (securityPolicy(e.policy).deprecated && !cfg.allowDeprecatedPolicies) continue;
+        if ((e.policy == SecurityPolicyId::None) != (e.mode == MessageSecurityMode::None)) continue;
+        sec->offers.push_back({e.policy, e.mode});
+    }
+    sec->certificate = m_store->ownCertificate();
+    sec->certificateChain = sec->certificate.der();
+    sec->privateKey = m_store->ownPrivateKey();
+    std::weak_ptr<CertificateStore> store = m_store;
+    const bool trustAll = cfg.trustAllClients;
+    sec->validateCertificate = [store, trustAll](const std::string& chain, const SecurityPolicy& policy) -> StatusCode {
+        auto s = store.lock();
+        if (!s) return status::BadCertificateUntrusted;
+        ValidationOptions options;
+        options.minKeyBits = int(policy.minAsymmetricKeyBits);
+        options.maxKeyBits = int(policy.maxAsymmetricKeyBits);
+        options.allowSha1Signature = policy.minCertificateSignatureHash == HashAlgorithm::Sha1;
+        const StatusCode v = s->validate(chain, options);
+        if (trustAll && v == StatusCode(status::BadCertificateUntrusted)) return status::Good;
+        return v;
+    };
+    m_config.secureChannel.security = std::move(sec);
+    return true;
+}
+
 bool Server::start() {
+    if (!setUpSecurity()) return false;
     // I/O threads first: the listener hands connections to them as soon as it listens.
     for (int i = 0; i < m_config.ioThreads; ++i) {
         auto* t = new QThread;
@@ -150,18 +196,55 @@ void Server::buildDescriptions() {
     m_application.applicationType = ApplicationType::Server;
     m_application.discoveryUrls = Array<String>{String::fromQString(endpointUrl())};
 
-    EndpointDescription e;
-    e.endpointUrl = String::fromQString(endpointUrl());
-    e.server = m_application;
-    e.securityMode = MessageSecurityMode::None;
-    e.securityPolicyUri = String(kSecurityPolicyNone);
-    UserTokenPolicy anonymous;
-    anonymous.policyId = String("anonymous");
-    anonymous.tokenType = UserTokenType::Anonymous;
-    e.userIdentityTokens = Array<UserTokenPolicy>{anonymous};
-    e.transportProfileUri = String("http://opcfoundation.org/UA-Profile/Transport/uatcp-uasc-uabinary");
-    e.securityLevel = 0;
-    m_endpoints = {e};
+    const ServerSecurityConfig& cfg = m_config.security;
+    const ServerChannelSecurity& sec = *m_config.secureChannel.security;
+    const bool pki = m_store != nullptr;
+    m_endpoints.clear();
+    for (const auto& offer : sec.offers) {
+        const SecurityPolicy& policy = securityPolicy(offer.policy);
+        EndpointDescription e;
+        e.endpointUrl = String::fromQString(endpointUrl());
+        e.server = m_application;
+        e.securityMode = offer.mode;
+        e.securityPolicyUri = String(policy.uri);
+        if (pki) e.serverCertificate = ByteString(sec.certificate.der());
+        // A relative level (OPC 10000-4 7.14): encryption over signing, newer policies over older.
+        uint8_t level = 0;
+        if (offer.mode != MessageSecurityMode::None) {
+            const uint8_t rank = offer.policy == SecurityPolicyId::Aes256Sha256RsaPss    ? 4
+                                 : offer.policy == SecurityPolicyId::Aes128Sha256RsaOaep ? 3
+                                 : offer.policy == SecurityPolicyId::Basic256Sha256      ? 2
+                                                                                          : 1;
+            level = uint8_t(rank + (offer.mode == MessageSecurityMode::SignAndEncrypt ? 10 : 0));
+        }
+        e.securityLevel = level;
+        // On a None endpoint, secrets in identity tokens are protected by Basic256Sha256 (7.41).
+        const String tokenPolicy = offer.policy == SecurityPolicyId::None && pki ? String(kSecurityPolicyBasic256Sha256) : String();
+        Array<UserTokenPolicy> tokens = Array<UserTokenPolicy>::emptyArray();
+        if (cfg.allowAnonymous) {
+            UserTokenPolicy t;
+            t.policyId = String("anonymous");
+            t.tokenType = UserTokenType::Anonymous;
+            tokens.push_back(t);
+        }
+        if (cfg.allowUserName && (pki || offer.policy != SecurityPolicyId::None)) {
+            UserTokenPolicy t;
+            t.policyId = String("username");
+            t.tokenType = UserTokenType::UserName;
+            t.securityPolicyUri = tokenPolicy;
+            tokens.push_back(t);
+        }
+        if (cfg.allowX509 && pki) {
+            UserTokenPolicy t;
+            t.policyId = String("certificate");
+            t.tokenType = UserTokenType::Certificate;
+            t.securityPolicyUri = tokenPolicy;
+            tokens.push_back(t);
+        }
+        e.userIdentityTokens = tokens;
+        e.transportProfileUri = String("http://opcfoundation.org/UA-Profile/Transport/uatcp-uasc-uabinary");
+        m_endpoints.push_back(std::move(e));
+    }
 }
 
 } // namespace ua

@@ -1,4 +1,4 @@
-// An OPC UA server (OPC 10000-4, UA-TCP binary over SecurityPolicy None): a listener on its own
+// An OPC UA server (OPC 10000-4, UA-TCP binary with the security policies of ServerSecurityConfig): a listener on its own
 // thread accepts connections on the endpoint's port and hands each to one of N I/O threads, where
 // its requests are decoded, served and encoded (see docs/Architecture.md). No server work runs on
 // the thread that owns the Server object (the GUI thread in the apps).
@@ -20,6 +20,7 @@ class QThread;
 
 namespace ua {
 
+class CertificateStore;
 class Listener;
 
 class Server : public QObject {
@@ -39,6 +40,10 @@ public:
     SessionManager& sessions() { return m_sessions; }
     const ApplicationDescription& applicationDescription() const { return m_application; }
     const std::vector<EndpointDescription>& endpoints() const { return m_endpoints; }
+    // The certificate store (null when ServerSecurityConfig::pkiDir is empty) and what the
+    // SecureChannels use of it; both set by start().
+    CertificateStore* certificateStore() const { return m_store.get(); }
+    const ServerChannelSecurity* channelSecurity() const { return m_config.secureChannel.security.get(); }
 
     // The address space: readers keep a snapshot and reload it when the version changes.
     SharedAddressSpace& addressSpace() { return *m_space; }
@@ -55,12 +60,14 @@ private:
     friend class Listener;
     void accept(qintptr socketDescriptor);
     void buildDescriptions();
+    bool setUpSecurity();
     void buildAddressSpace();
 
     ServerConfig m_config;
     SessionManager m_sessions;
     ApplicationDescription m_application;
     std::vector<EndpointDescription> m_endpoints;
+    std::shared_ptr<CertificateStore> m_store;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
     std::unique_ptr<Listener> m_listener;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ua/secure/ServerSecureChannel.h"
+#include "ua/server/ServerSecurityConfig.h"
 #include "ua/server/ServiceContext.h"
 #include "ua/transport/TcpMessages.h"
 
@@ -16,7 +17,8 @@ struct ServerConfig {
     QHostAddress listenAddress = QHostAddress::Any;
     int ioThreads = 0;                     // 0: one per core
     TransportLimits transport;             // UA-TCP buffer sizes and limits (bytes)
-    SecureChannelConfig secureChannel;     // SecurityToken lifetimes (ms)
+    SecureChannelConfig secureChannel;     // SecurityToken lifetimes (ms); its `security` is set by start()
+    ServerSecurityConfig security;         // PKI, endpoints' policies and modes, user tokens
     QString applicationUri;                // empty: urn:<host>:UAWorkbench:Server
     QString productUri = QStringLiteral("urn:ua-workbench:server");
     QString applicationName = QStringLiteral("UA Workbench Server");

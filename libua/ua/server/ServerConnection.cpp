@@ -4,11 +4,14 @@
 #include "ua/server/Server.h"
 #include "ua/server/ServiceDispatcher.h"
 
+#include <QLoggingCategory>
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
 
 namespace ua {
+
+Q_LOGGING_CATEGORY(lcChannel, "ua.server.channel", QtInfoMsg)
 
 namespace {
 // Before the Hello is known, a message may be at most this large (a Hello is 32 bytes plus an
@@ -102,7 +105,12 @@ bool ServerConnection::processMessage(const uint8_t* p, std::size_t n) {
     const auto ev = m_channel->onChunk(p, n, now);
     switch (ev.kind) {
     case ServerSecureChannel::Event::Kind::None: return true;
-    case ServerSecureChannel::Event::Kind::Fatal: fail(ev.error, ev.reason); return false;
+    case ServerSecureChannel::Event::Kind::Fatal:
+        // The ERR may hide the cause (Bad_SecurityChecksFailed); the log names it.
+        qCInfo(lcChannel, "channel %u from %s closed: %s (%s)", m_channelId,
+               qPrintable(m_socket->peerAddress().toString()), ev.detail.name().c_str(), ev.reason.c_str());
+        fail(ev.error, ev.reason);
+        return false;
     case ServerSecureChannel::Event::Kind::Close: closeConnection(); return false;
     case ServerSecureChannel::Event::Kind::Request:
         dispatchRequest(m_server, *this, ev.requestId, ev.typeId, ev.body, ev.bodySize, now);
