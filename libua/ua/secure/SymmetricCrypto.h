@@ -29,7 +29,8 @@ std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* se
 class SymmetricKeys {
 public:
     // Derives the keys: secret is the nonce of the other side, seed the nonce of the side that sends
-    // with these keys. nullptr for policy None or if OpenSSL fails.
+    // with these keys. nullptr for policy None or if OpenSSL fails. The object keeps &policy: pass an
+    // entry of the table (securityPolicy(), findSecurityPolicy()), not a copy.
     static std::unique_ptr<SymmetricKeys> derive(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
                                                  const uint8_t* seed, std::size_t seedSize);
     ~SymmetricKeys();  // wipes the keys
