@@ -435,9 +435,8 @@ void TestPki::rejectedFolderIsBounded() {
     }
     QCOMPARE(p.fileCount("rejected/certs"), 100);
     const std::vector<Certificate> kept = p.store.rejected();
-    QVERIFY(!contains(kept, certs.front())); // the oldest went
-    QVERIFY(contains(kept, certs[5]));
-    QVERIFY(contains(kept, certs.back()));
+    for (int i = 0; i < 105; ++i) // the five oldest went
+        QVERIFY2(contains(kept, certs[i]) == (i >= 5), qPrintable(QString::number(i)));
 }
 
 void TestPki::concurrentValidation() {

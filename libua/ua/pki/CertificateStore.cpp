@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <ctime>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,7 +122,14 @@ bool CertificateStore::Impl::saveRejected(const Certificate& c) {
     const std::string dir = path("rejected/certs");
     // Written anew so that it counts as the newest when the folder is trimmed.
     removeCertificate("rejected/certs", c);
-    if (!writeFileAtomic(dir + "/" + fileBaseName(c) + ".der", c.der())) return false;
+    const std::string file = dir + "/" + fileBaseName(c) + ".der";
+    if (!writeFileAtomic(file, c.der())) return false;
+    // The file system stamps files with a coarse clock (a tick of several ms): set a precise time so
+    // that files rejected within one tick still trim oldest first.
+    struct timespec now[2];
+    ::clock_gettime(CLOCK_REALTIME, &now[0]);
+    now[1] = now[0];
+    ::utimensat(AT_FDCWD, file.c_str(), now, 0);
     std::vector<std::string> files = listFiles(dir, {".der", ".pem", ".crt", ".cer"});
     if (files.size() <= kMaxRejected) return true;
     std::vector<std::pair<int64_t, std::string>> byAge;
