@@ -185,6 +185,9 @@ void TestClientSecurityParts::comparesEndpoints() {
     auto noCertificates = a;
     for (auto& e : noCertificates) e.serverCertificate = ByteString();
     QCOMPARE(compareEndpoints(a, noCertificates), status::Good);
+    auto renamed = a;
+    renamed[1].userIdentityTokens[0].policyId = String("anonymous_7");  // only a name
+    QCOMPARE(compareEndpoints(a, renamed), status::Good);
     auto withoutHttps = a;
     withoutHttps.pop_back();
     QCOMPARE(compareEndpoints(a, withoutHttps), status::Good);  // only UA-TCP endpoints are compared

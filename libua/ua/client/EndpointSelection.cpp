@@ -104,14 +104,16 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
 }
 
 StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints, const Array<EndpointDescription>& fromCreateSession) {
-    using TokenKey = std::tuple<std::string, int, std::string>;
+    // A token policy's policyId is only a name (servers number them per endpoint and host name); what
+    // matters for a downgrade is the token type and the policy protecting it.
+    using TokenKey = std::pair<int, std::string>;
     using Key = std::tuple<std::string, std::string, int, int, std::set<TokenKey>>;
     auto keysOf = [](const Array<EndpointDescription>& list, std::set<Key>& keys, std::set<std::pair<Key, std::string>>& certs) {
         for (const auto& e : list) {
             if (!isUaTcp(e)) continue;
             std::set<TokenKey> tokens;
             for (const auto& t : e.userIdentityTokens)
-                tokens.emplace(t.policyId.str(), int(t.tokenType), t.securityPolicyUri.str());
+                tokens.emplace(int(t.tokenType), t.securityPolicyUri.str());
             Key k{e.server.applicationUri.str(), e.securityPolicyUri.str(), int(e.securityMode), int(e.securityLevel), std::move(tokens)};
             if (!e.serverCertificate.isEmpty()) certs.emplace(k, leafDer(e.serverCertificate));
             keys.insert(std::move(k));

@@ -47,8 +47,8 @@ const SecurityPolicy* tokenSecurityPolicy(const UserTokenPolicy& token, const En
 
 // The downgrade guard of OPC 10000-4 5.6.2 (serverEndpoints): the UA-TCP endpoints of the CreateSession
 // response must describe the same set as those of GetEndpoints, compared by server.applicationUri,
-// securityPolicyUri, securityMode, securityLevel, the user token policies (policyId, tokenType,
-// securityPolicyUri) and, where both carry one, the server certificate (leaf). endpointUrl is not
+// securityPolicyUri, securityMode, securityLevel, the user token policies (tokenType and
+// securityPolicyUri; policyIds are names a server may number per host name) and, where both carry one, the server certificate (leaf). endpointUrl is not
 // compared: servers advertise their own host names, which the client does not follow (docs/Client.md).
 // Good, or Bad_SecurityChecksFailed (also for an empty list in the response).
 StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints, const Array<EndpointDescription>& fromCreateSession);
