@@ -1,6 +1,7 @@
-// An OPC UA client (OPC 10000-4 over UA-TCP binary, OPC 10000-6 7.1 and 6.7, SecurityPolicy None,
-// anonymous user): connect (HEL/ACK, OpenSecureChannel, GetEndpoints), a Session (CreateSession +
-// ActivateSession), any service asynchronously with many requests outstanding, each with its own
+// An OPC UA client (OPC 10000-4 over UA-TCP binary, OPC 10000-6 7.1 and 6.7): connect (HEL/ACK,
+// OpenSecureChannel, GetEndpoints, then a signed or encrypted SecureChannel to the endpoint chosen by
+// ClientConfig's policy, mode and user identity, with the server certificate validated and trusted),
+// a Session (CreateSession + ActivateSession, anonymous, user name or X509 user), any service asynchronously with many requests outstanding, each with its own
 // timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths,
 // a keep-alive, and reconnect to the same Session after a lost connection. See docs/Client.md.
 //
@@ -52,15 +53,29 @@ public:
     // --- Connection and Session (OPC 10000-6 7.1.2, 6.7.4; OPC 10000-4 5.5.4, 5.6) ----------------
 
     // Opens the connection to url ("opc.tcp://host[:port][/path]"): HEL/ACK, OpenSecureChannel
-    // (Issue), then GetEndpoints; the callback gets the endpoints. The host and port typed here are
-    // used for every (re)connection, whatever host the endpoints advertise. Fails with
+    // (Issue) with SecurityPolicy None, then GetEndpoints; the callback gets the endpoints. The
+    // endpoint is chosen by config.securityPolicyUri, securityMode and identity (see ClientConfig);
+    // when it is secure, or its token needs the server's certificate, that certificate is validated
+    // with the store in config.pkiDir (OPC 10000-4 6.1.3; ApplicationUri of the endpoint, host of url)
+    // and config.trustCallback is asked when it is untrusted; a secure endpoint then gets a new
+    // SecureChannel with its policy and mode (the None one is closed). The host and port typed here
+    // are used for every (re)connection, whatever host the endpoints advertise. Fails with
     // Bad_TcpEndpointUrlInvalid, Bad_ConnectionRejected, Bad_Timeout (config.connectTimeoutMs), an
-    // ERR's code, Bad_SecurityPolicyRejected (no endpoint with SecurityPolicy None), or
+    // ERR's code (e.g. Bad_SecurityChecksFailed when the server refuses our certificate),
+    // Bad_SecurityPolicyRejected (no endpoint with the wanted policy and mode), Bad_IdentityTokenRejected
+    // (none of them takes the identity's token type), Bad_ConfigurationError (no own certificate in
+    // pkiDir), a validation status (Bad_CertificateHostNameInvalid, Bad_CertificateUriInvalid,
+    // Bad_CertificateTimeInvalid, ...), Bad_CertificateUntrusted (the trust callback rejected it), or
     // Bad_InvalidState when not Disconnected.
     void connectToServer(const QString& url, QObject* context, ServiceCallback<GetEndpointsResponse> done);
-    // CreateSession + ActivateSession (anonymous), then reads the NamespaceArray (i=2255) for
-    // nodeIdConverter(). The callback gets the CreateSession response (sessionId, revised timeout);
-    // status is the first failure of the two services. Needs state ChannelOpen.
+    // CreateSession + ActivateSession with config.identity, then reads the NamespaceArray (i=2255) for
+    // nodeIdConverter(). On a secure channel the client sends its certificate and a 32-byte nonce,
+    // checks the serverSignature (Bad_ApplicationSignatureInvalid), the server certificate (the
+    // endpoint's, else Bad_SecurityChecksFailed) and, always, that serverEndpoints match GetEndpoints'
+    // (Bad_SecurityChecksFailed; the Session is closed then), and signs ActivateSession (OPC 10000-4
+    // 5.6.2, 5.6.3). The callback gets the CreateSession response (sessionId, revised timeout); status
+    // is the first failure, e.g. the server's Bad_UserAccessDenied / Bad_IdentityTokenRejected for a
+    // refused user. Needs state ChannelOpen.
     void createSession(QObject* context, ServiceCallback<CreateSessionResponse> done);
     // CloseSession (deleteSubscriptions = true); the SecureChannel stays open (state ChannelOpen).
     void closeSession(QObject* context, ServiceCallback<CloseSessionResponse> done);

@@ -1,7 +1,10 @@
 // Configuration of a Client (libua/ua/client/Client.h): transport limits, timeouts, the Session it
-// asks for, keep-alive and reconnect. Every duration is in milliseconds.
+// asks for, security (certificate store, endpoint choice, user identity, trust), keep-alive and
+// reconnect. Every duration is in milliseconds.
 #pragma once
 
+#include "ua/client/UserIdentity.h"
+#include "ua/encoding/generated/Types.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QString>
@@ -37,6 +40,28 @@ struct ClientConfig {
     QString applicationUri = QStringLiteral("urn:ua-workbench:client");
     QString productUri = QStringLiteral("urn:ua-workbench:client");
     QString applicationName = QStringLiteral("UA Workbench Client");
+
+    // --- Security (OPC 10000-4 5.4.4, 5.6.2, 5.6.3, 6.1.3; docs/Client.md "Security") ---------------
+    // The client's certificate store (own/, trusted/, issuers/, rejected/; see pki/CertificateStore.h).
+    // Its application instance certificate is created there on first use (RSA 2048, SHA-256,
+    // subjectAltName URI = applicationUri and the host's name). Empty: no store and no certificate,
+    // so only SecurityPolicy None endpoints can be used (and no token needing the server's certificate).
+    QString pkiDir;
+    // The endpoint wanted (OPC 10000-4 7.14): a SecurityPolicy URI (ua/secure/SecurityPolicy.h, e.g.
+    // kSecurityPolicyBasic256Sha256) and a MessageSecurityMode. Empty / MessageSecurityMode::Invalid:
+    // the best one the server offers and the client can use (SignAndEncrypt over Sign over None, then
+    // the stronger policy, then the higher securityLevel). No endpoint matches: the connect fails
+    // with Bad_SecurityPolicyRejected; no matching endpoint accepts the identity's token type:
+    // Bad_IdentityTokenRejected.
+    QString securityPolicyUri;
+    MessageSecurityMode securityMode = MessageSecurityMode::Invalid;
+    // Basic128Rsa15 and Basic256 (deprecated, OPC 10000-7) only when true, for the channel and for
+    // identity tokens.
+    bool allowDeprecatedPolicies = false;
+    // The user of the Session (ActivateSession).
+    UserIdentity identity;
+    // Asked about a server certificate that is not trusted (see UserIdentity.h). Unset: Reject.
+    TrustCallback trustCallback;
     // Keep-alive: a Read of Server.ServerStatus.State (i=2259) every keepAliveIntervalMs while a
     // Session is active (0: off). No answer within keepAliveTimeoutMs counts as a lost connection.
     uint32_t keepAliveIntervalMs = 5'000;

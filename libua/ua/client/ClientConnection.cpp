@@ -12,12 +12,12 @@ int64_t ClientConnection::nowMs() {
     return clock.elapsed();
 }
 
-ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers, QObject* parent)
+ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers, ClientChannelSecurity security, QObject* parent)
     : QObject(parent), m_config(config), m_handlers(std::move(handlers)), m_socket(new QTcpSocket(this)),
       m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
       m_channel(config.transport, [this](const uint8_t* d, std::size_t n) {
           if (!m_finished) m_socket->write(reinterpret_cast<const char*>(d), qint64(n));
-      }) {
+      }, std::move(security)) {
     m_timeout->setSingleShot(true);
     m_renewTimer->setSingleShot(true);
     connect(m_socket, &QTcpSocket::connected, this, &ClientConnection::onConnected);

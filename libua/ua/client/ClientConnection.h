@@ -32,7 +32,9 @@ public:
         std::function<void(StatusCode reason)> closed;
     };
 
-    ClientConnection(const ClientConfig& config, Handlers handlers, QObject* parent = nullptr);
+    // security: the endpoint's policy and mode, our certificate and key, the server's certificate
+    // (validated by the caller); the default is SecurityPolicy None.
+    ClientConnection(const ClientConfig& config, Handlers handlers, ClientChannelSecurity security = {}, QObject* parent = nullptr);
     ~ClientConnection() override;
 
     // Connects to host:port (the host the user typed), sends Hello with endpointUrl, then

@@ -1,6 +1,10 @@
 #include "ua/client/ClientCore.h"
 
+#include "ua/client/EndpointSelection.h"
+#include "ua/client/ServerTrust.h"
+#include "ua/client/SessionSecurity.h"
 #include "ua/encoding/generated/NodeIds.h"
+#include "ua/secure/AsymmetricCrypto.h"
 #include "ua/secure/SecurityPolicy.h"
 
 #include <QElapsedTimer>
@@ -21,10 +25,19 @@ bool sessionIsGone(StatusCode s) {
     return s == status::BadSessionIdInvalid || s == status::BadSessionClosed || s == status::BadSessionNotActivated;
 }
 
+// The CreateSession clientNonce: 32 random bytes (OPC 10000-4 5.6.2: 32 to 128).
 ByteString randomNonce() {
-    std::string s(32, '\0');
-    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(s.data()), qsizetype(s.size() / 4));
-    return ByteString(std::move(s));
+    const auto n = crypto::randomBytes(32);
+    return ByteString(reinterpret_cast<const char*>(n.data()), n.size());
+}
+
+UserTokenType tokenTypeOf(UserIdentity::Kind k) {
+    switch (k) {
+    case UserIdentity::Kind::Anonymous: return UserTokenType::Anonymous;
+    case UserIdentity::Kind::UserName: return UserTokenType::UserName;
+    case UserIdentity::Kind::Certificate: return UserTokenType::Certificate;
+    }
+    return UserTokenType::Anonymous;
 }
 
 ReadRequest readValueRequest(uint32_t ns0Node) {
@@ -84,6 +97,8 @@ void ClientCore::publish() {
     s.sessionId = m_session.activated ? m_session.sessionId : NodeId();
     s.revisedSessionTimeoutMs = m_session.revisedTimeoutMs;
     s.endpoints = m_endpoints;
+    s.endpoint = m_endpoint;
+    s.userTokenPolicy = m_tokenPolicy;
     s.nodeIdConverter = m_converter;
     s.serverState = m_serverState;
     if (m_conn && m_conn->channel().isAcknowledged()) s.acknowledge = m_conn->channel().acknowledge();
@@ -237,7 +252,7 @@ void ClientCore::openConnection(StatusCallback done) {
     h.closed = [this, gen](StatusCode reason) {
         if (gen == m_connGeneration) connectionLost(reason, reason);
     };
-    m_conn = new ClientConnection(m_config, std::move(h), this);
+    m_conn = new ClientConnection(m_config, std::move(h), m_channelSecurity, this);
     m_openDone = std::move(done);
     m_conn->open(m_url.host, m_url.port, m_urlText);
 }
@@ -291,6 +306,11 @@ void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpoint
     m_wantSession = false;
     m_session = Session();
     m_endpoints = {};
+    m_endpoint = EndpointDescription();
+    m_tokenPolicy = UserTokenPolicy();
+    m_tokenSecurity = nullptr;
+    m_serverCertificate = Certificate();
+    m_channelSecurity = ClientChannelSecurity();  // GetEndpoints runs on a None channel
     m_converter = NodeIdConverter();
     m_backoff.reset();
     m_connectDone = std::move(done);
@@ -338,35 +358,104 @@ void ClientCore::retryLater(int attempt, std::function<void()> action) {
 void ClientCore::finishConnect(const ServiceResult<GetEndpointsResponse>& r) {
     StatusCode s = r.status;
     if (s.isGood()) {
-        // Only SecurityPolicy None is spoken here: find its endpoint and its anonymous token policy.
-        const EndpointDescription* none = nullptr;
-        for (const auto& e : r.response.endpoints)
-            if (e.securityMode == MessageSecurityMode::None && e.securityPolicyUri.view() == kSecurityPolicyNone) none = &e;
-        if (!none) {
-            s = status::BadSecurityPolicyRejected;
-        } else {
-            m_endpoints = r.response.endpoints;
-            m_anonymousPolicyId = String();
-            for (const auto& t : none->userIdentityTokens)
-                if (t.tokenType == UserTokenType::Anonymous && m_anonymousPolicyId.isNull()) m_anonymousPolicyId = t.policyId;
-            // The endpoint may name another host (its machine name, "localhost" inside a container,
-            // an address behind NAT). We stay on the host and port the user typed.
-            const auto advertised = EndpointUrl::parse(none->endpointUrl.toQString());
-            if (advertised && (advertised->host != m_url.host || advertised->port != m_url.port))
-                qCDebug(lcClient) << "the server advertises" << none->endpointUrl.toQString() << "; staying on" << m_urlText;
-        }
+        m_endpoints = r.response.endpoints;
+        s = chooseEndpoint();
     }
+    if (s.isGood() && m_channelSecurity.policy != SecurityPolicyId::None) {
+        // GetEndpoints ran on a None channel; the Session gets the secure one the endpoint names.
+        openConnection([this, response = r.response](StatusCode opened) { completeConnect(opened, response); });
+        return;
+    }
+    completeConnect(s, r.response);
+}
+
+void ClientCore::completeConnect(StatusCode s, const GetEndpointsResponse& response) {
     auto done = std::exchange(m_connectDone, nullptr);
     if (s.isBad()) {
         dropConnection(status::BadConnectionClosed, true);
         setState(ClientState::Disconnected, s);
         failQueued(s);
-        if (done) done({s, r.response});
+        if (done) done({s, response});
         return;
     }
     setState(ClientState::ChannelOpen);
     flushQueue();
-    if (done) done({status::Good, r.response});
+    if (done) done({status::Good, response});
+}
+
+bool ClientCore::openStore() {
+    if (m_store) return true;
+    if (m_config.pkiDir.isEmpty()) return false;
+    auto store = std::make_unique<CertificateStore>(m_config.pkiDir.toStdString());
+    CertificateRequest request;
+    request.applicationUri = m_config.applicationUri.toStdString();
+    request.applicationName = m_config.applicationName.toStdString();
+    std::string error;
+    if (!store->ensureOwnCertificate(request, &error)) {
+        qCWarning(lcClient) << "no application instance certificate in" << m_config.pkiDir << ":" << QString::fromStdString(error);
+        return false;
+    }
+    m_store = std::move(store);
+    return true;
+}
+
+StatusCode ClientCore::chooseEndpoint() {
+    if (!m_config.pkiDir.isEmpty() && !openStore()) return status::BadConfigurationError;
+    EndpointWanted wanted;
+    wanted.securityPolicyUri = m_config.securityPolicyUri.toStdString();
+    wanted.mode = m_config.securityMode;
+    wanted.tokenType = tokenTypeOf(m_config.identity.kind);
+    wanted.haveCertificate = m_store != nullptr;
+    wanted.allowDeprecated = m_config.allowDeprecatedPolicies;
+    const EndpointChoice choice = selectEndpoint(m_endpoints, wanted);
+    if (choice.status.isBad()) {
+        qCInfo(lcClient) << "no endpoint for" << (m_config.securityPolicyUri.isEmpty() ? QStringLiteral("the best policy") : m_config.securityPolicyUri)
+                         << "mode" << int(m_config.securityMode) << "token type" << int(wanted.tokenType) << ":"
+                         << QString::fromStdString(choice.status.name());
+        return choice.status;
+    }
+    m_endpoint = m_endpoints[choice.endpointIndex];
+    m_tokenPolicy = m_endpoint.userIdentityTokens[choice.tokenIndex];
+    m_tokenSecurity = choice.tokenPolicy;
+    m_serverCertificate = Certificate();
+    m_channelSecurity = ClientChannelSecurity();
+    publish();
+
+    // The endpoint may name another host (its machine name, "localhost" inside a container, an
+    // address behind NAT). We stay on the host and port the user typed.
+    const auto advertised = EndpointUrl::parse(m_endpoint.endpointUrl.toQString());
+    if (advertised && (advertised->host != m_url.host || advertised->port != m_url.port))
+        qCDebug(lcClient) << "the server advertises" << m_endpoint.endpointUrl.toQString() << "; staying on" << m_urlText;
+
+    const bool secureChannel = choice.channelPolicy->id != SecurityPolicyId::None;
+    const bool tokenUsesCertificate =
+        m_config.identity.kind != UserIdentity::Kind::Anonymous && m_tokenSecurity->id != SecurityPolicyId::None;
+    if (!secureChannel && !tokenUsesCertificate) return status::Good;  // 5.4.4: the certificate is ignored then
+    // Nothing is held open on the server while the trust callback may wait for a user.
+    if (secureChannel) dropConnection(status::BadConnectionClosed, true);
+    if (!m_store) {
+        qCInfo(lcClient) << "the identity token needs the server certificate validated, but there is no pkiDir";
+        return status::BadCertificateUntrusted;
+    }
+    ServerCertificateExpectations expected;
+    expected.applicationUri = m_endpoint.server.applicationUri.str();
+    expected.hostName = m_url.host;
+    expected.policy = secureChannel ? choice.channelPolicy : m_tokenSecurity;
+    const StatusCode trusted = checkServerCertificate(*m_store, m_endpoint.serverCertificate.view(), expected, m_config.trustCallback);
+    if (trusted.isBad()) {
+        qCInfo(lcClient) << "server certificate not accepted:" << QString::fromStdString(trusted.name());
+        return trusted;
+    }
+    m_serverCertificate = Certificate::fromDer(leafCertificateDer(m_endpoint.serverCertificate.view()));
+    if (m_serverCertificate.isNull()) return status::BadCertificateInvalid;
+    if (secureChannel) {
+        m_channelSecurity.policy = choice.channelPolicy->id;
+        m_channelSecurity.mode = m_endpoint.securityMode;
+        m_channelSecurity.clientCertificateChain = m_store->ownCertificate().der();
+        m_channelSecurity.clientKey = m_store->ownPrivateKey();
+        m_channelSecurity.serverCertificate = m_serverCertificate;
+    }
+    return status::Good;
 }
 
 void ClientCore::disconnectFromServer(StatusCallback done) {
@@ -463,11 +552,14 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
     req.endpointUrl = String::fromQString(m_urlText);
     req.sessionName = String::fromQString(m_config.sessionName);
     req.clientNonce = randomNonce();
-    req.clientCertificate = ByteString();
+    // 5.6.2: our certificate (chain) on a secure channel only; with None none is sent or checked.
+    req.clientCertificate = m_channelSecurity.policy != SecurityPolicyId::None ? ByteString(m_channelSecurity.clientCertificateChain)
+                                                                                 : ByteString();
+    const ByteString clientNonce = req.clientNonce;
     req.requestedSessionTimeout = m_config.requestedSessionTimeoutMs;
     req.maxResponseMessageSize = m_config.transport.maxMessageSize;
     m_session = Session();
-    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), 0, [this, done](const ServiceResult<CreateSessionResponse>& r) {
+    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), 0, [this, done, clientNonce](const ServiceResult<CreateSessionResponse>& r) {
         if (r.status.isBad()) {
             if (done) done(r);
             return;
@@ -475,12 +567,20 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
         m_session.sessionId = r.response.sessionId;
         m_session.authenticationToken = r.response.authenticationToken;
         m_session.revisedTimeoutMs = r.response.revisedSessionTimeout;
-        if (m_conn) m_conn->channel().setMaxRequestMessageSize(r.response.maxRequestMessageSize);
-        if (m_anonymousPolicyId.isNull()) {  // no GetEndpoints before: take the CreateSession's list
-            for (const auto& e : r.response.serverEndpoints)
-                for (const auto& t : e.userIdentityTokens)
-                    if (t.tokenType == UserTokenType::Anonymous && m_anonymousPolicyId.isNull()) m_anonymousPolicyId = t.policyId;
+        const StatusCode checked = checkCreateSession(clientNonce, r.response);
+        if (checked.isBad()) {
+            // 5.6.2: the client closes the Session and reports the error.
+            qCWarning(lcClient) << "CreateSession response refused:" << QString::fromStdString(checked.name());
+            CloseSessionRequest close;
+            close.deleteSubscriptions = true;
+            internalCall<CloseSessionRequest, CloseSessionResponse>(std::move(close), 0, {});
+            m_session = Session();
+            ServiceResult<CreateSessionResponse> out = r;
+            out.status = checked;
+            if (done) done(out);
+            return;
         }
+        if (m_conn) m_conn->channel().setMaxRequestMessageSize(r.response.maxRequestMessageSize);
         activate([this, done, r](StatusCode s) {
             ServiceResult<CreateSessionResponse> out = r;
             out.status = s;
@@ -490,18 +590,53 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
     });
 }
 
+StatusCode ClientCore::checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& r) {
+    m_session.serverNonce = r.serverNonce;
+    m_session.serverCertificate = leafCertificateDer(r.serverCertificate.view());
+    if (m_channelSecurity.policy != SecurityPolicyId::None) {
+        if (r.serverNonce.size() < 32) return status::BadNonceInvalid;
+        // The certificate of the Session must be the one of the endpoint and the SecureChannel.
+        if (m_session.serverCertificate != m_serverCertificate.der()) return status::BadSecurityChecksFailed;
+        const StatusCode s = verifyServerSignature(securityPolicy(m_channelSecurity.policy), m_serverCertificate,
+                                                   m_channelSecurity.clientCertificateChain, clientNonce, r.serverSignature);
+        if (s.isBad()) return s;
+    }
+    // Downgrade guard: the endpoints must be those GetEndpoints listed (5.6.2 serverEndpoints).
+    if (!m_endpoints.empty()) return compareEndpoints(m_endpoints, r.serverEndpoints);
+    return status::Good;
+}
+
 void ClientCore::activate(StatusCallback done) {
     ActivateSessionRequest req;
     req.clientSoftwareCertificates = Array<SignedSoftwareCertificate>::emptyArray();
     req.localeIds = Array<String>::emptyArray();
-    AnonymousIdentityToken token;
-    token.policyId = m_anonymousPolicyId.isNull() ? String("anonymous") : m_anonymousPolicyId;
-    req.userIdentityToken = ExtensionObject::make(token);
+    // 5.6.3: clientSignature over the server's certificate and the last serverNonce, on a secure channel.
+    if (m_channelSecurity.policy != SecurityPolicyId::None) {
+        const StatusCode s = makeSignature(securityPolicy(m_channelSecurity.policy), m_channelSecurity.clientKey,
+                                           m_session.serverCertificate, m_session.serverNonce, req.clientSignature);
+        if (s.isBad()) {
+            if (done) done(s);
+            return;
+        }
+    }
+    UserTokenPolicy tokenPolicy = m_tokenPolicy;
+    if (tokenPolicy.policyId.isNull()) tokenPolicy.policyId = String("anonymous");
+    const SecurityPolicy& tokenSecurity = m_tokenSecurity ? *m_tokenSecurity : securityPolicy(SecurityPolicyId::None);
+    const Certificate serverCertificate =
+        m_serverCertificate.isNull() ? Certificate::fromDer(m_session.serverCertificate) : m_serverCertificate;
+    const StatusCode made = makeIdentityToken(m_config.identity, tokenPolicy, tokenSecurity, serverCertificate, m_session.serverNonce,
+                                              req.userIdentityToken, req.userTokenSignature);
+    if (made.isBad()) {
+        if (done) done(made);
+        return;
+    }
     internalCall<ActivateSessionRequest, ActivateSessionResponse>(std::move(req), 0, [this, done](const ServiceResult<ActivateSessionResponse>& r) {
         if (r.status.isBad()) {
             if (done) done(r.status);
             return;
         }
+        // The next ActivateSession (a reconnect) signs this nonce (5.6.3).
+        m_session.serverNonce = r.response.serverNonce;
         m_session.activated = true;
         // NamespaceArray indexes may change whenever the server restarts: read it on every activation.
         readNamespaceArray([done](StatusCode) {

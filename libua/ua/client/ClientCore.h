@@ -12,11 +12,13 @@
 #include "ua/client/ServiceResult.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/Types.h"
+#include "ua/pki/CertificateStore.h"
 
 #include <QMutex>
 #include <QObject>
 #include <atomic>
 #include <deque>
+#include <memory>
 #include <set>
 #include <unordered_map>
 
@@ -44,6 +46,8 @@ struct ClientSnapshot {
     NodeId sessionId;                       // null without a Session
     double revisedSessionTimeoutMs = 0;
     Array<EndpointDescription> endpoints;   // from GetEndpoints, URLs as the server advertises them
+    EndpointDescription endpoint;           // the one chosen: its policy, mode and server certificate
+    UserTokenPolicy userTokenPolicy;        // the one of its token policies the Session uses
     NodeIdConverter nodeIdConverter;        // from the last NamespaceArray read
     ServerState serverState = ServerState::Unknown;  // from the last keep-alive
     AcknowledgeMessage acknowledge;         // the server's revised transport limits
@@ -121,6 +125,8 @@ private:
         NodeId authenticationToken;
         double revisedTimeoutMs = 0;
         bool activated = false;
+        ByteString serverNonce;          // of the last CreateSession / ActivateSession response
+        std::string serverCertificate;   // DER leaf of the CreateSession response's serverCertificate
     };
     struct BrowseJob;
 
@@ -165,12 +171,16 @@ private:
     void startConnect();
     void connectStepFailed(const ServiceResult<GetEndpointsResponse>& r);
     void finishConnect(const ServiceResult<GetEndpointsResponse>& r);
+    void completeConnect(StatusCode s, const GetEndpointsResponse& response);
+    StatusCode chooseEndpoint();
+    bool openStore();
     void retryLater(int attempt, std::function<void()> action);
 
     // Session.
     void tryCreateSession(ServiceCallback<CreateSessionResponse> done);
     void createAndActivate(ServiceCallback<CreateSessionResponse> done);
     void activate(StatusCallback done);
+    StatusCode checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& response);
     void readNamespaceArray(StatusCallback done);
 
     // Keep-alive and reconnect.
@@ -200,7 +210,15 @@ private:
     bool m_userDisconnect = false;
     bool m_keepAliveInFlight = false;
     Array<EndpointDescription> m_endpoints;
-    String m_anonymousPolicyId;
+    // Security (docs/Client.md "Security"): the store with our certificate, the endpoint chosen from
+    // m_endpoints, its token policy and the policy that protects the token, the server's certificate
+    // (leaf, validated or accepted), and what every SecureChannel after the GetEndpoints one uses.
+    std::unique_ptr<CertificateStore> m_store;
+    EndpointDescription m_endpoint;
+    UserTokenPolicy m_tokenPolicy;
+    const SecurityPolicy* m_tokenSecurity = nullptr;
+    Certificate m_serverCertificate;
+    ClientChannelSecurity m_channelSecurity;
     NodeIdConverter m_converter;
     ServerState m_serverState = ServerState::Unknown;
     ReconnectBackoff m_backoff;
