@@ -40,7 +40,7 @@ namespace ua {
 struct PasswordHash {
     static constexpr const char* kAlgorithm = "PBKDF2-HMAC-SHA256";
     // The default work factor: about 50 ms on one core of the development machine. ActivateSession
-    // runs it on the I/O thread of the connection (docs/Security.md).
+    // runs it on the I/O thread of the connection (docs/SessionSecurity.md).
     static constexpr uint32_t kDefaultIterations = 100'000;
 
     std::string algorithm = kAlgorithm;
