@@ -223,6 +223,7 @@ void TestSessionSecurity::nodeOpcuaClientLogsIn() {
     const QString diagnostics = QString::fromUtf8(out.left(3000)) + QString::fromUtf8(node.readAllStandardError().right(3000));
     const QJsonObject s = QJsonDocument::fromJson(out).object().value("scenarios").toObject();
     QVERIFY2(!s.isEmpty(), qPrintable(diagnostics));
+    qInfo("node-opcua: %s", QJsonDocument(s).toJson(QJsonDocument::Compact).constData());
     const auto show = [&](const char* name) { return qPrintable(QString("%1: %2").arg(name, QString::fromUtf8(QJsonDocument(s.value(name).toObject()).toJson(QJsonDocument::Compact)))); };
 
     // An Operator writes, over each policy and over the None endpoint (password encrypted by the
