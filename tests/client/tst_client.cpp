@@ -28,6 +28,7 @@ ServerConfig serverConfig() {
     cfg.listenAddress = QHostAddress::LocalHost;
     cfg.ioThreads = 2;
     cfg.demoNamespace = false;
+    cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the tests write anonymously
     return cfg;
 }
 

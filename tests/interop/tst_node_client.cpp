@@ -24,6 +24,7 @@ NodeRun runAgainstOurServer(const QString& script, int timeoutMs, ua::Server** k
     cfg.port = 0;
     cfg.hostName = QStringLiteral("127.0.0.1");  // resolvable without /etc/hosts (minimal roots)
     cfg.ioThreads = 2;
+    cfg.security.users.anonymousRoles |= ua::roleBit(ua::Role::Operator);  // client_services.js writes anonymously
     auto* server = new ua::Server(cfg);
     if (!server->start()) {
         run.diagnostics = server->errorString();

@@ -38,7 +38,7 @@ int64_t Server::monotonicMs() {
 }
 
 Server::Server(ServerConfig config, QObject* parent)
-    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions) {
+    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions), m_users(m_config.security.users) {
     if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
@@ -95,6 +95,8 @@ bool Server::setUpSecurity() {
         m_error = QStringLiteral("no application instance certificate in %1: %2").arg(cfg.pkiDir, QString::fromStdString(error));
         return false;
     }
+    const QString userPki = cfg.userPkiDir.isEmpty() ? cfg.pkiDir + QStringLiteral("/users") : cfg.userPkiDir;
+    m_userStore = std::make_shared<CertificateStore>(userPki.toStdString());
     for (const EndpointSecurity& e : cfg.endpoints) {
         if (securityPolicy(e.policy).deprecated && !cfg.allowDeprecatedPolicies) continue;
         if ((e.policy == SecurityPolicyId::None) != (e.mode == MessageSecurityMode::None)) continue;

@@ -44,6 +44,11 @@ public:
     // SecureChannels use of it; both set by start().
     CertificateStore* certificateStore() const { return m_store.get(); }
     const ServerChannelSecurity* channelSecurity() const { return m_config.secureChannel.security.get(); }
+    // The trust list of X509 user certificates (ServerSecurityConfig::userPkiDir; null without PKI).
+    CertificateStore* userCertificateStore() const { return m_userStore.get(); }
+    // The users and their Roles: starts as ServerSecurityConfig::users; replace() it to change them
+    // while the server runs (Sessions already activated keep their Roles).
+    UserStore& userStore() { return m_users; }
 
     // The address space: readers keep a snapshot and reload it when the version changes.
     SharedAddressSpace& addressSpace() { return *m_space; }
@@ -68,6 +73,8 @@ private:
     ApplicationDescription m_application;
     std::vector<EndpointDescription> m_endpoints;
     std::shared_ptr<CertificateStore> m_store;
+    std::shared_ptr<CertificateStore> m_userStore;
+    UserStore m_users;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
     std::unique_ptr<Listener> m_listener;

@@ -5,6 +5,7 @@
 
 #include "ua/encoding/generated/Types.h"
 #include "ua/secure/SecurityPolicy.h"
+#include "ua/server/users/UserStore.h"
 
 #include <QString>
 #include <vector>
@@ -43,6 +44,14 @@ struct ServerSecurityConfig {
     int keyBits = 2048;
     // Accepts every client certificate that validation rejects only as untrusted (tests, labs).
     bool trustAllClients = false;
+    // The users, their Roles, the lockout after failed logins and the Roles of anonymous Sessions
+    // (users/UserStore.h); Server::userStore() holds the live copy.
+    UserDatabase users;
+    // The trust list of X509 user certificates (X509IdentityToken), kept apart from the application
+    // trust list: a CertificateStore rooted here (trusted/certs, issuers/certs, their crl/ and
+    // rejected/certs; its own/ stays unused). Empty: "<pkiDir>/users". Without PKI no X509 token is
+    // accepted.
+    QString userPkiDir;
 
     // The `--secure` profile: no None endpoint and no anonymous login.
     void applySecureProfile() {

@@ -58,6 +58,11 @@ struct ServiceContext {
     // (Bad_NoContinuationPoints) and RegisterNodes records nothing.
     SessionViewState* session = nullptr;
     DateTime now;  // ServerTimestamps and the timestamps of written values
+    // The user: a RoleSet (server/users/Roles.h) and the PermissionType bits its Roles have on nodes
+    // without RolePermissions. The defaults (all bits) mean a caller without a Session that no Role
+    // restricts (in-process use, unit tests); the dispatcher sets the Session's.
+    uint32_t roles = ~uint32_t(0);
+    uint32_t permissions = ~uint32_t(0);
 };
 
 } // namespace ua

@@ -59,6 +59,8 @@ template <class Req, class Resp, void (*Handler)(ServiceContext&, const Req&, Re
 void withServiceContext(RequestContext& ctx, const Req& req, Resp& resp) {
     ServiceContext sc{ctx.connection.addressSpace(), &ctx.server.addressSpace(), ctx.server.config().operationLimits,
                       &ctx.session->view, resp.responseHeader.timestamp};
+    sc.roles = ctx.session->roles.load(std::memory_order_relaxed);
+    sc.permissions = ctx.session->permissions.load(std::memory_order_relaxed);
     Handler(sc, req, resp);
 }
 

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string>
 
 namespace ua {
 
@@ -22,6 +24,21 @@ struct Session {
     std::atomic<bool> activated{false};
     std::atomic<bool> closed{false};
     std::atomic<int64_t> lastActivityMs{0}; // monotonic ms
+    // Session security (OPC 10000-4 5.7.2, 5.7.3), set by CreateSession before the Session is known
+    // to the client: the creating channel's client certificate (leaf DER; empty on a None channel)
+    // and the serverCertificate CreateSession returned (signed over in ActivateSession).
+    std::string clientCertificate;
+    ByteString serverCertificate;
+    // The user (services/IdentityTokens.h), set by ActivateSession. Every request reads roles (a
+    // users/Roles.h RoleSet) and permissions (its PermissionType bits on nodes without
+    // RolePermissions) without a lock.
+    std::atomic<uint32_t> roles{0};
+    std::atomic<uint32_t> permissions{0};
+    // Serializes ActivateSession calls of this Session; guards serverNonce, userTokenType and
+    // clientUserId after creation.
+    std::mutex activationMutex;
+    UserTokenType userTokenType = UserTokenType::Anonymous;
+    std::string clientUserId;  // user name / X509 subject; empty for anonymous
     // Browse ContinuationPoints and registered nodes; used only by the thread serving the Session.
     SessionViewState view;
 

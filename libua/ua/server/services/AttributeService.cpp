@@ -5,6 +5,7 @@
 #include "ua/server/addressspace/NodeAttributes.h"
 #include "ua/server/services/NumericRange.h"
 #include "ua/server/services/ValueCheck.h"
+#include "ua/server/users/Roles.h"
 
 #include <cmath>
 
@@ -21,6 +22,36 @@ DataValue failed(StatusCode s) {
 }
 
 bool validAttributeId(uint32_t a) { return a >= 1 && a <= kMaxAttributeId; }
+
+// The PermissionType bits of the context's user on node (users/Roles.h).
+uint32_t permissionsOn(const ServiceContext& ctx, const Node& node) {
+    return userPermissions(node, ctx.roles, ctx.permissions);
+}
+
+// The User... attributes as this user sees them (OPC 10000-3 5.2.8, 5.2.9, 5.6.2, 5.7).
+void restrictUserAttribute(const ServiceContext& ctx, const Node& node, AttributeId attribute, Variant& v) {
+    if (ctx.roles == kUnrestricted) return;
+    const uint32_t perms = permissionsOn(ctx, node);
+    switch (attribute) {
+    case AttributeId::UserAccessLevel: v = userAccessLevel(node.userAccessLevel, perms); break;
+    case AttributeId::UserWriteMask: v = userWriteMask(node.userWriteMask, perms); break;
+    case AttributeId::UserExecutable: v = bool(node.userExecutable && (perms & uint32_t(PermissionType::Call))); break;
+    case AttributeId::UserRolePermissions: {
+        // Only the entries of the user's Roles.
+        Array<ExtensionObject> mine = Array<ExtensionObject>::emptyArray();
+        if (const auto* all = node.rolePermissions.get<Array<ExtensionObject>>()) {
+            for (const ExtensionObject& x : *all) {
+                const RolePermissionType* rp = x.get<RolePermissionType>();
+                const std::optional<Role> r = rp ? roleFromNodeId(rp->roleId) : std::nullopt;
+                if (r && (ctx.roles & roleBit(*r))) mine.push_back(x);
+            }
+        }
+        v = std::move(mine);
+        break;
+    }
+    default: break;
+    }
+}
 
 // The dataEncoding check of OPC 10000-4 5.10.2.2 (1.05.03: the parameter is still in use).
 StatusCode checkDataEncoding(const AddressSpace& space, const Node& node, AttributeId attribute,
@@ -73,7 +104,8 @@ DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, Timestam
     if (attribute == AttributeId::Value) {
         if (node->nodeClass == NodeClass::Variable) {
             if (!(node->accessLevel & access::CurrentRead)) return failed(status::BadNotReadable);
-            if (!(node->userAccessLevel & access::CurrentRead)) return failed(status::BadUserAccessDenied);
+            if (!(userAccessLevel(node->userAccessLevel, permissionsOn(ctx, *node)) & access::CurrentRead))
+                return failed(status::BadUserAccessDenied);
         }
         dv = currentValue(*node);
         if (dv.hasStatus && dv.status.isBad()) {
@@ -88,6 +120,7 @@ DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, Timestam
     } else {
         Variant v;
         if (StatusCode s = readAttribute(*node, attribute, v); s.isBad()) return failed(s);
+        restrictUserAttribute(ctx, *node, attribute, v);
         if (!range.isEmpty()) {
             Variant part;
             if (StatusCode s = readRange(v, range, part); s.isBad()) return failed(s);
@@ -126,16 +159,17 @@ namespace {
 
 // The Value of a Variable or VariableType (5.10.4). Returns the result of the operation.
 StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange& range, const DataValue& in) {
+    const uint32_t perms = permissionsOn(ctx, node);
     if (node.nodeClass == NodeClass::Variable) {
         if (!(node.accessLevel & access::CurrentWrite)) return status::BadNotWritable;
-        if (!(node.userAccessLevel & access::CurrentWrite)) return status::BadUserAccessDenied;
+        if (!(userAccessLevel(node.userAccessLevel, perms) & access::CurrentWrite)) return status::BadUserAccessDenied;
         if (in.hasStatus && !(node.accessLevel & access::StatusWrite)) return status::BadWriteNotSupported;
         if ((in.hasSourceTimestamp || in.hasServerTimestamp) && !(node.accessLevel & access::TimestampWrite))
             return status::BadWriteNotSupported;
     } else {
         const uint32_t bit = uint32_t(AttributeWriteMask::ValueForVariableType);
         if (!(node.writeMask & bit)) return status::BadNotWritable;
-        if (!(node.userWriteMask & bit)) return status::BadUserAccessDenied;
+        if (!(userWriteMask(node.userWriteMask, perms) & bit)) return status::BadUserAccessDenied;
         if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
     }
     if (node.source.read && !node.source.write) return status::BadNotWritable;
@@ -175,10 +209,11 @@ StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange&
 }
 
 // A non-Value attribute, checked against the snapshot; applied later in one update.
-StatusCode checkAttributeWrite(const Node& node, AttributeId attribute, const NumericRange& range, const DataValue& in) {
+StatusCode checkAttributeWrite(const ServiceContext& ctx, const Node& node, AttributeId attribute,
+                               const NumericRange& range, const DataValue& in) {
     const uint32_t bit = writeMaskBit(node.nodeClass, attribute);
     if (!bit || !(node.writeMask & bit)) return status::BadNotWritable;
-    if (!(node.userWriteMask & bit)) return status::BadUserAccessDenied;
+    if (!(userWriteMask(node.userWriteMask, permissionsOn(ctx, node)) & bit)) return status::BadUserAccessDenied;
     if (!range.isEmpty()) return status::BadWriteNotSupported;
     if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
     Node scratch = node;  // type check without touching the shared node
@@ -218,7 +253,7 @@ void handleWrite(ServiceContext& ctx, const WriteRequest& req, WriteResponse& re
             result = writeValue(ctx, *node, range, w.value);
             continue;
         }
-        result = checkAttributeWrite(*node, attribute, range, w.value);
+        result = checkAttributeWrite(ctx, *node, attribute, range, w.value);
         if (result.isGood()) {
             if (ctx.sharedAddressSpace) deferred.push_back(i);
             else result = status::BadWriteNotSupported;

@@ -1,15 +1,89 @@
 #include "ua/server/services/SessionService.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/pki/CertificateStore.h"
+#include "ua/secure/AsymmetricCrypto.h"
 #include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
+#include "ua/server/services/IdentityTokens.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ua {
 
+namespace {
+
+constexpr std::size_t kNonceLength = 32;     // bytes: the serverNonce we send
+constexpr std::size_t kMinClientNonce = 32;  // bytes (5.7.2.3 Bad_NonceInvalid)
+constexpr std::size_t kMaxClientNonce = 128;
+
+ByteString newNonce() {
+    const std::vector<uint8_t> n = crypto::randomBytes(kNonceLength);
+    return ByteString(reinterpret_cast<const char*>(n.data()), n.size());
+}
+
+std::vector<uint8_t> concat(const ByteString& a, const ByteString& b) {
+    std::vector<uint8_t> out(a.size() + b.size());
+    if (!a.isEmpty()) std::memcpy(out.data(), a.data(), a.size());
+    if (!b.isEmpty()) std::memcpy(out.data() + a.size(), b.data(), b.size());
+    return out;
+}
+
+// The leaf of a certificate (chain) as sent in CreateSession; null when malformed.
+Certificate leafOf(const ByteString& der) {
+    std::vector<Certificate> chain = Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(der.data()), der.size());
+    return chain.empty() ? Certificate() : chain.front();
+}
+
+// The endpoint of the channel's policy and mode (GetEndpoints lists each pair once).
+const EndpointDescription* endpointOf(Server& server, const ServerSecureChannel& ch) {
+    for (const EndpointDescription& e : server.endpoints())
+        if (e.securityMode == ch.securityMode() && e.securityPolicyUri.view() == ch.securityPolicy().uri) return &e;
+    return nullptr;
+}
+
+// 5.7.2: the client's certificate and nonce on a signed channel; Good or the status to return.
+StatusCode checkClient(const ServerSecureChannel& ch, const CreateSessionRequest& req) {
+    const Certificate leaf = leafOf(req.clientCertificate);
+    if (leaf.isNull() || !(leaf == ch.clientCertificate())) return status::BadCertificateInvalid;
+    if (leaf.applicationUri() != req.clientDescription.applicationUri.view()) return status::BadCertificateUriInvalid;
+    if (req.clientNonce.size() < kMinClientNonce || req.clientNonce.size() > kMaxClientNonce) return status::BadNonceInvalid;
+    return status::Good;
+}
+
+} // namespace
+
 void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
     const ServerConfig& cfg = ctx.server.config();
+    const ServerSecureChannel& ch = *ctx.connection.channel();
+    const bool secure = ch.securityMode() != MessageSecurityMode::None;
+    if (secure) {
+        if (StatusCode s = checkClient(ch, req); s.isBad()) {
+            resp.responseHeader.serviceResult = s;
+            return;
+        }
+    }
+    // The server's certificate goes out on None channels too: the client encrypts user token
+    // secrets with it (7.41.2).
+    ByteString serverCertificate;
+    if (secure) serverCertificate = ByteString(ch.serverCertificateChain());
+    else if (const ServerChannelSecurity* sec = ctx.server.channelSecurity(); sec && !sec->certificate.isNull())
+        serverCertificate = ByteString(sec->certificateChain);
+    SignatureData serverSignature;
+    if (secure) {
+        const std::vector<uint8_t> data = concat(req.clientCertificate, req.clientNonce);
+        std::vector<uint8_t> signature;
+        const StatusCode s =
+            crypto::asymmetricSign(ch.securityPolicy(), ch.serverPrivateKey(), data.data(), data.size(), signature);
+        if (s.isBad()) {
+            resp.responseHeader.serviceResult = s;
+            return;
+        }
+        serverSignature.algorithm = String(ch.securityPolicy().asymmetricSignatureUri);
+        serverSignature.signature = ByteString(reinterpret_cast<const char*>(signature.data()), signature.size());
+    }
+
     const double timeout = std::clamp(req.requestedSessionTimeout, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs);
     SessionPtr s = ctx.server.sessions().create(ctx.channelId, timeout, ctx.nowMs);
     if (!s) {
@@ -18,12 +92,16 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
     }
     s->sessionName = req.sessionName;
     s->client = req.clientDescription;
+    s->clientCertificate = ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
+    s->serverCertificate = serverCertificate;
+    s->serverNonce = newNonce();
     ctx.connection.rememberSession(s);
     resp.sessionId = s->sessionId;
     resp.authenticationToken = s->authenticationToken;
     resp.revisedSessionTimeout = timeout;
     resp.serverNonce = s->serverNonce;
-    resp.serverCertificate = ByteString();
+    resp.serverCertificate = std::move(serverCertificate);
+    resp.serverSignature = std::move(serverSignature);
     resp.serverEndpoints = Array<EndpointDescription>(ctx.server.endpoints());
     resp.serverSoftwareCertificates = Array<SignedSoftwareCertificate>::emptyArray();
     resp.maxRequestMessageSize = ctx.server.config().transport.maxMessageSize;
@@ -35,16 +113,49 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
         resp.responseHeader.serviceResult = status::BadSessionIdInvalid;
         return;
     }
-    if (!s->activated && s->channelId != ctx.channelId) {
-        resp.responseHeader.serviceResult = status::BadSessionIdInvalid;  // 5.6.3: first activation on its channel
-        return;
+    const ServerSecureChannel& ch = *ctx.connection.channel();
+    const auto fail = [&](StatusCode code) { resp.responseHeader.serviceResult = code; };
+    std::lock_guard lock(s->activationMutex);
+    const bool newChannel = s->channelId != ctx.channelId;
+    if (!s->activated && newChannel) return fail(status::BadSessionIdInvalid);  // 5.7.3: first activation on its channel
+    const std::string channelCertificate = ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
+    // 5.7.3: a new channel must come from the same client application (its certificate).
+    if (newChannel && channelCertificate != s->clientCertificate) return fail(status::BadSecurityChecksFailed);
+    if (ch.securityMode() != MessageSecurityMode::None) {
+        // The client proves it holds the key of its certificate: a signature of the serverCertificate
+        // and the last serverNonce (5.7.3, 6.1.8 / 7.36).
+        const SecurityPolicy& policy = ch.securityPolicy();
+        const std::vector<uint8_t> data = concat(s->serverCertificate, s->serverNonce);
+        const SignatureData& sig = req.clientSignature;
+        if (sig.algorithm.view() != policy.asymmetricSignatureUri ||
+            !crypto::asymmetricVerify(policy, ch.clientCertificate().publicKey(), data.data(), data.size(),
+                                      reinterpret_cast<const uint8_t*>(sig.signature.data()), sig.signature.size()))
+            return fail(status::BadApplicationSignatureInvalid);
     }
-    const ExtensionObject& token = req.userIdentityToken;
-    const bool anonymous = token.isNull() || token.get<AnonymousIdentityToken>() != nullptr;
-    if (!anonymous) {
-        resp.responseHeader.serviceResult = token.isDecoded() ? status::BadIdentityTokenRejected : status::BadIdentityTokenInvalid;
-        return;
-    }
+    const EndpointDescription* endpoint = endpointOf(ctx.server, ch);
+    if (!endpoint) return fail(status::BadSecurityPolicyRejected);
+    const ServerChannelSecurity* sec = ctx.server.channelSecurity();
+    const IdentityCheck check{*endpoint,
+                              ch.securityPolicy(),
+                              ch.securityMode(),
+                              sec ? sec->privateKey.get() : nullptr,
+                              s->serverCertificate,
+                              s->serverNonce,
+                              ctx.server.userStore(),
+                              ctx.server.userCertificateStore(),
+                              ctx.nowMs};
+    UserIdentity user;
+    if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user); st.isBad())
+        return fail(st);
+    // 5.7.3: on a new channel the user must stay the same.
+    if (newChannel && !(user.tokenType == s->userTokenType && user.clientUserId == s->clientUserId))
+        return fail(status::BadIdentityChangeNotSupported);
+
+    s->userTokenType = user.tokenType;
+    s->clientUserId = std::move(user.clientUserId);
+    s->roles.store(user.roles, std::memory_order_relaxed);
+    s->permissions.store(defaultPermissions(user.roles), std::memory_order_relaxed);
+    s->serverNonce = newNonce();  // a serverNonce is used once
     s->channelId = ctx.channelId;  // a later activation moves the Session to this channel
     s->activated = true;
     s->touch(ctx.nowMs);

@@ -1,5 +1,6 @@
-// Session service set (OPC 10000-4 5.6): CreateSession, ActivateSession (AnonymousIdentityToken),
-// CloseSession and Cancel.
+// Session service set (OPC 10000-4 5.7): CreateSession, ActivateSession, CloseSession and Cancel,
+// with the session security of 5.7.2 / 5.7.3 on signed channels and the user identity tokens of
+// IdentityTokens.h.
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
@@ -7,11 +8,24 @@
 
 namespace ua {
 
-// 5.6.2: a Session bound to this channel; Bad_TooManySessions when the limit is reached.
+// 5.7.2: a Session bound to this channel; Bad_TooManySessions when the limit is reached.
+// On a Sign / SignAndEncrypt channel: the leaf of clientCertificate must be the channel's client
+// certificate (Bad_CertificateInvalid), its ApplicationUri must be clientDescription.applicationUri
+// (Bad_CertificateUriInvalid), clientNonce must have 32 to 128 bytes (Bad_NonceInvalid); the
+// response carries serverSignature: the channel policy's asymmetric signature of clientCertificate +
+// clientNonce with the server's key (algorithm = SecurityPolicy::asymmetricSignatureUri).
+// serverCertificate is the server's chain (also on None channels when the server has one, for
+// encrypting user token secrets); serverNonce has 32 random bytes.
 void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp);
-// 5.6.3: the first activation must come on the creating channel (Bad_SessionIdInvalid otherwise);
-// a later one may move the Session to this channel (same user: anonymous).
-// Bad_IdentityTokenInvalid for identity tokens other than anonymous (for now).
+// 5.7.3, in this order: the first activation must come on the creating channel
+// (Bad_SessionIdInvalid); a later one may move the Session to another channel opened with the same
+// client certificate (Bad_SecurityChecksFailed otherwise). On a signed channel clientSignature must
+// verify over serverCertificate + the last serverNonce with the client certificate's key and carry
+// the policy's asymmetricSignatureUri (Bad_ApplicationSignatureInvalid). Then the identity token
+// (IdentityTokens.h: Bad_IdentityTokenInvalid, Bad_IdentityTokenRejected, Bad_UserAccessDenied,
+// Bad_UserSignatureInvalid); on a new channel the user must be the same
+// (Bad_IdentityChangeNotSupported). Success records the user and Roles in the Session and returns
+// a new serverNonce; a failure leaves the Session as it was (not closed, same serverNonce).
 void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, ActivateSessionResponse& resp);
 // 5.6.4 CloseSession (ctx.session is the Session to close).
 void handleCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse& resp);
