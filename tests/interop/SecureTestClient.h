@@ -21,9 +21,12 @@ public:
     bool open(quint16 port, const std::string& url, ClientChannelSecurity security) {
         m_socket.connectToHost(QStringLiteral("127.0.0.1"), port);
         if (!m_socket.waitForConnected(5000)) return fail("connect");
-        m_channel.emplace(TransportLimits{}, [this](const uint8_t* p, std::size_t n) {
-            m_socket.write(reinterpret_cast<const char*>(p), qint64(n));
-        }, std::move(security));
+        m_channel.emplace(
+            TransportLimits{},
+            [this](const uint8_t* p, std::size_t n) {
+                m_socket.write(reinterpret_cast<const char*>(p), qint64(n));
+            },
+            std::move(security));
         m_channel->sendHello(url);
         ClientSecureChannel::Event e = next();
         if (e.kind != ClientSecureChannel::Event::Kind::Acknowledged) return fail("hello");
@@ -31,14 +34,14 @@ public:
         h.requestHandle = 1;
         m_channel->sendOpen(m_requestId++, SecurityTokenRequestType::Issue, 600000, h);
         e = next();
-        if (e.kind != ClientSecureChannel::Event::Kind::Opened || e.error.isBad()) return fail("open: " + e.reason);
+        if (e.kind != ClientSecureChannel::Event::Kind::Opened || e.error.isBad())
+            return fail("open: " + e.reason);
         return true;
     }
 
     // Sends req and waits for its answer: Good with resp decoded, the ServiceFault's serviceResult,
     // or Bad_CommunicationError when the channel failed.
-    template <class Req, class Resp>
-    StatusCode call(Req req, Resp& resp) {
+    template <class Req, class Resp> StatusCode call(Req req, Resp& resp) {
         req.requestHeader.authenticationToken = authenticationToken;
         req.requestHeader.requestHandle = m_requestId;
         req.requestHeader.timeoutHint = 10000;

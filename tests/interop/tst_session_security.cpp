@@ -23,20 +23,22 @@
 using namespace ua;
 using namespace ua::test;
 
-#define COMPARE_STATUS(actual, expected)                                                                       \
-    do {                                                                                                       \
-        const StatusCode a_ = (actual), e_ = (expected);                                                       \
-        QVERIFY2(a_.code == e_.code, qPrintable(QStringLiteral("got %1, expected %2")                          \
+#define COMPARE_STATUS(actual, expected)                                                                     \
+    do {                                                                                                     \
+        const StatusCode a_ = (actual), e_ = (expected);                                                     \
+        QVERIFY2(a_.code == e_.code, qPrintable(QStringLiteral("got %1, expected %2")                        \
                                                     .arg(QString::fromStdString(a_.name()),                  \
                                                          QString::fromStdString(e_.name()))));               \
     } while (0)
 
 namespace {
 
-constexpr uint32_t kIterations = 2000;  // PBKDF2 work in the tests (the default is far higher)
+constexpr uint32_t kIterations = 2000; // PBKDF2 work in the tests (the default is far higher)
 constexpr uint32_t kLockoutAttempts = 3;
 
-ByteString bytes(const std::vector<uint8_t>& v) { return ByteString(reinterpret_cast<const char*>(v.data()), v.size()); }
+ByteString bytes(const std::vector<uint8_t>& v) {
+    return ByteString(reinterpret_cast<const char*>(v.data()), v.size());
+}
 ByteString bytes(const std::string& s) { return ByteString(s); }
 std::vector<uint8_t> concat(const ByteString& a, const ByteString& b) {
     std::vector<uint8_t> out(a.str().begin(), a.str().end());
@@ -57,7 +59,8 @@ Identity makeIdentity(const QString& dir, const std::string& uri, const std::str
     r.applicationName = name;
     r.hostNames = {"127.0.0.1"};
     std::string error;
-    if (!store.ensureOwnCertificate(r, &error)) qWarning("certificate for %s: %s", name.c_str(), error.c_str());
+    if (!store.ensureOwnCertificate(r, &error))
+        qWarning("certificate for %s: %s", name.c_str(), error.c_str());
     return {store.ownCertificate(), store.ownPrivateKey()};
 }
 
@@ -80,21 +83,23 @@ private slots:
 
 private:
     // An open Basic256Sha256 SignAndEncrypt channel of the raw client (who: its certificate).
-    std::unique_ptr<SecureTestClient> channel(const Identity& who, MessageSecurityMode mode = MessageSecurityMode::SignAndEncrypt,
+    std::unique_ptr<SecureTestClient> channel(const Identity& who,
+                                              MessageSecurityMode mode = MessageSecurityMode::SignAndEncrypt,
                                               Server* server = nullptr);
     CreateSessionRequest createRequest(const Identity& who, std::size_t nonceBytes = 32) const;
     // CreateSession with a valid request; returns the response (authenticationToken set on c).
     CreateSessionResponse createSession(SecureTestClient& c, const Identity& who);
-    SignatureData clientSignature(const Identity& who, const ByteString& serverCertificate, const ByteString& nonce) const;
-    ExtensionObject userNameToken(const std::string& user, const std::string& password, const ByteString& nonce,
-                                  const char* policyId = "username") const;
+    SignatureData clientSignature(const Identity& who, const ByteString& serverCertificate,
+                                  const ByteString& nonce) const;
+    ExtensionObject userNameToken(const std::string& user, const std::string& password,
+                                  const ByteString& nonce, const char* policyId = "username") const;
 
     QTemporaryDir m_dir;
     std::unique_ptr<Server> m_server;
-    Identity m_client;      // the raw client's application certificate
-    Identity m_otherClient; // another application
-    Identity m_user;        // an X509 user (dave, Operator)
-    Identity m_strangerUser;// an X509 user nobody trusts
+    Identity m_client;       // the raw client's application certificate
+    Identity m_otherClient;  // another application
+    Identity m_user;         // an X509 user (dave, Operator)
+    Identity m_strangerUser; // an X509 user nobody trusts
     const SecurityPolicy* m_policy = nullptr;
 };
 
@@ -102,7 +107,8 @@ void TestSessionSecurity::initTestCase() {
     QVERIFY(m_dir.isValid());
     m_policy = &securityPolicy(SecurityPolicyId::Basic256Sha256);
     m_client = makeIdentity(m_dir.filePath("client"), "urn:ua-workbench:test:raw-client", "raw client");
-    m_otherClient = makeIdentity(m_dir.filePath("other"), "urn:ua-workbench:test:other-client", "other client");
+    m_otherClient =
+        makeIdentity(m_dir.filePath("other"), "urn:ua-workbench:test:other-client", "other client");
     m_user = makeIdentity(m_dir.filePath("dave"), "urn:ua-workbench:test:user:dave", "dave");
     m_strangerUser = makeIdentity(m_dir.filePath("eve"), "urn:ua-workbench:test:user:eve", "eve");
     QVERIFY(!m_client.certificate.isNull() && !m_user.certificate.isNull() && !m_user.key.isNull());
@@ -132,11 +138,13 @@ void TestSessionSecurity::initTestCase() {
 
 void TestSessionSecurity::cleanupTestCase() { m_server.reset(); }
 
-std::unique_ptr<SecureTestClient> TestSessionSecurity::channel(const Identity& who, MessageSecurityMode mode, Server* server) {
+std::unique_ptr<SecureTestClient> TestSessionSecurity::channel(const Identity& who, MessageSecurityMode mode,
+                                                               Server* server) {
     if (!server) server = m_server.get();
     auto c = std::make_unique<SecureTestClient>();
     ClientChannelSecurity sec;
-    sec.policy = mode == MessageSecurityMode::None ? SecurityPolicyId::None : SecurityPolicyId::Basic256Sha256;
+    sec.policy =
+        mode == MessageSecurityMode::None ? SecurityPolicyId::None : SecurityPolicyId::Basic256Sha256;
     sec.mode = mode;
     if (mode != MessageSecurityMode::None) {
         sec.clientCertificateChain = who.certificate.der();
@@ -186,12 +194,13 @@ ExtensionObject TestSessionSecurity::userNameToken(const std::string& user, cons
     // The legacy secret (7.41.2.2): UInt32 length, password, server nonce; encrypted for the server.
     std::vector<uint8_t> plain(4);
     const uint32_t length = uint32_t(password.size() + nonce.size());
-    for (int i = 0; i < 4; ++i) plain[std::size_t(i)] = uint8_t(length >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+        plain[std::size_t(i)] = uint8_t(length >> (8 * i));
     plain.insert(plain.end(), password.begin(), password.end());
     plain.insert(plain.end(), nonce.str().begin(), nonce.str().end());
     std::vector<uint8_t> secret;
-    crypto::asymmetricEncrypt(*m_policy, m_server->certificateStore()->ownCertificate().publicKey(), plain.data(),
-                              plain.size(), secret);
+    crypto::asymmetricEncrypt(*m_policy, m_server->certificateStore()->ownCertificate().publicKey(),
+                              plain.data(), plain.size(), secret);
     UserNameIdentityToken t;
     t.policyId = String(policyId);
     t.userName = String(user);
@@ -211,29 +220,36 @@ void TestSessionSecurity::nodeOpcuaClientLogsIn() {
     QVERIFY(m_user.key.savePem(key.toStdString()));
     QProcess node;
     node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
-    node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("session_security.js"), m_server->endpointUrl(), cert,
-                                                    key, QString::number(kLockoutAttempts)});
+    node.start(QStringLiteral(UA_NODE_EXECUTABLE),
+               {QStringLiteral("session_security.js"), m_server->endpointUrl(), cert, key,
+                QString::number(kLockoutAttempts)});
     QVERIFY(node.waitForStarted());
     QElapsedTimer t;
     t.start();
-    while (node.state() != QProcess::NotRunning && t.elapsed() < 240000) QTest::qWait(50);
+    while (node.state() != QProcess::NotRunning && t.elapsed() < 240000)
+        QTest::qWait(50);
     if (node.state() != QProcess::NotRunning) node.kill();
     node.waitForFinished();
     const QByteArray out = node.readAllStandardOutput();
-    const QString diagnostics = QString::fromUtf8(out.left(3000)) + QString::fromUtf8(node.readAllStandardError().right(3000));
+    const QString diagnostics =
+        QString::fromUtf8(out.left(3000)) + QString::fromUtf8(node.readAllStandardError().right(3000));
     const QJsonObject s = QJsonDocument::fromJson(out).object().value("scenarios").toObject();
     QVERIFY2(!s.isEmpty(), qPrintable(diagnostics));
     qInfo("node-opcua: %s", QJsonDocument(s).toJson(QJsonDocument::Compact).constData());
-    const auto show = [&](const char* name) { return qPrintable(QString("%1: %2").arg(name, QString::fromUtf8(QJsonDocument(s.value(name).toObject()).toJson(QJsonDocument::Compact)))); };
+    const auto show = [&](const char* name) {
+        return qPrintable(QString("%1: %2").arg(
+            name, QString::fromUtf8(QJsonDocument(s.value(name).toObject()).toJson(QJsonDocument::Compact))));
+    };
 
     // An Operator writes, over each policy and over the None endpoint (password encrypted by the
     // UserTokenPolicy's Basic256Sha256).
-    for (const char* name : {"operatorSignAndEncrypt", "operatorSign", "operatorPss", "operatorNone", "x509User", "afterwards"}) {
+    for (const char* name : {"operatorSignAndEncrypt", "operatorSign", "operatorPss", "operatorNone",
+                             "x509User", "afterwards"}) {
         const QJsonObject r = s.value(name).toObject();
         QVERIFY2(r.value("session").toString() == "Good", show(name));
         QVERIFY2(r.value("read").toString() == "Good", show(name));
         QVERIFY2(r.value("write").toString() == "Good", show(name));
-        QVERIFY2(r.value("userAccessLevel").toInt() & 0x02, show(name));  // CurrentWrite
+        QVERIFY2(r.value("userAccessLevel").toInt() & 0x02, show(name)); // CurrentWrite
     }
     QCOMPARE(s.value("operatorSignAndEncrypt").toObject().value("readBack").toInt(), 4242);
     QCOMPARE(s.value("x509User").toObject().value("readBack").toInt(), 4646);
@@ -242,14 +258,19 @@ void TestSessionSecurity::nodeOpcuaClientLogsIn() {
         const QJsonObject r = s.value(name).toObject();
         QVERIFY2(r.value("session").toString() == "Good" && r.value("read").toString() == "Good", show(name));
         QVERIFY2(r.value("write").toString() == "BadUserAccessDenied", show(name));
-        QVERIFY2(!(r.value("userAccessLevel").toInt() & 0x02) && (r.value("userAccessLevel").toInt() & 0x01), show(name));
+        QVERIFY2(!(r.value("userAccessLevel").toInt() & 0x02) && (r.value("userAccessLevel").toInt() & 0x01),
+                 show(name));
     }
-    QVERIFY2(s.value("wrongPassword").toObject().value("session").toString() == "BadUserAccessDenied", show("wrongPassword"));
-    QVERIFY2(s.value("unknownUser").toObject().value("session").toString() == "BadUserAccessDenied", show("unknownUser"));
+    QVERIFY2(s.value("wrongPassword").toObject().value("session").toString() == "BadUserAccessDenied",
+             show("wrongPassword"));
+    QVERIFY2(s.value("unknownUser").toObject().value("session").toString() == "BadUserAccessDenied",
+             show("unknownUser"));
     const QJsonArray lockout = s.value("lockout").toArray();
     QCOMPARE(lockout.size(), int(kLockoutAttempts));
-    for (const QJsonValue& v : lockout) QCOMPARE(v.toString(), QString("BadUserAccessDenied"));
-    QVERIFY2(s.value("lockedOutRightPassword").toObject().value("session").toString() == "BadUserAccessDenied",
+    for (const QJsonValue& v : lockout)
+        QCOMPARE(v.toString(), QString("BadUserAccessDenied"));
+    QVERIFY2(s.value("lockedOutRightPassword").toObject().value("session").toString() ==
+                 "BadUserAccessDenied",
              show("lockedOutRightPassword"));
     QVERIFY(m_server->userStore().isLockedOut("carol", Server::monotonicMs()));
     QVERIFY(!m_server->userStore().isLockedOut("alice", Server::monotonicMs()));
@@ -354,13 +375,16 @@ void TestSessionSecurity::userTokensAreChecked() {
     };
     // A secret encrypted with a stale nonce, a wrong algorithm name, an unknown policyId, a
     // policyId of another token type, no encryption at all.
-    COMPARE_STATUS(activate(userNameToken("alice", "alice-pw", ByteString(std::string(32, 'x')))), status::BadIdentityTokenInvalid);
+    COMPARE_STATUS(activate(userNameToken("alice", "alice-pw", ByteString(std::string(32, 'x')))),
+                   status::BadIdentityTokenInvalid);
     ExtensionObject x = userNameToken("alice", "alice-pw", nonce);
     UserNameIdentityToken wrongAlgorithm = *x.get<UserNameIdentityToken>();
     wrongAlgorithm.encryptionAlgorithm = String("http://www.w3.org/2001/04/xmlenc#rsa-1_5");
     COMPARE_STATUS(activate(ExtensionObject::make(wrongAlgorithm)), status::BadIdentityTokenInvalid);
-    COMPARE_STATUS(activate(userNameToken("alice", "alice-pw", nonce, "no-such-policy")), status::BadIdentityTokenInvalid);
-    COMPARE_STATUS(activate(userNameToken("alice", "alice-pw", nonce, "anonymous")), status::BadIdentityTokenInvalid);
+    COMPARE_STATUS(activate(userNameToken("alice", "alice-pw", nonce, "no-such-policy")),
+                   status::BadIdentityTokenInvalid);
+    COMPARE_STATUS(activate(userNameToken("alice", "alice-pw", nonce, "anonymous")),
+                   status::BadIdentityTokenInvalid);
     UserNameIdentityToken plain;
     plain.policyId = String("username");
     plain.userName = String("alice");
@@ -381,7 +405,7 @@ void TestSessionSecurity::userTokensAreChecked() {
     COMPARE_STATUS(wr.results.at(0), status::BadUserAccessDenied);
     // A non-writable attribute stays Bad_NotWritable whoever asks.
     WriteRequest w2 = w;
-    w2.nodesToWrite[0].nodeId = NodeId(2259);  // ServerStatus.State
+    w2.nodesToWrite[0].nodeId = NodeId(2259); // ServerStatus.State
     COMPARE_STATUS(c->call(w2, wr), status::Good);
     COMPARE_STATUS(wr.results.at(0), status::BadNotWritable);
 
@@ -403,7 +427,8 @@ void TestSessionSecurity::userTokensAreChecked() {
     COMPARE_STATUS(activate(ExtensionObject::make(xt), SignatureData()), status::BadUserSignatureInvalid);
     X509IdentityToken stranger = xt;
     stranger.certificateData = bytes(m_strangerUser.certificate.der());
-    COMPARE_STATUS(activate(ExtensionObject::make(stranger), clientSignature(m_strangerUser, created.serverCertificate, nonce)),
+    COMPARE_STATUS(activate(ExtensionObject::make(stranger),
+                            clientSignature(m_strangerUser, created.serverCertificate, nonce)),
                    status::BadIdentityTokenRejected);
     COMPARE_STATUS(activate(ExtensionObject::make(xt), userSig), status::Good);
     COMPARE_STATUS(c->call(w, wr), status::Good);
@@ -471,7 +496,7 @@ void TestSessionSecurity::anonymousOnlyWhereAllowed() {
     ActivateSessionRequest a;
     a.clientSignature = clientSignature(m_client, created.serverCertificate, created.serverNonce);
     ActivateSessionResponse resp;
-    COMPARE_STATUS(c->call(a, resp), status::BadIdentityTokenRejected);  // null token = anonymous
+    COMPARE_STATUS(c->call(a, resp), status::BadIdentityTokenRejected); // null token = anonymous
     AnonymousIdentityToken anon;
     anon.policyId = String("anonymous");
     a.userIdentityToken = ExtensionObject::make(anon);

@@ -15,7 +15,7 @@ using namespace ua::test;
 
 namespace {
 
-constexpr uint32_t kFast = 1000;  // PBKDF2 iterations in the tests
+constexpr uint32_t kFast = 1000; // PBKDF2 iterations in the tests
 
 uint32_t perm(PermissionType p) { return uint32_t(p); }
 
@@ -80,7 +80,7 @@ void TestRoles::wellKnownRoles() {
         QCOMPARE(roleFromName(roleName(Role(i))), std::optional<Role>(Role(i)));
         QCOMPARE(roleFromNodeId(roleNodeId(Role(i))), std::optional<Role>(Role(i)));
     }
-    QVERIFY(!roleFromName("operator"));  // case-sensitive BrowseNames
+    QVERIFY(!roleFromName("operator")); // case-sensitive BrowseNames
     QCOMPARE(roleNames(roleBit(Role::Operator) | roleBit(Role::Anonymous)),
              (std::vector<std::string>{"Anonymous", "Operator"}));
 }
@@ -104,9 +104,11 @@ void TestRoles::defaultPermissionsPerRole() {
     QCOMPARE(userAccessLevel(rw, anon), access::CurrentRead);
     QCOMPARE(userAccessLevel(rw, defaultPermissions(roleBit(Role::Operator))), rw);
     QCOMPARE(userAccessLevel(rw, 0), uint8_t(0));
-    const uint32_t mask = uint32_t(AttributeWriteMask::DisplayName) | uint32_t(AttributeWriteMask::RolePermissions);
+    const uint32_t mask =
+        uint32_t(AttributeWriteMask::DisplayName) | uint32_t(AttributeWriteMask::RolePermissions);
     QCOMPARE(userWriteMask(mask, anon), 0u);
-    QCOMPARE(userWriteMask(mask, defaultPermissions(roleBit(Role::Engineer))), uint32_t(AttributeWriteMask::DisplayName));
+    QCOMPARE(userWriteMask(mask, defaultPermissions(roleBit(Role::Engineer))),
+             uint32_t(AttributeWriteMask::DisplayName));
     QCOMPARE(userWriteMask(mask, defaultPermissions(roleBit(Role::ConfigureAdmin))), mask);
 }
 
@@ -114,7 +116,8 @@ void TestRoles::nodeRolePermissionsOverrideTheDefaults() {
     Node n;
     const uint32_t operatorDefaults = defaultPermissions(roleBit(Role::Operator));
     QCOMPARE(userPermissions(n, roleBit(Role::Operator), operatorDefaults), operatorDefaults);
-    RolePermissionType observer{NodeId(id::WellKnownRole_Observer), PermissionType::Read | PermissionType::Write};
+    RolePermissionType observer{NodeId(id::WellKnownRole_Observer),
+                                PermissionType::Read | PermissionType::Write};
     RolePermissionType other{NodeId(1, 77), PermissionType::Call};
     n.rolePermissions = Array<ExtensionObject>{ExtensionObject::make(observer), ExtensionObject::make(other)};
     // Only the node's entries count: the Operator gets nothing here, the Observer may write.
@@ -145,7 +148,8 @@ void TestRoles::writeFollowsTheRoles() {
     const Variant name = LocalizedText{String("en"), String("Renamed")};
     w = call(&handleWrite, writeOne(m_fx.id(WritableObject), name, AttributeId::DisplayName), op);
     QCOMPARE(w.results.at(0), StatusCode(status::BadUserAccessDenied));
-    w = call(&handleWrite, writeOne(m_fx.id(WritableObject), name, AttributeId::DisplayName), roleBit(Role::Engineer));
+    w = call(&handleWrite, writeOne(m_fx.id(WritableObject), name, AttributeId::DisplayName),
+             roleBit(Role::Engineer));
     QCOMPARE(w.results.at(0), StatusCode(status::Good));
     // The value of a VariableType follows Write.
     w = call(&handleWrite, writeOne(m_fx.id(WritableType), int32_t(1)), anonymous);
@@ -154,10 +158,12 @@ void TestRoles::writeFollowsTheRoles() {
     QCOMPARE(w.results.at(0), StatusCode(status::Good));
     // RolePermissions on the node: only the Observer may write it.
     QCOMPARE(m_fx.shared->update([&](AddressSpace& s) {
-        RolePermissionType observer{NodeId(id::WellKnownRole_Observer), PermissionType::Read | PermissionType::Write};
+        RolePermissionType observer{NodeId(id::WellKnownRole_Observer),
+                                    PermissionType::Read | PermissionType::Write};
         s.findMutable(var)->rolePermissions = Array<ExtensionObject>{ExtensionObject::make(observer)};
         return StatusCode(status::Good);
-    }), StatusCode(status::Good));
+    }),
+             StatusCode(status::Good));
     w = call(&handleWrite, writeOne(var, int32_t(8)), op);
     QCOMPARE(w.results.at(0), StatusCode(status::BadUserAccessDenied));
     w = call(&handleWrite, writeOne(var, int32_t(8)), roleBit(Role::Observer));
@@ -168,7 +174,8 @@ void TestRoles::writeFollowsTheRoles() {
     QCOMPARE(m_fx.shared->update([&](AddressSpace& s) {
         s.findMutable(var)->rolePermissions = Variant();
         return StatusCode(status::Good);
-    }), StatusCode(status::Good));
+    }),
+             StatusCode(status::Good));
 }
 
 void TestRoles::userAttributesFollowTheRoles() {
@@ -179,7 +186,7 @@ void TestRoles::userAttributesFollowTheRoles() {
     r = call(&handleRead, readOne(var, AttributeId::UserAccessLevel), roleBit(Role::Operator));
     QCOMPARE(byte(r), uint8_t(access::CurrentRead | access::CurrentWrite));
     r = call(&handleRead, readOne(var, AttributeId::AccessLevel), roleBit(Role::Anonymous));
-    QCOMPARE(byte(r), uint8_t(access::CurrentRead | access::CurrentWrite));  // AccessLevel is not per user
+    QCOMPARE(byte(r), uint8_t(access::CurrentRead | access::CurrentWrite)); // AccessLevel is not per user
     // A user without any Role reads nothing.
     r = call(&handleRead, readOne(var, AttributeId::Value), kNoRoles);
     QCOMPARE(r.results.at(0).status, StatusCode(status::BadUserAccessDenied));
@@ -208,7 +215,8 @@ void TestRoles::passwordHashes() {
     PasswordHash known;
     known.iterations = 1;
     known.salt = "salt";
-    known.hash = QByteArray::fromHex("55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc").toStdString();
+    known.hash =
+        QByteArray::fromHex("55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc").toStdString();
     QVERIFY(known.verify("passwd"));
     known.algorithm = "MD5";
     QVERIFY(!known.verify("passwd"));
@@ -223,7 +231,7 @@ void TestRoles::databaseJsonRoundTrip() {
     db.lockoutSeconds = 42;
     db.anonymousRoles = roleBit(Role::Anonymous) | roleBit(Role::Observer);
     const QByteArray json = QJsonDocument(db.toJson()).toJson();
-    QVERIFY(!json.contains("alice-pw"));  // never the password
+    QVERIFY(!json.contains("alice-pw")); // never the password
     QVERIFY(json.contains("\"SecurityAdmin\""));
     const std::optional<UserDatabase> back = UserDatabase::fromJson(QJsonDocument::fromJson(json).object());
     QVERIFY(back);
@@ -250,7 +258,8 @@ void TestRoles::databaseJsonRejectsBadInput() {
     QVERIFY(!parse(R"({"users": [{"name": "x", "roles": ["King"]}]})"));
     QVERIFY(!parse(R"({"users": [{"roles": []}]})"));
     QVERIFY(!parse(R"({"users": [{"name": "x"}, {"name": "x"}]})"));
-    QVERIFY(!parse(R"({"users": [{"name": "x", "password": {"algorithm": "plain", "hash": "cGFzc3dvcmQ="}}]})"));
+    QVERIFY(
+        !parse(R"({"users": [{"name": "x", "password": {"algorithm": "plain", "hash": "cGFzc3dvcmQ="}}]})"));
     QVERIFY(!parse(R"({"maxFailedAuthenticationAttempts": -1})"));
 }
 
@@ -262,7 +271,8 @@ void TestRoles::storeFileIsOwnerOnly() {
     const QString path = dir.filePath("users.json");
     QString error;
     QVERIFY2(store.save(path, &error), qPrintable(error));
-    QVERIFY(!(QFile(path).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteOther)));
+    QVERIFY(!(QFile(path).permissions() &
+              (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteOther)));
     UserStore loaded;
     QVERIFY(loaded.snapshot()->users.empty());
     QVERIFY2(loaded.load(path, &error), qPrintable(error));
@@ -294,19 +304,23 @@ void TestRoles::authenticateAndLockout() {
     QCOMPARE(store.authenticate("carol", "c", now).status, StatusCode(status::BadUserAccessDenied));
     QVERIFY(store.isLockedOut("carol", now));
     // Locked out: the right password is refused too, for lockoutSeconds; others are not affected.
-    QCOMPARE(store.authenticate("carol", "carol-pw", now + 5000).status, StatusCode(status::BadUserAccessDenied));
-    QCOMPARE(store.authenticate("carol", "carol-pw", now + 9999).status, StatusCode(status::BadUserAccessDenied));
+    QCOMPARE(store.authenticate("carol", "carol-pw", now + 5000).status,
+             StatusCode(status::BadUserAccessDenied));
+    QCOMPARE(store.authenticate("carol", "carol-pw", now + 9999).status,
+             StatusCode(status::BadUserAccessDenied));
     QCOMPARE(store.authenticate("alice", "alice-pw", now + 5000).status, StatusCode(status::Good));
     QCOMPARE(store.authenticate("carol", "carol-pw", now + 10000).status, StatusCode(status::Good));
     // An administrator's unlock.
-    for (int i = 0; i < 3; ++i) store.authenticate("carol", "x", now);
+    for (int i = 0; i < 3; ++i)
+        store.authenticate("carol", "x", now);
     QVERIFY(store.isLockedOut("carol", now));
     store.unlock("carol");
     QCOMPARE(store.authenticate("carol", "carol-pw", now).status, StatusCode(status::Good));
     // maxFailedAuthenticationAttempts 0: never locked out.
     db.maxFailedAuthenticationAttempts = 0;
     UserStore lenient(db);
-    for (int i = 0; i < 10; ++i) lenient.authenticate("carol", "x", now);
+    for (int i = 0; i < 10; ++i)
+        lenient.authenticate("carol", "x", now);
     QCOMPARE(lenient.authenticate("carol", "carol-pw", now).status, StatusCode(status::Good));
 }
 
@@ -317,7 +331,7 @@ void TestRoles::replaceSwapsTheSnapshot() {
     const std::shared_ptr<const UserDatabase> before = store.snapshot();
     db.setUser("alice", "two", roleBit(Role::Operator), kFast);
     store.replace(db);
-    QVERIFY(before->find("alice")->password.verify("one"));  // a held snapshot does not change
+    QVERIFY(before->find("alice")->password.verify("one")); // a held snapshot does not change
     QCOMPARE(store.authenticate("alice", "one", 0).status, StatusCode(status::BadUserAccessDenied));
     QCOMPARE(store.authenticate("alice", "two", 0).status, StatusCode(status::Good));
 }

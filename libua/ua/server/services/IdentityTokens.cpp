@@ -11,7 +11,8 @@ namespace ua {
 
 namespace {
 
-const UserTokenPolicy* findTokenPolicy(const EndpointDescription& e, const String& policyId, UserTokenType type) {
+const UserTokenPolicy* findTokenPolicy(const EndpointDescription& e, const String& policyId,
+                                       UserTokenType type) {
     for (const UserTokenPolicy& p : e.userIdentityTokens)
         if (p.policyId == policyId) return p.tokenType == type ? &p : nullptr;
     return nullptr;
@@ -31,8 +32,8 @@ const SecurityPolicy* tokenSecurityPolicy(const IdentityCheck& c, const UserToke
 
 // The password of a legacy encrypted secret (7.41.2.2): UInt32 length (little endian) of what
 // follows, the password, the server nonce.
-StatusCode decryptPassword(const IdentityCheck& c, const SecurityPolicy& policy, const UserNameIdentityToken& t,
-                           std::string& password) {
+StatusCode decryptPassword(const IdentityCheck& c, const SecurityPolicy& policy,
+                           const UserNameIdentityToken& t, std::string& password) {
     if (t.encryptionAlgorithm.view() != policy.asymmetricEncryptionUri || !c.serverPrivateKey)
         return status::BadIdentityTokenInvalid;
     std::vector<uint8_t> plain;
@@ -92,16 +93,19 @@ StatusCode checkX509(const IdentityCheck& c, const X509IdentityToken& t, const S
     options.minKeyBits = int(policy->minAsymmetricKeyBits);
     options.maxKeyBits = int(policy->maxAsymmetricKeyBits);
     options.allowSha1Signature = policy->minCertificateSignatureHash == HashAlgorithm::Sha1;
-    options.checkKeyUsage = false;  // a user certificate need not allow key encipherment
-    if (c.userCertificates->validate(t.certificateData.str(), options).isBad()) return status::BadIdentityTokenRejected;
+    options.checkKeyUsage = false; // a user certificate need not allow key encipherment
+    if (c.userCertificates->validate(t.certificateData.str(), options).isBad())
+        return status::BadIdentityTokenRejected;
 
     if (signature.algorithm.view() != policy->asymmetricSignatureUri) return status::BadUserSignatureInvalid;
     std::vector<uint8_t> data(c.serverCertificate.size() + c.serverNonce.size());
-    if (!c.serverCertificate.isEmpty()) std::memcpy(data.data(), c.serverCertificate.data(), c.serverCertificate.size());
+    if (!c.serverCertificate.isEmpty())
+        std::memcpy(data.data(), c.serverCertificate.data(), c.serverCertificate.size());
     if (!c.serverNonce.isEmpty())
         std::memcpy(data.data() + c.serverCertificate.size(), c.serverNonce.data(), c.serverNonce.size());
     if (!crypto::asymmetricVerify(*policy, leaf.publicKey(), data.data(), data.size(),
-                                  reinterpret_cast<const uint8_t*>(signature.signature.data()), signature.signature.size()))
+                                  reinterpret_cast<const uint8_t*>(signature.signature.data()),
+                                  signature.signature.size()))
         return status::BadUserSignatureInvalid;
 
     const std::shared_ptr<const UserDatabase> db = c.users.snapshot();
@@ -114,8 +118,8 @@ StatusCode checkX509(const IdentityCheck& c, const X509IdentityToken& t, const S
 
 } // namespace
 
-StatusCode checkIdentityToken(const IdentityCheck& c, const ExtensionObject& token, const SignatureData& userTokenSignature,
-                              UserIdentity& out) {
+StatusCode checkIdentityToken(const IdentityCheck& c, const ExtensionObject& token,
+                              const SignatureData& userTokenSignature, UserIdentity& out) {
     const AnonymousIdentityToken* anonymous = token.get<AnonymousIdentityToken>();
     if (token.isNull() || anonymous) {
         if (!offersAnonymous(c.endpoint)) return status::BadIdentityTokenRejected;

@@ -46,20 +46,22 @@ struct UserIdentity {
     std::string clientUserId;
     RoleSet roles = kNoRoles;
 
-    bool sameUser(const UserIdentity& o) const { return tokenType == o.tokenType && clientUserId == o.clientUserId; }
+    bool sameUser(const UserIdentity& o) const {
+        return tokenType == o.tokenType && clientUserId == o.clientUserId;
+    }
 };
 
 // What the check needs to know of the Session and its channel.
 struct IdentityCheck {
-    const EndpointDescription& endpoint;   // the endpoint matching the channel's policy and mode
+    const EndpointDescription& endpoint; // the endpoint matching the channel's policy and mode
     const SecurityPolicy& channelPolicy;
     MessageSecurityMode channelMode;
-    EVP_PKEY* serverPrivateKey;            // null without PKI (then every secret is refused)
-    const ByteString& serverCertificate;   // as CreateSession returned it
-    const ByteString& serverNonce;         // the last one returned to the client
+    EVP_PKEY* serverPrivateKey;          // null without PKI (then every secret is refused)
+    const ByteString& serverCertificate; // as CreateSession returned it
+    const ByteString& serverNonce;       // the last one returned to the client
     UserStore& users;
-    CertificateStore* userCertificates;    // null: X509IdentityTokens are rejected
-    int64_t nowMs;                         // monotonic clock, ms (lockout)
+    CertificateStore* userCertificates; // null: X509IdentityTokens are rejected
+    int64_t nowMs;                      // monotonic clock, ms (lockout)
 };
 
 StatusCode checkIdentityToken(const IdentityCheck& check, const ExtensionObject& token,

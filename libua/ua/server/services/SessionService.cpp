@@ -14,8 +14,8 @@ namespace ua {
 
 namespace {
 
-constexpr std::size_t kNonceLength = 32;     // bytes: the serverNonce we send
-constexpr std::size_t kMinClientNonce = 32;  // bytes (5.7.2.3 Bad_NonceInvalid)
+constexpr std::size_t kNonceLength = 32;    // bytes: the serverNonce we send
+constexpr std::size_t kMinClientNonce = 32; // bytes (5.7.2.3 Bad_NonceInvalid)
 constexpr std::size_t kMaxClientNonce = 128;
 
 ByteString newNonce() {
@@ -32,14 +32,16 @@ std::vector<uint8_t> concat(const ByteString& a, const ByteString& b) {
 
 // The leaf of a certificate (chain) as sent in CreateSession; null when malformed.
 Certificate leafOf(const ByteString& der) {
-    std::vector<Certificate> chain = Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(der.data()), der.size());
+    std::vector<Certificate> chain =
+        Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(der.data()), der.size());
     return chain.empty() ? Certificate() : chain.front();
 }
 
 // The endpoint of the channel's policy and mode (GetEndpoints lists each pair once).
 const EndpointDescription* endpointOf(Server& server, const ServerSecureChannel& ch) {
     for (const EndpointDescription& e : server.endpoints())
-        if (e.securityMode == ch.securityMode() && e.securityPolicyUri.view() == ch.securityPolicy().uri) return &e;
+        if (e.securityMode == ch.securityMode() && e.securityPolicyUri.view() == ch.securityPolicy().uri)
+            return &e;
     return nullptr;
 }
 
@@ -47,8 +49,10 @@ const EndpointDescription* endpointOf(Server& server, const ServerSecureChannel&
 StatusCode checkClient(const ServerSecureChannel& ch, const CreateSessionRequest& req) {
     const Certificate leaf = leafOf(req.clientCertificate);
     if (leaf.isNull() || !(leaf == ch.clientCertificate())) return status::BadCertificateInvalid;
-    if (leaf.applicationUri() != req.clientDescription.applicationUri.view()) return status::BadCertificateUriInvalid;
-    if (req.clientNonce.size() < kMinClientNonce || req.clientNonce.size() > kMaxClientNonce) return status::BadNonceInvalid;
+    if (leaf.applicationUri() != req.clientDescription.applicationUri.view())
+        return status::BadCertificateUriInvalid;
+    if (req.clientNonce.size() < kMinClientNonce || req.clientNonce.size() > kMaxClientNonce)
+        return status::BadNonceInvalid;
     return status::Good;
 }
 
@@ -67,24 +71,28 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
     // The server's certificate goes out on None channels too: the client encrypts user token
     // secrets with it (7.41.2).
     ByteString serverCertificate;
-    if (secure) serverCertificate = ByteString(ch.serverCertificateChain());
-    else if (const ServerChannelSecurity* sec = ctx.server.channelSecurity(); sec && !sec->certificate.isNull())
+    if (secure)
+        serverCertificate = ByteString(ch.serverCertificateChain());
+    else if (const ServerChannelSecurity* sec = ctx.server.channelSecurity();
+             sec && !sec->certificate.isNull())
         serverCertificate = ByteString(sec->certificateChain);
     SignatureData serverSignature;
     if (secure) {
         const std::vector<uint8_t> data = concat(req.clientCertificate, req.clientNonce);
         std::vector<uint8_t> signature;
-        const StatusCode s =
-            crypto::asymmetricSign(ch.securityPolicy(), ch.serverPrivateKey(), data.data(), data.size(), signature);
+        const StatusCode s = crypto::asymmetricSign(ch.securityPolicy(), ch.serverPrivateKey(), data.data(),
+                                                    data.size(), signature);
         if (s.isBad()) {
             resp.responseHeader.serviceResult = s;
             return;
         }
         serverSignature.algorithm = String(ch.securityPolicy().asymmetricSignatureUri);
-        serverSignature.signature = ByteString(reinterpret_cast<const char*>(signature.data()), signature.size());
+        serverSignature.signature =
+            ByteString(reinterpret_cast<const char*>(signature.data()), signature.size());
     }
 
-    const double timeout = std::clamp(req.requestedSessionTimeout, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs);
+    const double timeout =
+        std::clamp(req.requestedSessionTimeout, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs);
     SessionPtr s = ctx.server.sessions().create(ctx.channelId, timeout, ctx.nowMs);
     if (!s) {
         resp.responseHeader.serviceResult = status::BadTooManySessions;
@@ -107,7 +115,8 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
     resp.maxRequestMessageSize = ctx.server.config().transport.maxMessageSize;
 }
 
-void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, ActivateSessionResponse& resp) {
+void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& req,
+                           ActivateSessionResponse& resp) {
     SessionPtr s = ctx.server.sessions().find(req.requestHeader.authenticationToken);
     if (!s || s->closed) {
         resp.responseHeader.serviceResult = status::BadSessionIdInvalid;
@@ -117,10 +126,13 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     const auto fail = [&](StatusCode code) { resp.responseHeader.serviceResult = code; };
     std::lock_guard lock(s->activationMutex);
     const bool newChannel = s->channelId != ctx.channelId;
-    if (!s->activated && newChannel) return fail(status::BadSessionIdInvalid);  // 5.7.3: first activation on its channel
-    const std::string channelCertificate = ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
+    if (!s->activated && newChannel)
+        return fail(status::BadSessionIdInvalid); // 5.7.3: first activation on its channel
+    const std::string channelCertificate =
+        ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
     // 5.7.3: a new channel must come from the same client application (its certificate).
-    if (newChannel && channelCertificate != s->clientCertificate) return fail(status::BadSecurityChecksFailed);
+    if (newChannel && channelCertificate != s->clientCertificate)
+        return fail(status::BadSecurityChecksFailed);
     if (ch.securityMode() != MessageSecurityMode::None) {
         // The client proves it holds the key of its certificate: a signature of the serverCertificate
         // and the last serverNonce (5.7.3, 6.1.8 / 7.36).
@@ -129,7 +141,8 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
         const SignatureData& sig = req.clientSignature;
         if (sig.algorithm.view() != policy.asymmetricSignatureUri ||
             !crypto::asymmetricVerify(policy, ch.clientCertificate().publicKey(), data.data(), data.size(),
-                                      reinterpret_cast<const uint8_t*>(sig.signature.data()), sig.signature.size()))
+                                      reinterpret_cast<const uint8_t*>(sig.signature.data()),
+                                      sig.signature.size()))
             return fail(status::BadApplicationSignatureInvalid);
     }
     const EndpointDescription* endpoint = endpointOf(ctx.server, ch);
@@ -145,7 +158,8 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
                               ctx.server.userCertificateStore(),
                               ctx.nowMs};
     UserIdentity user;
-    if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user); st.isBad())
+    if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user);
+        st.isBad())
         return fail(st);
     // 5.7.3: on a new channel the user must stay the same.
     if (newChannel && !(user.tokenType == s->userTokenType && user.clientUserId == s->clientUserId))
@@ -156,7 +170,7 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     s->roles.store(user.roles, std::memory_order_relaxed);
     s->permissions.store(defaultPermissions(user.roles), std::memory_order_relaxed);
     s->serverNonce = newNonce();  // a serverNonce is used once
-    s->channelId = ctx.channelId;  // a later activation moves the Session to this channel
+    s->channelId = ctx.channelId; // a later activation moves the Session to this channel
     s->activated = true;
     s->touch(ctx.nowMs);
     ctx.connection.rememberSession(s);
@@ -170,8 +184,6 @@ void handleCloseSession(RequestContext& ctx, const CloseSessionRequest&, CloseSe
     ctx.connection.forgetSession(ctx.session);
 }
 
-void handleCancel(RequestContext&, const CancelRequest&, CancelResponse& resp) {
-    resp.cancelCount = 0;
-}
+void handleCancel(RequestContext&, const CancelRequest&, CancelResponse& resp) { resp.cancelCount = 0; }
 
 } // namespace ua

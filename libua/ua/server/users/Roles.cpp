@@ -31,7 +31,8 @@ constexpr uint32_t kReadOnly = p(PermissionType::Browse) | p(PermissionType::Rea
                                p(PermissionType::Read) | p(PermissionType::ReadHistory) |
                                p(PermissionType::ReceiveEvents);
 constexpr uint32_t kOperate = kReadOnly | p(PermissionType::Write) | p(PermissionType::Call);
-constexpr uint32_t kEngineer = kOperate | p(PermissionType::WriteAttribute) | p(PermissionType::WriteHistorizing);
+constexpr uint32_t kEngineer =
+    kOperate | p(PermissionType::WriteAttribute) | p(PermissionType::WriteHistorizing);
 constexpr uint32_t kConfigure = kEngineer | p(PermissionType::WriteRolePermissions) |
                                 p(PermissionType::AddReference) | p(PermissionType::RemoveReference) |
                                 p(PermissionType::AddNode) | p(PermissionType::DeleteNode);
@@ -65,11 +66,19 @@ std::vector<std::string> roleNames(RoleSet roles) {
 
 uint32_t defaultRolePermissions(Role r) {
     switch (r) {
-    case Role::Anonymous: case Role::AuthenticatedUser: case Role::Observer: return kReadOnly;
-    case Role::Operator: case Role::Supervisor: return kOperate;
-    case Role::Engineer: return kEngineer;
-    case Role::ConfigureAdmin: return kConfigure;
-    case Role::SecurityAdmin: return kSecurity;
+    case Role::Anonymous:
+    case Role::AuthenticatedUser:
+    case Role::Observer:
+        return kReadOnly;
+    case Role::Operator:
+    case Role::Supervisor:
+        return kOperate;
+    case Role::Engineer:
+        return kEngineer;
+    case Role::ConfigureAdmin:
+        return kConfigure;
+    case Role::SecurityAdmin:
+        return kSecurity;
     }
     return 0;
 }
@@ -102,8 +111,8 @@ uint8_t userAccessLevel(uint8_t stored, uint32_t permissions) {
     if (!(permissions & p(PermissionType::Write)))
         allowed &= uint8_t(~(access::CurrentWrite | access::StatusWrite | access::TimestampWrite));
     if (!(permissions & p(PermissionType::ReadHistory))) allowed &= uint8_t(~access::HistoryRead);
-    const uint32_t historyWrite =
-        p(PermissionType::InsertHistory) | p(PermissionType::ModifyHistory) | p(PermissionType::DeleteHistory);
+    const uint32_t historyWrite = p(PermissionType::InsertHistory) | p(PermissionType::ModifyHistory) |
+                                  p(PermissionType::DeleteHistory);
     if (!(permissions & historyWrite)) allowed &= uint8_t(~access::HistoryWrite);
     return uint8_t(stored & allowed);
 }
@@ -113,7 +122,8 @@ uint32_t userWriteMask(uint32_t stored, uint32_t permissions) {
     const uint32_t historizingBit = uint32_t(AttributeWriteMask::Historizing);
     const uint32_t valueBit = uint32_t(AttributeWriteMask::ValueForVariableType);
     uint32_t allowed = 0;
-    if (permissions & p(PermissionType::WriteAttribute)) allowed |= ~(rolePermissionsBit | historizingBit | valueBit);
+    if (permissions & p(PermissionType::WriteAttribute))
+        allowed |= ~(rolePermissionsBit | historizingBit | valueBit);
     if (permissions & p(PermissionType::Write)) allowed |= valueBit;
     if (permissions & p(PermissionType::WriteRolePermissions)) allowed |= rolePermissionsBit;
     if (permissions & p(PermissionType::WriteHistorizing)) allowed |= historizingBit;

@@ -20,14 +20,14 @@ struct Node;
 
 // The well-known Roles (OPC 10000-3 4.9.2), in the order of their RoleSet bits.
 enum class Role : uint8_t {
-    Anonymous,          // a Session with anonymous credentials: browse and read
-    AuthenticatedUser,  // any Session with valid non-anonymous credentials: browse and read
-    Observer,           // browse, read, receive events
-    Operator,           // + write Values, call Methods
-    Engineer,           // + write attributes (configuration)
-    Supervisor,         // + write Values, call Methods
-    ConfigureAdmin,     // + write attributes and RolePermissions, change the address space
-    SecurityAdmin,      // security settings: certificates, users, session security diagnostics
+    Anonymous,         // a Session with anonymous credentials: browse and read
+    AuthenticatedUser, // any Session with valid non-anonymous credentials: browse and read
+    Observer,          // browse, read, receive events
+    Operator,          // + write Values, call Methods
+    Engineer,          // + write attributes (configuration)
+    Supervisor,        // + write Values, call Methods
+    ConfigureAdmin,    // + write attributes and RolePermissions, change the address space
+    SecurityAdmin,     // security settings: certificates, users, session security diagnostics
 };
 inline constexpr int kRoleCount = 8;
 

@@ -19,8 +19,9 @@ constexpr std::size_t kHashBytes = 32;
 
 bool pbkdf2(std::string_view password, const std::string& salt, uint32_t iterations, std::string& out) {
     out.assign(kHashBytes, '\0');
-    return PKCS5_PBKDF2_HMAC(password.data(), int(password.size()), reinterpret_cast<const unsigned char*>(salt.data()),
-                             int(salt.size()), int(iterations), EVP_sha256(), int(out.size()),
+    return PKCS5_PBKDF2_HMAC(password.data(), int(password.size()),
+                             reinterpret_cast<const unsigned char*>(salt.data()), int(salt.size()),
+                             int(iterations), EVP_sha256(), int(out.size()),
                              reinterpret_cast<unsigned char*>(out.data())) == 1;
 }
 
@@ -35,7 +36,8 @@ std::string unb64(const QString& text) {
 
 QJsonArray rolesToJson(RoleSet roles) {
     QJsonArray a;
-    for (const std::string& n : roleNames(roles)) a.append(QString::fromStdString(n));
+    for (const std::string& n : roleNames(roles))
+        a.append(QString::fromStdString(n));
     return a;
 }
 
@@ -94,9 +96,10 @@ const UserRecord* UserDatabase::find(std::string_view name) const {
 const UserRecord* UserDatabase::findByThumbprint(std::string_view thumbprintHex) const {
     if (thumbprintHex.empty()) return nullptr;
     for (const UserRecord& u : users)
-        if (!u.certificateThumbprint.empty() && QString::fromStdString(u.certificateThumbprint)
-                                                        .compare(QString::fromUtf8(thumbprintHex.data(), qsizetype(thumbprintHex.size())),
-                                                                 Qt::CaseInsensitive) == 0)
+        if (!u.certificateThumbprint.empty() &&
+            QString::fromStdString(u.certificateThumbprint)
+                    .compare(QString::fromUtf8(thumbprintHex.data(), qsizetype(thumbprintHex.size())),
+                             Qt::CaseInsensitive) == 0)
             return &u;
     return nullptr;
 }
@@ -139,7 +142,8 @@ QJsonObject UserDatabase::toJson() const {
             j.insert(QStringLiteral("password"), pw);
         }
         if (!u.certificateThumbprint.empty())
-            j.insert(QStringLiteral("certificateThumbprint"), QString::fromStdString(u.certificateThumbprint));
+            j.insert(QStringLiteral("certificateThumbprint"),
+                     QString::fromStdString(u.certificateThumbprint));
         list.append(j);
     }
     o.insert(QStringLiteral("users"), list);
@@ -160,7 +164,8 @@ std::optional<UserDatabase> UserDatabase::fromJson(const QJsonObject& o, QString
     };
     if (!count("maxFailedAuthenticationAttempts", db.maxFailedAuthenticationAttempts)) return std::nullopt;
     if (!count("lockoutSeconds", db.lockoutSeconds)) return std::nullopt;
-    if (o.contains(QStringLiteral("anonymousRoles")) && !rolesFromJson(o.value(QStringLiteral("anonymousRoles")), db.anonymousRoles, error))
+    if (o.contains(QStringLiteral("anonymousRoles")) &&
+        !rolesFromJson(o.value(QStringLiteral("anonymousRoles")), db.anonymousRoles, error))
         return std::nullopt;
     for (const QJsonValue& v : o.value(QStringLiteral("users")).toArray()) {
         const QJsonObject j = v.toObject();
@@ -171,7 +176,8 @@ std::optional<UserDatabase> UserDatabase::fromJson(const QJsonObject& o, QString
             return std::nullopt;
         }
         if (db.find(u.name)) {
-            if (error) *error = QStringLiteral("user \"%1\" is listed twice").arg(QString::fromStdString(u.name));
+            if (error)
+                *error = QStringLiteral("user \"%1\" is listed twice").arg(QString::fromStdString(u.name));
             return std::nullopt;
         }
         if (!rolesFromJson(j.value(QStringLiteral("roles")), u.roles, error)) return std::nullopt;
@@ -183,11 +189,14 @@ std::optional<UserDatabase> UserDatabase::fromJson(const QJsonObject& o, QString
             u.password.hash = unb64(pw.value(QStringLiteral("hash")).toString());
             if (u.password.algorithm != PasswordHash::kAlgorithm || u.password.iterations == 0 ||
                 u.password.hash.size() != kHashBytes || u.password.salt.empty()) {
-                if (error) *error = QStringLiteral("user \"%1\": unusable password hash").arg(QString::fromStdString(u.name));
+                if (error)
+                    *error = QStringLiteral("user \"%1\": unusable password hash")
+                                 .arg(QString::fromStdString(u.name));
                 return std::nullopt;
             }
         }
-        u.certificateThumbprint = j.value(QStringLiteral("certificateThumbprint")).toString().toUpper().toStdString();
+        u.certificateThumbprint =
+            j.value(QStringLiteral("certificateThumbprint")).toString().toUpper().toStdString();
         db.users.push_back(std::move(u));
     }
     return db;
@@ -233,7 +242,8 @@ bool UserStore::save(const QString& path, QString* error) const {
     return true;
 }
 
-UserStore::Login UserStore::authenticate(std::string_view userName, std::string_view password, int64_t nowMs) {
+UserStore::Login UserStore::authenticate(std::string_view userName, std::string_view password,
+                                         int64_t nowMs) {
     const std::shared_ptr<const UserDatabase> db = snapshot();
     const UserRecord* user = db->find(userName);
     if (!user || user->password.isNull()) {
@@ -253,7 +263,7 @@ UserStore::Login UserStore::authenticate(std::string_view userName, std::string_
         return {status::Good, user->roles | roleBit(Role::AuthenticatedUser)};
     }
     Attempts& a = m_attempts[key];
-    if (a.lockedUntilMs > nowMs) return {status::BadUserAccessDenied};  // locked out meanwhile
+    if (a.lockedUntilMs > nowMs) return {status::BadUserAccessDenied}; // locked out meanwhile
     ++a.failed;
     if (db->maxFailedAuthenticationAttempts && a.failed >= db->maxFailedAuthenticationAttempts) {
         a.lockedUntilMs = nowMs + int64_t(db->lockoutSeconds) * 1000;

@@ -45,8 +45,8 @@ struct PasswordHash {
 
     std::string algorithm = kAlgorithm;
     uint32_t iterations = 0;
-    std::string salt;  // bytes (16)
-    std::string hash;  // bytes (32)
+    std::string salt; // bytes (16)
+    std::string hash; // bytes (32)
 
     bool isNull() const { return hash.empty(); }
     // A new hash of password with a fresh random salt.
@@ -58,9 +58,9 @@ struct PasswordHash {
 };
 
 struct UserRecord {
-    std::string name;               // the UserNameIdentityToken's userName (UTF-8, case-sensitive)
-    PasswordHash password;          // null: the user cannot log in with a password
-    RoleSet roles = kNoRoles;       // AuthenticatedUser is added at login whatever this holds
+    std::string name;         // the UserNameIdentityToken's userName (UTF-8, case-sensitive)
+    PasswordHash password;    // null: the user cannot log in with a password
+    RoleSet roles = kNoRoles; // AuthenticatedUser is added at login whatever this holds
     // Upper-case hex SHA-1 of an X509 user certificate mapped to this user (empty: none).
     std::string certificateThumbprint;
 
@@ -94,7 +94,9 @@ public:
     explicit UserStore(UserDatabase database = {});
 
     // The current database (never null); a snapshot that stays valid while held.
-    std::shared_ptr<const UserDatabase> snapshot() const { return m_database.load(std::memory_order_acquire); }
+    std::shared_ptr<const UserDatabase> snapshot() const {
+        return m_database.load(std::memory_order_acquire);
+    }
     // Publishes a new database; Sessions already activated keep their Roles.
     void replace(UserDatabase database);
 
@@ -103,7 +105,7 @@ public:
     bool save(const QString& path, QString* error = nullptr) const;
 
     struct Login {
-        StatusCode status;      // Good, or Bad_UserAccessDenied
+        StatusCode status; // Good, or Bad_UserAccessDenied
         RoleSet roles = kNoRoles;
     };
     // Checks a password login at nowMs (a monotonic clock, ms). Bad_UserAccessDenied for an unknown
@@ -125,7 +127,7 @@ private:
     };
     std::atomic<std::shared_ptr<const UserDatabase>> m_database;
     mutable std::mutex m_attemptsMutex;
-    std::unordered_map<std::string, Attempts> m_attempts;  // known users with failures only
+    std::unordered_map<std::string, Attempts> m_attempts; // known users with failures only
 };
 
 } // namespace ua
