@@ -34,7 +34,7 @@ EndpointDescription endpoint(const char* policy, MessageSecurityMode mode, uint8
     e.securityPolicyUri = String(policy);
     e.securityMode = mode;
     e.securityLevel = level;
-    if (std::string_view(policy) != kSecurityPolicyNone) e.serverCertificate = ByteString(cert);
+    e.serverCertificate = ByteString(cert);  // on None too: the encrypted token policies need it
     e.userIdentityTokens = Array<UserTokenPolicy>(std::move(tokens));
     e.transportProfileUri = String(kTransportProfileUaTcp);
     return e;
@@ -169,6 +169,12 @@ void TestClientSecurityParts::prefersAnEncryptedPasswordOnANoneChannel() {
     QCOMPARE(list[0].userIdentityTokens[c.tokenIndex].policyId, String("encrypted"));
     QCOMPARE(c.tokenPolicy->id, SecurityPolicyId::Basic256Sha256);
     QCOMPARE(c.channelPolicy->id, SecurityPolicyId::None);
+    // Without the server's certificate on the endpoint only the plain token policy is usable.
+    auto noCertificate = list;
+    noCertificate[0].serverCertificate = ByteString();
+    const EndpointChoice plain = selectEndpoint(noCertificate, w);
+    QCOMPARE(plain.status, status::Good);
+    QCOMPARE(noCertificate[0].userIdentityTokens[plain.tokenIndex].policyId, String("plain"));
     // An empty token securityPolicyUri means the endpoint's policy (7.41).
     QCOMPARE(tokenSecurityPolicy(list[1].userIdentityTokens[1], list[1])->id, SecurityPolicyId::Basic256Sha256);
 }
