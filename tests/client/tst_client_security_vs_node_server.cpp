@@ -4,9 +4,11 @@
 // decrypted by node-opcua), each connecting, browsing, reading and writing; an X509 user; a wrong
 // password; the endpoint choice (best available, no None endpoint); the trust callback for an
 // untrusted server certificate (Reject, AcceptOnce, TrustPermanently); a host name the certificate
-// does not name; and a Session moved to new secure channels twice (each ActivateSession signing the
-// serverNonce of the previous response).
+// does not name; a Session moved to new secure channels twice (each ActivateSession signing the
+// serverNonce of the previous response); and a man in the middle that answers the None channel's
+// GetEndpoints with only the weakest endpoint (the downgrade guard of CreateSession finds it).
 #include "ClientTestUtil.h"
+#include "ScriptedServer.h"
 #include "TcpProxy.h"
 
 #include "ua/client/Client.h"
@@ -41,6 +43,7 @@ private slots:
     void untrustedServerCertificateTrustedPermanently();
     void hostNameMismatch();
     void reconnectSignsTheNewServerNonce();
+    void downgradedGetEndpointsIsDetected();
 
 private:
     ClientConfig config(const QString& pkiDir, const char* policy, MessageSecurityMode mode, UserIdentity identity = {});
@@ -404,6 +407,44 @@ void TestClientSecurityVsNodeServer::reconnectSignsTheNewServerNonce() {
     client.readValues({NodeId(1, "Secure.Int32")}, this, r.callback());
     QVERIFY(r.wait());
     QCOMPARE(r->status, status::Good);
+}
+
+void TestClientSecurityVsNodeServer::downgradedGetEndpointsIsDetected() {
+    // The real list (a client without a pki folder cannot use it, but gets it).
+    Client probe(config(QString(), nullptr, MessageSecurityMode::Invalid));
+    Awaited<ServiceResult<GetEndpointsResponse>> e;
+    probe.connectToServer(url(), this, e.callback());
+    QVERIFY(e.wait(30000));
+    Array<EndpointDescription> weakest = Array<EndpointDescription>::emptyArray();
+    for (const auto& ep : e->response.endpoints)
+        if (ep.securityMode == MessageSecurityMode::Sign && ep.securityPolicyUri == String(kSecurityPolicyBasic256Sha256))
+            weakest.push_back(ep);
+    QCOMPARE(weakest.size(), std::size_t(1));
+
+    // The attacker answers GetEndpoints on the unprotected None channel with the weakest endpoint only
+    // (its real certificate, so validation passes), then lets the secure channel through to the server.
+    ScriptedServer attacker;
+    QVERIFY(attacker.listen());
+    TcpProxy proxy(attacker.port());
+    QVERIFY(proxy.listen());
+    attacker.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
+        if (r.typeId != GetEndpointsRequest::kBinaryEncodingId) return false;
+        GetEndpointsResponse resp;
+        resp.responseHeader.requestHandle = r.header.requestHandle;
+        resp.endpoints = weakest;
+        c.respond(r.requestId, resp);
+        proxy.setTarget(m_port);
+        return true;
+    };
+    Client client(config(m_trustingPki, nullptr, MessageSecurityMode::Invalid));  // "the best available"
+    const Connected c = connectSession(client, proxy.url());
+    QCOMPARE(c.connect, status::Good);
+    QCOMPARE(client.snapshot().endpoint.securityMode, MessageSecurityMode::Sign);  // fooled so far
+    QCOMPARE(c.session, status::BadSecurityChecksFailed);  // the signed CreateSession response lists all six
+    QVERIFY(client.sessionId().isNull());
+    QCOMPARE(client.state(), ClientState::ChannelOpen);
+    QCOMPARE(attacker.connections(), 1);
+    QCOMPARE(proxy.accepted(), 2);
 }
 
 QTEST_MAIN(TestClientSecurityVsNodeServer)
