@@ -5,6 +5,9 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QStandardPaths>
+#include <algorithm>
 #include <cstdio>
 #include <csignal>
 
@@ -20,18 +23,34 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("port"), QStringLiteral("TCP port (default 4840; 0 = any free port)."), QStringLiteral("port"), QStringLiteral("4840")});
     parser.addOption({QStringLiteral("host"), QStringLiteral("Host name in the endpoint URL."), QStringLiteral("host")});
     parser.addOption({QStringLiteral("threads"), QStringLiteral("I/O threads (default: one per core)."), QStringLiteral("n"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("pki"), QStringLiteral("Certificate store folder (own/, trusted/, issuers/, rejected/); "
+                                                            "default: the application data folder's pki/."),
+                      QStringLiteral("dir")});
+    parser.addOption({QStringLiteral("secure"), QStringLiteral("Offer no None endpoint and no anonymous login.")});
     parser.process(app);
 
     ua::ServerConfig config;
     config.port = quint16(parser.value(QStringLiteral("port")).toUInt());
     config.hostName = parser.value(QStringLiteral("host"));
     config.ioThreads = parser.value(QStringLiteral("threads")).toInt();
+    config.security.pkiDir = parser.isSet(QStringLiteral("pki"))
+                                 ? parser.value(QStringLiteral("pki"))
+                                 : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/pki");
+    if (parser.isSet(QStringLiteral("secure"))) config.security.applySecureProfile();
     ua::Server server(config);
     if (!server.start()) {
-        std::fprintf(stderr, "ua-server: cannot listen on port %u: %s\n", config.port, qPrintable(server.errorString()));
+        std::fprintf(stderr, "ua-server: cannot start on port %u: %s\n", config.port, qPrintable(server.errorString()));
         return 1;
     }
     std::printf("ua-server %s listening on %s (port %u)\n", UA_WORKBENCH_VERSION, qPrintable(server.endpointUrl()), server.port());
+    for (const auto& e : server.endpoints())
+        std::printf("  endpoint %s %s\n", e.securityPolicyUri.str().c_str(), ua::toString(e.securityMode));
+    const bool none = std::any_of(server.endpoints().begin(), server.endpoints().end(), [](const auto& e) {
+        return e.securityMode == ua::MessageSecurityMode::None;
+    });
+    if (none || config.security.allowAnonymous)
+        std::printf("  WARNING: demo configuration: %s%s%s offered; --secure removes both\n", none ? "SecurityPolicy None" : "",
+                    none && config.security.allowAnonymous ? " and " : "", config.security.allowAnonymous ? "anonymous login" : "");
     std::fflush(stdout);
     std::signal(SIGINT, [](int) { QCoreApplication::quit(); });
     std::signal(SIGTERM, [](int) { QCoreApplication::quit(); });

@@ -56,26 +56,31 @@ public:
     const std::string& rootDir() const;
 
     // Loads the application instance certificate and key from own/; creates and saves them when
-    // there are none (or when the certificate's ApplicationUri differs from request.applicationUri).
+    // there are none (or when the certificate's ApplicationUri differs from request.applicationUri,
+    // it has expired, or no key in own/private matches it). A new pair replaces (deletes) the
+    // superseded certificate files and their keys of the same base name.
     // Returns false and sets *error when neither works.
     bool ensureOwnCertificate(const CertificateRequest& request, std::string* error = nullptr);
     Certificate ownCertificate() const;
     PrivateKey ownPrivateKey() const;
 
     // Validates a certificate chain as received (concatenated DER, leaf first) by
-    // OPC 10000-4 6.1.3 / Table 106, in its order: structure (Bad_CertificateInvalid), chain building
-    // from the chain itself, issuers/ and trusted/ (Bad_CertificateChainIncomplete), signatures
-    // (Bad_CertificateInvalid), trust list (Bad_CertificateUntrusted: the leaf is neither in trusted/
-    // nor issued by a CA in trusted/), validity period of each (Bad_CertificateTimeInvalid for the
-    // leaf, Bad_CertificateIssuerTimeInvalid for a CA), key length and signature hash
-    // (Bad_CertificatePolicyCheckFailed), host name (Bad_CertificateHostNameInvalid), URI
-    // (Bad_CertificateUriInvalid), key usage (Bad_CertificateUseNotAllowed for the leaf,
-    // Bad_CertificateIssuerUseNotAllowed for a CA), revocation: each CA of the chain must have a CRL in
-    // trusted/crl or issuers/crl (Bad_CertificateRevocationUnknown for the leaf's issuer,
-    // Bad_CertificateIssuerRevocationUnknown above), and a listed certificate gives
-    // Bad_CertificateRevoked / Bad_CertificateIssuerRevoked. A self-signed leaf needs no CRL.
+    // OPC 10000-4 6.1.3 / Table 106. When several problems apply, the earliest step of the table wins
+    // (within a step, the certificate nearest the leaf): structure (Bad_CertificateInvalid), chain
+    // building from the chain itself, issuers/ and trusted/ (Bad_CertificateChainIncomplete),
+    // signatures (Bad_CertificateInvalid), security policy: key length (minKeyBits for each, maxKeyBits
+    // for the leaf) and signature hash (Bad_CertificatePolicyCheckFailed), trust list
+    // (Bad_CertificateUntrusted: neither the leaf nor a CA of its chain is in trusted/), validity period
+    // of each (Bad_CertificateTimeInvalid for the leaf, Bad_CertificateIssuerTimeInvalid for a CA), host
+    // name (Bad_CertificateHostNameInvalid), URI (Bad_CertificateUriInvalid), key usage
+    // (Bad_CertificateUseNotAllowed for the leaf, Bad_CertificateIssuerUseNotAllowed for a CA),
+    // revocation: each CA of the chain must have a CRL in trusted/crl or issuers/crl; a missing (or
+    // expired) one gives Bad_CertificateRevocationUnknown when it is the leaf's issuer's (the leaf's
+    // status is unknown) and Bad_CertificateIssuerRevocationUnknown when it is a CA's issuer's; a
+    // listed certificate gives Bad_CertificateRevoked (the leaf) / Bad_CertificateIssuerRevoked (a CA).
+    // A self-signed certificate (a self-signed leaf, the root CA) needs no CRL of its own.
     // Returns Good when the certificate is trusted. An untrusted leaf (Bad_CertificateUntrusted) is
-    // copied to rejected/certs and reported to the rejected callback.
+    // copied to rejected/certs (at most 100 files, the oldest go) and reported to the rejected callback.
     StatusCode validate(const std::string& chainDer, const ValidationOptions& options = {});
 
     // Called (on the validating thread) with a leaf that validation rejected as untrusted.

@@ -27,16 +27,18 @@ namespace ua {
 inline constexpr std::size_t kMessageHeaderSize = 12;   // type, chunk type, size, SecureChannelId
 inline constexpr std::size_t kSequenceHeaderSize = 8;   // SequenceNumber, RequestId
 inline constexpr std::size_t kSymmetricSecurityHeaderSize = 4;  // TokenId
-// 6.7.2.4: sequence numbers wrap after UInt32.max - 1024 to a value below 1024.
+// 6.7.2.4: a sequence number does not wrap around until it is greater than UInt32.max - 1024; the
+// first number after the wrap is below 1024.
 inline constexpr uint32_t kSequenceWrapLimit = 4294966271u;
 
-// The outgoing sequence numbers of one SecureChannel side (6.7.2.4).
+// The outgoing sequence numbers of one SecureChannel side (6.7.2.4): after the first number above
+// kSequenceWrapLimit comes 1.
 class SequenceCounter {
 public:
     explicit SequenceCounter(uint32_t first = 1) : m_next(first) {}
     uint32_t next() {
         const uint32_t s = m_next;
-        m_next = s >= kSequenceWrapLimit ? 1 : s + 1;
+        m_next = s > kSequenceWrapLimit ? 1 : s + 1;
         return s;
     }
     uint32_t peek() const { return m_next; }

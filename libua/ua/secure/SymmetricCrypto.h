@@ -14,7 +14,9 @@
 namespace ua::crypto {
 
 // P_SHA1 / P_SHA256 (the TLS 1.2 P_hash of RFC 5246 5, by policy.keyDerivation) of secret and
-// seed, length bytes long. Implemented with OpenSSL's EVP_KDF, not by hand.
+// seed, length bytes long. Implemented with OpenSSL's EVP_KDF, not by hand (TLS1-PRF with the policy's
+// digest and no label). Empty for policy None, length 0, an empty seed (TLS1-PRF refuses it; SecureChannel
+// nonces are never empty) or an OpenSSL failure.
 std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
                                  const uint8_t* seed, std::size_t seedSize, std::size_t length);
 
@@ -23,10 +25,12 @@ std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* se
 // SigningKey (derivedSignatureKeyLength), EncryptingKey (symmetricEncryptionKeyLength) and
 // InitializationVector (symmetricBlockSize), in that order. The client sends with
 // P_SHA(serverNonce, clientNonce); the server sends with P_SHA(clientNonce, serverNonce).
+// Not thread-safe: the contexts are the object's (one thread per SecureChannel).
 class SymmetricKeys {
 public:
     // Derives the keys: secret is the nonce of the other side, seed the nonce of the side that sends
-    // with these keys. nullptr if OpenSSL fails.
+    // with these keys. nullptr for policy None or if OpenSSL fails. The object keeps &policy: pass an
+    // entry of the table (securityPolicy(), findSecurityPolicy()), not a copy.
     static std::unique_ptr<SymmetricKeys> derive(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
                                                  const uint8_t* seed, std::size_t seedSize);
     ~SymmetricKeys();  // wipes the keys
@@ -42,7 +46,8 @@ public:
     // Constant-time comparison of the HMAC of data with signature (signatureSize() bytes).
     bool verify(const uint8_t* data, std::size_t size, const uint8_t* signature);
     // AES-CBC with the derived IV, in place; size must be a multiple of blockSize(). False otherwise
-    // or on an OpenSSL failure.
+    // or on an OpenSSL failure. Every call starts again from the derived IV (each MessageChunk is
+    // encrypted on its own: OPC 10000-6 6.7.6 reuses the IV until the keys change).
     bool encrypt(uint8_t* data, std::size_t size);
     bool decrypt(uint8_t* data, std::size_t size);
 

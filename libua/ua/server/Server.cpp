@@ -1,5 +1,6 @@
 #include "ua/server/Server.h"
 
+#include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
