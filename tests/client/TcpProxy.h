@@ -41,6 +41,8 @@ public:
     void freeze() {
         for (auto& p : m_pairs) p->frozen = true;
     }
+    // Connections accepted from now on go to targetPort (the open ones stay where they are).
+    void setTarget(quint16 targetPort) { m_target = targetPort; }
     // Incoming connections are closed at once while refusing.
     void refuse(bool on) { m_refuse = on; }
 

@@ -26,15 +26,15 @@ UserTokenPolicy token(const char* id, UserTokenType type, const char* policy = n
     return t;
 }
 
-EndpointDescription endpoint(const char* policy, MessageSecurityMode mode, uint8_t level, std::vector<UserTokenPolicy> tokens,
-                             const char* cert = "CERT") {
+EndpointDescription endpoint(const char* policy, MessageSecurityMode mode, uint8_t level,
+                             std::vector<UserTokenPolicy> tokens, const char* cert = "CERT") {
     EndpointDescription e;
     e.endpointUrl = String("opc.tcp://server:4840");
     e.server.applicationUri = String("urn:server");
     e.securityPolicyUri = String(policy);
     e.securityMode = mode;
     e.securityLevel = level;
-    if (std::string_view(policy) != kSecurityPolicyNone) e.serverCertificate = ByteString(cert);
+    e.serverCertificate = ByteString(cert); // on None too: the encrypted token policies need it
     e.userIdentityTokens = Array<UserTokenPolicy>(std::move(tokens));
     e.transportProfileUri = String(kTransportProfileUaTcp);
     return e;
@@ -51,10 +51,13 @@ Array<EndpointDescription> sampleEndpoints() {
                             {anon, token("plain", UserTokenType::UserName, kSecurityPolicyNone),
                              token("encrypted", UserTokenType::UserName, kSecurityPolicyBasic256Sha256)}));
     list.push_back(endpoint(kSecurityPolicyBasic256Sha256, MessageSecurityMode::Sign, 2, {anon, user}));
-    list.push_back(endpoint(kSecurityPolicyBasic256Sha256, MessageSecurityMode::SignAndEncrypt, 12, {anon, user}));
-    list.push_back(endpoint(kSecurityPolicyAes256Sha256RsaPss, MessageSecurityMode::SignAndEncrypt, 14, {anon}));
+    list.push_back(
+        endpoint(kSecurityPolicyBasic256Sha256, MessageSecurityMode::SignAndEncrypt, 12, {anon, user}));
+    list.push_back(
+        endpoint(kSecurityPolicyAes256Sha256RsaPss, MessageSecurityMode::SignAndEncrypt, 14, {anon}));
     list.push_back(endpoint(kSecurityPolicyBasic256, MessageSecurityMode::SignAndEncrypt, 11, {anon, user}));
-    auto https = endpoint(kSecurityPolicyAes256Sha256RsaPss, MessageSecurityMode::SignAndEncrypt, 200, {anon, user});
+    auto https =
+        endpoint(kSecurityPolicyAes256Sha256RsaPss, MessageSecurityMode::SignAndEncrypt, 200, {anon, user});
     https.transportProfileUri = String("http://opcfoundation.org/UA-Profile/Transport/https-uabinary");
     list.push_back(https);
     return list;
@@ -79,7 +82,7 @@ private slots:
 
 private:
     QTemporaryDir m_tmp;
-    Certificate m_cert;  // names host "myhost" and 10.1.2.3, URI urn:test:server
+    Certificate m_cert; // names host "myhost" and 10.1.2.3, URI urn:test:server
     PrivateKey m_key;
     Certificate m_otherCert;
     PrivateKey m_otherKey;
@@ -112,25 +115,35 @@ void TestClientSecurityParts::selectsTheEndpoint_data() {
     QTest::addColumn<uint32_t>("status");
     QTest::addColumn<int>("index");
     const int best = int(MessageSecurityMode::Invalid);
-    const int anon = int(UserTokenType::Anonymous), user = int(UserTokenType::UserName), x509 = int(UserTokenType::Certificate);
+    const int anon = int(UserTokenType::Anonymous), user = int(UserTokenType::UserName),
+              x509 = int(UserTokenType::Certificate);
     const uint32_t good = status::Good.code;
-    QTest::newRow("best: Aes256 SignAndEncrypt, not the https one") << QString() << best << anon << true << false << good << 3;
-    QTest::newRow("best without a certificate: None") << QString() << best << anon << false << false << good << 0;
-    QTest::newRow("best for a user: Basic256Sha256 SignAndEncrypt") << QString() << best << user << true << false << good << 2;
-    QTest::newRow("Basic256Sha256 Sign") << QString(kSecurityPolicyBasic256Sha256) << int(MessageSecurityMode::Sign) << anon << true
-                                         << false << good << 1;
-    QTest::newRow("mode only") << QString() << int(MessageSecurityMode::Sign) << user << true << false << good << 1;
-    QTest::newRow("policy only") << QString(kSecurityPolicyBasic256Sha256) << best << anon << true << false << good << 2;
+    QTest::newRow("best: Aes256 SignAndEncrypt, not the https one")
+        << QString() << best << anon << true << false << good << 3;
+    QTest::newRow("best without a certificate: None")
+        << QString() << best << anon << false << false << good << 0;
+    QTest::newRow("best for a user: Basic256Sha256 SignAndEncrypt")
+        << QString() << best << user << true << false << good << 2;
+    QTest::newRow("Basic256Sha256 Sign")
+        << QString(kSecurityPolicyBasic256Sha256) << int(MessageSecurityMode::Sign) << anon << true << false
+        << good << 1;
+    QTest::newRow("mode only") << QString() << int(MessageSecurityMode::Sign) << user << true << false << good
+                               << 1;
+    QTest::newRow("policy only") << QString(kSecurityPolicyBasic256Sha256) << best << anon << true << false
+                                 << good << 2;
     QTest::newRow("deprecated refused") << QString(kSecurityPolicyBasic256) << best << anon << true << false
                                         << status::BadSecurityPolicyRejected.code << 0;
-    QTest::newRow("deprecated allowed") << QString(kSecurityPolicyBasic256) << best << anon << true << true << good << 4;
-    QTest::newRow("secure without a certificate") << QString(kSecurityPolicyBasic256Sha256) << best << anon << false << false
-                                                  << status::BadSecurityPolicyRejected.code << 0;
-    QTest::newRow("Aes256 has no user token") << QString(kSecurityPolicyAes256Sha256RsaPss) << best << user << true << false
-                                              << status::BadIdentityTokenRejected.code << 0;
-    QTest::newRow("nobody takes X509") << QString() << best << x509 << true << false << status::BadIdentityTokenRejected.code << 0;
-    QTest::newRow("unknown policy") << QStringLiteral("http://example.com/Policy#X") << best << anon << true << false
-                                    << status::BadSecurityPolicyRejected.code << 0;
+    QTest::newRow("deprecated allowed")
+        << QString(kSecurityPolicyBasic256) << best << anon << true << true << good << 4;
+    QTest::newRow("secure without a certificate")
+        << QString(kSecurityPolicyBasic256Sha256) << best << anon << false << false
+        << status::BadSecurityPolicyRejected.code << 0;
+    QTest::newRow("Aes256 has no user token") << QString(kSecurityPolicyAes256Sha256RsaPss) << best << user
+                                              << true << false << status::BadIdentityTokenRejected.code << 0;
+    QTest::newRow("nobody takes X509")
+        << QString() << best << x509 << true << false << status::BadIdentityTokenRejected.code << 0;
+    QTest::newRow("unknown policy") << QStringLiteral("http://example.com/Policy#X") << best << anon << true
+                                    << false << status::BadSecurityPolicyRejected.code << 0;
 }
 
 void TestClientSecurityParts::selectsTheEndpoint() {
@@ -169,8 +182,15 @@ void TestClientSecurityParts::prefersAnEncryptedPasswordOnANoneChannel() {
     QCOMPARE(list[0].userIdentityTokens[c.tokenIndex].policyId, String("encrypted"));
     QCOMPARE(c.tokenPolicy->id, SecurityPolicyId::Basic256Sha256);
     QCOMPARE(c.channelPolicy->id, SecurityPolicyId::None);
+    // Without the server's certificate on the endpoint only the plain token policy is usable.
+    auto noCertificate = list;
+    noCertificate[0].serverCertificate = ByteString();
+    const EndpointChoice plain = selectEndpoint(noCertificate, w);
+    QCOMPARE(plain.status, status::Good);
+    QCOMPARE(noCertificate[0].userIdentityTokens[plain.tokenIndex].policyId, String("plain"));
     // An empty token securityPolicyUri means the endpoint's policy (7.41).
-    QCOMPARE(tokenSecurityPolicy(list[1].userIdentityTokens[1], list[1])->id, SecurityPolicyId::Basic256Sha256);
+    QCOMPARE(tokenSecurityPolicy(list[1].userIdentityTokens[1], list[1])->id,
+             SecurityPolicyId::Basic256Sha256);
 }
 
 void TestClientSecurityParts::comparesEndpoints() {
@@ -180,21 +200,23 @@ void TestClientSecurityParts::comparesEndpoints() {
     std::reverse(reordered.begin(), reordered.end());
     QCOMPARE(compareEndpoints(a, reordered), status::Good);
     auto otherUrl = a;
-    for (auto& e : otherUrl) e.endpointUrl = String("opc.tcp://elsewhere:4840");
+    for (auto& e : otherUrl)
+        e.endpointUrl = String("opc.tcp://elsewhere:4840");
     QCOMPARE(compareEndpoints(a, otherUrl), status::Good);
     auto noCertificates = a;
-    for (auto& e : noCertificates) e.serverCertificate = ByteString();
+    for (auto& e : noCertificates)
+        e.serverCertificate = ByteString();
     QCOMPARE(compareEndpoints(a, noCertificates), status::Good);
     auto renamed = a;
-    renamed[1].userIdentityTokens[0].policyId = String("anonymous_7");  // only a name
+    renamed[1].userIdentityTokens[0].policyId = String("anonymous_7"); // only a name
     QCOMPARE(compareEndpoints(a, renamed), status::Good);
     auto withoutHttps = a;
     withoutHttps.pop_back();
-    QCOMPARE(compareEndpoints(a, withoutHttps), status::Good);  // only UA-TCP endpoints are compared
+    QCOMPARE(compareEndpoints(a, withoutHttps), status::Good); // only UA-TCP endpoints are compared
 
     auto dropped = a;
-    dropped.erase(dropped.begin() + 3);  // the strongest endpoint hidden from GetEndpoints...
-    QCOMPARE(compareEndpoints(dropped, a), status::BadSecurityChecksFailed);  // ...shows in CreateSession
+    dropped.erase(dropped.begin() + 3); // the strongest endpoint hidden from GetEndpoints...
+    QCOMPARE(compareEndpoints(dropped, a), status::BadSecurityChecksFailed); // ...shows in CreateSession
     QCOMPARE(compareEndpoints(a, dropped), status::BadSecurityChecksFailed);
     auto mode = a;
     mode[2].securityMode = MessageSecurityMode::Sign;
@@ -234,24 +256,30 @@ void TestClientSecurityParts::serverSignature() {
     QCOMPARE(makeSignature(policy, m_key, chain, nonce, chainSig), status::Good);
     QCOMPARE(verifyServerSignature(policy, m_cert, chain, nonce, chainSig), status::Good);
 
-    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), ByteString("another nonce.................."), sig),
+    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(),
+                                   ByteString("another nonce.................."), sig),
              status::BadApplicationSignatureInvalid);
-    QCOMPARE(verifyServerSignature(policy, m_otherCert, m_otherCert.der(), nonce, sig), status::BadApplicationSignatureInvalid);
+    QCOMPARE(verifyServerSignature(policy, m_otherCert, m_otherCert.der(), nonce, sig),
+             status::BadApplicationSignatureInvalid);
     SignatureData tampered = sig;
     std::string bytes = tampered.signature.str();
     bytes[10] = char(bytes[10] ^ 1);
     tampered.signature = ByteString(bytes);
-    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, tampered), status::BadApplicationSignatureInvalid);
+    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, tampered),
+             status::BadApplicationSignatureInvalid);
     SignatureData wrongAlgorithm = sig;
     wrongAlgorithm.algorithm = String("http://www.w3.org/2000/09/xmldsig#rsa-sha1");
-    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, wrongAlgorithm), status::BadApplicationSignatureInvalid);
-    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, SignatureData()), status::BadApplicationSignatureInvalid);
+    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, wrongAlgorithm),
+             status::BadApplicationSignatureInvalid);
+    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, SignatureData()),
+             status::BadApplicationSignatureInvalid);
     // PSS: a signature differs each time but verifies.
     const SecurityPolicy& pss = securityPolicy(SecurityPolicyId::Aes256Sha256RsaPss);
     SignatureData pssSig;
     QCOMPARE(makeSignature(pss, m_key, m_otherCert.der(), nonce, pssSig), status::Good);
     QCOMPARE(verifyServerSignature(pss, m_cert, m_otherCert.der(), nonce, pssSig), status::Good);
-    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, pssSig), status::BadApplicationSignatureInvalid);
+    QCOMPARE(verifyServerSignature(policy, m_cert, m_otherCert.der(), nonce, pssSig),
+             status::BadApplicationSignatureInvalid);
 }
 
 void TestClientSecurityParts::clientAndUserSignatures() {
@@ -264,21 +292,27 @@ void TestClientSecurityParts::clientAndUserSignatures() {
     ExtensionObject tok;
     SignatureData userSig;
     const UserIdentity user = UserIdentity::fromCertificate(m_otherCert, m_otherKey);
-    QCOMPARE(makeIdentityToken(user, token("x509", UserTokenType::Certificate), policy, m_cert, nonce, tok, userSig), status::Good);
+    QCOMPARE(makeIdentityToken(user, token("x509", UserTokenType::Certificate), policy, m_cert, nonce, tok,
+                               userSig),
+             status::Good);
     const X509IdentityToken* x = tok.get<X509IdentityToken>();
     QVERIFY(x);
     QCOMPARE(x->policyId, String("x509"));
     QCOMPARE(x->certificateData.str(), m_otherCert.der());
     QCOMPARE(userSig.algorithm.view(), policy.asymmetricSignatureUri);
     const std::string data = m_cert.der() + nonce.str();
-    QVERIFY(crypto::asymmetricVerify(policy, m_otherCert.publicKey(), reinterpret_cast<const uint8_t*>(data.data()), data.size(),
-                                     reinterpret_cast<const uint8_t*>(userSig.signature.data()), userSig.signature.size()));
-    QCOMPARE(makeIdentityToken(UserIdentity::fromCertificate(m_otherCert, PrivateKey()), token("x509", UserTokenType::Certificate),
-                               policy, m_cert, nonce, tok, userSig),
+    QVERIFY(crypto::asymmetricVerify(
+        policy, m_otherCert.publicKey(), reinterpret_cast<const uint8_t*>(data.data()), data.size(),
+        reinterpret_cast<const uint8_t*>(userSig.signature.data()), userSig.signature.size()));
+    QCOMPARE(makeIdentityToken(UserIdentity::fromCertificate(m_otherCert, PrivateKey()),
+                               token("x509", UserTokenType::Certificate), policy, m_cert, nonce, tok,
+                               userSig),
              status::BadIdentityTokenInvalid);
 
     const UserIdentity anonymous;
-    QCOMPARE(makeIdentityToken(anonymous, token("anon", UserTokenType::Anonymous), policy, m_cert, nonce, tok, userSig), status::Good);
+    QCOMPARE(makeIdentityToken(anonymous, token("anon", UserTokenType::Anonymous), policy, m_cert, nonce, tok,
+                               userSig),
+             status::Good);
     QVERIFY(tok.get<AnonymousIdentityToken>());
     QCOMPARE(tok.get<AnonymousIdentityToken>()->policyId, String("anon"));
     QVERIFY(userSig.signature.isNull());
@@ -286,12 +320,14 @@ void TestClientSecurityParts::clientAndUserSignatures() {
 
 void TestClientSecurityParts::encryptedPassword() {
     const ByteString nonce("ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
-    for (auto id : {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep, SecurityPolicyId::Aes256Sha256RsaPss}) {
+    for (auto id : {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep,
+                    SecurityPolicyId::Aes256Sha256RsaPss}) {
         const SecurityPolicy& policy = securityPolicy(id);
         ExtensionObject t;
         SignatureData sig;
         const auto user = UserIdentity::fromUserName(QStringLiteral("operator"), QStringLiteral("pässwörd"));
-        QCOMPARE(makeIdentityToken(user, token("un", UserTokenType::UserName), policy, m_cert, nonce, t, sig), status::Good);
+        QCOMPARE(makeIdentityToken(user, token("un", UserTokenType::UserName), policy, m_cert, nonce, t, sig),
+                 status::Good);
         const UserNameIdentityToken* u = t.get<UserNameIdentityToken>();
         QVERIFY(u);
         QCOMPARE(u->policyId, String("un"));
@@ -299,7 +335,9 @@ void TestClientSecurityParts::encryptedPassword() {
         QCOMPARE(u->encryptionAlgorithm.view(), policy.asymmetricEncryptionUri);
         QCOMPARE(u->password.size() % crypto::rsaKeyBytes(m_cert.publicKey()), std::size_t(0));
         std::vector<uint8_t> plain;
-        QCOMPARE(crypto::asymmetricDecrypt(policy, m_key.get(), reinterpret_cast<const uint8_t*>(u->password.data()), u->password.size(), plain),
+        QCOMPARE(crypto::asymmetricDecrypt(policy, m_key.get(),
+                                           reinterpret_cast<const uint8_t*>(u->password.data()),
+                                           u->password.size(), plain),
                  status::Good);
         QCOMPARE(plain, ua::legacyTokenSecret(QStringLiteral("pässwörd").toUtf8().toStdString(), nonce));
         QVERIFY(sig.signature.isNull());
@@ -307,11 +345,11 @@ void TestClientSecurityParts::encryptedPassword() {
     ExtensionObject t;
     SignatureData sig;
     const SecurityPolicy& policy = securityPolicy(SecurityPolicyId::Basic256Sha256);
-    QCOMPARE(makeIdentityToken(UserIdentity::fromUserName(QStringLiteral("u"), QStringLiteral("p")), token("un", UserTokenType::UserName),
-                               policy, Certificate(), nonce, t, sig),
+    QCOMPARE(makeIdentityToken(UserIdentity::fromUserName(QStringLiteral("u"), QStringLiteral("p")),
+                               token("un", UserTokenType::UserName), policy, Certificate(), nonce, t, sig),
              status::BadCertificateInvalid);
-    QCOMPARE(makeIdentityToken(UserIdentity::fromUserName(QStringLiteral("u"), QStringLiteral("p")), token("un", UserTokenType::UserName),
-                               policy, m_cert, ByteString(), t, sig),
+    QCOMPARE(makeIdentityToken(UserIdentity::fromUserName(QStringLiteral("u"), QStringLiteral("p")),
+                               token("un", UserTokenType::UserName), policy, m_cert, ByteString(), t, sig),
              status::BadNonceInvalid);
 }
 
@@ -319,8 +357,8 @@ void TestClientSecurityParts::plainPasswordWithPolicyNone() {
     ExtensionObject t;
     SignatureData sig;
     QCOMPARE(makeIdentityToken(UserIdentity::fromUserName(QStringLiteral("u"), QStringLiteral("secret")),
-                               token("un", UserTokenType::UserName), securityPolicy(SecurityPolicyId::None), Certificate(),
-                               ByteString(), t, sig),
+                               token("un", UserTokenType::UserName), securityPolicy(SecurityPolicyId::None),
+                               Certificate(), ByteString(), t, sig),
              status::Good);
     QCOMPARE(t.get<UserNameIdentityToken>()->password, ByteString("secret"));
     QVERIFY(t.get<UserNameIdentityToken>()->encryptionAlgorithm.isEmpty());

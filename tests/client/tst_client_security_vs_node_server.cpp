@@ -4,9 +4,11 @@
 // decrypted by node-opcua), each connecting, browsing, reading and writing; an X509 user; a wrong
 // password; the endpoint choice (best available, no None endpoint); the trust callback for an
 // untrusted server certificate (Reject, AcceptOnce, TrustPermanently); a host name the certificate
-// does not name; and a Session moved to new secure channels twice (each ActivateSession signing the
-// serverNonce of the previous response).
+// does not name; a Session moved to new secure channels twice (each ActivateSession signing the
+// serverNonce of the previous response); and a man in the middle that answers the None channel's
+// GetEndpoints with only the weakest endpoint (the downgrade guard of CreateSession finds it).
 #include "ClientTestUtil.h"
+#include "ScriptedServer.h"
 #include "TcpProxy.h"
 
 #include "ua/client/Client.h"
@@ -41,9 +43,11 @@ private slots:
     void untrustedServerCertificateTrustedPermanently();
     void hostNameMismatch();
     void reconnectSignsTheNewServerNonce();
+    void downgradedGetEndpointsIsDetected();
 
 private:
-    ClientConfig config(const QString& pkiDir, const char* policy, MessageSecurityMode mode, UserIdentity identity = {});
+    ClientConfig config(const QString& pkiDir, const char* policy, MessageSecurityMode mode,
+                        UserIdentity identity = {});
     struct Connected {
         StatusCode connect;
         StatusCode session;
@@ -70,16 +74,21 @@ void TestClientSecurityVsNodeServer::initTestCase() {
     QVERIFY(m_tmp.isValid());
     m_node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
     m_node.setProcessChannelMode(QProcess::SeparateChannels);
-    m_node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("node_secure_server.js"), QStringLiteral("0")});
+    m_node.start(QStringLiteral(UA_NODE_EXECUTABLE),
+                 {QStringLiteral("node_secure_server.js"), QStringLiteral("0")});
     QVERIFY(m_node.waitForStarted());
     QByteArray out;
-    QTRY_VERIFY_WITH_TIMEOUT((out += m_node.readAllStandardOutput()).contains('\n') || m_node.state() == QProcess::NotRunning, 90000);
+    QTRY_VERIFY_WITH_TIMEOUT((out += m_node.readAllStandardOutput()).contains('\n') ||
+                                 m_node.state() == QProcess::NotRunning,
+                             90000);
     const QList<QByteArray> words = out.trimmed().split(' ');
-    QVERIFY2(words.size() == 3 && words[0] == "READY",
-             qPrintable(QString::fromUtf8(out) + QString::fromUtf8(m_node.readAllStandardError().right(3000))));
+    QVERIFY2(
+        words.size() == 3 && words[0] == "READY",
+        qPrintable(QString::fromUtf8(out) + QString::fromUtf8(m_node.readAllStandardError().right(3000))));
     m_port = quint16(words[1].toUInt());
     QVERIFY(m_port > 0);
-    m_serverCertificate = Certificate::load((QString::fromUtf8(words[2]) + QStringLiteral("/own/certs/certificate.pem")).toStdString());
+    m_serverCertificate = Certificate::load(
+        (QString::fromUtf8(words[2]) + QStringLiteral("/own/certs/certificate.pem")).toStdString());
     QVERIFY2(!m_serverCertificate.isNull(), "node-opcua's certificate is readable");
 
     // The pki folder of the matrix trusts node-opcua's certificate from the start.
@@ -99,7 +108,7 @@ void TestClientSecurityVsNodeServer::initTestCase() {
 
 void TestClientSecurityVsNodeServer::cleanupTestCase() {
     if (m_node.state() != QProcess::NotRunning) {
-        m_node.closeWriteChannel();  // node_secure_server.js stops when its stdin closes
+        m_node.closeWriteChannel(); // node_secure_server.js stops when its stdin closes
         if (!m_node.waitForFinished(10000)) m_node.kill();
         m_node.waitForFinished(5000);
     }
@@ -112,8 +121,8 @@ QString TestClientSecurityVsNodeServer::trustingPki() {
     return dir;
 }
 
-ClientConfig TestClientSecurityVsNodeServer::config(const QString& pkiDir, const char* policy, MessageSecurityMode mode,
-                                                    UserIdentity identity) {
+ClientConfig TestClientSecurityVsNodeServer::config(const QString& pkiDir, const char* policy,
+                                                    MessageSecurityMode mode, UserIdentity identity) {
     ClientConfig cfg;
     cfg.pkiDir = pkiDir;
     cfg.securityPolicyUri = policy ? QString::fromUtf8(policy) : QString();
@@ -125,7 +134,8 @@ ClientConfig TestClientSecurityVsNodeServer::config(const QString& pkiDir, const
     return cfg;
 }
 
-TestClientSecurityVsNodeServer::Connected TestClientSecurityVsNodeServer::connectSession(Client& client, const QString& url) {
+TestClientSecurityVsNodeServer::Connected TestClientSecurityVsNodeServer::connectSession(Client& client,
+                                                                                         const QString& url) {
     Awaited<ServiceResult<GetEndpointsResponse>> c;
     client.connectToServer(url, this, c.callback());
     if (!c.wait(30000)) return {status::BadTimeout, status::BadTimeout};
@@ -140,13 +150,15 @@ void TestClientSecurityVsNodeServer::policyModeIdentityMatrix_data() {
     QTest::addColumn<QString>("policy");
     QTest::addColumn<MessageSecurityMode>("mode");
     QTest::addColumn<bool>("userName");
-    const char* policies[] = {kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss};
+    const char* policies[] = {kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep,
+                              kSecurityPolicyAes256Sha256RsaPss};
     for (const char* p : policies) {
         const QString name = QString::fromUtf8(p).section(QLatin1Char('#'), 1);
         for (auto mode : {MessageSecurityMode::Sign, MessageSecurityMode::SignAndEncrypt}) {
             const char* m = mode == MessageSecurityMode::Sign ? "Sign" : "SignAndEncrypt";
             for (bool user : {false, true})
-                QTest::addRow("%s %s %s", qPrintable(name), m, user ? "user1" : "anonymous") << QString::fromUtf8(p) << mode << user;
+                QTest::addRow("%s %s %s", qPrintable(name), m, user ? "user1" : "anonymous")
+                    << QString::fromUtf8(p) << mode << user;
         }
     }
 }
@@ -155,7 +167,9 @@ void TestClientSecurityVsNodeServer::policyModeIdentityMatrix() {
     QFETCH(QString, policy);
     QFETCH(MessageSecurityMode, mode);
     QFETCH(bool, userName);
-    const UserIdentity identity = userName ? UserIdentity::fromUserName(QStringLiteral("user1"), QStringLiteral("password1")) : UserIdentity();
+    const UserIdentity identity =
+        userName ? UserIdentity::fromUserName(QStringLiteral("user1"), QStringLiteral("password1"))
+                 : UserIdentity();
     Client client(config(m_trustingPki, policy.toUtf8().constData(), mode, identity));
     const Connected c = connectSession(client, url());
     QCOMPARE(c.connect, status::Good);
@@ -171,7 +185,7 @@ void TestClientSecurityVsNodeServer::policyModeIdentityMatrix() {
     BrowseDescription d;
     d.nodeId = NodeId(1, "Secure");
     d.browseDirection = BrowseDirection::Forward;
-    d.referenceTypeId = NodeId(uint32_t(33));  // HierarchicalReferences
+    d.referenceTypeId = NodeId(uint32_t(33)); // HierarchicalReferences
     d.includeSubtypes = true;
     d.resultMask = uint32_t(BrowseResultMask::All);
     br.nodesToBrowse = Array<BrowseDescription>{d};
@@ -181,11 +195,13 @@ void TestClientSecurityVsNodeServer::policyModeIdentityMatrix() {
     QCOMPARE(b->status, status::Good);
     QCOMPARE(b->response.results.size(), std::size_t(1));
     bool found = false;
-    for (const auto& ref : b->response.results[0].references) found = found || ref.nodeId.nodeId == NodeId(1, "Secure.Int32");
+    for (const auto& ref : b->response.results[0].references)
+        found = found || ref.nodeId.nodeId == NodeId(1, "Secure.Int32");
     QVERIFY(found);
 
     // Write a value of this row and read it back.
-    const int32_t value = int32_t(QTest::currentDataTag() ? qHash(QByteArray(QTest::currentDataTag())) % 100000 : 7);
+    const int32_t value =
+        int32_t(QTest::currentDataTag() ? qHash(QByteArray(QTest::currentDataTag())) % 100000 : 7);
     Awaited<ServiceResult<WriteResponse>> w;
     client.writeValue(NodeId(1, "Secure.Int32"), Variant(value), this, w.callback());
     QVERIFY(w.wait());
@@ -279,7 +295,7 @@ void TestClientSecurityVsNodeServer::untrustedServerCertificateRejected() {
     cfg.trustCallback = [asked, reason, thumbprint](const Certificate& cert, StatusCode why) {
         ++*asked;
         reason->store(why.code);
-        *thumbprint = cert.thumbprint();  // written before the connect completes, read after
+        *thumbprint = cert.thumbprint(); // written before the connect completes, read after
         return TrustDecision::Reject;
     };
     Client client(cfg);
@@ -353,7 +369,8 @@ void TestClientSecurityVsNodeServer::hostNameMismatch() {
     for (const auto& dns : m_serverCertificate.dnsNames())
         if (QString::fromStdString(dns).compare(QStringLiteral("localhost"), Qt::CaseInsensitive) == 0)
             QSKIP("this machine's host name is localhost");
-    ClientConfig cfg = config(m_trustingPki, kSecurityPolicyBasic256Sha256, MessageSecurityMode::SignAndEncrypt);
+    ClientConfig cfg =
+        config(m_trustingPki, kSecurityPolicyBasic256Sha256, MessageSecurityMode::SignAndEncrypt);
     auto asked = std::make_shared<std::atomic<int>>(0);
     cfg.trustCallback = [asked](const Certificate&, StatusCode) {
         ++*asked;
@@ -364,7 +381,7 @@ void TestClientSecurityVsNodeServer::hostNameMismatch() {
     client.connectToServer(QStringLiteral("opc.tcp://localhost:%1").arg(m_port), this, c.callback());
     QVERIFY(c.wait(30000));
     QCOMPARE(c->status, status::BadCertificateHostNameInvalid);
-    QCOMPARE(asked->load(), 0);  // a trusted certificate with a wrong name is not a question of trust
+    QCOMPARE(asked->load(), 0); // a trusted certificate with a wrong name is not a question of trust
 
     // The same with an untrusted certificate accepted once: the name is still checked.
     ClientConfig fresh = cfg;
@@ -380,8 +397,9 @@ void TestClientSecurityVsNodeServer::hostNameMismatch() {
 void TestClientSecurityVsNodeServer::reconnectSignsTheNewServerNonce() {
     TcpProxy proxy(m_port);
     QVERIFY(proxy.listen());
-    ClientConfig cfg = config(m_trustingPki, kSecurityPolicyBasic256Sha256, MessageSecurityMode::Sign,
-                              UserIdentity::fromUserName(QStringLiteral("user1"), QStringLiteral("password1")));
+    ClientConfig cfg =
+        config(m_trustingPki, kSecurityPolicyBasic256Sha256, MessageSecurityMode::Sign,
+               UserIdentity::fromUserName(QStringLiteral("user1"), QStringLiteral("password1")));
     cfg.autoReconnect = true;
     cfg.reconnect.initialDelayMs = 100;
     cfg.reconnect.maxAttempts = 5;
@@ -404,6 +422,45 @@ void TestClientSecurityVsNodeServer::reconnectSignsTheNewServerNonce() {
     client.readValues({NodeId(1, "Secure.Int32")}, this, r.callback());
     QVERIFY(r.wait());
     QCOMPARE(r->status, status::Good);
+}
+
+void TestClientSecurityVsNodeServer::downgradedGetEndpointsIsDetected() {
+    // The real list (a client without a pki folder cannot use it, but gets it).
+    Client probe(config(QString(), nullptr, MessageSecurityMode::Invalid));
+    Awaited<ServiceResult<GetEndpointsResponse>> e;
+    probe.connectToServer(url(), this, e.callback());
+    QVERIFY(e.wait(30000));
+    Array<EndpointDescription> weakest = Array<EndpointDescription>::emptyArray();
+    for (const auto& ep : e->response.endpoints)
+        if (ep.securityMode == MessageSecurityMode::Sign &&
+            ep.securityPolicyUri == String(kSecurityPolicyBasic256Sha256))
+            weakest.push_back(ep);
+    QCOMPARE(weakest.size(), std::size_t(1));
+
+    // The attacker answers GetEndpoints on the unprotected None channel with the weakest endpoint only
+    // (its real certificate, so validation passes), then lets the secure channel through to the server.
+    ScriptedServer attacker;
+    QVERIFY(attacker.listen());
+    TcpProxy proxy(attacker.port());
+    QVERIFY(proxy.listen());
+    attacker.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
+        if (r.typeId != GetEndpointsRequest::kBinaryEncodingId) return false;
+        GetEndpointsResponse resp;
+        resp.responseHeader.requestHandle = r.header.requestHandle;
+        resp.endpoints = weakest;
+        c.respond(r.requestId, resp);
+        proxy.setTarget(m_port);
+        return true;
+    };
+    Client client(config(m_trustingPki, nullptr, MessageSecurityMode::Invalid)); // "the best available"
+    const Connected c = connectSession(client, proxy.url());
+    QCOMPARE(c.connect, status::Good);
+    QCOMPARE(client.snapshot().endpoint.securityMode, MessageSecurityMode::Sign); // fooled so far
+    QCOMPARE(c.session, status::BadSecurityChecksFailed); // the signed CreateSession response lists all six
+    QVERIFY(client.sessionId().isNull());
+    QCOMPARE(client.state(), ClientState::ChannelOpen);
+    QCOMPARE(attacker.connections(), 1);
+    QCOMPARE(proxy.accepted(), 2);
 }
 
 QTEST_MAIN(TestClientSecurityVsNodeServer)

@@ -71,7 +71,7 @@ public:
     // CreateSession + ActivateSession with config.identity, then reads the NamespaceArray (i=2255) for
     // nodeIdConverter(). On a secure channel the client sends its certificate and a 32-byte nonce,
     // checks the serverSignature (Bad_ApplicationSignatureInvalid), the server certificate (the
-    // endpoint's, else Bad_SecurityChecksFailed) and, always, that serverEndpoints match GetEndpoints'
+    // endpoint's, else Bad_SecurityChecksFailed) and that serverEndpoints match GetEndpoints'
     // (Bad_SecurityChecksFailed; the Session is closed then), and signs ActivateSession (OPC 10000-4
     // 5.6.2, 5.6.3). The callback gets the CreateSession response (sessionId, revised timeout); status
     // is the first failure, e.g. the server's Bad_UserAccessDenied / Bad_IdentityTokenRejected for a

@@ -600,9 +600,11 @@ StatusCode ClientCore::checkCreateSession(const ByteString& clientNonce, const C
         const StatusCode s = verifyServerSignature(securityPolicy(m_channelSecurity.policy), m_serverCertificate,
                                                    m_channelSecurity.clientCertificateChain, clientNonce, r.serverSignature);
         if (s.isBad()) return s;
+        // Downgrade guard (5.6.2 serverEndpoints): the authenticated list must be the one GetEndpoints
+        // gave over the unprotected None channel. On a None channel the response is no more
+        // trustworthy than GetEndpoints, so the comparison would prove nothing there.
+        return compareEndpoints(m_endpoints, r.serverEndpoints);
     }
-    // Downgrade guard: the endpoints must be those GetEndpoints listed (5.6.2 serverEndpoints).
-    if (!m_endpoints.empty()) return compareEndpoints(m_endpoints, r.serverEndpoints);
     return status::Good;
 }
 

@@ -18,36 +18,48 @@ bool isUaTcp(const EndpointDescription& e) {
 // over Basic256Sha256 over the deprecated ones).
 int policyRank(SecurityPolicyId id) {
     switch (id) {
-    case SecurityPolicyId::None: return 0;
-    case SecurityPolicyId::Basic128Rsa15: return 1;
-    case SecurityPolicyId::Basic256: return 2;
-    case SecurityPolicyId::Basic256Sha256: return 3;
-    case SecurityPolicyId::Aes128Sha256RsaOaep: return 4;
-    case SecurityPolicyId::Aes256Sha256RsaPss: return 5;
+    case SecurityPolicyId::None:
+        return 0;
+    case SecurityPolicyId::Basic128Rsa15:
+        return 1;
+    case SecurityPolicyId::Basic256:
+        return 2;
+    case SecurityPolicyId::Basic256Sha256:
+        return 3;
+    case SecurityPolicyId::Aes128Sha256RsaOaep:
+        return 4;
+    case SecurityPolicyId::Aes256Sha256RsaPss:
+        return 5;
     }
     return 0;
 }
 
 int modeRank(MessageSecurityMode m) {
     switch (m) {
-    case MessageSecurityMode::SignAndEncrypt: return 3;
-    case MessageSecurityMode::Sign: return 2;
-    case MessageSecurityMode::None: return 1;
-    default: return 0;
+    case MessageSecurityMode::SignAndEncrypt:
+        return 3;
+    case MessageSecurityMode::Sign:
+        return 2;
+    case MessageSecurityMode::None:
+        return 1;
+    default:
+        return 0;
     }
 }
 
 // The leaf of a DER chain (the chain itself when it does not parse).
 std::string leafDer(const ByteString& chain) {
     if (chain.isEmpty()) return {};
-    const auto certs = Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(chain.data()), chain.size());
+    const auto certs =
+        Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(chain.data()), chain.size());
     return certs.empty() ? chain.str() : certs.front().der();
 }
 
 } // namespace
 
 const SecurityPolicy* tokenSecurityPolicy(const UserTokenPolicy& token, const EndpointDescription& endpoint) {
-    return findSecurityPolicy(token.securityPolicyUri.isEmpty() ? endpoint.securityPolicyUri.view() : token.securityPolicyUri.view());
+    return findSecurityPolicy(token.securityPolicyUri.isEmpty() ? endpoint.securityPolicyUri.view()
+                                                                : token.securityPolicyUri.view());
 }
 
 EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const EndpointWanted& wanted) {
@@ -64,7 +76,8 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
         // A policy and a mode that contradict each other describe no usable endpoint.
         if (none != (e.securityMode == MessageSecurityMode::None) || modeRank(e.securityMode) == 0) continue;
         if (!none && (!wanted.haveCertificate || e.serverCertificate.isEmpty())) continue;
-        if (!wanted.securityPolicyUri.empty() && e.securityPolicyUri.view() != wanted.securityPolicyUri) continue;
+        if (!wanted.securityPolicyUri.empty() && e.securityPolicyUri.view() != wanted.securityPolicyUri)
+            continue;
         if (wanted.mode != MessageSecurityMode::Invalid && e.securityMode != wanted.mode) continue;
         policyMatched = true;
 
@@ -89,7 +102,8 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
             }
         }
         if (tokenIndex == e.userIdentityTokens.size()) continue;
-        const std::tuple<int, int, int> rank{modeRank(e.securityMode), policyRank(policy->id), e.securityLevel};
+        const std::tuple<int, int, int> rank{modeRank(e.securityMode), policyRank(policy->id),
+                                             e.securityLevel};
         if (rank > bestRank) {
             bestRank = rank;
             best.status = status::Good;
@@ -103,18 +117,21 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
     return best;
 }
 
-StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints, const Array<EndpointDescription>& fromCreateSession) {
+StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints,
+                            const Array<EndpointDescription>& fromCreateSession) {
     // A token policy's policyId is only a name (servers number them per endpoint and host name); what
     // matters for a downgrade is the token type and the policy protecting it.
     using TokenKey = std::pair<int, std::string>;
     using Key = std::tuple<std::string, std::string, int, int, std::set<TokenKey>>;
-    auto keysOf = [](const Array<EndpointDescription>& list, std::set<Key>& keys, std::set<std::pair<Key, std::string>>& certs) {
+    auto keysOf = [](const Array<EndpointDescription>& list, std::set<Key>& keys,
+                     std::set<std::pair<Key, std::string>>& certs) {
         for (const auto& e : list) {
             if (!isUaTcp(e)) continue;
             std::set<TokenKey> tokens;
             for (const auto& t : e.userIdentityTokens)
                 tokens.emplace(int(t.tokenType), t.securityPolicyUri.str());
-            Key k{e.server.applicationUri.str(), e.securityPolicyUri.str(), int(e.securityMode), int(e.securityLevel), std::move(tokens)};
+            Key k{e.server.applicationUri.str(), e.securityPolicyUri.str(), int(e.securityMode),
+                  int(e.securityLevel), std::move(tokens)};
             if (!e.serverCertificate.isEmpty()) certs.emplace(k, leafDer(e.serverCertificate));
             keys.insert(std::move(k));
         }
@@ -128,7 +145,8 @@ StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints, 
     // for an endpoint, it must be the same.
     for (const auto& [key, cert] : certsB) {
         bool anyA = false, same = false;
-        for (auto it = certsA.lower_bound({key, std::string()}); it != certsA.end() && it->first == key; ++it) {
+        for (auto it = certsA.lower_bound({key, std::string()}); it != certsA.end() && it->first == key;
+             ++it) {
             anyA = true;
             same = same || it->second == cert;
         }

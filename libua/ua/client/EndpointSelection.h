@@ -12,14 +12,15 @@
 
 namespace ua {
 
-inline constexpr const char* kTransportProfileUaTcp = "http://opcfoundation.org/UA-Profile/Transport/uatcp-uasc-uabinary";
+inline constexpr const char* kTransportProfileUaTcp =
+    "http://opcfoundation.org/UA-Profile/Transport/uatcp-uasc-uabinary";
 
 struct EndpointWanted {
-    std::string securityPolicyUri;                             // empty: the best available
-    MessageSecurityMode mode = MessageSecurityMode::Invalid;   // Invalid: the best available
+    std::string securityPolicyUri;                           // empty: the best available
+    MessageSecurityMode mode = MessageSecurityMode::Invalid; // Invalid: the best available
     UserTokenType tokenType = UserTokenType::Anonymous;
-    bool haveCertificate = false;  // the client has its own certificate: secure endpoints are usable
-    bool allowDeprecated = false;  // Basic128Rsa15 / Basic256 for the channel and for tokens
+    bool haveCertificate = false; // the client has its own certificate: secure endpoints are usable
+    bool allowDeprecated = false; // Basic128Rsa15 / Basic256 for the channel and for tokens
 };
 
 struct EndpointChoice {
@@ -27,7 +28,7 @@ struct EndpointChoice {
     // and mode; Bad_IdentityTokenRejected: those that have do not accept the wanted token type.
     StatusCode status;
     std::size_t endpointIndex = 0;
-    std::size_t tokenIndex = 0;  // into the endpoint's userIdentityTokens
+    std::size_t tokenIndex = 0; // into the endpoint's userIdentityTokens
     const SecurityPolicy* channelPolicy = nullptr;
     // The policy that protects the token's secret or signs it (7.41.2.1): the UserTokenPolicy's
     // securityPolicyUri, or the endpoint's when that is empty.
@@ -48,9 +49,11 @@ const SecurityPolicy* tokenSecurityPolicy(const UserTokenPolicy& token, const En
 // The downgrade guard of OPC 10000-4 5.6.2 (serverEndpoints): the UA-TCP endpoints of the CreateSession
 // response must describe the same set as those of GetEndpoints, compared by server.applicationUri,
 // securityPolicyUri, securityMode, securityLevel, the user token policies (tokenType and
-// securityPolicyUri; policyIds are names a server may number per host name) and, where both carry one, the server certificate (leaf). endpointUrl is not
-// compared: servers advertise their own host names, which the client does not follow (docs/Client.md).
-// Good, or Bad_SecurityChecksFailed (also for an empty list in the response).
-StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints, const Array<EndpointDescription>& fromCreateSession);
+// securityPolicyUri; policyIds are names a server may number per host name) and, where both carry one, the
+// server certificate (leaf). endpointUrl is not compared: servers advertise their own host names, which the
+// client does not follow (docs/Client.md). Good, or Bad_SecurityChecksFailed (also for an empty list in the
+// response).
+StatusCode compareEndpoints(const Array<EndpointDescription>& fromGetEndpoints,
+                            const Array<EndpointDescription>& fromCreateSession);
 
 } // namespace ua

@@ -30,7 +30,8 @@ bool certificateNamesHost(const Certificate& certificate, const QString& host) {
     const QHostAddress address(host);
     if (!address.isNull()) {
         for (const auto& ip : certificate.ipAddresses())
-            if (QHostAddress(QString::fromStdString(ip)).isEqual(address, QHostAddress::StrictConversion)) return true;
+            if (QHostAddress(QString::fromStdString(ip)).isEqual(address, QHostAddress::StrictConversion))
+                return true;
         return false;
     }
     for (const auto& dns : certificate.dnsNames())
@@ -43,16 +44,19 @@ StatusCode checkAcceptedCertificate(const Certificate& leaf, const ServerCertifi
     const DateTime now = DateTime::now();
     if (now < leaf.notBefore() || leaf.notAfter() < now) return status::BadCertificateTimeInvalid;
     const ValidationOptions o = optionsFor(expected);
-    if (leaf.keyBits() < o.minKeyBits || leaf.keyBits() > o.maxKeyBits) return status::BadCertificatePolicyCheckFailed;
+    if (leaf.keyBits() < o.minKeyBits || leaf.keyBits() > o.maxKeyBits)
+        return status::BadCertificatePolicyCheckFailed;
     const int hash = leaf.signatureHashBits();
     if (hash == 0 || (hash == 1 && !o.allowSha1Signature)) return status::BadCertificatePolicyCheckFailed;
-    if (!expected.hostName.isEmpty() && !certificateNamesHost(leaf, expected.hostName)) return status::BadCertificateHostNameInvalid;
-    if (!expected.applicationUri.empty() && leaf.applicationUri() != expected.applicationUri) return status::BadCertificateUriInvalid;
+    if (!expected.hostName.isEmpty() && !certificateNamesHost(leaf, expected.hostName))
+        return status::BadCertificateHostNameInvalid;
+    if (!expected.applicationUri.empty() && leaf.applicationUri() != expected.applicationUri)
+        return status::BadCertificateUriInvalid;
     return status::Good;
 }
 
-StatusCode checkServerCertificate(CertificateStore& store, std::string_view chainDer, const ServerCertificateExpectations& expected,
-                                  const TrustCallback& trust) {
+StatusCode checkServerCertificate(CertificateStore& store, std::string_view chainDer,
+                                  const ServerCertificateExpectations& expected, const TrustCallback& trust) {
     if (chainDer.empty()) return status::BadCertificateInvalid;
     const ValidationOptions options = optionsFor(expected);
     const std::string chain(chainDer);
@@ -67,11 +71,13 @@ StatusCode checkServerCertificate(CertificateStore& store, std::string_view chai
         return status::BadCertificateUntrusted;
     case TrustDecision::TrustPermanently:
         if (!store.addTrusted(leaf)) {
-            qCWarning(lcClient) << "could not write the server certificate to" << QString::fromStdString(store.rootDir()) << "trusted/";
+            qCWarning(lcClient) << "could not write the server certificate to"
+                                << QString::fromStdString(store.rootDir()) << "trusted/";
             return status::BadCertificateUntrusted;
         }
         return store.validate(chain, options);
-    case TrustDecision::AcceptOnce: return checkAcceptedCertificate(leaf, expected);
+    case TrustDecision::AcceptOnce:
+        return checkAcceptedCertificate(leaf, expected);
     }
     return status::BadCertificateUntrusted;
 }

@@ -15,9 +15,10 @@
 namespace ua {
 
 struct ServerCertificateExpectations {
-    std::string applicationUri;  // the EndpointDescription's server.applicationUri
-    QString hostName;            // the host of the URL the user typed (a name or an address)
-    const SecurityPolicy* policy = nullptr;  // key length and signature hash limits; nullptr: the store's defaults
+    std::string applicationUri; // the EndpointDescription's server.applicationUri
+    QString hostName;           // the host of the URL the user typed (a name or an address)
+    const SecurityPolicy* policy =
+        nullptr; // key length and signature hash limits; nullptr: the store's defaults
 };
 
 // Validates chainDer (the EndpointDescription's serverCertificate: leaf first) with store, expecting
@@ -29,8 +30,8 @@ struct ServerCertificateExpectations {
 //   AcceptOnce       -> the checks that validation would have made after the trust list are made here:
 //                       validity period (Bad_CertificateTimeInvalid), key length and hash, host name, URI.
 // Returns Good when the certificate may be used, or the failure.
-StatusCode checkServerCertificate(CertificateStore& store, std::string_view chainDer, const ServerCertificateExpectations& expected,
-                                  const TrustCallback& trust);
+StatusCode checkServerCertificate(CertificateStore& store, std::string_view chainDer,
+                                  const ServerCertificateExpectations& expected, const TrustCallback& trust);
 
 // The checks AcceptOnce makes (exposed for tests): Good or the first failure, in the order above.
 StatusCode checkAcceptedCertificate(const Certificate& leaf, const ServerCertificateExpectations& expected);

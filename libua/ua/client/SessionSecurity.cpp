@@ -19,10 +19,11 @@ std::vector<uint8_t> concat(std::string_view a, std::string_view b) {
     return out;
 }
 
-bool verifyOver(const SecurityPolicy& policy, EVP_PKEY* key, std::string_view certificate, const ByteString& nonce,
-                const ByteString& signature) {
+bool verifyOver(const SecurityPolicy& policy, EVP_PKEY* key, std::string_view certificate,
+                const ByteString& nonce, const ByteString& signature) {
     const auto data = concat(certificate, nonce.view());
-    return crypto::asymmetricVerify(policy, key, data.data(), data.size(), bytes(signature.view()), signature.size());
+    return crypto::asymmetricVerify(policy, key, data.data(), data.size(), bytes(signature.view()),
+                                    signature.size());
 }
 
 } // namespace
@@ -36,8 +37,10 @@ std::string leafCertificateDer(std::string_view chainDer) {
 StatusCode verifyServerSignature(const SecurityPolicy& policy, const Certificate& serverCertificate,
                                  std::string_view clientCertificateChain, const ByteString& clientNonce,
                                  const SignatureData& serverSignature) {
-    if (serverCertificate.isNull() || serverSignature.signature.isEmpty()) return status::BadApplicationSignatureInvalid;
-    if (!serverSignature.algorithm.isEmpty() && serverSignature.algorithm.view() != policy.asymmetricSignatureUri)
+    if (serverCertificate.isNull() || serverSignature.signature.isEmpty())
+        return status::BadApplicationSignatureInvalid;
+    if (!serverSignature.algorithm.isEmpty() &&
+        serverSignature.algorithm.view() != policy.asymmetricSignatureUri)
         return status::BadApplicationSignatureInvalid;
     EVP_PKEY* key = serverCertificate.publicKey();
     const std::string leaf = leafCertificateDer(clientCertificateChain);
@@ -48,8 +51,9 @@ StatusCode verifyServerSignature(const SecurityPolicy& policy, const Certificate
     return status::BadApplicationSignatureInvalid;
 }
 
-StatusCode makeSignature(const SecurityPolicy& policy, const PrivateKey& key, std::string_view serverCertificate,
-                         const ByteString& serverNonce, SignatureData& out) {
+StatusCode makeSignature(const SecurityPolicy& policy, const PrivateKey& key,
+                         std::string_view serverCertificate, const ByteString& serverNonce,
+                         SignatureData& out) {
     if (serverNonce.isEmpty()) return status::BadNonceInvalid;
     if (key.isNull()) return status::BadSecurityChecksFailed;
     const auto data = concat(serverCertificate, serverNonce.view());
@@ -64,14 +68,17 @@ StatusCode makeSignature(const SecurityPolicy& policy, const PrivateKey& key, st
 std::vector<uint8_t> legacyTokenSecret(std::string_view secret, const ByteString& serverNonce) {
     const uint32_t length = uint32_t(secret.size() + serverNonce.size());
     std::vector<uint8_t> out(4 + length);
-    for (int i = 0; i < 4; ++i) out[i] = uint8_t(length >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+        out[i] = uint8_t(length >> (8 * i));
     if (!secret.empty()) std::memcpy(out.data() + 4, secret.data(), secret.size());
-    if (!serverNonce.isEmpty()) std::memcpy(out.data() + 4 + secret.size(), serverNonce.data(), serverNonce.size());
+    if (!serverNonce.isEmpty())
+        std::memcpy(out.data() + 4 + secret.size(), serverNonce.data(), serverNonce.size());
     return out;
 }
 
-StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy& tokenPolicy, const SecurityPolicy& securityPolicy,
-                             const Certificate& serverCertificate, const ByteString& serverNonce, ExtensionObject& token,
+StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy& tokenPolicy,
+                             const SecurityPolicy& securityPolicy, const Certificate& serverCertificate,
+                             const ByteString& serverNonce, ExtensionObject& token,
                              SignatureData& userTokenSignature) {
     userTokenSignature = SignatureData();
     const bool secured = securityPolicy.id != SecurityPolicyId::None;
@@ -93,10 +100,11 @@ StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy
         } else {
             if (serverCertificate.isNull()) return status::BadCertificateInvalid;
             if (serverNonce.isEmpty()) return status::BadNonceInvalid;
-            auto secret = legacyTokenSecret(std::string_view(password.constData(), std::size_t(password.size())), serverNonce);
+            auto secret = legacyTokenSecret(
+                std::string_view(password.constData(), std::size_t(password.size())), serverNonce);
             std::vector<uint8_t> encrypted;
-            const StatusCode s =
-                crypto::asymmetricEncrypt(securityPolicy, serverCertificate.publicKey(), secret.data(), secret.size(), encrypted);
+            const StatusCode s = crypto::asymmetricEncrypt(securityPolicy, serverCertificate.publicKey(),
+                                                           secret.data(), secret.size(), encrypted);
             crypto::wipe(secret.data(), secret.size());
             if (s.isBad()) {
                 crypto::wipe(password.data(), std::size_t(password.size()));
@@ -116,7 +124,8 @@ StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy
         t.certificateData = ByteString(identity.certificate.der());
         if (secured) {
             if (serverCertificate.isNull()) return status::BadCertificateInvalid;
-            const StatusCode s = makeSignature(securityPolicy, identity.key, serverCertificate.der(), serverNonce, userTokenSignature);
+            const StatusCode s = makeSignature(securityPolicy, identity.key, serverCertificate.der(),
+                                               serverNonce, userTokenSignature);
             if (s.isBad()) return s;
         }
         token = ExtensionObject::make(std::move(t));

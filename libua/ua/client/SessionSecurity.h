@@ -35,8 +35,9 @@ StatusCode verifyServerSignature(const SecurityPolicy& policy, const Certificate
 // the signature by key of serverCertificate (the leaf of CreateSession's serverCertificate) + the
 // last serverNonce, with policy's AsymmetricSignatureAlgorithm; out.algorithm is its URI.
 // Good, Bad_NonceInvalid (no nonce) or Bad_SecurityChecksFailed (the key does not sign).
-StatusCode makeSignature(const SecurityPolicy& policy, const PrivateKey& key, std::string_view serverCertificate,
-                         const ByteString& serverNonce, SignatureData& out);
+StatusCode makeSignature(const SecurityPolicy& policy, const PrivateKey& key,
+                         std::string_view serverCertificate, const ByteString& serverNonce,
+                         SignatureData& out);
 
 // The legacy encrypted token secret (7.41.2.2) before encryption: UInt32 length (little endian) of
 // secret + serverNonce, then secret, then serverNonce.
@@ -53,8 +54,9 @@ std::vector<uint8_t> legacyTokenSecret(std::string_view secret, const ByteString
 //    serverCertificate + serverNonce with the user's key (none when securityPolicy is None).
 // Good, Bad_IdentityTokenInvalid (a user name, certificate or key missing), Bad_CertificateInvalid
 // (no server certificate to encrypt for or sign over), Bad_NonceInvalid or Bad_SecurityChecksFailed.
-StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy& tokenPolicy, const SecurityPolicy& securityPolicy,
-                             const Certificate& serverCertificate, const ByteString& serverNonce, ExtensionObject& token,
+StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy& tokenPolicy,
+                             const SecurityPolicy& securityPolicy, const Certificate& serverCertificate,
+                             const ByteString& serverNonce, ExtensionObject& token,
                              SignatureData& userTokenSignature);
 
 } // namespace ua

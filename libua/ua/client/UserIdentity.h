@@ -22,9 +22,9 @@ struct UserIdentity {
     enum class Kind { Anonymous, UserName, Certificate };
     Kind kind = Kind::Anonymous;
     QString userName;
-    QString password;         // UTF-8 on the wire
-    Certificate certificate;  // the user's X.509 certificate (Kind::Certificate)
-    PrivateKey key;           // its private key
+    QString password;        // UTF-8 on the wire
+    Certificate certificate; // the user's X.509 certificate (Kind::Certificate)
+    PrivateKey key;          // its private key
 
     static UserIdentity anonymous() { return {}; }
     static UserIdentity fromUserName(QString name, QString password) {
@@ -45,9 +45,9 @@ struct UserIdentity {
 
 // The answer to "trust this server certificate?".
 enum class TrustDecision {
-    Reject,            // the connect fails with Bad_CertificateUntrusted
-    AcceptOnce,        // this connection (and its reconnects) only; the certificate stays in rejected/
-    TrustPermanently,  // copied to the store's trusted/certs (and removed from rejected/)
+    Reject,           // the connect fails with Bad_CertificateUntrusted
+    AcceptOnce,       // this connection (and its reconnects) only; the certificate stays in rejected/
+    TrustPermanently, // copied to the store's trusted/certs (and removed from rejected/)
 };
 
 // Asked on the client's I/O thread, while connectToServer() waits, with the server's leaf certificate
