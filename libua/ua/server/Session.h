@@ -11,6 +11,8 @@
 
 namespace ua {
 
+class SessionSubscriptions;
+
 struct Session {
     NodeId sessionId;            // public id (ns=1, Guid)
     NodeId authenticationToken;  // secret (ns=0, opaque 32 random bytes), in every RequestHeader
@@ -24,6 +26,9 @@ struct Session {
     std::atomic<int64_t> lastActivityMs{0}; // monotonic ms
     // Browse ContinuationPoints and registered nodes; used only by the thread serving the Session.
     SessionViewState view;
+    // Its Subscriptions and parked Publish requests, created on first use and homed on one I/O
+    // thread (server/subscriptions/SessionSubscriptions.h); null until then.
+    std::atomic<std::shared_ptr<SessionSubscriptions>> subscriptions;
 
     void touch(int64_t nowMs) { lastActivityMs.store(nowMs, std::memory_order_relaxed); }
     bool expired(int64_t nowMs) const { return nowMs - lastActivityMs.load(std::memory_order_relaxed) > int64_t(timeoutMs); }
