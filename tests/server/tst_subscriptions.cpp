@@ -328,10 +328,11 @@ void TestSubscriptions::samplingDeadlinesDoNotDrift() {
     QCOMPARE(f.responses.size(), std::size_t(1));  // LATE: answered at once
     const auto n = notifications(f.responses[0].response);
     QCOMPARE(n.size(), std::size_t(101));  // the initial value + 100 samples
-    // Every sample was taken at k*10 ms + 5 ms of the clock: on the grid, half an interval off it.
+    // Every sample was due at k*10 ms + 2.5 ms of the clock (a quarter interval after the grid
+    // line) and taken at the first 1-ms step of the fake clock at or after it: k*10 + 3.
     for (std::size_t i = 1; i < n.size(); ++i) {
         const int64_t v = *n[i].value.value.get<int64_t>();
-        QCOMPARE(v % 10, int64_t(5));
+        QCOMPARE(v % 10, int64_t(3));
         if (i >= 2) QCOMPARE(v - *n[i - 1].value.value.get<int64_t>(), int64_t(10));
     }
 }
@@ -350,8 +351,8 @@ void TestSubscriptions::lateSamplingSkipsMissedDeadlinesOnTheGrid() {
     f.publish(1);
     const auto n = notifications(f.responses.at(0).response);
     QVERIFY(n.size() > 5);
-    // The five last samples are on the grid again.
-    for (std::size_t i = n.size() - 5; i < n.size(); ++i) QCOMPARE(*n[i].value.value.get<int64_t>() % 10, int64_t(5));
+    // The five last samples are on the grid again (due at k*10 + 2.5 ms, taken at k*10 + 3).
+    for (std::size_t i = n.size() - 5; i < n.size(); ++i) QCOMPARE(*n[i].value.value.get<int64_t>() % 10, int64_t(3));
 }
 
 void TestSubscriptions::dataChangesArePublishedAndAcknowledged() {

@@ -55,6 +55,8 @@ struct SubscriptionCounters {
     uint64_t monitoringQueueOverflowCount = 0;
     uint64_t eventQueueOverflowCount = 0;
     uint64_t samplesTaken = 0;
+    uint64_t samplingTicks = 0;              // sampling group deadlines served
+    uint64_t samplingTicksLate = 0;          // ... of them served half an interval or more late
     uint64_t samplingTicksSkipped = 0;       // sampling deadlines missed (thread late by >= 1 interval)
 };
 

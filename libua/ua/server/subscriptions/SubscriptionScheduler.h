@@ -7,7 +7,7 @@
 // realTime false and call runDue() with a fake clock.
 //
 // Clock: clockUs() is a monotonic microsecond clock whose zero is the UTC epoch at first use, so
-// sampling grids (multiples of the interval, plus half an interval) sit mid-way between the
+// sampling grids (multiples of the interval, plus a quarter interval) sit early between the
 // wall-clock boundaries on which the demo signals change.
 #pragma once
 
