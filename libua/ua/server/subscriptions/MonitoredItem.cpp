@@ -1,5 +1,6 @@
 #include "ua/server/subscriptions/MonitoredItem.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ua {
@@ -87,6 +88,7 @@ bool MonitoredItem::passesFilter(const DataValue& v) const {
 
 void MonitoredItem::push(const DataValue& v, uint64_t& overflows) {
     if (m_queue.size() < queueSize) {
+        if (m_queue.capacity() == 0) m_queue.reserve(std::min<uint32_t>(queueSize, 64));
         m_queue.push_back(v);
         return;
     }
@@ -96,7 +98,7 @@ void MonitoredItem::push(const DataValue& v, uint64_t& overflows) {
         return;
     }
     if (discardOldest) {
-        m_queue.pop_front();
+        m_queue.erase(m_queue.begin());
         m_queue.push_back(v);
         DataValue& first = m_queue.front();  // the oldest value left carries the bit
         first.setStatus(withOverflow(first.hasStatus ? first.status : StatusCode()));
@@ -121,22 +123,21 @@ bool MonitoredItem::requeueLast(uint64_t& overflows) {
 }
 
 std::size_t MonitoredItem::drainInto(Array<MonitoredItemNotification>& out, std::size_t max) {
-    std::size_t n = 0;
-    while (!m_queue.empty() && n < max) {
-        MonitoredItemNotification m;
+    const std::size_t n = std::min(max, m_queue.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        MonitoredItemNotification& m = out.emplace_back();
         m.clientHandle = clientHandle;
-        m.value = std::move(m_queue.front());
-        m_queue.pop_front();
-        out.push_back(std::move(m));
-        ++n;
+        m.value = std::move(m_queue[i]);
     }
+    if (n == m_queue.size()) m_queue.clear();  // keeps the capacity
+    else m_queue.erase(m_queue.begin(), m_queue.begin() + std::ptrdiff_t(n));
     return n;
 }
 
 void MonitoredItem::applyQueueSize(uint64_t& overflows) {
     while (m_queue.size() > queueSize) {
         ++overflows;
-        if (discardOldest) m_queue.pop_front();
+        if (discardOldest) m_queue.erase(m_queue.begin());
         else m_queue.erase(m_queue.end() - 2);  // keep the newest
     }
 }

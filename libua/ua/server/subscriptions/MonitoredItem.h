@@ -8,7 +8,6 @@
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/addressspace/AddressSpace.h"
 
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -65,7 +64,9 @@ private:
     void push(const DataValue& v, uint64_t& overflows);
 
     std::optional<DataValue> m_last;  // the last sampled value that passed the filter
-    std::deque<DataValue> m_queue;
+    // Oldest first. A vector that keeps its capacity: no allocation per sample once warm (a deque
+    // allocated a block every few samples).
+    std::vector<DataValue> m_queue;
 };
 
 // InfoBits of a StatusCode (OPC 10000-4 7.39.1): InfoType DataValue and the Overflow bit.

@@ -216,6 +216,9 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
         dcn.monitoredItems = Array<MonitoredItemNotification>::emptyArray();
         dcn.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
         const std::size_t max = m_params.maxNotificationsPerPublish ? m_params.maxNotificationsPerPublish : SIZE_MAX;
+        std::size_t queued = 0;
+        for (auto& [id, item] : m_items) queued += item->queued();
+        dcn.monitoredItems.reserve(std::min(max, queued));  // one allocation, no regrowth
         bool more = false;
         for (auto& [id, item] : m_items) {
             const bool report = item->mode == MonitoringMode::Reporting ||
