@@ -18,6 +18,10 @@ struct RequestContext {
     uint32_t channelId;
     SessionPtr session;  // null for Discovery and CreateSession/ActivateSession before lookup
     int64_t nowMs;       // monotonic clock, ms
+    uint32_t requestId = 0;  // of the SecureChannel message, for a response sent later
+    // Set by a handler that answers later (a parked Publish, a service run on another thread):
+    // the dispatcher then sends nothing.
+    bool deferred = false;
 };
 
 } // namespace ua

@@ -7,6 +7,7 @@
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/nodes/BenchmarkNodeManager.h"
 #include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/Version.h"
 
 #include <QElapsedTimer>
@@ -43,6 +44,7 @@ Server::Server(ServerConfig config, QObject* parent)
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
     if (m_config.ioThreads <= 0) m_config.ioThreads = std::max(1, QThread::idealThreadCount());
+    m_subscriptionRegistry = std::make_unique<SubscriptionRegistry>(m_config.subscriptions);
     buildAddressSpace();
 }
 
@@ -66,6 +68,7 @@ void Server::buildAddressSpace() {
     if (s.isGood())
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
                                 EncodingLimits::defaults());
+    if (s.isGood()) s = installSubscriptionCapabilities(space, m_config.subscriptions);
     if (s.isBad()) qWarning("ua-server: building the address space failed: %s", s.name().c_str());
     m_space = std::make_unique<SharedAddressSpace>(std::move(space));
 }
@@ -132,6 +135,11 @@ bool Server::start() {
         ctx->moveToThread(t);
         connect(t, &QThread::finished, ctx, &QObject::deleteLater);
         t->start();
+        // Each I/O thread drives the publishing and sampling timers of the Sessions homed on it.
+        QMetaObject::invokeMethod(ctx, [this, ctx] {
+            auto* s = new SubscriptionScheduler(*m_space, m_config.subscriptions, *m_subscriptionRegistry, true, ctx);
+            s->makeCurrent();
+        }, Qt::BlockingQueuedConnection);
         m_threads.push_back(t);
         m_threadContexts.push_back(ctx);
     }

@@ -9,6 +9,7 @@
 #include "ua/server/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/server/nodes/ServerObject.h"
+#include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QObject>
 #include <QTimer>
@@ -56,6 +57,8 @@ public:
     // Changes the address space (a copy, published atomically; see SharedAddressSpace).
     StatusCode updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change);
     ServerRuntimeState& runtime() { return *m_runtime; }
+    // Subscription ids and the server-wide Subscription/MonitoredItem counts (any thread).
+    SubscriptionRegistry& subscriptionRegistry() { return *m_subscriptionRegistry; }
     // Counters sampled by the GUI; updated with relaxed atomics.
     std::atomic<int> channelCount{0};
     std::atomic<uint32_t> nextChannelId{1};
@@ -77,6 +80,7 @@ private:
     UserStore m_users;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
+    std::unique_ptr<SubscriptionRegistry> m_subscriptionRegistry;
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;

@@ -4,6 +4,7 @@
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/ServerSecurityConfig.h"
 #include "ua/server/ServiceContext.h"
+#include "ua/server/subscriptions/SubscriptionConfig.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QHostAddress>
@@ -27,6 +28,7 @@ struct ServerConfig {
     int maxSessions = 1000;                // CreateSession beyond: Bad_TooManySessions
     int maxChannels = 1000;                // Hello beyond: ERR Bad_TcpNotEnoughResources
     OperationLimits operationLimits;       // published in ServerCapabilities.OperationLimits
+    SubscriptionConfig subscriptions;      // Subscription/MonitoredItem limits, also in ServerCapabilities
     uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none
     bool demoNamespace = true;             // urn:ua-workbench:demo (DemoNodeManager.h)
     uint32_t demoUpdateRateMs = 1000;      // period of the simulated signals

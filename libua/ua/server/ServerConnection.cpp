@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
 #include "ua/server/ServiceDispatcher.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
 
 #include <QLoggingCategory>
 #include <QTcpSocket>
@@ -22,6 +23,11 @@ constexpr uint32_t kMaxHelloSize = 8192;
 ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
     : m_server(server), m_socket(new QTcpSocket(this)), m_tokenTimer(new QTimer(this)), m_maxChunk(kMaxHelloSize),
       m_channelId(server.nextChannelId.fetch_add(1)) {
+    m_link = std::make_shared<ConnectionLink>();
+    m_link->connection = this;
+    m_link->channelId = m_channelId;
+    m_link->scheduler = SubscriptionScheduler::current();
+    m_link->thread = QThread::currentThread();
     m_socket->setSocketDescriptor(socketDescriptor);
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     ++m_server.channelCount;
@@ -40,6 +46,8 @@ ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
 }
 
 ServerConnection::~ServerConnection() {
+    m_link->connection = nullptr;  // responses still posted to this thread are dropped
+    m_link->open = false;          // parked Publish requests of this connection are skipped
     --m_server.channelCount;
     m_server.sessions().channelClosed(m_channelId);
 }

@@ -8,6 +8,7 @@
 #include "ua/transport/MessageFramer.h"
 #include "ua/server/Session.h"
 #include "ua/server/addressspace/AddressSpace.h"
+#include "ua/server/subscriptions/ResponseTarget.h"
 
 #include <QObject>
 #include <memory>
@@ -36,6 +37,8 @@ public:
     // The address space snapshot for the current request: reloaded only when the server has
     // published a new one (one relaxed atomic load per request otherwise).
     const AddressSpace& addressSpace();
+    // Shared with ResponseTargets of responses sent later (parked Publish requests).
+    const std::shared_ptr<ConnectionLink>& link() const { return m_link; }
 
 private:
     void onReadyRead();
@@ -55,6 +58,7 @@ private:
     std::vector<SessionPtr> m_sessions;
     std::shared_ptr<const AddressSpace> m_space;
     uint64_t m_spaceVersion = 0;
+    std::shared_ptr<ConnectionLink> m_link;
     bool m_closing = false;
     bool m_deleteScheduled = false;
 };

@@ -5,7 +5,9 @@
 #include "ua/server/ServerConnection.h"
 #include "ua/server/services/DiscoveryService.h"
 #include "ua/server/services/AttributeService.h"
+#include "ua/server/services/MonitoredItemService.h"
 #include "ua/server/services/SessionService.h"
+#include "ua/server/services/SubscriptionService.h"
 #include "ua/server/services/ViewService.h"
 
 #include <algorithm>
@@ -47,6 +49,7 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
     resp.responseHeader.timestamp = DateTime::now();
     resp.responseHeader.requestHandle = req.requestHeader.requestHandle;
     Handler(ctx, req, resp);
+    if (ctx.deferred) return;
     if (resp.responseHeader.serviceResult.isBad()) {
         ch.sendServiceFault(requestId, req.requestHeader.requestHandle, resp.responseHeader.serviceResult);
         return;
@@ -92,6 +95,18 @@ constexpr auto makeTable() {
         UA_VIEW_SERVICE(TranslateBrowsePathsToNodeIds),
         UA_VIEW_SERVICE(RegisterNodes),
         UA_VIEW_SERVICE(UnregisterNodes),
+        UA_SERVICE(CreateSubscription, Needs::Session),
+        UA_SERVICE(ModifySubscription, Needs::Session),
+        UA_SERVICE(SetPublishingMode, Needs::Session),
+        UA_SERVICE(DeleteSubscriptions, Needs::Session),
+        UA_SERVICE(Publish, Needs::Session),
+        UA_SERVICE(Republish, Needs::Session),
+        UA_SERVICE(TransferSubscriptions, Needs::Session),
+        UA_SERVICE(CreateMonitoredItems, Needs::Session),
+        UA_SERVICE(ModifyMonitoredItems, Needs::Session),
+        UA_SERVICE(DeleteMonitoredItems, Needs::Session),
+        UA_SERVICE(SetMonitoringMode, Needs::Session),
+        UA_SERVICE(SetTriggering, Needs::Session),
     };
     std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.encodingId < b.encodingId; });
     return table;
@@ -115,7 +130,7 @@ void dispatchRequest(Server& server, ServerConnection& connection, uint32_t requ
         connection.channel()->sendServiceFault(requestId, d.ok() ? h.requestHandle : 0, status::BadServiceUnsupported);
         return;
     }
-    RequestContext ctx{server, connection, connection.channelId(), nullptr, nowMs};
+    RequestContext ctx{server, connection, connection.channelId(), nullptr, nowMs, requestId};
     it->fn(ctx, requestId, body, size);
 }
 

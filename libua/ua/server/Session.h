@@ -13,6 +13,8 @@
 
 namespace ua {
 
+class SessionSubscriptions;
+
 struct Session {
     NodeId sessionId;            // public id (ns=1, Guid)
     NodeId authenticationToken;  // secret (ns=0, opaque 32 random bytes), in every RequestHeader
@@ -41,6 +43,9 @@ struct Session {
     std::string clientUserId;  // user name / X509 subject; empty for anonymous
     // Browse ContinuationPoints and registered nodes; used only by the thread serving the Session.
     SessionViewState view;
+    // Its Subscriptions and parked Publish requests, created on first use and homed on one I/O
+    // thread (server/subscriptions/SessionSubscriptions.h); null until then.
+    std::atomic<std::shared_ptr<SessionSubscriptions>> subscriptions;
 
     void touch(int64_t nowMs) { lastActivityMs.store(nowMs, std::memory_order_relaxed); }
     bool expired(int64_t nowMs) const { return nowMs - lastActivityMs.load(std::memory_order_relaxed) > int64_t(timeoutMs); }

@@ -81,4 +81,14 @@ StatusCode installServerObject(AddressSpace& space, std::shared_ptr<ServerRuntim
     return status::Good;
 }
 
+StatusCode installSubscriptionCapabilities(AddressSpace& space, const SubscriptionConfig& c) {
+    setStored(space, id::Server_ServerCapabilities_MaxSubscriptions, Variant(c.maxSubscriptions));
+    setStored(space, id::Server_ServerCapabilities_MaxSubscriptionsPerSession, Variant(c.maxSubscriptionsPerSession));
+    setStored(space, id::Server_ServerCapabilities_MaxMonitoredItems, Variant(c.maxMonitoredItems));
+    setStored(space, id::Server_ServerCapabilities_MaxMonitoredItemsPerSubscription, Variant(c.maxMonitoredItemsPerSubscription));
+    setStored(space, id::Server_ServerCapabilities_MaxMonitoredItemsQueueSize, Variant(c.maxQueueSize));
+    setStored(space, id::Server_ServerCapabilities_MinSupportedSampleRate, Variant(c.minSamplingIntervalMs));
+    return status::Good;
+}
+
 } // namespace ua

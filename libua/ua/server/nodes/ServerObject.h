@@ -7,6 +7,7 @@
 #include "ua/encoding/EncodingLimits.h"
 #include "ua/server/ServiceContext.h"
 #include "ua/server/addressspace/AddressSpace.h"
+#include "ua/server/subscriptions/SubscriptionConfig.h"
 
 #include <atomic>
 #include <memory>
@@ -27,5 +28,11 @@ struct ServerRuntimeState {
 StatusCode installServerObject(AddressSpace& space, std::shared_ptr<ServerRuntimeState> runtime,
                                const String& applicationUri, const OperationLimits& limits,
                                const EncodingLimits& encodingLimits);
+
+// ServerCapabilities of the Subscription and MonitoredItem service sets (OPC 10000-5 6.3.2):
+// MaxSubscriptions, MaxSubscriptionsPerSession, MaxMonitoredItems,
+// MaxMonitoredItemsPerSubscription, MaxMonitoredItemsQueueSize (UInt32, 0 = no limit) and
+// MinSupportedSampleRate (ms). Nodes the loaded NodeSet lacks are skipped.
+StatusCode installSubscriptionCapabilities(AddressSpace& space, const SubscriptionConfig& config);
 
 } // namespace ua

@@ -6,6 +6,7 @@
 #include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/services/IdentityTokens.h"
+#include "ua/server/services/SubscriptionService.h"
 
 #include <algorithm>
 #include <cstring>
@@ -179,11 +180,14 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
 }
 
-void handleCloseSession(RequestContext& ctx, const CloseSessionRequest&, CloseSessionResponse&) {
+void handleCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse&) {
+    if (req.deleteSubscriptions) deleteSessionSubscriptions(ctx);
     ctx.server.sessions().remove(ctx.session);
     ctx.connection.forgetSession(ctx.session);
 }
 
-void handleCancel(RequestContext&, const CancelRequest&, CancelResponse& resp) { resp.cancelCount = 0; }
+void handleCancel(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp) {
+    cancelPublishRequests(ctx, req, resp);
+}
 
 } // namespace ua

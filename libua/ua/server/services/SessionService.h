@@ -29,7 +29,8 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
 void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, ActivateSessionResponse& resp);
 // 5.6.4 CloseSession (ctx.session is the Session to close).
 void handleCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse& resp);
-// 5.6.5 Cancel: nothing is parked yet (no Publish until subscriptions exist), so cancelCount is 0.
+// 5.6.5 Cancel: parked Publish requests with the requestHandle get Bad_RequestCancelledByClient;
+// cancelCount says how many (SubscriptionService.h).
 void handleCancel(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp);
 
 } // namespace ua

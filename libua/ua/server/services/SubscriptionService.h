@@ -1,0 +1,66 @@
+// Subscription service set (OPC 10000-4 1.05.03 5.13; 5.14 in the newest text) and Cancel (5.6.5)
+// of parked Publish requests. The Subscription model itself lives in server/subscriptions/.
+//
+// Two layers:
+//  - handleX(RequestContext&, ...) are the dispatcher's handlers (ServiceDispatcher.cpp). Each finds
+//    the Session's SessionSubscriptions (created on first use, homed on the calling thread) and runs
+//    the service on its home thread: at once when that is this thread (the normal case), else posted
+//    there with the response posted back (ctx.deferred). Publish always answers later (parked).
+//  - the functions taking SessionSubscriptions& run on its home thread; unit tests call them with a
+//    fake clock (nowUs, SubscriptionScheduler::clockUs() units).
+//
+// Request-level results: Bad_NothingToDo (empty id lists), Bad_SubscriptionIdInvalid (Modify,
+// Republish; an id of another Session is unknown here), Bad_NoSubscription (Publish without
+// Subscriptions), Bad_TooManyPublishRequests (oldest parked Publish when the queue is full),
+// Bad_MessageNotAvailable (Republish of a message not in the retransmission queue),
+// Bad_TooManySubscriptions (CreateSubscription over MaxSubscriptions / MaxSubscriptionsPerSession).
+// Operation level: Bad_SubscriptionIdInvalid, Bad_SequenceNumberUnknown (acknowledgements),
+// Bad_UserAccessDenied (TransferSubscriptions from another user).
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+#include "ua/server/RequestContext.h"
+
+#include <memory>
+
+namespace ua {
+
+class SessionSubscriptions;
+
+void handleCreateSubscription(RequestContext& ctx, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp);
+void handleModifySubscription(RequestContext& ctx, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp);
+void handleSetPublishingMode(RequestContext& ctx, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp);
+void handleDeleteSubscriptions(RequestContext& ctx, const DeleteSubscriptionsRequest& req, DeleteSubscriptionsResponse& resp);
+void handlePublish(RequestContext& ctx, const PublishRequest& req, PublishResponse& resp);
+void handleRepublish(RequestContext& ctx, const RepublishRequest& req, RepublishResponse& resp);
+void handleTransferSubscriptions(RequestContext& ctx, const TransferSubscriptionsRequest& req,
+                                 TransferSubscriptionsResponse& resp);
+// 5.6.5 Cancel: parked Publish requests with req.requestHandle are answered with
+// Bad_RequestCancelledByClient; cancelCount says how many.
+void cancelPublishRequests(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp);
+// CloseSession with deleteSubscriptions (5.6.4): deletes the Session's Subscriptions.
+void deleteSessionSubscriptions(RequestContext& ctx);
+
+// The user a Session acts for, as TransferSubscriptions compares it: identity token type and
+// user name ("anonymous" until ActivateSession accepts other tokens).
+std::string sessionUserKey(const Session& s);
+// The Session's SessionSubscriptions, created (homed on the calling thread) on first use.
+std::shared_ptr<SessionSubscriptions> sessionSubscriptions(RequestContext& ctx);
+
+// --- On the home thread ---
+void createSubscription(SessionSubscriptions& ss, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp,
+                        int64_t nowUs);
+void modifySubscription(SessionSubscriptions& ss, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp,
+                        int64_t nowUs);
+void setPublishingMode(SessionSubscriptions& ss, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp,
+                       int64_t nowUs);
+void deleteSubscriptions(SessionSubscriptions& ss, const DeleteSubscriptionsRequest& req,
+                         DeleteSubscriptionsResponse& resp, int64_t nowUs);
+void republish(SessionSubscriptions& ss, const RepublishRequest& req, RepublishResponse& resp, int64_t nowUs);
+void cancelPublish(SessionSubscriptions& ss, const CancelRequest& req, CancelResponse& resp, int64_t nowUs);
+// TransferSubscriptions into target; answers through done (at once, or after the Subscriptions
+// homed on other threads have moved here).
+void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, const TransferSubscriptionsRequest& req,
+                           std::function<void(TransferSubscriptionsResponse&&)> done, int64_t nowUs);
+
+} // namespace ua

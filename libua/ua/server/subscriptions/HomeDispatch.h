@@ -1,0 +1,45 @@
+// Runs a subscription or MonitoredItem service on its Session's home thread (SessionSubscriptions.h):
+// directly when the request arrived there, else posted there with the response posted back to the
+// request's connection (RequestContext::deferred tells the dispatcher not to answer).
+#pragma once
+
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/RequestContext.h"
+#include "ua/server/ServerConnection.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
+
+namespace ua {
+
+std::shared_ptr<SessionSubscriptions> sessionSubscriptions(RequestContext& ctx);
+
+inline ResponseTarget responseTarget(RequestContext& ctx, uint32_t requestHandle) {
+    return ResponseTarget{ctx.connection.link(), ctx.requestId, requestHandle};
+}
+
+template <class Req, class Resp>
+void runOnHome(RequestContext& ctx, const Req& req, Resp& resp,
+               void (*fn)(SessionSubscriptions&, const Req&, Resp&, int64_t)) {
+    auto ss = sessionSubscriptions(ctx);
+    if (!ss) {
+        resp.responseHeader.serviceResult = status::BadInternalError;
+        return;
+    }
+    SubscriptionScheduler& home = ss->home();
+    if (home.thread() == QThread::currentThread()) {
+        fn(*ss, req, resp, SubscriptionScheduler::clockUs());
+        home.reschedule();
+        return;
+    }
+    ctx.deferred = true;
+    const ResponseTarget target = responseTarget(ctx, req.requestHeader.requestHandle);
+    auto copy = std::make_shared<Req>(req);
+    QMetaObject::invokeMethod(&home, [ss, copy, target, fn] {
+        Resp r;
+        fn(*ss, *copy, r, SubscriptionScheduler::clockUs());
+        ss->home().reschedule();
+        target.send(std::move(r));
+    }, Qt::QueuedConnection);
+}
+
+} // namespace ua

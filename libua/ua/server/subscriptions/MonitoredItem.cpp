@@ -1,0 +1,145 @@
+#include "ua/server/subscriptions/MonitoredItem.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ua {
+
+namespace {
+
+// The value of a numeric scalar as a double; false for anything else.
+bool toDouble(const Variant::Storage& s, std::size_t index, double& out) {
+    switch (index) {
+    case 2: out = double(std::get<int8_t>(s)); return true;
+    case 3: out = double(std::get<uint8_t>(s)); return true;
+    case 4: out = double(std::get<int16_t>(s)); return true;
+    case 5: out = double(std::get<uint16_t>(s)); return true;
+    case 6: out = double(std::get<int32_t>(s)); return true;
+    case 7: out = double(std::get<uint32_t>(s)); return true;
+    case 8: out = double(std::get<int64_t>(s)); return true;
+    case 9: out = double(std::get<uint64_t>(s)); return true;
+    case 10: out = double(std::get<float>(s)); return true;
+    case 11: out = std::get<double>(s); return true;
+    default: return false;
+    }
+}
+
+// Elements of a numeric array as doubles; false for anything else.
+template <class T>
+bool arrayToDoubles(const Variant& v, std::vector<double>& out) {
+    const Array<T>* a = v.get<Array<T>>();
+    if (!a) return false;
+    out.assign(a->begin(), a->end());
+    return true;
+}
+
+bool numericElements(const Variant& v, std::vector<double>& out) {
+    return arrayToDoubles<int8_t>(v, out) || arrayToDoubles<uint8_t>(v, out) || arrayToDoubles<int16_t>(v, out) ||
+           arrayToDoubles<uint16_t>(v, out) || arrayToDoubles<int32_t>(v, out) || arrayToDoubles<uint32_t>(v, out) ||
+           arrayToDoubles<int64_t>(v, out) || arrayToDoubles<uint64_t>(v, out) || arrayToDoubles<float>(v, out) ||
+           arrayToDoubles<double>(v, out);
+}
+
+// 7.22.2: a change is reported when |last - new| exceeds the deadband (for arrays: any element;
+// a change of the array's length is always reported).
+bool exceedsDeadband(const Variant& last, const Variant& next, double deadband) {
+    if (last.isScalar() && next.isScalar()) {
+        double a = 0, b = 0;
+        if (!toDouble(last.storage(), last.storage().index(), a) || !toDouble(next.storage(), next.storage().index(), b))
+            return !(last == next);
+        return std::fabs(a - b) > deadband;
+    }
+    std::vector<double> a, b;
+    if (!numericElements(last, a) || !numericElements(next, b)) return !(last == next);
+    if (a.size() != b.size()) return true;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::fabs(a[i] - b[i]) > deadband) return true;
+    return false;
+}
+
+StatusCode withOverflow(StatusCode s) { return StatusCode(s.code | kOverflowInfoBits); }
+
+} // namespace
+
+bool isNumericVariant(const Variant& v) {
+    const BuiltInType t = v.type();
+    return t >= BuiltInType::SByte && t <= BuiltInType::Double;
+}
+
+bool MonitoredItem::passesFilter(const DataValue& v) const {
+    if (!m_last) return true;
+    const DataValue& last = *m_last;
+    const StatusCode ls = last.hasStatus ? last.status : StatusCode();
+    const StatusCode ns = v.hasStatus ? v.status : StatusCode();
+    if (ls != ns) return true;
+    if (filter.trigger == DataChangeTrigger::Status) return false;
+    bool valueChanged;
+    if (filter.deadbandType == DeadbandType::None) {
+        valueChanged = last.hasValue != v.hasValue || !(last.value == v.value);
+    } else {
+        valueChanged = last.hasValue != v.hasValue || exceedsDeadband(last.value, v.value, filter.absoluteDeadband);
+    }
+    if (valueChanged) return true;
+    if (filter.trigger == DataChangeTrigger::StatusValueTimestamp)
+        return last.hasSourceTimestamp != v.hasSourceTimestamp || last.sourceTimestamp != v.sourceTimestamp ||
+               last.sourcePicoseconds != v.sourcePicoseconds;
+    return false;
+}
+
+void MonitoredItem::push(const DataValue& v, uint64_t& overflows) {
+    if (m_queue.size() < queueSize) {
+        if (m_queue.capacity() == 0) m_queue.reserve(std::min<uint32_t>(queueSize, 64));
+        m_queue.push_back(v);
+        return;
+    }
+    ++overflows;
+    if (queueSize == 1) {  // 5.13.1.5: a queue of one always holds the newest value, no overflow bit
+        m_queue.back() = v;
+        return;
+    }
+    if (discardOldest) {
+        m_queue.erase(m_queue.begin());
+        m_queue.push_back(v);
+        DataValue& first = m_queue.front();  // the oldest value left carries the bit
+        first.setStatus(withOverflow(first.hasStatus ? first.status : StatusCode()));
+    } else {
+        DataValue& lastQueued = m_queue.back();  // the newest value replaces the last one
+        lastQueued = v;
+        lastQueued.setStatus(withOverflow(v.hasStatus ? v.status : StatusCode()));
+    }
+}
+
+bool MonitoredItem::offer(const DataValue& v, uint64_t& overflows) {
+    if (!passesFilter(v)) return false;
+    m_last = v;
+    push(v, overflows);
+    return true;
+}
+
+bool MonitoredItem::requeueLast(uint64_t& overflows) {
+    if (!m_last) return false;
+    push(*m_last, overflows);
+    return true;
+}
+
+std::size_t MonitoredItem::drainInto(Array<MonitoredItemNotification>& out, std::size_t max) {
+    const std::size_t n = std::min(max, m_queue.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        MonitoredItemNotification& m = out.emplace_back();
+        m.clientHandle = clientHandle;
+        m.value = std::move(m_queue[i]);
+    }
+    if (n == m_queue.size()) m_queue.clear();  // keeps the capacity
+    else m_queue.erase(m_queue.begin(), m_queue.begin() + std::ptrdiff_t(n));
+    return n;
+}
+
+void MonitoredItem::applyQueueSize(uint64_t& overflows) {
+    while (m_queue.size() > queueSize) {
+        ++overflows;
+        if (discardOldest) m_queue.erase(m_queue.begin());
+        else m_queue.erase(m_queue.end() - 2);  // keep the newest
+    }
+}
+
+} // namespace ua

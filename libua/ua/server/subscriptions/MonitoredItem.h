@@ -1,0 +1,79 @@
+// A MonitoredItem of a Subscription (OPC 10000-4 5.13.1): what it samples, its revised parameters,
+// its DataChangeFilter (7.22.2) and its queue of notifications (5.13.1.5).
+//
+// Threading: owned by its Subscription and touched only on the Subscription's home thread (see
+// SessionSubscriptions.h). No locks, no clock reads: the caller passes the sampled value.
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/AddressSpace.h"
+
+#include <optional>
+#include <vector>
+
+namespace ua {
+
+// The DataChangeFilter as the item applies it: a Percent deadband is already converted to an
+// absolute one from the node's EURange (7.22.2).
+struct DataChangeSettings {
+    DataChangeTrigger trigger = DataChangeTrigger::StatusValue;  // the default without a filter
+    DeadbandType deadbandType = DeadbandType::None;
+    double absoluteDeadband = 0;  // in the value's units; 0: any change
+};
+
+class MonitoredItem {
+public:
+    uint32_t id = 0;            // the monitoredItemId (server handle), unique in the Server
+    uint32_t clientHandle = 0;
+    ReadValueId itemToMonitor;
+    TimestampsToReturn timestamps = TimestampsToReturn::Both;
+    NodeIndex node = kNoNode;
+    // Value attribute, no IndexRange, default encoding: sampled straight from the node's ValueCell
+    // or ValueSource; anything else goes through the Read service's readValue().
+    bool fastPath = false;
+    MonitoringMode mode = MonitoringMode::Reporting;
+    double samplingIntervalMs = 0;  // revised; 5.13.1.2
+    uint32_t queueSize = 1;         // revised; at least 1
+    bool discardOldest = true;
+    DataChangeSettings filter;
+    // SetTriggering (5.13.5): the items this one triggers (their ids). An item in Sampling mode
+    // reports its queue when one of its triggering items queues a notification.
+    std::vector<uint32_t> triggeredItems;
+    bool triggered = false;         // set by a triggering item; cleared when the queue is reported
+
+    // Offers a sampled value. Queues it (and returns true) when it passes the filter against the
+    // last queued value; on a full queue discards per discardOldest and sets the Overflow InfoBits
+    // (5.13.1.5) unless the queue size is 1. overflows counts the discards.
+    bool offer(const DataValue& v, uint64_t& overflows);
+    // Queues the last sampled value again (sendInitialValues of TransferSubscriptions, or a change
+    // to Reporting mode): returns false when nothing was ever sampled.
+    bool requeueLast(uint64_t& overflows);
+    bool hasQueued() const { return !m_queue.empty(); }
+    std::size_t queued() const { return m_queue.size(); }
+    // Moves up to max queued values (oldest first) into out as MonitoredItemNotifications.
+    std::size_t drainInto(Array<MonitoredItemNotification>& out, std::size_t max);
+    void clearQueue() { m_queue.clear(); }
+    // Forgets the last value (a change to Disabled mode): the next sample is reported as new.
+    void resetLast() { m_last.reset(); }
+    // Trims the queue to the (new) queueSize, dropping per discardOldest.
+    void applyQueueSize(uint64_t& overflows);
+    const std::optional<DataValue>& lastValue() const { return m_last; }
+
+private:
+    bool passesFilter(const DataValue& v) const;
+    void push(const DataValue& v, uint64_t& overflows);
+
+    std::optional<DataValue> m_last;  // the last sampled value that passed the filter
+    // Oldest first. A vector that keeps its capacity: no allocation per sample once warm (a deque
+    // allocated a block every few samples).
+    std::vector<DataValue> m_queue;
+};
+
+// InfoBits of a StatusCode (OPC 10000-4 7.39.1): InfoType DataValue and the Overflow bit.
+inline constexpr uint32_t kOverflowInfoBits = 0x0480;
+
+// True when the deadband of 7.22.2 can apply to values of this Variant (a number or an array of
+// numbers).
+bool isNumericVariant(const Variant& v);
+
+} // namespace ua

@@ -1,0 +1,112 @@
+// The Subscriptions of one Session and its queue of parked Publish requests (OPC 10000-4 5.14.1,
+// 5.14.5).
+//
+// Home thread rule. A SessionSubscriptions is created on the I/O thread that serves the Session's
+// first subscription request; that thread's SubscriptionScheduler is its home for life. Everything
+// in it (Subscriptions, MonitoredItems, parked Publish requests, counters) is touched only on the
+// home thread, so the Publish and sampling paths take no lock. A request of the Session arriving on
+// another thread (the Session was activated on a channel of another I/O thread) is posted to the
+// home thread and its response posted back (services/SubscriptionService.cpp); that costs two
+// thread hops per request only for such a moved Session. TransferSubscriptions moves a
+// Subscription to the target Session's home thread (detach there, attach here).
+//
+// A parked Publish request is a small record (ParkedPublish): no thread, no blocked call.
+#pragma once
+
+#include "ua/server/subscriptions/ResponseTarget.h"
+#include "ua/server/subscriptions/Subscription.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace ua {
+
+struct Session;
+class SubscriptionScheduler;
+
+struct ParkedPublish {
+    ResponseTarget target;
+    int64_t deadlineUs = 0;     // from the RequestHeader's timeoutHint; 0: none
+    Array<StatusCode> results;  // of the request's acknowledgements, returned with its response
+};
+
+class SessionSubscriptions : public std::enable_shared_from_this<SessionSubscriptions> {
+public:
+    // How a Publish response leaves (tests replace it to capture responses).
+    using Sender = std::function<void(const ResponseTarget&, PublishResponse&&)>;
+
+    // userKey identifies the user for TransferSubscriptions (same identity token type and name).
+    SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, std::string userKey,
+                         std::weak_ptr<Session> session = {});
+    ~SessionSubscriptions();
+
+    SubscriptionScheduler& home() const { return *m_home; }
+    const SubscriptionConfig& config() const;
+    const NodeId& sessionId() const { return m_sessionId; }
+    const std::string& userKey() const { return m_userKey; }
+    // True when its Session has been closed or has expired.
+    bool sessionGone() const;
+    Sender sender;
+
+    // --- Subscriptions ---
+    Subscription* find(uint32_t id);
+    std::size_t count() const { return m_subscriptions.size(); }
+    // 5.14.2: a new Subscription, or Bad_TooManySubscriptions (per Session or server-wide).
+    StatusCode create(const Subscription::Parameters& p, int64_t nowUs, Subscription** created);
+    // 5.14.8: deletes it and its items; false when unknown.
+    bool remove(uint32_t id);
+    void removeAll();
+    const std::map<uint32_t, std::unique_ptr<Subscription>>& subscriptions() const { return m_subscriptions; }
+
+    // --- Publish (5.14.5) and Cancel (5.6.5) ---
+    // Processes the acknowledgements, resets the lifetime counters, parks the request (answering
+    // the oldest with Bad_TooManyPublishRequests when the queue is full) and lets a LATE
+    // Subscription use it at once. No Subscription: Bad_NoSubscription at once.
+    void publish(const ResponseTarget& target, const PublishRequest& req, int64_t nowUs);
+    // Answers parked Publish requests with this requestHandle with Bad_RequestCancelledByClient.
+    uint32_t cancel(uint32_t requestHandle);
+    std::size_t parkedCount() const { return m_parked.size(); }
+    // Answers parked requests past their timeoutHint with Bad_Timeout.
+    void expireParked(int64_t nowUs);
+
+    // --- Used by Subscription ---
+    bool hasPublishRequest(int64_t nowUs);
+    // Answers the oldest valid parked request with resp; false when none is parked.
+    bool answerPublish(PublishResponse& resp, int64_t nowUs);
+    // A Subscription's final message (Bad_Timeout, Good_SubscriptionTransferred): sent on the next
+    // Publish request (now when one is parked).
+    void queueStatusMessage(uint32_t subscriptionId, NotificationMessage msg, int64_t nowUs);
+    // The lifetime of s ran out: it is deleted (after queueing its Bad_Timeout message).
+    void expired(Subscription& s, int64_t nowUs);
+
+    // --- TransferSubscriptions (5.14.7) ---
+    // Takes a Subscription out (detached from the timers) and queues Good_SubscriptionTransferred
+    // for this Session; nullptr when unknown.
+    std::unique_ptr<Subscription> release(uint32_t id, int64_t nowUs);
+    void adopt(std::unique_ptr<Subscription> s, int64_t nowUs);
+
+    std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
+
+private:
+    struct StatusMessage {
+        uint32_t subscriptionId;
+        NotificationMessage message;
+    };
+    void send(const ResponseTarget& t, PublishResponse&& r);
+    void serveLate(int64_t nowUs);
+    bool flushStatusMessages(int64_t nowUs);
+    void dropSubscription(uint32_t id);
+
+    SubscriptionScheduler* m_home;
+    NodeId m_sessionId;
+    std::string m_userKey;
+    std::weak_ptr<Session> m_session;
+    std::map<uint32_t, std::unique_ptr<Subscription>> m_subscriptions;
+    std::deque<ParkedPublish> m_parked;  // oldest first
+    std::deque<StatusMessage> m_statusMessages;
+};
+
+} // namespace ua

@@ -1,0 +1,403 @@
+#include "ua/server/subscriptions/Subscription.h"
+
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/services/AttributeService.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionRegistry.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ua {
+
+struct Subscription::SamplingGroup final : TimerQueue::Client {
+    Subscription* sub = nullptr;
+    int64_t intervalUs = 0;
+    // Deadlines at phase + k * interval, a quarter interval after the multiples of the interval on
+    // the scheduler's clock (aligned to UTC): a source that changes on those multiples (the demo
+    // signals) is read early in its period, leaving 3/4 of the interval for a late wake-up (timers
+    // fire late, never early).
+    int64_t phaseUs = 0;
+    std::vector<MonitoredItem*> items;
+    Timer timer;
+    void onTimer(uint32_t, int64_t dueUs, int64_t nowUs) override { sub->sampleGroup(*this, dueUs, nowUs); }
+};
+
+namespace {
+
+int64_t toUs(double ms) { return std::max<int64_t>(1, std::llround(ms * 1000.0)); }
+
+const OperationLimits& noLimits() {
+    static const OperationLimits l;
+    return l;
+}
+
+void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now) {
+    const bool source = t == TimestampsToReturn::Source || t == TimestampsToReturn::Both;
+    const bool server = t == TimestampsToReturn::Server || t == TimestampsToReturn::Both;
+    if (!source) {
+        dv.hasSourceTimestamp = dv.hasSourcePicoseconds = false;
+        dv.sourceTimestamp = {};
+        dv.sourcePicoseconds = 0;
+    }
+    dv.hasServerPicoseconds = false;
+    dv.serverPicoseconds = 0;
+    if (server) dv.setServerTimestamp(now);
+    else { dv.hasServerTimestamp = false; dv.serverTimestamp = {}; }
+}
+
+// One sample of an item (5.13.1.2): the value the Read service would return now.
+DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now) {
+    if (item.fastPath && item.node < space.size()) {
+        const Node& n = space.node(item.node);
+        DataValue dv;
+        if (n.source.read) dv = n.source.read();
+        else if (auto v = n.value ? n.value->load() : nullptr) dv = *v;
+        else dv = DataValue(Variant());
+        if (dv.hasStatus && dv.status.isBad()) {
+            dv.value = Variant();
+            dv.hasValue = false;
+        }
+        applyTimestamps(dv, item.timestamps, now);
+        return dv;
+    }
+    ServiceContext ctx{space, nullptr, noLimits(), nullptr, now};
+    return readValue(ctx, item.itemToMonitor, item.timestamps);
+}
+
+} // namespace
+
+Subscription::Parameters Subscription::revise(const SubscriptionConfig& c, double interval, uint32_t lifetime,
+                                              uint32_t keepAlive, uint32_t maxNotifications) {
+    Parameters p;
+    if (!(interval > 0) || std::isnan(interval)) interval = c.minPublishingIntervalMs;
+    p.publishingIntervalMs = std::clamp(interval, c.minPublishingIntervalMs, c.maxPublishingIntervalMs);
+    uint32_t ka = std::clamp<uint32_t>(keepAlive, 1, std::max<uint32_t>(1, c.maxKeepAliveCount));
+    if (double(ka) * p.publishingIntervalMs > c.maxKeepAliveMs)
+        ka = std::max<uint32_t>(1, uint32_t(c.maxKeepAliveMs / p.publishingIntervalMs));
+    uint64_t lt = std::max<uint64_t>(lifetime, 3ull * ka);
+    if (c.maxLifetimeCount && lt > c.maxLifetimeCount) {
+        lt = std::max<uint32_t>(3, c.maxLifetimeCount);
+        ka = std::max<uint32_t>(1, std::min<uint32_t>(ka, uint32_t(lt / 3)));
+    }
+    p.maxKeepAliveCount = ka;
+    p.lifetimeCount = uint32_t(lt);
+    p.maxNotificationsPerPublish = maxNotifications;
+    if (c.maxNotificationsPerPublish && (maxNotifications == 0 || maxNotifications > c.maxNotificationsPerPublish))
+        p.maxNotificationsPerPublish = c.maxNotificationsPerPublish;
+    return p;
+}
+
+Subscription::Subscription(uint32_t id, SessionSubscriptions& owner, const Parameters& p, int64_t nowUs)
+    : m_id(id), m_owner(&owner), m_params(p), m_keepAliveCounter(p.maxKeepAliveCount), m_lifetimeCounter(p.lifetimeCount),
+      m_intervalUs(toUs(p.publishingIntervalMs)) {
+    m_timerClient.self = this;
+    m_timer = Timer(owner.home().timers(), &m_timerClient);
+    armPublishingTimer(nowUs);
+}
+
+Subscription::~Subscription() {
+    if (!m_items.empty()) m_owner->home().registry().releaseItems(uint32_t(m_items.size()));
+}
+
+void Subscription::armPublishingTimer(int64_t afterUs) {
+    m_timer.arm(afterUs + m_intervalUs);
+}
+
+void Subscription::modify(const Parameters& p, int64_t nowUs) {
+    const bool intervalChanged = toUs(p.publishingIntervalMs) != m_intervalUs;
+    const bool enabled = m_params.publishingEnabled;
+    m_params = p;
+    m_params.publishingEnabled = enabled;
+    m_intervalUs = toUs(p.publishingIntervalMs);
+    m_keepAliveCounter = std::min(m_keepAliveCounter, m_params.maxKeepAliveCount);
+    resetLifetimeCounter();
+    ++counters.modifyCount;
+    if (intervalChanged) armPublishingTimer(nowUs);  // takes effect within one new interval
+}
+
+void Subscription::setPublishingEnabled(bool enabled) {
+    if (enabled != m_params.publishingEnabled) ++(enabled ? counters.enableCount : counters.disableCount);
+    m_params.publishingEnabled = enabled;
+    resetLifetimeCounter();
+}
+
+StatusCode Subscription::acknowledge(uint32_t seq) {
+    auto it = std::find_if(m_retransmission.begin(), m_retransmission.end(),
+                           [seq](const NotificationMessage& m) { return m.sequenceNumber == seq; });
+    if (it == m_retransmission.end()) return status::BadSequenceNumberUnknown;
+    m_retransmission.erase(it);
+    return status::Good;
+}
+
+const NotificationMessage* Subscription::republish(uint32_t seq) {
+    ++counters.republishRequestCount;
+    ++counters.republishMessageRequestCount;
+    resetLifetimeCounter();
+    for (const NotificationMessage& m : m_retransmission)
+        if (m.sequenceNumber == seq) {
+            ++counters.republishMessageCount;
+            return &m;
+        }
+    return nullptr;
+}
+
+Array<uint32_t> Subscription::availableSequenceNumbers() const {
+    Array<uint32_t> a = Array<uint32_t>::emptyArray();
+    a.reserve(m_retransmission.size());
+    for (const NotificationMessage& m : m_retransmission) a.push_back(m.sequenceNumber);
+    return a;
+}
+
+uint32_t Subscription::takeSequenceNumber() {
+    const uint32_t s = m_nextSequence;
+    m_nextSequence = s == 0xFFFFFFFFu ? 1 : s + 1;  // a Counter wraps to 1 (0 is never used)
+    return s;
+}
+
+NotificationMessage Subscription::statusChangeMessage(StatusCode s) {
+    NotificationMessage m;
+    m.sequenceNumber = takeSequenceNumber();
+    m.publishTime = DateTime::now();
+    StatusChangeNotification n;
+    n.status = s;
+    m.notificationData = Array<ExtensionObject>{ExtensionObject::make(n)};
+    return m;
+}
+
+bool Subscription::hasReportable() const { return m_notificationsAvailable || m_moreNotifications; }
+
+void Subscription::onPublishingTimer(int64_t dueUs, int64_t nowUs) {
+    // The next expiry on the same grid (no drift). A late thread catches up on the expiries it
+    // missed, one by one, so the keep-alive and lifetime counters count every interval; only after
+    // a stall of more than 1000 intervals are the missed ones skipped.
+    if ((nowUs - dueUs) / m_intervalUs < 1000) m_timer.arm(dueUs + m_intervalUs);
+    else m_timer.arm(nextOnGrid(nowUs, m_intervalUs, dueUs % m_intervalUs));
+    if (m_state == State::Closed) return;
+    if (m_lifetimeCounter > 0) --m_lifetimeCounter;
+    if (m_lifetimeCounter == 0) {
+        expire();
+        m_owner->expired(*this, nowUs);  // deletes this
+        return;
+    }
+    const bool notifications = m_params.publishingEnabled && hasReportable();
+    if (m_state == State::Late) return;  // still waiting for a Publish request
+    const bool send = notifications || !m_messageSent || m_keepAliveCounter <= 1;
+    if (!send) {
+        --m_keepAliveCounter;
+        m_state = State::KeepAlive;
+        return;
+    }
+    if (!sendMessage(!notifications, nowUs)) {
+        m_state = State::Late;
+        ++counters.latePublishRequestCount;
+        return;
+    }
+    while (m_moreNotifications && m_params.publishingEnabled && sendMessage(false, nowUs)) {}
+}
+
+bool Subscription::publishNow(int64_t nowUs) {
+    const bool notifications = m_params.publishingEnabled && hasReportable();
+    if (!sendMessage(!notifications, nowUs)) return false;
+    while (m_moreNotifications && m_params.publishingEnabled && sendMessage(false, nowUs)) {}
+    return true;
+}
+
+bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
+    if (!m_owner->hasPublishRequest(nowUs)) return false;
+    PublishResponse r;
+    r.subscriptionId = m_id;
+    NotificationMessage& msg = r.notificationMessage;
+    msg.publishTime = DateTime::now();
+    msg.notificationData = Array<ExtensionObject>::emptyArray();
+    if (!keepAlive) {
+        DataChangeNotification dcn;
+        dcn.monitoredItems = Array<MonitoredItemNotification>::emptyArray();
+        dcn.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
+        const std::size_t max = m_params.maxNotificationsPerPublish ? m_params.maxNotificationsPerPublish : SIZE_MAX;
+        std::size_t queued = 0;
+        for (auto& [id, item] : m_items) queued += item->queued();
+        dcn.monitoredItems.reserve(std::min(max, queued));  // one allocation, no regrowth
+        bool more = false;
+        for (auto& [id, item] : m_items) {
+            const bool report = item->mode == MonitoringMode::Reporting ||
+                                (item->mode == MonitoringMode::Sampling && item->triggered);
+            if (!report || !item->hasQueued()) continue;
+            if (dcn.monitoredItems.size() >= max) { more = true; break; }
+            item->drainInto(dcn.monitoredItems, max - dcn.monitoredItems.size());
+            if (item->hasQueued()) more = true;
+            else item->triggered = false;
+        }
+        m_moreNotifications = more;
+        m_notificationsAvailable = more;
+        if (dcn.monitoredItems.empty()) {
+            keepAlive = true;
+        } else {
+            const std::size_t n = dcn.monitoredItems.size();
+            counters.dataChangeNotificationsCount += n;
+            counters.notificationsCount += n;
+            msg.sequenceNumber = takeSequenceNumber();
+            msg.notificationData.push_back(ExtensionObject::make(std::move(dcn)));
+            m_retransmission.push_back(msg);  // shares the notification body (ExtensionObject)
+            const std::size_t maxQueue = std::max<uint32_t>(1, m_owner->config().maxRetransmissionQueue);
+            while (m_retransmission.size() > maxQueue) {
+                m_retransmission.pop_front();
+                ++counters.discardedMessageCount;
+            }
+        }
+    }
+    if (keepAlive) {
+        msg.sequenceNumber = m_nextSequence;  // the next number, not consumed (5.14.1.1)
+        ++counters.keepAliveCount;
+    }
+    r.moreNotifications = m_moreNotifications;
+    r.availableSequenceNumbers = availableSequenceNumbers();
+    ++counters.publishRequestCount;
+    m_messageSent = true;
+    m_keepAliveCounter = m_params.maxKeepAliveCount;
+    resetLifetimeCounter();
+    m_state = State::Normal;
+    return m_owner->answerPublish(r, nowUs);
+}
+
+void Subscription::expire() {
+    m_state = State::Closed;
+    m_timer.reset();
+    for (auto& [interval, g] : m_groups) g->timer.reset();
+}
+
+MonitoredItem* Subscription::item(uint32_t id) {
+    auto it = m_items.find(id);
+    return it == m_items.end() ? nullptr : it->second.get();
+}
+
+void Subscription::addItem(std::unique_ptr<MonitoredItem> item, int64_t nowUs) {
+    MonitoredItem& ref = *item;
+    m_items.emplace(item->id, std::move(item));
+    fileItem(ref, nowUs);
+}
+
+bool Subscription::removeItem(uint32_t id) {
+    auto it = m_items.find(id);
+    if (it == m_items.end()) return false;
+    unfileItem(*it->second);
+    m_items.erase(it);
+    m_owner->home().registry().releaseItems(1);
+    // Links to the deleted item are removed with it (5.13.6: deleting an item deletes its links).
+    for (auto& [other, item] : m_items) std::erase(item->triggeredItems, id);
+    return true;
+}
+
+void Subscription::fileItem(MonitoredItem& item, int64_t nowUs) {
+    const int64_t interval = toUs(item.samplingIntervalMs);
+    auto& g = m_groups[interval];
+    if (!g) {
+        g = std::make_unique<SamplingGroup>();
+        g->sub = this;
+        g->intervalUs = interval;
+        g->phaseUs = interval / 4;
+        if (m_state != State::Closed) {
+            g->timer = Timer(m_owner->home().timers(), g.get());
+            g->timer.arm(nextOnGrid(nowUs, interval, g->phaseUs));
+        }
+    }
+    g->items.push_back(&item);
+}
+
+void Subscription::unfileItem(MonitoredItem& item) {
+    for (auto it = m_groups.begin(); it != m_groups.end(); ++it) {
+        auto& items = it->second->items;
+        auto pos = std::find(items.begin(), items.end(), &item);
+        if (pos == items.end()) continue;
+        items.erase(pos);
+        if (items.empty()) m_groups.erase(it);
+        return;
+    }
+}
+
+void Subscription::itemChanged(MonitoredItem& item, int64_t nowUs) {
+    unfileItem(item);
+    fileItem(item, nowUs);
+}
+
+void Subscription::sampleNow(MonitoredItem& item) {
+    if (item.mode == MonitoringMode::Disabled) return;
+    uint64_t overflows = 0;
+    const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now());
+    ++counters.samplesTaken;
+    if (item.offer(v, overflows)) {
+        if (item.mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
+        if (!item.triggeredItems.empty()) itemTriggered(item);
+    }
+    counters.monitoringQueueOverflowCount += overflows;
+}
+
+void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
+    g.timer.arm(nextOnGrid(nowUs, g.intervalUs, g.phaseUs));
+    ++counters.samplingTicks;
+    if (2 * (nowUs - dueUs) >= g.intervalUs) ++counters.samplingTicksLate;
+    if (nowUs - dueUs >= g.intervalUs) counters.samplingTicksSkipped += uint64_t((nowUs - dueUs) / g.intervalUs);
+    const AddressSpace& space = m_owner->home().addressSpace();
+    const DateTime now = DateTime::now();
+    uint64_t overflows = 0;
+    // Items of the same node next to each other share one read: a sample is the value at this
+    // deadline, so they all see the same one, however long the loop takes.
+    const MonitoredItem* previous = nullptr;
+    DataValue value;
+    for (MonitoredItem* item : g.items) {
+        if (item->mode == MonitoringMode::Disabled) continue;
+        ++counters.samplesTaken;
+        const bool same = previous && item->fastPath && previous->fastPath && previous->node == item->node &&
+                          previous->timestamps == item->timestamps;
+        if (!same) value = sampleValue(*item, space, now);
+        previous = item;
+        if (!item->offer(value, overflows)) continue;
+        if (item->mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
+        if (!item->triggeredItems.empty()) itemTriggered(*item);
+    }
+    counters.monitoringQueueOverflowCount += overflows;
+}
+
+void Subscription::itemTriggered(MonitoredItem& triggering) {
+    if (triggering.mode != MonitoringMode::Reporting) return;
+    for (uint32_t id : triggering.triggeredItems) {
+        MonitoredItem* t = item(id);
+        if (t && t->mode == MonitoringMode::Sampling && t->hasQueued()) {
+            t->triggered = true;
+            m_notificationsAvailable = true;
+        }
+    }
+}
+
+std::size_t Subscription::disabledItemCount() const {
+    return std::size_t(std::count_if(m_items.begin(), m_items.end(),
+                                     [](const auto& kv) { return kv.second->mode == MonitoringMode::Disabled; }));
+}
+
+void Subscription::detach() {
+    m_timer.reset();
+    for (auto& [interval, g] : m_groups) g->timer.reset();
+}
+
+void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
+    m_owner = &owner;
+    m_timer = Timer(owner.home().timers(), &m_timerClient);
+    armPublishingTimer(nowUs);
+    for (auto& [interval, g] : m_groups) {
+        g->timer = Timer(owner.home().timers(), g.get());
+        g->timer.arm(nextOnGrid(nowUs, interval, g->phaseUs));
+    }
+    resetLifetimeCounter();
+    m_messageSent = false;  // the new Session hears from it at the first expiry
+    m_state = State::Normal;
+}
+
+void Subscription::queueInitialValues() {
+    uint64_t overflows = 0;
+    for (auto& [id, item] : m_items)
+        if (item->mode == MonitoringMode::Reporting && item->requeueLast(overflows)) m_notificationsAvailable = true;
+    counters.monitoringQueueOverflowCount += overflows;
+}
+
+} // namespace ua

@@ -1,0 +1,172 @@
+// A Subscription (OPC 10000-4 5.14.1): its publishing timer and the state machine of 5.14.1.2
+// (NORMAL, LATE, KEEPALIVE, CLOSED), its keep-alive and lifetime counters, its sequence numbers and
+// retransmission queue, its MonitoredItems grouped by sampling interval, and its
+// SubscriptionDiagnostics counters.
+//
+// Rules kept here (1.05.03 numbering 5.13/5.14):
+//  - revised parameters: publishing interval in [min, max] of SubscriptionConfig (0, negative, NaN:
+//    the fastest), keep-alive count >= 1, lifetime count >= 3 x keep-alive count (5.14.2.2).
+//  - every publishing timer expiry counts the lifetime counter down; it is reset whenever a
+//    NotificationMessage or keep-alive is sent, a Publish request arrives for the Session, and by
+//    ModifySubscription, SetPublishingMode, Republish and the MonitoredItem services. At 0 the
+//    Subscription is CLOSED: its items are deleted and a StatusChangeNotification Bad_Timeout is
+//    queued for the Session's next Publish response.
+//  - a keep-alive goes out after maxKeepAliveCount expiries without a NotificationMessage (and at
+//    the first expiry, "MessageSent" false); it carries the next sequence number, is not stored in
+//    the retransmission queue and cannot be acknowledged.
+//  - a NotificationMessage holds at most maxNotificationsPerPublish notifications; the rest are
+//    sent with moreNotifications set, at once while Publish requests are parked.
+//
+// Threading: owned by a SessionSubscriptions and used only on its home thread. Time is passed in
+// (microseconds of SubscriptionScheduler's clock), so tests drive it with a fake clock.
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+#include "ua/server/subscriptions/MonitoredItem.h"
+#include "ua/server/subscriptions/SubscriptionConfig.h"
+#include "ua/server/subscriptions/TimerQueue.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+
+namespace ua {
+
+class SessionSubscriptions;
+
+// SubscriptionDiagnostics counters (OPC 10000-5 12.15 SubscriptionDiagnosticsDataType) kept as
+// plain integers on the home thread; read them through SessionSubscriptions::diagnostics().
+struct SubscriptionCounters {
+    uint64_t modifyCount = 0;
+    uint64_t enableCount = 0;
+    uint64_t disableCount = 0;
+    uint64_t republishRequestCount = 0;
+    uint64_t republishMessageRequestCount = 0;
+    uint64_t republishMessageCount = 0;
+    uint64_t transferRequestCount = 0;
+    uint64_t transferredToSameClientCount = 0;
+    uint64_t transferredToAltClientCount = 0;
+    uint64_t publishRequestCount = 0;        // Publish requests used by this Subscription
+    uint64_t dataChangeNotificationsCount = 0;
+    uint64_t notificationsCount = 0;
+    uint64_t latePublishRequestCount = 0;    // timer expiries that found no Publish request
+    uint64_t keepAliveCount = 0;             // keep-alive messages sent
+    uint64_t discardedMessageCount = 0;      // dropped from a full retransmission queue
+    uint64_t monitoringQueueOverflowCount = 0;
+    uint64_t eventQueueOverflowCount = 0;
+    uint64_t samplesTaken = 0;
+    uint64_t samplingTicks = 0;              // sampling group deadlines served
+    uint64_t samplingTicksLate = 0;          // ... of them served half an interval or more late
+    uint64_t samplingTicksSkipped = 0;       // sampling deadlines missed (thread late by >= 1 interval)
+};
+
+class Subscription {
+public:
+    enum class State { Normal, Late, KeepAlive, Closed };
+    struct Parameters {
+        double publishingIntervalMs = 0;
+        uint32_t lifetimeCount = 0;
+        uint32_t maxKeepAliveCount = 0;
+        uint32_t maxNotificationsPerPublish = 0;
+        bool publishingEnabled = true;
+        uint8_t priority = 0;
+    };
+    // The revised parameters of a CreateSubscription / ModifySubscription request (5.14.2.2).
+    static Parameters revise(const SubscriptionConfig& c, double publishingIntervalMs, uint32_t lifetimeCount,
+                             uint32_t maxKeepAliveCount, uint32_t maxNotificationsPerPublish);
+
+    Subscription(uint32_t id, SessionSubscriptions& owner, const Parameters& p, int64_t nowUs);
+    ~Subscription();
+    Subscription(const Subscription&) = delete;
+    Subscription& operator=(const Subscription&) = delete;
+
+    uint32_t id() const { return m_id; }
+    const Parameters& parameters() const { return m_params; }
+    State state() const { return m_state; }
+    SessionSubscriptions& owner() { return *m_owner; }
+
+    // --- Subscription services ---
+    void modify(const Parameters& p, int64_t nowUs);            // 5.14.3
+    void setPublishingEnabled(bool enabled);                    // 5.14.4
+    // 5.14.5: Good, or Bad_SequenceNumberUnknown when the message is not in the queue.
+    StatusCode acknowledge(uint32_t sequenceNumber);
+    // 5.14.6: the message, or nullptr (Bad_MessageNotAvailable).
+    const NotificationMessage* republish(uint32_t sequenceNumber);
+    Array<uint32_t> availableSequenceNumbers() const;
+    void resetLifetimeCounter() { m_lifetimeCounter = m_params.lifetimeCount; }
+
+    // --- Publishing (driven by SessionSubscriptions) ---
+    // A Publish request arrived while this Subscription is LATE or has more notifications: answers
+    // it now (returns true) with notifications or a keep-alive.
+    bool wantsPublishRequest() const { return m_state == State::Late || m_moreNotifications; }
+    bool publishNow(int64_t nowUs);
+    // The timer expired without a Publish request for the final Bad_Timeout message: nothing.
+    // Builds a StatusChangeNotification message with the next sequence number (Bad_Timeout on
+    // expiry, Good_SubscriptionTransferred for the old Session of a transfer).
+    NotificationMessage statusChangeMessage(StatusCode s);
+
+    // --- MonitoredItems (5.13) ---
+    MonitoredItem* item(uint32_t id);
+    std::size_t itemCount() const { return m_items.size(); }
+    void addItem(std::unique_ptr<MonitoredItem> item, int64_t nowUs);
+    bool removeItem(uint32_t id);
+    // Re-files an item after its sampling interval or mode changed.
+    void itemChanged(MonitoredItem& item, int64_t nowUs);
+    const std::map<uint32_t, std::unique_ptr<MonitoredItem>>& items() const { return m_items; }
+    // Samples one item now (its first value on creation, as 5.13.1.2 asks).
+    void sampleNow(MonitoredItem& item);
+    // Marks that some item queued something that is to be reported.
+    void notificationQueued() { m_notificationsAvailable = true; }
+    void itemTriggered(MonitoredItem& triggering);
+
+    // --- Moving between Sessions (TransferSubscriptions 5.14.7) ---
+    // Releases the timers (on the old home thread) / re-arms them with the new owner.
+    void detach();
+    void attach(SessionSubscriptions& owner, int64_t nowUs);
+    // sendInitialValues: every Reporting item queues its last value again.
+    void queueInitialValues();
+
+    SubscriptionCounters counters;
+    uint32_t nextSequenceNumber() const { return m_nextSequence; }
+    uint32_t currentKeepAliveCount() const { return m_keepAliveCounter; }
+    uint32_t currentLifetimeCount() const { return m_lifetimeCounter; }
+    std::size_t unacknowledgedMessageCount() const { return m_retransmission.size(); }
+    std::size_t disabledItemCount() const;
+
+private:
+    struct SamplingGroup;
+    struct PublishTimer final : TimerQueue::Client {
+        Subscription* self = nullptr;
+        void onTimer(uint32_t, int64_t dueUs, int64_t nowUs) override { self->onPublishingTimer(dueUs, nowUs); }
+    };
+    void onPublishingTimer(int64_t dueUs, int64_t nowUs);
+    void armPublishingTimer(int64_t afterUs);
+    void sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs);
+    void fileItem(MonitoredItem& item, int64_t nowUs);
+    void unfileItem(MonitoredItem& item);
+    bool hasReportable() const;
+    // Sends a NotificationMessage (data) or a keep-alive on a parked Publish request; false when
+    // none is parked.
+    bool sendMessage(bool keepAlive, int64_t nowUs);
+    void expire();
+    uint32_t takeSequenceNumber();
+
+    uint32_t m_id;
+    SessionSubscriptions* m_owner;
+    Parameters m_params;
+    State m_state = State::Normal;
+    bool m_messageSent = false;
+    bool m_moreNotifications = false;
+    bool m_notificationsAvailable = false;
+    uint32_t m_keepAliveCounter;
+    uint32_t m_lifetimeCounter;
+    uint32_t m_nextSequence = 1;
+    int64_t m_intervalUs;
+    PublishTimer m_timerClient;
+    Timer m_timer;
+    std::deque<NotificationMessage> m_retransmission;  // oldest first
+    std::map<uint32_t, std::unique_ptr<MonitoredItem>> m_items;
+    std::map<int64_t, std::unique_ptr<SamplingGroup>> m_groups;  // by sampling interval (us)
+};
+
+} // namespace ua

@@ -1,0 +1,122 @@
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
+
+#include "ua/server/ServerConnection.h"
+#include "ua/server/subscriptions/ResponseTarget.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
+
+#include <QTimer>
+#include <chrono>
+
+namespace ua {
+
+namespace {
+thread_local SubscriptionScheduler* t_current = nullptr;
+constexpr int64_t kHousekeepingUs = 1'000'000;
+} // namespace
+
+ServerSecureChannel* ResponseTarget::channel() const {
+    if (!link || !link->connection) return nullptr;
+    return link->connection->channel();
+}
+
+void ResponseTarget::post(std::function<void()> f) const {
+    if (!link || !link->scheduler) return;
+    QMetaObject::invokeMethod(link->scheduler, std::move(f), Qt::QueuedConnection);
+}
+
+SubscriptionScheduler::SubscriptionScheduler(SharedAddressSpace& space, const SubscriptionConfig& config,
+                                             SubscriptionRegistry& registry, bool realTime, QObject* parent)
+    : QObject(parent), m_space(space), m_config(config), m_registry(registry), m_realTime(realTime) {
+    m_housekeeper.self = this;
+    m_housekeeping = Timer(m_timers, &m_housekeeper);
+    m_housekeeping.arm(clockUs() + kHousekeepingUs);
+    if (m_realTime) {
+        m_qtimer = new QTimer(this);
+        m_qtimer->setSingleShot(true);
+        m_qtimer->setTimerType(Qt::PreciseTimer);
+        connect(m_qtimer, &QTimer::timeout, this, &SubscriptionScheduler::onQtTimer);
+        reschedule();
+    }
+}
+
+SubscriptionScheduler::~SubscriptionScheduler() {
+    if (t_current == this) t_current = nullptr;
+    // Subscriptions hold Timers of m_timers: destroy them first.
+    for (auto& s : m_sessions) s->removeAll();
+    m_sessions.clear();
+    m_housekeeping.reset();
+}
+
+SubscriptionScheduler* SubscriptionScheduler::current() { return t_current; }
+void SubscriptionScheduler::makeCurrent() { t_current = this; }
+
+int64_t SubscriptionScheduler::clockUs() {
+    using namespace std::chrono;
+    static const int64_t offset = duration_cast<microseconds>(system_clock::now().time_since_epoch()).count() -
+                                  duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
+    return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count() + offset;
+}
+
+const AddressSpace& SubscriptionScheduler::addressSpace() {
+    const uint64_t v = m_space.version();
+    if (!m_snapshot || v != m_snapshotVersion) {
+        m_snapshot = m_space.snapshot();
+        m_snapshotVersion = v;
+    }
+    return *m_snapshot;
+}
+
+void SubscriptionScheduler::adopt(std::shared_ptr<SessionSubscriptions> s) { m_sessions.push_back(std::move(s)); }
+
+int SubscriptionScheduler::runDue(int64_t nowUs) {
+    const int n = m_timers.runDue(nowUs);
+    return n;
+}
+
+void SubscriptionScheduler::reschedule() {
+    if (!m_realTime) return;
+    const int64_t next = m_timers.nextDue();
+    if (next == TimerQueue::kNever) return;
+    if (m_qtimer->isActive() && next >= m_armedForUs) return;
+    const int64_t waitUs = next - clockUs();
+    // Round up: a timer that fires early finds nothing due and costs a wake-up.
+    const int ms = waitUs <= 0 ? 0 : int((waitUs + 999) / 1000);
+    m_armedForUs = next;
+    m_qtimer->start(ms);
+}
+
+void SubscriptionScheduler::onQtTimer() {
+    m_armedForUs = TimerQueue::kNever;
+    m_timers.runDue(clockUs());
+    reschedule();
+}
+
+void SubscriptionScheduler::Housekeeper::onTimer(uint32_t, int64_t dueUs, int64_t nowUs) {
+    self->m_housekeeping.arm(nextOnGrid(nowUs, kHousekeepingUs, dueUs % kHousekeepingUs));
+    self->housekeeping(nowUs);
+}
+
+void SubscriptionScheduler::housekeeping(int64_t nowUs) {
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        SessionSubscriptions& s = **it;
+        s.expireParked(nowUs);
+        // A closed Session keeps its Subscriptions for TransferSubscriptions until their lifetime
+        // runs out; then its SessionSubscriptions goes.
+        if (s.sessionGone() && s.count() == 0) {
+            it = m_sessions.erase(it);
+            continue;
+        }
+        ++it;
+    }
+}
+
+std::vector<SubscriptionDiagnosticsDataType> SubscriptionScheduler::diagnostics() const {
+    std::vector<SubscriptionDiagnosticsDataType> v;
+    for (const auto& s : m_sessions) {
+        auto d = s->diagnostics();
+        v.insert(v.end(), d.begin(), d.end());
+    }
+    return v;
+}
+
+} // namespace ua

@@ -1,0 +1,82 @@
+// The subscription engine of one I/O thread: the TimerQueue that drives publishing and sampling
+// deadlines of the Sessions homed on this thread, a cached address-space snapshot to sample from,
+// and the SessionSubscriptions it keeps alive (see SessionSubscriptions.h for the home rule).
+//
+// One scheduler per I/O thread, created on it by Server::start() (current() finds it). In real-time
+// mode a precise single-shot QTimer is armed for the earliest deadline; tests construct it with
+// realTime false and call runDue() with a fake clock.
+//
+// Clock: clockUs() is a monotonic microsecond clock whose zero is the UTC epoch at first use, so
+// sampling grids (multiples of the interval, plus a quarter interval) sit early between the
+// wall-clock boundaries on which the demo signals change.
+#pragma once
+
+#include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/subscriptions/SubscriptionConfig.h"
+#include "ua/server/subscriptions/TimerQueue.h"
+
+#include <QObject>
+#include <memory>
+#include <vector>
+
+class QTimer;
+
+namespace ua {
+
+class SessionSubscriptions;
+class SubscriptionRegistry;
+struct SubscriptionDiagnosticsDataType;
+
+class SubscriptionScheduler : public QObject {
+    Q_OBJECT
+public:
+    SubscriptionScheduler(SharedAddressSpace& space, const SubscriptionConfig& config, SubscriptionRegistry& registry,
+                          bool realTime, QObject* parent = nullptr);
+    ~SubscriptionScheduler() override;
+
+    // The scheduler of the calling thread (set by makeCurrent()), or nullptr.
+    static SubscriptionScheduler* current();
+    void makeCurrent();
+    static int64_t clockUs();
+
+    TimerQueue& timers() { return m_timers; }
+    const SubscriptionConfig& config() const { return m_config; }
+    SubscriptionRegistry& registry() { return m_registry; }
+    // The current snapshot (reloaded when the server published a new one).
+    const AddressSpace& addressSpace();
+    QThread* homeThread() const { return thread(); }
+
+    // Keeps a SessionSubscriptions homed here alive until its Session is closed and it is empty.
+    void adopt(std::shared_ptr<SessionSubscriptions> s);
+    // Runs every deadline up to nowUs (tests call this with their fake clock).
+    int runDue(int64_t nowUs);
+    // Re-arms the QTimer after timers were armed outside runDue (real-time mode; no-op otherwise).
+    void reschedule();
+    // Housekeeping once a second: Publish requests past their timeoutHint, closed Sessions.
+    void housekeeping(int64_t nowUs);
+    // SubscriptionDiagnostics of every Subscription homed here. Call on this scheduler's thread.
+    std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
+    std::size_t sessionCount() const { return m_sessions.size(); }
+
+private:
+    struct Housekeeper final : TimerQueue::Client {
+        SubscriptionScheduler* self = nullptr;
+        void onTimer(uint32_t, int64_t, int64_t nowUs) override;
+    };
+    void onQtTimer();
+
+    SharedAddressSpace& m_space;
+    const SubscriptionConfig& m_config;
+    SubscriptionRegistry& m_registry;
+    bool m_realTime;
+    TimerQueue m_timers;
+    QTimer* m_qtimer = nullptr;
+    int64_t m_armedForUs = TimerQueue::kNever;
+    std::shared_ptr<const AddressSpace> m_snapshot;
+    uint64_t m_snapshotVersion = 0;
+    std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;
+    Housekeeper m_housekeeper;
+    Timer m_housekeeping;
+};
+
+} // namespace ua

@@ -1,0 +1,836 @@
+// The Subscription and MonitoredItem service sets (OPC 10000-4 1.05.03 5.12, 5.13) on a fake clock:
+// the core (server/subscriptions/) driven by SubscriptionScheduler::runDue with a clock the test
+// advances, Publish responses captured instead of sent. Namespace 0 plus the demo namespace.
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/services/MonitoredItemService.h"
+#include "ua/server/services/SubscriptionService.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionRegistry.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace ua;
+
+Q_DECLARE_METATYPE(ua::ExtensionObject)
+
+namespace {
+
+struct Captured {
+    uint32_t requestHandle;
+    PublishResponse response;
+};
+
+// One SessionSubscriptions on a scheduler driven by a fake clock (microseconds).
+struct Fixture {
+    SubscriptionConfig config;
+    std::unique_ptr<SharedAddressSpace> space;
+    std::unique_ptr<SubscriptionRegistry> registry;
+    std::unique_ptr<SubscriptionScheduler> scheduler;
+    std::vector<std::shared_ptr<SessionSubscriptions>> sessions;
+    std::vector<Captured> responses;
+    int64_t nowUs = 1'000'000'000'000;  // far below the real clock: the housekeeping timer stays idle
+    uint16_t demoNs = 0;
+
+    explicit Fixture(SubscriptionConfig c = {}) : config(c) {
+        AddressSpace s;
+        Ns0NodeManager ns0;
+        if (ns0.install(s).isBad()) qFatal("namespace 0");
+        DemoNodeManager demo(1000);
+        if (demo.install(s).isBad()) qFatal("demo namespace");
+        demoNs = uint16_t(s.namespaceIndex(DemoNodeManager::kUri));
+        space = std::make_unique<SharedAddressSpace>(std::move(s));
+        registry = std::make_unique<SubscriptionRegistry>(config);
+        scheduler = std::make_unique<SubscriptionScheduler>(*space, config, *registry, false);
+        addSession("anonymous");
+    }
+    ~Fixture() {
+        for (auto& s : sessions) s->removeAll();
+    }
+    SessionSubscriptions& ss(std::size_t i = 0) { return *sessions[i]; }
+    SessionSubscriptions& addSession(const std::string& user) {
+        auto s = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, uint32_t(sessions.size() + 1)), user);
+        const std::size_t index = sessions.size();
+        s->sender = [this, index](const ResponseTarget& t, PublishResponse&& r) {
+            r.responseHeader.requestHandle = t.requestHandle;
+            responses.push_back({t.requestHandle + uint32_t(index) * 100000, std::move(r)});
+        };
+        sessions.push_back(s);
+        return *s;
+    }
+    NodeId demo(const char* name) const { return NodeId(demoNs, String(name)); }
+    void advanceMs(double ms) {
+        nowUs += int64_t(std::llround(ms * 1000));
+        scheduler->runDue(nowUs);
+    }
+    // Advances 1 ms at a time, calling each() at every new time before the due timers run.
+    template <class F>
+    void stepMs(int ms, F each) {
+        for (int i = 0; i < ms; ++i) {
+            nowUs += 1000;
+            each();
+            scheduler->runDue(nowUs);
+        }
+    }
+    uint32_t createSubscription(double intervalMs, uint32_t keepAlive, uint32_t lifetime, std::size_t session = 0,
+                                CreateSubscriptionResponse* out = nullptr) {
+        CreateSubscriptionRequest req;
+        req.requestedPublishingInterval = intervalMs;
+        req.requestedMaxKeepAliveCount = keepAlive;
+        req.requestedLifetimeCount = lifetime;
+        req.publishingEnabled = true;
+        CreateSubscriptionResponse resp;
+        ua::createSubscription(ss(session), req, resp, nowUs);
+        if (out) *out = resp;
+        return resp.subscriptionId;
+    }
+    void publish(uint32_t handle, std::vector<SubscriptionAcknowledgement> acks = {}, std::size_t session = 0) {
+        PublishRequest req;
+        req.requestHeader.requestHandle = handle;
+        req.subscriptionAcknowledgements = Array<SubscriptionAcknowledgement>(acks);
+        ss(session).publish(ResponseTarget{nullptr, 0, handle}, req, nowUs);
+    }
+    MonitoredItemCreateResult createItem(uint32_t sub, const NodeId& node, double samplingMs, uint32_t queueSize = 1,
+                                         ExtensionObject filter = {}, uint32_t attribute = uint32_t(AttributeId::Value),
+                                         bool discardOldest = true, MonitoringMode mode = MonitoringMode::Reporting) {
+        CreateMonitoredItemsRequest req;
+        req.subscriptionId = sub;
+        req.timestampsToReturn = TimestampsToReturn::Both;
+        MonitoredItemCreateRequest item;
+        item.itemToMonitor.nodeId = node;
+        item.itemToMonitor.attributeId = attribute;
+        item.monitoringMode = mode;
+        item.requestedParameters.clientHandle = 77;
+        item.requestedParameters.samplingInterval = samplingMs;
+        item.requestedParameters.queueSize = queueSize;
+        item.requestedParameters.discardOldest = discardOldest;
+        item.requestedParameters.filter = std::move(filter);
+        req.itemsToCreate = Array<MonitoredItemCreateRequest>{item};
+        CreateMonitoredItemsResponse resp;
+        ua::createMonitoredItems(ss(), req, resp, nowUs);
+        if (resp.responseHeader.serviceResult.isBad() || resp.results.size() != 1) {
+            MonitoredItemCreateResult r;
+            r.statusCode = resp.responseHeader.serviceResult.isBad() ? resp.responseHeader.serviceResult : StatusCode(status::BadUnexpectedError);
+            return r;
+        }
+        return resp.results[0];
+    }
+    void write(const NodeId& node, Variant v) {
+        const Node* n = space->snapshot()->find(node);
+        DataValue dv(std::move(v));
+        dv.setSourceTimestamp(DateTime::fromUnixMs(nowUs / 1000));
+        n->value->store(std::move(dv));
+    }
+};
+
+ExtensionObject deadband(DeadbandType type, double value, DataChangeTrigger trigger = DataChangeTrigger::StatusValue) {
+    DataChangeFilter f;
+    f.trigger = trigger;
+    f.deadbandType = uint32_t(type);
+    f.deadbandValue = value;
+    return ExtensionObject::make(f);
+}
+
+// The notifications of a Publish response (empty for a keep-alive).
+std::vector<MonitoredItemNotification> notifications(const PublishResponse& r) {
+    std::vector<MonitoredItemNotification> v;
+    for (const ExtensionObject& x : r.notificationMessage.notificationData)
+        if (const auto* d = x.get<DataChangeNotification>()) v.insert(v.end(), d->monitoredItems.begin(), d->monitoredItems.end());
+    return v;
+}
+
+const StatusChangeNotification* statusChange(const PublishResponse& r) {
+    for (const ExtensionObject& x : r.notificationMessage.notificationData)
+        if (const auto* s = x.get<StatusChangeNotification>()) return s;
+    return nullptr;
+}
+
+bool isKeepAlive(const PublishResponse& r) { return r.notificationMessage.notificationData.empty(); }
+
+} // namespace
+
+class TestSubscriptions : public QObject {
+    Q_OBJECT
+private slots:
+    void subscriptionParametersAreRevised_data();
+    void subscriptionParametersAreRevised();
+    void keepAliveAfterMaxKeepAliveCountIntervals();
+    void keepAliveCarriesNextSequenceNumberAndIsNotAcknowledgeable();
+    void lifetimeExpiryQueuesBadTimeout();
+    void publishRequestsResetTheLifetime();
+    void samplingDeadlinesDoNotDrift();
+    void lateSamplingSkipsMissedDeadlinesOnTheGrid();
+    void dataChangesArePublishedAndAcknowledged();
+    void unknownIdsAndSequenceNumbers();
+    void tooManyPublishRequestsAnswersTheOldest();
+    void cancelAnswersParkedPublishRequests();
+    void noSubscriptionAnswersPublishAtOnce();
+    void monitoredItemRevisions_data();
+    void monitoredItemRevisions();
+    void filterErrors_data();
+    void filterErrors();
+    void absoluteAndPercentDeadbands();
+    void queueOverflowSetsInfoBits_data();
+    void queueOverflowSetsInfoBits();
+    void tooManyMonitoredItems();
+    void tooManySubscriptions();
+    void republishReturnsKeptMessages();
+    void maxNotificationsPerPublishSplitsMessages();
+    void triggeringReportsSampledItems();
+    void monitoringModeDisabledStopsSampling();
+    void transferSubscriptionsBetweenSessions();
+    void transferFromAnotherUserIsDenied();
+    void diagnosticsCountWhatHappened();
+};
+
+void TestSubscriptions::subscriptionParametersAreRevised_data() {
+    QTest::addColumn<double>("interval");
+    QTest::addColumn<uint>("keepAlive");
+    QTest::addColumn<uint>("lifetime");
+    QTest::addColumn<double>("revisedInterval");
+    QTest::addColumn<uint>("revisedKeepAlive");
+    QTest::addColumn<uint>("revisedLifetime");
+    QTest::newRow("as requested") << 250.0 << 5u << 20u << 250.0 << 5u << 20u;
+    QTest::newRow("interval 0 is the fastest") << 0.0 << 5u << 20u << 10.0 << 5u << 20u;
+    QTest::newRow("negative interval is the fastest") << -100.0 << 5u << 20u << 10.0 << 5u << 20u;
+    QTest::newRow("NaN interval is the fastest") << double(NAN) << 5u << 20u << 10.0 << 5u << 20u;
+    QTest::newRow("below the fastest") << 3.0 << 5u << 20u << 10.0 << 5u << 20u;
+    QTest::newRow("huge interval") << 1e12 << 1u << 3u << 3'600'000.0 << 1u << 3u;
+    QTest::newRow("lifetime below 3x keep-alive") << 100.0 << 10u << 5u << 100.0 << 10u << 30u;
+    QTest::newRow("keep-alive 0") << 100.0 << 0u << 0u << 100.0 << 1u << 3u;
+    QTest::newRow("keep-alive over the maximum") << 1000.0 << 100000u << 0u << 1000.0 << 3600u << 10800u;
+}
+
+void TestSubscriptions::subscriptionParametersAreRevised() {
+    QFETCH(double, interval);
+    QFETCH(uint, keepAlive);
+    QFETCH(uint, lifetime);
+    Fixture f;
+    CreateSubscriptionResponse r;
+    QVERIFY(f.createSubscription(interval, keepAlive, lifetime, 0, &r) != 0);
+    QTEST(r.revisedPublishingInterval, "revisedInterval");
+    QTEST(uint(r.revisedMaxKeepAliveCount), "revisedKeepAlive");
+    QTEST(uint(r.revisedLifetimeCount), "revisedLifetime");
+    QVERIFY(r.revisedLifetimeCount >= 3 * r.revisedMaxKeepAliveCount);
+    // ModifySubscription revises the same way.
+    ModifySubscriptionRequest m;
+    m.subscriptionId = r.subscriptionId;
+    m.requestedPublishingInterval = interval;
+    m.requestedMaxKeepAliveCount = keepAlive;
+    m.requestedLifetimeCount = lifetime;
+    ModifySubscriptionResponse mr;
+    modifySubscription(f.ss(), m, mr, f.nowUs);
+    QCOMPARE(mr.revisedPublishingInterval, r.revisedPublishingInterval);
+    QCOMPARE(mr.revisedMaxKeepAliveCount, r.revisedMaxKeepAliveCount);
+    QCOMPARE(mr.revisedLifetimeCount, r.revisedLifetimeCount);
+}
+
+void TestSubscriptions::keepAliveAfterMaxKeepAliveCountIntervals() {
+    Fixture f;
+    f.createSubscription(100, 3, 30);
+    for (uint32_t h = 1; h <= 5; ++h) f.publish(h);
+    f.advanceMs(99);
+    QCOMPARE(f.responses.size(), std::size_t(0));
+    f.advanceMs(1);  // first expiry: MessageSent is false, so a keep-alive goes out
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QVERIFY(isKeepAlive(f.responses[0].response));
+    f.advanceMs(299);  // expiries 2 and 3 after it: nothing
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    f.advanceMs(1);  // the third expiry without notifications
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QVERIFY(isKeepAlive(f.responses[1].response));
+    f.advanceMs(300);
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QCOMPARE(f.responses[2].requestHandle, 3u);  // oldest parked request first
+}
+
+void TestSubscriptions::keepAliveCarriesNextSequenceNumberAndIsNotAcknowledgeable() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 2, 10);
+    QVERIFY(f.createItem(sub, f.demo("Demo.Scalars.Double"), 10).statusCode.isGood());
+    f.publish(1);
+    f.advanceMs(100);  // the initial value
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(f.responses[0].response.notificationMessage.sequenceNumber, 1u);
+    QCOMPARE(notifications(f.responses[0].response).size(), std::size_t(1));
+    f.publish(2);
+    f.publish(3);
+    f.advanceMs(200);  // two expiries without changes: keep-alive
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    const PublishResponse& ka = f.responses[1].response;
+    QVERIFY(isKeepAlive(ka));
+    QCOMPARE(ka.notificationMessage.sequenceNumber, 2u);  // the next one, not consumed
+    QCOMPARE(ka.availableSequenceNumbers.size(), std::size_t(1));
+    f.publish(4, {{sub, 2}});  // acknowledging the keep-alive's number
+    QCOMPARE(f.ss().find(sub)->unacknowledgedMessageCount(), std::size_t(1));
+    f.write(f.demo("Demo.Scalars.Double"), 9.5);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QCOMPARE(f.responses[2].requestHandle, 3u);
+    QCOMPARE(f.responses[2].response.notificationMessage.sequenceNumber, 2u);  // the keep-alive did not use it
+    f.advanceMs(200);  // the next keep-alive answers request 4, with its acknowledgement's result
+    QCOMPARE(f.responses.size(), std::size_t(4));
+    QCOMPARE(f.responses[3].requestHandle, 4u);
+    QCOMPARE(f.responses[3].response.results, (Array<StatusCode>{status::BadSequenceNumberUnknown}));
+}
+
+void TestSubscriptions::lifetimeExpiryQueuesBadTimeout() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 2, 6);
+    QVERIFY(f.createItem(sub, f.demo("Demo.Scalars.Double"), 50).statusCode.isGood());
+    QCOMPARE(f.registry->itemCount(), 1u);
+    f.advanceMs(599);  // five expiries without a Publish request
+    QVERIFY(f.ss().find(sub));
+    QCOMPARE(f.ss().find(sub)->state(), Subscription::State::Late);
+    f.advanceMs(1);  // the sixth: lifetime over
+    QVERIFY(!f.ss().find(sub));
+    QCOMPARE(f.registry->subscriptionCount(), 0);
+    QCOMPARE(f.registry->itemCount(), 0u);  // its items went with it
+    QVERIFY(f.responses.empty());
+    f.publish(9);  // the next Publish gets the StatusChangeNotification
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    const PublishResponse& r = f.responses[0].response;
+    QCOMPARE(r.subscriptionId, sub);
+    QVERIFY(statusChange(r));
+    QCOMPARE(statusChange(r)->status, StatusCode(status::BadTimeout));
+    f.publish(10);  // nothing left at all
+    QCOMPARE(f.responses.back().response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
+}
+
+void TestSubscriptions::publishRequestsResetTheLifetime() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 2, 6);
+    for (int i = 0; i < 20; ++i) {
+        f.advanceMs(100);
+        if (i % 2 == 0) f.publish(uint32_t(i + 1));  // the keep-alives use them
+    }
+    QVERIFY(f.ss().find(sub));
+    QVERIFY(f.ss().find(sub)->currentLifetimeCount() > 0);
+}
+
+void TestSubscriptions::samplingDeadlinesDoNotDrift() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(1000, 10, 100);
+    const NodeId counter = f.demo("Demo.Scalars.Int64");
+    MonitoredItemCreateResult r = f.createItem(sub, counter, 10, 200);
+    QVERIFY(r.statusCode.isGood());
+    QCOMPARE(r.revisedSamplingInterval, 10.0);
+    const uint64_t before = f.ss().find(sub)->counters.samplesTaken;
+    // The counter is the fake clock in ms: changes every ms.
+    f.stepMs(1000, [&] { f.write(counter, int64_t(f.nowUs / 1000)); });
+    const uint64_t samples = f.ss().find(sub)->counters.samplesTaken - before;
+    QCOMPARE(samples, uint64_t(100));  // 10 ms -> 100 samples per second, exactly
+    f.publish(1);
+    QCOMPARE(f.responses.size(), std::size_t(1));  // LATE: answered at once
+    const auto n = notifications(f.responses[0].response);
+    QCOMPARE(n.size(), std::size_t(101));  // the initial value + 100 samples
+    // Every sample was due at k*10 ms + 2.5 ms of the clock (a quarter interval after the grid
+    // line) and taken at the first 1-ms step of the fake clock at or after it: k*10 + 3.
+    for (std::size_t i = 1; i < n.size(); ++i) {
+        const int64_t v = *n[i].value.value.get<int64_t>();
+        QCOMPARE(v % 10, int64_t(3));
+        if (i >= 2) QCOMPARE(v - *n[i - 1].value.value.get<int64_t>(), int64_t(10));
+    }
+}
+
+void TestSubscriptions::lateSamplingSkipsMissedDeadlinesOnTheGrid() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 10, 100);
+    const NodeId counter = f.demo("Demo.Scalars.Int64");
+    QVERIFY(f.createItem(sub, counter, 10, 500).statusCode.isGood());
+    f.stepMs(50, [&] { f.write(counter, int64_t(f.nowUs / 1000)); });
+    // The thread stalls for 37 ms: one late sample, three deadlines skipped, then back on the grid.
+    f.write(counter, int64_t(f.nowUs / 1000));
+    f.advanceMs(37);
+    QCOMPARE(f.ss().find(sub)->counters.samplingTicksSkipped, uint64_t(3));
+    f.stepMs(50, [&] { f.write(counter, int64_t(f.nowUs / 1000)); });
+    f.publish(1);
+    const auto n = notifications(f.responses.at(0).response);
+    QVERIFY(n.size() > 5);
+    // The five last samples are on the grid again (due at k*10 + 2.5 ms, taken at k*10 + 3).
+    for (std::size_t i = n.size() - 5; i < n.size(); ++i) QCOMPARE(*n[i].value.value.get<int64_t>() % 10, int64_t(3));
+}
+
+void TestSubscriptions::dataChangesArePublishedAndAcknowledged() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId node = f.demo("Demo.Scalars.Double");
+    const MonitoredItemCreateResult item = f.createItem(sub, node, 20, 5);
+    QVERIFY(item.statusCode.isGood());
+    QVERIFY(item.monitoredItemId != 0);
+    f.publish(1);
+    f.publish(2);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    auto n = notifications(f.responses[0].response);
+    QCOMPARE(n.size(), std::size_t(1));
+    QCOMPARE(n[0].clientHandle, 77u);
+    QCOMPARE(*n[0].value.value.get<double>(), 3.25);  // the demo's initial value
+    QVERIFY(n[0].value.hasServerTimestamp);
+    f.write(node, 4.5);
+    f.advanceMs(50);
+    f.write(node, 5.5);
+    f.advanceMs(50);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    const PublishResponse& r = f.responses[1].response;
+    n = notifications(r);
+    QCOMPARE(n.size(), std::size_t(2));
+    QCOMPARE(*n[0].value.value.get<double>(), 4.5);
+    QCOMPARE(*n[1].value.value.get<double>(), 5.5);
+    QCOMPARE(r.notificationMessage.sequenceNumber, 2u);
+    QCOMPARE(r.availableSequenceNumbers, (Array<uint32_t>{1, 2}));
+    f.publish(3, {{sub, 1}, {sub, 2}});
+    QCOMPARE(f.ss().find(sub)->unacknowledgedMessageCount(), std::size_t(0));
+}
+
+void TestSubscriptions::unknownIdsAndSequenceNumbers() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    ModifySubscriptionRequest m;
+    m.subscriptionId = sub + 1000;
+    ModifySubscriptionResponse mr;
+    modifySubscription(f.ss(), m, mr, f.nowUs);
+    QCOMPARE(mr.responseHeader.serviceResult, StatusCode(status::BadSubscriptionIdInvalid));
+    CreateMonitoredItemsRequest c;
+    c.subscriptionId = sub + 1000;
+    c.itemsToCreate = Array<MonitoredItemCreateRequest>{MonitoredItemCreateRequest{}};
+    CreateMonitoredItemsResponse cr;
+    createMonitoredItems(f.ss(), c, cr, f.nowUs);
+    QCOMPARE(cr.responseHeader.serviceResult, StatusCode(status::BadSubscriptionIdInvalid));
+    SetPublishingModeRequest p;
+    p.subscriptionIds = Array<uint32_t>{sub, sub + 1000};
+    SetPublishingModeResponse pr;
+    setPublishingMode(f.ss(), p, pr, f.nowUs);
+    QCOMPARE(pr.results, (Array<StatusCode>{status::Good, status::BadSubscriptionIdInvalid}));
+    DeleteSubscriptionsRequest d;
+    d.subscriptionIds = Array<uint32_t>{sub + 1000};
+    DeleteSubscriptionsResponse dr;
+    deleteSubscriptions(f.ss(), d, dr, f.nowUs);
+    QCOMPARE(dr.results, (Array<StatusCode>{status::BadSubscriptionIdInvalid}));
+    f.publish(1, {{sub, 42}, {sub + 1000, 1}});
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(f.responses[0].response.results, (Array<StatusCode>{status::BadSequenceNumberUnknown, status::BadSubscriptionIdInvalid}));
+}
+
+void TestSubscriptions::tooManyPublishRequestsAnswersTheOldest() {
+    SubscriptionConfig c;
+    c.maxPublishRequestsPerSession = 3;
+    Fixture f(c);
+    f.createSubscription(1000, 5, 50);
+    for (uint32_t h = 1; h <= 3; ++h) f.publish(h);
+    QVERIFY(f.responses.empty());
+    f.publish(4);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(f.responses[0].requestHandle, 1u);
+    QCOMPARE(f.responses[0].response.responseHeader.serviceResult, StatusCode(status::BadTooManyPublishRequests));
+    f.publish(5);
+    QCOMPARE(f.responses[1].requestHandle, 2u);
+    QCOMPARE(f.ss().parkedCount(), std::size_t(3));
+}
+
+void TestSubscriptions::cancelAnswersParkedPublishRequests() {
+    Fixture f;
+    f.createSubscription(1000, 5, 50);
+    f.publish(7);
+    f.publish(8);
+    f.publish(7);
+    CancelRequest c;
+    c.requestHandle = 7;
+    CancelResponse r;
+    cancelPublish(f.ss(), c, r, f.nowUs);
+    QCOMPARE(r.cancelCount, 2u);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    for (const Captured& x : f.responses) {
+        QCOMPARE(x.requestHandle, 7u);
+        QCOMPARE(x.response.responseHeader.serviceResult, StatusCode(status::BadRequestCancelledByClient));
+    }
+    QCOMPARE(f.ss().parkedCount(), std::size_t(1));
+    c.requestHandle = 99;
+    cancelPublish(f.ss(), c, r, f.nowUs);
+    QCOMPARE(r.cancelCount, 0u);
+}
+
+void TestSubscriptions::noSubscriptionAnswersPublishAtOnce() {
+    Fixture f;
+    f.publish(1);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(f.responses[0].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
+    // Deleting the last Subscription answers the parked requests the same way.
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    f.publish(2);
+    DeleteSubscriptionsRequest d;
+    d.subscriptionIds = Array<uint32_t>{sub};
+    DeleteSubscriptionsResponse dr;
+    deleteSubscriptions(f.ss(), d, dr, f.nowUs);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QCOMPARE(f.responses[1].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
+}
+
+void TestSubscriptions::monitoredItemRevisions_data() {
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<double>("sampling");
+    QTest::addColumn<uint>("queue");
+    QTest::addColumn<double>("revisedSampling");
+    QTest::addColumn<uint>("revisedQueue");
+    QTest::newRow("as requested") << "Demo.Scalars.Double" << 250.0 << 5u << 250.0 << 5u;
+    QTest::newRow("queue size 0 is 1") << "Demo.Scalars.Double" << 250.0 << 0u << 250.0 << 1u;
+    QTest::newRow("huge queue") << "Demo.Scalars.Double" << 250.0 << 4000000000u << 250.0 << 10000u;
+    QTest::newRow("-1 is the publishing interval") << "Demo.Scalars.Double" << -1.0 << 1u << 400.0 << 1u;
+    QTest::newRow("negative is the publishing interval") << "Demo.Scalars.Double" << -77.0 << 1u << 400.0 << 1u;
+    QTest::newRow("0 is the fastest") << "Demo.Scalars.Double" << 0.0 << 1u << 5.0 << 1u;
+    QTest::newRow("below the fastest") << "Demo.Scalars.Double" << 1.0 << 1u << 5.0 << 1u;
+    QTest::newRow("huge sampling interval") << "Demo.Scalars.Double" << 1e15 << 1u << 3'600'000.0 << 1u;
+    QTest::newRow("MinimumSamplingInterval of the node") << "Demo.Simulation.Ramp" << 0.0 << 1u << 10.0 << 1u;
+}
+
+void TestSubscriptions::monitoredItemRevisions() {
+    QFETCH(QString, node);
+    QFETCH(double, sampling);
+    QFETCH(uint, queue);
+    Fixture f;
+    const uint32_t sub = f.createSubscription(400, 5, 50);
+    const MonitoredItemCreateResult r = f.createItem(sub, f.demo(node.toUtf8().constData()), sampling, queue);
+    QCOMPARE(r.statusCode, StatusCode(status::Good));
+    QTEST(r.revisedSamplingInterval, "revisedSampling");
+    QTEST(uint(r.revisedQueueSize), "revisedQueue");
+    // ModifyMonitoredItems revises the same way.
+    ModifyMonitoredItemsRequest m;
+    m.subscriptionId = sub;
+    m.timestampsToReturn = TimestampsToReturn::Both;
+    MonitoredItemModifyRequest mi;
+    mi.monitoredItemId = r.monitoredItemId;
+    mi.requestedParameters.samplingInterval = sampling;
+    mi.requestedParameters.queueSize = queue;
+    m.itemsToModify = Array<MonitoredItemModifyRequest>{mi};
+    ModifyMonitoredItemsResponse mr;
+    modifyMonitoredItems(f.ss(), m, mr, f.nowUs);
+    QCOMPARE(mr.results.size(), std::size_t(1));
+    QCOMPARE(mr.results[0].revisedSamplingInterval, r.revisedSamplingInterval);
+    QCOMPARE(mr.results[0].revisedQueueSize, r.revisedQueueSize);
+}
+
+void TestSubscriptions::filterErrors_data() {
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<uint>("attribute");
+    QTest::addColumn<ExtensionObject>("filter");
+    QTest::addColumn<uint>("expected");
+    const uint value = uint(AttributeId::Value);
+    QTest::newRow("absolute deadband on a String") << "Demo.Scalars.String" << value << deadband(DeadbandType::Absolute, 1) << uint(status::BadFilterNotAllowed);
+    QTest::newRow("percent deadband on a Boolean") << "Demo.Scalars.Boolean" << value << deadband(DeadbandType::Percent, 5) << uint(status::BadFilterNotAllowed);
+    QTest::newRow("percent 150") << "Demo.Analog.Temperature" << value << deadband(DeadbandType::Percent, 150) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("percent -1") << "Demo.Analog.Temperature" << value << deadband(DeadbandType::Percent, -1) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("percent without EURange") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Percent, 10) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("negative absolute") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Absolute, -1) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("unknown deadband type") << "Demo.Scalars.Double" << value << deadband(DeadbandType(7), 1) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("unknown trigger") << "Demo.Scalars.Double" << value << deadband(DeadbandType::None, 0, DataChangeTrigger(9)) << uint(status::BadMonitoredItemFilterInvalid);
+    QTest::newRow("filter on DisplayName") << "Demo.Scalars.Double" << uint(AttributeId::DisplayName) << deadband(DeadbandType::None, 0) << uint(status::BadFilterNotAllowed);
+    QTest::newRow("AggregateFilter") << "Demo.Scalars.Double" << value << ExtensionObject::make(AggregateFilter{}) << uint(status::BadMonitoredItemFilterUnsupported);
+    QTest::newRow("EventFilter on a value") << "Demo.Scalars.Double" << value << ExtensionObject::make(EventFilter{}) << uint(status::BadFilterNotAllowed);
+    QTest::newRow("an undecoded structure") << "Demo.Scalars.Double" << value << ExtensionObject::opaque(NodeId(1, 4242u), ByteString("xx")) << uint(status::BadMonitoredItemFilterUnsupported);
+    QTest::newRow("unknown node") << "Demo.Nothing" << value << ExtensionObject() << uint(status::BadNodeIdUnknown);
+    QTest::newRow("absolute deadband on a Double") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Absolute, 1) << uint(status::Good);
+    QTest::newRow("percent 100 on an AnalogItem") << "Demo.Analog.Pressure" << value << deadband(DeadbandType::Percent, 100) << uint(status::Good);
+}
+
+void TestSubscriptions::filterErrors() {
+    QFETCH(QString, node);
+    QFETCH(uint, attribute);
+    QFETCH(ExtensionObject, filter);
+    QFETCH(uint, expected);
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const auto r = f.createItem(sub, f.demo(node.toUtf8().constData()), 100, 1, filter, attribute);
+    QCOMPARE(r.statusCode, StatusCode(expected));
+    QCOMPARE(f.ss().find(sub)->itemCount(), std::size_t(expected == status::Good.code ? 1 : 0));
+    QCOMPARE(f.registry->itemCount(), uint32_t(expected == status::Good.code ? 1 : 0));
+}
+
+void TestSubscriptions::absoluteAndPercentDeadbands() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId temp = f.demo("Demo.Analog.Temperature");  // EURange -40..120: 10 % is 16
+    QVERIFY(f.createItem(sub, temp, 10, 10, deadband(DeadbandType::Percent, 10)).statusCode.isGood());
+    const NodeId d = f.demo("Demo.Scalars.Double");  // 3.25
+    QVERIFY(f.createItem(sub, d, 10, 10, deadband(DeadbandType::Absolute, 2)).statusCode.isGood());
+    f.publish(1);
+    f.advanceMs(100);  // initial values
+    QCOMPARE(notifications(f.responses.at(0).response).size(), std::size_t(2));
+    const double temps[] = {30.0, 37.4, 37.6, 20.0};  // from 21.5: +8.5 no, +15.9 no, +16.1 yes, -17.6 yes
+    const double doubles[] = {5.0, 5.3, 7.0, 5.1};     // from 3.25: +1.75 no, +2.05 yes, +1.7 no (vs 5.3), -0.2 no
+    for (int i = 0; i < 4; ++i) {
+        f.write(temp, temps[i]);
+        f.write(d, doubles[i]);
+        f.advanceMs(10);
+    }
+    f.publish(2);
+    f.advanceMs(60);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    std::vector<double> got;
+    for (const auto& n : notifications(f.responses[1].response)) got.push_back(*n.value.value.get<double>());
+    std::sort(got.begin(), got.end());
+    QCOMPARE(got, (std::vector<double>{5.3, 20.0, 37.6}));
+}
+
+void TestSubscriptions::queueOverflowSetsInfoBits_data() {
+    QTest::addColumn<bool>("discardOldest");
+    QTest::addColumn<QList<double>>("values");
+    QTest::addColumn<int>("overflowIndex");
+    QTest::newRow("discard oldest") << true << QList<double>{3, 4, 5} << 0;
+    QTest::newRow("discard newest") << false << QList<double>{1, 2, 5} << 2;
+}
+
+void TestSubscriptions::queueOverflowSetsInfoBits() {
+    QFETCH(bool, discardOldest);
+    QFETCH(QList<double>, values);
+    QFETCH(int, overflowIndex);
+    Fixture f;
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    f.write(d, 1.0);
+    QVERIFY(f.createItem(sub, d, 10, 3, {}, uint32_t(AttributeId::Value), discardOldest).statusCode.isGood());  // queues 1
+    for (double v : {2.0, 3.0, 4.0, 5.0}) {
+        f.write(d, v);
+        f.advanceMs(10);
+    }
+    f.publish(1);
+    f.advanceMs(1000);
+    const auto n = notifications(f.responses.at(0).response);
+    QCOMPARE(n.size(), std::size_t(3));
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(*n[i].value.value.get<double>(), values[i]);
+        const bool overflow = (n[i].value.status.code & kOverflowInfoBits) == kOverflowInfoBits;
+        QCOMPARE(overflow, i == overflowIndex);
+    }
+    QCOMPARE(f.ss().find(sub)->counters.monitoringQueueOverflowCount, uint64_t(2));
+}
+
+void TestSubscriptions::tooManyMonitoredItems() {
+    SubscriptionConfig c;
+    c.maxMonitoredItemsPerSubscription = 2;
+    c.maxMonitoredItems = 3;
+    Fixture f(c);
+    const uint32_t a = f.createSubscription(100, 5, 50);
+    const uint32_t b = f.createSubscription(100, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    QVERIFY(f.createItem(a, d, 100).statusCode.isGood());
+    QVERIFY(f.createItem(a, d, 100).statusCode.isGood());
+    QCOMPARE(f.createItem(a, d, 100).statusCode, StatusCode(status::BadTooManyMonitoredItems));  // per subscription
+    QVERIFY(f.createItem(b, d, 100).statusCode.isGood());
+    QCOMPARE(f.createItem(b, d, 100).statusCode, StatusCode(status::BadTooManyMonitoredItems));  // server-wide
+    QCOMPARE(f.registry->itemCount(), 3u);
+}
+
+void TestSubscriptions::tooManySubscriptions() {
+    SubscriptionConfig c;
+    c.maxSubscriptionsPerSession = 2;
+    c.maxSubscriptions = 3;
+    Fixture f(c);
+    f.addSession("anonymous");
+    QVERIFY(f.createSubscription(100, 5, 50) != 0);
+    QVERIFY(f.createSubscription(100, 5, 50) != 0);
+    CreateSubscriptionResponse r;
+    QCOMPARE(f.createSubscription(100, 5, 50, 0, &r), 0u);
+    QCOMPARE(r.responseHeader.serviceResult, StatusCode(status::BadTooManySubscriptions));
+    QVERIFY(f.createSubscription(100, 5, 50, 1) != 0);
+    QCOMPARE(f.createSubscription(100, 5, 50, 1, &r), 0u);  // server-wide limit
+    QCOMPARE(r.responseHeader.serviceResult, StatusCode(status::BadTooManySubscriptions));
+}
+
+void TestSubscriptions::republishReturnsKeptMessages() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    QVERIFY(f.createItem(sub, f.demo("Demo.Scalars.Double"), 10).statusCode.isGood());
+    f.publish(1);
+    f.advanceMs(100);
+    RepublishRequest req;
+    req.subscriptionId = sub;
+    req.retransmitSequenceNumber = 1;
+    RepublishResponse resp;
+    republish(f.ss(), req, resp, f.nowUs);
+    QCOMPARE(resp.responseHeader.serviceResult, StatusCode(status::Good));
+    QCOMPARE(resp.notificationMessage, f.responses.at(0).response.notificationMessage);
+    req.retransmitSequenceNumber = 2;
+    RepublishResponse missing;
+    republish(f.ss(), req, missing, f.nowUs);
+    QCOMPARE(missing.responseHeader.serviceResult, StatusCode(status::BadMessageNotAvailable));
+    req.subscriptionId = sub + 1;
+    RepublishResponse unknown;
+    republish(f.ss(), req, unknown, f.nowUs);
+    QCOMPARE(unknown.responseHeader.serviceResult, StatusCode(status::BadSubscriptionIdInvalid));
+    QCOMPARE(f.ss().find(sub)->counters.republishMessageCount, uint64_t(1));
+    QCOMPARE(f.ss().find(sub)->counters.republishRequestCount, uint64_t(2));
+}
+
+void TestSubscriptions::maxNotificationsPerPublishSplitsMessages() {
+    Fixture f;
+    CreateSubscriptionRequest req;
+    req.requestedPublishingInterval = 100;
+    req.requestedMaxKeepAliveCount = 5;
+    req.requestedLifetimeCount = 50;
+    req.maxNotificationsPerPublish = 2;
+    req.publishingEnabled = true;
+    CreateSubscriptionResponse resp;
+    createSubscription(f.ss(), req, resp, f.nowUs);
+    for (const char* n : {"Demo.Scalars.Double", "Demo.Scalars.Int32", "Demo.Scalars.Int16", "Demo.Scalars.Byte", "Demo.Scalars.Float"})
+        QVERIFY(f.createItem(resp.subscriptionId, f.demo(n), 50).statusCode.isGood());
+    f.publish(1);
+    f.publish(2);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(2));  // both parked requests used at once
+    QVERIFY(f.responses[0].response.moreNotifications);
+    QVERIFY(f.responses[1].response.moreNotifications);
+    f.publish(3);  // "more notifications": answered without waiting for the timer
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QVERIFY(!f.responses[2].response.moreNotifications);
+    QCOMPARE(notifications(f.responses[2].response).size(), std::size_t(1));
+    QCOMPARE(f.responses[2].response.notificationMessage.sequenceNumber, 3u);
+}
+
+void TestSubscriptions::triggeringReportsSampledItems() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId a = f.demo("Demo.Scalars.Double"), b = f.demo("Demo.Scalars.Int32");
+    const auto ta = f.createItem(sub, a, 10, 5);
+    const auto tb = f.createItem(sub, b, 10, 5, {}, uint32_t(AttributeId::Value), true, MonitoringMode::Sampling);
+    SetTriggeringRequest st;
+    st.subscriptionId = sub;
+    st.triggeringItemId = ta.monitoredItemId;
+    st.linksToAdd = Array<uint32_t>{tb.monitoredItemId, 999999};
+    SetTriggeringResponse sr;
+    setTriggering(f.ss(), st, sr, f.nowUs);
+    QCOMPARE(sr.addResults, (Array<StatusCode>{status::Good, status::BadMonitoredItemIdInvalid}));
+    f.publish(1);
+    f.advanceMs(100);  // the initial value of a only
+    QCOMPARE(notifications(f.responses.at(0).response).size(), std::size_t(1));
+    f.write(b, int32_t(5));
+    f.publish(2);
+    f.advanceMs(100);  // b changed but is only sampled: a keep-alive... not yet (count 5): nothing
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    f.write(a, 8.0);  // a triggers: b's queue goes out too
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    const auto n = notifications(f.responses[1].response);
+    QCOMPARE(n.size(), std::size_t(3));  // a's 8.0, b's initial -32 and its 5
+    st.linksToAdd = {};
+    st.linksToRemove = Array<uint32_t>{tb.monitoredItemId, tb.monitoredItemId};
+    setTriggering(f.ss(), st, sr, f.nowUs);
+    QCOMPARE(sr.removeResults, (Array<StatusCode>{status::Good, status::BadMonitoredItemIdInvalid}));
+    st.triggeringItemId = 123456;
+    SetTriggeringResponse bad;
+    setTriggering(f.ss(), st, bad, f.nowUs);
+    QCOMPARE(bad.responseHeader.serviceResult, StatusCode(status::BadMonitoredItemIdInvalid));
+}
+
+void TestSubscriptions::monitoringModeDisabledStopsSampling() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    const auto item = f.createItem(sub, d, 10, 10);
+    SetMonitoringModeRequest req;
+    req.subscriptionId = sub;
+    req.monitoringMode = MonitoringMode::Disabled;
+    req.monitoredItemIds = Array<uint32_t>{item.monitoredItemId, 4242};
+    SetMonitoringModeResponse resp;
+    setMonitoringMode(f.ss(), req, resp, f.nowUs);
+    QCOMPARE(resp.results, (Array<StatusCode>{status::Good, status::BadMonitoredItemIdInvalid}));
+    const uint64_t samples = f.ss().find(sub)->counters.samplesTaken;
+    f.write(d, 1.0);
+    f.advanceMs(200);
+    QCOMPARE(f.ss().find(sub)->counters.samplesTaken, samples);
+    req.monitoringMode = MonitoringMode::Reporting;
+    req.monitoredItemIds = Array<uint32_t>{item.monitoredItemId};
+    setMonitoringMode(f.ss(), req, resp, f.nowUs);
+    f.publish(1);
+    f.advanceMs(100);
+    const auto n = notifications(f.responses.back().response);
+    QCOMPARE(n.size(), std::size_t(1));  // the queue was emptied when disabled; the new sample only
+    QCOMPARE(*n[0].value.value.get<double>(), 1.0);
+    req.monitoringMode = MonitoringMode(5);
+    setMonitoringMode(f.ss(), req, resp, f.nowUs);
+    QCOMPARE(resp.responseHeader.serviceResult, StatusCode(status::BadMonitoringModeInvalid));
+}
+
+void TestSubscriptions::transferSubscriptionsBetweenSessions() {
+    Fixture f;
+    f.addSession("anonymous");
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    QVERIFY(f.createItem(sub, d, 10).statusCode.isGood());
+    f.publish(1);
+    f.advanceMs(100);  // the initial value, sequence number 1, not acknowledged
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{sub, 987654};
+    req.sendInitialValues = true;
+    TransferSubscriptionsResponse resp;
+    bool answered = false;
+    transferSubscriptions(f.sessions[1], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); answered = true; }, f.nowUs);
+    QVERIFY(answered);
+    QCOMPARE(resp.results.size(), std::size_t(2));
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::Good));
+    QCOMPARE(resp.results[0].availableSequenceNumbers, (Array<uint32_t>{1}));
+    QCOMPARE(resp.results[1].statusCode, StatusCode(status::BadSubscriptionIdInvalid));
+    QVERIFY(!f.ss(0).find(sub));
+    QVERIFY(f.ss(1).find(sub));
+    QCOMPARE(f.registry->owner(sub), f.sessions[1]);
+    // The old Session hears Good_SubscriptionTransferred on its next Publish.
+    f.publish(2, {}, 0);
+    const PublishResponse& old = f.responses.back().response;
+    QCOMPARE(old.subscriptionId, sub);
+    QVERIFY(statusChange(old));
+    QCOMPARE(statusChange(old)->status, StatusCode(status::GoodSubscriptionTransferred));
+    // The new one gets the initial value again (sendInitialValues) and the next sequence numbers.
+    f.publish(3, {}, 1);
+    f.advanceMs(100);
+    const PublishResponse& now = f.responses.back().response;
+    QCOMPARE(f.responses.back().requestHandle, 100003u);
+    QCOMPARE(now.subscriptionId, sub);
+    QCOMPARE(notifications(now).size(), std::size_t(1));
+    QCOMPARE(*notifications(now)[0].value.value.get<double>(), 3.25);
+    QCOMPARE(now.notificationMessage.sequenceNumber, 3u);  // 2 was the transfer status message
+}
+
+void TestSubscriptions::transferFromAnotherUserIsDenied() {
+    Fixture f;
+    f.addSession("username:bob");
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{sub};
+    TransferSubscriptionsResponse resp;
+    transferSubscriptions(f.sessions[1], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); }, f.nowUs);
+    QCOMPARE(resp.results.size(), std::size_t(1));
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::BadUserAccessDenied));
+    QVERIFY(f.ss(0).find(sub));
+}
+
+void TestSubscriptions::diagnosticsCountWhatHappened() {
+    Fixture f;
+    const uint32_t sub = f.createSubscription(100, 2, 10);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    QVERIFY(f.createItem(sub, d, 10, 1).statusCode.isGood());
+    f.advanceMs(100);  // late: no request
+    f.publish(1);      // answered at once
+    f.write(d, 1.0);
+    f.advanceMs(10);
+    f.write(d, 2.0);   // queue size 1: one overflow
+    f.advanceMs(90);
+    f.publish(2);
+    const auto diag = f.ss().diagnostics();
+    QCOMPARE(diag.size(), std::size_t(1));
+    const SubscriptionDiagnosticsDataType& x = diag[0];
+    QCOMPARE(x.subscriptionId, sub);
+    QCOMPARE(x.publishRequestCount, 2u);
+    QCOMPARE(x.latePublishRequestCount, 2u);
+    QCOMPARE(x.dataChangeNotificationsCount, 2u);
+    QCOMPARE(x.monitoringQueueOverflowCount, 1u);
+    QCOMPARE(x.monitoredItemCount, 1u);
+    QCOMPARE(x.unacknowledgedMessageCount, 2u);
+    QCOMPARE(x.nextSequenceNumber, 3u);
+}
+
+QTEST_GUILESS_MAIN(TestSubscriptions)
+#include "tst_subscriptions.moc"
