@@ -36,7 +36,12 @@ int main(int argc, char** argv) {
     config.security.pkiDir = parser.isSet(QStringLiteral("pki"))
                                  ? parser.value(QStringLiteral("pki"))
                                  : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/pki");
-    if (parser.isSet(QStringLiteral("secure"))) config.security.applySecureProfile();
+    if (parser.isSet(QStringLiteral("secure"))) {
+        config.security.applySecureProfile();
+    } else {
+        // The workbench's demo configuration: anonymous Sessions may write the demo variables.
+        config.security.users.anonymousRoles |= ua::roleBit(ua::Role::Operator);
+    }
     ua::Server server(config);
     if (!server.start()) {
         std::fprintf(stderr, "ua-server: cannot start on port %u: %s\n", config.port, qPrintable(server.errorString()));
@@ -50,7 +55,8 @@ int main(int argc, char** argv) {
     });
     if (none || config.security.allowAnonymous)
         std::printf("  WARNING: demo configuration: %s%s%s offered; --secure removes both\n", none ? "SecurityPolicy None" : "",
-                    none && config.security.allowAnonymous ? " and " : "", config.security.allowAnonymous ? "anonymous login" : "");
+                    none && config.security.allowAnonymous ? " and " : "",
+                    config.security.allowAnonymous ? "anonymous login (with the Operator Role: it may write)" : "");
     std::fflush(stdout);
     std::signal(SIGINT, [](int) { QCoreApplication::quit(); });
     std::signal(SIGTERM, [](int) { QCoreApplication::quit(); });

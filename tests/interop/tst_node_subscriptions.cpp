@@ -22,6 +22,7 @@ void TestNodeSubscriptions::nodeOpcuaClientSubscribes() {
     cfg.port = 0;
     cfg.hostName = QStringLiteral("127.0.0.1");
     cfg.ioThreads = 2;
+    cfg.security.users.anonymousRoles |= ua::roleBit(ua::Role::Operator);  // the script writes anonymously
     ua::Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QProcess node;

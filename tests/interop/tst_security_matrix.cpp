@@ -138,8 +138,12 @@ void TestSecurityMatrix::nodeOpcuaClientMatrix() {
 }
 
 void TestSecurityMatrix::largeKeysAndSequenceWrap() {
-    // 4096-bit keys on both sides (ExtraPaddingSize in every OPN, OPC 10000-6 6.7.2.5), and a server
-    // whose sequence numbers start just below the wrap point, so node-opcua sees them cross it.
+    // 4096-bit keys on both sides (ExtraPaddingSize in every OPN, OPC 10000-6 6.7.2.5). Then a server
+    // whose sequence numbers start just below the wrap point (OPC 10000-6 6.7.2.4): node-opcua
+    // 2.186.4 refuses every sequence number that is not the previous + 1 (its MessageBuilder
+    // #_validateSequenceNumber has no wrap), so it breaks off exactly where our numbers wrap, after
+    // 4294966272 (the first number above UInt32.max - 1024) to 1. Our own client crosses the wrap in
+    // tests/secure/tst_channel_security.cpp.
     QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -153,7 +157,6 @@ void TestSecurityMatrix::largeKeysAndSequenceWrap() {
     cfg.ioThreads = 1;
     cfg.security.pkiDir = dir.filePath("pki");
     cfg.security.keyBits = 4096;
-    cfg.secureChannel.firstSequenceNumber = 4294966271u - 5;
     cfg.security.users.setUser("grace", "grace-pw", roleBit(Role::Operator), 2000);
     Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
@@ -174,6 +177,20 @@ void TestSecurityMatrix::largeKeysAndSequenceWrap() {
         QVERIFY2(r.value("ok").toBool(), qPrintable(r.value("policy").toString() + ": " + r.value("error").toString() + "\n" + diagnostics));
         QCOMPARE(r.value("writeStatus").toString(), QString("Good"));
     }
+
+    ServerConfig wrapCfg = cfg;
+    wrapCfg.security.keyBits = 2048;
+    wrapCfg.security.pkiDir = dir.filePath("pki-wrap");
+    wrapCfg.secureChannel.firstSequenceNumber = 4294966271u - 5;
+    Server wrapServer(wrapCfg);
+    QVERIFY2(wrapServer.start(), qPrintable(wrapServer.errorString()));
+    QVERIFY(wrapServer.certificateStore()->addTrusted(app.certificate));
+    QJsonObject wrapConfig = config;
+    wrapConfig["cases"] = QJsonArray{cases.at(0)};
+    const QJsonArray wrapped = runMatrix(wrapServer.endpointUrl(), wrapConfig, dir.filePath("wrap2.json"), &diagnostics);
+    QVERIFY2(wrapped.size() == 1, qPrintable(diagnostics));
+    const QString error = wrapped.at(0).toObject().value("error").toString();
+    QVERIFY2(error.contains("expected 4294966273, got 1"), qPrintable(error + "\n" + diagnostics));
 }
 
 QTEST_GUILESS_MAIN(TestSecurityMatrix)

@@ -6,7 +6,12 @@
 
 namespace ua {
 
-std::string sessionUserKey(const Session&) { return "anonymous"; }
+// The user as TransferSubscriptions compares it (OPC 10000-4 5.13.7): the identity token type and
+// the user name or X509 subject that ActivateSession accepted.
+std::string sessionUserKey(Session& s) {
+    std::lock_guard lock(s.activationMutex);
+    return std::to_string(int(s.userTokenType)) + ":" + s.clientUserId;
+}
 
 std::shared_ptr<SessionSubscriptions> sessionSubscriptions(RequestContext& ctx) {
     Session& s = *ctx.session;
