@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -74,6 +75,7 @@ class TestSecurityMatrix : public QObject {
 private slots:
     void nodeOpcuaClientMatrix();
     void largeKeysAndSequenceWrap();
+    void ownCertificateExpiryIsWarned();
 };
 
 void TestSecurityMatrix::nodeOpcuaClientMatrix() {
@@ -191,6 +193,29 @@ void TestSecurityMatrix::largeKeysAndSequenceWrap() {
     QVERIFY2(wrapped.size() == 1, qPrintable(diagnostics));
     const QString error = wrapped.at(0).toObject().value("error").toString();
     QVERIFY2(error.contains("expected 4294966273, got 1"), qPrintable(error + "\n" + diagnostics));
+}
+
+void TestSecurityMatrix::ownCertificateExpiryIsWarned() {
+    // 30 days before the own certificate expires the server says so in its log (and the window asks
+    // certificateExpiresInDays()); a fresh five-year certificate gives no warning.
+    QTemporaryDir dir;
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.ioThreads = 1;
+    cfg.security.pkiDir = dir.filePath("short");
+    cfg.security.certificateValidityDays = 10;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("certificate expires in (9|10) days"));
+    Server soon(cfg);
+    QVERIFY(soon.start());
+    QVERIFY(soon.certificateExpiresInDays() >= 9 && soon.certificateExpiresInDays() <= 10);
+    soon.stop();
+    cfg.security.pkiDir = dir.filePath("long");
+    cfg.security.certificateValidityDays = 365 * 5;
+    QTest::failOnWarning(QRegularExpression("certificate expires in"));
+    Server later(cfg);
+    QVERIFY(later.start());
+    QVERIFY(later.certificateExpiresInDays() > 365 * 4);
 }
 
 QTEST_GUILESS_MAIN(TestSecurityMatrix)

@@ -11,6 +11,7 @@
 #include "ua/Version.h"
 
 #include <QElapsedTimer>
+#include <QLoggingCategory>
 #include <QHostInfo>
 #include <QTcpServer>
 #include <QThread>
@@ -79,6 +80,14 @@ StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpac
 
 Server::~Server() { stop(); }
 
+Q_LOGGING_CATEGORY(lcSecurity, "ua.server.security", QtInfoMsg)
+
+int Server::certificateExpiresInDays() const {
+    if (!m_store) return std::numeric_limits<int>::max();
+    const int64_t left = m_store->ownCertificate().notAfter().ticks - DateTime::now().ticks;
+    return int(left / (DateTime::kTicksPerMs * 1000 * 86400));
+}
+
 bool Server::setUpSecurity() {
     const ServerSecurityConfig& cfg = m_config.security;
     auto sec = std::make_shared<ServerChannelSecurity>();
@@ -93,11 +102,16 @@ bool Server::setUpSecurity() {
     request.applicationName = m_config.applicationName.toStdString();
     request.hostNames = {m_config.hostName.toStdString()};
     request.keyBits = cfg.keyBits;
+    request.validityDays = cfg.certificateValidityDays;
     std::string error;
     if (!m_store->ensureOwnCertificate(request, &error)) {
         m_error = QStringLiteral("no application instance certificate in %1: %2").arg(cfg.pkiDir, QString::fromStdString(error));
         return false;
     }
+    const int days = certificateExpiresInDays();
+    if (days <= cfg.expiryWarningDays)
+        qCWarning(lcSecurity, "the application instance certificate expires in %d days (%s); renew it in %s/own", days,
+                  qPrintable(m_store->ownCertificate().notAfter().toQDateTime().toString(Qt::ISODate)), qPrintable(cfg.pkiDir));
     const QString userPki = cfg.userPkiDir.isEmpty() ? cfg.pkiDir + QStringLiteral("/users") : cfg.userPkiDir;
     m_userStore = std::make_shared<CertificateStore>(userPki.toStdString());
     for (const EndpointSecurity& e : cfg.endpoints) {

@@ -44,6 +44,9 @@ public:
     // The certificate store (null when ServerSecurityConfig::pkiDir is empty) and what the
     // SecureChannels use of it; both set by start().
     CertificateStore* certificateStore() const { return m_store.get(); }
+    // Whole days until the own certificate expires (negative once expired; INT_MAX without PKI).
+    // start() logs a warning when it is within ServerSecurityConfig::expiryWarningDays.
+    int certificateExpiresInDays() const;
     const ServerChannelSecurity* channelSecurity() const { return m_config.secureChannel.security.get(); }
     // The trust list of X509 user certificates (ServerSecurityConfig::userPkiDir; null without PKI).
     CertificateStore* userCertificateStore() const { return m_userStore.get(); }

@@ -42,6 +42,11 @@ struct ServerSecurityConfig {
     bool allowX509 = true;
     // The certificate's key length (bits) when it is created on first start.
     int keyBits = 2048;
+    // The validity (days) of a certificate created on first start.
+    int certificateValidityDays = 365 * 5;
+    // The server warns (log category ua.server.security, and certificateExpiresInDays() for the
+    // window) when its own certificate expires within this many days.
+    int expiryWarningDays = 30;
     // Accepts every client certificate that validation rejects only as untrusted (tests, labs).
     bool trustAllClients = false;
     // The users, their Roles, the lockout after failed logins and the Roles of anonymous Sessions
