@@ -83,6 +83,9 @@ ua_configure_and_build() {
     if [[ ${CI:-} == true ]]; then
         args+=(-DUA_WERROR=ON)
     fi
+    if command -v ccache >/dev/null; then  # optional: rebuilds in several worktrees share objects
+        args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    fi
     if [[ ! -d $UA_ROOT/../shared/ua-schema ]]; then
         echo "warning: $UA_ROOT/../shared/ua-schema is missing (the schema the generator reads)" >&2
     fi
