@@ -4,6 +4,7 @@
 #include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/services/DiscoveryService.h"
+#include "ua/server/services/MethodService.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/services/MonitoredItemService.h"
 #include "ua/server/services/SessionService.h"
@@ -107,6 +108,7 @@ constexpr auto makeTable() {
         UA_SERVICE(DeleteMonitoredItems, Needs::Session),
         UA_SERVICE(SetMonitoringMode, Needs::Session),
         UA_SERVICE(SetTriggering, Needs::Session),
+        UA_SERVICE(Call, Needs::Session),
     };
     std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.encodingId < b.encodingId; });
     return table;

@@ -21,6 +21,8 @@
 
 namespace ua {
 
+struct MethodHandler;  // MethodHandler.h
+
 // Position of a node in its AddressSpace; stable for the life of that AddressSpace and its copies.
 using NodeIndex = uint32_t;
 inline constexpr NodeIndex kNoNode = std::numeric_limits<NodeIndex>::max();
@@ -111,6 +113,8 @@ struct Node {
     // Method.
     bool executable = true;
     bool userExecutable = true;
+    // What the Call service runs (MethodHandler.h); null: Bad_NotImplemented. Shared by snapshots.
+    std::shared_ptr<const MethodHandler> method;
 
     // DataType: an ExtensionObject holding a StructureDefinition or EnumDefinition; Null = absent.
     Variant dataTypeDefinition;

@@ -55,4 +55,53 @@ StatusCode NodeManager::setValueSource(AddressSpace& space, const NodeId& id, Va
     return status::Good;
 }
 
+StatusCode NodeManager::addMethod(AddressSpace& space, const NodeId& id, std::string_view name, const NodeId& parent,
+                                  MethodDeclaration d) {
+    if ((!d.inputs.empty() || !d.outputs.empty()) && id.idType() != NodeId::IdType::String) return status::BadNodeIdInvalid;
+    Node n;
+    n.nodeId = id;
+    n.nodeClass = NodeClass::Method;
+    n.browseName = {m_ns, String(name)};
+    n.displayName.text = String(name);
+    n.description = std::move(d.description);
+    n.executable = n.userExecutable = true;
+    n.method = std::make_shared<const MethodHandler>(std::move(d.handler));
+    StatusCode s = space.addNode(std::move(n));
+    const NodeId reference = d.referenceType.isNull() ? NodeId(id::HasComponent) : d.referenceType;
+    if (s.isGood() && !parent.isNull()) s = space.addReference(parent, reference, id);
+    const auto addArguments = [&](const char* property, std::vector<ArgumentDeclaration>& list) {
+        if (s.isBad() || list.empty()) return;
+        Array<ExtensionObject> arguments = Array<ExtensionObject>::emptyArray();
+        for (ArgumentDeclaration& a : list) {
+            Argument arg;
+            arg.name = String(a.name);
+            arg.dataType = a.dataType;
+            arg.valueRank = a.valueRank;
+            arg.arrayDimensions = std::move(a.arrayDimensions);
+            arg.description = std::move(a.description);
+            arguments.push_back(ExtensionObject::make(std::move(arg)));
+        }
+        VariableOptions o;
+        o.valueRank = 1;
+        o.arrayDimensions = Array<uint32_t>{uint32_t(arguments.size())};
+        o.accessLevel = access::CurrentRead;
+        o.referenceType = NodeId(id::HasProperty);
+        o.typeDefinition = NodeId(id::PropertyType);
+        const NodeId pid(id.namespaceIndex(), String(id.string().str() + "." + property));
+        s = addVariable(space, pid, property, id, NodeId(id::Argument), Variant(std::move(arguments)), std::move(o));
+        if (s.isGood()) space.findMutable(pid)->browseName = QualifiedName{0, String(property)};
+    };
+    addArguments("InputArguments", d.inputs);
+    addArguments("OutputArguments", d.outputs);
+    return s;
+}
+
+StatusCode NodeManager::setMethodHandler(AddressSpace& space, const NodeId& id, MethodHandler handler) {
+    Node* n = space.findMutable(id);
+    if (!n) return status::BadNodeIdUnknown;
+    if (n->nodeClass != NodeClass::Method) return status::BadNodeClassInvalid;
+    n->method = std::make_shared<const MethodHandler>(std::move(handler));
+    return status::Good;
+}
+
 } // namespace ua

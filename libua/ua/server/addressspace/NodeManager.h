@@ -10,6 +10,7 @@
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/addressspace/AddressSpace.h"
+#include "ua/server/addressspace/MethodHandler.h"
 
 #include <string>
 #include <string_view>
@@ -67,6 +68,16 @@ protected:
     // Makes a Variable live: its Value comes from source.read (and goes to source.write).
     // Bad_NodeIdUnknown, or Bad_NodeClassInvalid for a node that is not a Variable.
     static StatusCode setValueSource(AddressSpace& space, const NodeId& id, ValueSource source);
+    // A Method (OPC 10000-3 5.7) that the Call service can invoke on parent: the Method node,
+    // parent --HasComponent--> it, and its InputArguments / OutputArguments Properties (BrowseNames
+    // in namespace 0, DataType Argument, ValueRank 1, NodeIds "<id>.InputArguments" and
+    // "<id>.OutputArguments", so id must be a string NodeId when there are arguments, else
+    // Bad_NodeIdInvalid). See MethodHandler.h for the handler.
+    StatusCode addMethod(AddressSpace& space, const NodeId& id, std::string_view name, const NodeId& parent,
+                         MethodDeclaration declaration);
+    // Attaches a handler to an existing Method (one of another namespace, e.g. of namespace 0).
+    // Bad_NodeIdUnknown, or Bad_NodeClassInvalid for a node that is not a Method.
+    static StatusCode setMethodHandler(AddressSpace& space, const NodeId& id, MethodHandler handler);
 
 private:
     std::string m_uri;

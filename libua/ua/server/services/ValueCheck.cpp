@@ -32,12 +32,16 @@ bool rankFits(int32_t valueRank, int dims) {
 } // namespace
 
 StatusCode checkValueType(const AddressSpace& s, const Node& n, Variant& v) {
-    const NodeIndex dt = s.indexOf(n.dataType);
+    return checkValueType(s, n.dataType, n.valueRank, v);
+}
+
+StatusCode checkValueType(const AddressSpace& s, const NodeId& dataType, int32_t valueRank, Variant& v) {
+    const NodeIndex dt = s.indexOf(dataType);
     if (dt == kNoNode) return status::BadTypeMismatch;
-    const bool any = n.dataType == NodeId(id::BaseDataType);
+    const bool any = dataType == NodeId(id::BaseDataType);
     const BuiltInType expected = s.builtInTypeOf(dt);
 
-    if (expected == BuiltInType::Byte && n.valueRank != -1 && v.isScalar() && v.type() == BuiltInType::ByteString) {
+    if (expected == BuiltInType::Byte && valueRank != -1 && v.isScalar() && v.type() == BuiltInType::ByteString) {
         const ByteString& b = *v.get<ByteString>();
         Array<uint8_t> bytes = Array<uint8_t>::emptyArray();
         bytes.assign(b.data(), b.data() + b.size());
@@ -52,7 +56,7 @@ StatusCode checkValueType(const AddressSpace& s, const Node& n, Variant& v) {
             if (!s.isSubtypeOf(s.indexOf(NodeId(uint32_t(actual))), dt)) return status::BadTypeMismatch;
         } else if (actual != expected) {
             return status::BadTypeMismatch;
-        } else if (actual == BuiltInType::ExtensionObject && n.dataType != NodeId(id::Structure)) {
+        } else if (actual == BuiltInType::ExtensionObject && dataType != NodeId(id::Structure)) {
             const auto fits = [&](const ExtensionObject& x) { return s.isSubtypeOf(structureType(s, x), dt); };
             if (const auto* x = v.get<ExtensionObject>(); x && !fits(*x)) return status::BadTypeMismatch;
             if (const auto* xs = v.get<Array<ExtensionObject>>())
@@ -61,7 +65,7 @@ StatusCode checkValueType(const AddressSpace& s, const Node& n, Variant& v) {
         }
     }
     const int dims = v.isArray() ? (v.arrayDimensions().empty() ? 1 : int(v.arrayDimensions().size())) : 0;
-    if (!rankFits(n.valueRank, dims) || !v.dimensionsMatch()) return status::BadTypeMismatch;
+    if (!rankFits(valueRank, dims) || !v.dimensionsMatch()) return status::BadTypeMismatch;
     return status::Good;
 }
 

@@ -17,5 +17,8 @@ namespace ua {
 // A ByteString is accepted where a Byte array is expected (OPC 10000-4 5.10.4.2) and converted in
 // place into the array.
 StatusCode checkValueType(const AddressSpace& space, const Node& node, Variant& value);
+// The same against a DataType and ValueRank given apart from a node (a Method's Argument, OPC
+// 10000-3 8.6).
+StatusCode checkValueType(const AddressSpace& space, const NodeId& dataType, int32_t valueRank, Variant& value);
 
 } // namespace ua

@@ -1,0 +1,206 @@
+#include "ua/server/services/MethodService.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/ServerConnection.h"
+#include "ua/server/Server.h"
+#include "ua/server/addressspace/MethodHandler.h"
+#include "ua/server/services/ValueCheck.h"
+#include "ua/server/subscriptions/ResponseTarget.h"
+#include "ua/server/users/Roles.h"
+
+#include <QThread>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+namespace ua {
+
+QThreadPool& methodWorkerPool() {
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;  // never deleted: Worker handlers may outlive every Server
+        p->setMaxThreadCount(std::max(4, 2 * QThread::idealThreadCount()));
+        p->setObjectName(QStringLiteral("ua-method-workers"));
+        return p;
+    }();
+    return *pool;
+}
+
+namespace {
+
+// The node indexes one request needs, looked up once.
+struct Refs {
+    NodeIndex hasComponent, hasProperty;
+    explicit Refs(const AddressSpace& s)
+        : hasComponent(s.indexOf(NodeId(id::HasComponent))), hasProperty(s.indexOf(NodeId(id::HasProperty))) {}
+};
+
+// True when source has a forward HasComponent (or subtype) reference to method.
+bool hasComponent(const AddressSpace& s, const Refs& refs, NodeIndex source, NodeIndex method) {
+    for (const Reference& r : s.node(source).references)
+        if (r.isForward && r.target == method && s.isSubtypeOf(r.referenceType, refs.hasComponent)) return true;
+    return false;
+}
+
+// OPC 10000-4 5.11.2.2 objectId: the object, or (an Object's) its type, or a supertype of that.
+bool isMethodOf(const AddressSpace& s, const Refs& refs, NodeIndex object, NodeIndex method) {
+    if (hasComponent(s, refs, object, method)) return true;
+    NodeIndex type = s.node(object).nodeClass == NodeClass::Object ? s.typeDefinition(object) : s.node(object).superType;
+    for (int depth = 0; type != kNoNode && depth < 64; ++depth, type = s.node(type).superType)
+        if (hasComponent(s, refs, type, method)) return true;
+    return false;
+}
+
+// The Arguments of the Method's InputArguments or OutputArguments Property; nullptr when it has
+// none (the Method then takes or returns no arguments).
+const Array<ExtensionObject>* arguments(const AddressSpace& s, const Refs& refs, NodeIndex method,
+                                        std::string_view property, std::shared_ptr<const DataValue>& hold) {
+    for (const Reference& r : s.node(method).references) {
+        if (!r.isForward || r.referenceType != refs.hasProperty) continue;
+        const Node& p = s.node(r.target);
+        if (p.browseName.namespaceIndex != 0 || p.browseName.name.view() != property || !p.value) continue;
+        hold = p.value->load();
+        return hold ? hold->value.get<Array<ExtensionObject>>() : nullptr;
+    }
+    return nullptr;
+}
+
+// Bad_TypeMismatch unless value fits the Argument (DataType with subtypes, ValueRank,
+// ArrayDimensions); a ByteString given for a Byte array is converted in place.
+StatusCode checkArgument(const AddressSpace& s, const Argument& a, Variant& value) {
+    const StatusCode st = checkValueType(s, a.dataType, a.valueRank, value);
+    if (st.isBad() || !value.isArray() || a.arrayDimensions.empty()) return st;
+    const Array<int32_t>& dims = value.arrayDimensions();
+    const std::size_t count = dims.empty() ? 1 : dims.size();
+    if (count != a.arrayDimensions.size()) return status::BadTypeMismatch;
+    for (std::size_t i = 0; i < count; ++i) {
+        const uint32_t fixed = a.arrayDimensions[i];
+        const std::size_t actual = dims.empty() ? value.arrayLength() : std::size_t(std::max(dims[i], 0));
+        if (fixed != 0 && actual != fixed) return status::BadTypeMismatch;
+    }
+    return status::Good;
+}
+
+// Runs a handler and applies the output rules of MethodService.h.
+void runHandler(const MethodHandler& h, const MethodCall& call, std::size_t expectedOutputs, CallMethodResult& r) {
+    StatusCode st;
+    try {
+        st = h.run(call, r);
+    } catch (...) {
+        st = status::BadInternalError;
+    }
+    if (st.isGood() && r.outputArguments.size() != expectedOutputs) st = status::BadInternalError;
+    r.statusCode = st;
+    if (st.isBad()) r.outputArguments = Array<Variant>();
+    if (r.inputArgumentResults.size() != call.inputs.size())
+        r.inputArgumentResults = Array<StatusCode>(std::vector<StatusCode>(call.inputs.size(), status::Good));
+}
+
+struct WorkerCall {
+    std::size_t index;
+    std::shared_ptr<const MethodHandler> handler;
+    MethodCall call;
+    std::size_t expectedOutputs;
+};
+
+struct PendingCall {
+    CallResponse response;
+    std::atomic<std::size_t> remaining{0};
+    CallCompletion complete;
+};
+
+} // namespace
+
+std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResponse& resp, const NodeId& sessionId,
+                      CallCompletion complete) {
+    const std::size_t n = req.methodsToCall.size();
+    if (n == 0) {
+        resp.responseHeader.serviceResult = status::BadNothingToDo;
+        return 0;
+    }
+    if (sc.limits.maxNodesPerMethodCall && n > sc.limits.maxNodesPerMethodCall) {
+        resp.responseHeader.serviceResult = status::BadTooManyOperations;
+        return 0;
+    }
+    const AddressSpace& s = sc.addressSpace;
+    const Refs refs(s);
+    resp.results = Array<CallMethodResult>(std::vector<CallMethodResult>(n));
+    std::vector<WorkerCall> workers;
+    for (std::size_t i = 0; i < n; ++i) {
+        const CallMethodRequest& m = req.methodsToCall[i];
+        CallMethodResult& r = resp.results[i];
+        const NodeIndex object = s.indexOf(m.objectId);
+        if (object == kNoNode) { r.statusCode = status::BadNodeIdUnknown; continue; }
+        const NodeClass oc = s.node(object).nodeClass;
+        if (oc != NodeClass::Object && oc != NodeClass::ObjectType) { r.statusCode = status::BadNodeIdInvalid; continue; }
+        const NodeIndex method = s.indexOf(m.methodId);
+        if (method == kNoNode || s.node(method).nodeClass != NodeClass::Method || !isMethodOf(s, refs, object, method)) {
+            r.statusCode = status::BadMethodInvalid;
+            continue;
+        }
+        const Node& mn = s.node(method);
+        if (!mn.executable) { r.statusCode = status::BadNotExecutable; continue; }
+        if (!mn.userExecutable || !(userPermissions(mn, sc.roles, sc.permissions) & uint32_t(PermissionType::Call))) {
+            r.statusCode = status::BadUserAccessDenied;
+            continue;
+        }
+        std::shared_ptr<const DataValue> inHold, outHold;
+        const Array<ExtensionObject>* in = arguments(s, refs, method, "InputArguments", inHold);
+        const std::size_t expected = in ? in->size() : 0;
+        if (m.inputArguments.size() < expected) { r.statusCode = status::BadArgumentsMissing; continue; }
+        if (m.inputArguments.size() > expected) { r.statusCode = status::BadTooManyArguments; continue; }
+        MethodCall call{m.objectId, m.methodId, m.inputArguments, sessionId, sc.roles};
+        r.inputArgumentResults = Array<StatusCode>(std::vector<StatusCode>(expected, status::Good));
+        bool valid = true;
+        for (std::size_t a = 0; a < expected; ++a) {
+            const Argument* arg = (*in)[a].get<Argument>();
+            const StatusCode st = arg ? checkArgument(s, *arg, call.inputs[a]) : StatusCode(status::BadTypeMismatch);
+            r.inputArgumentResults[a] = st;
+            valid = valid && st.isGood();
+        }
+        if (!valid) { r.statusCode = status::BadInvalidArgument; continue; }
+        if (!mn.method || !mn.method->run) { r.statusCode = status::BadNotImplemented; continue; }
+        const Array<ExtensionObject>* out = arguments(s, refs, method, "OutputArguments", outHold);
+        const std::size_t outputs = out ? out->size() : 0;
+        if (mn.method->execution == MethodHandler::Execution::Inline) runHandler(*mn.method, call, outputs, r);
+        else workers.push_back(WorkerCall{i, mn.method, std::move(call), outputs});
+    }
+    if (workers.empty()) return 0;
+
+    auto pending = std::make_shared<PendingCall>();
+    pending->response = std::move(resp);
+    pending->remaining.store(workers.size(), std::memory_order_relaxed);
+    pending->complete = std::move(complete);
+    const std::size_t started = workers.size();
+    QThreadPool& pool = methodWorkerPool();
+    for (WorkerCall& w : workers) {
+        pool.start([pending, w = std::move(w)] {
+            // Each worker writes only its own result; the last one (acq_rel) sees them all.
+            runHandler(*w.handler, w.call, w.expectedOutputs, pending->response.results[w.index]);
+            if (pending->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1 && pending->complete)
+                pending->complete(std::move(pending->response));
+        });
+    }
+    return started;
+}
+
+void handleCall(RequestContext& ctx, const CallRequest& req, CallResponse& resp) {
+    Session& session = *ctx.session;
+    ServiceContext sc{ctx.connection.addressSpace(), &ctx.server.addressSpace(), ctx.server.config().operationLimits,
+                      &session.view, resp.responseHeader.timestamp};
+    sc.roles = session.roles.load(std::memory_order_relaxed);
+    sc.permissions = session.permissions.load(std::memory_order_relaxed);
+    const ResponseTarget target{ctx.connection.link(), ctx.requestId, req.requestHeader.requestHandle};
+    std::weak_ptr<Session> weak = ctx.session;
+    const std::size_t started = serveCall(sc, req, resp, session.sessionId, [target, weak](CallResponse&& done) {
+        // OPC 10000-4 5.11.2.1: the results of a Session that has ended are discarded.
+        const SessionPtr s = weak.lock();
+        if (!s || s->closed.load(std::memory_order_relaxed) || !target.reachable()) return;
+        target.send(std::move(done));
+    });
+    if (started > 0) ctx.deferred = true;
+}
+
+} // namespace ua
