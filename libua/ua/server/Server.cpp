@@ -64,8 +64,8 @@ void Server::buildAddressSpace() {
     // Namespace 1 is the server's own (OPC 10000-5 NamespaceArray[1]); the benchmark layout lives there.
     BenchmarkNodeManager bench(m_config.applicationUri.toStdString(), m_config.benchmarkVariables);
     if (s.isGood()) s = bench.install(space);
-    DemoNodeManager demo(m_config.demoUpdateRateMs);
-    if (s.isGood() && m_config.demoNamespace) s = demo.install(space);
+    if (m_config.demoNamespace) m_demo = std::make_shared<DemoNodeManager>(m_config.demoUpdateRateMs);
+    if (s.isGood() && m_demo) s = m_demo->install(space);
     if (s.isGood())
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
                                 EncodingLimits::defaults());

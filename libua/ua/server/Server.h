@@ -22,6 +22,7 @@ class QThread;
 namespace ua {
 
 class CertificateStore;
+class DemoNodeManager;
 class Listener;
 
 class Server : public QObject {
@@ -60,6 +61,8 @@ public:
     // Changes the address space (a copy, published atomically; see SharedAddressSpace).
     StatusCode updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change);
     ServerRuntimeState& runtime() { return *m_runtime; }
+    // The demo namespace's manager (its hooks, e.g. setEventCallback); null without demoNamespace.
+    DemoNodeManager* demoNodeManager() { return m_demo.get(); }
     // Subscription ids and the server-wide Subscription/MonitoredItem counts (any thread).
     SubscriptionRegistry& subscriptionRegistry() { return *m_subscriptionRegistry; }
     // Counters sampled by the GUI; updated with relaxed atomics.
@@ -83,6 +86,7 @@ private:
     UserStore m_users;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
+    std::shared_ptr<DemoNodeManager> m_demo;
     std::unique_ptr<SubscriptionRegistry> m_subscriptionRegistry;
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;

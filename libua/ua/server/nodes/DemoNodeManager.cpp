@@ -3,6 +3,8 @@
 #include "ua/encoding/generated/StatusCodes.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
+#include <QThread>
 #include <cmath>
 
 namespace ua {
@@ -109,6 +111,74 @@ StatusCode DemoNodeManager::populate(AddressSpace& space) {
         parent = makeId(path);
     }
     if (s.isGood()) s = addSimulation(space, demo);
+    if (s.isGood()) s = addMethods(space, demo);
+    return s;
+}
+
+void DemoNodeManager::setEventCallback(EventCallback callback) {
+    m_event->store(callback ? std::make_shared<const EventCallback>(std::move(callback)) : nullptr,
+                   std::memory_order_release);
+}
+
+StatusCode DemoNodeManager::addMethods(AddressSpace& space, const NodeId& demo) {
+    const NodeId methods = makeId("Demo.Methods");
+    StatusCode s = addFolder(space, methods, "Methods", demo);
+    const auto arg = [](const char* name, uint32_t dataType, int32_t valueRank, const char* description) {
+        ArgumentDeclaration a;
+        a.name = name;
+        a.dataType = NodeId(dataType);
+        a.valueRank = valueRank;
+        if (valueRank == 1) a.arrayDimensions = Array<uint32_t>{0};
+        a.description = LocalizedText{String("en"), String(description)};
+        return a;
+    };
+    const auto text = [](const char* t) { return LocalizedText{String("en"), String(t)}; };
+
+    MethodDeclaration scale;
+    scale.description = text("Multiplies each of Values by Factor; returns the products and their sum");
+    scale.inputs = {arg("Values", id::Double, 1, "The numbers to scale"), arg("Factor", id::Double, -1, "The multiplier")};
+    scale.outputs = {arg("Scaled", id::Double, 1, "Values[i] * Factor"), arg("Sum", id::Double, -1, "The sum of Scaled")};
+    scale.handler.run = [](const MethodCall& call, CallMethodResult& r) -> StatusCode {
+        const Array<double>* values = call.inputs[0].get<Array<double>>();
+        const double factor = *call.inputs[1].get<double>();
+        Array<double> scaled = Array<double>::emptyArray();
+        double sum = 0;
+        if (values) {
+            scaled.reserve(values->size());
+            for (double v : *values) sum += scaled.emplace_back(v * factor);
+        }
+        r.outputArguments = Array<Variant>{Variant(std::move(scaled)), Variant(sum)};
+        return status::Good;
+    };
+    if (s.isGood()) s = addMethod(space, makeId("Demo.Methods.Scale"), "Scale", methods, std::move(scale));
+
+    MethodDeclaration sleep;
+    sleep.description = text("Waits DurationMs (at most 10000) off the I/O thread; returns the time waited, ms");
+    sleep.inputs = {arg("DurationMs", id::UInt32, -1, "How long to wait, ms (0..10000)")};
+    sleep.outputs = {arg("ElapsedMs", id::UInt32, -1, "How long it waited, ms")};
+    sleep.handler.execution = MethodHandler::Execution::Worker;
+    sleep.handler.run = [](const MethodCall& call, CallMethodResult& r) -> StatusCode {
+        const uint32_t ms = *call.inputs[0].get<uint32_t>();
+        if (ms > 10000) return rejectArgument(call, r, 0, status::BadOutOfRange);
+        QElapsedTimer t;
+        t.start();
+        QThread::msleep(ms);
+        r.outputArguments = Array<Variant>{Variant(uint32_t(t.elapsed()))};
+        return status::Good;
+    };
+    if (s.isGood()) s = addMethod(space, makeId("Demo.Methods.Sleep"), "Sleep", methods, std::move(sleep));
+
+    MethodDeclaration event;
+    event.description = text("Reports an event with Message and Severity (1..1000)");
+    event.inputs = {arg("Message", id::String, -1, "The event's Message"), arg("Severity", id::UInt16, -1, "1 (lowest) .. 1000 (highest)")};
+    event.handler.run = [hook = m_event](const MethodCall& call, CallMethodResult& r) -> StatusCode {
+        const uint16_t severity = *call.inputs[1].get<uint16_t>();
+        if (severity < 1 || severity > 1000) return rejectArgument(call, r, 1, status::BadOutOfRange);
+        const std::shared_ptr<const EventCallback> callback = hook->load(std::memory_order_acquire);
+        if (!callback || !*callback) return status::BadNotSupported;
+        return (*callback)(call.inputs[0].get<String>()->toQString(), severity);
+    };
+    if (s.isGood()) s = addMethod(space, makeId("Demo.Methods.GenerateEvent"), "GenerateEvent", methods, std::move(event));
     return s;
 }
 
