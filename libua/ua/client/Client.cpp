@@ -100,4 +100,20 @@ void Client::translateBrowsePaths(std::vector<BrowsePath> paths, QObject* contex
     call<TranslateBrowsePathsToNodeIdsRequest, TranslateBrowsePathsToNodeIdsResponse>(std::move(req), context, std::move(done), timeoutMs);
 }
 
+void Client::call(std::vector<CallMethodRequest> methods, QObject* context, ServiceCallback<CallResponse> done,
+                  uint32_t timeoutMs) {
+    CallRequest req;
+    req.methodsToCall = Array<CallMethodRequest>(std::move(methods));
+    call<CallRequest, CallResponse>(std::move(req), context, std::move(done), timeoutMs);
+}
+
+void Client::callMethod(const NodeId& objectId, const NodeId& methodId, std::vector<Variant> inputs, QObject* context,
+                        ServiceCallback<CallResponse> done, uint32_t timeoutMs) {
+    CallMethodRequest m;
+    m.objectId = objectId;
+    m.methodId = methodId;
+    m.inputArguments = Array<Variant>(std::move(inputs));
+    call({std::move(m)}, context, std::move(done), timeoutMs);
+}
+
 } // namespace ua

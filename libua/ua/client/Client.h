@@ -2,7 +2,7 @@
 // OpenSecureChannel, GetEndpoints, then a signed or encrypted SecureChannel to the endpoint chosen by
 // ClientConfig's policy, mode and user identity, with the server certificate validated and trusted),
 // a Session (CreateSession + ActivateSession, anonymous, user name or X509 user), any service asynchronously with many requests outstanding, each with its own
-// timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths,
+// timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths, Call,
 // a keep-alive, and reconnect to the same Session after a lost connection. See docs/Client.md.
 //
 // Threads. The network work runs on one I/O thread: a thread of the Client's own, or one given to
@@ -113,6 +113,16 @@ public:
     // TranslateBrowsePathsToNodeIds (OPC 10000-4 5.8.4); see RelativePath.h for paths from text.
     void translateBrowsePaths(std::vector<BrowsePath> paths, QObject* context,
                               ServiceCallback<TranslateBrowsePathsToNodeIdsResponse> done, uint32_t timeoutMs = 0);
+    // Call (OPC 10000-4 5.11.2): invokes each Method; response.results holds one CallMethodResult per
+    // CallMethodRequest, in order (statusCode, inputArgumentResults, outputArguments). status is Bad
+    // only when the request as a whole failed (e.g. Bad_NothingToDo, Bad_TooManyOperations); a
+    // Method's own failure (Bad_MethodInvalid, Bad_ArgumentsMissing, Bad_InvalidArgument, ...) is its
+    // result's statusCode. A long-running Method needs a timeoutMs longer than it runs.
+    void call(std::vector<CallMethodRequest> methods, QObject* context, ServiceCallback<CallResponse> done,
+              uint32_t timeoutMs = 0);
+    // Call of one Method of objectId with the inputs; its result is response.results[0].
+    void callMethod(const NodeId& objectId, const NodeId& methodId, std::vector<Variant> inputs, QObject* context,
+                    ServiceCallback<CallResponse> done, uint32_t timeoutMs = 0);
 
     // --- State (any thread) ------------------------------------------------------------------------
     State state() const { return m_core->state(); }
