@@ -28,6 +28,7 @@ private slots:
     void browsesTheServerObjectThroughContinuationPoints();
     void releasesContinuationPointsWhenStoppingEarly();
     void translatesBrowsePaths();
+    void callsAMethod();
     void manyRequestsOutstanding();
     void keepAliveReadsTheServerState();
     void closesSessionAndDisconnects();
@@ -242,6 +243,47 @@ void TestClientVsNodeServer::translatesBrowsePaths() {
     QCOMPARE(results[1].targets[0].targetId.nodeId, NodeId(1, "Double"));
     QCOMPARE(results[2].targets[0].targetId.nodeId, NodeId(id::Server_ServerStatus_State));
     QCOMPARE(results[3].statusCode, status::BadNoMatch);
+}
+
+void TestClientVsNodeServer::callsAMethod() {
+    // node_server.js's Calculator.Multiply(Values Int32[], Factor Int32) -> (Products Int32[]).
+    const NodeId object(1, "Calculator"), method(1, "Calculator.Multiply");
+    Awaited<ServiceResult<CallResponse>> c;
+    m_client->callMethod(object, method, {Variant(Array<int32_t>{1, -2, 30}), Variant(int32_t(3))}, this, c.callback());
+    QVERIFY(c.wait());
+    QCOMPARE(c->status, status::Good);
+    QCOMPARE(c->response.results.size(), std::size_t(1));
+    const CallMethodResult& r = c->response.results[0];
+    QCOMPARE(r.statusCode, status::Good);
+    QCOMPARE(r.outputArguments.size(), std::size_t(1));
+    QCOMPARE(r.outputArguments[0], Variant(Array<int32_t>{3, -6, 90}));
+
+    // Several Methods in one request, each with its own result: node-opcua checks the arguments too.
+    CallMethodRequest missing;
+    missing.objectId = object;
+    missing.methodId = method;
+    missing.inputArguments = Array<Variant>{Variant(Array<int32_t>{1})};
+    CallMethodRequest wrongType = missing;
+    wrongType.inputArguments.push_back(Variant(String("3")));
+    CallMethodRequest wrongObject = missing;
+    wrongObject.objectId = NodeId(id::Server);
+    wrongObject.inputArguments.push_back(Variant(int32_t(2)));
+    Awaited<ServiceResult<CallResponse>> many;
+    m_client->call({missing, wrongType, wrongObject}, this, many.callback());
+    QVERIFY(many.wait());
+    QCOMPARE(many->status, status::Good);
+    QCOMPARE(many->response.results.size(), std::size_t(3));
+    QCOMPARE(many->response.results[0].statusCode, status::BadArgumentsMissing);
+    QCOMPARE(many->response.results[1].statusCode, status::BadInvalidArgument);
+    QCOMPARE(many->response.results[1].inputArgumentResults.size(), std::size_t(2));
+    QCOMPARE(many->response.results[1].inputArgumentResults[1], status::BadTypeMismatch);
+    QCOMPARE(many->response.results[2].statusCode, status::BadMethodInvalid);
+
+    // An empty request fails as a whole.
+    Awaited<ServiceResult<CallResponse>> none;
+    m_client->call({}, this, none.callback());
+    QVERIFY(none.wait());
+    QCOMPARE(none->status, status::BadNothingToDo);
 }
 
 void TestClientVsNodeServer::manyRequestsOutstanding() {

@@ -6,6 +6,8 @@
 //   ns=1;s=Double                               Double 3.25, writable
 //   ns=1;s=String                               String "hello", writable
 //   ns=1;s=Int32Array                           Int32[] [1, 2, 3, 4, 5], writable
+//   ns=1;s=Calculator                           Object (Objects/Calculator) with the Method
+//   ns=1;s=Calculator.Multiply                  Multiply(Values Int32[], Factor Int32) -> (Products Int32[])
 // A Session may hold 5 Browse ContinuationPoints at most.
 // Prints "READY <port>" on stdout once it listens (nothing else goes to stdout: node-opcua's
 // logging is sent to stderr) and stops when stdin closes or on SIGTERM.
@@ -64,6 +66,28 @@ async function main() {
         accessLevel: "CurrentRead | CurrentWrite", userAccessLevel: "CurrentRead | CurrentWrite",
         value: new Variant({ dataType: DataType.Int32, arrayType: VariantArrayType.Array, value: new Int32Array([1, 2, 3, 4, 5]) }),
     });
+
+    // ---- Methods (for our client's Call, tst_client_vs_node_server) -----------------------------
+    const { StatusCodes } = require("node-opcua");
+    const calculator = ns.addObject({ organizedBy: addressSpace.rootFolder.objects, nodeId: "s=Calculator", browseName: "Calculator" });
+    const multiply = ns.addMethod(calculator, {
+        nodeId: "s=Calculator.Multiply", browseName: "Multiply",
+        inputArguments: [
+            { name: "Values", dataType: DataType.Int32, valueRank: 1, arrayDimensions: [0] },
+            { name: "Factor", dataType: DataType.Int32 },
+        ],
+        outputArguments: [{ name: "Products", dataType: DataType.Int32, valueRank: 1, arrayDimensions: [0] }],
+    });
+    multiply.bindMethod(async (inputArguments) => {
+        const values = Array.from(inputArguments[0].value || []);
+        const factor = inputArguments[1].value;
+        return {
+            statusCode: StatusCodes.Good,
+            outputArguments: [{ dataType: DataType.Int32, arrayType: VariantArrayType.Array, value: new Int32Array(values.map((v) => v * factor)) }],
+        };
+    });
+    // ---- end of Methods ---------------------------------------------------------------------------
+
     await server.start();
     const stop = async () => {
         try { await server.shutdown(0); } catch (_) { /* already down */ }
