@@ -78,7 +78,7 @@ async function main() {
         ],
         outputArguments: [{ name: "Products", dataType: DataType.Int32, valueRank: 1, arrayDimensions: [0] }],
     });
-    multiply.bindMethod(async (inputArguments) => {
+    multiply.bindMethod(async (inputArguments, _context) => {  // two parameters: node-opcua takes it as async
         const values = Array.from(inputArguments[0].value || []);
         const factor = inputArguments[1].value;
         return {

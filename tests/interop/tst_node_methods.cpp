@@ -41,6 +41,7 @@ void TestNodeMethods::nodeOpcuaClientCallsMethods() {
     for (const QString& name : checks.keys()) {
         const QJsonObject c = checks.value(name).toObject();
         QVERIFY2(c.value("ok").toBool(), qPrintable(name + ": " + c.value("detail").toString()));
+        qInfo("%s: %s", qPrintable(name), qPrintable(c.value("detail").toString()));
     }
     QVERIFY2(result.value("ok").toBool(), qPrintable(result.value("error").toString() + diagnostics));
     QCOMPARE(node.exitCode(), 0);
