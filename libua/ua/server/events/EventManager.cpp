@@ -6,7 +6,7 @@ namespace ua {
 
 EventManager::EventManager() : m_hub(std::make_shared<EventHub>()) {}
 
-void EventManager::raise(EventPtr e) {
+void EventManager::raise(const EventPtr& e) {
     if (!e || m_hub->items.load(std::memory_order_relaxed) == 0) return;
     m_hub->raised.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard lock(m_hub->mutex);  // a router is not destroyed while an event is posted to it

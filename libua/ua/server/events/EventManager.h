@@ -37,7 +37,7 @@ public:
     // True when some Subscription has an event MonitoredItem (any thread).
     bool hasSubscribers() const { return m_hub->items.load(std::memory_order_relaxed) > 0; }
     // Raises an event (any thread). Dropped at once when nobody subscribes.
-    void raise(EventPtr e);
+    void raise(const EventPtr& e);
     // Events raised while someone subscribed.
     uint64_t raisedCount() const { return m_hub->raised.load(std::memory_order_relaxed); }
 
