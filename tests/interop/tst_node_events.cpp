@@ -46,6 +46,7 @@ void TestNodeEvents::nodeOpcuaClientReceivesEvents() {
     QVERIFY2(checks.size() >= 16, qPrintable(diagnostics));
     for (const QString& name : checks.keys()) {
         const QJsonObject c = checks.value(name).toObject();
+        qInfo("%s: %s", qPrintable(name), qPrintable(c.value("detail").toString().left(300)));
         QVERIFY2(c.value("ok").toBool(), qPrintable(name + ": " + c.value("detail").toString()));
     }
     QVERIFY2(result.value("ok").toBool(), qPrintable(result.value("error").toString() + diagnostics));
