@@ -51,6 +51,20 @@ async function secondClient(url, userName, password) {
     return status;
 }
 
+// A client on a SignAndEncrypt channel whose certificate the server does not trust: the OPN is
+// refused (AuditOpenSecureChannel Status false, AuditCertificateUntrusted).
+async function untrustedClient(url) {
+    const c = OPCUAClient.create({ endpointMustExist: false, securityMode: MessageSecurityMode.SignAndEncrypt,
+        securityPolicy: SecurityPolicy.Basic256Sha256, connectionStrategy: { maxRetry: 0, initialDelay: 100, maxDelay: 200 } });
+    try {
+        await c.connect(url);
+        await c.disconnect();
+        return "connected";
+    } catch (e) {
+        return String(e.message || e);
+    }
+}
+
 async function main(url) {
     const client = OPCUAClient.create({ endpointMustExist: false, securityMode: MessageSecurityMode.None,
         securityPolicy: SecurityPolicy.None, connectionStrategy: { maxRetry: 0 } });
@@ -87,6 +101,8 @@ async function main(url) {
         const alice = await secondClient(url, "alice", "alice-pw");
         const wrong = await secondClient(url, "alice", "not-her-password");
         check("second client sessions", alice === "Good" && wrong !== "Good", `${alice} / ${wrong}`);
+        const untrusted = await untrustedClient(url);
+        check("untrusted client refused", untrusted !== "connected", untrusted);
         await sleep(1500);
 
         const typeOf = (e) => (e.EventType ? e.EventType.toString() : "");
@@ -103,8 +119,14 @@ async function main(url) {
 
         const audit = (id) => events.filter((e) => typeOf(e) === `ns=0;i=${id}`);
         const opn = audit(2060), create = audit(2071), activate = audit(2075);
-        check("AuditOpenSecureChannel", opn.length >= 2 && opn.every((e) => e.Status === true && e.SourceName ===
-              "SecureChannel/OpenSecureChannel"), opn.length);
+        const opnOk = opn.filter((e) => e.Status === true), opnFailed = opn.filter((e) => e.Status === false);
+        check("AuditOpenSecureChannel", opnOk.length >= 2 && opn.every((e) => e.SourceName === "SecureChannel/OpenSecureChannel"),
+              opnOk.length);
+        check("AuditOpenSecureChannel refused", opnFailed.length >= 1 && /failed: BadCertificateUntrusted/.test(opnFailed[0].Message.text),
+              JSON.stringify(opnFailed.map((e) => e.Message.text)));
+        const untrustedAudit = audit(2087);
+        check("AuditCertificateUntrusted", untrustedAudit.length >= 1 && untrustedAudit.every((e) => e.Status === false &&
+              e.SourceName === "Security/Certificate"), untrustedAudit.length);
         check("AuditCreateSession", create.length >= 2 && create.every((e) => e.Status === true && e.SourceName ===
               "Session/CreateSession"), create.length);
         const ok = activate.filter((e) => e.Status === true), failed = activate.filter((e) => e.Status === false);

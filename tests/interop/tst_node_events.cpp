@@ -43,7 +43,7 @@ void TestNodeEvents::nodeOpcuaClientReceivesEvents() {
     const QString diagnostics = QString::fromUtf8(out.left(3000)) + QString::fromUtf8(node.readAllStandardError().right(3000));
     const QJsonObject result = QJsonDocument::fromJson(out).object();
     const QJsonObject checks = result.value("checks").toObject();
-    QVERIFY2(checks.size() >= 16, qPrintable(diagnostics));
+    QVERIFY2(checks.size() >= 19, qPrintable(diagnostics));
     for (const QString& name : checks.keys()) {
         const QJsonObject c = checks.value(name).toObject();
         qInfo("%s: %s", qPrintable(name), qPrintable(c.value("detail").toString().left(300)));

@@ -5,6 +5,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/ContentFilter.h"
 #include "ua/server/events/EventItem.h"
 #include "ua/server/events/EventManager.h"
@@ -166,6 +167,7 @@ private slots:
     void nothingIsPostedWithoutEventItems();
     void raiseWithoutSubscribersIsCheap();
     void modifyEventItem();
+    void auditCertificateEvents();
 };
 
 // One event: BaseEventType, Severity 700, SourceName "Demo", Message "message 700".
@@ -581,6 +583,39 @@ void TestEvents::modifyEventItem() {
     req.itemsToModify = Array<MonitoredItemModifyRequest>{m};
     modifyMonitoredItems(*f.session, req, resp, f.nowUs);
     QCOMPARE(resp.results[0].statusCode, StatusCode(status::BadEventFilterInvalid));
+}
+
+void TestEvents::auditCertificateEvents() {
+    const auto type = [](uint32_t reason) { return auditCertificateEventType(StatusCode(reason)).numeric(); };
+    QCOMPARE(type(status::BadCertificateUntrusted), id::AuditCertificateUntrustedEventType);
+    QCOMPARE(type(status::BadCertificateTimeInvalid), id::AuditCertificateExpiredEventType);
+    QCOMPARE(type(status::BadCertificateIssuerTimeInvalid), id::AuditCertificateExpiredEventType);
+    QCOMPARE(type(status::BadCertificateRevoked), id::AuditCertificateRevokedEventType);
+    QCOMPARE(type(status::BadCertificateRevocationUnknown), id::AuditCertificateRevokedEventType);
+    QCOMPARE(type(status::BadCertificateUriInvalid), id::AuditCertificateDataMismatchEventType);
+    QCOMPARE(type(status::BadCertificateHostNameInvalid), id::AuditCertificateDataMismatchEventType);
+    QCOMPARE(type(status::BadCertificateUseNotAllowed), id::AuditCertificateMismatchEventType);
+    QCOMPARE(type(status::BadCertificateInvalid), id::AuditCertificateInvalidEventType);
+    QCOMPARE(type(status::BadCertificateChainIncomplete), id::AuditCertificateInvalidEventType);
+
+    Fixture f;
+    auditCertificateRejected(f.events, "urn:server", "not DER", StatusCode(status::BadCertificateUriInvalid), "urn:wrong");
+    QCOMPARE(f.events.raisedCount(), uint64_t(0));  // nobody subscribed: nothing built
+    const uint32_t sub = f.createSubscription();
+    QCOMPARE(f.createItem(sub, makeEventFilter({field("EventType"), field("Certificate", id::AuditCertificateEventType),
+                                                field("InvalidUri", id::AuditCertificateDataMismatchEventType),
+                                                field("Status", id::AuditEventType), field("ServerId", id::AuditEventType)}))
+                 .statusCode,
+             StatusCode(status::Good));
+    auditCertificateRejected(f.events, "urn:server", "not DER", StatusCode(status::BadCertificateUriInvalid), "urn:wrong");
+    QCoreApplication::processEvents();
+    const auto ev = eventsOf(f.publish());
+    QCOMPARE(ev.size(), std::size_t(1));
+    QCOMPARE(*ev[0].eventFields[0].get<NodeId>(), NodeId(id::AuditCertificateDataMismatchEventType));
+    QCOMPARE(ev[0].eventFields[1].get<ByteString>()->str(), std::string("not DER"));
+    QCOMPARE(ev[0].eventFields[2].get<String>()->str(), std::string("urn:wrong"));
+    QCOMPARE(*ev[0].eventFields[3].get<bool>(), false);
+    QCOMPARE(ev[0].eventFields[4].get<String>()->str(), std::string("urn:server"));
 }
 
 QTEST_GUILESS_MAIN(TestEvents)
