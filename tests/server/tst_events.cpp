@@ -168,6 +168,7 @@ private slots:
     void raiseWithoutSubscribersIsCheap();
     void modifyEventItem();
     void auditCertificateEvents();
+    void transferKeepsEventItems();
 };
 
 // One event: BaseEventType, Severity 700, SourceName "Demo", Message "message 700".
@@ -616,6 +617,38 @@ void TestEvents::auditCertificateEvents() {
     QCOMPARE(ev[0].eventFields[2].get<String>()->str(), std::string("urn:wrong"));
     QCOMPARE(*ev[0].eventFields[3].get<bool>(), false);
     QCOMPARE(ev[0].eventFields[4].get<String>()->str(), std::string("urn:server"));
+}
+
+// TransferSubscriptions (5.14.7): the event item leaves its router on detach and joins the new
+// home's on attach; the new Session gets the events.
+void TestEvents::transferKeepsEventItems() {
+    Fixture f;
+    auto second = std::make_shared<SessionSubscriptions>(*f.scheduler, NodeId(1, 2u), "anonymous");
+    std::vector<PublishResponse> got;
+    second->sender = [&got](const ResponseTarget&, PublishResponse&& r) { got.push_back(std::move(r)); };
+    const uint32_t sub = f.createSubscription();
+    QCOMPARE(f.createItem(sub, makeEventFilter({field("Severity")})).statusCode, StatusCode(status::Good));
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{sub};
+    TransferSubscriptionsResponse resp;
+    bool answered = false;
+    transferSubscriptions(second, req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); answered = true; }, f.nowUs);
+    QVERIFY(answered);
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::Good));
+    QCOMPARE(EventRouter::of(*f.scheduler)->itemCount(), std::size_t(1));
+    QVERIFY(f.events.hasSubscribers());
+    f.raise(demoEvent(9));
+    second->publish(ResponseTarget{nullptr, 0, 1}, PublishRequest{}, f.nowUs);
+    for (int i = 0; i < 3 && got.empty(); ++i) {
+        f.nowUs += 100'000;
+        f.scheduler->runDue(f.nowUs);
+    }
+    QCOMPARE(got.size(), std::size_t(1));
+    const auto ev = eventsOf(got[0]);
+    QCOMPARE(ev.size(), std::size_t(1));
+    QCOMPARE(severityOf(ev[0], 0), uint16_t(9));
+    second->removeAll();
+    QVERIFY(!f.events.hasSubscribers());
 }
 
 QTEST_GUILESS_MAIN(TestEvents)
