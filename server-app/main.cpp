@@ -27,12 +27,16 @@ int main(int argc, char** argv) {
                                                             "default: the application data folder's pki/."),
                       QStringLiteral("dir")});
     parser.addOption({QStringLiteral("secure"), QStringLiteral("Offer no None endpoint and no anonymous login.")});
+    parser.addOption({QStringLiteral("demo-events-ms"),
+                      QStringLiteral("Period of the demo events raised by the Server object (ms; 0 = none)."),
+                      QStringLiteral("ms"), QStringLiteral("1000")});
     parser.process(app);
 
     ua::ServerConfig config;
     config.port = quint16(parser.value(QStringLiteral("port")).toUInt());
     config.hostName = parser.value(QStringLiteral("host"));
     config.ioThreads = parser.value(QStringLiteral("threads")).toInt();
+    config.demoEventsMs = parser.value(QStringLiteral("demo-events-ms")).toUInt();
     config.security.pkiDir = parser.isSet(QStringLiteral("pki"))
                                  ? parser.value(QStringLiteral("pki"))
                                  : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/pki");

@@ -1,10 +1,14 @@
 #include "ua/server/Server.h"
 
+#include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/events/AuditEvents.h"
+#include "ua/server/events/DemoEvents.h"
+#include "ua/server/events/EventRouter.h"
 #include "ua/server/nodes/BenchmarkNodeManager.h"
 #include "ua/server/nodes/DemoNodeManager.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
@@ -70,6 +74,10 @@ void Server::buildAddressSpace() {
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
                                 EncodingLimits::defaults());
     if (s.isGood()) s = installSubscriptionCapabilities(space, m_config.subscriptions);
+    if (s.isGood() && m_config.auditing) {  // OPC 10000-5 6.3.1 Server.Auditing: audit events are raised
+        Node* auditing = space.findMutable(NodeId(id::Server_Auditing));
+        if (auditing && auditing->value) auditing->value->store(DataValue(Variant(true)));
+    }
     if (s.isBad()) qWarning("ua-server: building the address space failed: %s", s.name().c_str());
     m_space = std::make_unique<SharedAddressSpace>(std::move(space));
 }
@@ -124,7 +132,15 @@ bool Server::setUpSecurity() {
     sec->privateKey = m_store->ownPrivateKey();
     std::weak_ptr<CertificateStore> store = m_store;
     const bool trustAll = cfg.trustAllClients;
-    sec->validateCertificate = [store, trustAll](const std::string& chain, const SecurityPolicy& policy) -> StatusCode {
+    std::weak_ptr<EventManager> events = m_events;
+    const std::string serverId = m_config.applicationUri.toStdString();
+    const bool auditing = m_config.auditing;
+    if (auditing)  // X509 user certificates that are not trusted (AuditCertificateUntrustedEventType)
+        m_userStore->setRejectedCallback([events, serverId](const Certificate& c, StatusCode reason) {
+            if (auto e = events.lock()) auditCertificateRejected(*e, serverId, c.der(), reason);
+        });
+    sec->validateCertificate = [store, trustAll, events, serverId, auditing](const std::string& chain,
+                                                                           const SecurityPolicy& policy) -> StatusCode {
         auto s = store.lock();
         if (!s) return status::BadCertificateUntrusted;
         ValidationOptions options;
@@ -133,6 +149,8 @@ bool Server::setUpSecurity() {
         options.allowSha1Signature = policy.minCertificateSignatureHash == HashAlgorithm::Sha1;
         const StatusCode v = s->validate(chain, options);
         if (trustAll && v == StatusCode(status::BadCertificateUntrusted)) return status::Good;
+        if (v.isBad() && auditing)
+            if (auto e = events.lock()) auditCertificateRejected(*e, serverId, chain, v);
         return v;
     };
     m_config.secureChannel.security = std::move(sec);
@@ -153,6 +171,7 @@ bool Server::start() {
         QMetaObject::invokeMethod(ctx, [this, ctx] {
             auto* s = new SubscriptionScheduler(*m_space, m_config.subscriptions, *m_subscriptionRegistry, true, ctx);
             s->makeCurrent();
+            m_events->attach(*s);  // events reach the event items homed on this thread
         }, Qt::BlockingQueuedConnection);
         m_threads.push_back(t);
         m_threadContexts.push_back(ctx);
@@ -178,6 +197,7 @@ bool Server::start() {
         m_expiryTimer->setInterval(1000);
         connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] { m_sessions.expire(monotonicMs()); });
         m_expiryTimer->start();
+        if (m_config.demoEventsMs > 0) new DemoEventSource(*m_events, int(m_config.demoEventsMs), m_acceptContext);
     }, Qt::BlockingQueuedConnection);
     if (!ok) {
         stop();

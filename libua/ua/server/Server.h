@@ -8,6 +8,7 @@
 #include "ua/server/ServerConfig.h"
 #include "ua/server/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/events/EventManager.h"
 #include "ua/server/nodes/ServerObject.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
@@ -65,6 +66,9 @@ public:
     DemoNodeManager* demoNodeManager() { return m_demo.get(); }
     // Subscription ids and the server-wide Subscription/MonitoredItem counts (any thread).
     SubscriptionRegistry& subscriptionRegistry() { return *m_subscriptionRegistry; }
+    // Events (events/EventManager.h): raise() from any thread; every event item of every
+    // Subscription whose filter passes gets it. Audit and demo events come through here too.
+    EventManager& events() { return *m_events; }
     // Counters sampled by the GUI; updated with relaxed atomics.
     std::atomic<int> channelCount{0};
     std::atomic<uint32_t> nextChannelId{1};
@@ -88,6 +92,7 @@ private:
     std::unique_ptr<SharedAddressSpace> m_space;
     std::shared_ptr<DemoNodeManager> m_demo;
     std::unique_ptr<SubscriptionRegistry> m_subscriptionRegistry;
+    std::shared_ptr<EventManager> m_events = std::make_shared<EventManager>();
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;

@@ -32,6 +32,8 @@ struct ServerConfig {
     uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none
     bool demoNamespace = true;             // urn:ua-workbench:demo (DemoNodeManager.h)
     uint32_t demoUpdateRateMs = 1000;      // period of the simulated signals
+    uint32_t demoEventsMs = 0;             // period of the demo events (events/DemoEvents.h); 0: none
+    bool auditing = true;                  // raise audit events (events/AuditEvents.h); Server_Auditing
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>
 };

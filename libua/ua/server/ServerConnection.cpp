@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
 #include "ua/server/ServiceDispatcher.h"
+#include "ua/server/events/AuditEvents.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 
 #include <QLoggingCategory>
@@ -111,6 +112,10 @@ bool ServerConnection::processMessage(const uint8_t* p, std::size_t n) {
     if (h.type == TcpMessageType::Hello) { fail(status::BadTcpMessageTypeInvalid, "a second Hello"); return false; }
     const int64_t now = Server::monotonicMs();
     const auto ev = m_channel->onChunk(p, n, now);
+    if (h.type == TcpMessageType::OpenSecureChannel)  // AuditOpenSecureChannelEventType (events/AuditEvents.h)
+        auditOpenSecureChannel(m_server, m_channelId, *m_channel,
+                               ev.kind == ServerSecureChannel::Event::Kind::Fatal ? (ev.detail.isBad() ? ev.detail : ev.error)
+                                                                                  : StatusCode(status::Good));
     switch (ev.kind) {
     case ServerSecureChannel::Event::Kind::None: return true;
     case ServerSecureChannel::Event::Kind::Fatal:

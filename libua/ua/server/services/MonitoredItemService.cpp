@@ -1,6 +1,7 @@
 #include "ua/server/services/MonitoredItemService.h"
 
 #include "ua/encoding/generated/NodeIds.h"
+#include "ua/server/events/EventItem.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/subscriptions/HomeDispatch.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
@@ -97,6 +98,8 @@ MonitoredItemCreateResult createOne(SessionSubscriptions& ss, Subscription& sub,
     if (probe.hasStatus && failsCreation(probe.status)) { r.statusCode = probe.status; return r; }
     const NodeIndex index = space.indexOf(what.nodeId);
     const Node& node = space.node(index);
+    if (what.attributeId == uint32_t(AttributeId::EventNotifier) && in.requestedParameters.filter.get<EventFilter>())
+        return createEventItem(ss, sub, space, in, index, timestamps, nowUs);  // events/EventItem.h
     DataChangeSettings filter;
     if (StatusCode s = parseDataChangeFilter(space, node, what.attributeId, in.requestedParameters.filter, filter); s.isBad()) {
         r.statusCode = s;
@@ -203,6 +206,10 @@ void modifyMonitoredItems(SessionSubscriptions& ss, const ModifyMonitoredItemsRe
             resp.results.push_back(r);
             continue;
         }
+        if (item->events) {
+            resp.results.push_back(modifyEventItem(ss, *sub, *item, space, in, req.timestampsToReturn));
+            continue;
+        }
         const Node& node = space.node(item->node);
         DataChangeSettings filter;
         r.statusCode = parseDataChangeFilter(space, node, item->itemToMonitor.attributeId, in.requestedParameters.filter, filter);
@@ -256,11 +263,12 @@ void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest&
         item->mode = req.monitoringMode;
         if (item->mode == MonitoringMode::Disabled) {  // 5.13.1.3: a disabled item keeps nothing queued
             item->clearQueue();
+            if (item->events) item->events->clear();
             item->resetLast();
             item->triggered = false;
         } else if (old == MonitoringMode::Disabled) {
             sub->sampleNow(*item);
-        } else if (item->mode == MonitoringMode::Reporting && item->hasQueued()) {
+        } else if (item->mode == MonitoringMode::Reporting && (item->hasQueued() || hasQueuedEvents(*item))) {
             sub->notificationQueued();
         }
         (void)nowUs;

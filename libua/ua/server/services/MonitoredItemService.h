@@ -1,5 +1,5 @@
-// MonitoredItem service set (OPC 10000-4 1.05.03 5.12; 5.13 in the newest text): data-change items
-// only (events are not served yet). Handlers run on the Session's home thread as the Subscription
+// MonitoredItem service set (OPC 10000-4 1.05.03 5.12; 5.13 in the newest text): data-change items,
+// and event items (an EventFilter on the EventNotifier attribute: events/EventItem.h). Handlers run on the Session's home thread as the Subscription
 // services do (SubscriptionService.h); the functions taking SessionSubscriptions& are what they
 // run and what unit tests call with a fake clock (nowUs).
 //
@@ -17,12 +17,13 @@
 // Bad_MonitoringModeInvalid, Bad_TooManyMonitoredItems (MaxMonitoredItems server-wide,
 // MaxMonitoredItemsPerSubscription), Bad_MonitoredItemIdInvalid, and for the filter (7.22.2):
 //   Bad_FilterNotAllowed               a DataChangeFilter on an attribute other than Value, a
-//                                      deadband on a non-numeric DataType, an EventFilter on a value
+//                                      deadband on a non-numeric DataType, an EventFilter on an
+//                                      attribute other than EventNotifier
 //   Bad_DeadbandFilterInvalid          an unknown deadband type, a negative absolute deadband, a
 //                                      percent outside 0-100, a percent deadband without EURange
 //   Bad_MonitoredItemFilterInvalid     an unknown DataChangeTrigger
-//   Bad_MonitoredItemFilterUnsupported any other filter (AggregateFilter, an undecoded structure,
-//                                      an EventFilter on EventNotifier: events are not served yet)
+//   Bad_MonitoredItemFilterUnsupported any other filter (AggregateFilter, an undecoded structure)
+// Event items: Bad_NotSupported, Bad_EventFilterInvalid (see events/EventItem.h).
 #pragma once
 
 #include "ua/encoding/generated/Types.h"

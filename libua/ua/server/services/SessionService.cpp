@@ -5,6 +5,7 @@
 #include "ua/secure/AsymmetricCrypto.h"
 #include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
+#include "ua/server/events/AuditEvents.h"
 #include "ua/server/services/IdentityTokens.h"
 #include "ua/server/services/SubscriptionService.h"
 
@@ -60,6 +61,7 @@ StatusCode checkClient(const ServerSecureChannel& ch, const CreateSessionRequest
 } // namespace
 
 void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
+    const OnScopeExit audit([&] { auditCreateSession(ctx, req, resp); });
     const ServerConfig& cfg = ctx.server.config();
     const ServerSecureChannel& ch = *ctx.connection.channel();
     const bool secure = ch.securityMode() != MessageSecurityMode::None;
@@ -118,6 +120,7 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
 
 void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& req,
                            ActivateSessionResponse& resp) {
+    const OnScopeExit audit([&] { auditActivateSession(ctx, req, resp); });
     SessionPtr s = ctx.server.sessions().find(req.requestHeader.authenticationToken);
     if (!s || s->closed) {
         resp.responseHeader.serviceResult = status::BadSessionIdInvalid;

@@ -8,10 +8,13 @@
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/addressspace/AddressSpace.h"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace ua {
+
+class EventItem;
 
 // The DataChangeFilter as the item applies it: a Percent deadband is already converted to an
 // absolute one from the node's EURange (7.22.2).
@@ -40,6 +43,9 @@ public:
     // reports its queue when one of its triggering items queues a notification.
     std::vector<uint32_t> triggeredItems;
     bool triggered = false;         // set by a triggering item; cleared when the queue is reported
+    // Set for an item on an EventNotifier with an EventFilter (events/EventItem.h): its filter and
+    // event queue. Such an item is never sampled and its data queue stays empty.
+    std::shared_ptr<EventItem> events;
 
     // Offers a sampled value. Queues it (and returns true) when it passes the filter against the
     // last queued value; on a full queue discards per discardOldest and sets the Overflow InfoBits

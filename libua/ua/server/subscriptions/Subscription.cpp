@@ -1,6 +1,7 @@
 #include "ua/server/subscriptions/Subscription.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/events/EventItem.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
@@ -229,16 +230,19 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
             if (item->hasQueued()) more = true;
             else item->triggered = false;
         }
+        EventNotificationList events;  // event items (events/EventItem.h) fill the rest of max
+        if (drainEventQueues(m_items, max - std::min(max, dcn.monitoredItems.size()), events)) more = true;
         m_moreNotifications = more;
         m_notificationsAvailable = more;
-        if (dcn.monitoredItems.empty()) {
+        if (dcn.monitoredItems.empty() && events.events.empty()) {
             keepAlive = true;
         } else {
             const std::size_t n = dcn.monitoredItems.size();
             counters.dataChangeNotificationsCount += n;
-            counters.notificationsCount += n;
+            counters.notificationsCount += n + events.events.size();
             msg.sequenceNumber = takeSequenceNumber();
-            msg.notificationData.push_back(ExtensionObject::make(std::move(dcn)));
+            if (n) msg.notificationData.push_back(ExtensionObject::make(std::move(dcn)));
+            if (!events.events.empty()) msg.notificationData.push_back(ExtensionObject::make(std::move(events)));
             m_retransmission.push_back(msg);  // shares the notification body (ExtensionObject)
             const std::size_t maxQueue = std::max<uint32_t>(1, m_owner->config().maxRetransmissionQueue);
             while (m_retransmission.size() > maxQueue) {
@@ -290,6 +294,7 @@ bool Subscription::removeItem(uint32_t id) {
 }
 
 void Subscription::fileItem(MonitoredItem& item, int64_t nowUs) {
+    if (item.events) return;  // event items are not sampled
     const int64_t interval = toUs(item.samplingIntervalMs);
     auto& g = m_groups[interval];
     if (!g) {
@@ -322,7 +327,7 @@ void Subscription::itemChanged(MonitoredItem& item, int64_t nowUs) {
 }
 
 void Subscription::sampleNow(MonitoredItem& item) {
-    if (item.mode == MonitoringMode::Disabled) return;
+    if (item.mode == MonitoringMode::Disabled || item.events) return;
     uint64_t overflows = 0;
     const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now());
     ++counters.samplesTaken;
@@ -363,7 +368,7 @@ void Subscription::itemTriggered(MonitoredItem& triggering) {
     if (triggering.mode != MonitoringMode::Reporting) return;
     for (uint32_t id : triggering.triggeredItems) {
         MonitoredItem* t = item(id);
-        if (t && t->mode == MonitoringMode::Sampling && t->hasQueued()) {
+        if (t && t->mode == MonitoringMode::Sampling && (t->hasQueued() || hasQueuedEvents(*t))) {
             t->triggered = true;
             m_notificationsAvailable = true;
         }
@@ -378,6 +383,7 @@ std::size_t Subscription::disabledItemCount() const {
 void Subscription::detach() {
     m_timer.reset();
     for (auto& [interval, g] : m_groups) g->timer.reset();
+    detachEventItems(*this);
 }
 
 void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
@@ -388,6 +394,7 @@ void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
         g->timer = Timer(owner.home().timers(), g.get());
         g->timer.arm(nextOnGrid(nowUs, interval, g->phaseUs));
     }
+    attachEventItems(*this);
     resetLifetimeCounter();
     m_messageSent = false;  // the new Session hears from it at the first expiry
     m_state = State::Normal;

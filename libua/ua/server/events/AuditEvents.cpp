@@ -1,0 +1,125 @@
+#include "ua/server/events/AuditEvents.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/pki/Certificate.h"
+#include "ua/secure/SecurityPolicy.h"
+#include "ua/secure/ServerSecureChannel.h"
+#include "ua/server/RequestContext.h"
+#include "ua/server/Server.h"
+#include "ua/server/events/EventManager.h"
+
+namespace ua {
+
+namespace {
+
+bool wanted(Server& server) { return server.config().auditing && server.events().hasSubscribers(); }
+
+std::shared_ptr<Event> makeAudit(uint32_t type, std::string_view sourceName, std::string message, StatusCode result,
+                                 const std::string& serverId, const String& auditEntryId, const std::string& clientUserId) {
+    const bool ok = result.isGood();
+    if (!ok) message += std::string(" failed: ") + result.name();
+    auto e = makeEvent(NodeId(type), NodeId(id::Server), sourceName, message, ok ? 100 : 600);
+    e->set("ActionTimeStamp", Variant(DateTime::now()));
+    e->set("Status", Variant(ok));
+    e->set("ServerId", Variant(String(serverId)));
+    e->set("ClientAuditEntryId", Variant(auditEntryId));
+    e->set("ClientUserId", clientUserId.empty() ? Variant(String()) : Variant(String(clientUserId)));
+    e->set("StatusCodeId", Variant(result));
+    return e;
+}
+
+std::string serverIdOf(Server& server) { return server.config().applicationUri.toStdString(); }
+
+void setCertificate(Event& e, const std::string& der, const char* field) {
+    if (der.empty()) return;
+    e.set(field, Variant(ByteString(der)));
+    const Certificate c = Certificate::fromDer(der);
+    if (!c.isNull()) e.set(std::string(field) + "Thumbprint", Variant(String(c.thumbprintHex())));
+}
+
+} // namespace
+
+void auditOpenSecureChannel(Server& server, uint32_t channelId, const ServerSecureChannel& channel, StatusCode result) {
+    if (!wanted(server)) return;
+    auto e = makeAudit(id::AuditOpenSecureChannelEventType, "SecureChannel/OpenSecureChannel", "OpenSecureChannel",
+                       result, serverIdOf(server), String(), std::string());
+    e->set("SecureChannelId", Variant(String(std::to_string(channelId))));
+    if (result.isGood()) {
+        e->set("SecurityPolicyUri", Variant(String(channel.securityPolicy().uri)));
+        e->set("SecurityMode", Variant(int32_t(channel.securityMode())));
+        const Certificate& c = channel.clientCertificate();
+        if (!c.isNull()) setCertificate(*e, c.der(), "ClientCertificate");
+    }
+    server.events().raise(std::move(e));
+}
+
+void auditCreateSession(RequestContext& ctx, const CreateSessionRequest& req, const CreateSessionResponse& resp) {
+    Server& server = ctx.server;
+    if (!wanted(server)) return;
+    const StatusCode result = resp.responseHeader.serviceResult;
+    auto e = makeAudit(id::AuditCreateSessionEventType, "Session/CreateSession", "CreateSession", result,
+                       serverIdOf(server), req.requestHeader.auditEntryId, std::string());
+    e->set("SessionId", Variant(resp.sessionId));
+    e->set("SecureChannelId", Variant(String(std::to_string(ctx.channelId))));
+    e->set("RevisedSessionTimeout", Variant(resp.revisedSessionTimeout));
+    setCertificate(*e, req.clientCertificate.str(), "ClientCertificate");
+    server.events().raise(std::move(e));
+    if (result == StatusCode(status::BadCertificateUriInvalid))
+        auditCertificateRejected(server.events(), serverIdOf(server), req.clientCertificate.str(), result,
+                                 req.clientDescription.applicationUri.str());
+}
+
+void auditActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, const ActivateSessionResponse& resp) {
+    Server& server = ctx.server;
+    if (!wanted(server)) return;
+    const StatusCode result = resp.responseHeader.serviceResult;
+    SessionPtr s = server.sessions().find(req.requestHeader.authenticationToken);
+    auto e = makeAudit(id::AuditActivateSessionEventType, "Session/ActivateSession", "ActivateSession", result,
+                       serverIdOf(server), req.requestHeader.auditEntryId,
+                       s && result.isGood() ? s->clientUserId : std::string());
+    if (s) e->set("SessionId", Variant(s->sessionId));
+    e->set("SecureChannelId", Variant(String(std::to_string(ctx.channelId))));
+    e->set("ClientSoftwareCertificates", Variant(Array<ExtensionObject>::emptyArray()));
+    ExtensionObject token = req.userIdentityToken;
+    if (const UserNameIdentityToken* u = token.get<UserNameIdentityToken>()) {
+        UserNameIdentityToken copy = *u;  // never the (encrypted) password
+        copy.password = ByteString();
+        token = ExtensionObject::make(std::move(copy));
+    }
+    e->set("UserIdentityToken", Variant(std::move(token)));
+    server.events().raise(std::move(e));
+}
+
+NodeId auditCertificateEventType(StatusCode reason) {
+    switch (reason.base()) {
+    case status::BadCertificateUntrusted: return NodeId(id::AuditCertificateUntrustedEventType);
+    case status::BadCertificateTimeInvalid:
+    case status::BadCertificateIssuerTimeInvalid: return NodeId(id::AuditCertificateExpiredEventType);
+    case status::BadCertificateRevoked:
+    case status::BadCertificateIssuerRevoked:
+    case status::BadCertificateRevocationUnknown:
+    case status::BadCertificateIssuerRevocationUnknown: return NodeId(id::AuditCertificateRevokedEventType);
+    case status::BadCertificateUriInvalid:
+    case status::BadCertificateHostNameInvalid: return NodeId(id::AuditCertificateDataMismatchEventType);
+    case status::BadCertificateUseNotAllowed:
+    case status::BadCertificateIssuerUseNotAllowed: return NodeId(id::AuditCertificateMismatchEventType);
+    default: return NodeId(id::AuditCertificateInvalidEventType);
+    }
+}
+
+void auditCertificateRejected(EventManager& events, const std::string& serverId, const std::string& certificateDer,
+                              StatusCode reason, const std::string& invalid) {
+    if (!events.hasSubscribers()) return;
+    const NodeId type = auditCertificateEventType(reason);
+    auto e = makeAudit(type.numeric(), "Security/Certificate", "Certificate validation", reason, serverId, String(),
+                       std::string());
+    std::vector<Certificate> chain =
+        Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(certificateDer.data()), certificateDer.size());
+    e->set("Certificate", Variant(ByteString(chain.empty() ? certificateDer : chain.front().der())));
+    if (reason == StatusCode(status::BadCertificateUriInvalid)) e->set("InvalidUri", Variant(String(invalid)));
+    if (reason == StatusCode(status::BadCertificateHostNameInvalid)) e->set("InvalidHostname", Variant(String(invalid)));
+    events.raise(std::move(e));
+}
+
+} // namespace ua

@@ -1,0 +1,61 @@
+// Audit events the server raises (OPC 10000-5 6.4.3 - 6.4.22, OPC 10000-4 6.5 Auditing), when
+// ServerConfig::auditing is on (then Server_Auditing, i=2994, is true) and some event item
+// exists (EventManager::hasSubscribers(): otherwise nothing is built).
+//
+// Every one has the AuditEventType fields ActionTimeStamp (now), Status (true: the action
+// succeeded), ServerId (the server's ApplicationUri), ClientAuditEntryId (the request header's
+// auditEntryId), ClientUserId (the Session's user: the user name or X509 subject; null for an
+// anonymous or not yet activated Session), and of AuditSecurityEventType StatusCodeId (the result).
+// SourceNode is the Server object; Severity 100 for a success, 600 for a failure.
+//
+//   AuditOpenSecureChannelEventType  each OpenSecureChannel (Issue and Renew), from ServerConnection:
+//                                    SecureChannelId, ClientCertificate(+Thumbprint),
+//                                    SecurityPolicyUri, SecurityMode; SourceName
+//                                    "SecureChannel/OpenSecureChannel"
+//   AuditCreateSessionEventType      each CreateSession: SessionId, SecureChannelId,
+//                                    ClientCertificate(+Thumbprint), RevisedSessionTimeout (ms);
+//                                    SourceName "Session/CreateSession"
+//   AuditActivateSessionEventType    each ActivateSession: SessionId, SecureChannelId,
+//                                    UserIdentityToken (a UserNameIdentityToken without its
+//                                    password), ClientSoftwareCertificates; "Session/ActivateSession"
+//   AuditCertificate...EventType     a client application or user certificate rejected: the subtype
+//                                    by the reason (Untrusted, Expired, Revoked, DataMismatch with
+//                                    InvalidUri/InvalidHostname, Mismatch, else Invalid); Certificate;
+//                                    SourceName "Security/Certificate"
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+
+#include <string>
+
+namespace ua {
+
+class EventManager;
+class Server;
+class ServerSecureChannel;
+struct RequestContext;
+
+void auditOpenSecureChannel(Server& server, uint32_t channelId, const ServerSecureChannel& channel, StatusCode result);
+void auditCreateSession(RequestContext& ctx, const CreateSessionRequest& req, const CreateSessionResponse& resp);
+void auditActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, const ActivateSessionResponse& resp);
+// certificateDer: the rejected leaf (or chain, leaf first); reason: the Bad_Certificate... status;
+// invalid: for a DataMismatch, the URI or host name that did not match.
+void auditCertificateRejected(EventManager& events, const std::string& serverId, const std::string& certificateDer,
+                              StatusCode reason, const std::string& invalid = {});
+// The AuditCertificate subtype for a validation status.
+NodeId auditCertificateEventType(StatusCode reason);
+
+// Runs f when the scope ends (the audit of a handler, after it filled its response).
+template <class F>
+class OnScopeExit {
+public:
+    explicit OnScopeExit(F f) : m_f(std::move(f)) {}
+    ~OnScopeExit() { m_f(); }
+    OnScopeExit(const OnScopeExit&) = delete;
+    OnScopeExit& operator=(const OnScopeExit&) = delete;
+
+private:
+    F m_f;
+};
+
+} // namespace ua

@@ -1,0 +1,51 @@
+// The server's event source API (OPC 10000-4 1.05.03 5.12.1, OPC 10000-3 4.7): raise() takes an
+// immutable Event (Event.h) from any thread and hands it to every I/O thread that has event
+// MonitoredItems, where their EventFilters run (EventRouter.h).
+//
+//     auto e = makeEvent(NodeId(id::BaseEventType), NodeId(id::Server), "Demo", "hello", 500);
+//     if (server.events().hasSubscribers()) server.events().raise(std::move(e));
+//
+// Cost: raise() with no event item anywhere is one relaxed atomic load; check hasSubscribers()
+// before building an event to skip even that. With items, it takes a mutex (held while posting,
+// never by the I/O threads' event paths) and posts the shared event once per router with items.
+#pragma once
+
+#include "ua/server/events/Event.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace ua {
+
+class EventRouter;
+class SubscriptionScheduler;
+
+// The state shared by the EventManager and its routers (a router may outlive the manager).
+struct EventHub {
+    std::mutex mutex;
+    std::vector<EventRouter*> routers;  // under mutex
+    std::atomic<int> items{0};          // event MonitoredItems of all routers
+    std::atomic<uint64_t> raised{0};
+};
+
+class EventManager {
+public:
+    EventManager();
+
+    // True when some Subscription has an event MonitoredItem (any thread).
+    bool hasSubscribers() const { return m_hub->items.load(std::memory_order_relaxed) > 0; }
+    // Raises an event (any thread). Dropped at once when nobody subscribes.
+    void raise(const EventPtr& e);
+    // Events raised while someone subscribed.
+    uint64_t raisedCount() const { return m_hub->raised.load(std::memory_order_relaxed); }
+
+    // Serves events on a scheduler's thread: creates its EventRouter (call on that thread).
+    EventRouter* attach(SubscriptionScheduler& scheduler);
+
+private:
+    std::shared_ptr<EventHub> m_hub;
+};
+
+} // namespace ua

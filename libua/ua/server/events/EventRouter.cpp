@@ -1,0 +1,66 @@
+#include "ua/server/events/EventRouter.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/server/events/EventItem.h"
+#include "ua/server/events/EventManager.h"
+#include "ua/server/subscriptions/Subscription.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
+
+#include <algorithm>
+
+namespace ua {
+
+EventRouter::EventRouter(std::shared_ptr<EventHub> hub, SubscriptionScheduler& scheduler)
+    : QObject(&scheduler), m_hub(std::move(hub)), m_scheduler(scheduler) {
+    setObjectName(QStringLiteral("ua-event-router"));
+    std::lock_guard lock(m_hub->mutex);
+    m_hub->routers.push_back(this);
+}
+
+EventRouter::~EventRouter() {
+    m_hub->items.fetch_sub(int(m_entries.size()), std::memory_order_relaxed);
+    std::lock_guard lock(m_hub->mutex);
+    std::erase(m_hub->routers, this);
+}
+
+EventRouter* EventRouter::of(SubscriptionScheduler& scheduler) {
+    return scheduler.findChild<EventRouter*>(QStringLiteral("ua-event-router"), Qt::FindDirectChildrenOnly);
+}
+
+void EventRouter::add(Subscription* sub, MonitoredItem* item) {
+    m_entries.push_back({sub, item});
+    m_count.fetch_add(1, std::memory_order_relaxed);
+    m_hub->items.fetch_add(1, std::memory_order_relaxed);
+}
+
+void EventRouter::remove(MonitoredItem* item) {
+    const auto it = std::find_if(m_entries.begin(), m_entries.end(), [item](const Entry& e) { return e.item == item; });
+    if (it == m_entries.end()) return;
+    m_entries.erase(it);
+    m_count.fetch_sub(1, std::memory_order_relaxed);
+    m_hub->items.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void EventRouter::deliver(const EventPtr& e) {
+    if (!e || m_entries.empty()) return;
+    ++m_delivered;
+    const AddressSpace& space = m_scheduler.addressSpace();
+    const NodeIndex server = space.indexOf(NodeId(id::Server));
+    const Variant* source = e->field("SourceNode");
+    const NodeId* sourceNode = source ? source->get<NodeId>() : nullptr;
+    for (const Entry& en : m_entries) {
+        MonitoredItem& item = *en.item;
+        if (item.mode == MonitoringMode::Disabled || !item.events) continue;
+        // The Server object is the root notifier; another notifier reports its own events.
+        if (item.node != server && !(sourceNode && item.node < space.size() && space.node(item.node).nodeId == *sourceNode))
+            continue;
+        uint64_t overflows = 0;
+        const bool queued = item.events->offer(space, *e, item, overflows);
+        en.sub->counters.eventQueueOverflowCount += overflows;
+        if (!queued) continue;
+        if (item.mode == MonitoringMode::Reporting) en.sub->notificationQueued();
+        if (!item.triggeredItems.empty()) en.sub->itemTriggered(item);
+    }
+}
+
+} // namespace ua

@@ -1,0 +1,56 @@
+// The events of one I/O thread: the event MonitoredItems of the Subscriptions homed on this
+// thread's SubscriptionScheduler (its QObject child), and the delivery of a raised event to them.
+//
+// EventManager::raise() posts each event once to every router that has items (not once per item);
+// deliver() then runs on the home thread: for each item (Disabled skipped) the whereClause is
+// evaluated, the select clauses queued, and the Subscription told (notificationQueued, and the
+// triggered items of SetTriggering). An item on the Server object (the root notifier) gets every
+// event; an item on another notifier gets the events whose SourceNode is that node.
+#pragma once
+
+#include "ua/server/events/Event.h"
+
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace ua {
+
+class MonitoredItem;
+class Subscription;
+class SubscriptionScheduler;
+struct EventHub;
+
+class EventRouter : public QObject {
+    Q_OBJECT
+public:
+    // Created by EventManager::attach() on the scheduler's thread.
+    EventRouter(std::shared_ptr<EventHub> hub, SubscriptionScheduler& scheduler);
+    ~EventRouter() override;
+
+    // The router of a scheduler, or nullptr when events are not served there.
+    static EventRouter* of(SubscriptionScheduler& scheduler);
+
+    void add(Subscription* sub, MonitoredItem* item);
+    void remove(MonitoredItem* item);
+    std::size_t itemCount() const { return m_entries.size(); }
+    bool hasItems() const { return m_count.load(std::memory_order_relaxed) > 0; }
+
+    // On the home thread: offers the event to every item.
+    void deliver(const EventPtr& e);
+    uint64_t delivered() const { return m_delivered; }
+
+private:
+    struct Entry {
+        Subscription* sub;
+        MonitoredItem* item;
+    };
+    std::shared_ptr<EventHub> m_hub;
+    SubscriptionScheduler& m_scheduler;
+    std::vector<Entry> m_entries;
+    std::atomic<int> m_count{0};
+    uint64_t m_delivered = 0;
+};
+
+} // namespace ua
