@@ -103,7 +103,20 @@ async function main(url) {
         check("second client sessions", alice === "Good" && wrong !== "Good", `${alice} / ${wrong}`);
         const untrusted = await untrustedClient(url);
         check("untrusted client refused", untrusted !== "connected", untrusted);
+        // Methods/GenerateEvent of the demo namespace: one event passes the where clause, one not.
+        const ns = (await session.readNamespaceArray()).indexOf("urn:ua-workbench:demo");
+        const call = (message, severity) => session.call({ objectId: `ns=${ns};s=Demo.Methods`,
+            methodId: `ns=${ns};s=Demo.Methods.GenerateEvent`, inputArguments: [
+                { dataType: DataType.String, value: message }, { dataType: DataType.UInt16, value: severity }] });
+        const loud = await call("generated loud", 900), quiet = await call("generated quiet", 10);
+        check("GenerateEvent calls", loud.statusCode === StatusCodes.Good && quiet.statusCode === StatusCodes.Good,
+              `${loud.statusCode} / ${quiet.statusCode}`);
         await sleep(1500);
+
+        const generated = events.filter((e) => e.SourceName === "GenerateEvent");
+        check("GenerateEvent raises an event", generated.length === 1 && generated[0].Message.text === "generated loud" &&
+              generated[0].Severity === 900 && generated[0].EventType.toString() === "ns=0;i=2041",
+              JSON.stringify(generated.map((e) => [e.Message.text, e.Severity])));
 
         const typeOf = (e) => (e.EventType ? e.EventType.toString() : "");
         const demo = events.filter((e) => typeOf(e) === "ns=0;i=2041");
@@ -111,10 +124,11 @@ async function main(url) {
         check("demo events arrive", demo.length >= 5, demo.length);
         check("where clause: Severity > 500 only", demo.length > 0 && demo.every((e) => e.Severity > 500),
               demo.map((e) => e.Severity).join(","));
-        check("demo event fields", demo.every((e) => e.SourceName === "Demo" && Buffer.isBuffer(e.EventId) &&
+        const demoOnly = demo.filter((e) => e.SourceName !== "GenerateEvent");
+        check("demo event fields", demoOnly.every((e) => e.SourceName === "Demo" && Buffer.isBuffer(e.EventId) &&
               e.EventId.length === 16 && e.Time instanceof Date && /^Demo event \d+/.test(e.Message.text) &&
               e.ClientUserId === null && e.Status === null),
-              JSON.stringify(demo[0] || {}));
+              JSON.stringify(demoOnly[0] || {}));
         check("EventIds are unique", new Set(events.map((e) => e.EventId.toString("hex"))).size === events.length, events.length);
 
         const audit = (id) => events.filter((e) => typeOf(e) === `ns=0;i=${id}`);

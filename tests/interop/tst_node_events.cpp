@@ -27,6 +27,7 @@ void TestNodeEvents::nodeOpcuaClientReceivesEvents() {
     cfg.demoEventsMs = 100;
     cfg.security.pkiDir = dir.filePath(QStringLiteral("pki"));  // the password is encrypted on the None endpoint
     cfg.security.users.setUser("alice", "alice-pw", ua::roleBit(ua::Role::Operator), 2000);
+    cfg.security.users.anonymousRoles |= ua::roleBit(ua::Role::Operator);  // calls Methods/GenerateEvent
     ua::Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QVERIFY(!server.events().hasSubscribers());

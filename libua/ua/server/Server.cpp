@@ -68,7 +68,19 @@ void Server::buildAddressSpace() {
     // Namespace 1 is the server's own (OPC 10000-5 NamespaceArray[1]); the benchmark layout lives there.
     BenchmarkNodeManager bench(m_config.applicationUri.toStdString(), m_config.benchmarkVariables);
     if (s.isGood()) s = bench.install(space);
-    if (m_config.demoNamespace) m_demo = std::make_shared<DemoNodeManager>(m_config.demoUpdateRateMs);
+    if (m_config.demoNamespace) {
+        m_demo = std::make_shared<DemoNodeManager>(m_config.demoUpdateRateMs);
+        // Methods/GenerateEvent raises a BaseEventType event from the Server object (the root
+        // notifier, so every event item on the Server gets it when its filter passes).
+        m_demo->setEventCallback([events = std::weak_ptr<EventManager>(m_events)](const QString& message, uint16_t severity) {
+            const auto manager = events.lock();
+            if (!manager) return StatusCode(status::BadShutdown);
+            if (manager->hasSubscribers())
+                manager->raise(makeEvent(NodeId(id::BaseEventType), NodeId(id::Server), "GenerateEvent",
+                                         message.toStdString(), severity));
+            return StatusCode(status::Good);
+        });
+    }
     if (s.isGood() && m_demo) s = m_demo->install(space);
     if (s.isGood())
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
