@@ -26,6 +26,7 @@
 
 #include "ua/client/ClientConfig.h"
 #include "ua/client/ClientCore.h"
+#include "ua/client/ClientSubscription.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
@@ -36,6 +37,8 @@
 #include <vector>
 
 namespace ua {
+
+class SubscriptionManager;
 
 class Client : public QObject {
     Q_OBJECT
@@ -114,6 +117,37 @@ public:
     void translateBrowsePaths(std::vector<BrowsePath> paths, QObject* context,
                               ServiceCallback<TranslateBrowsePathsToNodeIdsResponse> done, uint32_t timeoutMs = 0);
 
+    // --- Subscriptions (OPC 10000-4 5.13, 5.12; ClientSubscription.h, docs/Client.md "Subscriptions") ---
+    // The client keeps Publish requests outstanding while a subscription exists, acknowledges
+    // every message, Republishes gaps, supervises keep-alives, and after a lost Session transfers
+    // the subscriptions to the new one (or creates them again with the same client handles).
+    // handlers.notification / handlers.status and the items' callbacks run in context's thread
+    // (nullptr: the I/O thread), like every callback here; `done` too. A subscription stays in the
+    // Client until deleteSubscription() (also across disconnectFromServer() and a new Session).
+
+    // CreateSubscription; done gets the handle, the server's subscriptionId and the revised values.
+    void createSubscription(const SubscriptionSettings& settings, QObject* context, SubscriptionHandlers handlers,
+                            SubscriptionCallback done);
+    // ModifySubscription (publishingEnabled is not changed by it); Bad_SubscriptionIdInvalid for an unknown handle.
+    void modifySubscription(SubscriptionHandle subscription, const SubscriptionSettings& settings, QObject* context,
+                            SubscriptionCallback done);
+    // DeleteSubscriptions of one; its notifications stop at once.
+    void deleteSubscription(SubscriptionHandle subscription, QObject* context, StatusCallback done);
+    // CreateMonitoredItems (TimestampsToReturn Both). Items the server refuses are not kept;
+    // a clientHandle already used in the subscription: Bad_InvalidArgument, not sent.
+    void createMonitoredItems(SubscriptionHandle subscription, std::vector<MonitoredItemSpec> items, QObject* context,
+                              MonitoredItemsCallback done);
+    // ModifyMonitoredItems, DeleteMonitoredItems, SetMonitoringMode by clientHandle
+    // (Bad_MonitoredItemIdInvalid for a handle the subscription does not have).
+    void modifyMonitoredItems(SubscriptionHandle subscription, std::vector<MonitoredItemChange> changes, QObject* context,
+                              MonitoredItemsCallback done);
+    void deleteMonitoredItems(SubscriptionHandle subscription, std::vector<uint32_t> clientHandles, QObject* context,
+                              MonitoredItemsCallback done);
+    void setMonitoringMode(SubscriptionHandle subscription, std::vector<uint32_t> clientHandles, MonitoringMode mode,
+                           QObject* context, MonitoredItemsCallback done);
+    // Counters of the Publish pipeline, acknowledgements and Republish (any thread).
+    SubscriptionCounters subscriptionCounters() const;
+
     // --- State (any thread) ------------------------------------------------------------------------
     State state() const { return m_core->state(); }
     NodeId sessionId() const { return m_core->snapshot().sessionId; }
@@ -157,6 +191,7 @@ private:
 
     ClientConfig m_config;
     ClientCore* m_core = nullptr;
+    SubscriptionManager* m_subs = nullptr;  // a child of m_core, on the I/O thread
     QThread* m_ownThread = nullptr;
 };
 
