@@ -799,6 +799,8 @@ void SubscriptionManager::recover() {
                 s->lastHeardMs = nowMs();
                 status(*s, SubscriptionEvent::Transferred, status::Good);
                 const Array<uint32_t>& available = r.response.results[i].availableSequenceNumbers;
+                const std::vector<uint32_t> missing(s->missing.begin(), s->missing.end());  // asked for before the loss
+                for (uint32_t k : missing) republish(*s, k);
                 if (!available.empty()) noteGap(*s, *std::max_element(available.begin(), available.end()) + 1, available);
                 flush(*s);
             }
