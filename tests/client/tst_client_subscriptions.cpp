@@ -445,9 +445,22 @@ void TestClientSubscriptions::lostPublishResponsesAreRepublished() {
     QVERIFY(std::any_of(rec.messages.begin(), rec.messages.end(), [](const auto& m) { return m.republished; }));
     QCOMPARE(client.subscriptionCounters().messagesLost, 0u);
     QCOMPARE(rec.count(SubscriptionEvent::MessagesLost), 0);
-    // The republished ones are acknowledged too: nothing of them stays on the server.
-    QTRY_VERIFY_WITH_TIMEOUT(client.subscriptionCounters().acknowledgementsSent >= client.subscriptionCounters().notificationMessages, 3000);
-    QCOMPARE(client.subscriptionCounters().acknowledgementsUnknown, 0u);
+    // The republished ones are acknowledged too: nothing of them stays on the server. (Some
+    // acknowledgements were sent again after the cut, as the client cannot know whether the
+    // Publish requests carrying them arrived: Bad_SequenceNumberUnknown, tolerated.)
+    uint32_t republishedSeq = 0;
+    for (const auto& m : rec.messages)
+        if (m.republished && !republishedSeq) republishedSeq = m.sequenceNumber;
+    const uint64_t responses = client.subscriptionCounters().publishResponses;
+    QTRY_VERIFY_WITH_TIMEOUT(client.subscriptionCounters().publishResponses > responses + 2, 3000);
+    RepublishRequest rp;
+    rp.subscriptionId = info.subscriptionId;
+    rp.retransmitSequenceNumber = republishedSeq;
+    Awaited<ServiceResult<RepublishResponse>> again;
+    client.call<RepublishRequest, RepublishResponse>(rp, this, again.callback());
+    QVERIFY(again.wait());
+    QCOMPARE(again->status, status::BadMessageNotAvailable);
+    qInfo() << "acknowledgements answered Bad_SequenceNumberUnknown:" << client.subscriptionCounters().acknowledgementsUnknown;
 }
 
 void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
@@ -486,7 +499,11 @@ void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
     QVERIFY(w.wait());
     QTRY_COMPARE_WITH_TIMEOUT(rec.dataChanges(), std::size_t(3), 3000);
     QCOMPARE(*rec.messages.back().dataChanges.back().value.value.get<int32_t>(), 31);
-    QVERIFY(rec.contiguous(1));
+    // In order; the number our server spent on the StatusChangeNotification Good_SubscriptionTransferred
+    // for the old Session is not in the TransferResult: skipped, not reported as lost data.
+    for (std::size_t k = 1; k < rec.messages.size(); ++k) QVERIFY(rec.messages[k].sequenceNumber > rec.messages[k - 1].sequenceNumber);
+    QCOMPARE(rec.count(SubscriptionEvent::MessagesLost), 0);
+    QCOMPARE(client.subscriptionCounters().messagesLost, 0u);
 }
 
 void TestClientSubscriptions::subscriptionsAreRecreatedWhenTransferFails() {

@@ -570,6 +570,7 @@ void SubscriptionManager::handleMessage(Sub& s, const NotificationMessage& m, co
         // A keep-alive carries the next sequence number: everything below it was sent.
         m_counters.keepAlives.fetch_add(1, std::memory_order_relaxed);
         if (!republished && seq > s.lastDelivered + 1) noteGap(s, seq, available);
+        if (!republished) s.resync = false;
         flush(s);
         return;
     }
@@ -587,7 +588,10 @@ void SubscriptionManager::handleMessage(Sub& s, const NotificationMessage& m, co
         else if (const auto* ev = x.get<EventNotificationList>()) n.events.insert(n.events.end(), ev->events.begin(), ev->events.end());
         else if (const auto* sc = x.get<StatusChangeNotification>()) statusChanges.push_back(sc->status);
     }
-    if (!republished) noteGap(s, seq, available);
+    if (!republished) {
+        noteGap(s, seq, available);
+        s.resync = false;
+    }
     s.missing.erase(seq);
     s.lost.erase(seq);
     s.held.emplace(seq, std::move(n));
@@ -614,10 +618,15 @@ void SubscriptionManager::noteGap(Sub& s, uint32_t upTo, const Array<uint32_t>& 
         return;
     }
     for (uint32_t k = next; k < upTo; ++k) {
-        if (s.held.count(k) || s.missing.count(k) || s.lost.count(k)) continue;
+        if (s.held.count(k) || s.missing.count(k) || s.lost.count(k) || s.skipped.count(k)) continue;
         if (contains(available, k)) {
             s.missing.insert(k);
             republish(s, k);
+        } else if (s.resync) {
+            // Right after a transfer: a number the TransferResult did not list was never meant
+            // for us (e.g. the StatusChangeNotification Good_SubscriptionTransferred that went to
+            // the old Session), or is gone; either way there is nothing to ask for.
+            s.skipped.insert(k);
         } else {
             s.lost.insert(k);  // the server has it no more
         }
@@ -669,6 +678,11 @@ void SubscriptionManager::flush(Sub& s) {
             s.held.erase(h);
             s.lastDelivered = next;
             if (!n.dataChanges.empty() || !n.events.empty()) deliver(s, std::move(n));
+            continue;
+        }
+        if (s.skipped.erase(next)) {
+            qCInfo(lcClientSub) << "subscription" << s.id << ": sequence number" << next << "skipped after the transfer";
+            s.lastDelivered = next;
             continue;
         }
         if (s.lost.erase(next)) {
@@ -797,8 +811,16 @@ void SubscriptionManager::recover() {
                     continue;
                 }
                 s->lastHeardMs = nowMs();
+                s->resync = true;
                 status(*s, SubscriptionEvent::Transferred, status::Good);
                 const Array<uint32_t>& available = r.response.results[i].availableSequenceNumbers;
+                // 5.13.7: acknowledge the listed messages we will not ask for (those delivered already).
+                for (uint32_t k : available) {
+                    const bool queued = std::any_of(m_acks.begin(), m_acks.end(), [&](const SubscriptionAcknowledgement& a) {
+                        return a.subscriptionId == s->id && a.sequenceNumber == k;
+                    });
+                    if (k <= s->lastDelivered && !queued) m_acks.push_back({s->id, k});
+                }
                 const std::vector<uint32_t> missing(s->missing.begin(), s->missing.end());  // asked for before the loss
                 for (uint32_t k : missing) republish(*s, k);
                 if (!available.empty()) noteGap(*s, *std::max_element(available.begin(), available.end()) + 1, available);
@@ -820,6 +842,8 @@ void SubscriptionManager::recreate(SubscriptionHandle h, StatusCode why) {
     s->missing.clear();
     s->republishInFlight.clear();
     s->lost.clear();
+    s->skipped.clear();
+    s->resync = false;
     for (auto& [ch, item] : s->items) item.monitoredItemId = 0;
     m_counters.publishTarget.store(publishTarget(), std::memory_order_relaxed);
     const SubscriptionSettings& settings = s->settings;

@@ -83,6 +83,8 @@ private:
         std::set<uint32_t> missing;                  // to Republish (or being republished)
         std::set<uint32_t> republishInFlight;
         std::set<uint32_t> lost;                     // not available any more: skipped in order
+        std::set<uint32_t> skipped;                  // after a transfer: never ours to see, skipped silently
+        bool resync = false;                         // transferred: the next message sets where numbering goes on
         int64_t lastHeardMs = 0;
         bool keepAliveMissing = false;
     };
