@@ -3,7 +3,9 @@
 // ClientConfig's policy, mode and user identity, with the server certificate validated and trusted),
 // a Session (CreateSession + ActivateSession, anonymous, user name or X509 user), any service asynchronously with many requests outstanding, each with its own
 // timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths,
-// a keep-alive, and reconnect to the same Session after a lost connection. See docs/Client.md.
+// a keep-alive, reconnect to the same Session after a lost connection, and subscriptions (data
+// changes and events, with Publish pipelining, acknowledgements, Republish of gaps and transfer to
+// a new Session; ClientSubscription.h). See docs/Client.md.
 //
 // Threads. The network work runs on one I/O thread: a thread of the Client's own, or one given to
 // the constructor (so that many Clients, e.g. the load tester's sessions, share a small pool). Every
