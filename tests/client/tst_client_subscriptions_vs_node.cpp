@@ -93,14 +93,16 @@ void TestClientSubscriptionsVsNode::counterChangesArriveAtTheirRate() {
 
     QTRY_VERIFY_WITH_TIMEOUT(!values.empty(), 5000);
     const std::size_t start = values.size();
+    const std::size_t messagesAtStart = messages.size();
     QTest::qWait(3000);
     const std::size_t got = values.size() - start;
+    const std::size_t messagesIn3s = messages.size() - messagesAtStart;
     // 10 changes per second: about 30 in 3 s (timers of a busy machine run late, never early).
-    qInfo() << "counter values in 3 s:" << got << "; messages so far:" << messages.size();
+    qInfo() << "counter values in 3 s:" << got << "; messages:" << messagesIn3s;
     QVERIFY2(got >= 20 && got <= 36, qPrintable(QString::number(got)));
     for (std::size_t i = 1; i < values.size(); ++i) QCOMPARE(values[i], values[i - 1] + 1);  // every value, in order
     // About 5 messages per second, numbered from 1 without holes.
-    QVERIFY2(messages.size() >= 10 && messages.size() <= 20, qPrintable(QString::number(messages.size())));
+    QVERIFY2(messagesIn3s >= 10 && messagesIn3s <= 17, qPrintable(QString::number(messagesIn3s)));
     for (std::size_t i = 0; i < messages.size(); ++i) QCOMPARE(messages[i].sequenceNumber, uint32_t(i + 1));
     const SubscriptionCounters c = m_client->subscriptionCounters();
     QCOMPARE(c.messagesLost, 0u);
