@@ -13,6 +13,7 @@
 
 #include <QSignalSpy>
 #include <QtTest>
+#include <set>
 
 using namespace ua;
 using namespace ua::test;
@@ -113,6 +114,7 @@ private slots:
     void tooManyPublishRequestsLowersTheCount();
     void keepAliveSupervisionFiresOnAFrozenLink();
     void lostPublishResponsesAreRepublished();
+    void messagesTheServerNoLongerHasAreReportedLost();
     void newSessionGetsTheSubscriptionsTransferred();
     void subscriptionsAreRecreatedWhenTransferFails();
     void expiredSubscriptionIsRecreatedAfterStatusChange();
@@ -461,6 +463,47 @@ void TestClientSubscriptions::lostPublishResponsesAreRepublished() {
     QVERIFY(again.wait());
     QCOMPARE(again->status, status::BadMessageNotAvailable);
     qInfo() << "acknowledgements answered Bad_SequenceNumberUnknown:" << client.subscriptionCounters().acknowledgementsUnknown;
+}
+
+void TestClientSubscriptions::messagesTheServerNoLongerHasAreReportedLost() {
+    // A retransmission queue of one message: of two answers lost in the frozen link, only the
+    // newer can be republished; the older is reported lost, and delivery goes on in order.
+    ServerConfig cfg = serverConfig();
+    cfg.subscriptions.maxRetransmissionQueue = 1;
+    auto server = startServer(cfg);
+    QVERIFY(server);
+    TcpProxy proxy(server->port());
+    QVERIFY(proxy.listen());
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, proxy.url()), status::Good);
+    Recorder rec;
+    const SubscriptionInfo info = create(client, rec, fast(100, 10, 300));
+    QCOMPARE(info.status, status::Good);
+    QCOMPARE(addItems(client, info.handle, {valueItem(NodeId(id::Server_ServerStatus_CurrentTime), 50, 20)}).items[0].statusCode,
+             status::Good);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.messages.size() >= 3, 3000);
+    proxy.freeze();
+    QTest::qWait(400);
+    const uint32_t lastBefore = rec.messages.back().sequenceNumber;
+    proxy.cutAll();
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 3000);
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.count(SubscriptionEvent::MessagesLost) >= 1, 5000);
+    const SubscriptionStatusChange* lost = rec.first(SubscriptionEvent::MessagesLost);
+    QCOMPARE(lost->status, status::BadMessageNotAvailable);
+    QVERIFY(lost->firstSequenceNumber > lastBefore);
+    QVERIFY(lost->lastSequenceNumber >= lost->firstSequenceNumber);
+    QVERIFY(client.subscriptionCounters().messagesLost >= 1);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.messages.back().sequenceNumber > lost->lastSequenceNumber + 2, 5000);
+    // In order, and every number either delivered or reported lost.
+    std::set<uint32_t> seen;
+    for (std::size_t k = 1; k < rec.messages.size(); ++k) QVERIFY(rec.messages[k].sequenceNumber > rec.messages[k - 1].sequenceNumber);
+    for (const auto& m : rec.messages) seen.insert(m.sequenceNumber);
+    for (const auto& st : rec.statuses)
+        if (st.event == SubscriptionEvent::MessagesLost)
+            for (uint32_t k = st.firstSequenceNumber; k <= st.lastSequenceNumber; ++k) QVERIFY(seen.insert(k).second);
+    QCOMPARE(*seen.begin(), 1u);
+    QCOMPARE(*seen.rbegin(), uint32_t(seen.size()));
 }
 
 void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
