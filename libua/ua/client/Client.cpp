@@ -1,5 +1,7 @@
 #include "ua/client/Client.h"
 
+#include "ua/client/SubscriptionManager.h"
+
 #include "ua/encoding/generated/NodeIds.h"
 
 namespace ua {
@@ -17,6 +19,7 @@ Client::Client(ClientConfig config, QThread* ioThread, QObject* parent) : QObjec
 
 void Client::init(QThread* ioThread) {
     m_core = new ClientCore(m_config);
+    m_subs = new SubscriptionManager(m_core, m_config);  // moves with its parent
     m_core->moveToThread(ioThread);
     // Queued: the signals arrive in this object's thread.
     connect(m_core, &ClientCore::stateChanged, this, &Client::stateChanged);

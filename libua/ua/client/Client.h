@@ -3,7 +3,9 @@
 // ClientConfig's policy, mode and user identity, with the server certificate validated and trusted),
 // a Session (CreateSession + ActivateSession, anonymous, user name or X509 user), any service asynchronously with many requests outstanding, each with its own
 // timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths, Call,
-// a keep-alive, and reconnect to the same Session after a lost connection. See docs/Client.md.
+// a keep-alive, reconnect to the same Session after a lost connection, and subscriptions (data
+// changes and events, with Publish pipelining, acknowledgements, Republish of gaps and transfer to
+// a new Session; ClientSubscription.h). See docs/Client.md.
 //
 // Threads. The network work runs on one I/O thread: a thread of the Client's own, or one given to
 // the constructor (so that many Clients, e.g. the load tester's sessions, share a small pool). Every
@@ -26,6 +28,7 @@
 
 #include "ua/client/ClientConfig.h"
 #include "ua/client/ClientCore.h"
+#include "ua/client/ClientSubscription.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
@@ -36,6 +39,8 @@
 #include <vector>
 
 namespace ua {
+
+class SubscriptionManager;
 
 class Client : public QObject {
     Q_OBJECT
@@ -124,6 +129,37 @@ public:
     void callMethod(const NodeId& objectId, const NodeId& methodId, std::vector<Variant> inputs, QObject* context,
                     ServiceCallback<CallResponse> done, uint32_t timeoutMs = 0);
 
+    // --- Subscriptions (OPC 10000-4 5.13, 5.12; ClientSubscription.h, docs/Client.md "Subscriptions") ---
+    // The client keeps Publish requests outstanding while a subscription exists, acknowledges
+    // every message, Republishes gaps, supervises keep-alives, and after a lost Session transfers
+    // the subscriptions to the new one (or creates them again with the same client handles).
+    // handlers.notification / handlers.status and the items' callbacks run in context's thread
+    // (nullptr: the I/O thread), like every callback here; `done` too. A subscription stays in the
+    // Client until deleteSubscription() (also across disconnectFromServer() and a new Session).
+
+    // CreateSubscription; done gets the handle, the server's subscriptionId and the revised values.
+    void createSubscription(const SubscriptionSettings& settings, QObject* context, SubscriptionHandlers handlers,
+                            SubscriptionCallback done);
+    // ModifySubscription (publishingEnabled is not changed by it); Bad_SubscriptionIdInvalid for an unknown handle.
+    void modifySubscription(SubscriptionHandle subscription, const SubscriptionSettings& settings, QObject* context,
+                            SubscriptionCallback done);
+    // DeleteSubscriptions of one; its notifications stop at once.
+    void deleteSubscription(SubscriptionHandle subscription, QObject* context, StatusCallback done);
+    // CreateMonitoredItems (TimestampsToReturn Both). Items the server refuses are not kept;
+    // a clientHandle already used in the subscription: Bad_InvalidArgument, not sent.
+    void createMonitoredItems(SubscriptionHandle subscription, std::vector<MonitoredItemSpec> items, QObject* context,
+                              MonitoredItemsCallback done);
+    // ModifyMonitoredItems, DeleteMonitoredItems, SetMonitoringMode by clientHandle
+    // (Bad_MonitoredItemIdInvalid for a handle the subscription does not have).
+    void modifyMonitoredItems(SubscriptionHandle subscription, std::vector<MonitoredItemChange> changes, QObject* context,
+                              MonitoredItemsCallback done);
+    void deleteMonitoredItems(SubscriptionHandle subscription, std::vector<uint32_t> clientHandles, QObject* context,
+                              MonitoredItemsCallback done);
+    void setMonitoringMode(SubscriptionHandle subscription, std::vector<uint32_t> clientHandles, MonitoringMode mode,
+                           QObject* context, MonitoredItemsCallback done);
+    // Counters of the Publish pipeline, acknowledgements and Republish (any thread).
+    SubscriptionCounters subscriptionCounters() const;
+
     // --- State (any thread) ------------------------------------------------------------------------
     State state() const { return m_core->state(); }
     NodeId sessionId() const { return m_core->snapshot().sessionId; }
@@ -167,6 +203,7 @@ private:
 
     ClientConfig m_config;
     ClientCore* m_core = nullptr;
+    SubscriptionManager* m_subs = nullptr;  // a child of m_core, on the I/O thread
     QThread* m_ownThread = nullptr;
 };
 

@@ -68,6 +68,10 @@ public:
     void closeSession(ServiceCallback<CloseSessionResponse> done);
     void disconnectFromServer(StatusCallback done);
     void browse(BrowseRequest request, BrowseOptions options, uint32_t timeoutMs, ServiceCallback<BrowseResponse> done);
+    // Checks the connection now (the keep-alive Read, whatever keepAliveIntervalMs is): no answer
+    // within keepAliveTimeoutMs counts as a lost connection (reconnect). For the subscriptions'
+    // keep-alive supervision.
+    void probeConnection() { onKeepAlive(); }
     // Ends everything at once (the Client is being destroyed): CLO if open, every call fails with
     // Bad_Shutdown.
     void shutdown();
