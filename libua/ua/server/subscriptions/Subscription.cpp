@@ -5,6 +5,7 @@
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/server/users/Roles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,10 +48,25 @@ void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now) {
     else { dv.hasServerTimestamp = false; dv.serverTimestamp = {}; }
 }
 
-// One sample of an item (5.13.1.2): the value the Read service would return now.
-DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now) {
+DataValue failedSample(StatusCode st) {
+    DataValue dv;
+    dv.setStatus(st);
+    return dv;
+}
+
+// One sample of an item (5.13.1.2): the value the Read service would return now to the Session's
+// user (5.13.2.1: an item the user may not read reports Bad_NotReadable / Bad_UserAccessDenied, and
+// starts reporting values once its access rights allow it).
+DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now,
+                      const SessionSubscriptions::UserAccess& user) {
     if (item.fastPath && item.node < space.size()) {
         const Node& n = space.node(item.node);
+        if (n.nodeClass == NodeClass::Variable) {
+            if (!(n.accessLevel & access::CurrentRead)) return failedSample(status::BadNotReadable);
+            if (user.roles != kUnrestricted &&
+                !(userAccessLevel(n.userAccessLevel, userPermissions(n, user.roles, user.permissions)) & access::CurrentRead))
+                return failedSample(status::BadUserAccessDenied);
+        }
         DataValue dv;
         if (n.source.read) dv = n.source.read();
         else if (auto v = n.value ? n.value->load() : nullptr) dv = *v;
@@ -63,6 +79,8 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
         return dv;
     }
     ServiceContext ctx{space, nullptr, noLimits(), nullptr, now};
+    ctx.roles = user.roles;
+    ctx.permissions = user.permissions;
     return readValue(ctx, item.itemToMonitor, item.timestamps);
 }
 
@@ -94,6 +112,8 @@ Subscription::Subscription(uint32_t id, SessionSubscriptions& owner, const Param
       m_intervalUs(toUs(p.publishingIntervalMs)) {
     m_timerClient.self = this;
     m_timer = Timer(owner.home().timers(), &m_timerClient);
+    m_moreClient.self = this;
+    m_moreTimer = Timer(owner.home().timers(), &m_moreClient);
     armPublishingTimer(nowUs);
 }
 
@@ -194,14 +214,24 @@ void Subscription::onPublishingTimer(int64_t dueUs, int64_t nowUs) {
         ++counters.latePublishRequestCount;
         return;
     }
-    while (m_moreNotifications && m_params.publishingEnabled && sendMessage(false, nowUs)) {}
+    scheduleMore();
 }
 
 bool Subscription::publishNow(int64_t nowUs) {
     const bool notifications = m_params.publishingEnabled && hasReportable();
     if (!sendMessage(!notifications, nowUs)) return false;
-    while (m_moreNotifications && m_params.publishingEnabled && sendMessage(false, nowUs)) {}
+    scheduleMore();
     return true;
+}
+
+void Subscription::scheduleMore() {
+    if (m_moreNotifications && m_params.publishingEnabled) m_moreTimer.arm(m_owner->home().now());
+}
+
+void Subscription::sendMore(int64_t nowUs) {
+    // Without a parked Publish request the next one takes the rest (wantsPublishRequest()).
+    if (m_state == State::Closed || !m_moreNotifications || !m_params.publishingEnabled) return;
+    if (sendMessage(false, nowUs)) scheduleMore();
 }
 
 bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
@@ -264,6 +294,7 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
 void Subscription::expire() {
     m_state = State::Closed;
     m_timer.reset();
+    m_moreTimer.reset();
     for (auto& [interval, g] : m_groups) g->timer.reset();
 }
 
@@ -324,7 +355,7 @@ void Subscription::itemChanged(MonitoredItem& item, int64_t nowUs) {
 void Subscription::sampleNow(MonitoredItem& item) {
     if (item.mode == MonitoringMode::Disabled) return;
     uint64_t overflows = 0;
-    const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now());
+    const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now(), m_owner->userAccess());
     ++counters.samplesTaken;
     if (item.offer(v, overflows)) {
         if (item.mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
@@ -340,6 +371,7 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
     if (nowUs - dueUs >= g.intervalUs) counters.samplingTicksSkipped += uint64_t((nowUs - dueUs) / g.intervalUs);
     const AddressSpace& space = m_owner->home().addressSpace();
     const DateTime now = DateTime::now();
+    const SessionSubscriptions::UserAccess user = m_owner->userAccess();
     uint64_t overflows = 0;
     // Items of the same node next to each other share one read: a sample is the value at this
     // deadline, so they all see the same one, however long the loop takes.
@@ -350,7 +382,7 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
         ++counters.samplesTaken;
         const bool same = previous && item->fastPath && previous->fastPath && previous->node == item->node &&
                           previous->timestamps == item->timestamps;
-        if (!same) value = sampleValue(*item, space, now);
+        if (!same) value = sampleValue(*item, space, now, user);
         previous = item;
         if (!item->offer(value, overflows)) continue;
         if (item->mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
@@ -377,12 +409,14 @@ std::size_t Subscription::disabledItemCount() const {
 
 void Subscription::detach() {
     m_timer.reset();
+    m_moreTimer.reset();
     for (auto& [interval, g] : m_groups) g->timer.reset();
 }
 
 void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
     m_owner = &owner;
     m_timer = Timer(owner.home().timers(), &m_timerClient);
+    m_moreTimer = Timer(owner.home().timers(), &m_moreClient);
     armPublishingTimer(nowUs);
     for (auto& [interval, g] : m_groups) {
         g->timer = Timer(owner.home().timers(), g.get());
