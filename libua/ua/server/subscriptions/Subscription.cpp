@@ -247,10 +247,13 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
         dcn.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
         const std::size_t max = m_params.maxNotificationsPerPublish ? m_params.maxNotificationsPerPublish : SIZE_MAX;
         std::size_t queued = 0;
-        for (auto& [id, item] : m_items) queued += item->queued();
+        for (const MonitoredItem* item : m_itemOrder) queued += item->queued();
         dcn.monitoredItems.reserve(std::min(max, queued));  // one allocation, no regrowth
         bool more = false;
-        for (auto& [id, item] : m_items) {
+        const std::size_t n = m_itemOrder.size();
+        std::size_t i = 0;
+        for (; i < n; ++i) {
+            MonitoredItem* item = m_itemOrder[(m_drainFrom + i) % n];
             const bool report = item->mode == MonitoringMode::Reporting ||
                                 (item->mode == MonitoringMode::Sampling && item->triggered);
             if (!report || !item->hasQueued()) continue;
@@ -259,6 +262,7 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
             if (item->hasQueued()) more = true;
             else item->triggered = false;
         }
+        m_drainFrom = n ? (m_drainFrom + i) % n : 0;
         m_moreNotifications = more;
         m_notificationsAvailable = more;
         if (dcn.monitoredItems.empty()) {
@@ -306,6 +310,7 @@ MonitoredItem* Subscription::item(uint32_t id) {
 void Subscription::addItem(std::unique_ptr<MonitoredItem> item, int64_t nowUs) {
     MonitoredItem& ref = *item;
     m_items.emplace(item->id, std::move(item));
+    m_itemOrder.push_back(&ref);
     fileItem(ref, nowUs);
 }
 
@@ -313,6 +318,8 @@ bool Subscription::removeItem(uint32_t id) {
     auto it = m_items.find(id);
     if (it == m_items.end()) return false;
     unfileItem(*it->second);
+    std::erase(m_itemOrder, it->second.get());
+    m_drainFrom = 0;
     m_items.erase(it);
     m_owner->home().registry().releaseItems(1);
     // Links to the deleted item are removed with it (5.13.6: deleting an item deletes its links).
