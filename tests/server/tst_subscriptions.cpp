@@ -1,6 +1,7 @@
 // The Subscription and MonitoredItem service sets (OPC 10000-4 1.05.03 5.12, 5.13) on a fake clock:
 // the core (server/subscriptions/) driven by SubscriptionScheduler::runDue with a clock the test
 // advances, Publish responses captured instead of sent. Namespace 0 plus the demo namespace.
+#include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
@@ -140,10 +141,22 @@ ExtensionObject deadband(DeadbandType type, double value, DataChangeTrigger trig
 }
 
 // The notifications of a Publish response (empty for a keep-alive).
+// The server encodes DataChangeNotifications straight from the item queues (opaque bodies): decoded
+// here as a client would.
 std::vector<MonitoredItemNotification> notifications(const PublishResponse& r) {
     std::vector<MonitoredItemNotification> v;
-    for (const ExtensionObject& x : r.notificationMessage.notificationData)
-        if (const auto* d = x.get<DataChangeNotification>()) v.insert(v.end(), d->monitoredItems.begin(), d->monitoredItems.end());
+    for (const ExtensionObject& x : r.notificationMessage.notificationData) {
+        if (const auto* d = x.get<DataChangeNotification>()) {
+            v.insert(v.end(), d->monitoredItems.begin(), d->monitoredItems.end());
+        } else if (!x.isDecoded() && x.encodingId() == NodeId(id::DataChangeNotification_Encoding_DefaultBinary)) {
+            const std::string_view b = x.body().view();
+            BinaryDecoder dec(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+            DataChangeNotification d;
+            decode(dec, d);
+            if (!dec.ok() || dec.remaining() != 0) qFatal("undecodable DataChangeNotification");
+            v.insert(v.end(), d.monitoredItems.begin(), d.monitoredItems.end());
+        }
+    }
     return v;
 }
 

@@ -1,5 +1,7 @@
 #include "ua/server/subscriptions/MonitoredItem.h"
 
+#include "ua/encoding/BinaryEncoder.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -128,6 +130,17 @@ std::size_t MonitoredItem::drainInto(Array<MonitoredItemNotification>& out, std:
         MonitoredItemNotification& m = out.emplace_back();
         m.clientHandle = clientHandle;
         m.value = std::move(m_queue[i]);
+    }
+    if (n == m_queue.size()) m_queue.clear();  // keeps the capacity
+    else m_queue.erase(m_queue.begin(), m_queue.begin() + std::ptrdiff_t(n));
+    return n;
+}
+
+std::size_t MonitoredItem::drainEncoded(BinaryEncoder& e, std::size_t max) {
+    const std::size_t n = std::min(max, m_queue.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        encode(e, clientHandle);
+        encode(e, m_queue[i]);
     }
     if (n == m_queue.size()) m_queue.clear();  // keeps the capacity
     else m_queue.erase(m_queue.begin(), m_queue.begin() + std::ptrdiff_t(n));

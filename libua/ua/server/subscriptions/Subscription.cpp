@@ -1,5 +1,7 @@
 #include "ua/server/subscriptions/Subscription.h"
 
+#include "ua/encoding/BinaryEncoder.h"
+#include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ua {
 
@@ -242,13 +245,17 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
     msg.publishTime = DateTime::now();
     msg.notificationData = Array<ExtensionObject>::emptyArray();
     if (!keepAlive) {
-        DataChangeNotification dcn;
-        dcn.monitoredItems = Array<MonitoredItemNotification>::emptyArray();
-        dcn.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
+        // The DataChangeNotification is encoded straight from the item queues into the bytes
+        // ExtensionObject::make(DataChangeNotification) would give on the wire (monitoredItems,
+        // then an empty diagnosticInfos) and kept as such for Republish: no MonitoredItemNotification
+        // structures (208 bytes each) built, walked and freed per notification, and a retransmission
+        // queue of about 30 bytes per notification.
         const std::size_t max = m_params.maxNotificationsPerPublish ? m_params.maxNotificationsPerPublish : SIZE_MAX;
-        std::size_t queued = 0;
-        for (const MonitoredItem* item : m_itemOrder) queued += item->queued();
-        dcn.monitoredItems.reserve(std::min(max, queued));  // one allocation, no regrowth
+        thread_local Buffer body;  // the home thread's; keeps its capacity
+        body.clear();
+        BinaryEncoder e(body);
+        const std::size_t countAt = e.reserveLength();
+        std::size_t count = 0;
         bool more = false;
         const std::size_t n = m_itemOrder.size();
         std::size_t i = 0;
@@ -257,23 +264,27 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
             const bool report = item->mode == MonitoringMode::Reporting ||
                                 (item->mode == MonitoringMode::Sampling && item->triggered);
             if (!report || !item->hasQueued()) continue;
-            if (dcn.monitoredItems.size() >= max) { more = true; break; }
-            item->drainInto(dcn.monitoredItems, max - dcn.monitoredItems.size());
+            if (count >= max) { more = true; break; }
+            count += item->drainEncoded(e, max - count);
             if (item->hasQueued()) more = true;
             else item->triggered = false;
         }
         m_drainFrom = n ? (m_drainFrom + i) % n : 0;
+        e.writePod<int32_t>(0);  // diagnosticInfos: none
         m_moreNotifications = more;
         m_notificationsAvailable = more;
-        if (dcn.monitoredItems.empty()) {
+        if (count == 0 || !e.ok()) {
             keepAlive = true;
         } else {
-            const std::size_t n = dcn.monitoredItems.size();
-            counters.dataChangeNotificationsCount += n;
-            counters.notificationsCount += n;
+            const int32_t c = int32_t(count);
+            std::memcpy(body.data() + countAt, &c, sizeof c);
+            counters.dataChangeNotificationsCount += count;
+            counters.notificationsCount += count;
             msg.sequenceNumber = takeSequenceNumber();
-            msg.notificationData.push_back(ExtensionObject::make(std::move(dcn)));
-            m_retransmission.push_back(msg);  // shares the notification body (ExtensionObject)
+            msg.notificationData.push_back(
+                ExtensionObject::opaque(NodeId(id::DataChangeNotification_Encoding_DefaultBinary),
+                                        ByteString(reinterpret_cast<const char*>(body.data()), body.size())));
+            m_retransmission.push_back(msg);  // shares nothing mutable: the body is bytes
             const std::size_t maxQueue = std::max<uint32_t>(1, m_owner->config().maxRetransmissionQueue);
             while (m_retransmission.size() > maxQueue) {
                 m_retransmission.pop_front();
