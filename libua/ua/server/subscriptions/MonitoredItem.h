@@ -52,8 +52,6 @@ public:
     bool requeueLast(uint64_t& overflows);
     bool hasQueued() const { return !m_queue.empty(); }
     std::size_t queued() const { return m_queue.size(); }
-    // Moves up to max queued values (oldest first) into out as MonitoredItemNotifications.
-    std::size_t drainInto(Array<MonitoredItemNotification>& out, std::size_t max);
     // Encodes up to max queued values (oldest first) as MonitoredItemNotifications (OPC 10000-6
     // binary: clientHandle, DataValue) into e and removes them from the queue; returns how many.
     std::size_t drainEncoded(BinaryEncoder& e, std::size_t max);
