@@ -1,15 +1,18 @@
 // The Subscription and MonitoredItem service sets (OPC 10000-4 1.05.03 5.12, 5.13) on a fake clock:
 // the core (server/subscriptions/) driven by SubscriptionScheduler::runDue with a clock the test
 // advances, Publish responses captured instead of sent. Namespace 0 plus the demo namespace.
+#include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/Session.h"
 #include "ua/server/nodes/DemoNodeManager.h"
 #include "ua/server/services/MonitoredItemService.h"
 #include "ua/server/services/SubscriptionService.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/server/users/Roles.h"
 
 #include <QtTest>
 #include <cmath>
@@ -52,8 +55,9 @@ struct Fixture {
         for (auto& s : sessions) s->removeAll();
     }
     SessionSubscriptions& ss(std::size_t i = 0) { return *sessions[i]; }
-    SessionSubscriptions& addSession(const std::string& user) {
-        auto s = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, uint32_t(sessions.size() + 1)), user);
+    // Without a Session the items sample unrestricted; with one, with its roles at each sample.
+    SessionSubscriptions& addSession(const std::string& user, const std::shared_ptr<Session>& session = nullptr) {
+        auto s = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, uint32_t(sessions.size() + 1)), user, session);
         const std::size_t index = sessions.size();
         s->sender = [this, index](const ResponseTarget& t, PublishResponse&& r) {
             r.responseHeader.requestHandle = t.requestHandle;
@@ -96,7 +100,8 @@ struct Fixture {
     }
     MonitoredItemCreateResult createItem(uint32_t sub, const NodeId& node, double samplingMs, uint32_t queueSize = 1,
                                          ExtensionObject filter = {}, uint32_t attribute = uint32_t(AttributeId::Value),
-                                         bool discardOldest = true, MonitoringMode mode = MonitoringMode::Reporting) {
+                                         bool discardOldest = true, MonitoringMode mode = MonitoringMode::Reporting,
+                                         std::size_t session = 0) {
         CreateMonitoredItemsRequest req;
         req.subscriptionId = sub;
         req.timestampsToReturn = TimestampsToReturn::Both;
@@ -111,7 +116,7 @@ struct Fixture {
         item.requestedParameters.filter = std::move(filter);
         req.itemsToCreate = Array<MonitoredItemCreateRequest>{item};
         CreateMonitoredItemsResponse resp;
-        ua::createMonitoredItems(ss(), req, resp, nowUs);
+        ua::createMonitoredItems(ss(session), req, resp, nowUs);
         if (resp.responseHeader.serviceResult.isBad() || resp.results.size() != 1) {
             MonitoredItemCreateResult r;
             r.statusCode = resp.responseHeader.serviceResult.isBad() ? resp.responseHeader.serviceResult : StatusCode(status::BadUnexpectedError);
@@ -136,10 +141,22 @@ ExtensionObject deadband(DeadbandType type, double value, DataChangeTrigger trig
 }
 
 // The notifications of a Publish response (empty for a keep-alive).
+// The server encodes DataChangeNotifications straight from the item queues (opaque bodies): decoded
+// here as a client would.
 std::vector<MonitoredItemNotification> notifications(const PublishResponse& r) {
     std::vector<MonitoredItemNotification> v;
-    for (const ExtensionObject& x : r.notificationMessage.notificationData)
-        if (const auto* d = x.get<DataChangeNotification>()) v.insert(v.end(), d->monitoredItems.begin(), d->monitoredItems.end());
+    for (const ExtensionObject& x : r.notificationMessage.notificationData) {
+        if (const auto* d = x.get<DataChangeNotification>()) {
+            v.insert(v.end(), d->monitoredItems.begin(), d->monitoredItems.end());
+        } else if (!x.isDecoded() && x.encodingId() == NodeId(id::DataChangeNotification_Encoding_DefaultBinary)) {
+            const std::string_view b = x.body().view();
+            BinaryDecoder dec(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+            DataChangeNotification d;
+            decode(dec, d);
+            if (!dec.ok() || dec.remaining() != 0) qFatal("undecodable DataChangeNotification");
+            v.insert(v.end(), d.monitoredItems.begin(), d.monitoredItems.end());
+        }
+    }
     return v;
 }
 
@@ -185,6 +202,9 @@ private slots:
     void transferSubscriptionsBetweenSessions();
     void transferFromAnotherUserIsDenied();
     void diagnosticsCountWhatHappened();
+    void itemsSampleWithTheSessionsRoles();
+    void sessionDiagnosticsCountTheServices();
+    void subscriptionDiagnosticsCountRepublishTransferAndDiscards();
 };
 
 void TestSubscriptions::subscriptionParametersAreRevised_data() {
@@ -830,6 +850,251 @@ void TestSubscriptions::diagnosticsCountWhatHappened() {
     QCOMPARE(x.monitoredItemCount, 1u);
     QCOMPARE(x.unacknowledgedMessageCount, 2u);
     QCOMPARE(x.nextSequenceNumber, 3u);
+}
+
+void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
+    Fixture f;
+    const RoleSet anonymous = roleBit(Role::Anonymous);
+    const RoleSet op = roleBit(Role::AuthenticatedUser) | roleBit(Role::Operator);
+    auto session = std::make_shared<Session>();
+    session->roles = anonymous;
+    session->permissions = defaultPermissions(anonymous);
+    f.addSession("anonymous", session);
+    const NodeId d = f.demo("Demo.Scalars.Double");       // only the Operator may read it
+    const NodeId hidden = f.demo("Demo.Scalars.Float");   // AccessLevel without CurrentRead
+    QCOMPARE(f.space->update([&](AddressSpace& s) {
+        RolePermissionType operatorOnly{NodeId(id::WellKnownRole_Operator), PermissionType::Browse | PermissionType::Read};
+        s.findMutable(d)->rolePermissions = Array<ExtensionObject>{ExtensionObject::make(operatorOnly)};
+        s.findMutable(hidden)->accessLevel = access::CurrentWrite;
+        return StatusCode(status::Good);
+    }),
+             StatusCode(status::Good));
+    f.write(d, 4.5);
+    const uint32_t sub = f.createSubscription(100, 5, 50, 1);
+    // 5.13.2.1: the item is created; the denial is reported in Publish responses.
+    const MonitoredItemCreateResult r = f.createItem(sub, d, 10, 1, {}, uint32_t(AttributeId::Value), true,
+                                                     MonitoringMode::Reporting, 1);
+    QCOMPARE(r.statusCode, StatusCode(status::Good));
+    const MonitoredItemCreateResult h = f.createItem(sub, hidden, 10, 1, {}, uint32_t(AttributeId::Value), true,
+                                                     MonitoringMode::Reporting, 1);
+    QCOMPARE(h.statusCode, StatusCode(status::Good));
+    // What Read gives this user, the first sample of each item reports.
+    f.publish(1, {}, 1);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    auto n = notifications(f.responses[0].response);
+    QCOMPARE(n.size(), std::size_t(2));  // one each: the status does not change between samples
+    QVERIFY(!n[0].value.hasValue && !n[1].value.hasValue);
+    QCOMPARE(n[0].value.status, StatusCode(status::BadUserAccessDenied));  // items in id order
+    QCOMPARE(n[1].value.status, StatusCode(status::BadNotReadable));       // AccessLevel, whoever reads
+    // Re-activated as an Operator: the next sample reads the value; the other node stays not
+    // readable, unchanged, so not reported again.
+    session->roles = op;
+    session->permissions = defaultPermissions(op);
+    f.publish(2, {}, 1);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    n = notifications(f.responses[1].response);
+    QCOMPARE(n.size(), std::size_t(1));
+    QVERIFY(n[0].value.hasValue);
+    QCOMPARE(n[0].value.value, Variant(4.5));
+    QVERIFY(!n[0].value.hasStatus || n[0].value.status.isGood());
+    // Roles taken away again: Bad_UserAccessDenied once more, at the next deadline.
+    session->roles = anonymous;
+    session->permissions = defaultPermissions(anonymous);
+    f.publish(3, {}, 1);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    n = notifications(f.responses[2].response);
+    QCOMPARE(n.size(), std::size_t(1));
+    QCOMPARE(n[0].value.status, StatusCode(status::BadUserAccessDenied));
+    QVERIFY(!n[0].value.hasValue);
+}
+
+void TestSubscriptions::sessionDiagnosticsCountTheServices() {
+    SubscriptionConfig c;
+    c.maxSubscriptionsPerSession = 1;
+    c.maxPublishRequestsPerSession = 2;
+    Fixture f(c);
+    SessionSubscriptions& ss = f.ss();
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    QVERIFY(sub);
+    QCOMPARE(f.createSubscription(100, 5, 50), 0u);  // Bad_TooManySubscriptions
+    ModifySubscriptionRequest ms;
+    ms.subscriptionId = sub + 1000;
+    ModifySubscriptionResponse msr;
+    modifySubscription(ss, ms, msr, f.nowUs);
+    QCOMPARE(msr.responseHeader.serviceResult, StatusCode(status::BadSubscriptionIdInvalid));
+    ms.subscriptionId = sub;
+    ms.requestedPublishingInterval = 100;
+    msr = {};
+    modifySubscription(ss, ms, msr, f.nowUs);
+    SetPublishingModeRequest pm;
+    SetPublishingModeResponse pmr;
+    setPublishingMode(ss, pm, pmr, f.nowUs);  // Bad_NothingToDo
+    const uint32_t a = f.createItem(sub, f.demo("Demo.Scalars.Double"), 10).monitoredItemId;
+    const uint32_t b = f.createItem(sub, f.demo("Demo.Scalars.Int32"), 10).monitoredItemId;
+    QVERIFY(a && b);
+    QVERIFY(f.createItem(sub + 1000, f.demo("Demo.Scalars.Double"), 10).statusCode.isBad());
+    ModifyMonitoredItemsRequest mm;
+    mm.subscriptionId = sub;
+    MonitoredItemModifyRequest mi;
+    mi.monitoredItemId = a;
+    mi.requestedParameters.samplingInterval = 20;
+    mm.itemsToModify = Array<MonitoredItemModifyRequest>{mi};
+    ModifyMonitoredItemsResponse mmr;
+    modifyMonitoredItems(ss, mm, mmr, f.nowUs);
+    SetMonitoringModeRequest sm;
+    sm.subscriptionId = sub;
+    sm.monitoringMode = MonitoringMode::Sampling;
+    sm.monitoredItemIds = Array<uint32_t>{b};
+    SetMonitoringModeResponse smr;
+    setMonitoringMode(ss, sm, smr, f.nowUs);
+    SetTriggeringRequest st;
+    st.subscriptionId = sub;
+    st.triggeringItemId = 999999;  // Bad_MonitoredItemIdInvalid
+    st.linksToAdd = Array<uint32_t>{b};
+    SetTriggeringResponse str;
+    setTriggering(ss, st, str, f.nowUs);
+    QCOMPARE(str.responseHeader.serviceResult, StatusCode(status::BadMonitoredItemIdInvalid));
+    DeleteMonitoredItemsRequest dm;
+    dm.subscriptionId = sub;
+    dm.monitoredItemIds = Array<uint32_t>{b, 999999};  // an unknown id is an operation error only
+    DeleteMonitoredItemsResponse dmr;
+    deleteMonitoredItems(ss, dm, dmr, f.nowUs);
+    // Three Publish requests with room for two: the oldest is answered Bad_TooManyPublishRequests.
+    f.publish(1);
+    f.publish(2);
+    f.publish(3);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    RepublishRequest rp;
+    rp.subscriptionId = sub;
+    rp.retransmitSequenceNumber = 5;
+    RepublishResponse rpr;
+    republish(ss, rp, rpr, f.nowUs);  // Bad_MessageNotAvailable
+    TransferSubscriptionsRequest tr;
+    transferSubscriptions(f.sessions[0], tr, [](TransferSubscriptionsResponse&&) {}, f.nowUs);  // Bad_NothingToDo
+
+    SessionDiagnosticsDataType d;
+    ss.fillSessionDiagnostics(d);
+    QCOMPARE(d.createSubscriptionCount.totalCount, 2u);
+    QCOMPARE(d.createSubscriptionCount.errorCount, 1u);
+    QCOMPARE(d.modifySubscriptionCount.totalCount, 2u);
+    QCOMPARE(d.modifySubscriptionCount.errorCount, 1u);
+    QCOMPARE(d.setPublishingModeCount.totalCount, 1u);
+    QCOMPARE(d.setPublishingModeCount.errorCount, 1u);
+    QCOMPARE(d.createMonitoredItemsCount.totalCount, 3u);
+    QCOMPARE(d.createMonitoredItemsCount.errorCount, 1u);
+    QCOMPARE(d.modifyMonitoredItemsCount.totalCount, 1u);
+    QCOMPARE(d.modifyMonitoredItemsCount.errorCount, 0u);
+    QCOMPARE(d.setMonitoringModeCount.totalCount, 1u);
+    QCOMPARE(d.setMonitoringModeCount.errorCount, 0u);
+    QCOMPARE(d.setTriggeringCount.totalCount, 1u);
+    QCOMPARE(d.setTriggeringCount.errorCount, 1u);
+    QCOMPARE(d.deleteMonitoredItemsCount.totalCount, 1u);
+    QCOMPARE(d.deleteMonitoredItemsCount.errorCount, 0u);
+    QCOMPARE(d.publishCount.totalCount, 3u);
+    QCOMPARE(d.publishCount.errorCount, 1u);
+    QCOMPARE(d.republishCount.totalCount, 1u);
+    QCOMPARE(d.republishCount.errorCount, 1u);
+    QCOMPARE(d.transferSubscriptionsCount.totalCount, 1u);
+    QCOMPARE(d.transferSubscriptionsCount.errorCount, 1u);
+    QCOMPARE(d.deleteSubscriptionsCount.totalCount, 0u);
+    QCOMPARE(d.currentSubscriptionsCount, 1u);
+    QCOMPARE(d.currentMonitoredItemsCount, 1u);
+    QCOMPARE(d.currentPublishRequestsInQueue, 2u);
+
+    // The first publishing interval takes a parked request; deleting the last Subscription answers
+    // the other one with Bad_NoSubscription.
+    f.advanceMs(100);
+    DeleteSubscriptionsRequest ds;
+    ds.subscriptionIds = Array<uint32_t>{sub};
+    DeleteSubscriptionsResponse dsr;
+    deleteSubscriptions(ss, ds, dsr, f.nowUs);
+    d = {};
+    ss.fillSessionDiagnostics(d);
+    QCOMPARE(d.deleteSubscriptionsCount.totalCount, 1u);
+    QCOMPARE(d.deleteSubscriptionsCount.errorCount, 0u);
+    QCOMPARE(d.publishCount.totalCount, 3u);
+    QCOMPARE(d.publishCount.errorCount, 2u);
+    QCOMPARE(d.currentSubscriptionsCount, 0u);
+    QCOMPARE(d.currentMonitoredItemsCount, 0u);
+    QCOMPARE(d.currentPublishRequestsInQueue, 0u);
+}
+
+void TestSubscriptions::subscriptionDiagnosticsCountRepublishTransferAndDiscards() {
+    SubscriptionConfig c;
+    c.maxRetransmissionQueue = 2;
+    Fixture f(c);
+    // Two open Sessions of one anonymous user (session 0 of the fixture has no Session: unused).
+    std::vector<std::shared_ptr<Session>> open;
+    for (int i = 0; i < 2; ++i) {
+        auto s = std::make_shared<Session>();
+        s->roles = roleBit(Role::Anonymous);
+        s->permissions = defaultPermissions(roleBit(Role::Anonymous));
+        f.addSession("anonymous", s);
+        open.push_back(s);
+    }
+    const uint32_t sub = f.createSubscription(100, 5, 50, 1);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    QVERIFY(f.createItem(sub, d, 10, 1, {}, uint32_t(AttributeId::Value), true, MonitoringMode::Reporting, 1)
+                .statusCode.isGood());
+    // Three data messages, never acknowledged: the queue of two discards the first.
+    for (int i = 0; i < 3; ++i) {
+        f.publish(uint32_t(i + 1), {}, 1);
+        f.write(d, double(i + 10));
+        f.advanceMs(100);
+    }
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    const uint32_t last = f.responses[2].response.notificationMessage.sequenceNumber;
+    QCOMPARE(last, 3u);
+    RepublishRequest rp;
+    rp.subscriptionId = sub;
+    RepublishResponse rpr;
+    rp.retransmitSequenceNumber = 1;  // discarded
+    republish(f.ss(1), rp, rpr, f.nowUs);
+    QCOMPARE(rpr.responseHeader.serviceResult, StatusCode(status::BadMessageNotAvailable));
+    rp.retransmitSequenceNumber = 3;
+    rpr = {};
+    republish(f.ss(1), rp, rpr, f.nowUs);
+    QCOMPARE(rpr.responseHeader.serviceResult, StatusCode(status::Good));
+    // Transferred to another Session of the same user (the first Session still open: "alt client"),
+    // then named again by its new Session (a transfer request, nothing moves).
+    TransferSubscriptionsRequest tr;
+    tr.subscriptionIds = Array<uint32_t>{sub};
+    TransferSubscriptionsResponse trr;
+    transferSubscriptions(f.sessions[2], tr, [&](TransferSubscriptionsResponse&& r) { trr = std::move(r); }, f.nowUs);
+    QCOMPARE(trr.results.size(), std::size_t(1));
+    QCOMPARE(trr.results[0].statusCode, StatusCode(status::Good));
+    transferSubscriptions(f.sessions[2], tr, [&](TransferSubscriptionsResponse&& r) { trr = std::move(r); }, f.nowUs);
+    QCOMPARE(trr.results[0].statusCode, StatusCode(status::Good));
+    const auto diag = f.ss(2).diagnostics();
+    QCOMPARE(diag.size(), std::size_t(1));
+    const SubscriptionDiagnosticsDataType& x = diag[0];
+    QCOMPARE(x.discardedMessageCount, 1u);
+    QCOMPARE(x.unacknowledgedMessageCount, 2u);
+    QCOMPARE(x.republishRequestCount, 2u);
+    QCOMPARE(x.republishMessageRequestCount, 2u);
+    QCOMPARE(x.republishMessageCount, 1u);
+    QCOMPARE(x.transferRequestCount, 2u);
+    QCOMPARE(x.transferredToAltClientCount, 1u);
+    QCOMPARE(x.transferredToSameClientCount, 0u);
+    QCOMPARE(x.publishRequestCount, 3u);
+    QCOMPARE(x.dataChangeNotificationsCount, 3u);
+    QCOMPARE(x.notificationsCount, 3u);
+    QCOMPARE(x.eventNotificationsCount, 0u);
+    QCOMPARE(x.latePublishRequestCount, 0u);
+    QCOMPARE(x.nextSequenceNumber, 5u);  // 4 went to the old Session: Good_SubscriptionTransferred
+    SessionDiagnosticsDataType s0, s1;
+    f.ss(1).fillSessionDiagnostics(s0);
+    f.ss(2).fillSessionDiagnostics(s1);
+    QCOMPARE(s0.currentSubscriptionsCount, 0u);
+    QCOMPARE(s1.currentSubscriptionsCount, 1u);
+    QCOMPARE(s1.currentMonitoredItemsCount, 1u);
+    QCOMPARE(s1.transferSubscriptionsCount.totalCount, 2u);
+    QCOMPARE(s1.transferSubscriptionsCount.errorCount, 0u);
+    QCOMPARE(s0.republishCount.totalCount, 2u);
+    QCOMPARE(s0.republishCount.errorCount, 1u);
 }
 
 QTEST_GUILESS_MAIN(TestSubscriptions)

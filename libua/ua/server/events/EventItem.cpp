@@ -99,10 +99,10 @@ void EventItem::applyQueueSize(const MonitoredItem& item, uint64_t& overflows) {
 
 bool hasQueuedEvents(const MonitoredItem& item) { return item.events && item.events->hasQueued(); }
 
-bool drainEventQueues(const std::map<uint32_t, std::unique_ptr<MonitoredItem>>& items, std::size_t max,
+bool drainEventQueues(const std::vector<MonitoredItem*>& items, std::size_t max,
                       EventNotificationList& out) {
     bool more = false;
-    for (const auto& [id, item] : items) {
+    for (MonitoredItem* item : items) {
         if (!item->events || !item->events->hasQueued() || !reports(*item)) continue;
         if (out.events.size() >= max) return true;
         if (out.events.isNull()) out.events = Array<EventFieldList>::emptyArray();

@@ -68,7 +68,7 @@ private:
 bool hasQueuedEvents(const MonitoredItem& item);
 // Moves the queued events of the items that report (Reporting, or Sampling and triggered) into
 // out, at most max; true when events are left.
-bool drainEventQueues(const std::map<uint32_t, std::unique_ptr<MonitoredItem>>& items, std::size_t max,
+bool drainEventQueues(const std::vector<MonitoredItem*>& items, std::size_t max,
                       EventNotificationList& out);
 // TransferSubscriptions: leaves the old home's router / joins the new one.
 void detachEventItems(Subscription& sub);

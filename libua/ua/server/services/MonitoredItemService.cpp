@@ -70,7 +70,9 @@ uint32_t reviseQueueSize(const SubscriptionConfig& c, uint32_t requested) {
     return c.maxQueueSize ? std::min(requested, c.maxQueueSize) : requested;
 }
 
-// Statuses of a Read that mean the item cannot be created at all.
+// Statuses of a Read that mean the item cannot be created at all. Not Bad_NotReadable or
+// Bad_UserAccessDenied: 5.13.2.1 creates such an item and reports the status in Publish responses
+// (and values once the access rights allow reading).
 bool failsCreation(StatusCode s) {
     switch (s.base()) {
     case status::BadNodeIdUnknown:
@@ -79,8 +81,6 @@ bool failsCreation(StatusCode s) {
     case status::BadIndexRangeInvalid:
     case status::BadDataEncodingInvalid:
     case status::BadDataEncodingUnsupported:
-    case status::BadNotReadable:
-    case status::BadUserAccessDenied:
         return true;
     default:
         return false;
@@ -175,6 +175,7 @@ StatusCode parseDataChangeFilter(const AddressSpace& space, const Node& node, ui
 
 void createMonitoredItems(SessionSubscriptions& ss, const CreateMonitoredItemsRequest& req,
                           CreateMonitoredItemsResponse& resp, int64_t nowUs) {
+    const CountedService counted(ss.serviceCounters.createMonitoredItems, resp.responseHeader);
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (!validTimestamps(req.timestampsToReturn)) { resp.responseHeader.serviceResult = status::BadTimestampsToReturnInvalid; return; }
@@ -190,6 +191,7 @@ void createMonitoredItems(SessionSubscriptions& ss, const CreateMonitoredItemsRe
 
 void modifyMonitoredItems(SessionSubscriptions& ss, const ModifyMonitoredItemsRequest& req,
                           ModifyMonitoredItemsResponse& resp, int64_t nowUs) {
+    const CountedService counted(ss.serviceCounters.modifyMonitoredItems, resp.responseHeader);
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (!validTimestamps(req.timestampsToReturn)) { resp.responseHeader.serviceResult = status::BadTimestampsToReturnInvalid; return; }
@@ -237,6 +239,7 @@ void modifyMonitoredItems(SessionSubscriptions& ss, const ModifyMonitoredItemsRe
 
 void deleteMonitoredItems(SessionSubscriptions& ss, const DeleteMonitoredItemsRequest& req,
                           DeleteMonitoredItemsResponse& resp, int64_t) {
+    const CountedService counted(ss.serviceCounters.deleteMonitoredItems, resp.responseHeader);
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (req.monitoredItemIds.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }
@@ -249,6 +252,7 @@ void deleteMonitoredItems(SessionSubscriptions& ss, const DeleteMonitoredItemsRe
 
 void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest& req, SetMonitoringModeResponse& resp,
                        int64_t nowUs) {
+    const CountedService counted(ss.serviceCounters.setMonitoringMode, resp.responseHeader);
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (!validMode(req.monitoringMode)) { resp.responseHeader.serviceResult = status::BadMonitoringModeInvalid; return; }
@@ -277,6 +281,7 @@ void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest&
 }
 
 void setTriggering(SessionSubscriptions& ss, const SetTriggeringRequest& req, SetTriggeringResponse& resp, int64_t) {
+    const CountedService counted(ss.serviceCounters.setTriggering, resp.responseHeader);
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (req.linksToAdd.empty() && req.linksToRemove.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }

@@ -71,10 +71,6 @@ void handlePublish(RequestContext& ctx, const PublishRequest& req, PublishRespon
 
 void handleTransferSubscriptions(RequestContext& ctx, const TransferSubscriptionsRequest& req,
                                  TransferSubscriptionsResponse& resp) {
-    if (req.subscriptionIds.empty()) {
-        resp.responseHeader.serviceResult = status::BadNothingToDo;
-        return;
-    }
     auto ss = sessionSubscriptions(ctx);
     if (!ss) {
         resp.responseHeader.serviceResult = status::BadInternalError;
@@ -103,6 +99,7 @@ void deleteSessionSubscriptions(RequestContext& ctx) {
 
 void createSubscription(SessionSubscriptions& ss, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp,
                         int64_t nowUs) {
+    const CountedService counted(ss.serviceCounters.createSubscription, resp.responseHeader);
     Subscription::Parameters p = Subscription::revise(ss.config(), req.requestedPublishingInterval, req.requestedLifetimeCount,
                                                       req.requestedMaxKeepAliveCount, req.maxNotificationsPerPublish);
     p.publishingEnabled = req.publishingEnabled;
@@ -120,6 +117,7 @@ void createSubscription(SessionSubscriptions& ss, const CreateSubscriptionReques
 
 void modifySubscription(SessionSubscriptions& ss, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp,
                         int64_t nowUs) {
+    const CountedService counted(ss.serviceCounters.modifySubscription, resp.responseHeader);
     Subscription* s = ss.find(req.subscriptionId);
     if (!s) {
         resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid;
@@ -136,6 +134,7 @@ void modifySubscription(SessionSubscriptions& ss, const ModifySubscriptionReques
 
 void setPublishingMode(SessionSubscriptions& ss, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp,
                        int64_t) {
+    const CountedService counted(ss.serviceCounters.setPublishingMode, resp.responseHeader);
     if (req.subscriptionIds.empty()) {
         resp.responseHeader.serviceResult = status::BadNothingToDo;
         return;
@@ -151,6 +150,7 @@ void setPublishingMode(SessionSubscriptions& ss, const SetPublishingModeRequest&
 
 void deleteSubscriptions(SessionSubscriptions& ss, const DeleteSubscriptionsRequest& req,
                          DeleteSubscriptionsResponse& resp, int64_t) {
+    const CountedService counted(ss.serviceCounters.deleteSubscriptions, resp.responseHeader);
     if (req.subscriptionIds.empty()) {
         resp.responseHeader.serviceResult = status::BadNothingToDo;
         return;
@@ -162,6 +162,7 @@ void deleteSubscriptions(SessionSubscriptions& ss, const DeleteSubscriptionsRequ
 }
 
 void republish(SessionSubscriptions& ss, const RepublishRequest& req, RepublishResponse& resp, int64_t) {
+    const CountedService counted(ss.serviceCounters.republish, resp.responseHeader);
     Subscription* s = ss.find(req.subscriptionId);
     if (!s) {
         resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid;
@@ -206,6 +207,14 @@ void adoptTransferred(SessionSubscriptions& target, std::unique_ptr<Subscription
 
 void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, const TransferSubscriptionsRequest& req,
                            std::function<void(TransferSubscriptionsResponse&&)> done, int64_t nowUs) {
+    ++target->serviceCounters.transferSubscriptions.total;
+    if (req.subscriptionIds.empty()) {
+        ++target->serviceCounters.transferSubscriptions.errors;
+        TransferSubscriptionsResponse r;
+        r.responseHeader.serviceResult = status::BadNothingToDo;
+        done(std::move(r));
+        return;
+    }
     auto job = std::make_shared<TransferJob>();
     job->done = std::move(done);
     job->pending = 1;  // this function's own share, released at the end
@@ -224,6 +233,7 @@ void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, 
             Subscription* s = target->find(id);
             result.statusCode = s ? StatusCode(status::Good) : StatusCode(status::BadSubscriptionIdInvalid);
             if (s) {
+                ++s->counters.transferRequestCount;
                 if (sendInitial) s->queueInitialValues();
                 result.availableSequenceNumbers = s->availableSequenceNumbers();
             }

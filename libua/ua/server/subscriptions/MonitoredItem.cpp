@@ -1,5 +1,7 @@
 #include "ua/server/subscriptions/MonitoredItem.h"
 
+#include "ua/encoding/BinaryEncoder.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -122,12 +124,11 @@ bool MonitoredItem::requeueLast(uint64_t& overflows) {
     return true;
 }
 
-std::size_t MonitoredItem::drainInto(Array<MonitoredItemNotification>& out, std::size_t max) {
+std::size_t MonitoredItem::drainEncoded(BinaryEncoder& e, std::size_t max) {
     const std::size_t n = std::min(max, m_queue.size());
     for (std::size_t i = 0; i < n; ++i) {
-        MonitoredItemNotification& m = out.emplace_back();
-        m.clientHandle = clientHandle;
-        m.value = std::move(m_queue[i]);
+        encode(e, clientHandle);
+        encode(e, m_queue[i]);
     }
     if (n == m_queue.size()) m_queue.clear();  // keeps the capacity
     else m_queue.erase(m_queue.begin(), m_queue.begin() + std::ptrdiff_t(n));

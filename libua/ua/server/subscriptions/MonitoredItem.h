@@ -14,6 +14,7 @@
 
 namespace ua {
 
+class BinaryEncoder;
 class EventItem;
 
 // The DataChangeFilter as the item applies it: a Percent deadband is already converted to an
@@ -56,8 +57,9 @@ public:
     bool requeueLast(uint64_t& overflows);
     bool hasQueued() const { return !m_queue.empty(); }
     std::size_t queued() const { return m_queue.size(); }
-    // Moves up to max queued values (oldest first) into out as MonitoredItemNotifications.
-    std::size_t drainInto(Array<MonitoredItemNotification>& out, std::size_t max);
+    // Encodes up to max queued values (oldest first) as MonitoredItemNotifications (OPC 10000-6
+    // binary: clientHandle, DataValue) into e and removes them from the queue; returns how many.
+    std::size_t drainEncoded(BinaryEncoder& e, std::size_t max);
     void clearQueue() { m_queue.clear(); }
     // Forgets the last value (a change to Disabled mode): the next sample is reported as new.
     void resetLast() { m_last.reset(); }

@@ -10,7 +10,12 @@ namespace ua {
 SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, std::string userKey,
                                            std::weak_ptr<Session> session)
     : sender([](const ResponseTarget& t, PublishResponse&& r) { t.send(std::move(r)); }), m_home(&home),
-      m_sessionId(std::move(sessionId)), m_userKey(std::move(userKey)), m_session(std::move(session)) {}
+      m_sessionId(std::move(sessionId)), m_userKey(std::move(userKey)), m_session(std::move(session)) {
+    // With a Session, nothing is readable until its roles have been read (should it be gone already).
+    const std::weak_ptr<Session> none;
+    if (m_session.owner_before(none) || none.owner_before(m_session)) m_access = UserAccess{0, 0};
+    userAccess();
+}
 
 SessionSubscriptions::~SessionSubscriptions() { removeAll(); }
 
@@ -19,6 +24,14 @@ const SubscriptionConfig& SessionSubscriptions::config() const { return m_home->
 bool SessionSubscriptions::sessionGone() const {
     const auto s = m_session.lock();
     return !s || s->closed;
+}
+
+SessionSubscriptions::UserAccess SessionSubscriptions::userAccess() {
+    if (const auto s = m_session.lock()) {
+        m_access.roles = s->roles.load(std::memory_order_relaxed);
+        m_access.permissions = s->permissions.load(std::memory_order_relaxed);
+    }
+    return m_access;
 }
 
 Subscription* SessionSubscriptions::find(uint32_t id) {
@@ -63,9 +76,13 @@ void SessionSubscriptions::removeAll() {
     while (!m_subscriptions.empty()) dropSubscription(m_subscriptions.begin()->first);
 }
 
-void SessionSubscriptions::send(const ResponseTarget& t, PublishResponse&& r) { sender(t, std::move(r)); }
+void SessionSubscriptions::send(const ResponseTarget& t, PublishResponse&& r) {
+    if (r.responseHeader.serviceResult.isBad()) ++serviceCounters.publish.errors;
+    sender(t, std::move(r));
+}
 
 void SessionSubscriptions::publish(const ResponseTarget& target, const PublishRequest& req, int64_t nowUs) {
+    ++serviceCounters.publish.total;
     ParkedPublish p;
     p.target = target;
     if (req.requestHeader.timeoutHint) p.deadlineUs = nowUs + int64_t(req.requestHeader.timeoutHint) * 1000;
@@ -211,7 +228,7 @@ std::vector<SubscriptionDiagnosticsDataType> SessionSubscriptions::diagnostics()
         d.transferredToSameClientCount = uint32_t(c.transferredToSameClientCount);
         d.publishRequestCount = uint32_t(c.publishRequestCount);
         d.dataChangeNotificationsCount = uint32_t(c.dataChangeNotificationsCount);
-        d.eventNotificationsCount = 0;
+        d.eventNotificationsCount = uint32_t(c.eventNotificationsCount);
         d.notificationsCount = uint32_t(c.notificationsCount);
         d.latePublishRequestCount = uint32_t(c.latePublishRequestCount);
         d.currentKeepAliveCount = s->currentKeepAliveCount();
@@ -226,6 +243,31 @@ std::vector<SubscriptionDiagnosticsDataType> SessionSubscriptions::diagnostics()
         v.push_back(std::move(d));
     }
     return v;
+}
+
+void SessionSubscriptions::fillSessionDiagnostics(SessionDiagnosticsDataType& d) const {
+    const auto put = [](ServiceCounterDataType& out, const ServiceCount& c) {
+        out.totalCount = c.total;
+        out.errorCount = c.errors;
+    };
+    const SessionServiceCounters& c = serviceCounters;
+    put(d.createSubscriptionCount, c.createSubscription);
+    put(d.modifySubscriptionCount, c.modifySubscription);
+    put(d.setPublishingModeCount, c.setPublishingMode);
+    put(d.publishCount, c.publish);
+    put(d.republishCount, c.republish);
+    put(d.transferSubscriptionsCount, c.transferSubscriptions);
+    put(d.deleteSubscriptionsCount, c.deleteSubscriptions);
+    put(d.createMonitoredItemsCount, c.createMonitoredItems);
+    put(d.modifyMonitoredItemsCount, c.modifyMonitoredItems);
+    put(d.setMonitoringModeCount, c.setMonitoringMode);
+    put(d.setTriggeringCount, c.setTriggering);
+    put(d.deleteMonitoredItemsCount, c.deleteMonitoredItems);
+    d.currentSubscriptionsCount = uint32_t(m_subscriptions.size());
+    std::size_t items = 0;
+    for (const auto& [id, s] : m_subscriptions) items += s->itemCount();
+    d.currentMonitoredItemsCount = uint32_t(items);
+    d.currentPublishRequestsInQueue = uint32_t(m_parked.size());
 }
 
 } // namespace ua

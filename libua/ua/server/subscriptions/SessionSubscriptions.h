@@ -33,6 +33,38 @@ struct ParkedPublish {
     Array<StatusCode> results;  // of the request's acknowledgements, returned with its response
 };
 
+// One ServiceCounterDataType (OPC 10000-5 12.12): requests received, and those answered with a Bad
+// serviceResult (a ServiceFault).
+struct ServiceCount {
+    uint32_t total = 0;
+    uint32_t errors = 0;
+};
+
+// The subscription services' counters of SessionDiagnosticsDataType (OPC 10000-5 12.11), kept as
+// plain integers on the home thread.
+struct SessionServiceCounters {
+    ServiceCount createSubscription, modifySubscription, setPublishingMode, publish, republish, transferSubscriptions,
+        deleteSubscriptions, createMonitoredItems, modifyMonitoredItems, setMonitoringMode, setTriggering,
+        deleteMonitoredItems;
+};
+
+// Counts one request when it goes out of scope: total, and an error when the response's
+// serviceResult is Bad by then. Put it first in a service function (home thread).
+class CountedService {
+public:
+    CountedService(ServiceCount& c, const ResponseHeader& h) : m_count(c), m_header(h) {}
+    ~CountedService() {
+        ++m_count.total;
+        if (m_header.serviceResult.isBad()) ++m_count.errors;
+    }
+    CountedService(const CountedService&) = delete;
+    CountedService& operator=(const CountedService&) = delete;
+
+private:
+    ServiceCount& m_count;
+    const ResponseHeader& m_header;
+};
+
 class SessionSubscriptions : public std::enable_shared_from_this<SessionSubscriptions> {
 public:
     // How a Publish response leaves (tests replace it to capture responses).
@@ -47,6 +79,15 @@ public:
     const SubscriptionConfig& config() const;
     const NodeId& sessionId() const { return m_sessionId; }
     const std::string& userKey() const { return m_userKey; }
+    // The user's Roles (users/Roles.h RoleSet) and default PermissionType bits, read from the
+    // Session's atomics at every call (ActivateSession may change them); the last ones seen once
+    // the Session has gone. Without a Session (unit tests): unrestricted. Home thread; costs one
+    // weak_ptr lock, so samplers call it once per deadline, not per item.
+    struct UserAccess {
+        uint32_t roles = ~uint32_t(0);
+        uint32_t permissions = ~uint32_t(0);
+    };
+    UserAccess userAccess();
     // True when its Session has been closed or has expired.
     bool sessionGone() const;
     Sender sender;
@@ -89,6 +130,14 @@ public:
     void adopt(std::unique_ptr<Subscription> s, int64_t nowUs);
 
     std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
+    // The subscription part of SessionDiagnosticsDataType (OPC 10000-5 12.11): the service
+    // counters above, currentSubscriptionsCount, currentMonitoredItemsCount and
+    // currentPublishRequestsInQueue. The other fields of d are left as they are. Home thread.
+    void fillSessionDiagnostics(SessionDiagnosticsDataType& d) const;
+    // Counted by the service functions (services/SubscriptionService.h, MonitoredItemService.h) and
+    // by publish(); Publish errors are the responses answered with a Bad serviceResult
+    // (Bad_NoSubscription, Bad_TooManyPublishRequests, Bad_Timeout, Bad_RequestCancelledByClient).
+    SessionServiceCounters serviceCounters;
 
 private:
     struct StatusMessage {
@@ -104,6 +153,7 @@ private:
     NodeId m_sessionId;
     std::string m_userKey;
     std::weak_ptr<Session> m_session;
+    UserAccess m_access;  // the last seen (userAccess())
     std::map<uint32_t, std::unique_ptr<Subscription>> m_subscriptions;
     std::deque<ParkedPublish> m_parked;  // oldest first
     std::deque<StatusMessage> m_statusMessages;

@@ -1,14 +1,18 @@
 #include "ua/server/subscriptions/Subscription.h"
 
+#include "ua/encoding/BinaryEncoder.h"
+#include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/events/EventItem.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/server/users/Roles.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ua {
 
@@ -48,10 +52,25 @@ void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now) {
     else { dv.hasServerTimestamp = false; dv.serverTimestamp = {}; }
 }
 
-// One sample of an item (5.13.1.2): the value the Read service would return now.
-DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now) {
+DataValue failedSample(StatusCode st) {
+    DataValue dv;
+    dv.setStatus(st);
+    return dv;
+}
+
+// One sample of an item (5.13.1.2): the value the Read service would return now to the Session's
+// user (5.13.2.1: an item the user may not read reports Bad_NotReadable / Bad_UserAccessDenied, and
+// starts reporting values once its access rights allow it).
+DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now,
+                      const SessionSubscriptions::UserAccess& user) {
     if (item.fastPath && item.node < space.size()) {
         const Node& n = space.node(item.node);
+        if (n.nodeClass == NodeClass::Variable) {
+            if (!(n.accessLevel & access::CurrentRead)) return failedSample(status::BadNotReadable);
+            if (user.roles != kUnrestricted &&
+                !(userAccessLevel(n.userAccessLevel, userPermissions(n, user.roles, user.permissions)) & access::CurrentRead))
+                return failedSample(status::BadUserAccessDenied);
+        }
         DataValue dv;
         if (n.source.read) dv = n.source.read();
         else if (auto v = n.value ? n.value->load() : nullptr) dv = *v;
@@ -64,6 +83,8 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
         return dv;
     }
     ServiceContext ctx{space, nullptr, noLimits(), nullptr, now};
+    ctx.roles = user.roles;
+    ctx.permissions = user.permissions;
     return readValue(ctx, item.itemToMonitor, item.timestamps);
 }
 
@@ -95,6 +116,8 @@ Subscription::Subscription(uint32_t id, SessionSubscriptions& owner, const Param
       m_intervalUs(toUs(p.publishingIntervalMs)) {
     m_timerClient.self = this;
     m_timer = Timer(owner.home().timers(), &m_timerClient);
+    m_moreClient.self = this;
+    m_moreTimer = Timer(owner.home().timers(), &m_moreClient);
     armPublishingTimer(nowUs);
 }
 
@@ -195,14 +218,24 @@ void Subscription::onPublishingTimer(int64_t dueUs, int64_t nowUs) {
         ++counters.latePublishRequestCount;
         return;
     }
-    while (m_moreNotifications && m_params.publishingEnabled && sendMessage(false, nowUs)) {}
+    scheduleMore();
 }
 
 bool Subscription::publishNow(int64_t nowUs) {
     const bool notifications = m_params.publishingEnabled && hasReportable();
     if (!sendMessage(!notifications, nowUs)) return false;
-    while (m_moreNotifications && m_params.publishingEnabled && sendMessage(false, nowUs)) {}
+    scheduleMore();
     return true;
+}
+
+void Subscription::scheduleMore() {
+    if (m_moreNotifications && m_params.publishingEnabled) m_moreTimer.arm(m_owner->home().now());
+}
+
+void Subscription::sendMore(int64_t nowUs) {
+    // Without a parked Publish request the next one takes the rest (wantsPublishRequest()).
+    if (m_state == State::Closed || !m_moreNotifications || !m_params.publishingEnabled) return;
+    if (sendMessage(false, nowUs)) scheduleMore();
 }
 
 bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
@@ -213,37 +246,54 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
     msg.publishTime = DateTime::now();
     msg.notificationData = Array<ExtensionObject>::emptyArray();
     if (!keepAlive) {
-        DataChangeNotification dcn;
-        dcn.monitoredItems = Array<MonitoredItemNotification>::emptyArray();
-        dcn.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
+        // The DataChangeNotification is encoded straight from the item queues into the bytes
+        // ExtensionObject::make(DataChangeNotification) would give on the wire (monitoredItems,
+        // then an empty diagnosticInfos) and kept as such for Republish: no MonitoredItemNotification
+        // structures (208 bytes each) built, walked and freed per notification, and a retransmission
+        // queue of about 30 bytes per notification.
         const std::size_t max = m_params.maxNotificationsPerPublish ? m_params.maxNotificationsPerPublish : SIZE_MAX;
-        std::size_t queued = 0;
-        for (auto& [id, item] : m_items) queued += item->queued();
-        dcn.monitoredItems.reserve(std::min(max, queued));  // one allocation, no regrowth
+        thread_local Buffer body;  // the home thread's; keeps its capacity
+        body.clear();
+        BinaryEncoder e(body);
+        const std::size_t countAt = e.reserveLength();
+        std::size_t count = 0;
         bool more = false;
-        for (auto& [id, item] : m_items) {
+        const std::size_t n = m_itemOrder.size();
+        std::size_t i = 0;
+        for (; i < n; ++i) {
+            MonitoredItem* item = m_itemOrder[(m_drainFrom + i) % n];
             const bool report = item->mode == MonitoringMode::Reporting ||
                                 (item->mode == MonitoringMode::Sampling && item->triggered);
             if (!report || !item->hasQueued()) continue;
-            if (dcn.monitoredItems.size() >= max) { more = true; break; }
-            item->drainInto(dcn.monitoredItems, max - dcn.monitoredItems.size());
+            if (count >= max) { more = true; break; }
+            count += item->drainEncoded(e, max - count);
             if (item->hasQueued()) more = true;
             else item->triggered = false;
         }
+        m_drainFrom = n ? (m_drainFrom + i) % n : 0;
+        e.writePod<int32_t>(0);  // diagnosticInfos: none
         EventNotificationList events;  // event items (events/EventItem.h) fill the rest of max
-        if (drainEventQueues(m_items, max - std::min(max, dcn.monitoredItems.size()), events)) more = true;
+        if (!m_eventItems.empty() && drainEventQueues(m_eventItems, max - std::min(max, count), events)) more = true;
         m_moreNotifications = more;
         m_notificationsAvailable = more;
-        if (dcn.monitoredItems.empty() && events.events.empty()) {
+        if (!e.ok()) count = 0;
+        if (count == 0 && events.events.empty()) {
             keepAlive = true;
         } else {
-            const std::size_t n = dcn.monitoredItems.size();
-            counters.dataChangeNotificationsCount += n;
-            counters.notificationsCount += n + events.events.size();
+            const std::size_t eventCount = events.events.size();
+            counters.dataChangeNotificationsCount += count;
+            counters.eventNotificationsCount += eventCount;
+            counters.notificationsCount += count + eventCount;
             msg.sequenceNumber = takeSequenceNumber();
-            if (n) msg.notificationData.push_back(ExtensionObject::make(std::move(dcn)));
-            if (!events.events.empty()) msg.notificationData.push_back(ExtensionObject::make(std::move(events)));
-            m_retransmission.push_back(msg);  // shares the notification body (ExtensionObject)
+            if (count) {
+                const int32_t c = int32_t(count);
+                std::memcpy(body.data() + countAt, &c, sizeof c);
+                msg.notificationData.push_back(
+                    ExtensionObject::opaque(NodeId(id::DataChangeNotification_Encoding_DefaultBinary),
+                                            ByteString(reinterpret_cast<const char*>(body.data()), body.size())));
+            }
+            if (eventCount) msg.notificationData.push_back(ExtensionObject::make(std::move(events)));
+            m_retransmission.push_back(msg);  // the data changes are bytes; the events' body is shared, immutable
             const std::size_t maxQueue = std::max<uint32_t>(1, m_owner->config().maxRetransmissionQueue);
             while (m_retransmission.size() > maxQueue) {
                 m_retransmission.pop_front();
@@ -268,6 +318,7 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
 void Subscription::expire() {
     m_state = State::Closed;
     m_timer.reset();
+    m_moreTimer.reset();
     for (auto& [interval, g] : m_groups) g->timer.reset();
 }
 
@@ -279,6 +330,8 @@ MonitoredItem* Subscription::item(uint32_t id) {
 void Subscription::addItem(std::unique_ptr<MonitoredItem> item, int64_t nowUs) {
     MonitoredItem& ref = *item;
     m_items.emplace(item->id, std::move(item));
+    m_itemOrder.push_back(&ref);
+    if (ref.events) m_eventItems.push_back(&ref);
     fileItem(ref, nowUs);
 }
 
@@ -286,6 +339,9 @@ bool Subscription::removeItem(uint32_t id) {
     auto it = m_items.find(id);
     if (it == m_items.end()) return false;
     unfileItem(*it->second);
+    std::erase(m_itemOrder, it->second.get());
+    if (it->second->events) std::erase(m_eventItems, it->second.get());
+    m_drainFrom = 0;
     m_items.erase(it);
     m_owner->home().registry().releaseItems(1);
     // Links to the deleted item are removed with it (5.13.6: deleting an item deletes its links).
@@ -329,7 +385,7 @@ void Subscription::itemChanged(MonitoredItem& item, int64_t nowUs) {
 void Subscription::sampleNow(MonitoredItem& item) {
     if (item.mode == MonitoringMode::Disabled || item.events) return;
     uint64_t overflows = 0;
-    const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now());
+    const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now(), m_owner->userAccess());
     ++counters.samplesTaken;
     if (item.offer(v, overflows)) {
         if (item.mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
@@ -345,6 +401,7 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
     if (nowUs - dueUs >= g.intervalUs) counters.samplingTicksSkipped += uint64_t((nowUs - dueUs) / g.intervalUs);
     const AddressSpace& space = m_owner->home().addressSpace();
     const DateTime now = DateTime::now();
+    const SessionSubscriptions::UserAccess user = m_owner->userAccess();
     uint64_t overflows = 0;
     // Items of the same node next to each other share one read: a sample is the value at this
     // deadline, so they all see the same one, however long the loop takes.
@@ -355,7 +412,7 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
         ++counters.samplesTaken;
         const bool same = previous && item->fastPath && previous->fastPath && previous->node == item->node &&
                           previous->timestamps == item->timestamps;
-        if (!same) value = sampleValue(*item, space, now);
+        if (!same) value = sampleValue(*item, space, now, user);
         previous = item;
         if (!item->offer(value, overflows)) continue;
         if (item->mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
@@ -382,6 +439,7 @@ std::size_t Subscription::disabledItemCount() const {
 
 void Subscription::detach() {
     m_timer.reset();
+    m_moreTimer.reset();
     for (auto& [interval, g] : m_groups) g->timer.reset();
     detachEventItems(*this);
 }
@@ -389,6 +447,7 @@ void Subscription::detach() {
 void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
     m_owner = &owner;
     m_timer = Timer(owner.home().timers(), &m_timerClient);
+    m_moreTimer = Timer(owner.home().timers(), &m_moreClient);
     armPublishingTimer(nowUs);
     for (auto& [interval, g] : m_groups) {
         g->timer = Timer(owner.home().timers(), g.get());

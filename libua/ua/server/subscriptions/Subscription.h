@@ -40,14 +40,15 @@ struct SubscriptionCounters {
     uint64_t modifyCount = 0;
     uint64_t enableCount = 0;
     uint64_t disableCount = 0;
-    uint64_t republishRequestCount = 0;
-    uint64_t republishMessageRequestCount = 0;
-    uint64_t republishMessageCount = 0;
-    uint64_t transferRequestCount = 0;
+    uint64_t republishRequestCount = 0;      // Republish requests for this Subscription
+    uint64_t republishMessageRequestCount = 0;  // messages asked for (one per Republish)
+    uint64_t republishMessageCount = 0;      // ... of them found in the retransmission queue
+    uint64_t transferRequestCount = 0;       // TransferSubscriptions naming it (moved, or already the Session's)
     uint64_t transferredToSameClientCount = 0;
     uint64_t transferredToAltClientCount = 0;
     uint64_t publishRequestCount = 0;        // Publish requests used by this Subscription
     uint64_t dataChangeNotificationsCount = 0;
+    uint64_t eventNotificationsCount = 0;    // EventFieldLists sent (the events code counts them)
     uint64_t notificationsCount = 0;
     uint64_t latePublishRequestCount = 0;    // timer expiries that found no Publish request
     uint64_t keepAliveCount = 0;             // keep-alive messages sent
@@ -139,7 +140,16 @@ private:
         Subscription* self = nullptr;
         void onTimer(uint32_t, int64_t dueUs, int64_t nowUs) override { self->onPublishingTimer(dueUs, nowUs); }
     };
+    // Further messages of one publishing cycle (moreNotifications) go out one per timer callback,
+    // armed at the scheduler's now(): sampling deadlines that passed meanwhile run first, so a large
+    // cycle does not hold up sampling for its whole length.
+    struct MoreTimer final : TimerQueue::Client {
+        Subscription* self = nullptr;
+        void onTimer(uint32_t, int64_t, int64_t nowUs) override { self->sendMore(nowUs); }
+    };
     void onPublishingTimer(int64_t dueUs, int64_t nowUs);
+    void sendMore(int64_t nowUs);
+    void scheduleMore();
     void armPublishingTimer(int64_t afterUs);
     void sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs);
     void fileItem(MonitoredItem& item, int64_t nowUs);
@@ -164,8 +174,16 @@ private:
     int64_t m_intervalUs;
     PublishTimer m_timerClient;
     Timer m_timer;
+    MoreTimer m_moreClient;
+    Timer m_moreTimer;
     std::deque<NotificationMessage> m_retransmission;  // oldest first
     std::map<uint32_t, std::unique_ptr<MonitoredItem>> m_items;
+    // The same items in creation order: a NotificationMessage walks this contiguous list (a walk of
+    // the map cost more than the draining itself at 8,192 items), starting where the previous
+    // message of a cycle that had more notifications stopped.
+    std::vector<MonitoredItem*> m_itemOrder;
+    std::vector<MonitoredItem*> m_eventItems;  // the event items of m_itemOrder (events/EventItem.h)
+    std::size_t m_drainFrom = 0;
     std::map<int64_t, std::unique_ptr<SamplingGroup>> m_groups;  // by sampling interval (us)
 };
 

@@ -69,6 +69,7 @@ const AddressSpace& SubscriptionScheduler::addressSpace() {
 void SubscriptionScheduler::adopt(std::shared_ptr<SessionSubscriptions> s) { m_sessions.push_back(std::move(s)); }
 
 int SubscriptionScheduler::runDue(int64_t nowUs) {
+    m_lastRunUs = nowUs;
     const int n = m_timers.runDue(nowUs);
     return n;
 }

@@ -38,6 +38,9 @@ public:
     static SubscriptionScheduler* current();
     void makeCurrent();
     static int64_t clockUs();
+    // The time to arm a timer for "as soon as possible": clockUs() in real-time mode (deadlines
+    // that passed meanwhile run first), else the time of the current / last runDue() call.
+    int64_t now() const { return m_realTime ? clockUs() : m_lastRunUs; }
 
     TimerQueue& timers() { return m_timers; }
     const SubscriptionConfig& config() const { return m_config; }
@@ -72,6 +75,7 @@ private:
     TimerQueue m_timers;
     QTimer* m_qtimer = nullptr;
     int64_t m_armedForUs = TimerQueue::kNever;
+    int64_t m_lastRunUs = 0;
     std::shared_ptr<const AddressSpace> m_snapshot;
     uint64_t m_snapshotVersion = 0;
     std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;
