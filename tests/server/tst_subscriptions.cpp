@@ -811,7 +811,8 @@ void TestSubscriptions::transferSubscriptionsBetweenSessions() {
     QCOMPARE(now.subscriptionId, sub);
     QCOMPARE(notifications(now).size(), std::size_t(1));
     QCOMPARE(*notifications(now)[0].value.value.get<double>(), 3.25);
-    QCOMPARE(now.notificationMessage.sequenceNumber, 3u);  // 2 was the transfer status message
+    QCOMPARE(old.notificationMessage.sequenceNumber, 2u);
+    QCOMPARE(now.notificationMessage.sequenceNumber, 2u);  // the transfer status message did not consume 2: no gap
 }
 
 void TestSubscriptions::transferFromAnotherUserIsDenied() {
@@ -1084,7 +1085,7 @@ void TestSubscriptions::subscriptionDiagnosticsCountRepublishTransferAndDiscards
     QCOMPARE(x.notificationsCount, 3u);
     QCOMPARE(x.eventNotificationsCount, 0u);
     QCOMPARE(x.latePublishRequestCount, 0u);
-    QCOMPARE(x.nextSequenceNumber, 5u);  // 4 went to the old Session: Good_SubscriptionTransferred
+    QCOMPARE(x.nextSequenceNumber, 4u);  // Good_SubscriptionTransferred to the old Session did not consume 4
     SessionDiagnosticsDataType s0, s1;
     f.ss(1).fillSessionDiagnostics(s0);
     f.ss(2).fillSessionDiagnostics(s1);

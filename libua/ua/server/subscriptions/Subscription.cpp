@@ -182,7 +182,7 @@ uint32_t Subscription::takeSequenceNumber() {
 
 NotificationMessage Subscription::statusChangeMessage(StatusCode s) {
     NotificationMessage m;
-    m.sequenceNumber = takeSequenceNumber();
+    m.sequenceNumber = s == status::GoodSubscriptionTransferred ? m_nextSequence : takeSequenceNumber();
     m.publishTime = DateTime::now();
     StatusChangeNotification n;
     n.status = s;

@@ -103,7 +103,9 @@ public:
     bool publishNow(int64_t nowUs);
     // The timer expired without a Publish request for the final Bad_Timeout message: nothing.
     // Builds a StatusChangeNotification message with the next sequence number (Bad_Timeout on
-    // expiry, Good_SubscriptionTransferred for the old Session of a transfer).
+    // expiry, Good_SubscriptionTransferred for the old Session of a transfer). For a transfer the
+    // number is not consumed (like a keep-alive's): the new Session's next message carries it, so
+    // its client sees no gap that it would try to Republish (5.14.7 leaves the number open).
     NotificationMessage statusChangeMessage(StatusCode s);
 
     // --- MonitoredItems (5.13) ---
