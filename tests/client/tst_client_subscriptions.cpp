@@ -3,13 +3,15 @@
 // retransmission queue, the Publish pipeline count and Bad_TooManyPublishRequests, keep-alive
 // supervision on a frozen link, a Publish response lost in a frozen link then Republished after the
 // reconnect, TransferSubscriptions to a new Session, re-creation when the transfer fails, and the
-// StatusChangeNotification Bad_Timeout of a subscription whose lifetime ran out.
+// StatusChangeNotification Bad_Timeout of a subscription whose lifetime ran out; event items with
+// an EventFilter on the Server object (the where clause applied by our server).
 #include "ClientTestUtil.h"
 #include "TcpProxy.h"
 
 #include "ua/client/Client.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/Server.h"
+#include "ua/server/events/Event.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -118,6 +120,7 @@ private slots:
     void newSessionGetsTheSubscriptionsTransferred();
     void subscriptionsAreRecreatedWhenTransferFails();
     void expiredSubscriptionIsRecreatedAfterStatusChange();
+    void eventsOfOurServerPassTheWhereClause();
 
 private:
     StatusCode connectSession(Client& client, const QString& url);
@@ -612,6 +615,70 @@ void TestClientSubscriptions::expiredSubscriptionIsRecreatedAfterStatusChange() 
     QTRY_COMPARE_WITH_TIMEOUT(rec.dataChanges(), std::size_t(2), 3000);
     QCOMPARE(rec.messages.back().dataChanges.back().clientHandle, 3u);
     QVERIFY(rec.messages.back().subscriptionId != info.subscriptionId);
+}
+
+void TestClientSubscriptions::eventsOfOurServerPassTheWhereClause() {
+    auto server = startServer();
+    QVERIFY(server);
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
+    Recorder rec;
+    const SubscriptionInfo info = create(client, rec, fast(50));
+    QCOMPARE(info.status, status::Good);
+
+    // Select EventType, Severity, Message, SourceName where Severity >= 600 Or OfType AuditEventType.
+    EventFilter filter = makeEventFilter({"EventType", "Severity", "Message", "SourceName"});
+    ContentFilterElement either, ge, ofType;
+    either.filterOperator = FilterOperator::Or;
+    either.filterOperands = Array<ExtensionObject>{ExtensionObject::make(ElementOperand{1}), ExtensionObject::make(ElementOperand{2})};
+    ge.filterOperator = FilterOperator::GreaterThanOrEqual;
+    ge.filterOperands = Array<ExtensionObject>{ExtensionObject::make(eventField("Severity")),
+                                               ExtensionObject::make(LiteralOperand{Variant(uint16_t(600))})};
+    ofType.filterOperator = FilterOperator::OfType;
+    ofType.filterOperands = Array<ExtensionObject>{ExtensionObject::make(LiteralOperand{Variant(NodeId(id::AuditEventType))})};
+    filter.whereClause.elements = Array<ContentFilterElement>{either, ge, ofType};
+    std::vector<Array<Variant>> events;
+    MonitoredItemSpec item;
+    item.clientHandle = 7;
+    item.nodeId = NodeId(id::Server);
+    item.attributeId = uint32_t(AttributeId::EventNotifier);
+    item.settings.samplingIntervalMs = 0;
+    item.settings.queueSize = 100;
+    item.settings.eventFilter = filter;
+    item.onEvent = [&](const Array<Variant>& fields) { events.push_back(fields); };
+    const MonitoredItemsResult r = addItems(client, info.handle, {item});
+    QCOMPARE(r.items.size(), std::size_t(1));
+    QCOMPARE(r.items[0].statusCode, status::Good);
+    QVERIFY(server->events().hasSubscribers());
+
+    // 20 events of Severity 100, 200, ... 1000, 100, ...: the 10 of 600 and more pass.
+    for (int k = 0; k < 20; ++k)
+        server->events().raise(makeEvent(NodeId(id::BaseEventType), NodeId(id::Server), "Test",
+                                         "event " + std::to_string(k), uint16_t(100 * (1 + k % 10))));
+    // An audit type passes whatever its Severity (OfType).
+    server->events().raise(makeEvent(NodeId(id::AuditEventType), NodeId(id::Server), "Audit", "audit", 1));
+    QTRY_COMPARE_WITH_TIMEOUT(events.size(), std::size_t(11), 3000);
+    QTest::qWait(300);
+    QCOMPARE(events.size(), std::size_t(11));  // nothing below the threshold came later
+    int previous = -1;
+    for (std::size_t i = 0; i < 10; ++i) {
+        const Array<Variant>& f = events[i];
+        QCOMPARE(f.size(), std::size_t(4));
+        QCOMPARE(*f[0].get<NodeId>(), NodeId(id::BaseEventType));
+        const uint16_t severity = *f[1].get<uint16_t>();
+        QVERIFY2(severity >= 600, qPrintable(QString::number(severity)));
+        const int k = f[2].get<LocalizedText>()->text.toQString().mid(6).toInt();
+        QCOMPARE(int(severity), 100 * (1 + k % 10));  // one event's fields together
+        QVERIFY(k > previous);                         // in the order raised
+        previous = k;
+        QCOMPARE(f[3].get<String>()->toQString(), QStringLiteral("Test"));
+    }
+    QCOMPARE(*events[10][0].get<NodeId>(), NodeId(id::AuditEventType));
+    QCOMPARE(*events[10][1].get<uint16_t>(), uint16_t(1));
+    std::size_t eventNotifications = 0;
+    for (const auto& m : rec.messages) eventNotifications += m.events.size();
+    QCOMPARE(eventNotifications, std::size_t(11));
+    QVERIFY(rec.contiguous());
 }
 
 QTEST_GUILESS_MAIN(TestClientSubscriptions)
