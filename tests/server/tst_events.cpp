@@ -221,6 +221,22 @@ void TestEvents::operators_data() {
         << where({el(FilterOperator::Not, {elem(1)}), el(FilterOperator::GreaterThan, {fieldOp("Status", id::AuditEventType), lit(false)})})
         << false;
     QTest::newRow("empty filter") << ContentFilter{} << true;
+    // Elements that share sub-elements: And(e1, e1), And(e2, e2), ... 60 deep. Each element is
+    // evaluated once per event (a recursive walk would take 2^60 steps and hang the I/O thread).
+    std::vector<ContentFilterElement> dag;
+    for (uint32_t k = 1; k <= 60; ++k) dag.push_back(el(FilterOperator::And, {elem(k), elem(k)}));
+    dag.push_back(el(FilterOperator::GreaterThan, {sev(), lit(int32_t(500))}));
+    QTest::newRow("And DAG 60 deep") << where(dag) << true;
+    dag.back() = el(FilterOperator::GreaterThan, {sev(), lit(int32_t(900))});
+    QTest::newRow("And DAG 60 deep, FALSE") << where(dag) << false;
+    // A chain of 101 Nots over TRUE: FALSE; 100 Nots: TRUE (no depth limit turns it into NULL).
+    std::vector<ContentFilterElement> nots;
+    for (uint32_t k = 1; k <= 101; ++k) nots.push_back(el(FilterOperator::Not, {elem(k)}));
+    nots.push_back(el(FilterOperator::GreaterThan, {sev(), lit(int32_t(500))}));
+    QTest::newRow("101 Nots over TRUE") << where(nots) << false;
+    nots.erase(nots.begin());
+    for (uint32_t k = 0; k < 100; ++k) nots[k] = el(FilterOperator::Not, {elem(k + 1)});
+    QTest::newRow("100 Nots over TRUE") << where(nots) << true;
 }
 
 void TestEvents::operators() {

@@ -405,23 +405,33 @@ bool CompiledContentFilter::compile(const AddressSpace& space, const ContentFilt
 
 bool CompiledContentFilter::evaluate(const AddressSpace& space, const Event& event) const {
     if (m_elements.empty()) return true;
-    return truth(space, event, 0, 0) == 1;
+    // One result per element, computed from the last element to the first: the work is linear in
+    // the number of elements (a filter whose elements each reference the next one twice would
+    // otherwise cost 2^n evaluations). The buffer is the home thread's and keeps its capacity.
+    thread_local std::vector<int8_t> results;
+    results.assign(m_elements.size(), int8_t(-1));
+    for (std::size_t i = m_elements.size(); i-- > 0;)
+        results[i] = int8_t(truth(space, event, uint32_t(i), results.data()));
+    return results[0] == 1;
 }
 
-Variant CompiledContentFilter::value(const AddressSpace& space, const Event& event, const Operand& op, int depth) const {
+Variant CompiledContentFilter::value(const AddressSpace& space, const Event& event, const Operand& op,
+                                     const int8_t* results) const {
     switch (op.kind) {
     case Operand::Kind::Literal: return op.literal;
     case Operand::Kind::Field: return selectField(space, event, op.field);
-    case Operand::Kind::Element: return truthVariant(truth(space, event, op.element, depth + 1));
+    case Operand::Kind::Element:
+        return truthVariant(op.element < m_elements.size() ? results[op.element] : -1);
     }
     return Variant();
 }
 
-int CompiledContentFilter::truth(const AddressSpace& space, const Event& event, uint32_t index, int depth) const {
-    if (index >= m_elements.size() || depth > 64) return -1;
+int CompiledContentFilter::truth(const AddressSpace& space, const Event& event, uint32_t index,
+                                 const int8_t* results) const {
+    if (index >= m_elements.size()) return -1;
     const Element& el = m_elements[index];
     const auto& ops = el.operands;
-    auto v = [&](std::size_t k) { return value(space, event, ops[k], depth); };
+    auto v = [&](std::size_t k) { return value(space, event, ops[k], results); };
     auto cmp = [&](std::size_t x, std::size_t y) { return compareFilterValues(v(x), v(y)); };
     switch (el.op) {
     case FilterOperator::Equals: {

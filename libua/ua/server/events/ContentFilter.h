@@ -83,9 +83,12 @@ public:
     bool compile(const AddressSpace& space, const ContentFilter& filter, ContentFilterResult& result);
 
 private:
-    // 1 TRUE, 0 FALSE, -1 NULL for logical results; values for operands.
-    Variant value(const AddressSpace& space, const Event& event, const Operand& op, int depth) const;
-    int truth(const AddressSpace& space, const Event& event, uint32_t index, int depth) const;
+    // 1 TRUE, 0 FALSE, -1 NULL for logical results; values for operands. An ElementOperand reads
+    // the result of a later element from `results`: evaluate() computes the elements from the last
+    // to the first (compile() only accepts references to later elements), so each element is
+    // evaluated once per event, without recursion, however the elements share sub-elements.
+    Variant value(const AddressSpace& space, const Event& event, const Operand& op, const int8_t* results) const;
+    int truth(const AddressSpace& space, const Event& event, uint32_t index, const int8_t* results) const;
 
     std::vector<Element> m_elements;
 };
