@@ -172,6 +172,7 @@ private slots:
     void handlerResults();
     void methodsOfTypes();
     void workerHandlersRunOffTheCallingThread();
+    void queuedWorkerCallsNobodyWaitsForAreNotRun();
     void demoMethods();
     void demoMethodsDeclareTheirArguments();
 
@@ -409,6 +410,40 @@ void TestMethodService::workerHandlersRunOffTheCallingThread() {
     QVERIFY2(t.elapsed() < 100, qPrintable(QString::number(t.elapsed())));
     QVERIFY(ready.tryAcquire(1, 5000));
     QVERIFY(t.elapsed() >= 190);
+}
+
+void TestMethodService::queuedWorkerCallsNobodyWaitsForAreNotRun() {
+    const auto snapshot = m_space->snapshot();
+    ServiceContext sc{*snapshot, m_space.get(), m_limits, nullptr, DateTime::now()};
+    CallRequest one;
+    one.methodsToCall = {callOf(m("Obj"), m("Slow"))};
+    m_manager->slowThread = nullptr;
+    // The Session has gone by the time a pool thread takes the call: the handler is not run.
+    CallResponse resp;
+    std::optional<CallResponse> done;
+    QSemaphore ready;
+    QCOMPARE(serveCall(sc, one, resp, NodeId(), [&](CallResponse&& r) { done = std::move(r); ready.release(); },
+                       [] { return true; }),
+             std::size_t(1));
+    QVERIFY(ready.tryAcquire(1, 5000));
+    QCOMPARE(done->results[0].statusCode, StatusCode(status::BadSessionClosed));
+    QVERIFY(m_manager->slowThread.load() == nullptr);
+    // The request's timeoutHint passed while it waited: Bad_Timeout, not run.
+    CallResponse resp2;
+    QCOMPARE(serveCall(sc, one, resp2, NodeId(), [&](CallResponse&& r) { done = std::move(r); ready.release(); },
+                       [] { return false; }, 1),
+             std::size_t(1));
+    QVERIFY(ready.tryAcquire(1, 5000));
+    QCOMPARE(done->results[0].statusCode, StatusCode(status::BadTimeout));
+    QVERIFY(m_manager->slowThread.load() == nullptr);
+    // Still wanted and in time: run.
+    CallResponse resp3;
+    QCOMPARE(serveCall(sc, one, resp3, NodeId(), [&](CallResponse&& r) { done = std::move(r); ready.release(); },
+                       [] { return false; }, 0),
+             std::size_t(1));
+    QVERIFY(ready.tryAcquire(1, 5000));
+    QCOMPARE(done->results[0].statusCode, StatusCode(status::Good));
+    QVERIFY(m_manager->slowThread.load() != nullptr);
 }
 
 void TestMethodService::demoMethods() {

@@ -12,6 +12,8 @@
 #include <QThread>
 #include <QThreadPool>
 
+#include <chrono>
+
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -109,12 +111,19 @@ struct PendingCall {
     CallResponse response;
     std::atomic<std::size_t> remaining{0};
     CallCompletion complete;
+    std::function<bool()> abandoned;  // thread-safe; empty = never
+    int64_t deadlineMs = 0;           // steadyMs(); 0 = none
 };
+
+int64_t steadyMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 } // namespace
 
 std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResponse& resp, const NodeId& sessionId,
-                      CallCompletion complete) {
+                      CallCompletion complete, std::function<bool()> abandoned, int64_t deadlineMs) {
     const std::size_t n = req.methodsToCall.size();
     if (n == 0) {
         resp.responseHeader.serviceResult = status::BadNothingToDo;
@@ -173,12 +182,23 @@ std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResp
     pending->response = std::move(resp);
     pending->remaining.store(workers.size(), std::memory_order_relaxed);
     pending->complete = std::move(complete);
+    pending->abandoned = std::move(abandoned);
+    pending->deadlineMs = deadlineMs;
     const std::size_t started = workers.size();
     QThreadPool& pool = methodWorkerPool();
     for (WorkerCall& w : workers) {
         pool.start([pending, w = std::move(w)] {
             // Each worker writes only its own result; the last one (acq_rel) sees them all.
-            runHandler(*w.handler, w.call, w.expectedOutputs, pending->response.results[w.index]);
+            CallMethodResult& r = pending->response.results[w.index];
+            if (pending->abandoned && pending->abandoned()) {
+                r.statusCode = status::BadSessionClosed;  // discarded: nobody receives it
+                r.inputArgumentResults = {};
+            } else if (pending->deadlineMs && steadyMs() > pending->deadlineMs) {
+                r.statusCode = status::BadTimeout;
+                r.inputArgumentResults = {};
+            } else {
+                runHandler(*w.handler, w.call, w.expectedOutputs, r);
+            }
             if (pending->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1 && pending->complete)
                 pending->complete(std::move(pending->response));
         });
@@ -194,12 +214,20 @@ void handleCall(RequestContext& ctx, const CallRequest& req, CallResponse& resp)
     sc.permissions = session.permissions.load(std::memory_order_relaxed);
     const ResponseTarget target{ctx.connection.link(), ctx.requestId, req.requestHeader.requestHandle};
     std::weak_ptr<Session> weak = ctx.session;
-    const std::size_t started = serveCall(sc, req, resp, session.sessionId, [target, weak](CallResponse&& done) {
-        // OPC 10000-4 5.11.2.1: the results of a Session that has ended are discarded.
-        const SessionPtr s = weak.lock();
-        if (!s || s->closed.load(std::memory_order_relaxed) || !target.reachable()) return;
-        target.send(std::move(done));
-    });
+    const uint32_t hint = req.requestHeader.timeoutHint;  // ms, 0 = none
+    const std::size_t started = serveCall(
+        sc, req, resp, session.sessionId,
+        [target, weak](CallResponse&& done) {
+            // OPC 10000-4 5.11.2.1: the results of a Session that has ended are discarded.
+            const SessionPtr s = weak.lock();
+            if (!s || s->closed.load(std::memory_order_relaxed) || !target.reachable()) return;
+            target.send(std::move(done));
+        },
+        [target, weak] {
+            const SessionPtr s = weak.lock();
+            return !s || s->closed.load(std::memory_order_relaxed) || !target.reachable();
+        },
+        hint ? steadyMs() + int64_t(hint) : 0);
     if (started > 0) ctx.deferred = true;
 }
 

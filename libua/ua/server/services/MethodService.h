@@ -58,8 +58,14 @@ using CallCompletion = std::function<void(CallResponse&& response)>;
 // Worker handlers started: when 0, resp is complete; otherwise resp has been moved into the
 // pending call and `complete` gets the complete response once, after all of them finished.
 // resp.responseHeader.serviceResult is set (and 0 returned) when the request fails as a whole.
+//
+// A Worker handler still waiting in the pool's queue is not run when, as it would start,
+// `abandoned` returns true (its Session closed or its connection went: the result is discarded,
+// 5.11.2.1) or the deadline (steady-clock ms, QDeadlineTimer-style; 0 = none) from the request's
+// timeoutHint has passed (OPC 10000-4 7.32): its result is then Bad_Timeout. So calls of a Session
+// that has gone, or that nobody waits for, do not hold the pool's threads from other Sessions.
 std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResponse& resp, const NodeId& sessionId,
-                      CallCompletion complete);
+                      CallCompletion complete, std::function<bool()> abandoned = {}, int64_t deadlineMs = 0);
 
 // The dispatcher's entry (needs an activated Session).
 void handleCall(RequestContext& ctx, const CallRequest& req, CallResponse& resp);
