@@ -1068,7 +1068,7 @@ void TestSubscriptions::subscriptionDiagnosticsCountRepublishTransferAndDiscards
     QCOMPARE(trr.results.size(), std::size_t(1));
     QCOMPARE(trr.results[0].statusCode, StatusCode(status::Good));
     transferSubscriptions(f.sessions[2], tr, [&](TransferSubscriptionsResponse&& r) { trr = std::move(r); }, f.nowUs);
-    QCOMPARE(trr.results[0].statusCode, StatusCode(status::Good));
+    QCOMPARE(trr.results[0].statusCode, StatusCode(status::BadNothingToDo));  // already its own (1.05 Table 96)
     const auto diag = f.ss(2).diagnostics();
     QCOMPARE(diag.size(), std::size_t(1));
     const SubscriptionDiagnosticsDataType& x = diag[0];

@@ -229,14 +229,10 @@ void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, 
         std::shared_ptr<SessionSubscriptions> owner = registry.owner(id);
         if (!owner) { result.statusCode = status::BadSubscriptionIdInvalid; continue; }
         if (owner->userKey() != target->userKey()) { result.statusCode = status::BadUserAccessDenied; continue; }
-        if (owner == target) {  // already this Session's: nothing moves
+        if (owner == target) {  // already this Session's: nothing moves (1.05 Table 96: Bad_NothingToDo)
             Subscription* s = target->find(id);
-            result.statusCode = s ? StatusCode(status::Good) : StatusCode(status::BadSubscriptionIdInvalid);
-            if (s) {
-                ++s->counters.transferRequestCount;
-                if (sendInitial) s->queueInitialValues();
-                result.availableSequenceNumbers = s->availableSequenceNumbers();
-            }
+            result.statusCode = s ? StatusCode(status::BadNothingToDo) : StatusCode(status::BadSubscriptionIdInvalid);
+            if (s) ++s->counters.transferRequestCount;
             continue;
         }
         const bool sameClient = owner->sessionGone();  // a reconnecting client takes its own back

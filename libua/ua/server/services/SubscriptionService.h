@@ -15,7 +15,8 @@
 // Bad_MessageNotAvailable (Republish of a message not in the retransmission queue),
 // Bad_TooManySubscriptions (CreateSubscription over MaxSubscriptions / MaxSubscriptionsPerSession).
 // Operation level: Bad_SubscriptionIdInvalid, Bad_SequenceNumberUnknown (acknowledgements),
-// Bad_UserAccessDenied (TransferSubscriptions from another user).
+// Bad_UserAccessDenied (TransferSubscriptions from another user), Bad_NothingToDo (TransferSubscriptions
+// of a Subscription the Session already owns; counted as a transfer request, nothing else happens).
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
