@@ -2,12 +2,9 @@
 // client_subscriptions.js subscribes to demo variables through ClientSubscription,
 // ClientMonitoredItem and ClientMonitoredItemGroup and checks values, counts, sequence numbers,
 // revisions and bad filters.
+#include "NodeScript.h"
 #include "ua/server/Server.h"
 
-#include <QElapsedTimer>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
 #include <QtTest>
 
 class TestNodeSubscriptions : public QObject {
@@ -25,26 +22,9 @@ void TestNodeSubscriptions::nodeOpcuaClientSubscribes() {
     cfg.security.users.anonymousRoles |= ua::roleBit(ua::Role::Operator);  // the script writes anonymously
     ua::Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
-    QProcess node;
-    node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
-    node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("client_subscriptions.js"), server.endpointUrl()});
-    QVERIFY(node.waitForStarted());
-    QElapsedTimer t;
-    t.start();
-    while (node.state() != QProcess::NotRunning && t.elapsed() < 90000) QTest::qWait(50);
-    if (node.state() != QProcess::NotRunning) node.kill();
-    node.waitForFinished();
-    const QByteArray out = node.readAllStandardOutput();
-    const QString diagnostics = QString::fromUtf8(out.left(3000)) + QString::fromUtf8(node.readAllStandardError().right(3000));
-    const QJsonObject result = QJsonDocument::fromJson(out).object();
-    const QJsonObject checks = result.value("checks").toObject();
-    QVERIFY2(checks.size() >= 14, qPrintable(diagnostics));
-    for (const QString& name : checks.keys()) {
-        const QJsonObject c = checks.value(name).toObject();
-        QVERIFY2(c.value("ok").toBool(), qPrintable(name + ": " + c.value("detail").toString()));
-    }
-    QVERIFY2(result.value("ok").toBool(), qPrintable(result.value("error").toString() + diagnostics));
-    QCOMPARE(node.exitCode(), 0);
+    const ua::test::NodeScriptResult node = ua::test::runNodeScript(QStringLiteral("client_subscriptions.js"), {server.endpointUrl()});
+    ua::test::verifyNodeChecks(node, 14);
+    if (QTest::currentTestFailed()) return;
     QTRY_COMPARE(server.subscriptionRegistry().subscriptionCount(), 0);
 }
 
