@@ -27,6 +27,17 @@ bool nothingReceived(const ServiceResult<Resp>& r) {
 
 bool contains(const Array<uint32_t>& a, uint32_t v) { return std::find(a.begin(), a.end(), v) != a.end(); }
 
+CreateSubscriptionRequest createRequest(const SubscriptionSettings& settings) {
+    CreateSubscriptionRequest req;
+    req.requestedPublishingInterval = settings.publishingIntervalMs;
+    req.requestedLifetimeCount = settings.lifetimeCount;
+    req.requestedMaxKeepAliveCount = settings.maxKeepAliveCount;
+    req.maxNotificationsPerPublish = settings.maxNotificationsPerPublish;
+    req.publishingEnabled = settings.publishingEnabled;
+    req.priority = settings.priority;
+    return req;
+}
+
 } // namespace
 
 // Where a subscription's handlers run (see Client.h "Threads").
@@ -124,13 +135,7 @@ void SubscriptionManager::createSubscription(const SubscriptionSettings& setting
     s.sink = std::move(sink);
     m_counters.subscriptions.store(uint32_t(m_subs.size()), std::memory_order_relaxed);
 
-    CreateSubscriptionRequest req;
-    req.requestedPublishingInterval = settings.publishingIntervalMs;
-    req.requestedLifetimeCount = settings.lifetimeCount;
-    req.requestedMaxKeepAliveCount = settings.maxKeepAliveCount;
-    req.maxNotificationsPerPublish = settings.maxNotificationsPerPublish;
-    req.publishingEnabled = settings.publishingEnabled;
-    req.priority = settings.priority;
+    CreateSubscriptionRequest req = createRequest(settings);
     m_core->call<CreateSubscriptionRequest, CreateSubscriptionResponse>(
         std::move(req), 0, [this, h, done](const ServiceResult<CreateSubscriptionResponse>& r) {
             SubscriptionInfo info;
@@ -598,13 +603,7 @@ void SubscriptionManager::recreate(SubscriptionHandle h, StatusCode why) {
     for (auto& [ch, item] : s->items) item.monitoredItemId = 0;
     m_counters.publishTarget.store(publishTarget(), std::memory_order_relaxed);
     const SubscriptionSettings& settings = s->settings;
-    CreateSubscriptionRequest req;
-    req.requestedPublishingInterval = settings.publishingIntervalMs;
-    req.requestedLifetimeCount = settings.lifetimeCount;
-    req.requestedMaxKeepAliveCount = settings.maxKeepAliveCount;
-    req.maxNotificationsPerPublish = settings.maxNotificationsPerPublish;
-    req.publishingEnabled = settings.publishingEnabled;
-    req.priority = settings.priority;
+    CreateSubscriptionRequest req = createRequest(settings);
     m_core->call<CreateSubscriptionRequest, CreateSubscriptionResponse>(
         std::move(req), 0, [this, h, why](const ServiceResult<CreateSubscriptionResponse>& r) {
             Sub* s = find(h);
