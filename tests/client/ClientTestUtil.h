@@ -50,6 +50,19 @@ inline NodeId numericNode(uint16_t ns, uint32_t id) {
 
 inline std::string statusName(StatusCode s) { return s.name(); }
 
+// HEL, OPN, GetEndpoints, CreateSession, ActivateSession; Good or the first failure (Bad_Timeout
+// when a step gets no answer). Callbacks run in context's thread (the test thread).
+inline StatusCode connectSession(Client& client, const QString& url, QObject* context) {
+    Awaited<ServiceResult<GetEndpointsResponse>> c;
+    client.connectToServer(url, context, c.callback());
+    if (!c.wait()) return status::BadTimeout;
+    if (c->status.isBad()) return c->status;
+    Awaited<ServiceResult<CreateSessionResponse>> s;
+    client.createSession(context, s.callback());
+    if (!s.wait()) return status::BadTimeout;
+    return s->status;
+}
+
 } // namespace ua::test
 
 // QCOMPARE of StatusCodes prints their names.

@@ -141,14 +141,7 @@ std::unique_ptr<Server> TestClientSubscriptions::startServer(ServerConfig cfg) {
 }
 
 StatusCode TestClientSubscriptions::connectSession(Client& client, const QString& url) {
-    Awaited<ServiceResult<GetEndpointsResponse>> c;
-    client.connectToServer(url, this, c.callback());
-    if (!c.wait()) return status::BadTimeout;
-    if (c->status.isBad()) return c->status;
-    Awaited<ServiceResult<CreateSessionResponse>> s;
-    client.createSession(this, s.callback());
-    if (!s.wait()) return status::BadTimeout;
-    return s->status;
+    return ua::test::connectSession(client, url, this);
 }
 
 SubscriptionInfo TestClientSubscriptions::create(Client& client, Recorder& rec, const SubscriptionSettings& s) {
