@@ -1,0 +1,49 @@
+// The server's diagnostics (OPC 10000-5 6.3.3 ServerDiagnosticsType): counters the request path
+// bumps at the cost of an increment, and snapshots (DiagnosticsSnapshot.h) collected on demand
+// from them and from each Session's home thread. The address space's diagnostic arrays and the
+// server app's views read snapshots; nothing here takes a lock on the request path.
+//
+// Throttling: a snapshot younger than maxAgeMs is served as it is, and requests that arrive while
+// a collection runs share it, so a burst of readers (or of Session creations) does not rebuild the
+// arrays once each.
+#pragma once
+
+#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+
+#include <functional>
+
+class QObject;
+
+namespace ua {
+
+class Server;
+
+class ServerDiagnostics {
+public:
+    explicit ServerDiagnostics(Server& server);
+    ~ServerDiagnostics();
+    ServerDiagnostics(const ServerDiagnostics&) = delete;
+    ServerDiagnostics& operator=(const ServerDiagnostics&) = delete;
+
+    // Calls done on receiver's thread (queued) with a snapshot at most maxAgeMs old: the cached
+    // one, or a new one collected from every home thread. Not called when receiver is destroyed
+    // first. Any thread.
+    void requestSnapshot(QObject* receiver, std::function<void(DiagnosticsSnapshotPtr)> done, int maxAgeMs = 200);
+    // The last collected snapshot (null before the first). Any thread.
+    DiagnosticsSnapshotPtr latest() const;
+    // The ServerDiagnosticsSummary from the counters now: a few relaxed loads. Any thread.
+    ServerDiagnosticsSummaryDataType summary() const;
+    // Requests per service since start, server-wide, now. Any thread.
+    std::array<ServiceCounterDataType, kServiceKindCount> serviceTotals() const;
+    // ServerDiagnostics.EnabledFlag (writable through the address space by SecurityAdmin /
+    // ConfigureAdmin). While false the arrays read as empty and the per-Session objects are not
+    // maintained; the summary counters keep counting (they cost an increment).
+    bool enabled() const;
+    void setEnabled(bool on);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace ua
