@@ -16,6 +16,7 @@
 // The driver needs N + S + ~20 file descriptors (raised to the hard limit at start); the server
 // needs maxSessions >= N + S and maxChannels >= N + S (ServerConfig defaults: 1000 each) and as
 // many descriptors. --self runs our Server in this process instead (ctest's smoke run).
+// --self --shutdown S ends with Server::shutdown(S) and times it to shutdownFinished().
 // --server-pid PID (a server on this machine): its CPU time per read and while holding, and its RSS,
 // from /proc. Exit code 1 when a Session failed to open or was lost, or no Read succeeded.
 #include "BenchClient.h"
@@ -50,6 +51,7 @@ struct Options {
     int window = 32;
     bool self = false;
     long serverPid = 0;
+    int shutdownSeconds = -1;
 };
 
 // CPU time (ms, user + system) and resident memory (kB) of a process from /proc (Linux); -1 when
@@ -202,6 +204,8 @@ int main(int argc, char** argv) {
         {QStringLiteral("seconds"), QStringLiteral("Duration of the reads."), QStringLiteral("t"), QStringLiteral("10")},
         {QStringLiteral("read-node"), QStringLiteral("The node read."), QStringLiteral("nodeid"), QStringLiteral("ns=1;i=1000")},
         {QStringLiteral("client-threads"), QStringLiteral("I/O threads shared by the background Clients (the readers have one more of their own)."), QStringLiteral("n"), QStringLiteral("2")},
+        {QStringLiteral("shutdown"), QStringLiteral("With --self: end with Server::shutdown(s) and time it (-1: stop())."),
+         QStringLiteral("s"), QStringLiteral("-1")},
         {QStringLiteral("server-pid"), QStringLiteral("Process id of the server (same machine): its CPU time and memory are reported."),
          QStringLiteral("pid"), QStringLiteral("0")},
         {QStringLiteral("connect-window"), QStringLiteral("Session openings (and subscription set-ups) in flight at once."), QStringLiteral("n"), QStringLiteral("32")},
@@ -221,6 +225,7 @@ int main(int argc, char** argv) {
     o.clientThreads = std::max(1, p.value(QStringLiteral("client-threads")).toInt());
     o.window = std::max(1, p.value(QStringLiteral("connect-window")).toInt());
     o.serverPid = p.value(QStringLiteral("server-pid")).toLong();
+    o.shutdownSeconds = p.value(QStringLiteral("shutdown")).toInt();
     if (o.self) o.serverPid = long(getpid());
     const auto readNode = NodeId::parse(o.readNode.toStdString());
     if (!readNode) {
@@ -375,6 +380,24 @@ int main(int argc, char** argv) {
         bench::waitFor([&] { return held.elapsed() >= next; }, 2000);
         std::printf("  t=%3llds", static_cast<long long>(held.elapsed() / 1000));
         progressLine("");
+    }
+    if (self && o.shutdownSeconds >= 0) {
+        // Graceful shutdown with the Sessions open: time to shutdownFinished(), clients told.
+        bool finished = false;
+        QObject::connect(self.get(), &Server::shutdownFinished, [&finished] { finished = true; });
+        const int before = connectedCount(background);
+        QElapsedTimer t;
+        t.start();
+        self->shutdown(uint32_t(o.shutdownSeconds), QStringLiteral("bench_server_load"));
+        bench::waitFor([&] { return finished; }, (o.shutdownSeconds + 30) * 1000);
+        const qint64 ms = t.elapsed();
+        bench::waitFor([&] { return connectedCount(background) == 0; }, 5000);
+        std::printf("shutdown(%d) with %d Sessions connected: shutdownFinished after %lld ms; %d still connected, "
+                    "%d Sessions and %d Subscriptions left in the server\n",
+                    o.shutdownSeconds, before, static_cast<long long>(ms), connectedCount(background), self->sessions().count(),
+                    self->subscriptionRegistry().subscriptionCount());
+        if (!finished || connectedCount(background) > 0 || self->sessions().count() > 0) exitCode = 1;
+        opened = 0;  // their end is expected
     }
     if (o.sessions > 0) {
         const int still = connectedCount(background);
