@@ -33,6 +33,7 @@ bool noDisplay(const ServerCommandLine::Environment& env, const QString& platfor
 ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const Environment& env) {
     ServerCommandLine r;
     QCommandLineParser p;
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions); // Qt's own -platform NAME
     p.setApplicationDescription(QStringLiteral("UA Workbench OPC UA server: a window to administer it, or --headless.\n"
                                                "Options override the configuration file (--config)."));
     const QCommandLineOption help = p.addHelpOption();
