@@ -1,7 +1,13 @@
 #include "MainWindow.h"
 
+#include "DiagnosticsPage.h"
+#include "LogPage.h"
 #include "ServerLifecycle.h"
 #include "ServerPage.h"
+#include "SessionsPage.h"
+#include "SubscriptionsPage.h"
+
+#include "models/LogCapture.h"
 
 #include "ua/server/Server.h"
 
@@ -14,6 +20,7 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     : QMainWindow(parent), m_settings(std::move(settings)), m_configPath(std::move(configPath)) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("UA Workbench Server"));
+    m_logCapture = new serverapp::LogCapture(10000, this);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("pages"));
     m_tabs->setDocumentMode(true);
@@ -25,6 +32,14 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     connect(m_serverPage, &ServerPage::startRequested, this, [this] { startServer(); });
     connect(m_serverPage, &ServerPage::stopRequested, this, [this] { stopServer(); });
     connect(m_serverPage, &ServerPage::settingsSaved, this, [this](const ServerSettings& s) { m_settings = s; });
+    auto addView = [this](auto* page, const QString& title) {
+        m_tabs->addTab(page, title);
+        m_views.push_back(page);
+    };
+    addView(new SessionsPage, tr("Sessions"));
+    addView(new SubscriptionsPage, tr("Subscriptions"));
+    addView(new DiagnosticsPage, tr("Diagnostics"));
+    m_tabs->addTab(new LogPage(m_logCapture), tr("Log"));
 
     resize(1200, 800);
 }
@@ -48,8 +63,7 @@ bool MainWindow::startServer(QString* error) {
         return false;
     }
     m_server = std::move(server);
-    m_live = std::make_unique<LiveServer>();
-    m_live->server = m_server.get();
+    m_live = std::make_unique<LiveServer>(*m_server);
     attachAll(m_live.get());
     statusBar()->showMessage(tr("Listening on %1").arg(m_server->endpointUrl()));
     emit serverStarted();

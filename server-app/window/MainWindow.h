@@ -14,9 +14,14 @@
 
 class QTabWidget;
 
+namespace ua::serverapp {
+class LogCapture;
+}
+
 namespace ua::app {
 
 class ServerPage;
+class SessionsPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -30,7 +35,8 @@ public:
     // ServerState Shutdown for the settings' delay, then the Sessions are closed, the server
     // deleted and done called.
     void stopServer(std::function<void()> done = {});
-    Server* server() const { return m_live ? m_live->server : nullptr; }
+    Server* server() const { return m_server.get(); }
+    LiveServer* live() const { return m_live.get(); }
     const ServerSettings& settings() const { return m_settings; }
     QTabWidget* pages() const { return m_tabs; }
 
@@ -44,6 +50,7 @@ private:
 
     ServerSettings m_settings;
     QString m_configPath;
+    serverapp::LogCapture* m_logCapture; // first: it sees the server's start-up messages
     QTabWidget* m_tabs;
     ServerPage* m_serverPage;
     std::vector<ServerView*> m_views;

@@ -113,7 +113,7 @@ void ServerPage::attach(LiveServer* live) {
     m_live = live;
     m_endpoints->clear();
     if (live) {
-        for (const auto& e : live->server->endpoints()) {
+        for (const auto& e : live->server().endpoints()) {
             const QString policy = QString::fromStdString(e.securityPolicyUri.str()).section(QLatin1Char('#'), 1);
             new QTreeWidgetItem(m_endpoints, {QString::fromStdString(e.endpointUrl.str()), policy,
                                               QString::fromLatin1(toString(e.securityMode)), tokenTypes(e)});
@@ -129,7 +129,7 @@ void ServerPage::setStatusText(const QString& text) {
 }
 
 void ServerPage::refresh() {
-    Server* server = m_live ? m_live->server : nullptr;
+    Server* server = m_live ? &m_live->server() : nullptr;
     m_start->setEnabled(!server);
     m_stop->setEnabled(server != nullptr);
     if (!server) {
