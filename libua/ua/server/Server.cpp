@@ -98,7 +98,10 @@ StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpac
     return m_space->update(change);
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+    m_shutdownState = ShutdownState::None;  // no shutdownFinished() from a Server being destroyed
+    stop();
+}
 
 Q_LOGGING_CATEGORY(lcSecurity, "ua.server.security", QtInfoMsg)
 
@@ -220,7 +223,7 @@ bool Server::start() {
 
 void Server::stop() {
     if (m_acceptThread) {
-        QMetaObject::invokeMethod(m_acceptContext, [this] { m_listener.reset(); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(m_acceptContext, [this] { stopListening(); }, Qt::BlockingQueuedConnection);
         m_acceptThread->quit();
         m_acceptThread->wait();
         delete m_acceptThread;
@@ -235,15 +238,19 @@ void Server::stop() {
     }
     m_threads.clear();
     m_threadContexts.clear();
+    if (m_shutdownState == ShutdownState::CountingDown) shutdownDone();
 }
+
+void Server::stopListening() { m_listener.reset(); }
 
 quint16 Server::port() const { return m_config.port; }
 QString Server::endpointUrl() const { return m_config.endpointUrl(); }
 
 void Server::accept(qintptr fd) {
     QObject* ctx = m_threadContexts[m_nextThread++ % m_threadContexts.size()];
-    // The connection is created on its I/O thread and lives there (no thread hop per request).
-    QMetaObject::invokeMethod(ctx, [this, fd] { new ServerConnection(*this, fd); }, Qt::QueuedConnection);
+    // The connection is created on its I/O thread and lives there (no thread hop per request); a
+    // child of the thread's context, so that shutdown() finds it and stop() deletes it.
+    QMetaObject::invokeMethod(ctx, [this, ctx, fd] { (new ServerConnection(*this, fd))->setParent(ctx); }, Qt::QueuedConnection);
 }
 
 void Server::buildDescriptions() {

@@ -34,7 +34,22 @@ public:
 
     // Starts listening; false (and errorString()) when the port cannot be bound.
     bool start();
+    // Stops at once: listener, I/O threads and their connections go without telling anyone (see
+    // shutdown() for the orderly way). Ends a shutdown() countdown (shutdownFinished() is emitted).
     void stop();
+    // Graceful shutdown (server/ServerShutdown.cpp; OPC 10000-5 6.3.1, 12.6 ServerState SHUTDOWN_4,
+    // 12.10 ServerStatusDataType): ServerStatus.State becomes Shutdown and ShutdownReason `reason`
+    // (locale "en") at once; SecondsTillShutdown counts `seconds` down once a second, so clients
+    // that monitor ServerStatus see it; meanwhile CreateSession is refused with Bad_Shutdown and
+    // the Sessions keep working. At 0: the listener stops; every Session is closed; each of its
+    // Subscriptions is deleted with a StatusChangeNotification Bad_Shutdown sent on a parked Publish
+    // request, the other parked Publish requests are answered Bad_SessionClosed (OPC 10000-4
+    // 5.7.2.1); every connection gets an ERR Bad_ServerHalted and is closed (OPC 10000-6 7.1.5);
+    // then shutdownFinished() is emitted (at most ~2.5 s after 0 when a peer does not close its
+    // side). The I/O threads keep running until stop(). A second call while shutting down is
+    // ignored; without start() it finishes at once. Call on the Server's thread.
+    void shutdown(uint32_t seconds, const QString& reason);
+    bool isShuttingDown() const { return m_shutdownState != ShutdownState::None; }
     quint16 port() const;
     QString errorString() const { return m_error; }
     QString endpointUrl() const;
@@ -74,12 +89,19 @@ public:
     std::atomic<uint32_t> nextChannelId{1};
     static int64_t monotonicMs();
 
+signals:
+    // The shutdown() has finished: Sessions and connections closed, the listener stopped.
+    void shutdownFinished();
+
 private:
     friend class Listener;
     void accept(qintptr socketDescriptor);
     void buildDescriptions();
     bool setUpSecurity();
     void buildAddressSpace();
+    void stopListening();                         // on the accept thread
+    void finishShutdown(const QString& reason);  // ServerShutdown.cpp, on the accept thread
+    void shutdownDone();                          // on the Server's thread
 
     ServerConfig m_config;
     SessionManager m_sessions;
@@ -101,6 +123,8 @@ private:
     QObject* m_acceptContext = nullptr;
     QTimer* m_expiryTimer = nullptr;
     QString m_error;
+    enum class ShutdownState { None, CountingDown, Finished };
+    ShutdownState m_shutdownState = ShutdownState::None;  // the Server's thread
 };
 
 } // namespace ua

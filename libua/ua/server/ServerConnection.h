@@ -39,6 +39,9 @@ public:
     const AddressSpace& addressSpace();
     // Shared with ResponseTargets of responses sent later (parked Publish requests).
     const std::shared_ptr<ConnectionLink>& link() const { return m_link; }
+    // Sends an ERR with error and reason (at most 4096 bytes) after what is already queued, and
+    // closes the connection (Server::shutdown(): Bad_ServerHalted). Its thread only.
+    void closeWithError(StatusCode error, const std::string& reason) { fail(error, reason); }
 
 private:
     void onReadyRead();

@@ -38,7 +38,8 @@ StatusCode installServerObject(AddressSpace& space, std::shared_ptr<ServerRuntim
         s.state = ServerState(rt->state.load());
         s.buildInfo = rt->buildInfo;
         s.secondsTillShutdown = rt->secondsTillShutdown.load();
-        s.shutdownReason = LocalizedText{};
+        const auto reason = rt->shutdownReason.load();
+        s.shutdownReason = reason ? *reason : LocalizedText{};
         return s;
     };
     setSource(space, id::Server_ServerStatus, [status] { return Variant(ExtensionObject::make(status())); });
@@ -46,7 +47,10 @@ StatusCode installServerObject(AddressSpace& space, std::shared_ptr<ServerRuntim
     setSource(space, id::Server_ServerStatus_CurrentTime, [] { return Variant(DateTime::now()); });
     setSource(space, id::Server_ServerStatus_State, [rt] { return Variant(int32_t(rt->state.load())); });
     setSource(space, id::Server_ServerStatus_SecondsTillShutdown, [rt] { return Variant(rt->secondsTillShutdown.load()); });
-    setSource(space, id::Server_ServerStatus_ShutdownReason, [] { return Variant(LocalizedText{}); });
+    setSource(space, id::Server_ServerStatus_ShutdownReason, [rt] {
+        const auto reason = rt->shutdownReason.load();
+        return Variant(reason ? *reason : LocalizedText{});
+    });
     const BuildInfo& b = rt->buildInfo;
     setSource(space, id::Server_ServerStatus_BuildInfo, [b] { return Variant(ExtensionObject::make(b)); });
     setStored(space, id::Server_ServerStatus_BuildInfo_ProductUri, Variant(b.productUri));

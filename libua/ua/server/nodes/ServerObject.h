@@ -19,6 +19,8 @@ struct ServerRuntimeState {
     DateTime startTime = DateTime::now();
     std::atomic<int32_t> state{int32_t(ServerState::Running)};
     std::atomic<uint32_t> secondsTillShutdown{0};
+    // ServerStatus.ShutdownReason (null until Server::shutdown() sets it).
+    std::atomic<std::shared_ptr<const LocalizedText>> shutdownReason;
     BuildInfo buildInfo;
 };
 

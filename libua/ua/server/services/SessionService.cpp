@@ -62,6 +62,11 @@ StatusCode checkClient(const ServerSecureChannel& ch, const CreateSessionRequest
 
 void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
     const OnScopeExit audit([&] { auditCreateSession(ctx, req, resp); });
+    // Server::shutdown(): no new Session while the server counts down (ServerState Shutdown).
+    if (ctx.server.runtime().state.load(std::memory_order_relaxed) == int32_t(ServerState::Shutdown)) {
+        resp.responseHeader.serviceResult = status::BadShutdown;
+        return;
+    }
     const ServerConfig& cfg = ctx.server.config();
     const ServerSecureChannel& ch = *ctx.connection.channel();
     const bool secure = ch.securityMode() != MessageSecurityMode::None;

@@ -8,7 +8,8 @@
 
 namespace ua {
 
-// 5.7.2: a Session bound to this channel; Bad_TooManySessions when the limit is reached.
+// 5.7.2: a Session bound to this channel; Bad_TooManySessions when the limit is reached;
+// Bad_Shutdown while the server shuts down (Server::shutdown(), ServerState Shutdown).
 // On a Sign / SignAndEncrypt channel: the leaf of clientCertificate must be the channel's client
 // certificate (Bad_CertificateInvalid), its ApplicationUri must be clientDescription.applicationUri
 // (Bad_CertificateUriInvalid), clientNonce must have 32 to 128 bytes (Bad_NonceInvalid); the

@@ -187,6 +187,23 @@ void SessionSubscriptions::expired(Subscription& s, int64_t nowUs) {
     queueStatusMessage(id, std::move(m), nowUs);
 }
 
+void SessionSubscriptions::closeAll(StatusCode status, StatusCode parkedStatus, int64_t nowUs) {
+    while (!m_subscriptions.empty()) {
+        const uint32_t id = m_subscriptions.begin()->first;
+        NotificationMessage m = m_subscriptions.begin()->second->statusChangeMessage(status);
+        dropSubscription(id);
+        m_statusMessages.push_back(StatusMessage{id, std::move(m)});
+    }
+    flushStatusMessages(nowUs);
+    m_statusMessages.clear();
+    while (!m_parked.empty()) {
+        PublishResponse r;
+        r.responseHeader.serviceResult = parkedStatus;
+        send(m_parked.front().target, std::move(r));
+        m_parked.pop_front();
+    }
+}
+
 std::unique_ptr<Subscription> SessionSubscriptions::release(uint32_t id, int64_t nowUs) {
     auto it = m_subscriptions.find(id);
     if (it == m_subscriptions.end()) return nullptr;

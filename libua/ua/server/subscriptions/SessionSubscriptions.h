@@ -122,6 +122,10 @@ public:
     void queueStatusMessage(uint32_t subscriptionId, NotificationMessage msg, int64_t nowUs);
     // The lifetime of s ran out: it is deleted (after queueing its Bad_Timeout message).
     void expired(Subscription& s, int64_t nowUs);
+    // The Session ends with the server (Server::shutdown()): every Subscription is deleted and its
+    // StatusChangeNotification `status` sent on a parked Publish request while one is left (the
+    // others are dropped); the parked requests left over are answered with parkedStatus.
+    void closeAll(StatusCode status, StatusCode parkedStatus, int64_t nowUs);
 
     // --- TransferSubscriptions (5.14.7) ---
     // Takes a Subscription out (detached from the timers) and queues Good_SubscriptionTransferred

@@ -1,0 +1,195 @@
+// Server::shutdown() seen by our Client (libua/ua/server/ServerShutdown.cpp): a client that
+// monitors ServerStatus.State and SecondsTillShutdown sees Shutdown (4) and the countdown, reads the
+// ShutdownReason, a CreateSession during the countdown is refused with Bad_Shutdown, and at 0 the
+// client's subscription ends with a StatusChangeNotification Bad_Shutdown and its connection with
+// an ERR Bad_ServerHalted; shutdownFinished() comes within the countdown plus a margin, with no
+// Session, Subscription or connection left and the listener closed. stop() during the countdown
+// ends it at once (shutdownFinished() still comes). The node-opcua side: tst_node_shutdown.
+#include "ClientTestUtil.h"
+
+#include "ua/client/Client.h"
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/server/Server.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::test;
+
+namespace {
+
+ServerConfig serverConfig() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 2;
+    cfg.demoNamespace = false;
+    return cfg;
+}
+
+ClientConfig clientConfig() {
+    ClientConfig cfg;
+    cfg.connectTimeoutMs = 5000;
+    cfg.requestTimeoutMs = 5000;
+    cfg.keepAliveIntervalMs = 0;
+    cfg.autoReconnect = false;  // the end of the connection is what is tested
+    return cfg;
+}
+
+QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
+
+MonitoredItemSpec item(uint32_t node, uint32_t clientHandle) {
+    MonitoredItemSpec m;
+    m.clientHandle = clientHandle;
+    m.nodeId = NodeId(node);
+    m.settings.samplingIntervalMs = 100;
+    m.settings.queueSize = 10;
+    return m;
+}
+
+} // namespace
+
+class TestServerShutdown : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void clientsSeeTheCountdownAndAreClosed();
+    void stopDuringTheCountdownFinishesAtOnce();
+    void shutdownOfAServerNotStartedFinishes();
+};
+
+void TestServerShutdown::initTestCase() {
+    qRegisterMetaType<ua::ClientState>();
+    qRegisterMetaType<ua::StatusCode>();
+}
+
+void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
+    Server server(serverConfig());
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QSignalSpy finished(&server, &Server::shutdownFinished);
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, urlOf(server.port()), this), status::Good);
+    QSignalSpy clientStates(&client, &Client::stateChanged);
+
+    // One subscription on State and SecondsTillShutdown, values recorded in order.
+    std::vector<int32_t> states;
+    std::vector<uint32_t> seconds;
+    std::vector<StatusCode> statusChanges;
+    SubscriptionHandlers h;
+    h.notification = [&](const SubscriptionNotification& n) {
+        for (const MonitoredItemNotification& m : n.dataChanges) {
+            if (m.clientHandle == 1)
+                if (const int32_t* v = m.value.value.get<int32_t>()) states.push_back(*v);
+            if (m.clientHandle == 2)
+                if (const uint32_t* v = m.value.value.get<uint32_t>()) seconds.push_back(*v);
+        }
+    };
+    h.status = [&](const SubscriptionStatusChange& c) {
+        if (c.event == SubscriptionEvent::ServerStatusChange) statusChanges.push_back(c.status);
+    };
+    SubscriptionSettings settings;
+    settings.publishingIntervalMs = 100;
+    Awaited<SubscriptionInfo> sub;
+    client.createSubscription(settings, this, h, sub.callback());
+    QVERIFY(sub.wait());
+    QCOMPARE(sub->status, status::Good);
+    Awaited<MonitoredItemsResult> items;
+    client.createMonitoredItems(sub->handle, {item(id::Server_ServerStatus_State, 1), item(id::Server_ServerStatus_SecondsTillShutdown, 2)},
+                                this, items.callback());
+    QVERIFY(items.wait());
+    QCOMPARE(items->status, status::Good);
+    QCOMPARE(items->items.size(), std::size_t(2));
+    QCOMPARE(items->items[0].statusCode, status::Good);
+    QCOMPARE(items->items[1].statusCode, status::Good);
+    QTRY_VERIFY_WITH_TIMEOUT(!states.empty() && !seconds.empty(), 5000);
+    QCOMPARE(states.front(), int32_t(ServerState::Running));
+    QCOMPARE(seconds.front(), 0u);
+    QCOMPARE(server.subscriptionRegistry().subscriptionCount(), 1);
+
+    QElapsedTimer clock;
+    clock.start();
+    server.shutdown(2, QStringLiteral("maintenance"));
+    QVERIFY(server.isShuttingDown());
+    QCOMPARE(server.runtime().state.load(), int32_t(ServerState::Shutdown));
+
+    // The subscription shows Shutdown and a countdown; ShutdownReason reads back.
+    QTRY_VERIFY_WITH_TIMEOUT(std::find(states.begin(), states.end(), int32_t(ServerState::Shutdown)) != states.end(), 2000);
+    Awaited<ServiceResult<ReadResponse>> reason;
+    client.readValues({NodeId(id::Server_ServerStatus_ShutdownReason)}, this, reason.callback());
+    QVERIFY(reason.wait());
+    QCOMPARE(reason->status, status::Good);
+    const LocalizedText* text = reason->response.results[0].value.get<LocalizedText>();
+    QVERIFY(text);
+    QCOMPARE(text->text.view(), std::string_view("maintenance"));
+
+    // A new Session is refused while the server counts down (the channel itself opens).
+    {
+        Client late(clientConfig());
+        QCOMPARE(connectSession(late, urlOf(server.port()), this), status::BadShutdown);
+    }
+
+    // At 0: the StatusChangeNotification, then the ERR.
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 2000 + 2500);
+    const qint64 elapsed = clock.elapsed();
+    qInfo("shutdownFinished after %lld ms; SecondsTillShutdown seen:", qint64(elapsed));
+    for (uint32_t s : seconds) qInfo("  %u", s);
+    QVERIFY2(elapsed >= 1900, "finished before the countdown ran out");
+    QVERIFY2(elapsed < 2000 + 1000, "the clients closed their side at once: no need for the 2.5 s cap");
+    // SecondsTillShutdown went 0 (running) -> 2 -> 1 (sampled every 100 ms, each held for a second).
+    QVERIFY(std::find(seconds.begin(), seconds.end(), 2u) != seconds.end());
+    QVERIFY(std::find(seconds.begin(), seconds.end(), 1u) != seconds.end());
+    for (std::size_t i = 2; i < seconds.size(); ++i) QVERIFY(seconds[i] <= seconds[i - 1]);
+    QTRY_COMPARE_WITH_TIMEOUT(statusChanges.size(), std::size_t(1), 2000);
+    QCOMPARE(statusChanges[0], status::BadShutdown);
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Disconnected, 2000);
+    QVERIFY(!clientStates.isEmpty());
+    QCOMPARE(clientStates.last().at(1).value<StatusCode>(), status::BadServerHalted);
+
+    QCOMPARE(server.sessions().count(), 0);
+    QCOMPARE(server.subscriptionRegistry().subscriptionCount(), 0);
+    QCOMPARE(server.channelCount.load(), 0);
+    QCOMPARE(server.runtime().state.load(), int32_t(ServerState::Shutdown));
+    QCOMPARE(server.runtime().secondsTillShutdown.load(), 0u);
+    // The listener is closed.
+    Client after(clientConfig());
+    Awaited<ServiceResult<GetEndpointsResponse>> refused;
+    after.connectToServer(urlOf(server.port()), this, refused.callback());
+    QVERIFY(refused.wait());
+    QCOMPARE(refused->status, status::BadConnectionRejected);
+    // A second call changes nothing.
+    server.shutdown(5, QStringLiteral("again"));
+    QTest::qWait(100);
+    QCOMPARE(finished.count(), 1);
+    server.stop();
+    QCOMPARE(finished.count(), 1);
+}
+
+void TestServerShutdown::stopDuringTheCountdownFinishesAtOnce() {
+    Server server(serverConfig());
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QSignalSpy finished(&server, &Server::shutdownFinished);
+    Client client(clientConfig());
+    QCOMPARE(connectSession(client, urlOf(server.port()), this), status::Good);
+    server.shutdown(30, QString());
+    QTest::qWait(200);
+    QCOMPARE(server.runtime().secondsTillShutdown.load(), 30u);
+    QCOMPARE(finished.count(), 0);
+    server.stop();
+    QCOMPARE(finished.count(), 1);
+    // The connection went with its thread.
+    QTRY_VERIFY_WITH_TIMEOUT(client.state() == ClientState::Disconnected, 5000);
+}
+
+void TestServerShutdown::shutdownOfAServerNotStartedFinishes() {
+    Server server(serverConfig());
+    QSignalSpy finished(&server, &Server::shutdownFinished);
+    server.shutdown(10, QStringLiteral("never started"));
+    QCOMPARE(server.runtime().state.load(), int32_t(ServerState::Shutdown));
+    QVERIFY(finished.wait(1000));
+}
+
+QTEST_GUILESS_MAIN(TestServerShutdown)
+#include "tst_server_shutdown.moc"
