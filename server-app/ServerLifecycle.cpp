@@ -2,7 +2,6 @@
 
 #include "ua/Version.h"
 
-#include <QTimer>
 #include <algorithm>
 
 namespace ua::app {
@@ -25,13 +24,14 @@ void printEndpoints(const Server& server, std::FILE* out) {
 }
 
 void shutDownGracefully(Server& server, uint32_t seconds, const QString& reason, QObject* context, std::function<void()> done) {
-    // PLACEHOLDER(shutdown): until Server::shutdown/shutdownFinished land from branch `shutdown`,
-    // wait the delay and stop (no ServerState Shutdown, clients are not told).
-    Q_UNUSED(reason);
-    QTimer::singleShot(int(seconds) * 1000, context, [&server, done = std::move(done)] {
-        server.stop();
+    if (server.isShuttingDown()) return;
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(&server, &Server::shutdownFinished, context, [&server, connection, done = std::move(done)] {
+        QObject::disconnect(*connection);
+        server.stop(); // the I/O threads, which shutdown() leaves running
         done();
     });
+    server.shutdown(seconds, reason);
 }
 
 } // namespace ua::app
