@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "AddressSpacePage.h"
+#include "CertificatesPage.h"
 #include "DiagnosticsPage.h"
 #include "LogPage.h"
 #include "ServerLifecycle.h"
@@ -39,6 +41,9 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     addView(new SessionsPage, tr("Sessions"));
     addView(new SubscriptionsPage, tr("Subscriptions"));
     addView(new DiagnosticsPage, tr("Diagnostics"));
+    addView(new AddressSpacePage, tr("Address space"));
+    addView(new CertificatesPage([this](const UserDatabase& users, QString* error) { return saveUsers(users, error); }),
+            tr("Certificates and users"));
     m_tabs->addTab(new LogPage(m_logCapture), tr("Log"));
 
     resize(1200, 800);
@@ -46,6 +51,17 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
 
 MainWindow::~MainWindow() {
     destroyServer();
+}
+
+bool MainWindow::saveUsers(const UserDatabase& users, QString* error) {
+    // Only the "users" object changes in the file; unsaved edits on the Server page stay unsaved.
+    ServerSettings onDisk = m_settings;
+    if (!onDisk.load(m_configPath, error)) return false;
+    onDisk.users = users;
+    if (!onDisk.save(m_configPath, error)) return false;
+    m_settings.users = users;
+    m_serverPage->setUsers(users);
+    return true;
 }
 
 void MainWindow::attachAll(LiveServer* live) {

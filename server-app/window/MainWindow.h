@@ -46,6 +46,7 @@ signals:
 
 private:
     void attachAll(LiveServer* live);
+    bool saveUsers(const UserDatabase& users, QString* error);
     void destroyServer();
 
     ServerSettings m_settings;

@@ -109,6 +109,10 @@ bool ServerPage::save(QString* error) {
     return true;
 }
 
+void ServerPage::setUsers(const UserDatabase& users) {
+    m_editor->setUsers(users);
+}
+
 void ServerPage::attach(LiveServer* live) {
     m_live = live;
     m_endpoints->clear();

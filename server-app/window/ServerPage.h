@@ -24,6 +24,8 @@ public:
     void setStatusText(const QString& text);
     // Saves the editor's settings to the configuration file; false and *error when it cannot.
     bool save(QString* error = nullptr);
+    // The users changed on the Certificates page (saved there): the editor keeps them.
+    void setUsers(const UserDatabase& users);
 
 signals:
     void startRequested();

@@ -22,6 +22,8 @@ public:
     void setSettings(const ServerSettings& settings);
     // The form's values over the users and other fields of the last setSettings().
     ServerSettings settings() const;
+    // Replaces the users passed through (the anonymous Roles check box keeps its state).
+    void setUsers(const UserDatabase& users) { m_base.users = users; }
 
 signals:
     void edited();
