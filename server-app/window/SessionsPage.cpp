@@ -32,11 +32,10 @@ void SessionsPage::attach(LiveServer* live) {
         return;
     }
     connect(&live->poller(), &serverapp::DiagnosticsPoller::snapshotReady, this, [this](const DiagnosticsSnapshotPtr& s) {
+        const int before = m_model->rowCount();
         m_model->update(*s);
-        if (!m_fitted && m_model->rowCount() > 0) {
-            fitColumns(m_view);
-            m_fitted = true;
-        }
+        // Columns fit the rows while there are few (sizing scans rows; with hundreds the user sizes them).
+        if (m_model->rowCount() != before && m_model->rowCount() <= 100) fitColumns(m_view);
         m_status->setText(tr("%n Session(s); right-click a row to close it.", nullptr, m_model->rowCount()));
     });
 }
@@ -51,10 +50,14 @@ void SessionsPage::showMenu(const QPoint& pos) {
     QMenu menu(this);
     QAction* close = menu.addAction(tr("Close session \"%1\"").arg(name));
     close->setObjectName(QStringLiteral("closeSessionAction"));
-    if (menu.exec(m_view->viewport()->mapToGlobal(pos)) != close || !m_live) return;
-    const StatusCode status = m_live->closeSession(id);
-    m_status->setText(status.isGood() ? tr("Closed Session \"%1\".").arg(name)
-                                      : tr("Could not close \"%1\": %2").arg(name, QString::fromStdString(status.name())));
+    connect(close, &QAction::triggered, this, [this, id, name] {
+        if (!m_live) return;
+        const StatusCode status = m_live->closeSession(id);
+        m_status->setText(status.isGood() ? tr("Closed Session \"%1\".").arg(name)
+                                          : tr("Could not close \"%1\": %2").arg(name, QString::fromStdString(status.name())));
+    });
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+    if (!m_live) return;
     m_live->poller().pollNow();
 }
 

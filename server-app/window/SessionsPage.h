@@ -32,7 +32,6 @@ private:
     serverapp::SessionsModel* m_model;
     QTableView* m_view;
     QLabel* m_status;
-    bool m_fitted = false;
 };
 
 } // namespace ua::app

@@ -28,11 +28,10 @@ void SubscriptionsPage::attach(LiveServer* live) {
         return;
     }
     connect(&live->poller(), &serverapp::DiagnosticsPoller::snapshotReady, this, [this](const DiagnosticsSnapshotPtr& s) {
+        const int before = m_model->rowCount();
         m_model->update(*s);
-        if (!m_fitted && m_model->rowCount() > 0) {
-            fitColumns(m_view);
-            m_fitted = true;
-        }
+        // Columns fit the rows while there are few (sizing scans rows; with hundreds the user sizes them).
+        if (m_model->rowCount() != before && m_model->rowCount() <= 100) fitColumns(m_view);
         m_status->setText(tr("%n Subscription(s), %1 MonitoredItems.", nullptr, m_model->rowCount()).arg(s->monitoredItems));
     });
 }

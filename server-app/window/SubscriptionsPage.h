@@ -27,7 +27,6 @@ private:
     serverapp::SubscriptionsModel* m_model;
     QTableView* m_view;
     QLabel* m_status;
-    bool m_fitted = false;
 };
 
 } // namespace ua::app

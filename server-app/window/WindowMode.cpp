@@ -1,5 +1,6 @@
 #include "WindowMode.h"
 
+#include "AddressSpacePage.h"
 #include "GuiLagProbe.h"
 #include "MainWindow.h"
 #include "ServerLifecycle.h"
@@ -7,6 +8,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QTabWidget>
 #include <QTimer>
 #include <csignal>
@@ -19,6 +21,13 @@ namespace {
 bool saveScreenshots(MainWindow& window, const QString& dir) {
     QDir().mkpath(dir);
     QTabWidget* tabs = window.pages();
+    if (auto* space = window.findChild<AddressSpacePage*>()) {
+        tabs->setCurrentWidget(space);
+        space->expandPath({QStringLiteral("Objects"), QStringLiteral("Demo"), QStringLiteral("Simulation")});
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 1200) QApplication::processEvents(QEventLoop::AllEvents, 50); // values read
+    }
     bool ok = true;
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
