@@ -5,7 +5,7 @@
 // one Read of one Int32 outstanding (closed loop). Rounds alternate None and SignAndEncrypt so the
 // ratio of their medians comes from the same machine state. Then OPN + CreateSession +
 // ActivateSession + CloseSession + CloseSecureChannel in a loop for `seconds`: sessions per second.
-#include "ua/client/Client.h"
+#include "BenchClient.h"
 #include "ua/server/Server.h"
 
 #include <QCoreApplication>
@@ -34,47 +34,24 @@ ClientConfig clientConfig(const QString& pki, bool secure) {
     return c;
 }
 
-// Waits (running the event loop) until done() or timeoutMs.
-template <class F>
-bool waitFor(F done, int timeoutMs) {
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents();
-        QThread::msleep(1);  // the work runs on the I/O threads: do not spin a core here
-    }
-    return done();
-}
-
 double readRound(const QString& url, const QString& pki, bool secure, int sessions, int seconds, QThread* io) {
     std::vector<std::unique_ptr<Client>> clients;
-    std::atomic<int> ready{0}, failed{0};
+    std::vector<Client*> raw;
     for (int i = 0; i < sessions; ++i) {
         clients.push_back(std::make_unique<Client>(clientConfig(pki, secure), io));
-        Client* c = clients.back().get();
-        c->connectToServer(url, nullptr, [&, c](const ServiceResult<GetEndpointsResponse>& r) {
-            if (!r.isGood()) { ++failed; std::fprintf(stderr, "connect: %s\n", r.status.name().c_str()); return; }
-            c->createSession(nullptr, [&](const ServiceResult<CreateSessionResponse>& s) { s.isGood() ? ++ready : ++failed; });
-        });
+        raw.push_back(clients.back().get());
     }
-    if (!waitFor([&] { return ready + failed == sessions; }, 60000) || failed) return -1;
-    std::atomic<bool> running{true};
-    std::atomic<long> count{0};
-    const std::vector<NodeId> node{NodeId(1, uint32_t(1000))};
-    std::function<void(Client*)> loop = [&](Client* c) {
-        c->readValues(node, nullptr, [&, c](const ServiceResult<ReadResponse>& r) {
-            if (r.isGood()) ++count;
-            if (running) loop(c);
-        });
-    };
-    for (auto& c : clients) loop(c.get());
+    const bench::OpenResult open = bench::openSessions(raw, url, sessions, 60000);
+    for (const auto& [name, n] : open.failures) std::fprintf(stderr, "connect: %d x %s\n", n, name.c_str());
+    if (open.failed) return -1;
+    bench::ReadLoop loop(raw, NodeId(1, uint32_t(1000)), false);
+    loop.start();
     QElapsedTimer t;
     t.start();
-    const long before = count;
-    waitFor([] { return false; }, seconds * 1000);
-    const double rate = double(count - before) * 1000.0 / double(t.elapsed());
-    running = false;
-    waitFor([] { return false; }, 300);
+    const long before = loop.completed();
+    bench::waitFor([] { return false; }, seconds * 1000);
+    const double rate = double(loop.completed() - before) * 1000.0 / double(t.elapsed());
+    loop.stop();
     return rate;
 }
 
@@ -92,16 +69,11 @@ double sessionRound(const QString& url, const QString& pki, int seconds, QThread
                 c.disconnectFromServer(nullptr, [&](StatusCode) { ok = true; finished = true; });
             });
         });
-        waitFor([&] { return bool(finished); }, 30000);
+        bench::waitFor([&] { return bool(finished); }, 30000);
         if (!ok) return -1;
         ++done;
     }
     return double(done) * 1000.0 / double(t.elapsed());
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 } // namespace
@@ -132,12 +104,12 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
     }
     if (sessions > 0)
-        std::printf("median: None %.0f/s, SignAndEncrypt %.0f/s, ratio %.2f\n", median(none), median(secure),
-                median(secure) / median(none));
+        std::printf("median: None %.0f/s, SignAndEncrypt %.0f/s, ratio %.2f\n", bench::median(none), bench::median(secure),
+                bench::median(secure) / bench::median(none));
     std::vector<double> establish;
     for (int r = 0; r < rounds; ++r) establish.push_back(sessionRound(server.endpointUrl(), pki, seconds, &io));
     std::printf("session establishment (OPN + CreateSession + ActivateSession + CloseSession), Basic256Sha256 "
-                "SignAndEncrypt, sequential: median %.1f/s (rounds:", median(establish));
+                "SignAndEncrypt, sequential: median %.1f/s (rounds:", bench::median(establish));
     for (double e : establish) std::printf(" %.1f", e);
     std::printf(")\n");
     io.quit();

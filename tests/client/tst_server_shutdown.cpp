@@ -3,8 +3,9 @@
 // ShutdownReason, a CreateSession during the countdown is refused with Bad_Shutdown, and at 0 the
 // client's subscription ends with a StatusChangeNotification Bad_Shutdown and its connection with
 // an ERR Bad_ServerHalted; shutdownFinished() comes within the countdown plus a margin, with no
-// Session, Subscription or connection left and the listener closed. stop() during the countdown
-// ends it at once (shutdownFinished() still comes). The node-opcua side: tst_node_shutdown.
+// Session, Subscription (also none of a Session closed earlier) or connection left and the
+// listener closed; start() makes it Running again. stop() during the countdown ends it at once
+// (shutdownFinished() still comes). The node-opcua side: tst_node_shutdown.
 #include "ClientTestUtil.h"
 
 #include "ua/client/Client.h"
@@ -107,7 +108,25 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
     QTRY_VERIFY_WITH_TIMEOUT(!states.empty() && !seconds.empty(), 5000);
     QCOMPARE(states.front(), int32_t(ServerState::Running));
     QCOMPARE(seconds.front(), 0u);
-    QCOMPARE(server.subscriptionRegistry().subscriptionCount(), 1);
+
+    // A Subscription whose Session was closed without deleting it (it runs out its lifetime,
+    // available to TransferSubscriptions) ends with the server too.
+    {
+        Client leaver(clientConfig());
+        QCOMPARE(connectSession(leaver, urlOf(server.port()), this), status::Good);
+        Awaited<SubscriptionInfo> orphan;
+        leaver.createSubscription(settings, this, {}, orphan.callback());
+        QVERIFY(orphan.wait());
+        QCOMPARE(orphan->status, status::Good);
+        CloseSessionRequest close;
+        close.deleteSubscriptions = false;
+        Awaited<ServiceResult<CloseSessionResponse>> closed;
+        leaver.call<CloseSessionRequest, CloseSessionResponse>(close, this, closed.callback());
+        QVERIFY(closed.wait());
+        QCOMPARE(closed->status, status::Good);
+    }
+    QCOMPARE(server.sessions().count(), 1);
+    QCOMPARE(server.subscriptionRegistry().subscriptionCount(), 2);
 
     QElapsedTimer clock;
     clock.start();
@@ -165,6 +184,19 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
     QCOMPARE(finished.count(), 1);
     server.stop();
     QCOMPARE(finished.count(), 1);
+
+    // Started again, the server is Running and takes Sessions.
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QVERIFY(!server.isShuttingDown());
+    Client again(clientConfig());
+    QCOMPARE(connectSession(again, urlOf(server.port()), this), status::Good);
+    Awaited<ServiceResult<ReadResponse>> state;
+    again.readValues({NodeId(id::Server_ServerStatus_State), NodeId(id::Server_ServerStatus_ShutdownReason)}, this, state.callback());
+    QVERIFY(state.wait());
+    QCOMPARE(state->status, status::Good);
+    QCOMPARE(*state->response.results[0].value.get<int32_t>(), int32_t(ServerState::Running));
+    const LocalizedText* none = state->response.results[1].value.get<LocalizedText>();
+    QVERIFY(none && none->text.view().empty());
 }
 
 void TestServerShutdown::stopDuringTheCountdownFinishesAtOnce() {

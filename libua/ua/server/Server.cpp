@@ -176,6 +176,7 @@ bool Server::setUpSecurity() {
 }
 
 bool Server::start() {
+    resetShutdown();
     if (!setUpSecurity()) return false;
     // I/O threads first: the listener hands connections to them as soon as it listens.
     for (int i = 0; i < m_config.ioThreads; ++i) {

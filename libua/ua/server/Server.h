@@ -33,7 +33,8 @@ public:
     explicit Server(ServerConfig config, QObject* parent = nullptr);
     ~Server() override;
 
-    // Starts listening; false (and errorString()) when the port cannot be bound.
+    // Starts listening; false (and errorString()) when the port cannot be bound. ServerStatus is
+    // Running again after a shutdown().
     bool start();
     // Stops at once: listener, I/O threads and their connections go without telling anyone (see
     // shutdown() for the orderly way). Ends a shutdown() countdown (shutdownFinished() is emitted).
@@ -50,6 +51,7 @@ public:
     // side). The I/O threads keep running until stop(). A second call while shutting down is
     // ignored; without start() it finishes at once. Call on the Server's thread.
     void shutdown(uint32_t seconds, const QString& reason);
+    // True from shutdown() until the next start().
     bool isShuttingDown() const { return m_shutdownState != ShutdownState::None; }
     quint16 port() const;
     QString errorString() const { return m_error; }
@@ -111,6 +113,7 @@ private:
     void stopListening();                         // on the accept thread
     void finishShutdown(const QString& reason);  // ServerShutdown.cpp, on the accept thread
     void shutdownDone();                          // on the Server's thread
+    void resetShutdown();
 
     ServerConfig m_config;
     SessionManager m_sessions;

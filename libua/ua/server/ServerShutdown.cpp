@@ -43,6 +43,7 @@ void Server::shutdown(uint32_t seconds, const QString& reason) {
     QMetaObject::invokeMethod(m_acceptContext, [this, reason] {
         auto* timer = new QTimer(m_acceptContext);
         timer->setInterval(1000);
+        timer->setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5 % early: 2 s would last 1.9 s
         const auto tick = [this, timer, reason] {
             ServerRuntimeState& r = *m_runtime;
             const uint32_t left = r.secondsTillShutdown.load();
@@ -65,22 +66,23 @@ void Server::shutdown(uint32_t seconds, const QString& reason) {
 void Server::finishShutdown(const QString& reason) {
     stopListening();  // no new connections
     // Sessions first, so that no request creates a Subscription behind our back: each is closed
-    // (its requests get Bad_SessionIdInvalid from now on) and its Subscriptions ended on its home
-    // thread, where the parked Publish requests are.
-    std::vector<SessionPtr> sessions = m_sessions.snapshot();
+    // (its requests get Bad_SessionIdInvalid from now on). Then on each I/O thread the
+    // Subscriptions homed there end, where their parked Publish requests are; those of Sessions
+    // closed earlier, which still run out their lifetime, too.
+    const std::vector<SessionPtr> sessions = m_sessions.snapshot();
     for (const SessionPtr& s : sessions) m_sessions.remove(s);
     std::size_t subscribed = 0;
     for (QObject* ctx : m_threadContexts) {
-        QMetaObject::invokeMethod(ctx, [&sessions, &subscribed] {
+        QMetaObject::invokeMethod(ctx, [&subscribed] {
             SubscriptionScheduler* home = SubscriptionScheduler::current();
+            if (!home) return;
             const int64_t now = SubscriptionScheduler::clockUs();
-            for (const SessionPtr& s : sessions) {
-                const std::shared_ptr<SessionSubscriptions> ss = s->subscriptions.load();
-                if (!ss || &ss->home() != home) continue;
+            const std::vector<std::shared_ptr<SessionSubscriptions>> homed = home->sessions();
+            for (const auto& ss : homed) {
+                subscribed += ss->count() > 0;
                 ss->closeAll(status::BadShutdown, status::BadSessionClosed, now);
-                ++subscribed;
             }
-            if (home) home->reschedule();
+            home->reschedule();
         }, Qt::BlockingQueuedConnection);
     }
     // Then the connections, each on its thread: the Publish responses just posted there go out
@@ -92,7 +94,7 @@ void Server::finishShutdown(const QString& reason) {
                 c->closeWithError(status::BadServerHalted, why.substr(0, 4096));
         }, Qt::QueuedConnection);
     }
-    qCInfo(lcShutdown, "closed %zu sessions (%zu with subscriptions); closing %d connections", sessions.size(), subscribed,
+    qCInfo(lcShutdown, "closed %zu sessions; ended the subscriptions of %zu; closing %d connections", sessions.size(), subscribed,
            channelCount.load());
     // Done when every connection has gone (each deletes itself once its peer closed, or after 2 s).
     auto* poll = new QTimer(m_acceptContext);
@@ -105,6 +107,13 @@ void Server::finishShutdown(const QString& reason) {
         QMetaObject::invokeMethod(this, [this] { shutdownDone(); }, Qt::QueuedConnection);
     });
     poll->start();
+}
+
+void Server::resetShutdown() {
+    m_shutdownState = ShutdownState::None;
+    m_runtime->state.store(int32_t(ServerState::Running));
+    m_runtime->secondsTillShutdown.store(0);
+    m_runtime->shutdownReason.store(nullptr);
 }
 
 void Server::shutdownDone() {
