@@ -69,9 +69,11 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     const QCommandLineOption shotsAfter = hidden({QStringLiteral("screenshots-after"),
                                                   QStringLiteral("Seconds of live data before --screenshots (default 10)."),
                                                   QStringLiteral("seconds")});
+    const QCommandLineOption page = hidden({QStringLiteral("page"), QStringLiteral("The page shown first (sessions, diagnostics, ...)."),
+                                            QStringLiteral("name")});
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
-                          shutdownDelay, lag, shots, shotsAfter, platform})
+                          shutdownDelay, lag, shots, shotsAfter, page, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -119,6 +121,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     if (p.isSet(pki)) s.pkiDir = p.value(pki);
     if (p.isSet(secure)) s.applySecureProfile();
     r.screenshotsDir = p.value(shots);
+    r.firstPage = p.value(page);
 
     const bool wantsWindow = p.isSet(window) || r.guiLagReportSeconds > 0 || !r.screenshotsDir.isEmpty();
     r.headless = p.isSet(headless) || (!wantsWindow && noDisplay(env, p.value(platform)));

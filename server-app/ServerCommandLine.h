@@ -28,6 +28,7 @@ struct ServerCommandLine {
     int guiLagReportSeconds = 0; // --gui-lag-report SECONDS: the GUI thread's timer lag, then exit
     QString screenshotsDir;      // --screenshots DIR: one PNG per page, then exit
     int screenshotsAfterSeconds = 10; // --screenshots-after: seconds of live data first
+    QString firstPage;           // --page NAME: the page shown first ("sessions" for sessionsPage)
 
     // Parses arguments (argv, the program name first), loads the configuration file and applies the
     // overrides; env decides the mode when neither --headless nor --window is given.

@@ -34,7 +34,7 @@ void AddressSpacePage::attach(LiveServer* live) {
     const QFontMetrics fm = m_view->fontMetrics();
     m_view->setColumnWidth(serverapp::AddressSpaceModel::DisplayName, fm.horizontalAdvance(QLatin1Char('M')) * 28);
     m_view->setColumnWidth(serverapp::AddressSpaceModel::NodeClass, fm.horizontalAdvance(QStringLiteral("VariableType")) + 24);
-    m_view->setColumnWidth(serverapp::AddressSpaceModel::NodeId, fm.horizontalAdvance(QStringLiteral("ns=2;s=Demo.Simulation.Ramp")) + 24);
+    m_view->setColumnWidth(serverapp::AddressSpaceModel::NodeId, fm.horizontalAdvance(QStringLiteral("ns=2;s=Demo.Simulation.UpdateRate")) + 24);
     m_timer.start(500);
 }
 

@@ -53,6 +53,8 @@ QWidget* CertificatesPage::makeList(const QString& title, const QString& objectN
                                     const QStringList& actions) {
     auto* box = new QGroupBox(title);
     QTableView* view = makeTableView(objectName, model, box, serverapp::CertificatesModel::Name);
+    connect(model, &QAbstractItemModel::rowsInserted, view, [view] { fitColumns(view); });
+    fitColumns(view);
     auto* buttons = new QHBoxLayout;
     for (const QString& action : actions) {
         auto* b = new QPushButton(action == QLatin1String("trust")    ? tr("Trust")
@@ -109,6 +111,13 @@ void CertificatesPage::attach(LiveServer* live) {
     m_usersBox->addWidget(m_users);
     showOwnCertificate();
     m_timer.start(2000);
+}
+
+void CertificatesPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // Certificates rejected while the page was hidden.
+    if (m_trusted) m_trusted->reload();
+    if (m_rejected) m_rejected->reload();
 }
 
 void CertificatesPage::showOwnCertificate() {

@@ -36,6 +36,9 @@ public:
     serverapp::CertificatesModel* trustedModel() const { return m_trusted; }
     serverapp::CertificatesModel* rejectedModel() const { return m_rejected; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     QWidget* makeList(const QString& title, const QString& objectName, serverapp::CertificatesModel* model,
                       const QStringList& actions);

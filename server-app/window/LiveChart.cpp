@@ -1,7 +1,5 @@
 #include "LiveChart.h"
 
-#include <QDateTime>
-#include <QDateTimeAxis>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <cmath>
@@ -28,19 +26,24 @@ LiveChart::LiveChart(const QString& title, const QString& unit, qint64 windowMs,
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->setAnimationOptions(QChart::NoAnimation);
-    m_x = new QDateTimeAxis;
-    m_x->setFormat(QStringLiteral("hh:mm:ss"));
-    m_x->setTickCount(5);
+    m_x = new QValueAxis;
+    m_x->setTitleText(tr("seconds since start"));
+    m_x->setLabelFormat(QStringLiteral("%.0f"));
+    m_x->setTickType(QValueAxis::TicksDynamic);
+    m_x->setTickAnchor(0);
+    m_x->setTickInterval(double(windowMs) / 1000.0 / 6.0);
     m_y = new QValueAxis;
     m_y->setTitleText(unit);
     m_y->setLabelFormat(QStringLiteral("%.0f"));
+    m_y->setTickType(QValueAxis::TicksDynamic);
+    m_y->setTickAnchor(0);
     m_y->setRange(0, m_minimumMax);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 220);
-    rescale(QDateTime::currentMSecsSinceEpoch());
+    rescale(0);
 }
 
 int LiveChart::addSeries(const QString& name) {
@@ -54,11 +57,12 @@ int LiveChart::addSeries(const QString& name) {
 }
 
 void LiveChart::append(int i, qint64 timeMs, double value) {
+    if (m_originMs < 0) m_originMs = timeMs;
     QLineSeries* s = m_series[std::size_t(i)];
-    s->append(double(timeMs), value);
+    s->append(double(timeMs - m_originMs) / 1000.0, value);
     int old = 0;
-    const qint64 oldest = timeMs - m_windowMs;
-    while (old < s->count() && s->at(old).x() < double(oldest)) ++old;
+    const double oldest = double(timeMs - m_originMs - m_windowMs) / 1000.0;
+    while (old < s->count() && s->at(old).x() < oldest) ++old;
     // Keep one point before the window so the line reaches the left edge.
     if (old > 1) s->removePoints(0, old - 1);
 }
@@ -70,13 +74,18 @@ void LiveChart::rescale(qint64 nowMs) {
     top = niceCeiling(top * 1.05);
     if (m_y->max() != top) {
         m_y->setRange(0, top);
-        m_y->setLabelFormat(top < 5 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+        m_y->setTickInterval(top / 5);
+        m_y->setLabelFormat(top / 5 < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     }
-    m_x->setRange(QDateTime::fromMSecsSinceEpoch(nowMs - m_windowMs), QDateTime::fromMSecsSinceEpoch(nowMs));
+    // The window ends now; before it is full, it starts at the first point.
+    const double now = m_originMs < 0 ? 0 : double(nowMs - m_originMs) / 1000.0;
+    const double span = double(m_windowMs) / 1000.0;
+    m_x->setRange(std::max(0.0, now - span), std::max(span, now));
 }
 
 void LiveChart::clear() {
     for (QLineSeries* s : m_series) s->clear();
+    m_originMs = -1;
 }
 
 } // namespace ua::app

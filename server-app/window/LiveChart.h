@@ -1,5 +1,5 @@
-// A line chart of the last windowMs of live values (Qt Charts): a time axis, a value axis from 0
-// that grows with the data, and named series. Points are appended and the ones older than the
+// A line chart of the last windowMs of live values (Qt Charts): a time axis in seconds since the
+// first point, a value axis from 0 that grows with the data, and named series. Points are appended and the ones older than the
 // window trimmed; series are never rebuilt.
 #pragma once
 
@@ -7,7 +7,6 @@
 #include <QString>
 #include <vector>
 
-class QDateTimeAxis;
 class QLineSeries;
 class QValueAxis;
 
@@ -20,7 +19,7 @@ public:
     // A new series (drawn in the order added); returns its index.
     int addSeries(const QString& name);
     int seriesCount() const { return int(m_series.size()); }
-    // Appends (timeMs since 1970 UTC, value) to series i and drops the points older than the window.
+    // Appends (timeMs, any monotonic ms clock, value) to series i and drops the points older than the window.
     void append(int i, qint64 timeMs, double value);
     // Sets the axes to [now - window, now] and [0, the largest value shown (at least minimumMax)].
     void rescale(qint64 nowMs);
@@ -29,7 +28,8 @@ public:
     QLineSeries* series(int i) const { return m_series[std::size_t(i)]; }
 
 private:
-    QDateTimeAxis* m_x;
+    QValueAxis* m_x;
+    qint64 m_originMs = -1;    // the first point's time: x = seconds since then
     QValueAxis* m_y;
     std::vector<QLineSeries*> m_series;
     qint64 m_windowMs;

@@ -22,7 +22,7 @@ QTableView* makeTableView(const QString& objectName, QAbstractItemModel* model, 
     view->setWordWrap(false);
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setStretchLastSection(false);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     return view;
 }

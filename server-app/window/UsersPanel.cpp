@@ -51,6 +51,9 @@ UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&,
         const int row = currentRow();
         if (row >= 0) report(m_model->unlock(row), tr("Unlocked %1.").arg(m_model->userName(row)));
     });
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_view, [this] { fitColumns(m_view); });
+    connect(m_model, &QAbstractItemModel::dataChanged, m_view, [this] { fitColumns(m_view); });
+    fitColumns(m_view);
     // The lockout column changes with time and failed logins.
     auto* timer = new QTimer(this);
     connect(timer, &QTimer::timeout, m_model, [this] {

@@ -46,6 +46,9 @@ bool saveScreenshots(MainWindow& window, const QString& dir) {
 
 int runWindow(const ServerCommandLine& commandLine) {
     MainWindow window(commandLine.settings, commandLine.configPath);
+    if (!commandLine.firstPage.isEmpty())
+        if (auto* page = window.pages()->findChild<QWidget*>(commandLine.firstPage + QStringLiteral("Page")))
+            window.pages()->setCurrentWidget(page);
     window.show();
     QString error;
     if (window.startServer(&error))
