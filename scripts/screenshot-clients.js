@@ -42,6 +42,9 @@ async function runClient(url, name, opts) {
 }
 
 async function main(url, user, password) {
+    // A wrong password, for the Diagnostics counters and the Log page.
+    await runClient(url, "wrong-password", { app: "Mistyped Login", intervals: [], periodMs: 1000, user, password: "not-it" })
+        .catch((e) => log("wrong password:", e.message));
     await runClient(url, "rejected-probe", { app: "Untrusted Probe", mode: MessageSecurityMode.Sign,
         policy: SecurityPolicy.Basic256Sha256, intervals: [], periodMs: 1000 }).catch((e) => log("probe:", e.message));
     const clients = [
