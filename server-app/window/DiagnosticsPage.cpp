@@ -50,13 +50,14 @@ DiagnosticsPage::DiagnosticsPage(QWidget* parent) : QWidget(parent) {
     auto* charts = new QWidget;
     auto* grid = new QGridLayout(charts);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(m_requests, 0, 0, 1, 2);
+    // The requests chart gets the height its legend of a dozen services needs.
+    grid->addWidget(m_requests, 0, 0, 1, 3);
     grid->addWidget(m_load, 1, 0);
     grid->addWidget(m_cpu, 1, 1);
-    grid->addWidget(m_memory, 2, 0, 1, 2);
+    grid->addWidget(m_memory, 1, 2);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
-    grid->setRowStretch(2, 2);
+    m_load->chart()->legend()->setAlignment(Qt::AlignBottom);
 
     auto* split = new QSplitter;
     split->addWidget(m_summaryView);

@@ -43,7 +43,7 @@ LiveChart::LiveChart(const QString& title, const QString& unit, qint64 windowMs,
     chart->addAxis(m_y, Qt::AlignLeft);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(360, 220);
+    setMinimumSize(240, 220);
     rescale(0);
 }
 
