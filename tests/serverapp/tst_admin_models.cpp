@@ -4,9 +4,10 @@
 // reject and remove move them between linked lists), each under QAbstractItemModelTester; then
 // with node-opcua's client against our Server: a user added through the model logs in, a removed
 // one cannot; a client certificate rejected on a signed channel shows in the rejected list and,
-// trusted from there, connects.
+// trusted from there, connects; the LogModel shows why the channel was refused.
 #include "NodeSessions.h"
 #include "models/CertificatesModel.h"
+#include "models/LogModel.h"
 #include "models/UsersModel.h"
 #include "ua/pki/CertificateCreator.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -220,6 +221,13 @@ void TestAdminModels::usersLiveLogin() {
 
 void TestAdminModels::certificatesLiveTrust() {
     QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
+    // The log page sees why the channel was refused (logged on the server's I/O thread).
+    LogCapture capture;
+    LogModel log;
+    LogFilterModel logFilter;
+    logFilter.setSourceModel(&log);
+    QAbstractItemModelTester t3(&logFilter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    log.attach(&capture);
     QTemporaryDir dir;
     Server server(securedConfig(dir));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
@@ -240,6 +248,10 @@ void TestAdminModels::certificatesLiveTrust() {
     }
     rejected.reload();
     QCOMPARE(rejected.rowCount(), 1);
+    logFilter.setCategory("ua.server.channel");
+    logFilter.setSearchText("certificateuntrusted");
+    QTRY_VERIFY(logFilter.rowCount() >= 1);
+    QVERIFY(log.categories().contains("ua.server.channel"));
     QVERIFY2(rejected.index(0, CertificatesModel::ApplicationUri).data().toString().startsWith("urn:"),
              qPrintable(rejected.index(0, CertificatesModel::ApplicationUri).data().toString()));
     QVERIFY(rejected.trust(0));
