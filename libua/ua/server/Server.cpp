@@ -11,6 +11,7 @@
 #include "ua/server/events/EventRouter.h"
 #include "ua/server/nodes/BenchmarkNodeManager.h"
 #include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/Version.h"
 
@@ -44,7 +45,9 @@ int64_t Server::monotonicMs() {
 }
 
 Server::Server(ServerConfig config, QObject* parent)
-    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions), m_users(m_config.security.users) {
+    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions),
+      m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
+    m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) { d->sessionRemoved(s, why); };
     if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
@@ -183,6 +186,7 @@ bool Server::start() {
         QMetaObject::invokeMethod(ctx, [this, ctx] {
             auto* s = new SubscriptionScheduler(*m_space, m_config.subscriptions, *m_subscriptionRegistry, true, ctx);
             s->makeCurrent();
+            m_diagnostics->addHome(s);
             m_events->attach(*s);  // events reach the event items homed on this thread
         }, Qt::BlockingQueuedConnection);
         m_threads.push_back(t);
@@ -219,6 +223,7 @@ bool Server::start() {
 }
 
 void Server::stop() {
+    m_diagnostics->clearHomes();
     if (m_acceptThread) {
         QMetaObject::invokeMethod(m_acceptContext, [this] { m_listener.reset(); }, Qt::BlockingQueuedConnection);
         m_acceptThread->quit();
@@ -235,6 +240,19 @@ void Server::stop() {
     }
     m_threads.clear();
     m_threadContexts.clear();
+}
+
+StatusCode Server::closeSession(const NodeId& sessionId) {
+    const SessionPtr s = m_sessions.findBySessionId(sessionId);
+    if (!s) return status::BadSessionIdInvalid;
+    if (auto ss = s->subscriptions.load()) {
+        QMetaObject::invokeMethod(&ss->home(), [ss] {
+            ss->removeAll();
+            ss->home().reschedule();
+        }, Qt::QueuedConnection);
+    }
+    m_sessions.remove(s, SessionEnd::ClosedByServer);
+    return status::Good;
 }
 
 quint16 Server::port() const { return m_config.port; }

@@ -60,6 +60,8 @@ public:
     // SubscriptionDiagnostics of every Subscription homed here. Call on this scheduler's thread.
     std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
     std::size_t sessionCount() const { return m_sessions.size(); }
+    // The SessionSubscriptions homed here (diagnostics/ServerDiagnostics.cpp). This thread only.
+    const std::vector<std::shared_ptr<SessionSubscriptions>>& sessions() const { return m_sessions; }
 
 private:
     struct Housekeeper final : TimerQueue::Client {
