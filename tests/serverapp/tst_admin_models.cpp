@@ -7,7 +7,9 @@
 // trusted from there, connects; the LogModel shows why the channel was refused.
 #include "NodeSessions.h"
 #include "models/CertificatesModel.h"
+#include "models/DiagnosticsPoller.h"
 #include "models/LogModel.h"
+#include "models/SessionsModel.h"
 #include "models/UsersModel.h"
 #include "ua/pki/CertificateCreator.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -29,6 +31,20 @@ private slots:
     void certificates();
     void usersLiveLogin();
     void certificatesLiveTrust();
+};
+
+// The sessions page beside the administration pages: a poller feeding a SessionsModel.
+struct SessionsWatch {
+    explicit SessionsWatch(Server& server) : poller(server.diagnostics()) {
+        QObject::connect(&poller, &DiagnosticsPoller::snapshotReady, &poller,
+                         [this](const DiagnosticsSnapshotPtr& s) { sessions.update(*s); });
+        poller.setInterval(100);
+        poller.start();
+    }
+    QString cell(int column) const { return sessions.rowCount() ? sessions.index(0, column).data().toString() : QString(); }
+    DiagnosticsPoller poller;
+    SessionsModel sessions;
+    QAbstractItemModelTester tester{&sessions, QAbstractItemModelTester::FailureReportingMode::QtTest};
 };
 
 static ServerConfig securedConfig(const QTemporaryDir& dir) {
@@ -199,11 +215,15 @@ void TestAdminModels::usersLiveLogin() {
 
     {
         // On the None endpoint node-opcua encrypts the password with the UserTokenPolicy's policy.
+        SessionsWatch watch(server);
         test::NodeSessions node;
         node.start(server.endpointUrl(), {{"user", "dora"}, {"password", "dora-pw"}, {"prefix", "dora-"}});
         const QJsonObject ready = node.waitReady();
         QVERIFY2(ready.value("ready").toBool(), qPrintable(ready.value("error").toString() + node.stderrTail()));
+        QTRY_COMPARE(watch.cell(SessionsModel::User), QStringLiteral("dora"));  // the sessions page shows who
+        QCOMPARE(watch.cell(SessionsModel::Name), QStringLiteral("dora-1"));
         QVERIFY(node.close());
+        QTRY_COMPARE(watch.sessions.rowCount(), 0);
     }
     QVERIFY(model.removeUser(model.rowOfKey("dora")));
     QCOMPARE(model.rowCount(), 0);
@@ -258,10 +278,12 @@ void TestAdminModels::certificatesLiveTrust() {
     QCOMPARE(rejected.rowCount(), 0);
     QCOMPARE(trusted.rowCount(), 1);
     {
+        SessionsWatch watch(server);
         test::NodeSessions node;
         node.start(server.endpointUrl(), sign);
         const QJsonObject ready = node.waitReady();
         QVERIFY2(ready.value("ready").toBool(), qPrintable(ready.value("error").toString() + node.stderrTail()));
+        QTRY_COMPARE(watch.cell(SessionsModel::Security), QStringLiteral("Sign Basic256Sha256"));
         QVERIFY(node.close());
     }
     // Deleted from the trusted list, it is gone from both.
