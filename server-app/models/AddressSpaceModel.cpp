@@ -57,6 +57,7 @@ void AddressSpaceModel::describe(Item& item) const {
     item.browseName = QString::fromStdString(n->browseName.toString());
     item.nodeClass = n->nodeClass;
     item.mayHaveChildren = false;
+    if (m_hierarchical == kNoNode) return;
     for (const Reference& r : n->references)
         if (r.isForward && m_snapshot->isSubtypeOf(r.referenceType, m_hierarchical)) {
             item.mayHaveChildren = true;
@@ -67,7 +68,7 @@ void AddressSpaceModel::describe(Item& item) const {
 std::vector<ua::NodeId> AddressSpaceModel::childIds(const ua::NodeId& id) const {
     std::vector<ua::NodeId> out;
     const Node* n = m_snapshot->find(id);
-    if (!n) return out;
+    if (!n || m_hierarchical == kNoNode) return out;
     std::unordered_set<NodeIndex> seen;  // a target referenced twice (Organizes and HasComponent) shows once
     for (const Reference& r : n->references)
         if (r.isForward && m_snapshot->isSubtypeOf(r.referenceType, m_hierarchical) && seen.insert(r.target).second)
