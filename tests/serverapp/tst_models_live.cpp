@@ -1,7 +1,8 @@
 // The diagnostics models fed by a DiagnosticsPoller from a running Server (ServerDiagnostics),
 // with Sessions opened and closed by real clients: our ua::Client in the process and node-opcua's
 // client (sessions_client.js). Every model under QAbstractItemModelTester; rows appear and
-// disappear by key (never a reset), counters move, rates are measured.
+// disappear by key (never a reset), counters move, rates are measured; the address space tree
+// gains and loses the Sessions' SessionDiagnosticsObjects.
 #include "../client/ClientTestUtil.h"
 #include "NodeSessions.h"
 #include "models/AddressSpaceModel.h"
@@ -63,6 +64,14 @@ int rowNamed(const SessionsModel& m, const QString& name) {
     return -1;
 }
 
+// The child of parent named name, fetched first (invalid when there is none).
+QModelIndex expand(AddressSpaceModel& m, const QModelIndex& parent, const QString& name) {
+    if (m.canFetchMore(parent)) m.fetchMore(parent);
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        if (m.index(r, AddressSpaceModel::DisplayName, parent).data().toString() == name) return m.index(r, 0, parent);
+    return {};
+}
+
 quint64 cell(const QAbstractItemModel& m, int row, int column) { return m.index(row, column).data(SortRole).toULongLong(); }
 
 } // namespace
@@ -99,6 +108,23 @@ void TestModelsLive::ourClients() {
              qPrintable(w.sessions.index(rowA, SessionsModel::Address).data().toString()));
     QVERIFY(!w.sessions.index(rowA, SessionsModel::Created).data().toString().isEmpty());
     QTRY_COMPARE(w.summary.value(SummaryModel::CurrentSessionCount), 2u);
+
+    // The address space page: one SessionDiagnosticsObject per Session under
+    // Server/ServerDiagnostics/SessionsDiagnosticsSummary, added in the server's next batch.
+    AddressSpaceModel space(server.addressSpace());
+    QAbstractItemModelTester spaceTester(&space, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy spaceReset(&space, &QAbstractItemModel::modelReset);
+    const QModelIndex summaryFolder =
+        expand(space, expand(space, expand(space, expand(space, {}, "Objects"), "Server"), "ServerDiagnostics"),
+               "SessionsDiagnosticsSummary");
+    QVERIFY(summaryFolder.isValid());
+    QTRY_VERIFY((space.refreshStructure(), space.findFetched(a.sessionId()).isValid() && space.findFetched(b.sessionId()).isValid()));
+    QCOMPARE(space.findFetched(a.sessionId()).data().toString(), QStringLiteral("models-a"));
+    QCOMPARE(space.findFetched(a.sessionId()).parent(), summaryFolder);
+    const QModelIndex diagnosticsOfA = expand(space, space.findFetched(a.sessionId()), "SessionDiagnostics");
+    QVERIFY(diagnosticsOfA.isValid());
+    QCOMPARE(diagnosticsOfA.siblingAtColumn(AddressSpaceModel::Value).data().toString(),
+             QStringLiteral("SessionDiagnosticsDataType"));
     const uint64_t cumulated = w.summary.value(SummaryModel::CumulatedSessionCount);
     QVERIFY(cumulated >= 2);
 
@@ -144,6 +170,11 @@ void TestModelsLive::ourClients() {
     QVERIFY(removed.count() >= 1);
     QTRY_COMPARE(w.summary.value(SummaryModel::CurrentSessionCount), 1u);
     QCOMPARE(w.summary.value(SummaryModel::CumulatedSessionCount), cumulated);
+    // b's object leaves the tree; a's, expanded, stays.
+    QTRY_VERIFY((space.refreshStructure(), !space.findFetched(b.sessionId()).isValid()));
+    QVERIFY(space.findFetched(a.sessionId()).isValid());
+    QVERIFY(expand(space, space.findFetched(a.sessionId()), "SessionDiagnostics").isValid());
+    QCOMPARE(spaceReset.count(), 0);
     test::Awaited<ServiceResult<ReadResponse>> refused;
     b.readValues({NodeId(id::Server_ServerStatus_CurrentTime)}, this, refused.callback());
     QVERIFY(refused.wait());
