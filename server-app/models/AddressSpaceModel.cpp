@@ -57,6 +57,7 @@ void AddressSpaceModel::describe(Item& item) const {
     item.browseName = QString::fromStdString(n->browseName.toString());
     item.nodeClass = n->nodeClass;
     item.mayHaveChildren = false;
+    if (m_hierarchical == kNoNode) return;
     for (const Reference& r : n->references)
         if (r.isForward && m_snapshot->isSubtypeOf(r.referenceType, m_hierarchical)) {
             item.mayHaveChildren = true;
@@ -67,7 +68,7 @@ void AddressSpaceModel::describe(Item& item) const {
 std::vector<ua::NodeId> AddressSpaceModel::childIds(const ua::NodeId& id) const {
     std::vector<ua::NodeId> out;
     const Node* n = m_snapshot->find(id);
-    if (!n) return out;
+    if (!n || m_hierarchical == kNoNode) return out;
     std::unordered_set<NodeIndex> seen;  // a target referenced twice (Organizes and HasComponent) shows once
     for (const Reference& r : n->references)
         if (r.isForward && m_snapshot->isSubtypeOf(r.referenceType, m_hierarchical) && seen.insert(r.target).second)
@@ -140,7 +141,9 @@ bool AddressSpaceModel::hasChildren(const QModelIndex& parent) const {
 }
 
 bool AddressSpaceModel::canFetchMore(const QModelIndex& parent) const {
-    if (parent.isValid() && parent.column() != 0) return false;
+    // Not while rows are being inserted or removed: a fetch from a slot of those signals (a view's,
+    // QAbstractItemModelTester's) would begin an insertion inside the one being announced.
+    if (m_changing || (parent.isValid() && parent.column() != 0)) return false;
     const Item* it = itemOf(parent);
     return !it->fetched && it->mayHaveChildren;
 }
@@ -151,6 +154,7 @@ void AddressSpaceModel::fetchMore(const QModelIndex& parent) {
     it->fetched = true;
     std::vector<ua::NodeId> ids = childIds(it->id);
     if (ids.empty()) return;
+    const ChangeScope scope(m_changing);
     beginInsertRows(parent, 0, int(ids.size()) - 1);
     for (ua::NodeId& id : ids) {
         auto c = std::make_unique<Item>();
@@ -246,6 +250,7 @@ void AddressSpaceModel::syncChildren(Item& item) {
         }
         int first = last;
         while (first > 0 && !wanted.count(ch[std::size_t(first - 1)]->id)) --first;
+        const ChangeScope scope(m_changing);
         beginRemoveRows(parentIndex, first, last);
         ch.erase(ch.begin() + first, ch.begin() + last + 1);
         for (std::size_t r = std::size_t(first); r < ch.size(); ++r) ch[r]->row = int(r);
@@ -272,6 +277,7 @@ void AddressSpaceModel::syncChildren(Item& item) {
         if (!present.count(id)) added.push_back(id);
     if (added.empty() || !item.fetched) return;
     const int first = int(ch.size());
+    const ChangeScope scope(m_changing);
     beginInsertRows(parentIndex, first, first + int(added.size()) - 1);
     for (ua::NodeId& id : added) {
         auto c = std::make_unique<Item>();

@@ -70,6 +70,14 @@ private:
     void readValue(Item& item) const;
     void syncChildren(Item& item);
 
+    // Set from beginInsertRows/beginRemoveRows until the matching end call has returned.
+    struct ChangeScope {
+        explicit ChangeScope(bool& flag) : m_flag(flag) { m_flag = true; }
+        ~ChangeScope() { m_flag = false; }
+        bool& m_flag;
+    };
+    bool m_changing = false;
+
     SharedAddressSpace& m_space;
     std::shared_ptr<const AddressSpace> m_snapshot;
     uint64_t m_version = 0;

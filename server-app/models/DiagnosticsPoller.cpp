@@ -1,5 +1,6 @@
 #include "models/DiagnosticsPoller.h"
 
+#include <QElapsedTimer>
 #include <QPointer>
 #include <algorithm>
 
@@ -24,7 +25,9 @@ void DiagnosticsPoller::start() {
 void DiagnosticsPoller::stop() { m_timer.stop(); }
 
 void DiagnosticsPoller::pollNow() {
-    const int64_t now = sampleProcessUsage().monotonicMs;
+    QElapsedTimer clock;
+    clock.start();
+    const int64_t now = clock.msecsSinceReference();
     if (m_outstanding && now - m_askedMs < kGiveUpMs) return;
     m_outstanding = true;
     m_askedMs = now;

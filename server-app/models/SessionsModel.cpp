@@ -22,19 +22,24 @@ QString dateTimeText(const DateTime& t) {
     return t.toQDateTime().toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
 }
 
-void SessionsModel::update(const DiagnosticsSnapshot& snapshot) { replaceRows(snapshot.sessions); }
+void SessionsModel::update(const DiagnosticsSnapshot& snapshot) {
+    std::vector<SessionRow> rows;
+    rows.reserve(snapshot.sessions.size());
+    for (const SessionSnapshot& s : snapshot.sessions) rows.push_back({s});
+    replaceRows(std::move(rows));
+}
 
 NodeId SessionsModel::sessionId(int row) const {
-    return row >= 0 && row < rowCount() ? rowAt(row).diagnostics.sessionId : NodeId();
+    return row >= 0 && row < rowCount() ? rowAt(row).snapshot.diagnostics.sessionId : NodeId();
 }
 
 const SessionSnapshot* SessionsModel::session(int row) const {
-    return row >= 0 && row < rowCount() ? &rowAt(row) : nullptr;
+    return row >= 0 && row < rowCount() ? &rowAt(row).snapshot : nullptr;
 }
 
 QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const SessionSnapshot& s = rowAt(index.row());
+    const SessionSnapshot& s = rowAt(index.row()).snapshot;
     const SessionDiagnosticsDataType& d = s.diagnostics;
     if (role == SessionIdRole) return QString::fromStdString(d.sessionId.toString());
     if (role == Qt::ToolTipRole) {

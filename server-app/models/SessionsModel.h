@@ -9,7 +9,17 @@
 
 namespace ua::serverapp {
 
-class SessionsModel : public KeyedTableModel<SessionSnapshot, NodeId> {
+// A row: the Session's snapshot, compared field by field so that only changed rows emit dataChanged.
+struct SessionRow {
+    SessionSnapshot snapshot;
+    friend bool operator==(const SessionRow& a, const SessionRow& b) {
+        return a.snapshot.diagnostics == b.snapshot.diagnostics && a.snapshot.security == b.snapshot.security &&
+               a.snapshot.peerAddress == b.snapshot.peerAddress && a.snapshot.channelId == b.snapshot.channelId &&
+               a.snapshot.activated == b.snapshot.activated;
+    }
+};
+
+class SessionsModel : public KeyedTableModel<SessionRow, NodeId> {
     Q_OBJECT
 public:
     enum Column {
@@ -43,7 +53,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 protected:
-    NodeId keyOf(const SessionSnapshot& s) const override { return s.diagnostics.sessionId; }
+    NodeId keyOf(const SessionRow& r) const override { return r.snapshot.diagnostics.sessionId; }
 };
 
 // "Basic256Sha256" from "http://opcfoundation.org/UA/SecurityPolicy#Basic256Sha256" (the text after
@@ -55,11 +65,3 @@ QString securityModeName(MessageSecurityMode mode);
 QString dateTimeText(const DateTime& t);
 
 } // namespace ua::serverapp
-
-// The model compares rows to emit dataChanged only for those that changed.
-namespace ua {
-inline bool operator==(const SessionSnapshot& a, const SessionSnapshot& b) {
-    return a.diagnostics == b.diagnostics && a.security == b.security && a.peerAddress == b.peerAddress &&
-           a.channelId == b.channelId && a.activated == b.activated;
-}
-} // namespace ua

@@ -34,7 +34,7 @@ public:
         // against maxLifetimeCount (the Subscription expires when it gets there: no Publish
         // requests), nextSequenceNumber and discardedMessageCount.
         Queue,
-        LatePublishes,          // latePublishRequestCount: the publishing timer found no Publish request queued
+        LatePublishes,          // latePublishRequestCount: times it entered the LATE state (notifications ready, no Publish request queued)
         Overflows,              // monitoringQueueOverflowCount + eventQueueOverFlowCount (values dropped)
         ColumnCount
     };

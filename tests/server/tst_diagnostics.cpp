@@ -8,9 +8,14 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
+#include "ua/client/RelativePath.h"
+#include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
 
+#include <QSemaphore>
 #include <QTemporaryDir>
+#include <set>
 #include <QtTest>
 
 using namespace ua;
@@ -54,12 +59,22 @@ private slots:
     void sessionsOpenedAndClosedAreCounted();
     void closeSessionClosesItsClientsSession();
     void concurrentRequestsShareOneSnapshot();
+    // The address space (OPC 10000-5 6.3.3 - 6.3.5).
+    void summaryNodesReadTheCounters();
+    void sessionArraysNeedSecurityAdmin();
+    void sessionObjectFollowsTheSession();
+    void burstOfSessionsIsOneUpdatePerTick();
+    void enabledFlagIsWritableByAdminsOnly();
 
 private:
     DiagnosticsSnapshotPtr snapshot(int maxAgeMs = 0);
     // Connects and activates; the sessionId (null NodeId on failure).
     NodeId connect(Client& c);
     ServiceResult<ReadResponse> read(Client& c, ReadRequest r);
+
+    std::unique_ptr<Client> admin();
+    Variant value(Client& c, const NodeId& node, StatusCode* status = nullptr);
+    StatusCode writeEnabled(Client& c, bool on);
 
     QTemporaryDir m_dir;
     std::unique_ptr<Server> m_server;
@@ -77,6 +92,7 @@ void TestDiagnostics::initTestCase() {
     cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
     cfg.security.trustAllClients = true;
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), kIterations);
+    cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), kIterations);
     m_server = std::make_unique<Server>(cfg);
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
     m_url = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(m_server->port());
@@ -346,13 +362,47 @@ void TestDiagnostics::concurrentRequestsShareOneSnapshot() {
     const DiagnosticsSnapshotPtr a = snapshot(0);
     QVERIFY(a);
     QCOMPARE(snapshot(60000), a);
-    std::vector<DiagnosticsSnapshotPtr> got(5);
+    // A burst of requests that accept a snapshot up to a second old: one collection at most (the
+    // first, when a is already older), every request answered with the same snapshot.
+    constexpr int kRequests = 200;
+    const uint64_t collections = m_server->diagnostics().collectionCount();
+    std::vector<DiagnosticsSnapshotPtr> got(kRequests);
     for (auto& g : got)
-        m_server->diagnostics().requestSnapshot(this, [&g](DiagnosticsSnapshotPtr s) { g = std::move(s); }, 0);
+        m_server->diagnostics().requestSnapshot(this, [&g](DiagnosticsSnapshotPtr s) { g = std::move(s); }, 1000);
     QVERIFY(QTest::qWaitFor([&] { return std::all_of(got.begin(), got.end(), [](auto& p) { return p != nullptr; }); }, 5000));
-    for (auto& g : got) QCOMPARE(g, got[0]);
-    QVERIFY(got[0] != a);
-    QCOMPARE(m_server->diagnostics().latest(), got[0]);
+    QVERIFY(m_server->diagnostics().collectionCount() - collections <= 1u);
+    std::set<const DiagnosticsSnapshot*> distinct;
+    for (auto& g : got) distinct.insert(g.get());
+    QVERIFY(distinct.size() <= 2u);  // a, then (if a aged meanwhile) one new one
+    // Requests that want a new one (maxAgeMs 0) made while a collection runs wait for it instead of
+    // starting their own. A home thread of the test's, held busy, keeps the collection running.
+    QThread thread;
+    thread.start();
+    SubscriptionScheduler* home = nullptr;
+    auto* owner = new QObject;
+    owner->moveToThread(&thread);
+    QMetaObject::invokeMethod(owner, [&] {
+        home = new SubscriptionScheduler(m_server->addressSpace(), m_server->config().subscriptions,
+                                         m_server->subscriptionRegistry(), false, owner);
+    }, Qt::BlockingQueuedConnection);
+    m_server->diagnostics().addHome(home);
+    QSemaphore release;
+    QMetaObject::invokeMethod(owner, [&] { release.acquire(); }, Qt::QueuedConnection);
+    const uint64_t before = m_server->diagnostics().collectionCount();
+    std::vector<DiagnosticsSnapshotPtr> fresh(kRequests);
+    for (auto& g : fresh)
+        m_server->diagnostics().requestSnapshot(this, [&g](DiagnosticsSnapshotPtr s) { g = std::move(s); }, 0);
+    QCOMPARE(m_server->diagnostics().collectionCount() - before, 1u);
+    QTest::qWait(50);
+    QVERIFY(!fresh[0]);  // still collecting
+    release.release();
+    QVERIFY(QTest::qWaitFor([&] { return std::all_of(fresh.begin(), fresh.end(), [](auto& p) { return p != nullptr; }); }, 5000));
+    for (auto& g : fresh) QCOMPARE(g, fresh[0]);
+    QVERIFY(fresh[0] != a);
+    QCOMPARE(m_server->diagnostics().latest(), fresh[0]);
+    QMetaObject::invokeMethod(owner, [owner] { delete owner; }, Qt::BlockingQueuedConnection);  // and the home
+    thread.quit();
+    thread.wait();
     // A receiver destroyed before the answer is not called.
     bool called = false;
     auto* receiver = new QObject;
@@ -360,6 +410,221 @@ void TestDiagnostics::concurrentRequestsShareOneSnapshot() {
     delete receiver;
     QTest::qWait(300);
     QVERIFY(!called);
+}
+
+std::unique_ptr<Client> TestDiagnostics::admin() {
+    auto c = std::make_unique<Client>(clientConfig(m_dir.filePath(QStringLiteral("client-pki")),
+                                                   UserIdentity::fromUserName(QStringLiteral("admin"), QStringLiteral("admin-pw"))));
+    if (connect(*c).isNull()) return nullptr;
+    return c;
+}
+
+Variant TestDiagnostics::value(Client& c, const NodeId& node, StatusCode* status) {
+    const auto r = read(c, readOf(node));
+    if (r.status.isBad() || r.response.results.size() != 1) {
+        if (status) *status = r.status.isBad() ? r.status : StatusCode(status::BadUnexpectedError);
+        return {};
+    }
+    if (status) *status = r.response.results[0].status;
+    return r.response.results[0].value;
+}
+
+StatusCode TestDiagnostics::writeEnabled(Client& c, bool on) {
+    Awaited<ServiceResult<WriteResponse>> w;
+    c.writeValue(NodeId(id::Server_ServerDiagnostics_EnabledFlag), Variant(on), this, w.callback());
+    if (!w.wait()) return status::BadTimeout;
+    if (w->status.isBad()) return w->status;
+    return w->response.results.size() == 1 ? w->response.results[0] : StatusCode(status::BadUnexpectedError);
+}
+
+template <class T>
+const T* structure(const Variant& v) {
+    const ExtensionObject* x = v.get<ExtensionObject>();
+    return x ? x->get<T>() : nullptr;
+}
+
+void TestDiagnostics::summaryNodesReadTheCounters() {
+    Client c(clientConfig());
+    QVERIFY(!connect(c).isNull());
+    const ServerDiagnosticsSummaryDataType now = m_server->diagnostics().summary();
+    const Variant whole = value(c, NodeId(id::Server_ServerDiagnostics_ServerDiagnosticsSummary));
+    const auto* sum = structure<ServerDiagnosticsSummaryDataType>(whole);
+    QVERIFY(sum);
+    QCOMPARE(sum->cumulatedSessionCount, now.cumulatedSessionCount);
+    QCOMPARE(sum->currentSessionCount, now.currentSessionCount);
+    QCOMPARE(sum->securityRejectedSessionCount, now.securityRejectedSessionCount);
+    const Variant current = value(c, NodeId(id::Server_ServerDiagnostics_ServerDiagnosticsSummary_CurrentSessionCount));
+    QVERIFY(current.get<uint32_t>());
+    QCOMPARE(*current.get<uint32_t>(), now.currentSessionCount);
+    const Variant rejected = value(c, NodeId(id::Server_ServerDiagnostics_ServerDiagnosticsSummary_RejectedSessionCount));
+    QVERIFY(rejected.get<uint32_t>());
+    QCOMPARE(*rejected.get<uint32_t>(), now.rejectedSessionCount);
+    // A rejected request shows at once in the child variable.
+    QCOMPARE(read(c, ReadRequest{}).status, status::BadNothingToDo);
+    const Variant requests = value(c, NodeId(id::Server_ServerDiagnostics_ServerDiagnosticsSummary_RejectedRequestsCount));
+    QCOMPARE(*requests.get<uint32_t>(), now.rejectedRequestsCount + 1);
+    StatusCode st;
+    const Variant subs = value(c, NodeId(id::Server_ServerDiagnostics_SubscriptionDiagnosticsArray), &st);
+    QCOMPARE(st, status::Good);
+    QVERIFY(subs.get<Array<ExtensionObject>>());
+    value(c, NodeId(id::Server_ServerDiagnostics_SamplingIntervalDiagnosticsArray), &st);
+    QCOMPARE(st, status::Good);
+    Awaited<ServiceResult<CloseSessionResponse>> closed;
+    c.closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+}
+
+void TestDiagnostics::sessionArraysNeedSecurityAdmin() {
+    Client anonymous(clientConfig());
+    const NodeId mine = connect(anonymous);
+    QVERIFY(!mine.isNull());
+    StatusCode st;
+    value(anonymous, NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionDiagnosticsArray), &st);
+    QCOMPARE(st, status::BadUserAccessDenied);
+    value(anonymous, NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionSecurityDiagnosticsArray), &st);
+    QCOMPARE(st, status::BadUserAccessDenied);
+    auto a = admin();
+    QVERIFY(a);
+    const Variant v = value(*a, NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionDiagnosticsArray), &st);
+    QCOMPARE(st, status::Good);
+    const auto* list = v.get<Array<ExtensionObject>>();
+    QVERIFY(list);
+    const DiagnosticsSnapshotPtr snap = snapshot();
+    QCOMPARE(list->size(), snap->sessions.size());
+    bool found = false;
+    for (const ExtensionObject& x : *list)
+        if (const auto* d = x.get<SessionDiagnosticsDataType>()) found = found || d->sessionId == mine;
+    QVERIFY(found);
+    const Variant sec = value(*a, NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionSecurityDiagnosticsArray), &st);
+    QCOMPARE(st, status::Good);
+    QCOMPARE(sec.get<Array<ExtensionObject>>()->size(), snap->sessions.size());
+    for (Client* c : {&anonymous, a.get()}) {
+        Awaited<ServiceResult<CloseSessionResponse>> closed;
+        c->closeSession(this, closed.callback());
+        QVERIFY(closed.wait());
+    }
+}
+
+void TestDiagnostics::sessionObjectFollowsTheSession() {
+    Client c(clientConfig());
+    const NodeId id = connect(c);
+    QVERIFY(!id.isNull());
+    const std::string prefix = id.guid().toString();
+    const NodeId readCount(1, String(prefix + ".SessionDiagnostics.ReadCount"));
+    const NodeId sessionName(1, String(prefix + ".SessionDiagnostics.SessionName"));
+    // Added within a tick or two of the reconciler.
+    StatusCode st = status::BadNodeIdUnknown;
+    QVERIFY(QTest::qWaitFor([&] { value(c, sessionName, &st); return st.isGood(); }, 2000));
+    for (int i = 0; i < 3; ++i) read(c, readOf(NodeId(id::Server_ServerStatus_State)));
+    const Variant v = value(c, readCount, &st);
+    QCOMPARE(st, status::Good);
+    const auto* counter = structure<ServiceCounterDataType>(v);
+    QVERIFY(counter);
+    // The NamespaceArray read, the SessionName polls, the three reads (this read is counted before
+    // it is served, so it sees itself).
+    const SessionSnapshot now = m_server->diagnostics().describe(*m_server->sessions().findBySessionId(id));
+    QCOMPARE(counter->totalCount, now.diagnostics.readCount.totalCount - 0);
+    QVERIFY(counter->totalCount >= 5u);
+    // The object itself: browse path from SessionsDiagnosticsSummary by the session's name.
+    BrowsePath path;
+    path.startingNode = NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary);
+    path.relativePath = *parseRelativePath("/1:UA Workbench Client/0:SessionDiagnostics/0:ReadCount");
+    Awaited<ServiceResult<TranslateBrowsePathsToNodeIdsResponse>> t;
+    c.translateBrowsePaths({path}, this, t.callback());
+    QVERIFY(t.wait());
+    QCOMPARE(t->status, status::Good);
+    bool hit = false;
+    for (const BrowsePathTarget& target : t->response.results[0].targets)
+        hit = hit || target.targetId.nodeId == readCount;
+    QVERIFY(hit);
+    // Security diagnostics: SecurityAdmin only.
+    value(c, NodeId(1, String(prefix + ".SessionSecurityDiagnostics.ClientUserIdOfSession")), &st);
+    QCOMPARE(st, status::BadUserAccessDenied);
+    Awaited<ServiceResult<CloseSessionResponse>> closed;
+    c.closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+    // Removed with the Session.
+    Client other(clientConfig());
+    QVERIFY(!connect(other).isNull());
+    QVERIFY(QTest::qWaitFor([&] { value(other, readCount, &st); return st == StatusCode(status::BadNodeIdUnknown); }, 2000));
+    Awaited<ServiceResult<CloseSessionResponse>> closed2;
+    other.closeSession(this, closed2.callback());
+    QVERIFY(closed2.wait());
+}
+
+void TestDiagnostics::burstOfSessionsIsOneUpdatePerTick() {
+    // Let the reconciler settle, then open a burst of Sessions at once.
+    QTest::qWait(2 * SessionDiagnosticsNodes::kIntervalMs);
+    const uint64_t before = m_server->addressSpaceVersion();
+    QElapsedTimer timer;
+    timer.start();
+    constexpr int kSessions = 24;
+    std::vector<std::unique_ptr<Client>> clients;
+    std::vector<Awaited<ServiceResult<GetEndpointsResponse>>> connected(kSessions);
+    std::vector<Awaited<ServiceResult<CreateSessionResponse>>> created(kSessions);
+    for (int i = 0; i < kSessions; ++i) {
+        clients.push_back(std::make_unique<Client>(clientConfig()));
+        clients.back()->connectToServer(m_url, this, connected[i].callback());
+    }
+    for (int i = 0; i < kSessions; ++i) {
+        QVERIFY(connected[i].wait());
+        clients[i]->createSession(this, created[i].callback());
+    }
+    for (int i = 0; i < kSessions; ++i) {
+        QVERIFY(created[i].wait());
+        QCOMPARE(created[i]->status, status::Good);
+    }
+    // Every object there after a tick or two.
+    const NodeId last(1, String(created[kSessions - 1]->response.sessionId.guid().toString() + ".SessionDiagnostics.ReadCount"));
+    StatusCode st = status::BadNodeIdUnknown;
+    QVERIFY(QTest::qWaitFor([&] { value(*clients[0], last, &st); return st.isGood(); }, 3000));
+    for (int i = 0; i < kSessions; ++i) {
+        value(*clients[0], NodeId(1, String(created[i]->response.sessionId.guid().toString() + ".SessionDiagnostics.SessionName")), &st);
+        QCOMPARE(st, status::Good);
+    }
+    const uint64_t updates = m_server->addressSpaceVersion() - before;
+    const uint64_t ticks = uint64_t(timer.elapsed() / SessionDiagnosticsNodes::kIntervalMs) + 2;
+    qInfo("%d Sessions in %lld ms: %llu address-space updates", kSessions, qint64(timer.elapsed()),
+          static_cast<unsigned long long>(updates));
+    QVERIFY(updates <= ticks);
+    QVERIFY(updates < uint64_t(kSessions));
+    for (auto& c : clients) {
+        Awaited<ServiceResult<CloseSessionResponse>> closed;
+        c->closeSession(this, closed.callback());
+        QVERIFY(closed.wait());
+    }
+}
+
+void TestDiagnostics::enabledFlagIsWritableByAdminsOnly() {
+    Client anonymous(clientConfig());
+    const NodeId mine = connect(anonymous);
+    QVERIFY(!mine.isNull());
+    QCOMPARE(writeEnabled(anonymous, false), status::BadUserAccessDenied);
+    QVERIFY(m_server->diagnostics().enabled());
+    auto a = admin();
+    QVERIFY(a);
+    const NodeId name(1, String(mine.guid().toString() + ".SessionDiagnostics.SessionName"));
+    StatusCode st;
+    QVERIFY(QTest::qWaitFor([&] { value(anonymous, name, &st); return st.isGood(); }, 2000));
+    QCOMPARE(writeEnabled(*a, false), status::Good);
+    QVERIFY(!m_server->diagnostics().enabled());
+    const Variant flag = value(anonymous, NodeId(id::Server_ServerDiagnostics_EnabledFlag), &st);
+    QCOMPARE(st, status::Good);
+    QCOMPARE(*flag.get<bool>(), false);
+    // Disabled: the arrays are empty, the per-Session objects gone; the summary keeps counting.
+    const Variant list = value(*a, NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionDiagnosticsArray), &st);
+    QCOMPARE(st, status::Good);
+    QCOMPARE(list.get<Array<ExtensionObject>>()->size(), std::size_t(0));
+    QVERIFY(QTest::qWaitFor([&] { value(anonymous, name, &st); return st == StatusCode(status::BadNodeIdUnknown); }, 2000));
+    const Variant current = value(anonymous, NodeId(id::Server_ServerDiagnostics_ServerDiagnosticsSummary_CurrentSessionCount));
+    QVERIFY(*current.get<uint32_t>() >= 2u);
+    QCOMPARE(writeEnabled(*a, true), status::Good);
+    QVERIFY(QTest::qWaitFor([&] { value(anonymous, name, &st); return st.isGood(); }, 2000));
+    for (Client* c : {&anonymous, a.get()}) {
+        Awaited<ServiceResult<CloseSessionResponse>> closed;
+        c->closeSession(this, closed.callback());
+        QVERIFY(closed.wait());
+    }
 }
 
 QTEST_MAIN(TestDiagnostics)

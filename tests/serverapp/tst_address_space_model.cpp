@@ -1,6 +1,6 @@
 // AddressSpaceModel against a running Server: the tree from the RootFolder fetched lazily, values
 // read as a Read does and refreshed after our Client writes one, and nodes added to the address
-// space while the server runs appearing under an expanded folder without a reset.
+// space while the server runs appearing under an expanded folder, and going again, without a reset.
 #include "../client/ClientTestUtil.h"
 #include "models/AddressSpaceModel.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -92,6 +92,7 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
     model.refreshStructure();  // unchanged version: nothing
     QCOMPARE(inserted.count(), 0);
     const int before = model.rowCount(objects);
+    const std::shared_ptr<const AddressSpace> withoutExtra = server.addressSpace().snapshot();
     QVERIFY(server.updateAddressSpace([](AddressSpace& space) {
                       Node n;
                       n.nodeId = NodeId(1, "Extra");
@@ -109,6 +110,20 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
     QCOMPARE(model.index(before, 0, objects).data().toString(), QStringLiteral("Extra"));
     QCOMPARE(model.index(before, 0, objects).data(AddressSpaceModel::NodeIdRole).toString(), QStringLiteral("ns=1;s=Extra"));
     QCOMPARE(model.rowCount(benchmark), 20);  // the expanded folder stays
+
+    // And gone again (the address space as it was): rowsRemoved under Objects, the rest stays.
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QVERIFY(server.updateAddressSpace([&](AddressSpace& space) {
+                      space = *withoutExtra;
+                      return StatusCode();
+                  }).isGood());
+    model.refreshStructure();
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(removed.at(0).at(1).toInt(), before);
+    QCOMPARE(model.rowCount(objects), before);
+    QCOMPARE(model.rowCount(benchmark), 20);
+    QVERIFY(!model.findFetched(NodeId(1, "Extra")).isValid());
+    QCOMPARE(model.findFetched(NodeId(1, 1005u)).row(), 5);
     QCOMPARE(reset.count(), 0);
 
     test::Awaited<ServiceResult<CloseSessionResponse>> closed;

@@ -1,8 +1,15 @@
 // The administration models of the server app: UsersModel over a UserStore (add, set password,
 // set Roles, remove, lockout and unlock, saving to a file) and CertificatesModel over a real
 // CertificateStore (certificates rejected by validation appear in the rejected list; trust,
-// reject and remove move them between linked lists), each under QAbstractItemModelTester.
+// reject and remove move them between linked lists), each under QAbstractItemModelTester; then
+// with node-opcua's client against our Server: a user added through the model logs in, a removed
+// one cannot; a client certificate rejected on a signed channel shows in the rejected list and,
+// trusted from there, connects; the LogModel shows why the channel was refused.
+#include "NodeSessions.h"
 #include "models/CertificatesModel.h"
+#include "models/DiagnosticsPoller.h"
+#include "models/LogModel.h"
+#include "models/SessionsModel.h"
 #include "models/UsersModel.h"
 #include "ua/pki/CertificateCreator.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -22,7 +29,33 @@ class TestAdminModels : public QObject {
 private slots:
     void users();
     void certificates();
+    void usersLiveLogin();
+    void certificatesLiveTrust();
 };
+
+// The sessions page beside the administration pages: a poller feeding a SessionsModel.
+struct SessionsWatch {
+    explicit SessionsWatch(Server& server) : poller(server.diagnostics()) {
+        QObject::connect(&poller, &DiagnosticsPoller::snapshotReady, &poller,
+                         [this](const DiagnosticsSnapshotPtr& s) { sessions.update(*s); });
+        poller.setInterval(100);
+        poller.start();
+    }
+    QString cell(int column) const { return sessions.rowCount() ? sessions.index(0, column).data().toString() : QString(); }
+    DiagnosticsPoller poller;
+    SessionsModel sessions;
+    QAbstractItemModelTester tester{&sessions, QAbstractItemModelTester::FailureReportingMode::QtTest};
+};
+
+static ServerConfig securedConfig(const QTemporaryDir& dir) {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.ioThreads = 1;
+    cfg.benchmarkVariables = 0;
+    cfg.security.pkiDir = dir.filePath("pki");
+    return cfg;
+}
 
 static QStringList column(const QAbstractItemModel& m, int c) {
     QStringList out;
@@ -167,6 +200,96 @@ void TestAdminModels::certificates() {
     QVERIFY(rejected.remove(rejected.rowOfKey(b.thumbprintHex())));
     QCOMPARE(column(rejected, CertificatesModel::Name), QStringList{"client-a"});
     QVERIFY(!rejected.trust(9));
+}
+
+void TestAdminModels::usersLiveLogin() {
+    QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
+    QTemporaryDir dir;
+    Server server(securedConfig(dir));
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    UsersModel model(server.userStore());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setPasswordIterations(1000);
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(model.addUser("dora", "dora-pw", roleBit(Role::Operator)));
+
+    {
+        // On the None endpoint node-opcua encrypts the password with the UserTokenPolicy's policy.
+        SessionsWatch watch(server);
+        test::NodeSessions node;
+        node.start(server.endpointUrl(), {{"user", "dora"}, {"password", "dora-pw"}, {"prefix", "dora-"}});
+        const QJsonObject ready = node.waitReady();
+        QVERIFY2(ready.value("ready").toBool(), qPrintable(ready.value("error").toString() + node.stderrTail()));
+        QTRY_COMPARE(watch.cell(SessionsModel::User), QStringLiteral("dora"));  // the sessions page shows who
+        QCOMPARE(watch.cell(SessionsModel::Name), QStringLiteral("dora-1"));
+        QVERIFY(node.close());
+        QTRY_COMPARE(watch.sessions.rowCount(), 0);
+    }
+    QVERIFY(model.removeUser(model.rowOfKey("dora")));
+    QCOMPARE(model.rowCount(), 0);
+    {
+        test::NodeSessions node;
+        node.start(server.endpointUrl(), {{"user", "dora"}, {"password", "dora-pw"}});
+        const QJsonObject answer = node.waitReady();
+        QVERIFY2(!answer.value("ready").toBool(), "a removed user logged in");
+        QVERIFY2(answer.value("error").toString().contains("BadUserAccessDenied") ||
+                     answer.value("error").toString().contains("UserAccessDenied"),
+                 qPrintable(answer.value("error").toString().left(400)));
+        QCOMPARE(node.waitExit(), 1);
+    }
+}
+
+void TestAdminModels::certificatesLiveTrust() {
+    QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
+    // The log page sees why the channel was refused (logged on the server's I/O thread).
+    LogCapture capture;
+    LogModel log;
+    LogFilterModel logFilter;
+    logFilter.setSourceModel(&log);
+    QAbstractItemModelTester t3(&logFilter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    log.attach(&capture);
+    QTemporaryDir dir;
+    Server server(securedConfig(dir));
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QVERIFY(server.certificateStore());
+    CertificatesModel trusted(server.certificateStore(), CertificatesModel::List::Trusted);
+    CertificatesModel rejected(server.certificateStore(), CertificatesModel::List::Rejected);
+    trusted.link(rejected);
+    QAbstractItemModelTester t1(&trusted, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(&rejected, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(trusted.ownCertificate().applicationUri, server.applicationDescription().applicationUri.toQString());
+    QCOMPARE(rejected.rowCount(), 0);
+    const QJsonObject sign{{"mode", "Sign"}, {"policy", "Basic256Sha256"}, {"prefix", "signed-"}};
+    {
+        test::NodeSessions node;
+        node.start(server.endpointUrl(), sign);
+        QVERIFY(!node.waitReady().value("ready").toBool());  // its certificate is not trusted yet
+        QCOMPARE(node.waitExit(), 1);
+    }
+    rejected.reload();
+    QCOMPARE(rejected.rowCount(), 1);
+    logFilter.setCategory("ua.server.channel");
+    logFilter.setSearchText("certificateuntrusted");
+    QTRY_VERIFY(logFilter.rowCount() >= 1);
+    QVERIFY(log.categories().contains("ua.server.channel"));
+    QVERIFY2(rejected.index(0, CertificatesModel::ApplicationUri).data().toString().startsWith("urn:"),
+             qPrintable(rejected.index(0, CertificatesModel::ApplicationUri).data().toString()));
+    QVERIFY(rejected.trust(0));
+    QCOMPARE(rejected.rowCount(), 0);
+    QCOMPARE(trusted.rowCount(), 1);
+    {
+        SessionsWatch watch(server);
+        test::NodeSessions node;
+        node.start(server.endpointUrl(), sign);
+        const QJsonObject ready = node.waitReady();
+        QVERIFY2(ready.value("ready").toBool(), qPrintable(ready.value("error").toString() + node.stderrTail()));
+        QTRY_COMPARE(watch.cell(SessionsModel::Security), QStringLiteral("Sign Basic256Sha256"));
+        QVERIFY(node.close());
+    }
+    // Deleted from the trusted list, it is gone from both.
+    QVERIFY(trusted.remove(0));
+    QCOMPARE(trusted.rowCount(), 0);
+    QCOMPARE(rejected.rowCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestAdminModels)

@@ -28,6 +28,7 @@ private slots:
     void summaryValues();
     void historyRatesAndRing();
     void pollerAsksOnceAtATime();
+    void thousandSessionsUpdateCost();
 };
 
 static QStringList sessionNames(const QAbstractItemModel& m) {
@@ -265,6 +266,45 @@ void TestDiagnosticsModels::pollerAsksOnceAtATime() {
     QCOMPARE(ready.count(), 2);
     poller.stop();
     QVERIFY(!poller.isActive());
+}
+
+// The GUI thread's cost of one refresh with 1,000 Sessions and 1,000 Subscriptions (the issue's
+// responsiveness case): every counter moved, 10 Sessions replaced. Logged; asserted loosely.
+void TestDiagnosticsModels::thousandSessionsUpdateCost() {
+    SessionsModel sessions;
+    SubscriptionsModel subscriptions;
+    SummaryModel summary;
+    DiagnosticsHistory history;
+    QSignalSpy changed(&sessions, &QAbstractItemModel::dataChanged);
+    QSignalSpy removed(&sessions, &QAbstractItemModel::rowsRemoved);
+    constexpr int kRounds = 20;
+    std::vector<DiagnosticsSnapshotPtr> snapshots;
+    for (int round = 0; round < kRounds; ++round) {
+        auto s = makeSnapshot(1000 + 250 * round);
+        for (uint32_t n = 0; n < 1000; ++n) {
+            const uint32_t id = n < 10 ? n + 100000 * uint32_t(round) : n;  // 10 Sessions come and go each round
+            s->sessions.push_back(makeSession(id, uint32_t(round) * 10 + n));
+            s->subscriptions.push_back(makeSubscription(id, id, uint32_t(round) * 25));
+        }
+        s->summary.currentSessionCount = 1000;
+        snapshots.push_back(s);
+    }
+    QElapsedTimer t;
+    t.start();
+    for (const auto& s : snapshots) {
+        sessions.update(*s);
+        subscriptions.update(*s);
+        summary.update(*s);
+        history.append(*s, sampleProcessUsage());
+    }
+    const double msPerRefresh = double(t.nsecsElapsed()) / 1e6 / kRounds;
+    qInfo("1,000 Sessions + 1,000 Subscriptions: %.2f ms per refresh (all four models)", msPerRefresh);
+    QCOMPARE(sessions.rowCount(), 1000);
+    QCOMPARE(subscriptions.rowCount(), 1000);
+    QCOMPARE(removed.count(), kRounds - 1);  // the 10 replaced Sessions are one run each round
+    QCOMPARE(changed.count(), kRounds - 1);
+    QCOMPARE(subscriptions.index(subscriptions.rowOfKey(999), SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 100.0);
+    QVERIFY2(msPerRefresh < 50, qPrintable(QString::number(msPerRefresh)));
 }
 
 QTEST_GUILESS_MAIN(TestDiagnosticsModels)

@@ -6,6 +6,7 @@
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/DemoEvents.h"
 #include "ua/server/events/EventRouter.h"
@@ -89,6 +90,7 @@ void Server::buildAddressSpace() {
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
                                 EncodingLimits::defaults());
     if (s.isGood()) s = installSubscriptionCapabilities(space, m_config.subscriptions);
+    if (s.isGood()) s = installDiagnosticsNodes(space, *m_diagnostics);
     if (s.isGood() && m_config.auditing) {  // OPC 10000-5 6.3.1 Server.Auditing: audit events are raised
         Node* auditing = space.findMutable(NodeId(id::Server_Auditing));
         if (auditing && auditing->value) auditing->value->store(DataValue(Variant(true)));
@@ -217,6 +219,7 @@ bool Server::start() {
         m_expiryTimer->setInterval(1000);
         connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] { m_sessions.expire(monotonicMs()); });
         m_expiryTimer->start();
+        new SessionDiagnosticsNodes(*this, m_acceptContext);  // the per-Session diagnostics objects
         if (m_config.demoEventsMs > 0) new DemoEventSource(*m_events, int(m_config.demoEventsMs), m_acceptContext);
     }, Qt::BlockingQueuedConnection);
     if (!ok) {

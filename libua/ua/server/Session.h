@@ -42,7 +42,7 @@ struct Session {
     std::atomic<uint32_t> permissions{0};
     // Serializes ActivateSession calls of this Session; guards serverNonce, userTokenType and
     // clientUserId after creation.
-    std::mutex activationMutex;
+    mutable std::mutex activationMutex;
     UserTokenType userTokenType = UserTokenType::Anonymous;
     std::string clientUserId;  // user name / X509 subject; empty for anonymous
     // Diagnostics (OPC 10000-5 12.11 SessionDiagnosticsDataType, 12.13

@@ -197,6 +197,13 @@ struct ServerDiagnostics::State {
     int64_t collectionStartedMs = 0;
     uint64_t generation = 0;
     std::map<double, uint32_t> maxItemsPerRate;  // SamplingIntervalDiagnostics maxMonitoredItemCount
+    // The home-thread part of each Session in the latest snapshot.
+    std::shared_ptr<const std::unordered_map<NodeId, HomePart::SessionPart>> homeSessions =
+        std::make_shared<std::unordered_map<NodeId, HomePart::SessionPart>>();
+    // sessionsNow()'s cache.
+    std::shared_ptr<const std::vector<SessionSnapshot>> sessionsCache;
+    int64_t sessionsCacheMs = 0;
+    uint32_t sessionsCacheVersion = 0;
 
     // One collection: the parts of the home threads, merged by the last one to answer.
     struct Collection {
@@ -209,6 +216,9 @@ struct ServerDiagnostics::State {
     void startCollection(uint64_t generation, std::vector<QPointer<SubscriptionScheduler>> homes);
     void finish(const std::shared_ptr<Collection>& c);
     void fillSessions(DiagnosticsSnapshot& snap, const std::unordered_map<NodeId, HomePart::SessionPart>& home) const;
+    void fillSession(const Session& s, SessionSnapshot& out, int64_t takenMs, DateTime takenAt,
+                     const HomePart::SessionPart* home) const;
+    bool startIfIdle(int64_t now, std::unique_lock<std::mutex>& lock);
 };
 
 ServerDiagnostics::ServerDiagnostics(Server& server) : m_state(std::make_unique<State>(server)) {}
@@ -233,6 +243,7 @@ void ServerDiagnostics::clearHomes() {
 }
 
 void ServerDiagnostics::sessionRemoved(const Session& s, SessionEnd why) {
+    ++m_counters.sessionsRemoved;
     if (why == SessionEnd::TimedOut) ++m_counters.sessionTimeouts;
     if (why == SessionEnd::Aborted) ++m_counters.sessionAborts;
     const auto ss = s.subscriptions.load();
@@ -298,13 +309,7 @@ void ServerDiagnostics::requestSnapshot(QObject* receiver, std::function<void(Di
         return;
     }
     st.waiters.push_back(std::move(w));
-    if (st.collecting && now - st.collectionStartedMs < kCollectionGiveUpMs) return;  // shares the running one
-    st.collecting = true;
-    st.collectionStartedMs = now;
-    const uint64_t generation = ++st.generation;
-    std::vector<QPointer<SubscriptionScheduler>> homes = st.homes;
-    lock.unlock();
-    st.startCollection(generation, std::move(homes));
+    st.startIfIdle(now, lock);  // or share the running one
 }
 
 void ServerDiagnostics::State::startCollection(uint64_t gen, std::vector<QPointer<SubscriptionScheduler>> homeList) {
@@ -335,57 +340,124 @@ void ServerDiagnostics::State::startCollection(uint64_t gen, std::vector<QPointe
     if (last) finish(c);
 }
 
+void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& out, int64_t takenMs, DateTime takenAt,
+                                           const HomePart::SessionPart* home) const {
+    SessionDiagnosticsDataType& d = out.diagnostics;
+    SessionSecurityDiagnosticsDataType& sec = out.security;
+    {
+        std::lock_guard lock(s.activationMutex);
+        d.sessionName = s.sessionName;
+        d.clientDescription = s.client;
+        d.endpointUrl = s.endpointUrl;
+        d.localeIds = s.localeIds;
+        d.maxResponseMessageSize = s.maxResponseMessageSize;
+        d.clientConnectionTime = s.createdAt;
+        sec.clientUserIdOfSession = String(s.clientUserId);
+        sec.clientUserIdHistory = Array<String>::emptyArray();
+        for (const std::string& u : s.clientUserIdHistory) sec.clientUserIdHistory.push_back(String(u));
+        sec.authenticationMechanism = authenticationMechanism(s.userTokenType);
+        sec.securityMode = s.securityMode;
+        sec.securityPolicyUri = s.securityPolicyUri;
+        sec.clientCertificate = ByteString(s.clientCertificate);
+        out.peerAddress = s.peerAddress;
+    }
+    d.sessionId = s.sessionId;
+    d.serverUri = String::fromQString(server.config().applicationUri);
+    d.actualSessionTimeout = s.timeoutMs;
+    const int64_t idleMs = takenMs - s.lastActivityMs.load(std::memory_order_relaxed);
+    d.clientLastContactTime = DateTime{takenAt.ticks - std::max<int64_t>(0, idleMs) * DateTime::kTicksPerMs};
+    if (home) {
+        d.currentSubscriptionsCount = home->subscriptions;
+        d.currentMonitoredItemsCount = home->monitoredItems;
+        d.currentPublishRequestsInQueue = home->publishRequests;
+    }
+    const auto ss = s.subscriptions.load();
+    for (std::size_t k = 0; k < kServiceKindCount; ++k) {
+        const ServiceCounterDataType c = sessionCount(s, ss.get(), ServiceKind(k));
+        if (k < kSessionServiceKinds) d.*kSessionFields[k] = c;
+        d.totalRequestCount.totalCount += c.totalCount;
+        d.totalRequestCount.errorCount += c.errorCount;
+    }
+    d.unauthorizedRequestCount = s.counters.unauthorized;
+    sec.sessionId = s.sessionId;
+    sec.encoding = String("UA Binary");
+    sec.transportProtocol = String("opc.tcp");
+    out.channelId = s.channelId.load(std::memory_order_relaxed);
+    out.activated = s.activated.load(std::memory_order_relaxed);
+}
+
 void ServerDiagnostics::State::fillSessions(DiagnosticsSnapshot& snap,
                                             const std::unordered_map<NodeId, HomePart::SessionPart>& home) const {
     const std::vector<SessionPtr> sessions = server.sessions().snapshot();
-    const String serverUri = String::fromQString(server.config().applicationUri);
     snap.sessions.reserve(sessions.size());
     for (const SessionPtr& s : sessions) {
         SessionSnapshot out;
-        SessionDiagnosticsDataType& d = out.diagnostics;
-        SessionSecurityDiagnosticsDataType& sec = out.security;
-        {
-            std::lock_guard lock(s->activationMutex);
-            d.sessionName = s->sessionName;
-            d.clientDescription = s->client;
-            d.endpointUrl = s->endpointUrl;
-            d.localeIds = s->localeIds;
-            d.maxResponseMessageSize = s->maxResponseMessageSize;
-            d.clientConnectionTime = s->createdAt;
-            sec.clientUserIdOfSession = String(s->clientUserId);
-            sec.clientUserIdHistory = Array<String>::emptyArray();
-            for (const std::string& u : s->clientUserIdHistory) sec.clientUserIdHistory.push_back(String(u));
-            sec.authenticationMechanism = authenticationMechanism(s->userTokenType);
-            sec.securityMode = s->securityMode;
-            sec.securityPolicyUri = s->securityPolicyUri;
-            sec.clientCertificate = ByteString(s->clientCertificate);
-            out.peerAddress = s->peerAddress;
-        }
-        d.sessionId = s->sessionId;
-        d.serverUri = serverUri;
-        d.actualSessionTimeout = s->timeoutMs;
-        const int64_t idleMs = snap.takenMs - s->lastActivityMs.load(std::memory_order_relaxed);
-        d.clientLastContactTime = DateTime{snap.takenAt.ticks - std::max<int64_t>(0, idleMs) * DateTime::kTicksPerMs};
-        if (auto it = home.find(s->sessionId); it != home.end()) {
-            d.currentSubscriptionsCount = it->second.subscriptions;
-            d.currentMonitoredItemsCount = it->second.monitoredItems;
-            d.currentPublishRequestsInQueue = it->second.publishRequests;
-        }
-        const auto ss = s->subscriptions.load();
-        for (std::size_t k = 0; k < kServiceKindCount; ++k) {
-            const ServiceCounterDataType c = sessionCount(*s, ss.get(), ServiceKind(k));
-            if (k < kSessionServiceKinds) d.*kSessionFields[k] = c;
-            d.totalRequestCount.totalCount += c.totalCount;
-            d.totalRequestCount.errorCount += c.errorCount;
-        }
-        d.unauthorizedRequestCount = s->counters.unauthorized;
-        sec.sessionId = s->sessionId;
-        sec.encoding = String("UA Binary");
-        sec.transportProtocol = String("opc.tcp");
-        out.channelId = s->channelId.load(std::memory_order_relaxed);
-        out.activated = s->activated.load(std::memory_order_relaxed);
+        const auto it = home.find(s->sessionId);
+        fillSession(*s, out, snap.takenMs, snap.takenAt, it == home.end() ? nullptr : &it->second);
         snap.sessions.push_back(std::move(out));
     }
+}
+
+SessionSnapshot ServerDiagnostics::describe(const Session& s) const {
+    std::shared_ptr<const std::unordered_map<NodeId, HomePart::SessionPart>> home;
+    {
+        std::lock_guard lock(m_state->mutex);
+        home = m_state->homeSessions;
+    }
+    SessionSnapshot out;
+    const auto it = home->find(s.sessionId);
+    m_state->fillSession(s, out, Server::monotonicMs(), DateTime::now(), it == home->end() ? nullptr : &it->second);
+    return out;
+}
+
+std::shared_ptr<const std::vector<SessionSnapshot>> ServerDiagnostics::sessionsNow() const {
+    State& st = *m_state;
+    const int64_t now = Server::monotonicMs();
+    const uint32_t version = sessionSetVersion();
+    std::shared_ptr<const std::unordered_map<NodeId, HomePart::SessionPart>> home;
+    {
+        std::lock_guard lock(st.mutex);
+        if (st.sessionsCache && st.sessionsCacheVersion == version && now - st.sessionsCacheMs < 100)
+            return st.sessionsCache;
+        home = st.homeSessions;
+    }
+    auto v = std::make_shared<std::vector<SessionSnapshot>>();
+    const DateTime at = DateTime::now();
+    for (const SessionPtr& s : st.server.sessions().snapshot()) {
+        SessionSnapshot out;
+        const auto it = home->find(s->sessionId);
+        st.fillSession(*s, out, now, at, it == home->end() ? nullptr : &it->second);
+        v->push_back(std::move(out));
+    }
+    std::lock_guard lock(st.mutex);
+    st.sessionsCache = v;
+    st.sessionsCacheMs = now;
+    st.sessionsCacheVersion = version;
+    return v;
+}
+
+bool ServerDiagnostics::State::startIfIdle(int64_t now, std::unique_lock<std::mutex>& lock) {
+    if (collecting && now - collectionStartedMs < kCollectionGiveUpMs) return false;
+    collecting = true;
+    collectionStartedMs = now;
+    const uint64_t gen = ++generation;
+    std::vector<QPointer<SubscriptionScheduler>> h = homes;
+    lock.unlock();
+    startCollection(gen, std::move(h));
+    return true;
+}
+
+uint64_t ServerDiagnostics::collectionCount() const {
+    std::lock_guard lock(m_state->mutex);
+    return m_state->generation;
+}
+
+void ServerDiagnostics::refresh(int maxAgeMs) {
+    State& st = *m_state;
+    const int64_t now = Server::monotonicMs();
+    std::unique_lock lock(st.mutex);
+    if (st.latest && now - st.latest->takenMs <= maxAgeMs) return;
+    st.startIfIdle(now, lock);
 }
 
 void ServerDiagnostics::State::finish(const std::shared_ptr<Collection>& c) {
@@ -429,6 +501,7 @@ void ServerDiagnostics::State::finish(const std::shared_ptr<Collection>& c) {
             sd.disabledMonitoredItemCount = r.disabled;
             snap.samplingIntervals.push_back(sd);
         }
+        homeSessions = std::make_shared<const std::unordered_map<NodeId, HomePart::SessionPart>>(perSession);
         if (c->generation == generation) {
             collecting = false;
             waiting.swap(waiters);

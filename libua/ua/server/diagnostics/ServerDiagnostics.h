@@ -43,6 +43,20 @@ public:
     // Requests per service since start, server-wide, now: the Session-less counts, those of removed
     // Sessions and those of the open ones (under the SessionManager's lock). Any thread.
     std::array<ServiceCounterDataType, kServiceKindCount> serviceTotals() const;
+    // One Session now (OPC 10000-5 12.11, 12.13): its fields and counters as of this call, its
+    // current Subscription / MonitoredItem / Publish counts as of the latest snapshot. Any thread.
+    SessionSnapshot describe(const Session& s) const;
+    // Every open Session as describe() gives it, rebuilt at most every 100 ms, and at once when a
+    // Session was created or removed since (the address space's SessionDiagnosticsArray and
+    // SessionSecurityDiagnosticsArray). Any thread.
+    std::shared_ptr<const std::vector<SessionSnapshot>> sessionsNow() const;
+    // Starts a collection (nothing waits for it) when the latest snapshot is older than maxAgeMs
+    // and none runs. Any thread.
+    void refresh(int maxAgeMs);
+    // Collections started since start (each asks every home thread once). Any thread.
+    uint64_t collectionCount() const;
+    // Changes whenever a Session is created or removed. Any thread.
+    uint32_t sessionSetVersion() const { return m_counters.cumulatedSessions + m_counters.sessionsRemoved; }
     // ServerDiagnostics.EnabledFlag (writable through the address space by SecurityAdmin /
     // ConfigureAdmin). While false the arrays read as empty and the per-Session objects are not
     // maintained; the summary counters keep counting (they cost an increment).

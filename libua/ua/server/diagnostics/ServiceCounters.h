@@ -87,6 +87,7 @@ struct ServerCounters {
     SharedCounter rejectedSessions;         // CreateSession / ActivateSession rejected (any Bad)
     SharedCounter sessionTimeouts;          // Sessions removed because their timeout ran out
     SharedCounter sessionAborts;            // Sessions removed because of an error (channel lost before activation)
+    SharedCounter sessionsRemoved;          // Sessions removed for any reason
     SharedCounter securityRejectedRequests; // requests answered with a ServiceFault, security status
     SharedCounter rejectedRequests;         // requests answered with a ServiceFault (any Bad)
     // Services counted without a Session (total and errors, any thread).
