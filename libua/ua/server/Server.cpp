@@ -6,11 +6,13 @@
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/DemoEvents.h"
 #include "ua/server/events/EventRouter.h"
 #include "ua/server/nodes/BenchmarkNodeManager.h"
 #include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/Version.h"
 
@@ -44,7 +46,9 @@ int64_t Server::monotonicMs() {
 }
 
 Server::Server(ServerConfig config, QObject* parent)
-    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions), m_users(m_config.security.users) {
+    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions),
+      m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
+    m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) { d->sessionRemoved(s, why); };
     if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
@@ -86,6 +90,7 @@ void Server::buildAddressSpace() {
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
                                 EncodingLimits::defaults());
     if (s.isGood()) s = installSubscriptionCapabilities(space, m_config.subscriptions);
+    if (s.isGood()) s = installDiagnosticsNodes(space, *m_diagnostics);
     if (s.isGood() && m_config.auditing) {  // OPC 10000-5 6.3.1 Server.Auditing: audit events are raised
         Node* auditing = space.findMutable(NodeId(id::Server_Auditing));
         if (auditing && auditing->value) auditing->value->store(DataValue(Variant(true)));
@@ -187,6 +192,7 @@ bool Server::start() {
         QMetaObject::invokeMethod(ctx, [this, ctx] {
             auto* s = new SubscriptionScheduler(*m_space, m_config.subscriptions, *m_subscriptionRegistry, true, ctx);
             s->makeCurrent();
+            m_diagnostics->addHome(s);
             m_events->attach(*s);  // events reach the event items homed on this thread
         }, Qt::BlockingQueuedConnection);
         m_threads.push_back(t);
@@ -213,6 +219,7 @@ bool Server::start() {
         m_expiryTimer->setInterval(1000);
         connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] { m_sessions.expire(monotonicMs()); });
         m_expiryTimer->start();
+        new SessionDiagnosticsNodes(*this, m_acceptContext);  // the per-Session diagnostics objects
         if (m_config.demoEventsMs > 0) new DemoEventSource(*m_events, int(m_config.demoEventsMs), m_acceptContext);
     }, Qt::BlockingQueuedConnection);
     if (!ok) {
@@ -223,6 +230,7 @@ bool Server::start() {
 }
 
 void Server::stop() {
+    m_diagnostics->clearHomes();
     if (m_acceptThread) {
         QMetaObject::invokeMethod(m_acceptContext, [this] { stopListening(); }, Qt::BlockingQueuedConnection);
         m_acceptThread->quit();
@@ -243,6 +251,19 @@ void Server::stop() {
 }
 
 void Server::stopListening() { m_listener.reset(); }
+
+StatusCode Server::closeSession(const NodeId& sessionId) {
+    const SessionPtr s = m_sessions.findBySessionId(sessionId);
+    if (!s) return status::BadSessionIdInvalid;
+    if (auto ss = s->subscriptions.load()) {
+        QMetaObject::invokeMethod(&ss->home(), [ss] {
+            ss->removeAll();
+            ss->home().reschedule();
+        }, Qt::QueuedConnection);
+    }
+    m_sessions.remove(s, SessionEnd::ClosedByServer);
+    return status::Good;
+}
 
 quint16 Server::port() const { return m_config.port; }
 QString Server::endpointUrl() const { return m_config.endpointUrl(); }

@@ -8,6 +8,7 @@
 #include "ua/server/ServerConfig.h"
 #include "ua/server/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/events/EventManager.h"
 #include "ua/server/nodes/ServerObject.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
@@ -86,6 +87,14 @@ public:
     // Events (events/EventManager.h): raise() from any thread; every event item of every
     // Subscription whose filter passes gets it. Audit and demo events come through here too.
     EventManager& events() { return *m_events; }
+    // Diagnostics (OPC 10000-5 6.3.3): counters, snapshots of Sessions and Subscriptions
+    // (diagnostics/ServerDiagnostics.h). Any thread.
+    ServerDiagnostics& diagnostics() { return *m_diagnostics; }
+    // Closes a Session as CloseSession with deleteSubscriptions = true would (OPC 10000-4 5.7.4):
+    // its Subscriptions are deleted on their home thread, and its client's next request gets
+    // Bad_SessionIdInvalid. Bad_SessionIdInvalid when no open Session has this sessionId. For an
+    // administrator (the server app's "close session"); any thread.
+    StatusCode closeSession(const NodeId& sessionId);
     // Counters sampled by the GUI; updated with relaxed atomics.
     std::atomic<int> channelCount{0};
     std::atomic<uint32_t> nextChannelId{1};
@@ -108,6 +117,7 @@ private:
 
     ServerConfig m_config;
     SessionManager m_sessions;
+    std::unique_ptr<ServerDiagnostics> m_diagnostics;
     ApplicationDescription m_application;
     std::vector<EndpointDescription> m_endpoints;
     std::shared_ptr<CertificateStore> m_store;

@@ -31,6 +31,7 @@ ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
     m_link->thread = QThread::currentThread();
     m_socket->setSocketDescriptor(socketDescriptor);
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_peerAddress = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
     ++m_server.channelCount;
     connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::closeConnection);

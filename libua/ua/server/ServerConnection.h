@@ -33,6 +33,8 @@ public:
     void forgetSession(const SessionPtr& s);
     SessionPtr findSession(const NodeId& authenticationToken);
     uint32_t channelId() const { return m_channelId; }
+    // "host:port" of the TCP peer (for the Session diagnostics).
+    const QString& peerAddress() const { return m_peerAddress; }
     ServerSecureChannel* channel() { return m_channel ? &*m_channel : nullptr; }
     // The address space snapshot for the current request: reloaded only when the server has
     // published a new one (one relaxed atomic load per request otherwise).
@@ -62,6 +64,7 @@ private:
     std::shared_ptr<const AddressSpace> m_space;
     uint64_t m_spaceVersion = 0;
     std::shared_ptr<ConnectionLink> m_link;
+    QString m_peerAddress;
     bool m_closing = false;
     bool m_deleteScheduled = false;
 };

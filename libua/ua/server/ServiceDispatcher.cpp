@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
+#include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/services/DiscoveryService.h"
 #include "ua/server/services/MethodService.h"
 #include "ua/server/services/AttributeService.h"
@@ -22,14 +23,29 @@ enum class Needs { Nothing, Session };
 
 using DispatchFn = void (*)(RequestContext&, uint32_t requestId, const uint8_t* body, std::size_t size);
 
-template <class Req, class Resp, void (*Handler)(RequestContext&, const Req&, Resp&), Needs needs>
+// Counting (diagnostics/ServiceCounters.h): a request served with its Session costs one relaxed
+// load + store of the Session's counter (the subscription and MonitoredItem services are counted on
+// the Session's home thread instead); everything else (Session-less services, rejections) is rare.
+template <class Req, class Resp, void (*Handler)(RequestContext&, const Req&, Resp&), Needs needs, ServiceKind kind>
 void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::size_t size) {
     ServerSecureChannel& ch = *ctx.connection.channel();
+    ServerCounters& server = ctx.server.diagnostics().counters();
+    // A request answered without its Session: counted server-wide.
+    const auto rejectWithoutSession = [&](uint32_t requestHandle, StatusCode bad) {
+        ++server.sessionlessTotal[std::size_t(kind)];
+        ++server.sessionlessErrors[std::size_t(kind)];
+        server.rejected(bad);
+        if constexpr (kind == ServiceKind::CreateSession || kind == ServiceKind::ActivateSession) {
+            ++server.rejectedSessions;
+            if (isSecurityRejection(bad)) ++server.securityRejectedSessions;
+        }
+        ch.sendServiceFault(requestId, requestHandle, bad);
+    };
     Req req;
     BinaryDecoder d(body, size);
     decode(d, req);
     if (!d.ok() || !d.atEnd()) {
-        ch.sendServiceFault(requestId, req.requestHeader.requestHandle, d.ok() ? status::BadDecodingError : d.status());
+        rejectWithoutSession(req.requestHeader.requestHandle, d.ok() ? status::BadDecodingError : d.status());
         return;
     }
     if constexpr (needs == Needs::Session) {
@@ -40,19 +56,36 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
         else if (s->channelId != ctx.channelId) bad = status::BadSessionIdInvalid;  // another channel's Session
         else if (!s->activated) bad = status::BadSessionNotActivated;
         if (bad.isBad()) {
-            ch.sendServiceFault(requestId, req.requestHeader.requestHandle, bad);
+            rejectWithoutSession(req.requestHeader.requestHandle, bad);
             return;
         }
         s->touch(ctx.nowMs);
+        if constexpr (!countedOnHome(kind)) ++s->counters[kind].total;
         ctx.session = std::move(s);
     }
     Resp resp;
     resp.responseHeader.timestamp = DateTime::now();
     resp.responseHeader.requestHandle = req.requestHeader.requestHandle;
+    Session* const session = ctx.session.get();  // ctx keeps it alive (CloseSession too)
     Handler(ctx, req, resp);
-    if (ctx.deferred) return;
-    if (resp.responseHeader.serviceResult.isBad()) {
-        ch.sendServiceFault(requestId, req.requestHeader.requestHandle, resp.responseHeader.serviceResult);
+    if constexpr (needs == Needs::Nothing) ++server.sessionlessTotal[std::size_t(kind)];
+    if (ctx.deferred) return;  // counted where it is answered (SessionSubscriptions, HomeDispatch.h)
+    const StatusCode result = resp.responseHeader.serviceResult;
+    if constexpr (kind == ServiceKind::CreateSession)
+        if (result.isGood()) ++server.cumulatedSessions;
+    if (result.isBad()) {
+        server.rejected(result);
+        if constexpr (needs == Needs::Nothing) {
+            ++server.sessionlessErrors[std::size_t(kind)];
+            if constexpr (kind == ServiceKind::CreateSession || kind == ServiceKind::ActivateSession) {
+                ++server.rejectedSessions;
+                if (isSecurityRejection(result)) ++server.securityRejectedSessions;
+            }
+        } else {
+            if constexpr (!countedOnHome(kind)) ++session->counters[kind].errors;
+            if (isSecurityRejection(result)) ++session->counters.unauthorized;
+        }
+        ch.sendServiceFault(requestId, req.requestHeader.requestHandle, result);
         return;
     }
     ch.sendResponse(requestId, resp);
@@ -74,12 +107,12 @@ struct Entry {
 };
 
 #define UA_SERVICE(Name, needs) \
-    Entry{Name##Request::kBinaryEncodingId, &serve<Name##Request, Name##Response, &handle##Name, needs>}
+    Entry{Name##Request::kBinaryEncodingId, &serve<Name##Request, Name##Response, &handle##Name, needs, ServiceKind::Name>}
 
 #define UA_VIEW_SERVICE(Name)                                                                                  \
     Entry{Name##Request::kBinaryEncodingId,                                                                    \
           &serve<Name##Request, Name##Response, &withServiceContext<Name##Request, Name##Response, &handle##Name>, \
-                 Needs::Session>}
+                 Needs::Session, ServiceKind::Name>}
 
 constexpr auto makeTable() {
     std::array table{
@@ -129,6 +162,7 @@ void dispatchRequest(Server& server, ServerConnection& connection, uint32_t requ
         RequestHeader h;
         BinaryDecoder d(body, size);
         decode(d, h);
+        server.diagnostics().counters().rejected(status::BadServiceUnsupported);
         connection.channel()->sendServiceFault(requestId, d.ok() ? h.requestHandle : 0, status::BadServiceUnsupported);
         return;
     }

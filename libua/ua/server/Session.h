@@ -4,12 +4,16 @@
 
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/ServiceContext.h"
+#include "ua/server/diagnostics/ServiceCounters.h"
+
+#include <QString>
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace ua {
 
@@ -38,9 +42,23 @@ struct Session {
     std::atomic<uint32_t> permissions{0};
     // Serializes ActivateSession calls of this Session; guards serverNonce, userTokenType and
     // clientUserId after creation.
-    std::mutex activationMutex;
+    mutable std::mutex activationMutex;
     UserTokenType userTokenType = UserTokenType::Anonymous;
     std::string clientUserId;  // user name / X509 subject; empty for anonymous
+    // Diagnostics (OPC 10000-5 12.11 SessionDiagnosticsDataType, 12.13
+    // SessionSecurityDiagnosticsDataType). Set by CreateSession and ActivateSession under
+    // activationMutex; ServerDiagnostics reads them under it.
+    String endpointUrl;                  // CreateSession's endpointUrl
+    uint32_t maxResponseMessageSize = 0; // CreateSession's, bytes (0: no limit)
+    DateTime createdAt;                  // clientConnectionTime
+    Array<String> localeIds = Array<String>::emptyArray();  // the last ActivateSession's
+    MessageSecurityMode securityMode = MessageSecurityMode::None;  // of the channel it is bound to
+    String securityPolicyUri;
+    QString peerAddress;                 // "host:port" of the channel's TCP peer
+    std::vector<std::string> clientUserIdHistory;  // every user that activated it, oldest first
+    // Request counters of the services served with this Session (ServiceCounters.h): written by
+    // the I/O thread serving it, read from any thread.
+    SessionCounters counters;
     // Browse ContinuationPoints and registered nodes; used only by the thread serving the Session.
     SessionViewState view;
     // Its Subscriptions and parked Publish requests, created on first use and homed on one I/O

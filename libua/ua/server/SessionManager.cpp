@@ -30,10 +30,10 @@ SessionPtr SessionManager::find(const NodeId& token) const {
     return it == m_byToken.end() ? nullptr : it->second;
 }
 
-void SessionManager::remove(const SessionPtr& s) {
+void SessionManager::remove(const SessionPtr& s, SessionEnd why) {
     s->closed = true;
     QMutexLocker lock(&m_mutex);
-    m_byToken.erase(s->authenticationToken);
+    if (m_byToken.erase(s->authenticationToken) && onRemoved) onRemoved(*s, why);
 }
 
 void SessionManager::channelClosed(uint32_t channelId) {
@@ -41,6 +41,7 @@ void SessionManager::channelClosed(uint32_t channelId) {
     for (auto it = m_byToken.begin(); it != m_byToken.end();) {
         if (!it->second->activated && it->second->channelId == channelId) {
             it->second->closed = true;
+            if (onRemoved) onRemoved(*it->second, SessionEnd::Aborted);
             it = m_byToken.erase(it);
         } else {
             ++it;
@@ -54,6 +55,7 @@ int SessionManager::expire(int64_t nowMs) {
     for (auto it = m_byToken.begin(); it != m_byToken.end();) {
         if (it->second->expired(nowMs)) {
             it->second->closed = true;
+            if (onRemoved) onRemoved(*it->second, SessionEnd::TimedOut);
             it = m_byToken.erase(it);
             ++n;
         } else {
@@ -74,6 +76,18 @@ std::vector<SessionPtr> SessionManager::snapshot() const {
     v.reserve(m_byToken.size());
     for (auto& [k, s] : m_byToken) v.push_back(s);
     return v;
+}
+
+SessionPtr SessionManager::findBySessionId(const NodeId& sessionId) const {
+    QMutexLocker lock(&m_mutex);
+    for (auto& [k, s] : m_byToken)
+        if (s->sessionId == sessionId) return s;
+    return nullptr;
+}
+
+void SessionManager::forEach(const std::function<void(const SessionPtr&)>& f) const {
+    QMutexLocker lock(&m_mutex);
+    for (auto& [k, s] : m_byToken) f(s);
 }
 
 } // namespace ua

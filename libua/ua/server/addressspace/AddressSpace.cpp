@@ -80,10 +80,33 @@ StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
     if (indexOf(node.nodeId) != kNoNode) return status::BadNodeIdExists;
     if ((node.nodeClass == NodeClass::Variable || node.nodeClass == NodeClass::VariableType) && !node.value)
         node.value = std::make_shared<ValueCell>();
-    const auto i = NodeIndex(m_nodes.size());
-    m_nodes.push_back(std::move(node));
+    NodeIndex i;
+    if (!m_free.empty()) {
+        i = m_free.back();
+        m_free.pop_back();
+        m_nodes[i] = std::move(node);
+    } else {
+        i = NodeIndex(m_nodes.size());
+        m_nodes.push_back(std::move(node));
+    }
     indexNode(i);
     if (added) *added = i;
+    return status::Good;
+}
+
+StatusCode AddressSpace::removeNode(const NodeId& id) {
+    const NodeIndex i = indexOf(id);
+    if (i == kNoNode) return status::BadNodeIdUnknown;
+    for (const Reference& r : m_nodes[i].references) {
+        if (r.target == i) continue;
+        Node& other = m_nodes[r.target];
+        std::erase_if(other.references, [i](const Reference& x) { return x.target == i; });
+        if (other.superType == i) other.superType = kNoNode;
+    }
+    if (id.isNumeric() && id.numeric() < kMaxDenseId) m_dense[id.namespaceIndex()][id.numeric()] = kNoNode;
+    else m_byId.erase(id);
+    m_nodes[i] = Node{};  // NodeClass Unspecified, null NodeId
+    m_free.push_back(i);
     return status::Good;
 }
 

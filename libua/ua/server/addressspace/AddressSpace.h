@@ -63,6 +63,10 @@ public:
     // Bad_TargetNodeIdInvalid, Bad_ReferenceTypeIdInvalid (not a ReferenceType node),
     // Bad_DuplicateReferenceNotAllowed when the same reference exists.
     StatusCode addReference(const NodeId& source, const NodeId& referenceType, const NodeId& target);
+    // Removes a node and every reference to or from it. Its index is unused until a later addNode
+    // takes it again, so a holder of a NodeIndex checks the node's NodeId when it may have gone
+    // (the MonitoredItem sampling fast path does). Bad_NodeIdUnknown.
+    StatusCode removeNode(const NodeId& id);
     // The same by index, without checks: for loaders that know their input is valid.
     void addReferenceUnchecked(NodeIndex source, NodeIndex referenceType, NodeIndex target);
     // Mutable access while building; never on a shared AddressSpace.
@@ -80,6 +84,7 @@ private:
     static constexpr uint32_t kMaxDenseId = 1u << 18;
     std::vector<std::vector<NodeIndex>> m_dense;  // [namespace][numeric id]
     std::unordered_map<NodeId, NodeIndex> m_byId;
+    std::vector<NodeIndex> m_free;  // indexes of removed nodes, taken again by addNode
     NodeIndex m_hasSubtype = kNoNode;
     NodeIndex m_hasTypeDefinition = kNoNode;
 };

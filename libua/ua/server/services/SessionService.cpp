@@ -106,11 +106,20 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
         resp.responseHeader.serviceResult = status::BadTooManySessions;
         return;
     }
-    s->sessionName = req.sessionName;
-    s->client = req.clientDescription;
-    s->clientCertificate = ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
-    s->serverCertificate = serverCertificate;
-    s->serverNonce = newNonce();
+    {
+        std::lock_guard lock(s->activationMutex);  // ServerDiagnostics may read it already
+        s->sessionName = req.sessionName;
+        s->client = req.clientDescription;
+        s->clientCertificate = ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
+        s->serverCertificate = serverCertificate;
+        s->serverNonce = newNonce();
+        s->endpointUrl = req.endpointUrl;
+        s->maxResponseMessageSize = req.maxResponseMessageSize;
+        s->createdAt = resp.responseHeader.timestamp;
+        s->securityMode = ch.securityMode();
+        s->securityPolicyUri = String(ch.securityPolicy().uri);
+        s->peerAddress = ctx.connection.peerAddress();
+    }
     ctx.connection.rememberSession(s);
     resp.sessionId = s->sessionId;
     resp.authenticationToken = s->authenticationToken;
@@ -180,6 +189,12 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     s->permissions.store(defaultPermissions(user.roles), std::memory_order_relaxed);
     s->serverNonce = newNonce();  // a serverNonce is used once
     s->channelId = ctx.channelId; // a later activation moves the Session to this channel
+    s->localeIds = req.localeIds;
+    s->securityMode = ch.securityMode();
+    s->securityPolicyUri = String(ch.securityPolicy().uri);
+    s->peerAddress = ctx.connection.peerAddress();
+    if (s->clientUserIdHistory.empty() || s->clientUserIdHistory.back() != s->clientUserId)
+        s->clientUserIdHistory.push_back(s->clientUserId);
     s->activated = true;
     s->touch(ctx.nowMs);
     ctx.connection.rememberSession(s);

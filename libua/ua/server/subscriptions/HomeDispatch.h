@@ -5,6 +5,7 @@
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/RequestContext.h"
+#include "ua/server/Server.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
@@ -34,10 +35,12 @@ void runOnHome(RequestContext& ctx, const Req& req, Resp& resp,
     ctx.deferred = true;
     const ResponseTarget target = responseTarget(ctx, req.requestHeader.requestHandle);
     auto copy = std::make_shared<Req>(req);
-    QMetaObject::invokeMethod(&home, [ss, copy, target, fn] {
+    ServerCounters* counters = &ctx.server.diagnostics().counters();
+    QMetaObject::invokeMethod(&home, [ss, copy, target, fn, counters] {
         Resp r;
         fn(*ss, *copy, r, SubscriptionScheduler::clockUs());
         ss->home().reschedule();
+        if (r.responseHeader.serviceResult.isBad()) counters->rejected(r.responseHeader.serviceResult);
         target.send(std::move(r));
     }, Qt::QueuedConnection);
 }

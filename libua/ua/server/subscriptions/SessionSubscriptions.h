@@ -13,6 +13,7 @@
 // A parked Publish request is a small record (ParkedPublish): no thread, no blocked call.
 #pragma once
 
+#include "ua/server/diagnostics/ServiceCounters.h"
 #include "ua/server/subscriptions/ResponseTarget.h"
 #include "ua/server/subscriptions/Subscription.h"
 
@@ -33,15 +34,9 @@ struct ParkedPublish {
     Array<StatusCode> results;  // of the request's acknowledgements, returned with its response
 };
 
-// One ServiceCounterDataType (OPC 10000-5 12.12): requests received, and those answered with a Bad
-// serviceResult (a ServiceFault).
-struct ServiceCount {
-    uint32_t total = 0;
-    uint32_t errors = 0;
-};
-
-// The subscription services' counters of SessionDiagnosticsDataType (OPC 10000-5 12.11), kept as
-// plain integers on the home thread.
+// The subscription services' counters of SessionDiagnosticsDataType (OPC 10000-5 12.11), written
+// on the home thread only (ServiceCount: relaxed load + store), read from any thread by
+// ServerDiagnostics.
 struct SessionServiceCounters {
     ServiceCount createSubscription, modifySubscription, setPublishingMode, publish, republish, transferSubscriptions,
         deleteSubscriptions, createMonitoredItems, modifyMonitoredItems, setMonitoringMode, setTriggering,

@@ -63,7 +63,9 @@ DataValue failedSample(StatusCode st) {
 // starts reporting values once its access rights allow it).
 DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now,
                       const SessionSubscriptions::UserAccess& user) {
-    if (item.fastPath && item.node < space.size()) {
+    // The node at the item's index may have been removed (AddressSpace::removeNode) and its index
+    // taken by another: then the NodeId differs and the slow path answers by NodeId.
+    if (item.fastPath && item.node < space.size() && space.node(item.node).nodeId == item.itemToMonitor.nodeId) {
         const Node& n = space.node(item.node);
         if (n.nodeClass == NodeClass::Variable) {
             if (!(n.accessLevel & access::CurrentRead)) return failedSample(status::BadNotReadable);

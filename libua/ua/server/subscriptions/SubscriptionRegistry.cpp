@@ -9,6 +9,7 @@ uint32_t SubscriptionRegistry::add(const std::shared_ptr<SessionSubscriptions>& 
     while (id == 0 || m_owners.count(id)) ++id;
     m_nextId = id + 1;
     m_owners.emplace(id, owner);
+    m_cumulated.fetch_add(1, std::memory_order_relaxed);
     return id;
 }
 

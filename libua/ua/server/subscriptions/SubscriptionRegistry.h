@@ -28,6 +28,8 @@ public:
     // The owner of a subscription id, or nullptr (an unknown id, or its Session is gone).
     std::shared_ptr<SessionSubscriptions> owner(uint32_t subscriptionId) const;
     int subscriptionCount() const;
+    // Subscriptions created since start (OPC 10000-5 12.9 cumulatedSubscriptionCount).
+    uint32_t cumulatedCount() const { return m_cumulated.load(std::memory_order_relaxed); }
 
     // Takes n MonitoredItems from the server-wide budget; false (nothing taken) when that would
     // exceed maxMonitoredItems.
@@ -42,6 +44,7 @@ private:
     std::unordered_map<uint32_t, std::weak_ptr<SessionSubscriptions>> m_owners;
     uint32_t m_nextId = 1;
     std::atomic<uint32_t> m_items{0};
+    std::atomic<uint32_t> m_cumulated{0};
     std::atomic<uint32_t> m_nextItemId{1};
 };
 

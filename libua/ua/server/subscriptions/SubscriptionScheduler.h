@@ -61,7 +61,7 @@ public:
     std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
     std::size_t sessionCount() const { return m_sessions.size(); }
     // The SessionSubscriptions homed here (also those of closed Sessions whose Subscriptions still
-    // run out their lifetime). This scheduler's thread only.
+    // run out their lifetime; diagnostics/ServerDiagnostics.cpp reads them). This scheduler's thread only.
     const std::vector<std::shared_ptr<SessionSubscriptions>>& sessions() const { return m_sessions; }
 
 private:

@@ -1,0 +1,302 @@
+#include "ServerSettings.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <cmath>
+
+namespace ua::app {
+
+namespace {
+
+struct PolicyName {
+    SecurityPolicyId id;
+    const char* name;
+};
+constexpr PolicyName kPolicies[] = {
+    {SecurityPolicyId::None, "None"},
+    {SecurityPolicyId::Basic128Rsa15, "Basic128Rsa15"},
+    {SecurityPolicyId::Basic256, "Basic256"},
+    {SecurityPolicyId::Basic256Sha256, "Basic256Sha256"},
+    {SecurityPolicyId::Aes128Sha256RsaOaep, "Aes128_Sha256_RsaOaep"},
+    {SecurityPolicyId::Aes256Sha256RsaPss, "Aes256_Sha256_RsaPss"},
+};
+
+// Reads json[key] into *out when present; false (and *error) when it has the wrong type or is out
+// of [lo, hi].
+template <typename T>
+bool readNumber(const QJsonObject& json, const char* key, T* out, double lo, double hi, const QString& where, QString* error) {
+    const QJsonValue v = json.value(QLatin1String(key));
+    if (v.isUndefined()) return true;
+    const double d = v.toDouble(std::nan(""));
+    if (!v.isDouble() || std::isnan(d) || d < lo || d > hi || (std::is_integral_v<T> && d != std::floor(d))) {
+        if (error) *error = QStringLiteral("%1.%2: expected a number in [%3, %4]").arg(where, QLatin1String(key)).arg(lo).arg(hi);
+        return false;
+    }
+    *out = T(d);
+    return true;
+}
+
+bool readBool(const QJsonObject& json, const char* key, bool* out, const QString& where, QString* error) {
+    const QJsonValue v = json.value(QLatin1String(key));
+    if (v.isUndefined()) return true;
+    if (!v.isBool()) {
+        if (error) *error = QStringLiteral("%1.%2: expected true or false").arg(where, QLatin1String(key));
+        return false;
+    }
+    *out = v.toBool();
+    return true;
+}
+
+bool readString(const QJsonObject& json, const char* key, QString* out, const QString& where, QString* error) {
+    const QJsonValue v = json.value(QLatin1String(key));
+    if (v.isUndefined()) return true;
+    if (!v.isString()) {
+        if (error) *error = QStringLiteral("%1.%2: expected a string").arg(where, QLatin1String(key));
+        return false;
+    }
+    *out = v.toString();
+    return true;
+}
+
+bool readObject(const QJsonObject& json, const char* key, QJsonObject* out, QString* error) {
+    const QJsonValue v = json.value(QLatin1String(key));
+    *out = {};
+    if (v.isUndefined()) return true;
+    if (!v.isObject()) {
+        if (error) *error = QStringLiteral("%1: expected an object").arg(QLatin1String(key));
+        return false;
+    }
+    *out = v.toObject();
+    return true;
+}
+
+} // namespace
+
+QString policyName(SecurityPolicyId id) {
+    for (const auto& p : kPolicies)
+        if (p.id == id) return QLatin1String(p.name);
+    return {};
+}
+
+std::optional<SecurityPolicyId> policyFromName(const QString& name) {
+    for (const auto& p : kPolicies)
+        if (name == QLatin1String(p.name)) return p.id;
+    return std::nullopt;
+}
+
+QString modeName(MessageSecurityMode mode) {
+    switch (mode) {
+    case MessageSecurityMode::None: return QStringLiteral("None");
+    case MessageSecurityMode::Sign: return QStringLiteral("Sign");
+    case MessageSecurityMode::SignAndEncrypt: return QStringLiteral("SignAndEncrypt");
+    case MessageSecurityMode::Invalid: break;
+    }
+    return {};
+}
+
+std::optional<MessageSecurityMode> modeFromName(const QString& name) {
+    for (auto m : {MessageSecurityMode::None, MessageSecurityMode::Sign, MessageSecurityMode::SignAndEncrypt})
+        if (name == modeName(m)) return m;
+    return std::nullopt;
+}
+
+UserDatabase ServerSettings::defaultUsers() {
+    UserDatabase db;
+    db.anonymousRoles |= roleBit(Role::Operator);
+    return db;
+}
+
+QString ServerSettings::defaultPath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/ua-server.json");
+}
+
+QString ServerSettings::defaultPkiDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/pki");
+}
+
+void ServerSettings::applySecureProfile() {
+    std::erase_if(endpoints, [](const EndpointSecurity& e) { return e.policy == SecurityPolicyId::None; });
+    allowAnonymous = false;
+}
+
+QJsonObject ServerSettings::toJson() const {
+    QJsonArray eps;
+    for (const auto& e : endpoints)
+        eps.append(QJsonObject{{"policy", policyName(e.policy)}, {"mode", modeName(e.mode)}});
+    return QJsonObject{
+        {"version", 1},
+        {"endpoint", QJsonObject{{"host", hostName}, {"port", int(port)}, {"ioThreads", ioThreads}}},
+        {"security", QJsonObject{{"pkiDir", pkiDir},
+                                 {"allowDeprecatedPolicies", allowDeprecatedPolicies},
+                                 {"trustAllClients", trustAllClients},
+                                 {"endpoints", eps},
+                                 {"userTokens", QJsonObject{{"anonymous", allowAnonymous},
+                                                            {"userName", allowUserName},
+                                                            {"certificate", allowX509}}}}},
+        {"limits", QJsonObject{{"maxSessions", maxSessions},
+                               {"maxChannels", maxChannels},
+                               {"minSessionTimeoutMs", minSessionTimeoutMs},
+                               {"maxSessionTimeoutMs", maxSessionTimeoutMs}}},
+        {"demo", QJsonObject{{"namespace", demoNamespace},
+                             {"updateRateMs", double(demoUpdateRateMs)},
+                             {"eventsMs", double(demoEventsMs)}}},
+        {"shutdownDelaySeconds", double(shutdownDelaySeconds)},
+        {"users", users.toJson()},
+    };
+}
+
+std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, QString* error) {
+    ServerSettings s;
+    QJsonObject o;
+    int version = 1;
+    if (!readNumber(json, "version", &version, 1, 1, QStringLiteral("(top)"), error)) return std::nullopt;
+
+    if (!readObject(json, "endpoint", &o, error)) return std::nullopt;
+    const QString ep = QStringLiteral("endpoint");
+    if (!readString(o, "host", &s.hostName, ep, error) || !readNumber(o, "port", &s.port, 0, 65535, ep, error) ||
+        !readNumber(o, "ioThreads", &s.ioThreads, 0, 256, ep, error))
+        return std::nullopt;
+
+    if (!readObject(json, "security", &o, error)) return std::nullopt;
+    const QString sec = QStringLiteral("security");
+    if (!readString(o, "pkiDir", &s.pkiDir, sec, error) ||
+        !readBool(o, "allowDeprecatedPolicies", &s.allowDeprecatedPolicies, sec, error) ||
+        !readBool(o, "trustAllClients", &s.trustAllClients, sec, error))
+        return std::nullopt;
+    if (o.contains(QLatin1String("endpoints"))) {
+        const QJsonValue v = o.value(QLatin1String("endpoints"));
+        if (!v.isArray()) {
+            if (error) *error = QStringLiteral("security.endpoints: expected an array");
+            return std::nullopt;
+        }
+        s.endpoints.clear();
+        for (const QJsonValue& e : v.toArray()) {
+            const auto policy = policyFromName(e.toObject().value(QLatin1String("policy")).toString());
+            const auto mode = modeFromName(e.toObject().value(QLatin1String("mode")).toString());
+            if (!policy || !mode || ((*policy == SecurityPolicyId::None) != (*mode == MessageSecurityMode::None))) {
+                if (error)
+                    *error = QStringLiteral("security.endpoints: unknown policy or mode, or None mixed with another: %1")
+                                 .arg(QString::fromUtf8(QJsonDocument(e.toObject()).toJson(QJsonDocument::Compact)));
+                return std::nullopt;
+            }
+            s.endpoints.push_back({*policy, *mode});
+        }
+    }
+    QJsonObject tokens;
+    if (!readObject(o, "userTokens", &tokens, error)) return std::nullopt;
+    const QString tok = QStringLiteral("security.userTokens");
+    if (!readBool(tokens, "anonymous", &s.allowAnonymous, tok, error) ||
+        !readBool(tokens, "userName", &s.allowUserName, tok, error) ||
+        !readBool(tokens, "certificate", &s.allowX509, tok, error))
+        return std::nullopt;
+
+    if (!readObject(json, "limits", &o, error)) return std::nullopt;
+    const QString lim = QStringLiteral("limits");
+    if (!readNumber(o, "maxSessions", &s.maxSessions, 1, 1'000'000, lim, error) ||
+        !readNumber(o, "maxChannels", &s.maxChannels, 1, 1'000'000, lim, error) ||
+        !readNumber(o, "minSessionTimeoutMs", &s.minSessionTimeoutMs, 0, 1e12, lim, error) ||
+        !readNumber(o, "maxSessionTimeoutMs", &s.maxSessionTimeoutMs, 0, 1e12, lim, error))
+        return std::nullopt;
+    if (s.minSessionTimeoutMs > s.maxSessionTimeoutMs) {
+        if (error) *error = QStringLiteral("limits: minSessionTimeoutMs is larger than maxSessionTimeoutMs");
+        return std::nullopt;
+    }
+
+    if (!readObject(json, "demo", &o, error)) return std::nullopt;
+    const QString demo = QStringLiteral("demo");
+    if (!readBool(o, "namespace", &s.demoNamespace, demo, error) ||
+        !readNumber(o, "updateRateMs", &s.demoUpdateRateMs, 1, 3'600'000, demo, error) ||
+        !readNumber(o, "eventsMs", &s.demoEventsMs, 0, 3'600'000, demo, error))
+        return std::nullopt;
+
+    if (!readNumber(json, "shutdownDelaySeconds", &s.shutdownDelaySeconds, 0, 3600, QStringLiteral("(top)"), error))
+        return std::nullopt;
+
+    if (json.contains(QLatin1String("users"))) {
+        QString usersError;
+        auto db = UserDatabase::fromJson(json.value(QLatin1String("users")).toObject(), &usersError);
+        if (!db || !json.value(QLatin1String("users")).isObject()) {
+            if (error) *error = QStringLiteral("users: ") + usersError;
+            return std::nullopt;
+        }
+        s.users = std::move(*db);
+    }
+    return s;
+}
+
+bool ServerSettings::load(const QString& path, QString* error, bool* existed) {
+    QFile f(path);
+    if (existed) *existed = f.exists();
+    if (!f.exists()) return true;
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = path + QStringLiteral(": ") + f.errorString();
+        return false;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        if (error)
+            *error = QStringLiteral("%1: not a JSON object (%2 at offset %3)")
+                         .arg(path, parseError.errorString())
+                         .arg(parseError.offset);
+        return false;
+    }
+    QString why;
+    auto s = fromJson(doc.object(), &why);
+    if (!s) {
+        if (error) *error = path + QStringLiteral(": ") + why;
+        return false;
+    }
+    *this = std::move(*s);
+    return true;
+}
+
+bool ServerSettings::save(const QString& path, QString* error) const {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) ||
+        !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        if (error) *error = path + QStringLiteral(": ") + f.errorString();
+        return false;
+    }
+    f.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
+    if (!f.commit()) {
+        if (error) *error = path + QStringLiteral(": ") + f.errorString();
+        return false;
+    }
+    return true;
+}
+
+ServerConfig ServerSettings::toServerConfig() const {
+    ServerConfig c;
+    c.hostName = hostName;
+    c.port = port;
+    c.ioThreads = ioThreads;
+    c.security.pkiDir = pkiDir.isEmpty() ? defaultPkiDir() : pkiDir;
+    c.security.endpoints = endpoints;
+    c.security.allowDeprecatedPolicies = allowDeprecatedPolicies;
+    c.security.allowAnonymous = allowAnonymous;
+    c.security.allowUserName = allowUserName;
+    c.security.allowX509 = allowX509;
+    c.security.trustAllClients = trustAllClients;
+    c.security.users = users;
+    c.maxSessions = maxSessions;
+    c.maxChannels = maxChannels;
+    c.minSessionTimeoutMs = minSessionTimeoutMs;
+    c.maxSessionTimeoutMs = maxSessionTimeoutMs;
+    c.demoNamespace = demoNamespace;
+    c.demoUpdateRateMs = demoUpdateRateMs;
+    c.demoEventsMs = demoEventsMs;
+    return c;
+}
+
+bool operator==(const ServerSettings& a, const ServerSettings& b) {
+    return a.toJson() == b.toJson();
+}
+
+} // namespace ua::app

@@ -1,0 +1,91 @@
+// The server application's configuration file (JSON, read with QJsonDocument): what the window's
+// Server page edits and saves, and what headless mode reads. Default location
+// QStandardPaths::AppConfigLocation/ua-server.json (e.g. ~/.config/ua-server/ua-server.json);
+// `--config FILE` chooses another, and command-line options override what the file says
+// (ServerCommandLine.h). toServerConfig() maps it onto ua::ServerConfig.
+//
+// Format (every key optional; a missing key keeps its default, unknown keys are ignored):
+//   { "version": 1,
+//     "endpoint": { "host": "", "port": 4840, "ioThreads": 0 },
+//     "security": { "pkiDir": "", "allowDeprecatedPolicies": false, "trustAllClients": false,
+//                   "endpoints": [ { "policy": "None", "mode": "None" },
+//                                  { "policy": "Basic256Sha256", "mode": "SignAndEncrypt" }, ... ],
+//                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
+//     "limits": { "maxSessions": 1200, "maxChannels": 1200,
+//                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
+//     "demo": { "namespace": true, "updateRateMs": 1000, "eventsMs": 1000 },
+//     "shutdownDelaySeconds": 2,
+//     "users": { ...UserDatabase::toJson(), see ua/server/users/UserStore.h... } }
+// Policies are named by their URI's fragment (None, Basic128Rsa15, Basic256, Basic256Sha256,
+// Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss), modes by OPC 10000-4 7.20 (None, Sign,
+// SignAndEncrypt).
+#pragma once
+
+#include "ua/server/ServerConfig.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace ua::app {
+
+struct ServerSettings {
+    // endpoint
+    QString hostName;                      // empty: this machine's host name
+    quint16 port = 4840;                   // 0: any free port
+    int ioThreads = 0;                     // 0: one per core
+    // security
+    QString pkiDir;                        // empty: QStandardPaths::AppDataLocation/pki
+    std::vector<EndpointSecurity> endpoints = ServerSecurityConfig{}.endpoints;
+    bool allowDeprecatedPolicies = false;
+    bool allowAnonymous = true;
+    bool allowUserName = true;
+    bool allowX509 = true;
+    bool trustAllClients = false;
+    // limits: room for the 1,000-session responsiveness run (tests/bench) plus the window's and an
+    // administrator's own clients.
+    int maxSessions = 1200;
+    int maxChannels = 1200;
+    double minSessionTimeoutMs = 10'000;
+    double maxSessionTimeoutMs = 3'600'000;
+    // demo namespace and events
+    bool demoNamespace = true;
+    uint32_t demoUpdateRateMs = 1000;
+    uint32_t demoEventsMs = 1000;          // 0: no demo events
+    // seconds of ServerState Shutdown (SecondsTillShutdown counting down) before Sessions close,
+    // on SIGINT/SIGTERM and on the window's Stop
+    uint32_t shutdownDelaySeconds = 2;
+    // users, their Roles and the Roles of anonymous Sessions. The workbench's demo default lets
+    // anonymous Sessions write the demo variables (Operator); `--secure` removes anonymous login.
+    UserDatabase users = defaultUsers();
+
+    static UserDatabase defaultUsers();
+    // QStandardPaths::AppConfigLocation/ua-server.json (the application name must be set first).
+    static QString defaultPath();
+    // QStandardPaths::AppDataLocation/pki.
+    static QString defaultPkiDir();
+
+    // `--secure`: no None endpoint and no anonymous login.
+    void applySecureProfile();
+
+    QJsonObject toJson() const;
+    // nullopt and *error for a value of the wrong type or out of range, an unknown policy or mode.
+    static std::optional<ServerSettings> fromJson(const QJsonObject& json, QString* error = nullptr);
+    // A missing file is not an error: *this keeps its defaults and *existed (if given) is false.
+    bool load(const QString& path, QString* error = nullptr, bool* existed = nullptr);
+    // Writes the file (mode 0600: it holds password hashes), creating its folder.
+    bool save(const QString& path, QString* error = nullptr) const;
+
+    ServerConfig toServerConfig() const;
+
+    friend bool operator==(const ServerSettings&, const ServerSettings&);
+};
+
+// "Basic256Sha256" <-> SecurityPolicyId; "SignAndEncrypt" <-> MessageSecurityMode.
+QString policyName(SecurityPolicyId id);
+std::optional<SecurityPolicyId> policyFromName(const QString& name);
+QString modeName(MessageSecurityMode mode);
+std::optional<MessageSecurityMode> modeFromName(const QString& name);
+
+} // namespace ua::app

@@ -1,0 +1,112 @@
+#include "models/CertificatesModel.h"
+
+#include "ua/pki/CertificateStore.h"
+
+namespace ua::serverapp {
+
+CertificateDetails describeCertificate(const Certificate& c) {
+    CertificateDetails d;
+    if (c.isNull()) return d;
+    d.valid = true;
+    d.commonName = QString::fromStdString(c.commonName());
+    d.subject = QString::fromStdString(c.subjectName());
+    d.issuer = QString::fromStdString(c.issuerName());
+    d.applicationUri = QString::fromStdString(c.applicationUri());
+    for (const std::string& n : c.dnsNames()) d.hostNames << QString::fromStdString(n);
+    for (const std::string& n : c.ipAddresses()) d.hostNames << QString::fromStdString(n);
+    d.notBefore = c.notBefore().toQDateTime();
+    d.notAfter = c.notAfter().toQDateTime();
+    d.thumbprint = QString::fromStdString(c.thumbprintHex());
+    d.keyBits = c.keyBits();
+    d.selfSigned = c.isSelfSigned();
+    d.isCA = c.isCA();
+    return d;
+}
+
+CertificatesModel::CertificatesModel(CertificateStore* store, List list, QObject* parent)
+    : KeyedTableModel(parent), m_store(store), m_list(list) {
+    reload();
+}
+
+CertificateDetails CertificatesModel::ownCertificate() const {
+    return m_store ? describeCertificate(m_store->ownCertificate()) : CertificateDetails{};
+}
+
+Certificate CertificatesModel::certificate(int row) const {
+    return row >= 0 && row < rowCount() ? rowAt(row) : Certificate();
+}
+
+void CertificatesModel::reload() {
+    if (!m_store) return;
+    switch (m_list) {
+    case List::Trusted: replaceRows(m_store->trusted()); break;
+    case List::Rejected: replaceRows(m_store->rejected()); break;
+    case List::Issuers: replaceRows(m_store->issuers()); break;
+    }
+}
+
+bool CertificatesModel::act(int row, bool (CertificateStore::*action)(const Certificate&)) {
+    const Certificate c = certificate(row);
+    if (!m_store || c.isNull()) return false;
+    const bool ok = (m_store->*action)(c);
+    reload();
+    emit storeChanged();
+    return ok;
+}
+
+bool CertificatesModel::trust(int row) { return act(row, &CertificateStore::addTrusted); }
+bool CertificatesModel::reject(int row) { return act(row, &CertificateStore::reject); }
+bool CertificatesModel::remove(int row) { return act(row, &CertificateStore::remove); }
+
+void CertificatesModel::link(CertificatesModel& other) {
+    connect(this, &CertificatesModel::storeChanged, &other, &CertificatesModel::reload);
+    connect(&other, &CertificatesModel::storeChanged, this, &CertificatesModel::reload);
+}
+
+QVariant CertificatesModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const Certificate& c = rowAt(index.row());
+    const bool sort = role == SortRole;
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case Name: return QString::fromStdString(c.subjectName());
+        case Issuer: return QString::fromStdString(c.issuerName());
+        case ValidTo:
+            return c.notAfter().toQDateTime() < QDateTime::currentDateTimeUtc() ? tr("expired") : QVariant();
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole && !sort) return {};
+    switch (Column(index.column())) {
+    case Name: return QString::fromStdString(c.commonName());
+    case ApplicationUri: return QString::fromStdString(c.applicationUri());
+    case Issuer: return c.isSelfSigned() ? tr("self-signed") : QString::fromStdString(c.issuerName());
+    case ValidFrom: {
+        const QDateTime t = c.notBefore().toQDateTime();
+        return sort ? QVariant(t) : QVariant(t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm")));
+    }
+    case ValidTo: {
+        const QDateTime t = c.notAfter().toQDateTime();
+        return sort ? QVariant(t) : QVariant(t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm")));
+    }
+    case Thumbprint: return QString::fromStdString(c.thumbprintHex());
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant CertificatesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (Column(section)) {
+    case Name: return tr("Name");
+    case ApplicationUri: return tr("Application URI");
+    case Issuer: return tr("Issuer");
+    case ValidFrom: return tr("Valid from");
+    case ValidTo: return tr("Valid to");
+    case Thumbprint: return tr("Thumbprint");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace ua::serverapp

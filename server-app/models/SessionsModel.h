@@ -1,0 +1,67 @@
+// The open Sessions of a DiagnosticsSnapshot (OPC 10000-5 12.11 SessionDiagnosticsDataType and
+// 12.13 SessionSecurityDiagnosticsDataType), one row per Session keyed by its sessionId:
+// update() inserts the Sessions that appeared, removes those that closed and changes the others
+// in place (KeyedTableModel.h).
+#pragma once
+
+#include "models/KeyedTableModel.h"
+#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+
+namespace ua::serverapp {
+
+// A row: the Session's snapshot, compared field by field so that only changed rows emit dataChanged.
+struct SessionRow {
+    SessionSnapshot snapshot;
+    friend bool operator==(const SessionRow& a, const SessionRow& b) {
+        return a.snapshot.diagnostics == b.snapshot.diagnostics && a.snapshot.security == b.snapshot.security &&
+               a.snapshot.peerAddress == b.snapshot.peerAddress && a.snapshot.channelId == b.snapshot.channelId &&
+               a.snapshot.activated == b.snapshot.activated;
+    }
+};
+
+class SessionsModel : public KeyedTableModel<SessionRow, NodeId> {
+    Q_OBJECT
+public:
+    enum Column {
+        Name,               // SessionName
+        ClientApplication,  // clientDescription.applicationName (its URI in the tooltip)
+        Address,            // the SecureChannel's TCP peer, "host:port"
+        Security,           // "SignAndEncrypt Basic256Sha256": MessageSecurityMode and the policy's short name
+        User,               // clientUserIdOfSession ("" for anonymous)
+        Created,            // clientConnectionTime (local time; SortRole: QDateTime)
+        LastContact,        // clientLastContactTime
+        Requests,           // totalRequestCount.totalCount
+        Errors,             // totalRequestCount.errorCount + unauthorizedRequestCount
+        Subscriptions,      // currentSubscriptionsCount
+        OutstandingPublishes,  // currentPublishRequestsInQueue
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    // Qt::UserRole + 2 on any cell: the row's sessionId as a QString (NodeId::toString).
+    static constexpr int SessionIdRole = Qt::UserRole + 2;
+
+    explicit SessionsModel(QObject* parent = nullptr) : KeyedTableModel(parent) {}
+
+    void update(const DiagnosticsSnapshot& snapshot);
+    // The Session of a row (Server::closeSession takes it); the null NodeId for a bad row.
+    NodeId sessionId(int row) const;
+    const SessionSnapshot* session(int row) const;
+
+    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    NodeId keyOf(const SessionRow& r) const override { return r.snapshot.diagnostics.sessionId; }
+};
+
+// "Basic256Sha256" from "http://opcfoundation.org/UA/SecurityPolicy#Basic256Sha256" (the text after
+// '#', or the whole URI when it has none).
+QString securityPolicyShortName(const String& uri);
+// "None", "Sign", "SignAndEncrypt" (Invalid for anything else).
+QString securityModeName(MessageSecurityMode mode);
+// Local time text of a DateTime, "yyyy-MM-dd hh:mm:ss"; "" for MinValue.
+QString dateTimeText(const DateTime& t);
+
+} // namespace ua::serverapp

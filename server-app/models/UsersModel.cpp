@@ -1,0 +1,154 @@
+#include "models/UsersModel.h"
+
+#include "ua/server/Server.h"
+
+namespace ua::serverapp {
+
+UsersModel::UsersModel(UserStore& store, QObject* parent) : KeyedTableModel(parent), m_store(store) { refresh(); }
+
+void UsersModel::setSaveFunction(std::function<bool(const UserStore&, QString*)> save) { m_save = std::move(save); }
+
+void UsersModel::setFilePath(const QString& path) {
+    if (path.isEmpty()) {
+        m_save = nullptr;
+        return;
+    }
+    m_save = [path](const UserStore& store, QString* error) { return store.save(path, error); };
+}
+
+QStringList UsersModel::allRoleNames() {
+    QStringList out;
+    for (int r = 0; r < kRoleCount; ++r) out << QString::fromLatin1(ua::roleName(Role(r)));
+    return out;
+}
+
+void UsersModel::refresh() {
+    const auto db = m_store.snapshot();
+    const int64_t now = Server::monotonicMs();
+    std::vector<UserRow> rows;
+    rows.reserve(db->users.size());
+    for (const UserRecord& u : db->users)
+        rows.push_back({u.name, u.roles, !u.password.isNull(), u.certificateThumbprint, m_store.isLockedOut(u.name, now)});
+    replaceRows(std::move(rows));
+}
+
+QString UsersModel::userName(int row) const {
+    return row >= 0 && row < rowCount() ? QString::fromStdString(rowAt(row).name) : QString();
+}
+
+bool UsersModel::change(const std::function<bool(UserDatabase&)>& edit) {
+    m_error.clear();
+    UserDatabase db = *m_store.snapshot();
+    if (!edit(db)) {
+        refresh();
+        return false;
+    }
+    m_store.replace(std::move(db));
+    refresh();
+    if (m_save && !m_save(m_store, &m_error)) {
+        if (m_error.isEmpty()) m_error = tr("cannot save the users");
+        return false;
+    }
+    return true;
+}
+
+bool UsersModel::addUser(const QString& name, const QString& password, RoleSet roles) {
+    const std::string n = name.toStdString();
+    return change([&](UserDatabase& db) {
+        if (n.empty()) {
+            m_error = tr("a user needs a name");
+            return false;
+        }
+        if (db.find(n)) {
+            m_error = tr("user %1 exists").arg(name);
+            return false;
+        }
+        db.setUser(n, password.toStdString(), roles, m_iterations);
+        return true;
+    });
+}
+
+bool UsersModel::removeUser(int row) {
+    const std::string n = userName(row).toStdString();
+    return change([&](UserDatabase& db) {
+        if (n.empty() || !db.removeUser(n)) {
+            m_error = tr("no such user");
+            return false;
+        }
+        return true;
+    });
+}
+
+bool UsersModel::setPassword(int row, const QString& password) {
+    const std::string n = userName(row).toStdString();
+    return change([&](UserDatabase& db) {
+        const UserRecord* u = n.empty() ? nullptr : db.find(n);
+        if (!u) {
+            m_error = tr("no such user");
+            return false;
+        }
+        db.setUser(n, password.toStdString(), u->roles, m_iterations);  // keeps the certificate mapping
+        return true;
+    });
+}
+
+bool UsersModel::setRoles(int row, RoleSet roles) {
+    const std::string n = userName(row).toStdString();
+    return change([&](UserDatabase& db) {
+        for (UserRecord& u : db.users)
+            if (!n.empty() && u.name == n) {
+                u.roles = roles;
+                return true;
+            }
+        m_error = tr("no such user");
+        return false;
+    });
+}
+
+bool UsersModel::unlock(int row) {
+    const std::string n = userName(row).toStdString();
+    m_error.clear();
+    if (n.empty()) {
+        m_error = tr("no such user");
+        return false;
+    }
+    m_store.unlock(n);
+    refresh();
+    return true;
+}
+
+QVariant UsersModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const UserRow& u = rowAt(index.row());
+    if (role != Qt::DisplayRole && role != SortRole) return {};
+    const bool sort = role == SortRole;
+    switch (Column(index.column())) {
+    case Name: return QString::fromStdString(u.name);
+    case Roles: {
+        if (sort) return qulonglong(u.roles);
+        QStringList names;
+        for (const std::string& n : ua::roleNames(u.roles)) names << QString::fromStdString(n);
+        return names.join(QStringLiteral(", "));
+    }
+    case Password: return sort ? QVariant(u.hasPassword) : QVariant(u.hasPassword ? tr("set") : QString());
+    case Certificate: return QString::fromStdString(u.certificateThumbprint);
+    case LockedOut: return sort ? QVariant(u.lockedOut) : QVariant(u.lockedOut ? tr("locked out") : QString());
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant UsersModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (Column(section)) {
+    case Name: return tr("User");
+    case Roles: return tr("Roles");
+    case Password: return tr("Password");
+    case Certificate: return tr("Certificate");
+    case LockedOut: return tr("Locked out");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace ua::serverapp

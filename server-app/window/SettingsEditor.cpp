@@ -1,0 +1,143 @@
+#include "SettingsEditor.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace ua::app {
+
+namespace {
+
+QSpinBox* spin(int lo, int hi, const QString& suffix = {}) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setSuffix(suffix);
+    return s;
+}
+
+constexpr SecurityPolicyId kPolicies[] = {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep,
+                                          SecurityPolicyId::Aes256Sha256RsaPss, SecurityPolicyId::Basic128Rsa15,
+                                          SecurityPolicyId::Basic256};
+
+} // namespace
+
+SettingsEditor::SettingsEditor(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("settingsEditor"));
+    auto* endpoint = new QGroupBox(tr("Endpoint"));
+    auto* ef = new QFormLayout(endpoint);
+    ef->addRow(tr("Host name"), m_host = new QLineEdit);
+    m_host->setPlaceholderText(tr("this machine's host name"));
+    ef->addRow(tr("Port"), m_port = spin(0, 65535));
+    m_port->setSpecialValueText(tr("any free port"));
+    ef->addRow(tr("I/O threads"), m_threads = spin(0, 256));
+    m_threads->setSpecialValueText(tr("one per core"));
+    ef->addRow(tr("PKI folder"), m_pki = new QLineEdit);
+    m_pki->setPlaceholderText(ServerSettings::defaultPkiDir());
+
+    auto* security = new QGroupBox(tr("Security policies and modes"));
+    auto* grid = new QGridLayout(security);
+    grid->addWidget(new QLabel(tr("<b>Sign</b>")), 0, 1);
+    grid->addWidget(new QLabel(tr("<b>SignAndEncrypt</b>")), 0, 2);
+    auto* none = new QCheckBox(tr("None (no security)"));
+    m_endpoints[{SecurityPolicyId::None, MessageSecurityMode::None}] = none;
+    grid->addWidget(none, 1, 0, 1, 3);
+    int row = 2;
+    for (SecurityPolicyId p : kPolicies) {
+        grid->addWidget(new QLabel(policyName(p)), row, 0);
+        int col = 1;
+        for (MessageSecurityMode m : {MessageSecurityMode::Sign, MessageSecurityMode::SignAndEncrypt}) {
+            auto* box = new QCheckBox;
+            box->setObjectName(QStringLiteral("endpoint_%1_%2").arg(policyName(p), modeName(m)));
+            m_endpoints[{p, m}] = box;
+            grid->addWidget(box, row, col++);
+        }
+        ++row;
+    }
+    grid->addWidget(m_deprecated = new QCheckBox(tr("Allow the deprecated Basic128Rsa15 and Basic256")), row, 0, 1, 3);
+
+    auto* tokens = new QGroupBox(tr("User tokens"));
+    auto* tl = new QVBoxLayout(tokens);
+    tl->addWidget(m_anonymous = new QCheckBox(tr("Anonymous")));
+    tl->addWidget(m_anonymousWrites = new QCheckBox(tr("Anonymous Sessions may write (Operator Role; demo)")));
+    tl->addWidget(m_userName = new QCheckBox(tr("User name and password")));
+    tl->addWidget(m_x509 = new QCheckBox(tr("X509 certificate")));
+    tl->addStretch();
+
+    auto* limits = new QGroupBox(tr("Limits and demo"));
+    auto* lf = new QFormLayout(limits);
+    lf->addRow(tr("Max Sessions"), m_maxSessions = spin(1, 1'000'000));
+    lf->addRow(tr("Max SecureChannels"), m_maxChannels = spin(1, 1'000'000));
+    lf->addRow(tr("Demo events every"), m_demoEvents = spin(0, 3'600'000, tr(" ms")));
+    m_demoEvents->setSpecialValueText(tr("never"));
+    lf->addRow(tr("Shutdown delay"), m_shutdownDelay = spin(0, 3600, tr(" s")));
+
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(endpoint, 0, 0);
+    layout->addWidget(limits, 0, 1);
+    layout->addWidget(security, 1, 0);
+    layout->addWidget(tokens, 1, 1);
+
+    for (auto* e : {m_host, m_pki}) connect(e, &QLineEdit::textEdited, this, &SettingsEditor::edited);
+    for (auto* s : {m_port, m_threads, m_maxSessions, m_maxChannels, m_demoEvents, m_shutdownDelay})
+        connect(s, &QSpinBox::valueChanged, this, &SettingsEditor::edited);
+    for (auto* b : {m_deprecated, m_anonymous, m_userName, m_x509, m_anonymousWrites})
+        connect(b, &QCheckBox::toggled, this, &SettingsEditor::edited);
+    for (auto& [key, box] : m_endpoints) connect(box, &QCheckBox::toggled, this, &SettingsEditor::edited);
+}
+
+void SettingsEditor::setSettings(const ServerSettings& s) {
+    const QSignalBlocker block(this);
+    m_base = s;
+    m_host->setText(s.hostName);
+    m_port->setValue(s.port);
+    m_threads->setValue(s.ioThreads);
+    m_pki->setText(s.pkiDir);
+    for (auto& [key, box] : m_endpoints)
+        box->setChecked(std::any_of(s.endpoints.begin(), s.endpoints.end(),
+                                    [&](const EndpointSecurity& e) { return e.policy == key.first && e.mode == key.second; }));
+    m_deprecated->setChecked(s.allowDeprecatedPolicies);
+    m_anonymous->setChecked(s.allowAnonymous);
+    m_anonymousWrites->setChecked(s.users.anonymousRoles & roleBit(Role::Operator));
+    m_userName->setChecked(s.allowUserName);
+    m_x509->setChecked(s.allowX509);
+    m_maxSessions->setValue(s.maxSessions);
+    m_maxChannels->setValue(s.maxChannels);
+    m_demoEvents->setValue(int(s.demoEventsMs));
+    m_shutdownDelay->setValue(int(s.shutdownDelaySeconds));
+}
+
+ServerSettings SettingsEditor::settings() const {
+    ServerSettings s = m_base;
+    s.hostName = m_host->text().trimmed();
+    s.port = quint16(m_port->value());
+    s.ioThreads = m_threads->value();
+    s.pkiDir = m_pki->text().trimmed();
+    // The order of GetEndpoints: None first, then the policies as the editor lists them.
+    s.endpoints.clear();
+    if (m_endpoints.at({SecurityPolicyId::None, MessageSecurityMode::None})->isChecked())
+        s.endpoints.push_back({SecurityPolicyId::None, MessageSecurityMode::None});
+    for (SecurityPolicyId p : kPolicies)
+        for (MessageSecurityMode m : {MessageSecurityMode::Sign, MessageSecurityMode::SignAndEncrypt})
+            if (m_endpoints.at({p, m})->isChecked()) s.endpoints.push_back({p, m});
+    s.allowDeprecatedPolicies = m_deprecated->isChecked();
+    s.allowAnonymous = m_anonymous->isChecked();
+    if (m_anonymousWrites->isChecked())
+        s.users.anonymousRoles |= roleBit(Role::Operator);
+    else
+        s.users.anonymousRoles &= ~roleBit(Role::Operator);
+    s.allowUserName = m_userName->isChecked();
+    s.allowX509 = m_x509->isChecked();
+    s.maxSessions = m_maxSessions->value();
+    s.maxChannels = m_maxChannels->value();
+    s.demoEventsMs = uint32_t(m_demoEvents->value());
+    s.shutdownDelaySeconds = uint32_t(m_shutdownDelay->value());
+    return s;
+}
+
+} // namespace ua::app

@@ -1,0 +1,49 @@
+// The configuration editor on the Server page: a form over ServerSettings (endpoint, security
+// policies and modes, user token types, PKI folder, threads, limits, demo options, shutdown delay).
+// The users are edited on the Certificates page; they pass through unchanged here.
+#pragma once
+
+#include "ServerSettings.h"
+
+#include <QWidget>
+#include <map>
+#include <utility>
+
+class QCheckBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace ua::app {
+
+class SettingsEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit SettingsEditor(QWidget* parent = nullptr);
+    void setSettings(const ServerSettings& settings);
+    // The form's values over the users and other fields of the last setSettings().
+    ServerSettings settings() const;
+    // Replaces the users passed through (the anonymous Roles check box keeps its state).
+    void setUsers(const UserDatabase& users) { m_base.users = users; }
+
+signals:
+    void edited();
+
+private:
+    ServerSettings m_base;
+    QLineEdit* m_host;
+    QSpinBox* m_port;
+    QSpinBox* m_threads;
+    QLineEdit* m_pki;
+    std::map<std::pair<SecurityPolicyId, MessageSecurityMode>, QCheckBox*> m_endpoints;
+    QCheckBox* m_deprecated;
+    QCheckBox* m_anonymous;
+    QCheckBox* m_userName;
+    QCheckBox* m_x509;
+    QCheckBox* m_anonymousWrites;
+    QSpinBox* m_maxSessions;
+    QSpinBox* m_maxChannels;
+    QSpinBox* m_demoEvents;
+    QSpinBox* m_shutdownDelay;
+};
+
+} // namespace ua::app

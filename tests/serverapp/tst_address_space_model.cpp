@@ -1,0 +1,135 @@
+// AddressSpaceModel against a running Server: the tree from the RootFolder fetched lazily, values
+// read as a Read does and refreshed after our Client writes one, and nodes added to the address
+// space while the server runs appearing under an expanded folder, and going again, without a reset.
+#include "../client/ClientTestUtil.h"
+#include "models/AddressSpaceModel.h"
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/server/Server.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::serverapp;
+
+class TestAddressSpaceModel : public QObject {
+    Q_OBJECT
+private slots:
+    void treeValuesAndChanges();
+};
+
+static int rowNamed(const QAbstractItemModel& m, const QModelIndex& parent, const QString& name) {
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        if (m.index(r, AddressSpaceModel::DisplayName, parent).data().toString() == name) return r;
+    return -1;
+}
+
+void TestAddressSpaceModel::treeValuesAndChanges() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.ioThreads = 1;
+    cfg.benchmarkVariables = 20;
+    cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the client writes anonymously
+    Server server(cfg);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+
+    AddressSpaceModel model(server.addressSpace());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.columnCount(), int(AddressSpaceModel::ColumnCount));
+    const int objectsRow = rowNamed(model, {}, "Objects");
+    QVERIFY(objectsRow >= 0);
+    QVERIFY(rowNamed(model, {}, "Types") >= 0);
+    QVERIFY(rowNamed(model, {}, "Views") >= 0);
+    const QModelIndex objects = model.index(objectsRow, 0);
+    QCOMPARE(model.nodeId(objects), NodeId(id::ObjectsFolder));
+    QCOMPARE(model.index(objectsRow, AddressSpaceModel::NodeClass).data().toString(), QStringLiteral("Object"));
+    QVERIFY(model.hasChildren(objects));
+    if (model.canFetchMore(objects)) model.fetchMore(objects);
+    QVERIFY(!model.canFetchMore(objects));
+    QVERIFY(rowNamed(model, objects, "Server") >= 0);
+    const int benchmarkRow = rowNamed(model, objects, "Benchmark");
+    QVERIFY(benchmarkRow >= 0);
+    const QModelIndex benchmark = model.index(benchmarkRow, 0, objects);
+    if (model.canFetchMore(benchmark)) model.fetchMore(benchmark);
+    QCOMPARE(model.rowCount(benchmark), 20);
+    const QModelIndex first = model.index(0, AddressSpaceModel::Value, benchmark);
+    QCOMPARE(model.index(0, AddressSpaceModel::NodeId, benchmark).data().toString(), QStringLiteral("ns=1;i=1000"));
+    QCOMPARE(model.index(0, AddressSpaceModel::NodeClass, benchmark).data().toString(), QStringLiteral("Variable"));
+    QCOMPARE(first.data().toString(), QStringLiteral("1000"));
+    QVERIFY(!model.hasChildren(first.siblingAtColumn(0)));
+    QCOMPARE(model.findFetched(NodeId(1, 1005u)).row(), 5);
+    // The ServerStatus' CurrentTime is a live value (a ValueSource).
+    const int serverRow = rowNamed(model, objects, "Server");
+    const QModelIndex serverIndex = model.index(serverRow, 0, objects);
+    if (model.canFetchMore(serverIndex)) model.fetchMore(serverIndex);
+    const int statusRow = rowNamed(model, serverIndex, "ServerStatus");
+    QVERIFY(statusRow >= 0);
+    QVERIFY(!model.index(statusRow, AddressSpaceModel::Value, serverIndex).data().toString().isEmpty());
+
+    // A real client writes the first variable; refreshValues sees it.
+    Client client;
+    QCOMPARE(test::connectSession(client, server.endpointUrl(), this), StatusCode());
+    test::Awaited<ServiceResult<WriteResponse>> w;
+    client.writeValue(NodeId(1, 1000u), Variant(int32_t(42)), this, w.callback());
+    QVERIFY(w.wait());
+    QVERIFY(w->isGood());
+    QCOMPARE(w->response.results.size(), 1u);
+    QVERIFY(w->response.results[0].isGood());
+    QCOMPARE(model.index(1, AddressSpaceModel::Value, benchmark).data().toString(), QStringLiteral("1001"));  // shown
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.refreshValues({model.index(1, 0, benchmark), first, first.siblingAtColumn(0)});
+    QCOMPARE(changed.count(), 1);  // only the one that changed
+    QCOMPARE(changed.at(0).at(0).toModelIndex(), first);
+    QCOMPARE(first.data().toString(), QStringLiteral("42"));
+    model.refreshAllValues();
+    QCOMPARE(changed.count(), 1);
+
+    // A node added under Objects appears under the fetched folder: rowsInserted, no reset.
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.refreshStructure();  // unchanged version: nothing
+    QCOMPARE(inserted.count(), 0);
+    const int before = model.rowCount(objects);
+    const std::shared_ptr<const AddressSpace> withoutExtra = server.addressSpace().snapshot();
+    QVERIFY(server.updateAddressSpace([](AddressSpace& space) {
+                      Node n;
+                      n.nodeId = NodeId(1, "Extra");
+                      n.nodeClass = NodeClass::Object;
+                      n.browseName = QualifiedName{1, String("Extra")};
+                      n.displayName = LocalizedText{String(), String("Extra")};
+                      const StatusCode s = space.addNode(std::move(n));
+                      if (s.isBad()) return s;
+                      return space.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), NodeId(1, "Extra"));
+                  }).isGood());
+    model.refreshStructure();
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(inserted.at(0).at(0).toModelIndex(), objects);
+    QCOMPARE(model.rowCount(objects), before + 1);
+    QCOMPARE(model.index(before, 0, objects).data().toString(), QStringLiteral("Extra"));
+    QCOMPARE(model.index(before, 0, objects).data(AddressSpaceModel::NodeIdRole).toString(), QStringLiteral("ns=1;s=Extra"));
+    QCOMPARE(model.rowCount(benchmark), 20);  // the expanded folder stays
+
+    // And gone again (the address space as it was): rowsRemoved under Objects, the rest stays.
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QVERIFY(server.updateAddressSpace([&](AddressSpace& space) {
+                      space = *withoutExtra;
+                      return StatusCode();
+                  }).isGood());
+    model.refreshStructure();
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(removed.at(0).at(1).toInt(), before);
+    QCOMPARE(model.rowCount(objects), before);
+    QCOMPARE(model.rowCount(benchmark), 20);
+    QVERIFY(!model.findFetched(NodeId(1, "Extra")).isValid());
+    QCOMPARE(model.findFetched(NodeId(1, 1005u)).row(), 5);
+    QCOMPARE(reset.count(), 0);
+
+    test::Awaited<ServiceResult<CloseSessionResponse>> closed;
+    client.closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+}
+
+QTEST_GUILESS_MAIN(TestAddressSpaceModel)
+#include "tst_address_space_model.moc"

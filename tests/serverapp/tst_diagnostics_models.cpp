@@ -1,0 +1,311 @@
+// The diagnostics models of the server app (SessionsModel, SubscriptionsModel, SummaryModel,
+// DiagnosticsHistory, DiagnosticsPoller) with hand-made DiagnosticsSnapshots: each model under
+// QAbstractItemModelTester, and the signals an update emits (rows inserted and removed by key,
+// dataChanged for the rest, never a reset).
+#include "SnapshotBuilder.h"
+#include "models/DiagnosticsHistory.h"
+#include "models/DiagnosticsPoller.h"
+#include "models/SessionsModel.h"
+#include "models/SubscriptionsModel.h"
+#include "models/SummaryModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::serverapp;
+using ua::test::makeSession;
+using ua::test::makeSnapshot;
+using ua::test::makeSubscription;
+
+class TestDiagnosticsModels : public QObject {
+    Q_OBJECT
+private slots:
+    void sessionsRowsFollowKeys();
+    void sessionsCells();
+    void subscriptionsRate();
+    void summaryValues();
+    void historyRatesAndRing();
+    void pollerAsksOnceAtATime();
+    void thousandSessionsUpdateCost();
+};
+
+static QStringList sessionNames(const QAbstractItemModel& m) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r) out << m.index(r, SessionsModel::Name).data().toString();
+    return out;
+}
+
+void TestDiagnosticsModels::sessionsRowsFollowKeys() {
+    SessionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+
+    auto s = makeSnapshot(1000);
+    for (uint32_t n : {1u, 2u, 3u, 4u}) s->sessions.push_back(makeSession(n));
+    model.update(*s);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(changed.count(), 0);
+
+    // 2 and 3 close (one contiguous run: one rowsRemoved), 5 opens, 4 makes a request.
+    auto t = makeSnapshot(1250);
+    t->sessions = {makeSession(5), makeSession(4, 1), makeSession(1)};
+    model.update(*t);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(removed.at(0).at(1).toInt(), 1);
+    QCOMPARE(removed.at(0).at(2).toInt(), 2);
+    QCOMPARE(inserted.count(), 2);
+    QCOMPARE(inserted.at(1).at(1).toInt(), 2);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);  // session 4 only
+    QCOMPARE(sessionNames(model), (QStringList{"session 1", "session 4", "session 5"}));
+    QCOMPARE(model.sessionId(1), ua::test::sessionNode(4));
+    QCOMPARE(model.rowOfKey(ua::test::sessionNode(5)), 2);
+    QCOMPARE(model.sessionId(7), NodeId());
+
+    // The same snapshot again: no signal at all.
+    model.update(*t);
+    QCOMPARE(inserted.count(), 2);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(changed.count(), 1);
+
+    // 1 and 5 close (two runs), everything else empty.
+    auto u = makeSnapshot(1500);
+    u->sessions = {makeSession(4, 1)};
+    model.update(*u);
+    QCOMPARE(removed.count(), 3);
+    QCOMPARE(sessionNames(model), QStringList{"session 4"});
+    model.update(*makeSnapshot(1750));
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(reset.count(), 0);
+}
+
+void TestDiagnosticsModels::sessionsCells() {
+    SessionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto s = makeSnapshot(1000);
+    SessionSnapshot one = makeSession(7, 40, 3);
+    one.diagnostics.unauthorizedRequestCount = 2;
+    one.diagnostics.currentSubscriptionsCount = 5;
+    one.diagnostics.currentPublishRequestsInQueue = 6;
+    s->sessions.push_back(one);
+    model.update(*s);
+    auto cell = [&](int column, int role = Qt::DisplayRole) { return model.index(0, column).data(role); };
+    QCOMPARE(cell(SessionsModel::Name).toString(), QStringLiteral("session 7"));
+    QCOMPARE(cell(SessionsModel::ClientApplication).toString(), QStringLiteral("tester"));
+    QCOMPARE(cell(SessionsModel::ClientApplication, Qt::ToolTipRole).toString(), QStringLiteral("urn:tester"));
+    QCOMPARE(cell(SessionsModel::Address).toString(), QStringLiteral("127.0.0.1:40007"));
+    QCOMPARE(cell(SessionsModel::Security).toString(), QStringLiteral("SignAndEncrypt Basic256Sha256"));
+    QCOMPARE(cell(SessionsModel::User).toString(), QStringLiteral("alice"));
+    QCOMPARE(cell(SessionsModel::Requests).toULongLong(), 40ull);
+    QCOMPARE(cell(SessionsModel::Errors).toULongLong(), 5ull);
+    QCOMPARE(cell(SessionsModel::Subscriptions).toULongLong(), 5ull);
+    QCOMPARE(cell(SessionsModel::OutstandingPublishes).toULongLong(), 6ull);
+    QCOMPARE(cell(SessionsModel::Created).toString(),
+             QDateTime::fromMSecsSinceEpoch(1'700'000'000'007LL).toLocalTime().toString("yyyy-MM-dd hh:mm:ss"));
+    QVERIFY(cell(SessionsModel::LastContact, SortRole).toLongLong() > cell(SessionsModel::Created, SortRole).toLongLong());
+    QCOMPARE(cell(SessionsModel::Name, SessionsModel::SessionIdRole).toString(), QStringLiteral("ns=1;i=7"));
+    QCOMPARE(model.headerData(SessionsModel::OutstandingPublishes, Qt::Horizontal).toString(), QStringLiteral("Publishes queued"));
+    QCOMPARE(model.columnCount(), int(SessionsModel::ColumnCount));
+}
+
+void TestDiagnosticsModels::subscriptionsRate() {
+    SubscriptionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    auto s = makeSnapshot(1000);
+    s->sessions.push_back(makeSession(1));
+    s->subscriptions = {makeSubscription(10, 1, 100), makeSubscription(11, 2, 0)};
+    model.update(*s);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, SubscriptionsModel::Session).data().toString(), QStringLiteral("session 1"));
+    QCOMPARE(model.index(1, SubscriptionsModel::Session).data().toString(), QStringLiteral("ns=1;i=2"));  // unknown Session
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond, {}).data(SortRole).toDouble(), 0.0);
+
+    // 500 ms later: 50 more notifications on 10 (100/s); 11 gone, 12 new.
+    auto t = makeSnapshot(1500);
+    t->sessions.push_back(makeSession(1));
+    auto ten = makeSubscription(10, 1, 150);
+    ten.unacknowledgedMessageCount = 4;
+    ten.latePublishRequestCount = 2;
+    ten.monitoringQueueOverflowCount = 3;
+    ten.eventQueueOverFlowCount = 1;
+    t->subscriptions = {ten, makeSubscription(12, 1, 7)};
+    model.update(*t);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(inserted.count(), 2);
+    QCOMPARE(model.subscriptionId(0), 10u);
+    QCOMPARE(model.subscriptionId(1), 12u);
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 100.0);
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data().toString(), QStringLiteral("100.0"));
+    QCOMPARE(model.index(1, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 0.0);  // first seen
+    QCOMPARE(model.index(0, SubscriptionsModel::Queue).data().toULongLong(), 4ull);
+    QCOMPARE(model.index(0, SubscriptionsModel::LatePublishes).data().toULongLong(), 2ull);
+    QCOMPARE(model.index(0, SubscriptionsModel::Overflows).data().toULongLong(), 4ull);
+    QCOMPARE(model.index(0, SubscriptionsModel::Items).data().toULongLong(), 3ull);
+    QCOMPARE(model.index(0, SubscriptionsModel::PublishingInterval).data(SortRole).toDouble(), 100.0);
+
+    // The same snapshot again keeps the rate.
+    model.update(*t);
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 100.0);
+}
+
+void TestDiagnosticsModels::summaryValues() {
+    SummaryModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QCOMPARE(model.rowCount(), int(SummaryModel::RowCount));
+    auto s = makeSnapshot(1000);
+    s->summary.currentSessionCount = 3;
+    s->summary.rejectedRequestsCount = 9;
+    s->channels = 4;
+    model.update(*s);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), int(SummaryModel::CurrentSessionCount));
+    QCOMPARE(changed.at(0).at(1).toModelIndex().row(), int(SummaryModel::SecureChannels));
+    QCOMPARE(model.index(SummaryModel::CurrentSessionCount, SummaryModel::Name).data().toString(), QStringLiteral("CurrentSessionCount"));
+    QCOMPARE(model.index(SummaryModel::CurrentSessionCount, SummaryModel::Value).data().toULongLong(), 3ull);
+    QCOMPARE(model.value(SummaryModel::RejectedRequestsCount), 9u);
+    QCOMPARE(model.value(SummaryModel::SecureChannels), 4u);
+    model.update(*s);
+    QCOMPARE(changed.count(), 1);
+    ServerDiagnosticsSummaryDataType summary = s->summary;
+    summary.cumulatedSessionCount = 11;
+    model.updateSummary(summary);
+    QCOMPARE(model.value(SummaryModel::CumulatedSessionCount), 11u);
+    QCOMPARE(model.value(SummaryModel::SecureChannels), 4u);  // kept
+}
+
+void TestDiagnosticsModels::historyRatesAndRing() {
+    DiagnosticsHistory history(4);
+    QSignalSpy appended(&history, &DiagnosticsHistory::pointAppended);
+    auto snapshot = [](int64_t ms, uint32_t reads, uint32_t readErrors, uint32_t sessions) {
+        auto s = makeSnapshot(ms);
+        s->services[std::size_t(ServiceKind::Read)] = {reads, readErrors};
+        s->services[std::size_t(ServiceKind::Browse)] = {reads / 2, 0};
+        s->summary.currentSessionCount = sessions;
+        return s;
+    };
+    ProcessUsage u0{10'000, 1.0, 1000}, u1{10'500, 1.25, 2000};
+    history.append(*snapshot(1000, 0, 0, 1), u0);
+    QCOMPARE(history.size(), 0);  // a point needs two snapshots
+    QCOMPARE(appended.count(), 0);
+    history.append(*snapshot(1500, 100, 10, 2), u1);
+    QCOMPARE(history.size(), 1);
+    QCOMPARE(appended.count(), 1);
+    QCOMPARE(history.serviceRate(ServiceKind::Read, 0), 200.0);
+    QCOMPARE(history.serviceRate(ServiceKind::Browse, 0), 100.0);
+    QCOMPARE(history.value(DiagnosticsHistory::RequestsPerSecond, 0), 300.0);
+    QCOMPARE(history.value(DiagnosticsHistory::ErrorsPerSecond, 0), 20.0);
+    QCOMPARE(history.value(DiagnosticsHistory::Sessions, 0), 2.0);
+    QCOMPARE(history.value(DiagnosticsHistory::CpuPercent, 0), 50.0);  // 0.25 s of CPU in 0.5 s
+    QCOMPARE(history.value(DiagnosticsHistory::RssBytes, 0), 2000.0);
+    QCOMPARE(history.timeMs(0), 1'700'000'001'500LL);
+    QCOMPARE(history.activeServices(), (std::vector<ServiceKind>{ServiceKind::Read, ServiceKind::Browse}));
+
+    // Not newer: ignored.
+    history.append(*snapshot(1500, 100, 10, 2), u1);
+    QCOMPARE(history.size(), 1);
+    QCOMPARE(appended.count(), 1);
+
+    // The ring keeps the last 4 points.
+    for (int i = 2; i <= 7; ++i) history.append(*snapshot(1000 + 500 * i, 100 * uint32_t(i), 10, uint32_t(i + 1)), u1);
+    QCOMPARE(history.size(), 4);
+    QCOMPARE(appended.count(), 7);
+    QCOMPARE(history.value(DiagnosticsHistory::Sessions, 0), 5.0);
+    QCOMPARE(history.value(DiagnosticsHistory::Sessions, 3), 8.0);
+    const QList<QPointF> points = history.points(DiagnosticsHistory::Sessions);
+    QCOMPARE(points.size(), 4);
+    QCOMPARE(points.last(), QPointF(1'700'000'004'500.0, 8.0));
+    QCOMPARE(history.maximum(DiagnosticsHistory::Sessions), 8.0);
+    QCOMPARE(history.servicePoints(ServiceKind::Read).first().y(), 200.0);
+    QCOMPARE(history.value(DiagnosticsHistory::ErrorsPerSecond, 3), 0.0);
+
+    history.clear();
+    QCOMPARE(history.size(), 0);
+}
+
+void TestDiagnosticsModels::pollerAsksOnceAtATime() {
+    // A source that answers only when told, on the receiver's thread (as ServerDiagnostics does).
+    int asked = 0;
+    int lastMaxAge = -1;
+    std::function<void(DiagnosticsSnapshotPtr)> pending;
+    DiagnosticsPoller poller([&](QObject*, int maxAgeMs, std::function<void(DiagnosticsSnapshotPtr)> done) {
+        ++asked;
+        lastMaxAge = maxAgeMs;
+        pending = std::move(done);
+    });
+    QSignalSpy ready(&poller, &DiagnosticsPoller::snapshotReady);
+    poller.setInterval(20);
+    QCOMPARE(poller.interval(), 20);
+    poller.start();
+    QCOMPARE(asked, 1);
+    QCOMPARE(lastMaxAge, 16);
+    QTest::qWait(100);
+    QCOMPARE(asked, 1);  // still outstanding: no second request
+    pending(makeSnapshot(1000));
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(poller.latest()->takenMs, 1000);
+    QVERIFY(poller.latestUsage().monotonicMs > 0);
+    QVERIFY(poller.latestUsage().cpuSeconds > 0);
+    QVERIFY(poller.latestUsage().rssBytes > 1'000'000);
+    QTRY_COMPARE(asked, 2);
+    // The same (cached) snapshot again and an older one are not emitted.
+    pending(poller.latest());
+    QTRY_COMPARE(asked, 3);
+    pending(makeSnapshot(900));
+    QCOMPARE(ready.count(), 1);
+    QTRY_COMPARE(asked, 4);
+    pending(makeSnapshot(1250));
+    QCOMPARE(ready.count(), 2);
+    poller.stop();
+    QVERIFY(!poller.isActive());
+}
+
+// The GUI thread's cost of one refresh with 1,000 Sessions and 1,000 Subscriptions (the issue's
+// responsiveness case): every counter moved, 10 Sessions replaced. Logged; asserted loosely.
+void TestDiagnosticsModels::thousandSessionsUpdateCost() {
+    SessionsModel sessions;
+    SubscriptionsModel subscriptions;
+    SummaryModel summary;
+    DiagnosticsHistory history;
+    QSignalSpy changed(&sessions, &QAbstractItemModel::dataChanged);
+    QSignalSpy removed(&sessions, &QAbstractItemModel::rowsRemoved);
+    constexpr int kRounds = 20;
+    std::vector<DiagnosticsSnapshotPtr> snapshots;
+    for (int round = 0; round < kRounds; ++round) {
+        auto s = makeSnapshot(1000 + 250 * round);
+        for (uint32_t n = 0; n < 1000; ++n) {
+            const uint32_t id = n < 10 ? n + 100000 * uint32_t(round) : n;  // 10 Sessions come and go each round
+            s->sessions.push_back(makeSession(id, uint32_t(round) * 10 + n));
+            s->subscriptions.push_back(makeSubscription(id, id, uint32_t(round) * 25));
+        }
+        s->summary.currentSessionCount = 1000;
+        snapshots.push_back(s);
+    }
+    QElapsedTimer t;
+    t.start();
+    for (const auto& s : snapshots) {
+        sessions.update(*s);
+        subscriptions.update(*s);
+        summary.update(*s);
+        history.append(*s, sampleProcessUsage());
+    }
+    const double msPerRefresh = double(t.nsecsElapsed()) / 1e6 / kRounds;
+    qInfo("1,000 Sessions + 1,000 Subscriptions: %.2f ms per refresh (all four models)", msPerRefresh);
+    QCOMPARE(sessions.rowCount(), 1000);
+    QCOMPARE(subscriptions.rowCount(), 1000);
+    QCOMPARE(removed.count(), kRounds - 1);  // the 10 replaced Sessions are one run each round
+    QCOMPARE(changed.count(), kRounds - 1);
+    QCOMPARE(subscriptions.index(subscriptions.rowOfKey(999), SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 100.0);
+    QVERIFY2(msPerRefresh < 50, qPrintable(QString::number(msPerRefresh)));
+}
+
+QTEST_GUILESS_MAIN(TestDiagnosticsModels)
+#include "tst_diagnostics_models.moc"

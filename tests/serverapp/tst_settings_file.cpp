@@ -1,0 +1,271 @@
+// The server app's configuration file: JSON round trip, the mapping onto ua::ServerConfig, bad
+// values refused with a message, and command-line options over the file (ServerCommandLine).
+#include "ServerCommandLine.h"
+#include "ServerSettings.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using ua::app::ServerCommandLine;
+using ua::app::ServerSettings;
+
+class TestSettingsFile : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void roundTrip();
+    void missingKeysKeepDefaults();
+    void mapsOntoServerConfig();
+    void badValues_data();
+    void badValues();
+    void commandLineOverridesFile();
+    void secureProfile();
+    void modeDecision_data();
+    void modeDecision();
+};
+
+namespace {
+
+ServerSettings nonDefault() {
+    ServerSettings s;
+    s.hostName = QStringLiteral("plc-7.example");
+    s.port = 4855;
+    s.ioThreads = 3;
+    s.pkiDir = QStringLiteral("/srv/ua/pki");
+    s.endpoints = {{ua::SecurityPolicyId::Aes256Sha256RsaPss, ua::MessageSecurityMode::SignAndEncrypt},
+                   {ua::SecurityPolicyId::Basic256, ua::MessageSecurityMode::Sign}};
+    s.allowDeprecatedPolicies = true;
+    s.allowAnonymous = false;
+    s.allowUserName = true;
+    s.allowX509 = false;
+    s.trustAllClients = true;
+    s.maxSessions = 2048;
+    s.maxChannels = 2100;
+    s.minSessionTimeoutMs = 5000;
+    s.maxSessionTimeoutMs = 60000;
+    s.demoNamespace = false;
+    s.demoUpdateRateMs = 250;
+    s.demoEventsMs = 0;
+    s.shutdownDelaySeconds = 7;
+    s.users.setUser("alice", "secret-1", ua::roleBit(ua::Role::Operator) | ua::roleBit(ua::Role::Engineer), 1000);
+    s.users.anonymousRoles = ua::roleBit(ua::Role::Anonymous);
+    s.users.maxFailedAuthenticationAttempts = 9;
+    return s;
+}
+
+} // namespace
+
+void TestSettingsFile::roundTrip() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sub/ua-server.json"));
+    const ServerSettings s = nonDefault();
+    QString error;
+    QVERIFY2(s.save(path, &error), qPrintable(error));
+    QCOMPARE(QFileInfo(path).permissions() & (QFile::ReadGroup | QFile::ReadOther), QFileDevice::Permissions{});
+
+    ServerSettings loaded;
+    bool existed = false;
+    QVERIFY2(loaded.load(path, &error, &existed), qPrintable(error));
+    QVERIFY(existed);
+    QVERIFY(loaded == s);
+    QVERIFY(!(loaded == ServerSettings{}));
+    QCOMPARE(loaded.hostName, s.hostName);
+    QCOMPARE(loaded.endpoints.size(), std::size_t(2));
+    QCOMPARE(loaded.endpoints[0].policy, ua::SecurityPolicyId::Aes256Sha256RsaPss);
+    QCOMPARE(loaded.endpoints[1].mode, ua::MessageSecurityMode::Sign);
+    QCOMPARE(loaded.shutdownDelaySeconds, 7u);
+    QVERIFY(loaded.users.find("alice"));
+    QVERIFY(loaded.users.find("alice")->password.verify("secret-1"));
+    QVERIFY(!loaded.users.find("alice")->password.verify("secret-2"));
+
+    // The names in the file are the documented ones.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(json["endpoint"].toObject()["port"].toInt(), 4855);
+    QCOMPARE(json["security"].toObject()["endpoints"].toArray()[0].toObject()["policy"].toString(), QStringLiteral("Aes256_Sha256_RsaPss"));
+    QCOMPARE(json["security"].toObject()["userTokens"].toObject()["certificate"].toBool(), false);
+    QCOMPARE(json["limits"].toObject()["maxSessions"].toInt(), 2048);
+    QCOMPARE(json["demo"].toObject()["eventsMs"].toInt(), 0);
+}
+
+void TestSettingsFile::missingKeysKeepDefaults() {
+    QString error;
+    const auto s = ServerSettings::fromJson(QJsonObject{{"endpoint", QJsonObject{{"port", 5000}}}, {"future", 1}}, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->port, quint16(5000));
+    ServerSettings expected;
+    expected.port = 5000;
+    QVERIFY(*s == expected);
+    // A missing file is not an error: the defaults stay.
+    ServerSettings d;
+    bool existed = true;
+    QVERIFY(d.load(QStringLiteral("/nonexistent/ua-server.json"), &error, &existed));
+    QVERIFY(!existed);
+    QVERIFY(d == ServerSettings{});
+    // Room for the 1,000-session responsiveness run.
+    QVERIFY(d.maxSessions > 1000 && d.maxChannels > 1000);
+}
+
+void TestSettingsFile::mapsOntoServerConfig() {
+    const ServerSettings s = nonDefault();
+    const ua::ServerConfig c = s.toServerConfig();
+    QCOMPARE(c.hostName, s.hostName);
+    QCOMPARE(c.port, quint16(4855));
+    QCOMPARE(c.ioThreads, 3);
+    QCOMPARE(c.security.pkiDir, QStringLiteral("/srv/ua/pki"));
+    QCOMPARE(c.security.endpoints.size(), std::size_t(2));
+    QCOMPARE(c.security.endpoints[0].policy, ua::SecurityPolicyId::Aes256Sha256RsaPss);
+    QCOMPARE(c.security.endpoints[0].mode, ua::MessageSecurityMode::SignAndEncrypt);
+    QCOMPARE(c.security.endpoints[1].policy, ua::SecurityPolicyId::Basic256);
+    QVERIFY(c.security.allowDeprecatedPolicies);
+    QVERIFY(!c.security.allowAnonymous);
+    QVERIFY(c.security.allowUserName);
+    QVERIFY(!c.security.allowX509);
+    QVERIFY(c.security.trustAllClients);
+    QVERIFY(c.security.users == s.users);
+    QCOMPARE(c.maxSessions, 2048);
+    QCOMPARE(c.maxChannels, 2100);
+    QCOMPARE(c.minSessionTimeoutMs, 5000.0);
+    QCOMPARE(c.maxSessionTimeoutMs, 60000.0);
+    QVERIFY(!c.demoNamespace);
+    QCOMPARE(c.demoUpdateRateMs, 250u);
+    QCOMPARE(c.demoEventsMs, 0u);
+
+    // Defaults: the demo configuration of ./run.sh (anonymous may write), the PKI under the
+    // application data folder.
+    const ua::ServerConfig d = ServerSettings{}.toServerConfig();
+    QCOMPARE(d.security.pkiDir, ServerSettings::defaultPkiDir());
+    QVERIFY(d.security.pkiDir.endsWith(QStringLiteral("/pki")));
+    QVERIFY(d.security.users.anonymousRoles & ua::roleBit(ua::Role::Operator));
+    QCOMPARE(d.security.endpoints.size(), ua::ServerSecurityConfig{}.endpoints.size());
+    QCOMPARE(d.demoEventsMs, 1000u);
+}
+
+void TestSettingsFile::badValues_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("port range") << QByteArray(R"({"endpoint":{"port":70000}})") << "endpoint.port";
+    QTest::newRow("port type") << QByteArray(R"({"endpoint":{"port":"4840"}})") << "endpoint.port";
+    QTest::newRow("port fraction") << QByteArray(R"({"endpoint":{"port":48.5}})") << "endpoint.port";
+    QTest::newRow("unknown policy") << QByteArray(R"({"security":{"endpoints":[{"policy":"Basic512","mode":"Sign"}]}})") << "Basic512";
+    QTest::newRow("None with Sign") << QByteArray(R"({"security":{"endpoints":[{"policy":"None","mode":"Sign"}]}})") << "security.endpoints";
+    QTest::newRow("endpoints not array") << QByteArray(R"({"security":{"endpoints":{}}})") << "security.endpoints";
+    QTest::newRow("token not bool") << QByteArray(R"({"security":{"userTokens":{"anonymous":1}}})") << "security.userTokens.anonymous";
+    QTest::newRow("sessions zero") << QByteArray(R"({"limits":{"maxSessions":0}})") << "limits.maxSessions";
+    QTest::newRow("timeouts crossed") << QByteArray(R"({"limits":{"minSessionTimeoutMs":9000,"maxSessionTimeoutMs":10}})") << "minSessionTimeoutMs";
+    QTest::newRow("section not object") << QByteArray(R"({"demo":[]})") << "demo";
+    QTest::newRow("unknown role") << QByteArray(R"({"users":{"anonymousRoles":["Emperor"]}})") << "users";
+    QTest::newRow("version") << QByteArray(R"({"version":2})") << "version";
+    QTest::newRow("not JSON") << QByteArray("{port: 1") << "not a JSON object";
+}
+
+void TestSettingsFile::badValues() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, mentions);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    f.close();
+    ServerSettings s;
+    s.port = 1234;
+    QString error;
+    QVERIFY(!s.load(path, &error));
+    QVERIFY2(error.contains(mentions), qPrintable(error));
+    QVERIFY2(error.startsWith(path), qPrintable(error));
+    QCOMPARE(s.port, quint16(1234)); // unchanged
+    // The command line reports it and does not run.
+    const auto cl = ServerCommandLine::parse({QStringLiteral("ua-server"), QStringLiteral("--config"), path}, {});
+    QCOMPARE(cl.action, ServerCommandLine::Action::Error);
+    QVERIFY(cl.message.contains(mentions));
+}
+
+void TestSettingsFile::commandLineOverridesFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("ua-server.json"));
+    const ServerSettings saved = nonDefault();
+    QVERIFY(saved.save(path));
+    auto cl = ServerCommandLine::parse({QStringLiteral("ua-server"), QStringLiteral("--config"), path}, {});
+    QCOMPARE(cl.action, ServerCommandLine::Action::Run);
+    QVERIFY(cl.configExisted);
+    QCOMPARE(cl.configPath, path);
+    QVERIFY(cl.settings == saved);
+
+    cl = ServerCommandLine::parse({QStringLiteral("ua-server"), QStringLiteral("--config"), path, QStringLiteral("--port"),
+                                   QStringLiteral("0"), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                                   QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--pki"), QStringLiteral("/tmp/p"),
+                                   QStringLiteral("--demo-events-ms"), QStringLiteral("250"), QStringLiteral("--max-sessions"),
+                                   QStringLiteral("3000"), QStringLiteral("--max-channels"), QStringLiteral("3001"),
+                                   QStringLiteral("--shutdown-delay"), QStringLiteral("0")},
+                                  {});
+    QCOMPARE(cl.action, ServerCommandLine::Action::Run);
+    QCOMPARE(cl.settings.port, quint16(0));
+    QCOMPARE(cl.settings.hostName, QStringLiteral("127.0.0.1"));
+    QCOMPARE(cl.settings.ioThreads, 2);
+    QCOMPARE(cl.settings.pkiDir, QStringLiteral("/tmp/p"));
+    QCOMPARE(cl.settings.demoEventsMs, 250u);
+    QCOMPARE(cl.settings.maxSessions, 3000);
+    QCOMPARE(cl.settings.maxChannels, 3001);
+    QCOMPARE(cl.settings.shutdownDelaySeconds, 0u);
+    // What was not overridden stays as the file says.
+    QCOMPARE(cl.settings.endpoints.size(), std::size_t(2));
+    QVERIFY(!cl.settings.allowAnonymous);
+    QVERIFY(cl.settings.users.find("alice"));
+
+    for (const QStringList& bad : {QStringList{QStringLiteral("--port"), QStringLiteral("65536")},
+                                   QStringList{QStringLiteral("--shutdown-delay"), QStringLiteral("-1")},
+                                   QStringList{QStringLiteral("--threads"), QStringLiteral("two")},
+                                   QStringList{QStringLiteral("--no-such-option")},
+                                   QStringList{QStringLiteral("stray")}}) {
+        cl = ServerCommandLine::parse(QStringList{QStringLiteral("ua-server"), QStringLiteral("--config"), path} + bad, {});
+        QVERIFY2(cl.action == ServerCommandLine::Action::Error, qPrintable(bad.join(' ')));
+        QVERIFY(!cl.message.isEmpty());
+    }
+}
+
+void TestSettingsFile::secureProfile() {
+    const auto cl = ServerCommandLine::parse({QStringLiteral("ua-server"), QStringLiteral("--config"),
+                                              QStringLiteral("/nonexistent/x.json"), QStringLiteral("--secure")},
+                                             {});
+    QCOMPARE(cl.action, ServerCommandLine::Action::Run);
+    QVERIFY(!cl.configExisted);
+    QVERIFY(!cl.settings.allowAnonymous);
+    QVERIFY(!cl.settings.endpoints.empty());
+    for (const auto& e : cl.settings.endpoints) QVERIFY(e.policy != ua::SecurityPolicyId::None);
+}
+
+void TestSettingsFile::modeDecision_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("display");
+    QTest::addColumn<QString>("wayland");
+    QTest::addColumn<QString>("platform");
+    QTest::addColumn<bool>("headless");
+    QTest::newRow("X display") << QStringList{} << ":0" << "" << "" << false;
+    QTest::newRow("Wayland") << QStringList{} << "" << "wayland-0" << "" << false;
+    QTest::newRow("no display") << QStringList{} << "" << "" << "" << true;
+    QTest::newRow("--headless") << QStringList{"--headless"} << ":0" << "" << "" << true;
+    QTest::newRow("offscreen") << QStringList{} << ":0" << "" << "offscreen" << true;
+    QTest::newRow("minimal") << QStringList{} << ":0" << "" << "minimal" << true;
+    QTest::newRow("-platform offscreen") << QStringList{"-platform", "offscreen"} << ":0" << "" << "" << true;
+    QTest::newRow("--window offscreen") << QStringList{"--window"} << "" << "" << "offscreen" << false;
+    QTest::newRow("lag report wants window") << QStringList{"--gui-lag-report", "3"} << "" << "" << "offscreen" << false;
+}
+
+void TestSettingsFile::modeDecision() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, display);
+    QFETCH(QString, wayland);
+    QFETCH(QString, platform);
+    QFETCH(bool, headless);
+    const auto cl = ServerCommandLine::parse(QStringList{QStringLiteral("ua-server"), QStringLiteral("--config"),
+                                                         QStringLiteral("/nonexistent/x.json")} + args,
+                                             {display, wayland, platform});
+    QCOMPARE(cl.action, ServerCommandLine::Action::Run);
+    QCOMPARE(cl.headless, headless);
+}
+
+QTEST_GUILESS_MAIN(TestSettingsFile)
+#include "tst_settings_file.moc"

@@ -1,0 +1,208 @@
+// The server app's window, opened in-process under the offscreen platform with its own running
+// server: our Client's Sessions and Subscriptions appear as rows in the views (found by
+// objectName) and disappear when they close; "Close session" in the Sessions view's context menu
+// closes a Session through Server::closeSession; Stop and Start on the Server page.
+#include "../client/ClientTestUtil.h"
+#include "MainWindow.h"
+#include "models/SessionsModel.h"
+
+#include "ua/server/Server.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using namespace ua;
+
+class TestWindowSessions : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void sessionRowsAppearAndDisappear();
+    void subscriptionRowsAppearAndDisappear();
+    void closeSessionFromContextMenu();
+    void stopAndStartFromServerPage();
+    void everyPageIsThere();
+
+private:
+    // A connected Client with its Session named name (nullptr on failure).
+    std::unique_ptr<Client> connect(const QString& name);
+    static QStringList column(QTableView* view, int column);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<app::MainWindow> m_window;
+};
+
+void TestWindowSessions::init() {
+    m_dir = std::make_unique<QTemporaryDir>();
+    app::ServerSettings s;
+    s.hostName = QStringLiteral("127.0.0.1");
+    s.port = 0;
+    s.ioThreads = 2;
+    s.pkiDir = m_dir->filePath(QStringLiteral("pki"));
+    s.demoEventsMs = 0;
+    s.shutdownDelaySeconds = 1;
+    m_window = std::make_unique<app::MainWindow>(s, m_dir->filePath(QStringLiteral("ua-server.json")));
+    m_window->show();
+    QString error;
+    QVERIFY2(m_window->startServer(&error), qPrintable(error));
+}
+
+void TestWindowSessions::cleanup() {
+    m_window.reset();
+    m_dir.reset();
+}
+
+std::unique_ptr<Client> TestWindowSessions::connect(const QString& name) {
+    ClientConfig cfg;
+    cfg.sessionName = name;
+    auto client = std::make_unique<Client>(cfg);
+    const StatusCode s = test::connectSession(*client, m_window->server()->endpointUrl(), this);
+    if (s.isBad()) {
+        qWarning("connect %s: %s", qPrintable(name), s.name().c_str());
+        return nullptr;
+    }
+    return client;
+}
+
+QStringList TestWindowSessions::column(QTableView* view, int column) {
+    QStringList out;
+    for (int r = 0; r < view->model()->rowCount(); ++r) out << view->model()->index(r, column).data().toString();
+    out.sort();
+    return out;
+}
+
+void TestWindowSessions::sessionRowsAppearAndDisappear() {
+    auto* view = m_window->findChild<QTableView*>(QStringLiteral("sessionsView"));
+    QVERIFY(view);
+    QCOMPARE(view->model()->rowCount(), 0);
+    auto a = connect(QStringLiteral("window-a"));
+    auto b = connect(QStringLiteral("window-b"));
+    auto c = connect(QStringLiteral("window-c"));
+    QVERIFY(a && b && c);
+    QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name),
+                              (QStringList{"window-a", "window-b", "window-c"}), 5000);
+
+    test::Awaited<ServiceResult<CloseSessionResponse>> closed;
+    b->closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+    QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), (QStringList{"window-a", "window-c"}), 5000);
+
+    for (Client* client : {a.get(), c.get()}) {
+        test::Awaited<ServiceResult<CloseSessionResponse>> done;
+        client->closeSession(this, done.callback());
+        QVERIFY(done.wait());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 0, 5000);
+}
+
+void TestWindowSessions::subscriptionRowsAppearAndDisappear() {
+    auto* view = m_window->findChild<QTableView*>(QStringLiteral("subscriptionsView"));
+    QVERIFY(view);
+    auto client = connect(QStringLiteral("window-subscriber"));
+    QVERIFY(client);
+    test::Awaited<SubscriptionInfo> created;
+    SubscriptionSettings settings;
+    settings.publishingIntervalMs = 100;
+    client->createSubscription(settings, this, {}, created.callback());
+    QVERIFY(created.wait());
+    QVERIFY(created->status.isGood());
+    test::Awaited<MonitoredItemsResult> items;
+    MonitoredItemSpec item;
+    item.nodeId = NodeId(uint32_t(2258)); // Server_ServerStatus_CurrentTime
+    client->createMonitoredItems(created->handle, {item}, this, items.callback());
+    QVERIFY(items.wait());
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 1, 5000);
+    QCOMPARE(view->model()->index(0, 0).data().toString(), QString::number(created->subscriptionId));
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->index(0, 3).data().toString(), QStringLiteral("1"), 5000); // Items
+
+    test::Awaited<StatusCode> deleted;
+    client->deleteSubscription(created->handle, this, deleted.callback());
+    QVERIFY(deleted.wait());
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 0, 5000);
+}
+
+void TestWindowSessions::closeSessionFromContextMenu() {
+    auto* view = m_window->findChild<QTableView*>(QStringLiteral("sessionsView"));
+    QVERIFY(view);
+    m_window->pages()->setCurrentWidget(view->parentWidget());
+    auto victim = connect(QStringLiteral("window-victim"));
+    auto other = connect(QStringLiteral("window-other"));
+    QVERIFY(victim && other);
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 2, 5000);
+    int row = -1;
+    for (int r = 0; r < 2; ++r)
+        if (view->model()->index(r, serverapp::SessionsModel::Name).data().toString() == QStringLiteral("window-victim")) row = r;
+    QVERIFY(row >= 0);
+
+    // Open the context menu on the victim's row and pick "Close session".
+    bool triggered = false;
+    QTimer::singleShot(200, this, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu) return;
+        auto* action = menu->findChild<QAction*>(QStringLiteral("closeSessionAction"));
+        if (!action) return;
+        triggered = true;
+        action->trigger();
+        menu->close();
+    });
+    emit view->customContextMenuRequested(view->visualRect(view->model()->index(row, 0)).center());
+    QVERIFY(triggered);
+    QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), QStringList{"window-other"}, 5000);
+    // The closed Session's client learns it on its next request.
+    test::Awaited<ServiceResult<ReadResponse>> read;
+    victim->readValues({NodeId(uint32_t(2259))}, this, read.callback());
+    QVERIFY(read.wait());
+    QVERIFY2(read->status.isBad() || read->response.responseHeader.serviceResult.isBad(), read->status.name().c_str());
+}
+
+void TestWindowSessions::stopAndStartFromServerPage() {
+    auto* stop = m_window->findChild<QPushButton*>(QStringLiteral("stopButton"));
+    auto* start = m_window->findChild<QPushButton*>(QStringLiteral("startButton"));
+    auto* state = m_window->findChild<QLabel*>(QStringLiteral("serverState"));
+    auto* view = m_window->findChild<QTableView*>(QStringLiteral("sessionsView"));
+    QVERIFY(stop && start && state && view);
+    QTRY_VERIFY(state->text().contains(QStringLiteral("Running")));
+    auto client = connect(QStringLiteral("window-until-stop"));
+    QVERIFY(client);
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 1, 5000);
+    QVERIFY(stop->isEnabled() && !start->isEnabled());
+
+    QSignalSpy stopped(m_window.get(), &app::MainWindow::serverStopped);
+    stop->click();
+    QTRY_VERIFY_WITH_TIMEOUT(state->text().contains(QStringLiteral("Shutdown")), 2000);
+    QVERIFY(stopped.wait(6000));
+    QVERIFY(!m_window->server());
+    QCOMPARE(view->model()->rowCount(), 0);
+    QVERIFY(start->isEnabled() && !stop->isEnabled());
+
+    start->click();
+    QVERIFY(m_window->server());
+    QTRY_VERIFY(state->text().contains(QStringLiteral("Running")));
+    auto again = connect(QStringLiteral("window-after-start"));
+    QVERIFY(again);
+    QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), QStringList{"window-after-start"}, 5000);
+}
+
+void TestWindowSessions::everyPageIsThere() {
+    QStringList names;
+    for (int i = 0; i < m_window->pages()->count(); ++i) names << m_window->pages()->widget(i)->objectName();
+    QCOMPARE(names, (QStringList{"serverPage", "sessionsPage", "subscriptionsPage", "diagnosticsPage", "addressSpacePage",
+                                 "certificatesPage", "logPage"}));
+    for (const char* view : {"sessionsView", "subscriptionsView", "summaryView", "addressSpaceView", "trustedView",
+                             "rejectedView", "usersView", "logView", "endpointsView"})
+        QVERIFY2(m_window->findChild<QAbstractItemView*>(QLatin1String(view)), view);
+    // The address space tree shows the RootFolder's children.
+    auto* tree = m_window->findChild<QAbstractItemView*>(QStringLiteral("addressSpaceView"));
+    QTRY_VERIFY(tree->model()->rowCount() >= 3);
+}
+
+QTEST_MAIN(TestWindowSessions)
+#include "tst_window_sessions.moc"
