@@ -65,6 +65,7 @@ private slots:
     void sessionObjectFollowsTheSession();
     void burstOfSessionsIsOneUpdatePerTick();
     void enabledFlagIsWritableByAdminsOnly();
+    void removedNodeLeavesNoReferences();
 
 private:
     DiagnosticsSnapshotPtr snapshot(int maxAgeMs = 0);
@@ -625,6 +626,35 @@ void TestDiagnostics::enabledFlagIsWritableByAdminsOnly() {
         c->closeSession(this, closed.callback());
         QVERIFY(closed.wait());
     }
+}
+
+void TestDiagnostics::removedNodeLeavesNoReferences() {
+    AddressSpace space = *m_server->addressSpace().snapshot();  // a copy
+    Node object;
+    object.nodeId = NodeId(1, "diagnostics.test.object");
+    object.nodeClass = NodeClass::Object;
+    object.browseName = {1, String("TestObject")};
+    NodeIndex index = kNoNode;
+    QCOMPARE(space.addNode(object, &index), status::Good);
+    const std::size_t size = space.size();
+    QCOMPARE(space.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), object.nodeId), status::Good);
+    QCOMPARE(space.addReference(object.nodeId, NodeId(id::HasTypeDefinition), NodeId(id::BaseObjectType)), status::Good);
+    QCOMPARE(space.removeNode(object.nodeId), status::Good);
+    QCOMPARE(space.removeNode(object.nodeId), status::BadNodeIdUnknown);
+    QVERIFY(!space.find(object.nodeId));
+    const NodeIndex folder = space.indexOf(NodeId(id::ObjectsFolder));
+    for (const Reference& r : space.node(folder).references) QVERIFY(r.target != index);
+    for (const Reference& r : space.node(space.indexOf(NodeId(id::BaseObjectType))).references) QVERIFY(r.target != index);
+    // The index is taken again by the next node; nothing else moved.
+    Node other = object;
+    other.nodeId = NodeId(1, 424242u);
+    NodeIndex again = kNoNode;
+    QCOMPARE(space.addNode(other, &again), status::Good);
+    QCOMPARE(again, index);
+    QCOMPARE(space.size(), size);
+    QCOMPARE(space.indexOf(NodeId(id::ObjectsFolder)), folder);
+    QCOMPARE(space.removeNode(other.nodeId), status::Good);
+    QVERIFY(!space.find(other.nodeId));
 }
 
 QTEST_MAIN(TestDiagnostics)
