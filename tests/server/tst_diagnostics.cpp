@@ -66,6 +66,7 @@ private slots:
     void burstOfSessionsIsOneUpdatePerTick();
     void enabledFlagIsWritableByAdminsOnly();
     void removedNodeLeavesNoReferences();
+    void sessionTimeoutIsCounted();
 
 private:
     DiagnosticsSnapshotPtr snapshot(int maxAgeMs = 0);
@@ -92,6 +93,7 @@ void TestDiagnostics::initTestCase() {
     cfg.demoNamespace = false;
     cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
     cfg.security.trustAllClients = true;
+    cfg.minSessionTimeoutMs = 1000;  // sessionTimesOutIsCounted
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), kIterations);
     cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), kIterations);
     m_server = std::make_unique<Server>(cfg);
@@ -271,6 +273,9 @@ void TestDiagnostics::wrongPasswordIsASecurityRejectedSession() {
         QVERIFY(s.wait());
         QVERIFY(s->status.isBad());
     }
+    // The refused login's Session was never activated: its channel closed, it is removed (an abort).
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->diagnostics().summary().sessionAbortCount, before.sessionAbortCount + 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->diagnostics().summary().currentSessionCount, before.currentSessionCount, 5000);
     const ServerDiagnosticsSummaryDataType after = m_server->diagnostics().summary();
     // CreateSession succeeded (a Session was established), ActivateSession was rejected for security.
     QCOMPARE(after.cumulatedSessionCount, before.cumulatedSessionCount + 1);
@@ -655,6 +660,21 @@ void TestDiagnostics::removedNodeLeavesNoReferences() {
     QCOMPARE(space.indexOf(NodeId(id::ObjectsFolder)), folder);
     QCOMPARE(space.removeNode(other.nodeId), status::Good);
     QVERIFY(!space.find(other.nodeId));
+}
+
+void TestDiagnostics::sessionTimeoutIsCounted() {
+    const ServerDiagnosticsSummaryDataType before = m_server->diagnostics().summary();
+    {
+        ClientConfig cfg = clientConfig();
+        cfg.requestedSessionTimeoutMs = 1000;
+        Client c(cfg);
+        QVERIFY(!connect(c).isNull());
+    }  // the channel closes without CloseSession: the activated Session waits for its timeout
+    QCOMPARE(m_server->diagnostics().summary().sessionTimeoutCount, before.sessionTimeoutCount);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->diagnostics().summary().sessionTimeoutCount, before.sessionTimeoutCount + 1, 5000);
+    const ServerDiagnosticsSummaryDataType after = m_server->diagnostics().summary();
+    QCOMPARE(after.currentSessionCount, before.currentSessionCount);
+    QCOMPARE(after.sessionAbortCount, before.sessionAbortCount);
 }
 
 QTEST_MAIN(TestDiagnostics)
