@@ -65,6 +65,8 @@ private slots:
     void sessionObjectFollowsTheSession();
     void burstOfSessionsIsOneUpdatePerTick();
     void enabledFlagIsWritableByAdminsOnly();
+    void removedNodeLeavesNoReferences();
+    void sessionTimeoutIsCounted();
 
 private:
     DiagnosticsSnapshotPtr snapshot(int maxAgeMs = 0);
@@ -91,6 +93,7 @@ void TestDiagnostics::initTestCase() {
     cfg.demoNamespace = false;
     cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
     cfg.security.trustAllClients = true;
+    cfg.minSessionTimeoutMs = 1000;  // sessionTimesOutIsCounted
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), kIterations);
     cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), kIterations);
     m_server = std::make_unique<Server>(cfg);
@@ -270,6 +273,9 @@ void TestDiagnostics::wrongPasswordIsASecurityRejectedSession() {
         QVERIFY(s.wait());
         QVERIFY(s->status.isBad());
     }
+    // The refused login's Session was never activated: its channel closed, it is removed (an abort).
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->diagnostics().summary().sessionAbortCount, before.sessionAbortCount + 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->diagnostics().summary().currentSessionCount, before.currentSessionCount, 5000);
     const ServerDiagnosticsSummaryDataType after = m_server->diagnostics().summary();
     // CreateSession succeeded (a Session was established), ActivateSession was rejected for security.
     QCOMPARE(after.cumulatedSessionCount, before.cumulatedSessionCount + 1);
@@ -625,6 +631,50 @@ void TestDiagnostics::enabledFlagIsWritableByAdminsOnly() {
         c->closeSession(this, closed.callback());
         QVERIFY(closed.wait());
     }
+}
+
+void TestDiagnostics::removedNodeLeavesNoReferences() {
+    AddressSpace space = *m_server->addressSpace().snapshot();  // a copy
+    Node object;
+    object.nodeId = NodeId(1, "diagnostics.test.object");
+    object.nodeClass = NodeClass::Object;
+    object.browseName = {1, String("TestObject")};
+    NodeIndex index = kNoNode;
+    QCOMPARE(space.addNode(object, &index), status::Good);
+    const std::size_t size = space.size();
+    QCOMPARE(space.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), object.nodeId), status::Good);
+    QCOMPARE(space.addReference(object.nodeId, NodeId(id::HasTypeDefinition), NodeId(id::BaseObjectType)), status::Good);
+    QCOMPARE(space.removeNode(object.nodeId), status::Good);
+    QCOMPARE(space.removeNode(object.nodeId), status::BadNodeIdUnknown);
+    QVERIFY(!space.find(object.nodeId));
+    const NodeIndex folder = space.indexOf(NodeId(id::ObjectsFolder));
+    for (const Reference& r : space.node(folder).references) QVERIFY(r.target != index);
+    for (const Reference& r : space.node(space.indexOf(NodeId(id::BaseObjectType))).references) QVERIFY(r.target != index);
+    // The index is taken again by the next node; nothing else moved.
+    Node other = object;
+    other.nodeId = NodeId(1, 424242u);
+    NodeIndex again = kNoNode;
+    QCOMPARE(space.addNode(other, &again), status::Good);
+    QCOMPARE(again, index);
+    QCOMPARE(space.size(), size);
+    QCOMPARE(space.indexOf(NodeId(id::ObjectsFolder)), folder);
+    QCOMPARE(space.removeNode(other.nodeId), status::Good);
+    QVERIFY(!space.find(other.nodeId));
+}
+
+void TestDiagnostics::sessionTimeoutIsCounted() {
+    const ServerDiagnosticsSummaryDataType before = m_server->diagnostics().summary();
+    {
+        ClientConfig cfg = clientConfig();
+        cfg.requestedSessionTimeoutMs = 1000;
+        Client c(cfg);
+        QVERIFY(!connect(c).isNull());
+    }  // the channel closes without CloseSession: the activated Session waits for its timeout
+    QCOMPARE(m_server->diagnostics().summary().sessionTimeoutCount, before.sessionTimeoutCount);
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->diagnostics().summary().sessionTimeoutCount, before.sessionTimeoutCount + 1, 5000);
+    const ServerDiagnosticsSummaryDataType after = m_server->diagnostics().summary();
+    QCOMPARE(after.currentSessionCount, before.currentSessionCount);
+    QCOMPARE(after.sessionAbortCount, before.sessionAbortCount);
 }
 
 QTEST_MAIN(TestDiagnostics)
