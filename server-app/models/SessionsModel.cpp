@@ -61,8 +61,12 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     case ClientApplication: return d.clientDescription.applicationName.text.toQString();
     case Address: return s.peerAddress;
     case Security:
+        // "None" once, not "None None"; otherwise the mode and the policy ("Sign Basic256Sha256").
+        if (s.security.securityMode == MessageSecurityMode::None) return securityModeName(s.security.securityMode);
         return securityModeName(s.security.securityMode) + QLatin1Char(' ') + securityPolicyShortName(s.security.securityPolicyUri);
-    case User: return s.security.clientUserIdOfSession.toQString();
+    case User:
+        if (!s.security.clientUserIdOfSession.isEmpty()) return s.security.clientUserIdOfSession.toQString();
+        return s.activated ? tr("(anonymous)") : tr("(not activated)");
     case Created: return sort ? QVariant(qint64(d.clientConnectionTime.ticks)) : QVariant(dateTimeText(d.clientConnectionTime));
     case LastContact: return sort ? QVariant(qint64(d.clientLastContactTime.ticks)) : QVariant(dateTimeText(d.clientLastContactTime));
     case Requests: return qulonglong(d.totalRequestCount.totalCount);

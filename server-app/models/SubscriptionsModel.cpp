@@ -8,7 +8,6 @@ void SubscriptionsModel::update(const DiagnosticsSnapshot& snapshot) {
     for (const SessionSnapshot& s : snapshot.sessions)
         sessionNames.emplace(s.diagnostics.sessionId, s.diagnostics.sessionName.toQString());
 
-    const int64_t dtMs = m_previousTakenMs < 0 ? 0 : snapshot.takenMs - m_previousTakenMs;
     std::unordered_map<uint32_t, Previous> next;
     next.reserve(snapshot.subscriptions.size());
     std::vector<SubscriptionRow> rows;
@@ -18,20 +17,24 @@ void SubscriptionsModel::update(const DiagnosticsSnapshot& snapshot) {
         r.diagnostics = d;
         const auto name = sessionNames.find(d.sessionId);
         if (name != sessionNames.end()) r.sessionName = name->second;
+        Previous window{d.notificationsCount, snapshot.takenMs, 0.0};  // first seen: 0 until a window is complete
         const auto prev = m_previous.find(d.subscriptionId);
         if (prev != m_previous.end()) {
-            // The same snapshot again (dt 0) keeps the rate; a counter that went back (a
-            // transferred Subscription starts anew) gives 0 rather than a huge number.
-            r.notificationsPerSecond = dtMs <= 0 ? prev->second.rate
-                                       : d.notificationsCount >= prev->second.notifications
-                                           ? double(d.notificationsCount - prev->second.notifications) * 1000.0 / double(dtMs)
-                                           : 0.0;
+            const Previous& p = prev->second;
+            const int64_t dtMs = snapshot.takenMs - p.sinceMs;
+            if (d.notificationsCount < p.notifications) {
+                // A counter that went back (a transferred Subscription starts anew): a new window.
+            } else if (dtMs >= kRateWindowMs) {
+                window.rate = double(d.notificationsCount - p.notifications) * 1000.0 / double(dtMs);
+            } else {
+                window = p;  // the window is still open: keep its start and the last rate
+            }
         }
-        next[d.subscriptionId] = {d.notificationsCount, r.notificationsPerSecond};
+        r.notificationsPerSecond = window.rate;
+        next[d.subscriptionId] = window;
         rows.push_back(std::move(r));
     }
     m_previous = std::move(next);
-    m_previousTakenMs = snapshot.takenMs;
     replaceRows(std::move(rows));
 }
 

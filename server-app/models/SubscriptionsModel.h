@@ -53,11 +53,15 @@ protected:
     uint32_t keyOf(const SubscriptionRow& r) const override { return r.diagnostics.subscriptionId; }
 
 private:
+    // Notifications/s is measured over at least kRateWindowMs: a Subscription publishing every
+    // 500 ms or slower would otherwise read 0 in every other 250 ms poll. The rate shown is the
+    // last complete window's.
+    static constexpr int64_t kRateWindowMs = 1000;
     struct Previous {
-        uint32_t notifications = 0;
-        double rate = 0;
+        uint32_t notifications = 0;  // at the start of the current window
+        int64_t sinceMs = 0;         // the start of the current window (snapshot takenMs)
+        double rate = 0;             // of the last complete window
     };
-    int64_t m_previousTakenMs = -1;
     std::unordered_map<uint32_t, Previous> m_previous;
 };
 

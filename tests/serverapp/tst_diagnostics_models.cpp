@@ -128,10 +128,17 @@ void TestDiagnosticsModels::subscriptionsRate() {
     QCOMPARE(model.index(1, SubscriptionsModel::Session).data().toString(), QStringLiteral("ns=1;i=2"));  // unknown Session
     QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond, {}).data(SortRole).toDouble(), 0.0);
 
-    // 500 ms later: 50 more notifications on 10 (100/s); 11 gone, 12 new.
-    auto t = makeSnapshot(1500);
+    // 500 ms later: 50 more notifications on 10, but the 1 s window is not complete yet: still 0.
+    auto half = makeSnapshot(1500);
+    half->sessions.push_back(makeSession(1));
+    half->subscriptions = {makeSubscription(10, 1, 150), makeSubscription(11, 2, 0)};
+    model.update(*half);
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 0.0);
+
+    // 1,000 ms after the first: 100 more notifications on 10 (100/s); 11 gone, 12 new.
+    auto t = makeSnapshot(2000);
     t->sessions.push_back(makeSession(1));
-    auto ten = makeSubscription(10, 1, 150);
+    auto ten = makeSubscription(10, 1, 200);
     ten.unacknowledgedMessageCount = 4;
     ten.latePublishRequestCount = 2;
     ten.monitoringQueueOverflowCount = 3;
@@ -151,9 +158,20 @@ void TestDiagnosticsModels::subscriptionsRate() {
     QCOMPARE(model.index(0, SubscriptionsModel::Items).data().toULongLong(), 3ull);
     QCOMPARE(model.index(0, SubscriptionsModel::PublishingInterval).data(SortRole).toDouble(), 100.0);
 
-    // The same snapshot again keeps the rate.
+    // The same snapshot again keeps the rate, and so does one inside the next window.
     model.update(*t);
     QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 100.0);
+    auto u = makeSnapshot(2250);
+    u->sessions.push_back(makeSession(1));
+    u->subscriptions = {makeSubscription(10, 1, 250), makeSubscription(12, 1, 7)};
+    model.update(*u);
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 100.0);
+    // The window that closes at 3,000 ms holds 200 (from 2,000 ms): 200/s.
+    auto v = makeSnapshot(3000);
+    v->sessions.push_back(makeSession(1));
+    v->subscriptions = {makeSubscription(10, 1, 400), makeSubscription(12, 1, 7)};
+    model.update(*v);
+    QCOMPARE(model.index(0, SubscriptionsModel::NotificationsPerSecond).data(SortRole).toDouble(), 200.0);
 }
 
 void TestDiagnosticsModels::summaryValues() {

@@ -40,6 +40,19 @@ QString ServerConfig::endpointUrl() const {
     return QStringLiteral("opc.tcp://%1:%2").arg(host).arg(port);
 }
 
+namespace {
+Q_LOGGING_CATEGORY(lcSessionEnd, "ua.server.session", QtInfoMsg)
+
+void logSessionEnd(const Session& s, SessionEnd why) {
+    const char* how = why == SessionEnd::Closed           ? "closed by its client"
+                      : why == SessionEnd::TimedOut       ? "timed out"
+                      : why == SessionEnd::Aborted        ? "aborted (its channel closed before it was activated)"
+                                                          : "closed by the server";
+    // The name and id do not change after CreateSession (the address may, under activationMutex).
+    qCInfo(lcSessionEnd, "session '%s' (%s) %s", s.sessionName.toQString().toUtf8().constData(), s.sessionId.toString().c_str(), how);
+}
+} // namespace
+
 int64_t Server::monotonicMs() {
     static const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
     return clock.elapsed();
@@ -48,7 +61,10 @@ int64_t Server::monotonicMs() {
 Server::Server(ServerConfig config, QObject* parent)
     : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions),
       m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
-    m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) { d->sessionRemoved(s, why); };
+    m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) {
+        d->sessionRemoved(s, why);
+        logSessionEnd(s, why);
+    };
     if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);

@@ -19,6 +19,15 @@ namespace {
 // Before the Hello is known, a message may be at most this large (a Hello is 32 bytes plus an
 // EndpointUrl of at most 4096 bytes).
 constexpr uint32_t kMaxHelloSize = 8192;
+
+// "host:port" as an administrator reads it: an IPv4 peer on a dual-stack socket as plain IPv4
+// (127.0.0.1:4840, not ::ffff:127.0.0.1:4840), an IPv6 peer in brackets ([::1]:4840).
+QString peerText(const QHostAddress& address, quint16 port) {
+    bool v4 = false;
+    const quint32 ip4 = address.toIPv4Address(&v4);
+    if (v4) return QStringLiteral("%1:%2").arg(QHostAddress(ip4).toString()).arg(port);
+    return QStringLiteral("[%1]:%2").arg(address.toString()).arg(port);
+}
 } // namespace
 
 ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
@@ -31,7 +40,7 @@ ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
     m_link->thread = QThread::currentThread();
     m_socket->setSocketDescriptor(socketDescriptor);
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    m_peerAddress = QStringLiteral("%1:%2").arg(m_socket->peerAddress().toString()).arg(m_socket->peerPort());
+    m_peerAddress = peerText(m_socket->peerAddress(), m_socket->peerPort());
     ++m_server.channelCount;
     connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::closeConnection);
@@ -122,7 +131,7 @@ bool ServerConnection::processMessage(const uint8_t* p, std::size_t n) {
     case ServerSecureChannel::Event::Kind::Fatal:
         // The ERR may hide the cause (Bad_SecurityChecksFailed); the log names it.
         qCInfo(lcChannel, "channel %u from %s closed: %s (%s)", m_channelId,
-               qPrintable(m_socket->peerAddress().toString()), ev.detail.name().c_str(), ev.reason.c_str());
+               qPrintable(m_peerAddress), ev.detail.name().c_str(), ev.reason.c_str());
         fail(ev.error, ev.reason);
         return false;
     case ServerSecureChannel::Event::Kind::Close: closeConnection(); return false;

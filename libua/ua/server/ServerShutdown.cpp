@@ -70,7 +70,7 @@ void Server::finishShutdown(const QString& reason) {
     // Subscriptions homed there end, where their parked Publish requests are; those of Sessions
     // closed earlier, which still run out their lifetime, too.
     const std::vector<SessionPtr> sessions = m_sessions.snapshot();
-    for (const SessionPtr& s : sessions) m_sessions.remove(s);
+    for (const SessionPtr& s : sessions) m_sessions.remove(s, SessionEnd::ClosedByServer);
     std::size_t subscribed = 0;
     for (QObject* ctx : m_threadContexts) {
         QMetaObject::invokeMethod(ctx, [&subscribed] {

@@ -9,12 +9,17 @@
 #include "ua/server/services/IdentityTokens.h"
 #include "ua/server/services/SubscriptionService.h"
 
+#include <QLoggingCategory>
 #include <algorithm>
 #include <cstring>
 
 namespace ua {
 
 namespace {
+
+// Session establishment for the administrator's log (not per request: CreateSession and
+// ActivateSession only).
+Q_LOGGING_CATEGORY(lcSession, "ua.server.session", QtInfoMsg)
 
 constexpr std::size_t kNonceLength = 32;    // bytes: the serverNonce we send
 constexpr std::size_t kMinClientNonce = 32; // bytes (5.7.2.3 Bad_NonceInvalid)
@@ -141,8 +146,12 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
         return;
     }
     const ServerSecureChannel& ch = *ctx.connection.channel();
-    const auto fail = [&](StatusCode code) { resp.responseHeader.serviceResult = code; };
     std::lock_guard lock(s->activationMutex);
+    const auto fail = [&](StatusCode code) {
+        resp.responseHeader.serviceResult = code;
+        qCWarning(lcSession, "ActivateSession of session '%s' from %s refused: %s", s->sessionName.toQString().toUtf8().constData(),
+                  qPrintable(ctx.connection.peerAddress()), code.name().c_str());
+    };
     const bool newChannel = s->channelId != ctx.channelId;
     if (!s->activated && newChannel)
         return fail(status::BadSessionIdInvalid); // 5.7.3: first activation on its channel
@@ -195,6 +204,11 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     s->peerAddress = ctx.connection.peerAddress();
     if (s->clientUserIdHistory.empty() || s->clientUserIdHistory.back() != s->clientUserId)
         s->clientUserIdHistory.push_back(s->clientUserId);
+    if (!s->activated || newChannel)
+        qCInfo(lcSession, "session '%s' of %s activated from %s as %s (%s, %s)", s->sessionName.toQString().toUtf8().constData(),
+               s->client.applicationUri.toQString().toUtf8().constData(), qPrintable(s->peerAddress),
+               s->clientUserId.empty() ? "anonymous" : s->clientUserId.c_str(), toString(s->securityMode),
+               s->securityPolicyUri.toQString().section(QLatin1Char('#'), 1).toUtf8().constData());
     s->activated = true;
     s->touch(ctx.nowMs);
     ctx.connection.rememberSession(s);
