@@ -81,6 +81,7 @@ SessionPtr ServerConnection::findSession(const NodeId& token) {
 }
 
 const AddressSpace& ServerConnection::addressSpace() {
+    if (m_link->scheduler) return m_link->scheduler->addressSpace();  // the thread's (see there)
     const uint64_t v = m_server.addressSpaceVersion();
     if (v != m_spaceVersion || !m_space) {
         m_space = m_server.addressSpace().snapshot();

@@ -45,7 +45,10 @@ public:
     TimerQueue& timers() { return m_timers; }
     const SubscriptionConfig& config() const { return m_config; }
     SubscriptionRegistry& registry() { return m_registry; }
-    // The current snapshot (reloaded when the server published a new one).
+    // The current snapshot of this thread (reloaded when the server published a new one). The
+    // connections of this thread use it too, so that an idle connection does not keep an old copy
+    // of the address space alive (each one is a copy of the whole node table). A reference stays
+    // valid until control returns to the event loop: a replaced snapshot is released only then.
     const AddressSpace& addressSpace();
     QThread* homeThread() const { return thread(); }
 
@@ -81,6 +84,7 @@ private:
     int64_t m_lastRunUs = 0;
     std::shared_ptr<const AddressSpace> m_snapshot;
     uint64_t m_snapshotVersion = 0;
+    std::vector<std::shared_ptr<const AddressSpace>> m_retired;  // released by the event loop
     std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;
     Housekeeper m_housekeeper;
     Timer m_housekeeping;
