@@ -186,6 +186,10 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
             }
             s.endpoints.push_back({*policy, *mode});
         }
+        if (s.endpoints.empty()) {  // a server no client can reach
+            if (error) *error = QStringLiteral("security.endpoints: at least one endpoint (policy and mode) is needed");
+            return std::nullopt;
+        }
     }
     QJsonObject tokens;
     if (!readObject(o, "userTokens", &tokens, error)) return std::nullopt;
@@ -194,6 +198,10 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
         !readBool(tokens, "userName", &s.allowUserName, tok, error) ||
         !readBool(tokens, "certificate", &s.allowX509, tok, error))
         return std::nullopt;
+    if (!s.allowAnonymous && !s.allowUserName && !s.allowX509) {  // no Session could be activated
+        if (error) *error = QStringLiteral("security.userTokens: at least one of anonymous, userName, certificate must be true");
+        return std::nullopt;
+    }
 
     if (!readObject(json, "limits", &o, error)) return std::nullopt;
     const QString lim = QStringLiteral("limits");

@@ -55,6 +55,7 @@ private slots:
     void serviceNamesFollowTheSpecification();
     void readsAreCountedPerSessionAndServerWide();
     void sessionFieldsAreFilled();
+    void longSessionNameIsBoundedAndIdleContactTimeIsStable();
     void wrongPasswordIsASecurityRejectedSession();
     void sessionsOpenedAndClosedAreCounted();
     void closeSessionClosesItsClientsSession();
@@ -254,6 +255,32 @@ void TestDiagnostics::sessionFieldsAreFilled() {
     QVERIFY(withSub->summary.currentSubscriptionCount >= 1u);
     QVERIFY(withSub->summary.publishingIntervalCount >= 1u);
     QVERIFY(withSub->summary.cumulatedSubscriptionCount >= 1u);
+    Awaited<ServiceResult<CloseSessionResponse>> closed;
+    c.closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+}
+
+// A client's sessionName becomes node names copied with the node table: a 3 MB name (attacker
+// input) is kept to its first 256 bytes, cut between UTF-8 characters. And an idle Session's
+// ClientLastContactTime does not move between snapshots (a monitored item on it would report
+// changes that did not happen).
+void TestDiagnostics::longSessionNameIsBoundedAndIdleContactTimeIsStable() {
+    ClientConfig cfg = clientConfig();
+    cfg.sessionName = QString(1'000'000, QChar(0x20AC));  // "€": 3 bytes in UTF-8
+    Client c(cfg);
+    const NodeId id = connect(c);
+    QVERIFY(!id.isNull());
+    const DiagnosticsSnapshotPtr first = snapshot(0);
+    const SessionSnapshot* s = findSession(*first, id);
+    QVERIFY(s);
+    QCOMPARE(s->diagnostics.sessionName.view().size(), std::size_t(255));  // 85 whole characters
+    QCOMPARE(s->diagnostics.sessionName.toQString(), QString(85, QChar(0x20AC)));
+    QTest::qWait(30);
+    const DiagnosticsSnapshotPtr second = snapshot(0);
+    const SessionSnapshot* t = findSession(*second, id);
+    QVERIFY(t);
+    QVERIFY(second->takenMs > first->takenMs);
+    QCOMPARE(t->diagnostics.clientLastContactTime.ticks, s->diagnostics.clientLastContactTime.ticks);
     Awaited<ServiceResult<CloseSessionResponse>> closed;
     c.closeSession(this, closed.callback());
     QVERIFY(closed.wait());

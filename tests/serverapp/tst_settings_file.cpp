@@ -152,6 +152,9 @@ void TestSettingsFile::badValues_data() {
     QTest::newRow("unknown policy") << QByteArray(R"({"security":{"endpoints":[{"policy":"Basic512","mode":"Sign"}]}})") << "Basic512";
     QTest::newRow("None with Sign") << QByteArray(R"({"security":{"endpoints":[{"policy":"None","mode":"Sign"}]}})") << "security.endpoints";
     QTest::newRow("endpoints not array") << QByteArray(R"({"security":{"endpoints":{}}})") << "security.endpoints";
+    QTest::newRow("no endpoint") << QByteArray(R"({"security":{"endpoints":[]}})") << "security.endpoints";
+    QTest::newRow("no user token") << QByteArray(R"({"security":{"userTokens":{"anonymous":false,"userName":false,"certificate":false}}})")
+                                   << "security.userTokens";
     QTest::newRow("token not bool") << QByteArray(R"({"security":{"userTokens":{"anonymous":1}}})") << "security.userTokens.anonymous";
     QTest::newRow("sessions zero") << QByteArray(R"({"limits":{"maxSessions":0}})") << "limits.maxSessions";
     QTest::newRow("timeouts crossed") << QByteArray(R"({"limits":{"minSessionTimeoutMs":9000,"maxSessionTimeoutMs":10}})") << "minSessionTimeoutMs";

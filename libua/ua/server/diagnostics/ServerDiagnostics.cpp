@@ -216,7 +216,7 @@ struct ServerDiagnostics::State {
     void startCollection(uint64_t generation, std::vector<QPointer<SubscriptionScheduler>> homes);
     void finish(const std::shared_ptr<Collection>& c);
     void fillSessions(DiagnosticsSnapshot& snap, const std::unordered_map<NodeId, HomePart::SessionPart>& home) const;
-    void fillSession(const Session& s, SessionSnapshot& out, int64_t takenMs, DateTime takenAt,
+    void fillSession(const Session& s, SessionSnapshot& out,
                      const HomePart::SessionPart* home) const;
     bool startIfIdle(int64_t now, std::unique_lock<std::mutex>& lock);
 };
@@ -340,7 +340,7 @@ void ServerDiagnostics::State::startCollection(uint64_t gen, std::vector<QPointe
     if (last) finish(c);
 }
 
-void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& out, int64_t takenMs, DateTime takenAt,
+void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& out,
                                            const HomePart::SessionPart* home) const {
     SessionDiagnosticsDataType& d = out.diagnostics;
     SessionSecurityDiagnosticsDataType& sec = out.security;
@@ -364,8 +364,11 @@ void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& ou
     d.sessionId = s.sessionId;
     d.serverUri = String::fromQString(server.config().applicationUri);
     d.actualSessionTimeout = s.timeoutMs;
-    const int64_t idleMs = takenMs - s.lastActivityMs.load(std::memory_order_relaxed);
-    d.clientLastContactTime = DateTime{takenAt.ticks - std::max<int64_t>(0, idleMs) * DateTime::kTicksPerMs};
+    // The wall-clock time of the last request: its monotonic ms plus an offset taken once, so that
+    // an idle Session's value does not move between snapshots (a monitored item on it would report
+    // changes that did not happen).
+    static const int64_t wallOffsetTicks = DateTime::now().ticks - Server::monotonicMs() * DateTime::kTicksPerMs;
+    d.clientLastContactTime = DateTime{wallOffsetTicks + s.lastActivityMs.load(std::memory_order_relaxed) * DateTime::kTicksPerMs};
     if (home) {
         d.currentSubscriptionsCount = home->subscriptions;
         d.currentMonitoredItemsCount = home->monitoredItems;
@@ -393,7 +396,7 @@ void ServerDiagnostics::State::fillSessions(DiagnosticsSnapshot& snap,
     for (const SessionPtr& s : sessions) {
         SessionSnapshot out;
         const auto it = home.find(s->sessionId);
-        fillSession(*s, out, snap.takenMs, snap.takenAt, it == home.end() ? nullptr : &it->second);
+        fillSession(*s, out, it == home.end() ? nullptr : &it->second);
         snap.sessions.push_back(std::move(out));
     }
 }
@@ -406,7 +409,7 @@ SessionSnapshot ServerDiagnostics::describe(const Session& s) const {
     }
     SessionSnapshot out;
     const auto it = home->find(s.sessionId);
-    m_state->fillSession(s, out, Server::monotonicMs(), DateTime::now(), it == home->end() ? nullptr : &it->second);
+    m_state->fillSession(s, out, it == home->end() ? nullptr : &it->second);
     return out;
 }
 
@@ -422,11 +425,10 @@ std::shared_ptr<const std::vector<SessionSnapshot>> ServerDiagnostics::sessionsN
         home = st.homeSessions;
     }
     auto v = std::make_shared<std::vector<SessionSnapshot>>();
-    const DateTime at = DateTime::now();
     for (const SessionPtr& s : st.server.sessions().snapshot()) {
         SessionSnapshot out;
         const auto it = home->find(s->sessionId);
-        st.fillSession(*s, out, now, at, it == home->end() ? nullptr : &it->second);
+        st.fillSession(*s, out, it == home->end() ? nullptr : &it->second);
         v->push_back(std::move(out));
     }
     std::lock_guard lock(st.mutex);

@@ -22,6 +22,18 @@ namespace {
 Q_LOGGING_CATEGORY(lcSession, "ua.server.session", QtInfoMsg)
 
 constexpr std::size_t kNonceLength = 32;    // bytes: the serverNonce we send
+
+// The sessionName is the client's free text, and it becomes the BrowseName and DisplayName of the
+// Session's SessionDiagnosticsObject (copied with every copy of the node table) and a column of the
+// server app: kept to its first kMaxSessionNameBytes bytes, cut on a UTF-8 character boundary.
+constexpr std::size_t kMaxSessionNameBytes = 256;
+String boundedSessionName(const String& name) {
+    const std::string_view v = name.view();
+    if (v.size() <= kMaxSessionNameBytes) return name;
+    std::size_t n = kMaxSessionNameBytes;
+    while (n > 0 && (static_cast<unsigned char>(v[n]) & 0xC0) == 0x80) --n;  // v[n] starts the next character
+    return String(v.data(), n);
+}
 constexpr std::size_t kMinClientNonce = 32; // bytes (5.7.2.3 Bad_NonceInvalid)
 constexpr std::size_t kMaxClientNonce = 128;
 
@@ -113,7 +125,7 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
     }
     {
         std::lock_guard lock(s->activationMutex);  // ServerDiagnostics may read it already
-        s->sessionName = req.sessionName;
+        s->sessionName = boundedSessionName(req.sessionName);
         s->client = req.clientDescription;
         s->clientCertificate = ch.clientCertificate().isNull() ? std::string() : ch.clientCertificate().der();
         s->serverCertificate = serverCertificate;
