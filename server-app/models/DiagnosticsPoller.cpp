@@ -17,7 +17,10 @@ DiagnosticsPoller::DiagnosticsPoller(SnapshotSource source, QObject* parent)
     connect(&m_timer, &QTimer::timeout, this, &DiagnosticsPoller::pollNow);
 }
 
-void DiagnosticsPoller::setInterval(int ms) { m_timer.setInterval(std::max(10, ms)); }
+void DiagnosticsPoller::setInterval(int ms) {
+    m_baseInterval = std::max(10, ms);
+    m_timer.setInterval(m_baseInterval);
+}
 void DiagnosticsPoller::start() {
     m_timer.start();
     pollNow();
@@ -42,6 +45,9 @@ void DiagnosticsPoller::deliver(DiagnosticsSnapshotPtr snapshot) {
     if (!snapshot || snapshot == m_latest) return;
     if (m_latest && snapshot->takenMs < m_latest->takenMs) return;  // an older answer, late
     m_latest = std::move(snapshot);
+    const std::size_t slowdown = std::clamp<std::size_t>(
+        (m_latest->sessions.size() + kSessionsPerInterval - 1) / kSessionsPerInterval, 1, kMaxSlowdown);
+    if (m_timer.interval() != m_baseInterval * int(slowdown)) m_timer.setInterval(m_baseInterval * int(slowdown));
     m_usage = sampleProcessUsage();
     emit snapshotReady(m_latest, m_usage);
 }

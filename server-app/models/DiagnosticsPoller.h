@@ -31,9 +31,15 @@ public:
     // Polls diagnostics.requestSnapshot (defined in DiagnosticsPollerServer.cpp).
     explicit DiagnosticsPoller(ServerDiagnostics& diagnostics, QObject* parent = nullptr);
 
-    // Polling period, ms (default 250). The snapshot asked for may be up to 4/5 of it old.
+    // Polling period, ms (default 250), up to kSessionsPerInterval Sessions. A snapshot costs the
+    // server's I/O threads and the GUI thread in proportion to the Sessions, so above that the
+    // period grows with them, up to kMaxSlowdown times (1 s by default from 751 Sessions on).
+    // The snapshot asked for may be up to 4/5 of the period old.
+    static constexpr std::size_t kSessionsPerInterval = 250;
+    static constexpr int kMaxSlowdown = 4;
     void setInterval(int ms);
-    int interval() const { return m_timer.interval(); }
+    int baseInterval() const { return m_baseInterval; }
+    int interval() const { return m_timer.interval(); }  // the period in use
     void start();
     void stop();
     bool isActive() const { return m_timer.isActive(); }
@@ -52,6 +58,7 @@ private:
 
     SnapshotSource m_source;
     QTimer m_timer;
+    int m_baseInterval = 250;
     bool m_outstanding = false;
     int64_t m_askedMs = 0;
     DiagnosticsSnapshotPtr m_latest;

@@ -282,6 +282,22 @@ void TestDiagnosticsModels::pollerAsksOnceAtATime() {
     QTRY_COMPARE(asked, 4);
     pending(makeSnapshot(1250));
     QCOMPARE(ready.count(), 2);
+    QCOMPARE(poller.interval(), 20);
+    // With many Sessions the period grows with them (a snapshot costs in proportion), at most 4x.
+    auto many = makeSnapshot(1500);
+    many->sessions.resize(600);
+    QTRY_COMPARE(asked, 5);
+    pending(many);
+    QCOMPARE(poller.interval(), 60);
+    auto more = makeSnapshot(1750);
+    more->sessions.resize(5000);
+    QTRY_COMPARE(asked, 6);
+    pending(more);
+    QCOMPARE(poller.interval(), 80);
+    QCOMPARE(poller.baseInterval(), 20);
+    QTRY_COMPARE(asked, 7);
+    pending(makeSnapshot(2000));  // few again: back to the base period
+    QCOMPARE(poller.interval(), 20);
     poller.stop();
     QVERIFY(!poller.isActive());
 }
