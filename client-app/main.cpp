@@ -1,11 +1,9 @@
-// ua-client: until the client exists (issue 7), it prints its version and the codec's coverage.
-#include "ua/Version.h"
-#include "ua/encoding/DataTypeInfo.h"
+// ua-client: with a command (browse, read, write, subscribe, call, discover; see
+// `ua-client --help`) it runs the command line (cli/), otherwise it opens the window (window/).
+#include "cli/CommandLine.h"
+#include "window/WindowMain.h"
 
-#include <cstdio>
-
-int main() {
-    std::printf("ua-client %s (UA Binary codec: %zu structured types)\n", UA_WORKBENCH_VERSION,
-                ua::generatedDataTypes().size());
-    return 0;
+int main(int argc, char** argv) {
+    if (ua::clientapp::isCommandLineInvocation(argc, argv)) return ua::clientapp::runCommandLine(argc, argv);
+    return ua::clientapp::runWindow(argc, argv);
 }

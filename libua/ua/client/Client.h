@@ -29,6 +29,7 @@
 #include "ua/client/ClientConfig.h"
 #include "ua/client/ClientCore.h"
 #include "ua/client/ClientSubscription.h"
+#include "ua/client/Discovery.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
@@ -73,6 +74,10 @@ public:
     // Bad_CertificateTimeInvalid, ...), Bad_CertificateUntrusted (the trust callback rejected it), or
     // Bad_InvalidState when not Disconnected.
     void connectToServer(const QString& url, QObject* context, ServiceCallback<GetEndpointsResponse> done);
+    // Discovery (Discovery.h): opens a connection to url with SecurityPolicy None, calls FindServers
+    // and GetEndpoints, and closes it again (the Client is Disconnected before and after; no
+    // endpoint is chosen, no certificate checked). Bad_InvalidState when not Disconnected.
+    void discover(const QString& url, QObject* context, DiscoveryCallback done);
     // CreateSession + ActivateSession with config.identity, then reads the NamespaceArray (i=2255) for
     // nodeIdConverter(). On a secure channel the client sends its certificate and a 32-byte nonce,
     // checks the serverSignature (Bad_ApplicationSignatureInvalid), the server certificate (the

@@ -1,0 +1,90 @@
+// The client app's connection to one server (issue 7 items 1, 11): a ua::Client with its own I/O
+// thread, the connect sequence (connectToServer + createSession) with the user's trust decision for
+// an untrusted server certificate, discovery, the service log, and cancellable operations. Lives on
+// the GUI thread (or the CLI's main thread); nothing here blocks it.
+//
+//   Connection c(pkiDir);
+//   c.setTrustPrompt([&](const ua::Certificate& cert, ua::StatusCode why) { return dialog.ask(cert, why); });
+//   connect(&c, &Connection::stateChanged, ...);
+//   c.connectTo(settings);                 // Disconnected -> Connecting -> ... -> Connected
+//   c.client()->readValues({id}, c.beginOperation("Read"), ua::clientapp::logged<ua::ReadResponse>(c.log(), ...));
+//
+// Cancellation: every operation of the app gets a context object from beginOperation(); the Client
+// drops a callback whose context was destroyed, so cancelOperations() (the window's Cancel button,
+// Esc) ends the wait at once: the request itself completes or times out in the background.
+#pragma once
+
+#include "core/ConnectionSettings.h"
+#include "core/ServiceLog.h"
+#include "ua/client/Client.h"
+#include "ua/client/Discovery.h"
+
+#include <QObject>
+#include <QPointer>
+#include <functional>
+#include <memory>
+
+namespace ua::clientapp {
+
+class Connection : public QObject {
+    Q_OBJECT
+public:
+    // pkiDir: the client's certificate store (created on first use); empty: the default
+    // QStandardPaths::AppDataLocation + "/pki".
+    explicit Connection(QString pkiDir = {}, QObject* parent = nullptr);
+    ~Connection() override;
+
+    // Asked on this object's thread while the I/O thread waits (ClientConfig::trustCallback through a
+    // BlockingQueuedConnection); may run a modal dialog. Unset: Reject.
+    using TrustPrompt = std::function<TrustDecision(const Certificate& certificate, StatusCode reason)>;
+    void setTrustPrompt(TrustPrompt prompt);
+
+    // Connects (a new ua::Client with settings.clientConfig()), then creates and activates the
+    // Session. Progress and failure through stateChanged / connectFinished; any earlier connection
+    // is closed first. Logged as "Connect" and "CreateSession".
+    void connectTo(const ConnectionSettings& settings);
+    // CloseSession + CloseSecureChannel; also cancels a connect in progress.
+    void disconnectFromServer();
+
+    // FindServers + GetEndpoints on a short-lived None channel (ua::Client::discover), independent of
+    // the connection. Cancelled by cancelOperations(). Logged as "FindServers"/"GetEndpoints".
+    void discover(const QString& url, std::function<void(const DiscoveryResult&)> done);
+
+    ClientState state() const;
+    // The Client of the current connection (null before the first connectTo). Valid until the next
+    // connectTo() or the Connection's destruction: do not keep it; keep the Connection.
+    Client* client() const { return m_client.get(); }
+    const ConnectionSettings& settings() const { return m_settings; }
+    ServiceLog* log() const { return m_log; }
+    QString pkiDir() const { return m_pkiDir; }
+
+    // A context object for one operation's callbacks (see the header comment); description is shown
+    // while it runs ("Browse Objects"). endOperation() when done (deletes it later). count changes
+    // are signalled with operationsChanged.
+    QObject* beginOperation(const QString& description);
+    void endOperation(QObject* operation);
+    void cancelOperations();
+    int operationCount() const;
+
+signals:
+    // Every state change of the Client (Connecting, ChannelOpen, Connected, Reconnecting,
+    // Disconnected), with the reason (e.g. Bad_ConnectionClosed when lost, reconnecting).
+    void stateChanged(ua::ClientState state, ua::StatusCode reason);
+    // The connectTo() sequence ended: Good with an active Session, or the failure (e.g.
+    // Bad_CertificateUntrusted after Reject, Bad_UserAccessDenied, Bad_Timeout).
+    void connectFinished(ua::StatusCode status);
+    // The Client was replaced (connectTo): models drop what they hold of the old one.
+    void clientChanged(ua::Client* client);
+    // Number of operations in progress and the description of the latest one.
+    void operationsChanged(int count, const QString& latest);
+
+private:
+    QString m_pkiDir;
+    ConnectionSettings m_settings;
+    TrustPrompt m_trustPrompt;
+    std::unique_ptr<Client> m_client;
+    ServiceLog* m_log;
+    QObject* m_operations;  // parent of the operation contexts
+};
+
+} // namespace ua::clientapp
