@@ -7,6 +7,7 @@
 #include <QMutex>
 #include <QStandardPaths>
 #include <QThread>
+#include <QTimer>
 #include <QWaitCondition>
 
 namespace ua::clientapp {
@@ -133,8 +134,11 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     QObject* ctx = m_connectContext = new QObject(this);
     m_connectOperation = beginOperation(tr("Connect to %1").arg(settings.endpointUrl));
     if (!error.isEmpty()) {
-        m_log->record(QStringLiteral("Connect"), status::BadConfigurationError, 0, error);
-        finishConnect(status::BadConfigurationError);
+        // Reported from the event loop like every other result (not inside connectTo()).
+        QTimer::singleShot(0, ctx, [this, error] {
+            m_log->record(QStringLiteral("Connect"), status::BadConfigurationError, 0, error);
+            finishConnect(status::BadConfigurationError);
+        });
         return;
     }
     QElapsedTimer timer;

@@ -87,7 +87,9 @@ signals:
     // Disconnected), with the reason (e.g. Bad_ConnectionClosed when lost, reconnecting).
     void stateChanged(ua::ClientState state, ua::StatusCode reason);
     // The connectTo() sequence ended: Good with an active Session, or the failure (e.g.
-    // Bad_CertificateUntrusted after Reject, Bad_UserAccessDenied, Bad_Timeout).
+    // Bad_CertificateUntrusted after Reject, Bad_UserAccessDenied, Bad_Timeout, Bad_ConfigurationError
+    // when the user certificate or key cannot be read). Once per connectTo() (none for one replaced
+    // by another connectTo() first), always from the event loop, never inside connectTo().
     void connectFinished(ua::StatusCode status);
     // The Client was replaced (connectTo): models drop what they hold of the old one.
     void clientChanged(ua::Client* client);

@@ -3,6 +3,7 @@
 // Bad_UserAccessDenied), the trust prompt for an untrusted server certificate (Reject, AcceptOnce,
 // TrustPermanently), the service log, cancellation, and destruction while the prompt waits.
 #include "../../client/ClientTestUtil.h"
+#include "../../client/ScriptedServer.h"
 
 #include "core/Connection.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -12,6 +13,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -30,6 +32,8 @@ private slots:
     void cleanupTestCase();
     void connectsAnonymously();
     void userNameAndRefusedPassword();
+    void certificateUser();
+    void silentServerTimesOut();
     void rejectedCertificate();
     void acceptOnceAsksEveryTime();
     void trustPermanentlyAsksOnce();
@@ -46,6 +50,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<Server> m_server;
     int m_pkiCount = 0;
+    QString m_userCertFile, m_userKeyFile;  // an X509 user (dave) the server maps and trusts
     QString freshPki() { return m_dir.filePath(QStringLiteral("client-pki-%1").arg(++m_pkiCount)); }
 };
 
@@ -63,8 +68,28 @@ void TestConnection::initTestCase() {
     cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
     cfg.security.trustAllClients = true;
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
+    // An X509 user: a certificate and key of its own (made by a store, as a user would bring one).
+    CertificateStore users(m_dir.filePath(QStringLiteral("user-pki")).toStdString());
+    CertificateRequest req;
+    req.applicationUri = "urn:ua-workbench:test-user:dave";
+    req.applicationName = "dave";
+    std::string error;
+    QVERIFY2(users.ensureOwnCertificate(req, &error), error.c_str());
+    m_userCertFile = m_dir.filePath(QStringLiteral("dave.der"));
+    m_userKeyFile = m_dir.filePath(QStringLiteral("dave-key.pem"));
+    QFile der(m_userCertFile);
+    QVERIFY(der.open(QIODevice::WriteOnly));
+    der.write(QByteArray::fromStdString(users.ownCertificate().der()));
+    der.close();
+    QVERIFY(users.ownPrivateKey().savePem(m_userKeyFile.toStdString()));
+    UserRecord dave;
+    dave.name = "dave";
+    dave.roles = roleBit(Role::Operator);
+    dave.certificateThumbprint = users.ownCertificate().thumbprintHex();
+    cfg.security.users.users.push_back(dave);
     m_server = std::make_unique<Server>(cfg);
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+    QVERIFY(m_server->userCertificateStore()->addTrusted(users.ownCertificate()));
 }
 
 void TestConnection::cleanupTestCase() { m_server.reset(); }
@@ -80,7 +105,8 @@ ConnectionSettings TestConnection::settings(const QString& policy, MessageSecuri
 StatusCode TestConnection::connectAndWait(Connection& c, const ConnectionSettings& s) {
     QSignalSpy finished(&c, &Connection::connectFinished);
     c.connectTo(s);
-    if (!finished.wait(20000) && finished.isEmpty()) return status::BadTimeout;
+    if (!finished.isEmpty()) return status::BadInvalidState;  // never inside connectTo()
+    if (!finished.wait(20000)) return status::BadTimeout;
     return finished.at(0).at(0).value<StatusCode>();
 }
 
@@ -153,6 +179,45 @@ void TestConnection::userNameAndRefusedPassword() {
     QCOMPARE(c.log()->records().back().service, QStringLiteral("CreateSession"));
     QCOMPARE(c.log()->records().back().status, status::BadUserAccessDenied);
     QVERIFY(c.state() != ClientState::Connected);
+}
+
+void TestConnection::certificateUser() {
+    Connection c(freshPki());
+    c.setTrustPrompt([](const Certificate&, StatusCode) { return TrustDecision::AcceptOnce; });
+    ConnectionSettings s = settings(QString::fromLatin1(kSecurityPolicyBasic256Sha256), MessageSecurityMode::SignAndEncrypt);
+    s.identityKind = UserIdentity::Kind::Certificate;
+    s.userCertificateFile = m_userCertFile;
+    s.userKeyFile = m_userKeyFile;
+    QString error;
+    const ClientConfig cfg = s.clientConfig(c.pkiDir(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(cfg.identity.kind, UserIdentity::Kind::Certificate);
+    QCOMPARE(connectAndWait(c, s), status::Good);
+    QVERIFY(c.log()->records().back().detail.startsWith(QStringLiteral("certificate user, session")));
+
+    // Files that cannot be read: the connect fails at once with Bad_ConfigurationError, logged with why.
+    s.userKeyFile = m_dir.filePath(QStringLiteral("no-such-key.pem"));
+    QCOMPARE(connectAndWait(c, s), status::BadConfigurationError);
+    QCOMPARE(c.log()->records().back().service, QStringLiteral("Connect"));
+    QVERIFY2(c.log()->records().back().detail.contains(QStringLiteral("no-such-key.pem")), qPrintable(c.log()->records().back().detail));
+    QCOMPARE(c.operationCount(), 0);
+}
+
+void TestConnection::silentServerTimesOut() {
+    // A server that accepts TCP and never answers: connectFinished(Bad_Timeout) after the connect
+    // timeout; the caller's thread was never blocked (the test's event loop ran throughout).
+    ScriptedServer silent(ScriptedServer::Mode::Silent);
+    QVERIFY(silent.listen());
+    Connection c(freshPki());
+    c.setTimeouts(400, 2000);
+    ConnectionSettings s;
+    s.endpointUrl = silent.url();
+    QElapsedTimer t;
+    t.start();
+    QCOMPARE(connectAndWait(c, s), status::BadTimeout);
+    QVERIFY2(t.elapsed() >= 350 && t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+    QCOMPARE(c.log()->records().back().status, status::BadTimeout);
+    QCOMPARE(c.state(), ClientState::Disconnected);
 }
 
 void TestConnection::rejectedCertificate() {
