@@ -106,7 +106,7 @@ void Connection::connectTo(const ConnectionSettings& settings) {
         {
             QMutexLocker lock(&bridge->mutex);
             if (bridge->closed || !self) return TrustDecision::Reject;
-            if (self->thread() == QThread::currentThread()) {  // not our own Client: never wait on ourselves
+            if (self->thread() == QThread::currentThread()) {  // (our Client has its own thread) never wait on ourselves
                 lock.unlock();
                 return self->askTrust(certificate, reason);
             }

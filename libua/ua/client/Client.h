@@ -74,9 +74,12 @@ public:
     // Bad_CertificateTimeInvalid, ...), Bad_CertificateUntrusted (the trust callback rejected it), or
     // Bad_InvalidState when not Disconnected.
     void connectToServer(const QString& url, QObject* context, ServiceCallback<GetEndpointsResponse> done);
-    // Discovery (Discovery.h): opens a connection to url with SecurityPolicy None, calls FindServers
-    // and GetEndpoints, and closes it again (the Client is Disconnected before and after; no
-    // endpoint is chosen, no certificate checked). Bad_InvalidState when not Disconnected.
+    // Discovery (Discovery.h; OPC 10000-4 5.4.2, 5.4.4): opens a connection to url with
+    // SecurityPolicy None, calls FindServers (no filter) and GetEndpoints (for url), and closes it
+    // again (the Client is Disconnected before and after, Connecting meanwhile; no endpoint is
+    // chosen, no certificate checked, no reconnect). Fails with Bad_TcpEndpointUrlInvalid,
+    // Bad_ConnectionRejected, Bad_Timeout (config.connectTimeoutMs; config.requestTimeoutMs per
+    // service), an ERR's code, GetEndpoints' result, or Bad_InvalidState when not Disconnected.
     void discover(const QString& url, QObject* context, DiscoveryCallback done);
     // CreateSession + ActivateSession with config.identity, then reads the NamespaceArray (i=2255) for
     // nodeIdConverter(). On a secure channel the client sends its certificate and a 32-byte nonce,
