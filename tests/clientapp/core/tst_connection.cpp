@@ -404,6 +404,27 @@ void TestConnection::serviceLogModel() {
     QTRY_COMPARE(model.rowCount(), 1);
     QCOMPARE(model.index(0, ServiceLogModel::ServiceColumn).data().toString(), QStringLiteral("Browse"));
 
+    // A burst: 20,000 results into a log of 10,000 cost the view one remove and one insert.
+    ServiceLog big;
+    ServiceLogModel bigModel(&big);
+    QAbstractItemModelTester bigTester(&bigModel, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy bigInserted(&bigModel, &QAbstractItemModel::rowsInserted);
+    QSignalSpy bigRemoved(&bigModel, &QAbstractItemModel::rowsRemoved);
+    QElapsedTimer t;
+    t.start();
+    for (int i = 0; i < 20'000; ++i) big.record(QStringLiteral("Read"), status::Good, 1, QString::number(i));
+    const qint64 recordMs = t.elapsed();
+    QTRY_COMPARE(bigModel.rowCount(), 10'000);
+    qInfo("20,000 records in %lld ms; %d inserts, %d removes", recordMs, int(bigInserted.size()), int(bigRemoved.size()));
+    QCOMPARE(bigInserted.size(), 1);
+    QCOMPARE(bigRemoved.size(), 0);  // nothing shown yet was dropped
+    QCOMPARE(bigModel.index(0, ServiceLogModel::DetailColumn).data().toString(), QStringLiteral("10000"));
+    for (int i = 0; i < 5'000; ++i) big.record(QStringLiteral("Write"), status::Good, 1, QString::number(i));
+    QTRY_COMPARE(bigModel.index(9'999, ServiceLogModel::DetailColumn).data().toString(), QStringLiteral("4999"));
+    QCOMPARE(bigRemoved.size(), 1);
+    QCOMPARE(bigInserted.size(), 2);
+    QCOMPARE(bigModel.index(0, ServiceLogModel::DetailColumn).data().toString(), QStringLiteral("15000"));
+
     // A model made on a log with records shows them at once.
     ServiceLogModel late(&log);
     QAbstractItemModelTester lateTester(&late, QAbstractItemModelTester::FailureReportingMode::QtTest);

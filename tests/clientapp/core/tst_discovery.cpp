@@ -81,8 +81,11 @@ void TestDiscovery::discoversOurServer() {
     Client client(quickConfig());
     QSignalSpy states(&client, &Client::stateChanged);
     Awaited<DiscoveryResult> d;
+    QElapsedTimer t;
+    t.start();
     client.discover(url(), this, d.callback());
     QVERIFY(d.wait());
+    qInfo("discovery of our server: %lld ms", t.elapsed());
     QCOMPARE(d->status, status::Good);
     QCOMPARE(d->findServersStatus, status::Good);
     QCOMPARE(d.thread(), QThread::currentThread());
@@ -242,8 +245,11 @@ void TestDiscovery::discoversNodeOpcuaServer() {
 
     Client client(quickConfig());
     Awaited<DiscoveryResult> d;
+    QElapsedTimer t;
+    t.start();
     client.discover(nodeUrl, this, d.callback());
     QVERIFY(d.wait(20000));
+    qInfo("discovery of node-opcua's server: %lld ms", t.elapsed());
     QCOMPARE(d->status, status::Good);
     QCOMPARE(d->findServersStatus, status::Good);
     bool found = false;
