@@ -4,6 +4,7 @@
 // TrustPermanently), the service log, cancellation, and destruction while the prompt waits.
 #include "../../client/ClientTestUtil.h"
 #include "../../client/ScriptedServer.h"
+#include "../../client/TcpProxy.h"
 
 #include "core/Connection.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -34,6 +35,7 @@ private slots:
     void userNameAndRefusedPassword();
     void certificateUser();
     void silentServerTimesOut();
+    void lostConnectionIsShownAndRestored();
     void rejectedCertificate();
     void acceptOnceAsksEveryTime();
     void trustPermanentlyAsksOnce();
@@ -218,6 +220,26 @@ void TestConnection::silentServerTimesOut() {
     QVERIFY2(t.elapsed() >= 350 && t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
     QCOMPARE(c.log()->records().back().status, status::BadTimeout);
     QCOMPARE(c.state(), ClientState::Disconnected);
+}
+
+void TestConnection::lostConnectionIsShownAndRestored() {
+    // The connection cut under the Session: stateChanged shows Reconnecting with the reason, then
+    // Connected again on the same Session (the Client reconnects by itself).
+    TcpProxy proxy(m_server->port());
+    QVERIFY(proxy.listen());
+    Connection c(freshPki());
+    ConnectionSettings s;
+    s.endpointUrl = proxy.url();
+    s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyNone);
+    s.securityMode = MessageSecurityMode::None;
+    QCOMPARE(connectAndWait(c, s), status::Good);
+    const NodeId session = c.client()->sessionId();
+    QSignalSpy states(&c, &Connection::stateChanged);
+    proxy.cutAll();
+    QTRY_VERIFY_WITH_TIMEOUT(!states.isEmpty() && states.last().at(0).value<ClientState>() == ClientState::Connected, 15000);
+    QCOMPARE(states.first().at(0).value<ClientState>(), ClientState::Reconnecting);
+    QCOMPARE(states.first().at(1).value<StatusCode>(), status::BadConnectionClosed);
+    QCOMPARE(c.client()->sessionId(), session);
 }
 
 void TestConnection::rejectedCertificate() {
