@@ -1,7 +1,9 @@
 // The list of servers the user connected to, most recent first (issue 7 items 1 and 12: reconnect
 // from the history in at most two clicks). Stored with QSettings (organization "ua-workbench",
-// application "ua-client", key "servers") or in a given file; at most `limit` entries; an entry is
-// moved to the top when used again (ConnectionSettings::sameTarget).
+// application "ua-client", key "servers": one JSON array of ConnectionSettings::toJson objects, so
+// without passwords) or in a given INI file; at most `limit` entries (a smaller limit drops the
+// oldest on load); an entry is moved to the top when used again (ConnectionSettings::sameTarget).
+// Every change is saved at once.
 #pragma once
 
 #include "core/ConnectionSettings.h"
