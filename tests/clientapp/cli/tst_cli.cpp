@@ -74,6 +74,7 @@ private slots:
     void cleanupTestCase();
     void usage();
     void exitCodesOfConnections();
+    void discover();
     void browseOurServer();
     void readOurServer();
     void writeThenReadOurServer_data();
@@ -207,6 +208,34 @@ void TestCli::exitCodesOfConnections() {
     r = run({QStringLiteral("read"), QStringLiteral("http://127.0.0.1:%1").arg(port), QStringLiteral("i=2259")});
     QVERIFY2(r.exitCode == 3, qPrintable(r.text()));
     QVERIFY2(r.err.contains(QStringLiteral("Bad_TcpEndpointUrlInvalid")), qPrintable(r.text()));
+}
+
+void TestCli::discover() {
+    // Our server: every endpoint (None and the secure ones) with its user tokens; no Session needed.
+    CliRun r = run({QStringLiteral("discover"), m_url});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    QVERIFY2(r.out.startsWith(QStringLiteral("Server  UA Workbench Server  ")), qPrintable(r.text()));
+    QVERIFY2(r.out.contains(QStringLiteral("Endpoint  opc.tcp://127.0.0.1:%1  None  None  level ").arg(m_server->port())), qPrintable(r.text()));
+    QVERIFY2(r.out.contains(QStringLiteral("  Aes256_Sha256_RsaPss  SignAndEncrypt  level ")), qPrintable(r.text()));
+    r = run({QStringLiteral("discover"), m_url, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const QJsonArray endpoints = o.value(QStringLiteral("endpoints")).toArray();
+    QCOMPARE(endpoints.size(), 7);
+    QStringList tokens;
+    for (const QJsonValue& t : endpoints[0].toObject().value(QStringLiteral("userTokens")).toArray())
+        tokens << t.toObject().value(QStringLiteral("tokenType")).toString();
+    QCOMPARE(tokens, QStringList({QStringLiteral("Anonymous"), QStringLiteral("UserName"), QStringLiteral("Certificate")}));
+    // node-opcua's server.
+    r = run({QStringLiteral("discover"), m_node.url, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QJsonObject n = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(n.value(QStringLiteral("servers")).toArray().at(0).toObject().value(QStringLiteral("applicationUri")).toString(),
+             QStringLiteral("urn:ua-workbench:node-opcua-test-server"));
+    QCOMPARE(n.value(QStringLiteral("endpoints")).toArray().at(0).toObject().value(QStringLiteral("securityPolicy")).toString(), QStringLiteral("None"));
+    // A closed port: connection failure.
+    r = run({QStringLiteral("discover"), QStringLiteral("opc.tcp://127.0.0.1:1")});
+    QVERIFY2(r.exitCode == 3 && r.err.contains(QStringLiteral("cannot discover opc.tcp://127.0.0.1:1: Bad_")), qPrintable(r.text()));
 }
 
 void TestCli::browseOurServer() {
