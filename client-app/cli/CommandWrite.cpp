@@ -59,7 +59,7 @@ void runWrite(CliSession& s) {
                 const int32_t* rank = r.response.results[1].value.get<int32_t>();
                 const int32_t valueRank = rank ? *rank : -2;
                 s.resolveBuiltInType(*dataType, [&s, node, id, valueRank, dataTypeId = *dataType](std::optional<BuiltInType> type) {
-                    if (!type)
+                    if (!type || *type == BuiltInType::Variant)  // a structure, or BaseDataType: any type
                         return s.fail(ExitUsage, QStringLiteral("%1: values of DataType %2 cannot be entered as text; give --type")
                                                      .arg(node.text, ns0Name(dataTypeId)));
                     writeParsed(s, node, id, *type, valueRank);

@@ -2,6 +2,7 @@
 // against our server (in this process: demo namespace, users, secure endpoints) and against
 // node-opcua's servers (node_server.js, node_sub_server.js). Each case checks the output and the
 // documented exit code (0 ok, 1 operation failed, 2 usage, 3 connection failed, 4 user refused).
+#include "ua/pki/CertificateStore.h"
 #include "ua/server/Server.h"
 #include "ua/server/users/Roles.h"
 
@@ -149,8 +150,27 @@ void TestCli::initTestCase() {
     cfg.security.trustAllClients = true;
     cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the demo variables are writable
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
+    // dave logs in with an X509 certificate (--cert/--key): a user record with its thumbprint.
+    CertificateStore daveStore(m_dir.filePath(QStringLiteral("dave")).toStdString());
+    CertificateRequest request;
+    request.applicationUri = "urn:ua-workbench:test:user:dave";
+    request.applicationName = "dave";
+    std::string error;
+    QVERIFY2(daveStore.ensureOwnCertificate(request, &error), error.c_str());
+    const Certificate dave = daveStore.ownCertificate();
+    QFile certFile(m_dir.filePath(QStringLiteral("dave.der")));
+    QVERIFY(certFile.open(QIODevice::WriteOnly));
+    certFile.write(QByteArray::fromStdString(dave.der()));
+    certFile.close();
+    QVERIFY(daveStore.ownPrivateKey().savePem(m_dir.filePath(QStringLiteral("dave.pem")).toStdString()));
+    UserRecord daveRecord;
+    daveRecord.name = "dave";
+    daveRecord.roles = roleBit(Role::Operator);
+    daveRecord.certificateThumbprint = dave.thumbprintHex();
+    cfg.security.users.users.push_back(daveRecord);
     m_server = std::make_unique<Server>(cfg);
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+    QVERIFY(m_server->userCertificateStore() && m_server->userCertificateStore()->addTrusted(dave));
     m_url = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(m_server->port());
 
     QVERIFY(m_node.waitReady());
@@ -270,6 +290,9 @@ void TestCli::readOurServer() {
     // A browse path, an attribute by name, and several nodes.
     CliRun r = run({QStringLiteral("read"), m_url, QStringLiteral("/Objects/Server/ServerStatus/State"), QStringLiteral("--security"), QStringLiteral("none")});
     QVERIFY2(r.exitCode == 0 && r.out == QStringLiteral("0\n"), qPrintable(r.text()));  // Running
+    r = run({QStringLiteral("read"), m_url, QStringLiteral("/Objects/2:Demo/2:Matrix"), QStringLiteral("--attribute"), QStringLiteral("DataType"),
+             QStringLiteral("--security"), QStringLiteral("none")});
+    QVERIFY2(r.exitCode == 0 && r.out == QStringLiteral("i=6 (Int32)\n"), qPrintable(r.text()));
     r = run({QStringLiteral("read"), m_url, QStringLiteral("i=2253"), QStringLiteral("--attribute"), QStringLiteral("DisplayName"),
              QStringLiteral("--security"), QStringLiteral("none")});
     QVERIFY2(r.exitCode == 0 && r.out.trimmed().endsWith(QStringLiteral("Server")), qPrintable(r.text()));
@@ -343,6 +366,17 @@ void TestCli::writeErrors() {
     r = run(QStringList{QStringLiteral("write"), m_url, kDemo + QStringLiteral("Scalars.Int32"), QStringLiteral("1.5"),
                         QStringLiteral("--type"), QStringLiteral("Double")} + none);
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_TypeMismatch")), qPrintable(r.text()));
+    // BaseDataType takes any type: --type says which; a structure cannot be entered.
+    r = run(QStringList{QStringLiteral("write"), m_url, kDemo + QStringLiteral("Scalars.Variant"), QStringLiteral("5")} + none);
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("values of DataType BaseDataType cannot be entered as text; give --type")),
+             qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("write"), m_url, kDemo + QStringLiteral("Scalars.Variant"), QStringLiteral("5"), QStringLiteral("--type"),
+                        QStringLiteral("UInt16")} + none);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("read"), m_url, kDemo + QStringLiteral("Scalars.Variant"), QStringLiteral("--json")} + none);
+    QVERIFY2(r.out.contains(QStringLiteral("\"type\":\"UInt16\"")) && r.out.contains(QStringLiteral("\"value\":5")), qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("write"), m_url, kDemo + QStringLiteral("Scalars.ExtensionObject"), QStringLiteral("{}")} + none);
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("cannot be entered as text")), qPrintable(r.text()));
     // Unknown node, a node that is not writable.
     r = run(QStringList{QStringLiteral("write"), m_url, kDemo + QStringLiteral("Nope"), QStringLiteral("1")} + none);
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NodeIdUnknown")), qPrintable(r.text()));
@@ -453,6 +487,17 @@ void TestCli::usersAndSecurity() {
     QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
     r = run({QStringLiteral("read"), m_url, node, QStringLiteral("--security"), QStringLiteral("none")});
     QCOMPARE(r.out, QStringLiteral("77\n"));
+    // An X509 user (--cert DER, --key PEM); a key file that is not a key is a usage error.
+    r = run({QStringLiteral("write"), m_url, node, QStringLiteral("78"), QStringLiteral("--cert"), m_dir.filePath(QStringLiteral("dave.der")),
+             QStringLiteral("--key"), m_dir.filePath(QStringLiteral("dave.pem")), QStringLiteral("--trust")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    r = run({QStringLiteral("read"), m_url, node, QStringLiteral("--security"), QStringLiteral("none")});
+    QCOMPARE(r.out, QStringLiteral("78\n"));
+    r = run({QStringLiteral("read"), m_url, node, QStringLiteral("--cert"), m_dir.filePath(QStringLiteral("dave.der")),
+             QStringLiteral("--key"), m_dir.filePath(QStringLiteral("dave.der"))});
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("cannot read the private key")), qPrintable(r.text()));
+    r = run({QStringLiteral("read"), m_url, node, QStringLiteral("--cert"), m_dir.filePath(QStringLiteral("dave.der"))});
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("--cert and --key go together")), qPrintable(r.text()));
 }
 
 void TestCli::nodeServer() {
