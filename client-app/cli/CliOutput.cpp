@@ -1,6 +1,7 @@
 #include "cli/CliOutput.h"
 
 #include "core/ValueText.h"
+#include "core/ValueTextStructures.h"
 #include "ua/server/addressspace/Ns0Tables.h"
 
 #include <QJsonArray>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 namespace ua::clientapp {
 
@@ -32,6 +34,40 @@ void printJson(const QJsonObject& object) {
 
 namespace {
 
+// A structure as a JSON object {"Field": value, ...}; enumerations by name.
+class JsonVisitor final : public StructureVisitor {
+public:
+    QJsonValue result;
+
+    void beginStructure(const char*) override { m_stack.push_back({false, {}, {}, {}}); }
+    void field(const char* name) override { m_stack.back().field = QLatin1String(name); }
+    void endStructure() override { pop(); }
+    void beginArray(std::size_t) override { m_stack.push_back({true, {}, {}, {}}); }
+    bool element(std::size_t) override { return true; }
+    void endArray() override { pop(); }
+    void value(const Variant& v) override { put(variantToJson(v)); }
+    void enumeration(int64_t v, const char* name) override { put(name ? QJsonValue(QLatin1String(name)) : QJsonValue(double(v))); }
+
+private:
+    struct Level {
+        bool isArray;
+        QJsonObject object;
+        QJsonArray array;
+        QString field;
+    };
+    void put(const QJsonValue& v) {
+        if (m_stack.empty()) result = v;
+        else if (m_stack.back().isArray) m_stack.back().array.append(v);
+        else m_stack.back().object.insert(m_stack.back().field, v);
+    }
+    void pop() {
+        Level l = std::move(m_stack.back());
+        m_stack.pop_back();
+        put(l.isArray ? QJsonValue(l.array) : QJsonValue(l.object));
+    }
+    std::vector<Level> m_stack;
+};
+
 template <class T>
 QJsonValue scalarJson(const T& v) {
     constexpr double kExact = 9007199254740992.0;  // 2^53: larger integers lose digits as JSON numbers
@@ -47,6 +83,10 @@ QJsonValue scalarJson(const T& v) {
         return variantToJson(v);
     } else if constexpr (std::is_same_v<T, DataValue>) {
         return dataValueToJson(v);
+    } else if constexpr (std::is_same_v<T, ExtensionObject>) {
+        JsonVisitor json;
+        if (v.decoded() && visitStructure(*v.decoded(), json)) return json.result;
+        return formatVariant(Variant(v));
     } else {
         return formatVariant(Variant(v));
     }

@@ -15,7 +15,8 @@ void printError(const QString& line);
 void printJson(const QJsonObject& object);  // one line, compact
 
 // A Variant as JSON: Boolean as a bool, numbers as numbers (Int64/UInt64 beyond 2^53 and nan/inf
-// as strings), arrays and matrices as (nested) arrays, everything else as its ValueText string.
+// as strings), arrays and matrices as (nested) arrays, structures known to the codec as objects
+// {"Field": value} (enumerations by name), everything else as its ValueText string.
 QJsonValue variantToJson(const Variant& value);
 // {value, type, status, sourceTimestamp, serverTimestamp} of a DataValue (absent fields left out).
 QJsonObject dataValueToJson(const DataValue& value);

@@ -1,14 +1,16 @@
-// Structures field by field: "{Name: value, ...}" for the generated structured types of namespace 0
-// (their forEachField gives the field names of Opc.Ua.Types.bsd). The list below is every type of
+// Structures field by field (ValueTextStructures.h): the generated structured types of namespace 0
+// (their forEachField gives the field names of Opc.Ua.Types.bsd), and ValueText's "{Name: value, ...}". The list below is every type of
 // ua/encoding/generated/DataTypes.cpp; tst_value_text checks that none is missing.
 #include "core/ValueText.h"
 #include "core/ValueTextDetail.h"
+#include "core/ValueTextStructures.h"
 #include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/generated/Types.h"
 
 #include <QStringList>
 #include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 namespace ua::clientapp::detail {
 
@@ -27,44 +29,78 @@ template <class T>
 struct IsArray<Array<T>> : std::true_type {};
 
 template <class T>
-QString fieldText(const T& v, int maxElements) {
+void visitField(const T& v, StructureVisitor& visitor) {
     if constexpr (GeneratedStructure<T>) {
-        QStringList parts;
+        visitor.beginStructure(T::kName);
         forEachField(v, [&](const char* name, const auto& field) {
-            parts << QLatin1String(name) + QStringLiteral(": ") + fieldText(field, maxElements);
+            visitor.field(name);
+            visitField(field, visitor);
         });
-        return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
+        visitor.endStructure();
     } else if constexpr (std::is_enum_v<T>) {
         const char* name = toString(v);  // the generated enumeration's names
-        if (name && *name) return QLatin1String(name);
-        return QString::number(qlonglong(std::underlying_type_t<T>(v)));
+        visitor.enumeration(int64_t(std::underlying_type_t<T>(v)), name && *name ? name : nullptr);
     } else if constexpr (IsArray<T>::value) {
-        QString s = QStringLiteral("[");
+        visitor.beginArray(v.size());
         for (std::size_t i = 0; i < v.size(); ++i) {
-            if (maxElements > 0 && i >= std::size_t(maxElements)) {
-                s += QStringLiteral(", ...");
-                break;
-            }
-            if (i) s += QStringLiteral(", ");
-            s += fieldText(v[i], maxElements);
+            if (!visitor.element(i)) break;
+            visitField(v[i], visitor);
         }
-        return s + QLatin1Char(']');
+        visitor.endArray();
     } else if constexpr (std::is_same_v<T, Variant>) {
-        return formatElement(v, maxElements);
+        visitor.value(v);
     } else {
-        return formatElement(Variant(v), maxElements);  // a built-in type
+        visitor.value(Variant(v));  // a built-in type
     }
 }
 
-using BodyFormatter = QString (*)(const ExtensionObjectBody&, int);
+// "{Name: value, ...}", arrays "[a, b, ...]" cut after maxElements, built-in values as elements
+// (text types quoted).
+class TextVisitor final : public StructureVisitor {
+public:
+    explicit TextVisitor(int maxElements) : m_maxElements(maxElements) {}
+    QString text;
+
+    void beginStructure(const char*) override {
+        text += QLatin1Char('{');
+        m_firstField.push_back(true);
+    }
+    void field(const char* name) override {
+        if (!m_firstField.back()) text += QStringLiteral(", ");
+        m_firstField.back() = false;
+        text += QLatin1String(name) + QStringLiteral(": ");
+    }
+    void endStructure() override {
+        m_firstField.pop_back();
+        text += QLatin1Char('}');
+    }
+    void beginArray(std::size_t) override { text += QLatin1Char('['); }
+    bool element(std::size_t index) override {
+        if (m_maxElements > 0 && index >= std::size_t(m_maxElements)) {
+            text += QStringLiteral(", ...");
+            return false;
+        }
+        if (index) text += QStringLiteral(", ");
+        return true;
+    }
+    void endArray() override { text += QLatin1Char(']'); }
+    void value(const Variant& v) override { text += formatElement(v, m_maxElements); }
+    void enumeration(int64_t v, const char* name) override { text += name ? QLatin1String(name) : QString::number(v); }
+
+private:
+    int m_maxElements;
+    std::vector<bool> m_firstField;
+};
+
+using BodyVisit = void (*)(const ExtensionObjectBody&, StructureVisitor&);
 
 template <class T>
-QString formatBody(const ExtensionObjectBody& body, int maxElements) {
-    return fieldText(static_cast<const ExtensionObjectHolder<T>&>(body).value, maxElements);
+void visitBody(const ExtensionObjectBody& body, StructureVisitor& visitor) {
+    visitField(static_cast<const ExtensionObjectHolder<T>&>(body).value, visitor);
 }
 
-#define UA_STRUCTURE(T) {T::kTypeId, &formatBody<T>},
-const std::pair<uint32_t, BodyFormatter> kFormatters[] = {
+#define UA_STRUCTURE(T) {T::kTypeId, &visitBody<T>},
+const std::pair<uint32_t, BodyVisit> kVisits[] = {
     UA_STRUCTURE(DataTypeDefinition) UA_STRUCTURE(StructureDefinition) UA_STRUCTURE(EnumDefinition)
     UA_STRUCTURE(DataSetMetaDataType) UA_STRUCTURE(DataTypeDescription) UA_STRUCTURE(StructureDescription)
     UA_STRUCTURE(EnumDescription) UA_STRUCTURE(RolePermissionType) UA_STRUCTURE(Argument)
@@ -176,10 +212,21 @@ const std::pair<uint32_t, BodyFormatter> kFormatters[] = {
 } // namespace
 
 QString formatStructure(const ExtensionObjectBody& body, int maxElements) {
-    static const std::unordered_map<uint32_t, BodyFormatter> formatters(std::begin(kFormatters), std::end(kFormatters));
-    const auto it = formatters.find(body.typeId());
-    if (it == formatters.end()) return QString();
-    return it->second(body, maxElements);
+    TextVisitor text(maxElements);
+    if (!visitStructure(body, text)) return QString();
+    return text.text;
 }
 
 } // namespace ua::clientapp::detail
+
+namespace ua::clientapp {
+
+bool visitStructure(const ExtensionObjectBody& body, StructureVisitor& visitor) {
+    static const std::unordered_map<uint32_t, detail::BodyVisit> visits(std::begin(detail::kVisits), std::end(detail::kVisits));
+    const auto it = visits.find(body.typeId());
+    if (it == visits.end()) return false;
+    it->second(body, visitor);
+    return true;
+}
+
+} // namespace ua::clientapp

@@ -524,6 +524,14 @@ void TestCli::nodeServer() {
              QStringLiteral("[1, 2, 3]"), QStringLiteral("3")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
     QCOMPARE(r.out, QStringLiteral("Products = [3, 6, 9]\n"));
+    // A structure in JSON: an object with the fields of ServerStatusDataType, enumerations by name.
+    r = run({QStringLiteral("read"), url, QStringLiteral("i=2256"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QJsonObject status = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("results")).toArray().at(0)
+                                   .toObject().value(QStringLiteral("value")).toObject();
+    QCOMPARE(status.value(QStringLiteral("State")).toString(), QStringLiteral("Running"));
+    QCOMPARE(status.value(QStringLiteral("BuildInfo")).toObject().value(QStringLiteral("ProductName")).toString(), QStringLiteral("NodeOPCUA-Server"));
+    QVERIFY(status.value(QStringLiteral("SecondsTillShutdown")).isDouble());
     // Unknown node.
     r = run({QStringLiteral("read"), url, QStringLiteral("ns=1;i=99999")});
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("ns=1;i=99999: Bad_NodeIdUnknown")), qPrintable(r.text()));

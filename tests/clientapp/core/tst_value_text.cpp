@@ -2,6 +2,7 @@
 // out-of-range and malformed input with its status and message, status names, the built-in type
 // of DataTypes, and structures formatted field by field.
 #include "core/ValueText.h"
+#include "core/ValueTextStructures.h"
 
 #include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -393,6 +394,33 @@ private slots:
             QVERIFY2(t.startsWith(QLatin1Char('{')) && t.endsWith(QLatin1Char('}')), info.name);
             if (info.fieldCount > 0) QVERIFY2(t.contains(QStringLiteral(": ")), info.name);
         }
+        // The walk itself: fields in order, nested structures, enumerations with their names.
+        struct Recorder final : StructureVisitor {
+            QStringList events;
+            void beginStructure(const char* t) override { events << QStringLiteral("begin ") + QLatin1String(t); }
+            void field(const char* n) override { events << QLatin1String(n); }
+            void endStructure() override { events << QStringLiteral("end"); }
+            void beginArray(std::size_t n) override { events << QStringLiteral("array %1").arg(n); }
+            bool element(std::size_t) override { return true; }
+            void endArray() override { events << QStringLiteral("end array"); }
+            void value(const Variant& v) override { events << formatVariant(v); }
+            void enumeration(int64_t v, const char* n) override { events << QStringLiteral("%1=%2").arg(QLatin1String(n)).arg(v); }
+        } recorder;
+        QVERIFY(visitStructure(*ExtensionObject::make(s).decoded(), recorder));
+        QCOMPARE(recorder.events.mid(0, 6), QStringList({"begin ServerStatusDataType", "StartTime", "2026-11-30T10:00:00.000Z",
+                                                         "CurrentTime", "1601-01-01T00:00:00.000Z", "State"}));
+        QCOMPARE(recorder.events.mid(6, 3), QStringList({"Running=0", "BuildInfo", "begin BuildInfo"}));
+        QCOMPARE(recorder.events.last(), QStringLiteral("end"));
+        struct Unknown final : ExtensionObjectBody {
+            uint32_t typeId() const override { return 999999; }
+            uint32_t binaryEncodingId() const override { return 999998; }
+            const char* typeName() const override { return "Unknown"; }
+            void encodeBody(BinaryEncoder&) const override {}
+            bool equals(const ExtensionObjectBody&) const override { return false; }
+        };
+        Recorder none;
+        QVERIFY(!visitStructure(Unknown(), none));
+        QVERIFY(none.events.isEmpty());
         // Structures are not parsed.
         QCOMPARE(parseValue(QStringLiteral("{Low: 1, High: 2}"), BuiltInType::ExtensionObject).status, StatusCode(status::BadNotSupported));
     }
