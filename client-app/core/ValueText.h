@@ -7,16 +7,20 @@
 //   integers      decimal; range-checked for the type (out of range: error)
 //   Float/Double  decimal or exponent form; nan, inf, -inf
 //   String        the text as is (in arrays: JSON string syntax, "a\"b")
-//   DateTime      ISO 8601 (2026-11-30T10:00:00.000Z, UTC); "now"
+//   DateTime      ISO 8601 (2026-11-30T10:00:00.000Z, UTC; 100-ns ticks beyond the ms add digits,
+//                 ...00.1234567Z); "now"; read also with an offset (+02:00) or no zone (UTC)
 //   Guid          {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx} or without braces
 //   ByteString    hex (0x0a1b...) or base64 (b64:...)
 //   XmlElement    the text
 //   NodeId / ExpandedNodeId   i=85, ns=2;s=Name, nsu=<uri>;i=1 (OPC 10000-6 5.3.1.10/11)
 //   StatusCode    a name (Good, BadNodeIdUnknown or Bad_NodeIdUnknown) or 0x80340000
 //   QualifiedName 2:Name
-//   LocalizedText text, or en-US:text when a locale is given as "locale|text"
+//   LocalizedText text, or en-US:text when a locale is given as "locale|text" (so a formatted
+//                 text with a locale reads back as text only: write "en-US|text" to set one)
 // Arrays: "[a, b, c]" (JSON array syntax; strings quoted), one-dimensional. Matrices are shown
-// and parsed as nested arrays "[[1, 2], [3, 4]]" with their ArrayDimensions.
+// and parsed as nested arrays "[[1, 2], [3, 4]]" with their ArrayDimensions. Inside arrays and
+// structures every text type (String, DateTime, Guid, NodeId, ...) is a JSON string; numbers,
+// Booleans and StatusCodes are bare; parseValue also reads bare elements ([i=85, ns=2;s=x]).
 // ExtensionObject, DataValue, Variant, DiagnosticInfo: formatted (structures field by field when
 // the type is known to the codec: "{name: value, ...}"), not parsed (error Bad_NotSupported).
 #pragma once
