@@ -438,6 +438,10 @@ bool AddressTreeModel::canFetchMore(const QModelIndex& parent) const {
     return it->fetch == Item::Fetch::No && !it->nodeId.isNull() && isUsable(m_connection->client());
 }
 
+bool AddressTreeModel::isFetching(const QModelIndex& parent) const {
+    return itemOf(parent)->fetch == Item::Fetch::Running;
+}
+
 void AddressTreeModel::fetchMore(const QModelIndex& parent) {
     if (!canFetchMore(parent)) return;
     startFetch(itemOf(parent));

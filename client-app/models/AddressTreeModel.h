@@ -67,6 +67,8 @@ public:
     // Browses the node's children again (invalid index: the top level) and merges the answer:
     // rows that went are removed, new ones inserted, kept ones (and their fetched subtrees) stay.
     void refresh(const QModelIndex& index);
+    // Whether a Browse of parent's children is running (a busy indicator; fetchFinished follows).
+    bool isFetching(const QModelIndex& parent) const;
     // Drops everything and starts again from the RootFolder.
     void reset();
 
