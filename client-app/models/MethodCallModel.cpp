@@ -212,7 +212,7 @@ void MethodCallModel::readArguments() {
                                 beginResetModel();
                                 m_inputs = ins;
                                 m_rows.clear();
-                                for (const Argument& a : ins) m_rows.push_back(Input{a, QString(), StatusCode(), QString(), true});
+                                for (const Argument& a : ins) m_rows.push_back(Input{a, QString(), StatusCode(), QString(), true, false});
                                 endResetModel();
                                 m_outputs->setArguments(std::move(outs));
                                 m_names->lookup(types);
@@ -227,6 +227,7 @@ bool MethodCallModel::setInputText(int row, const QString& text) {
     in.text = text;
     in.result = StatusCode();
     in.error.clear();
+    in.hasResult = false;
     emit dataChanged(index(row, ValueColumn), index(row, ResultColumn));
     return true;
 }
@@ -251,6 +252,7 @@ void MethodCallModel::call() {
         else p = ParseResult{Variant(), status::BadNotSupported, tr("a structure cannot be entered as text")};
         in.result = p.status;
         in.error = p.error;
+        in.hasResult = !p.ok();
         if (!p.ok()) {
             emit dataChanged(index(i, ResultColumn), index(i, ResultColumn));
             const QString name = in.argument.name.toQString();
@@ -268,6 +270,7 @@ void MethodCallModel::callWith(std::vector<Variant> inputs) {
     for (Input& in : m_rows) {
         in.result = StatusCode();
         in.error.clear();
+        in.hasResult = false;
     }
     if (rowCount() > 0) emit dataChanged(index(0, ResultColumn), index(rowCount() - 1, ResultColumn));
     m_calling = true;
@@ -278,20 +281,23 @@ void MethodCallModel::callWith(std::vector<Variant> inputs) {
                                         args.join(QStringLiteral(", ")));
     QObject* op = m_connection->beginOperation(tr("Call %1").arg(QString::fromStdString(m_methodId.toString())));
     const quint64 generation = m_generation;
-    detail::onCancel(op, this, [this, generation] {
+    auto answered = detail::onCancel(op, this, [this, generation] {
         if (generation == m_generation && m_calling) finishCall(status::BadRequestCancelledByClient, {});
     });
     client->callMethod(m_objectId, m_methodId, std::move(inputs), op,
                        detail::loggedOp<CallResponse>(
                            m_connection, op, this, QStringLiteral("Call"), detailText,
-                           [this, generation](const ServiceResult<CallResponse>& r) {
+                           [this, generation, answered](const ServiceResult<CallResponse>& r) {
+                               *answered = true;  // the operation's end is not a cancellation
                                if (generation != m_generation) return;
-                               m_calling = false;  // before onCancel sees the operation go
+                               m_calling = false;
                                if (r.status.isBad()) return finishCall(r.status, {});
                                if (r.response.results.empty()) return finishCall(status::BadUnknownResponse, {});
                                const CallMethodResult& res = r.response.results[0];
-                               for (std::size_t i = 0; i < res.inputArgumentResults.size() && i < m_rows.size(); ++i)
+                               for (std::size_t i = 0; i < res.inputArgumentResults.size() && i < m_rows.size(); ++i) {
                                    m_rows[i].result = res.inputArgumentResults[i];
+                                   m_rows[i].hasResult = true;
+                               }
                                if (rowCount() > 0) emit dataChanged(index(0, ResultColumn), index(rowCount() - 1, ResultColumn));
                                m_outputs->setValues(std::vector<Variant>(res.outputArguments.begin(), res.outputArguments.end()));
                                finishCall(res.statusCode, {});
@@ -324,7 +330,7 @@ QVariant MethodCallModel::data(const QModelIndex& index, int role) const {
         case ValueColumn: return in.text;
         case ResultColumn:
             if (!in.error.isEmpty()) return QStringLiteral("%1: %2").arg(statusName(in.result), in.error);
-            return in.result.code ? statusName(in.result) : QString();
+            return in.hasResult ? statusName(in.result) : QString();
         default: return {};
         }
     case Qt::ToolTipRole:
@@ -362,7 +368,7 @@ QVariant MethodCallModel::headerData(int section, Qt::Orientation orientation, i
 bool MethodCallModel::insertRows(int row, int count, const QModelIndex& parent) {
     if (parent.isValid() || row != rowCount() || count <= 0) return false;
     beginInsertRows({}, row, row + count - 1);
-    for (int i = 0; i < count; ++i) m_rows.push_back(Input{Argument{}, QString(), StatusCode(), QString(), false});
+    for (int i = 0; i < count; ++i) m_rows.push_back(Input{Argument{}, QString(), StatusCode(), QString(), false, false});
     endInsertRows();
     return true;
 }

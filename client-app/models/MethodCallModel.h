@@ -113,6 +113,7 @@ private:
         ua::StatusCode result;
         QString error;          // a local parse error's message
         bool declared = true;
+        bool hasResult = false;  // the last call (or parse) gave this input a result
     };
     void findParent();
     void readArguments();
