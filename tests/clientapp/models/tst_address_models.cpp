@@ -70,7 +70,8 @@ void TestAddressModels::treeFetchesLazily() {
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QCOMPARE(test::connectApp(c, m_server->endpointUrl()), StatusCode());
     QVERIFY(reset.count() >= 1);
-    QVERIFY(model.canFetchMore({}) || model.isFetching({}));
+    // Fetchable now (the tester may have started the fetch, or even seen it done).
+    QVERIFY(model.canFetchMore({}) || model.isFetching({}) || model.rowCount() > 0);
 
     const int objectsRow = fetchedRow(model, {}, QStringLiteral("Objects"));
     QVERIFY(objectsRow >= 0);
@@ -101,7 +102,6 @@ void TestAddressModels::treeFetchesLazily() {
     QCOMPARE(model.nodeClassAt(int32), NodeClass::Variable);
     QVERIFY(int32.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Demo.Scalars.Int32")));
     // A Variable without children: fetched, then no children.
-    QVERIFY(model.canFetchMore(int32) || model.isFetching(int32));
     QCOMPARE(fetchedRow(model, int32, QStringLiteral("x")), -1);
     QVERIFY(!model.hasChildren(int32));
     QCOMPARE(model.findFetched(test::demoNode(c, "Demo.Scalars.Int32")), int32);
