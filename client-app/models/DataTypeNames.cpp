@@ -79,11 +79,17 @@ void DataTypeNames::lookup(const std::vector<NodeId>& nodes) {
     }
     QObject* op = m_connection->beginOperation(tr("Read names"));
     const quint64 generation = m_generation;
+    // Cancelled: the names may be asked for again.
+    auto answered = detail::onCancel(op, this, [this, asked, generation] {
+        if (generation != m_generation) return;
+        for (const NodeId& n : asked) m_pending.erase(n);
+    });
     client->read(std::move(req), op,
                  detail::loggedOp<ReadResponse>(
                      m_connection, op, this, QStringLiteral("Read"),
                      QStringLiteral("DisplayName of %1 nodes").arg(asked.size()),
-                     [this, asked, generation](const ServiceResult<ReadResponse>& r) {
+                     [this, asked, generation, answered](const ServiceResult<ReadResponse>& r) {
+                         *answered = true;
                          if (generation != m_generation) return;
                          for (std::size_t i = 0; i < asked.size(); ++i) {
                              m_pending.erase(asked[i]);

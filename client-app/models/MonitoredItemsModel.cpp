@@ -71,6 +71,7 @@ struct MonitoredItemsModel::Row {
     uint32_t revisedQueueSize = 0;
     bool created = false;       // exists in the current subscription
     bool creating = false;
+    bool refused = false;       // the server refused to create it: not asked again on this Client
     bool described = false;
     bool trend = false;
 };
@@ -101,7 +102,7 @@ void MonitoredItemsModel::onClientChanged() {
     m_creatingSubscription = false;
     m_revisedPublishingIntervalMs = 0;
     for (Row& r : m_rows) {
-        r.created = r.creating = false;
+        r.created = r.creating = r.refused = false;
         r.hasValue = false;
         r.itemStatus = status::BadWaitingForInitialData;
         r.revisedSamplingMs = 0;
@@ -313,7 +314,7 @@ void MonitoredItemsModel::createPending() {
     if (!isConnected(client)) return;
     std::vector<MonitoredItemSpec> specs;
     for (Row& r : m_rows) {
-        if (r.created || r.creating || r.nodeId.isNull()) continue;
+        if (r.created || r.creating || r.refused || r.nodeId.isNull()) continue;
         MonitoredItemSpec s;
         s.clientHandle = r.clientHandle;
         s.nodeId = r.nodeId;
@@ -366,6 +367,7 @@ void MonitoredItemsModel::createPending() {
                 }
                 Row& r = m_rows[std::size_t(row)];
                 r.created = i.statusCode.isGood();
+                r.refused = i.statusCode.isBad();
                 r.itemStatus = i.statusCode;
                 r.revisedSamplingMs = i.revisedSamplingIntervalMs;
                 r.revisedQueueSize = i.revisedQueueSize;

@@ -151,6 +151,19 @@ void TestMonitoredItemsModel::dropSettingsAndRemove() {
     // A node that does not exist: its row shows the server's status.
     model.addNodes({test::demoNode(c, "Demo.NoSuchVariable")});
     QTRY_COMPARE(model.index(2, MonitoredItemsModel::StatusColumn).data().toString(), QStringLiteral("Bad_NodeIdUnknown"));
+    QVERIFY(c.log()->records().back().detail.contains(QStringLiteral("1 of 1 failed: Bad_NodeIdUnknown")));
+    // It is not asked for again when the next node is added.
+    services.clear();
+    model.addNodes({test::demoNode(c, "Demo.Scalars.Boolean")});
+    QVERIFY(services.wait(10000));
+    QCOMPARE(services.at(0).at(0).toString(), QStringLiteral("CreateMonitoredItems"));
+    QTRY_COMPARE(model.index(3, MonitoredItemsModel::StatusColumn).data().toString(), QStringLiteral("Good"));
+    QCOMPARE(model.index(2, MonitoredItemsModel::StatusColumn).data().toString(), QStringLiteral("Bad_NodeIdUnknown"));
+    bool found = false;
+    for (const auto& r : c.log()->records())
+        if (r.service == QLatin1String("CreateMonitoredItems")) found = r.detail == QLatin1String("1 items");  // the last one
+    QVERIFY(found);
+    QVERIFY(model.removeRows(3, 1));
 
     // Remove: DeleteMonitoredItems, rows gone at once.
     services.clear();
