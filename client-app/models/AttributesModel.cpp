@@ -249,10 +249,12 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
             const std::optional<QString> name = t.isNull() ? std::nullopt : m_names->known(t);
             const QString base = name ? *name : valueTypeName(it->dataValue.value);
             it->typeName = name && it->dataValue.value.isArray() ? base + QStringLiteral("[]") : base;
-            addNodes(it, valueChildren(it->dataValue.value));
         } else if (!it->dataValue.value.isNull()) {
             it->typeName = valueTypeName(it->dataValue.value);
         }
+        // Arrays and structures of any attribute (the Value, DataTypeDefinition, RolePermissions,
+        // ArrayDimensions) as child rows; only the Value's are editable (flags()).
+        addNodes(it, valueChildren(it->dataValue.value));
     };
     for (auto& it : fresh) finishRow(it.get());
 

@@ -7,7 +7,8 @@
 // "ServerStatusDataType"; DataTypeNames) and, below it, child rows for arrays (one per element,
 // "[i]"; matrices as nested rows per dimension) and structures (ExtensionObjects the codec decodes:
 // one row per field of the generated type, named as in the schema, nested structures and arrays
-// expanded in turn). Attributes with enumerated or bit-mask values are shown by name: NodeClass
+// expanded in turn); other attributes' arrays and structures (DataTypeDefinition, RolePermissions,
+// ArrayDimensions) are expanded the same way, read-only. Attributes with enumerated or bit-mask values are shown by name: NodeClass
 // "Variable", ValueRank "-1 (Scalar)", AccessLevel "CurrentRead | CurrentWrite", EventNotifier
 // "SubscribeToEvents", DataType "Int32 (i=6)".
 //

@@ -230,6 +230,19 @@ void TestAttributesModel::structureAndMatrixExpanded() {
     QCOMPARE(model.index(0, AttributesModel::ValueColumn, buildInfo).data().toString(), QStringLiteral("urn:ua-workbench:server"));
     QVERIFY(!(model.flags(state.siblingAtColumn(AttributesModel::ValueColumn)) & Qt::ItemIsEditable));
 
+    // A DataType's DataTypeDefinition: a StructureDefinition with its fields, read-only.
+    QVERIFY(load(model, NodeId(id::BuildInfo)));
+    const QModelIndex definition = model.index(rowOf(model, AttributeId::DataTypeDefinition), 0);
+    QVERIFY(definition.isValid());
+    QCOMPARE(definition.siblingAtColumn(AttributesModel::DataTypeColumn).data().toString(), QStringLiteral("StructureDefinition"));
+    int fieldsRow = -1;
+    for (int r = 0; r < model.rowCount(definition); ++r)
+        if (model.index(r, 0, definition).data().toString() == QLatin1String("Fields")) fieldsRow = r;
+    QVERIFY(fieldsRow >= 0);
+    const QModelIndex defFields = model.index(fieldsRow, 0, definition);
+    QCOMPARE(model.rowCount(defFields), 6);  // ProductUri .. BuildDate
+    QVERIFY(!(model.flags(model.index(0, AttributesModel::ValueColumn, defFields)) & Qt::ItemIsEditable));
+
     // A 2x3 matrix: two rows of three.
     QVERIFY(load(model, test::demoNode(*m_connection, "Demo.Matrix")));
     const QModelIndex matrix = model.valueIndex();
