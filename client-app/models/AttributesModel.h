@@ -1,0 +1,121 @@
+// All attributes of one node (issue 7 items 3, 4, 12), for the window's attributes view: one Read
+// (OPC 10000-4 5.10.2; TimestampsToReturn Both, maxAge 0) of every AttributeId 1..27 (OPC 10000-3
+// 5.9, Table 1: NodeId .. AccessLevelEx); attributes the node does not have (Bad_AttributeIdInvalid)
+// are not shown, other failures are shown with their status. refresh() reads again.
+//
+// The Value row shows the value with the name of its DataType (the DataType attribute: "Int32",
+// "ServerStatusDataType"; DataTypeNames) and, below it, child rows for arrays (one per element,
+// "[i]"; matrices as nested rows per dimension) and structures (ExtensionObjects the codec decodes:
+// one row per field of the generated type, named as in the schema, nested structures and arrays
+// expanded in turn); other attributes' arrays and structures (DataTypeDefinition, RolePermissions,
+// ArrayDimensions) are expanded the same way, read-only. Attributes with enumerated or bit-mask values are shown by name: NodeClass
+// "Variable", ValueRank "-1 (Scalar)", AccessLevel "CurrentRead | CurrentWrite", EventNotifier
+// "SubscribeToEvents", DataType "Int32 (i=6)".
+//
+// Write in place (OPC 10000-4 5.10.4): setData(EditRole, text) on the Value column of the Value row,
+// or of an array element row, parses the text with parseValue (ValueText.h) as the node's DataType
+// (builtInTypeOf; the current value's type when the DataType is abstract) and ValueRank; a text that
+// does not parse is refused there (Bad_TypeMismatch / Bad_OutOfRange, nothing written; setData
+// returns false) and an element is written as the whole array with that element replaced. The
+// result (the Write's or the operation's status, e.g. Bad_NotWritable, Bad_UserAccessDenied,
+// Bad_TypeMismatch from the server) is shown in the Status column of the Value row and signalled
+// with writeFinished(); after a Good write the Value is read again. Logged as "Write" / "Read".
+#pragma once
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/Types.h"
+#include "ua/types/StatusCode.h"
+#include "ua/types/Variant.h"
+
+#include <QAbstractItemModel>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ua::clientapp {
+
+class Connection;
+class DataTypeNames;
+
+class AttributesModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column {
+        AttributeColumn,  // the attribute's name ("Value", "DataType"); child rows: "[3]" or a field name
+        ValueColumn,      // the value as text (formatVariant; names for enums/masks, see above);
+                          // EditRole on editable cells: the text to edit (arrays "[1, 2, 3]")
+        DataTypeColumn,   // the Value row: the DataType's name ("Double[]" for arrays); child rows:
+                          // the element's or field's type; other attributes: the attribute's type
+        StatusColumn,     // the Read status of the attribute ("Good", "Bad_NotReadable"); on the Value
+                          // row after a write: "Write: Good" / "Write: Bad_NotWritable" / a parse error
+        ColumnCount
+    };
+    Q_ENUM(Column)
+    enum Role {
+        AttributeIdRole = Qt::UserRole + 1,  // uint on a top-level row: the AttributeId (1..27); 0 on children
+        StatusCodeRole,                      // uint: the row's status code (read, then write for Value)
+        SourceTimestampRole,                 // QDateTime (Value row): the DataValue's SourceTimestamp
+        ServerTimestampRole,                 // QDateTime (Value row)
+        EditableRole,                        // bool: setData on ValueColumn writes
+    };
+    Q_ENUM(Role)
+
+    explicit AttributesModel(Connection* connection, QObject* parent = nullptr);
+    ~AttributesModel() override;
+
+    // Shows node's attributes (rows appear when the Read answers); a null NodeId clears.
+    void setNode(const ua::NodeId& node);
+    ua::NodeId node() const { return m_node; }
+    // Reads every attribute again (rows kept where the attribute is still there).
+    void refresh();
+
+    // The last read DataValue of an attribute (nullptr when the node does not have it or before the
+    // first answer).
+    const ua::DataValue* attribute(ua::AttributeId id) const;
+    // The DataType and ValueRank the Value is parsed as (from the DataType / ValueRank attributes).
+    ua::NodeId dataType() const;
+    int32_t valueRank() const;
+    // The index of the Value row (column 0), invalid when the node has no Value.
+    QModelIndex valueIndex() const;
+
+    // Writes value to the node's Value attribute (the status shown and signalled as above).
+    void writeValue(const ua::Variant& value);
+    // Parses text as setData does and writes it; false (and writeFinished with the parse status)
+    // when it does not parse.
+    bool writeText(const QString& text);
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    // The Read of node() ended (Good or the service's status).
+    void loaded(ua::StatusCode status);
+    // The end of a write: the status (Good, the server's, or the parse error's with its message,
+    // e.g. "300 is out of range for Byte").
+    void writeFinished(ua::StatusCode status, const QString& message);
+
+private:
+    struct Item;
+    Item* itemOf(const QModelIndex& index) const;
+    QModelIndex indexOf(const Item* item, int column = 0) const;
+    void read(bool keepRows);
+    void applyRead(const std::vector<ua::DataValue>& values);
+    void readValueAgain();
+    void setWriteStatus(ua::StatusCode status, const QString& message);
+    QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;
+    std::optional<ua::BuiltInType> valueBuiltInType() const;
+
+    Connection* m_connection;
+    DataTypeNames* m_names;
+    ua::NodeId m_node;
+    std::vector<std::unique_ptr<Item>> m_rows;  // top level: one per attribute the node has
+    quint64 m_generation = 0;
+};
+
+} // namespace ua::clientapp

@@ -1,0 +1,61 @@
+// Shared by the client models' tests: our Server in process with the demo namespace (DemoNodeManager:
+// Scalars, Arrays, Simulation signals every 100 ms, Methods) and anonymous Sessions that may write and
+// call (the Operator Role), and a Connection of the client app connected to it.
+#pragma once
+
+#include "../../client/ClientTestUtil.h"
+#include "core/Connection.h"
+#include "ua/server/Server.h"
+#include "ua/server/nodes/DemoNodeManager.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+namespace ua::test {
+
+inline std::unique_ptr<Server> startDemoServer() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 1;
+    cfg.benchmarkVariables = 0;
+    cfg.demoNamespace = true;
+    cfg.demoUpdateRateMs = 100;  // Simulation/Sine changes every 100 ms
+    cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // writes and calls anonymously
+    auto server = std::make_unique<Server>(cfg);
+    if (!server->start()) {
+        qWarning("server did not start: %s", qPrintable(server->errorString()));
+        return nullptr;
+    }
+    return server;
+}
+
+// connectTo(url) (SecurityPolicy None, anonymous) and waits for connectFinished.
+inline StatusCode connectApp(clientapp::Connection& c, const QString& url) {
+    clientapp::ConnectionSettings s;
+    s.endpointUrl = url;
+    s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyNone);
+    s.securityMode = MessageSecurityMode::None;
+    QSignalSpy finished(&c, &clientapp::Connection::connectFinished);
+    c.connectTo(s);
+    if (finished.isEmpty() && !finished.wait(20000)) return status::BadTimeout;
+    return finished.at(0).at(0).value<StatusCode>();
+}
+
+// A NodeId of the demo namespace ("Demo.Scalars.Int32") in the connected session's indexes.
+inline NodeId demoNode(const clientapp::Connection& c, const char* name) {
+    const int ns = c.client()->nodeIdConverter().indexOf(DemoNodeManager::kUri);
+    return NodeId(uint16_t(ns < 0 ? 0 : ns), name);
+}
+
+// How many records of a service the log holds.
+inline int logCount(const clientapp::Connection& c, const QString& service) {
+    int n = 0;
+    for (const auto& r : c.log()->records()) n += r.service == service;
+    return n;
+}
+
+} // namespace ua::test
