@@ -4,10 +4,11 @@
 // NodeId and Refresh; a double-click on a Method opens the Call dialog.
 #pragma once
 
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
+#include <QWidget>
+
 #include "ua/types/NodeId.h"
 #include "ua/types/StatusCode.h"
-
-#include <QWidget>
 
 class QLabel;
 class QLineEdit;

@@ -4,9 +4,10 @@
 // Non-modal; while a call runs, Cancel stops waiting for it (Connection::cancelOperations).
 #pragma once
 
-#include "ua/types/NodeId.h"
-
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
 #include <QDialog>
+
+#include "ua/types/NodeId.h"
 
 class QLabel;
 class QPushButton;

@@ -6,9 +6,10 @@
 // DisplayName's check box puts the item in the trend.
 #pragma once
 
-#include "ua/types/NodeId.h"
-
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
 #include <QWidget>
+
+#include "ua/types/NodeId.h"
 
 class QDoubleSpinBox;
 class QLabel;

@@ -13,13 +13,14 @@
 // the server (docs/ClientApp.md "Responsiveness").
 #pragma once
 
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
+#include <QHash>
+#include <QMainWindow>
+
 #include "core/ConnectionSettings.h"
 #include "core/ProjectFile.h"
 #include "ua/client/ClientCore.h"
 #include "ua/types/NodeId.h"
-
-#include <QHash>
-#include <QMainWindow>
 
 class QAction;
 class QLabel;

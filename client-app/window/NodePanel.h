@@ -5,9 +5,10 @@
 // again.
 #pragma once
 
-#include "ua/types/NodeId.h"
-
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
 #include <QWidget>
+
+#include "ua/types/NodeId.h"
 
 class QLabel;
 class QTableView;
