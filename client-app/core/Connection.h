@@ -12,6 +12,15 @@
 // Cancellation: every operation of the app gets a context object from beginOperation(); the Client
 // drops a callback whose context was destroyed, so cancelOperations() (the window's Cancel button,
 // Esc) ends the wait at once: the request itself completes or times out in the background.
+//
+// Trust prompt and threads: the Client asks its trustCallback on its I/O thread and waits for the
+// answer there. The Connection posts the question to its own thread (queued) and the I/O thread
+// waits for the answer on a condition variable, not with a BlockingQueuedConnection: the wait also
+// ends (with Reject) when the Connection drops that Client (connectTo again, or destruction). With a
+// BlockingQueuedConnection, destroying the Client while it waits would deadlock: ~Client waits on
+// the Connection's thread for the I/O thread, which waits for the Connection's thread. The
+// Connection's thread must run its event loop while a connect is in progress (the prompt is
+// answered there).
 #pragma once
 
 #include "core/ConnectionSettings.h"
@@ -34,20 +43,25 @@ public:
     explicit Connection(QString pkiDir = {}, QObject* parent = nullptr);
     ~Connection() override;
 
-    // Asked on this object's thread while the I/O thread waits (ClientConfig::trustCallback through a
-    // BlockingQueuedConnection); may run a modal dialog. Unset: Reject.
+    // Asked on this object's thread while the I/O thread waits (ClientConfig::trustCallback, see the
+    // header comment); may run a modal dialog. reason: Bad_CertificateUntrusted. Unset: Reject.
     using TrustPrompt = std::function<TrustDecision(const Certificate& certificate, StatusCode reason)>;
     void setTrustPrompt(TrustPrompt prompt);
+    // Timeouts of the next connectTo() and discover() (ms; ClientConfig::connectTimeoutMs,
+    // requestTimeoutMs). Defaults: 10,000 each.
+    void setTimeouts(uint32_t connectTimeoutMs, uint32_t requestTimeoutMs);
 
     // Connects (a new ua::Client with settings.clientConfig()), then creates and activates the
     // Session. Progress and failure through stateChanged / connectFinished; any earlier connection
     // is closed first. Logged as "Connect" and "CreateSession".
     void connectTo(const ConnectionSettings& settings);
-    // CloseSession + CloseSecureChannel; also cancels a connect in progress.
+    // CloseSession + CloseSecureChannel; also cancels a connect in progress (connectFinished then
+    // reports Bad_Disconnect, or the failure of the step it interrupted). Logged as "Disconnect".
     void disconnectFromServer();
 
-    // FindServers + GetEndpoints on a short-lived None channel (ua::Client::discover), independent of
-    // the connection. Cancelled by cancelOperations(). Logged as "FindServers"/"GetEndpoints".
+    // FindServers + GetEndpoints on a short-lived None channel (ua::Client::discover, a Client of its
+    // own), independent of the connection. done runs on this thread, unless cancelOperations() came
+    // first (then never). Logged as "FindServers"/"GetEndpoints".
     void discover(const QString& url, std::function<void(const DiscoveryResult&)> done);
 
     ClientState state() const;
@@ -63,6 +77,8 @@ public:
     // are signalled with operationsChanged.
     QObject* beginOperation(const QString& description);
     void endOperation(QObject* operation);
+    // Deletes every operation context at once (their callbacks are dropped) and stops a connect in
+    // progress (disconnectFromServer). Not from inside an operation's callback.
     void cancelOperations();
     int operationCount() const;
 
@@ -79,10 +95,20 @@ signals:
     void operationsChanged(int count, const QString& latest);
 
 private:
+    struct TrustBridge;
+    void dropClient();
+    TrustDecision askTrust(const Certificate& certificate, StatusCode reason);
+    void finishConnect(StatusCode status);
+
     QString m_pkiDir;
     ConnectionSettings m_settings;
     TrustPrompt m_trustPrompt;
+    uint32_t m_connectTimeoutMs = 10'000;
+    uint32_t m_requestTimeoutMs = 10'000;
     std::unique_ptr<Client> m_client;
+    std::shared_ptr<TrustBridge> m_bridge;   // of m_client's trustCallback
+    QObject* m_connectContext = nullptr;     // the callbacks of the connectTo() in progress
+    QObject* m_connectOperation = nullptr;   // its entry in the operations
     ServiceLog* m_log;
     QObject* m_operations;  // parent of the operation contexts
 };

@@ -7,6 +7,7 @@
 #include "ua/client/ClientConfig.h"
 
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 
 namespace ua::clientapp {
@@ -37,3 +38,5 @@ struct ConnectionSettings {
 };
 
 } // namespace ua::clientapp
+
+Q_DECLARE_METATYPE(ua::clientapp::ConnectionSettings)

@@ -16,6 +16,8 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
+#include <optional>
 #include <vector>
 
 namespace ua::clientapp {

@@ -7,6 +7,7 @@
 #include "core/ConnectionSettings.h"
 
 #include <QAbstractListModel>
+#include <memory>
 #include <vector>
 
 namespace ua::clientapp {

@@ -13,6 +13,8 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
+#include <QTimer>
 #include <QString>
 #include <deque>
 
@@ -36,6 +38,9 @@ public:
     void record(const QString& service, StatusCode status, qint64 elapsedMs, const QString& detail = {});
     const std::deque<ServiceLogRecord>& records() const { return m_records; }
     int capacity() const { return m_capacity; }
+    // Records ever recorded (not reset by clear()): records()[0] is record number
+    // totalRecorded() - records().size().
+    qint64 totalRecorded() const { return m_total; }
     void clear();
 
 signals:
@@ -44,6 +49,7 @@ signals:
 
 private:
     int m_capacity;
+    qint64 m_total = 0;
     std::deque<ServiceLogRecord> m_records;
 };
 
@@ -60,7 +66,9 @@ ServiceCallback<Resp> logged(ServiceLog* log, QString service, QString detail, S
     };
 }
 
-// The log as a table: Time, Service, Status (name), Time (ms), Detail; rows appended in batches.
+// The log as a table: Time, Service, Status (name), Time (ms), Detail; rows appended in batches
+// (at most one insert, and one remove of the records the capacity dropped, every kBatchMs), so a
+// burst of thousands of results costs the view a few updates. Tooltip of a row: its detail.
 class ServiceLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -71,9 +79,15 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    static constexpr int kBatchMs = 50;
+
 private:
-    ServiceLog* m_log;
+    void sync();  // brings the rows up to the log (batched)
+    const ServiceLogRecord* recordAt(int row) const;
+    QPointer<ServiceLog> m_log;
     int m_rows = 0;
+    qint64 m_first = 0;       // the log's record number shown in row 0
+    QTimer* m_syncTimer;
 };
 
 } // namespace ua::clientapp

@@ -43,6 +43,10 @@ void Client::connectToServer(const QString& url, QObject* context, ServiceCallba
     post([core = m_core, url, done = inContext(context, std::move(done))] { core->connectToServer(url, done); });
 }
 
+void Client::discover(const QString& url, QObject* context, DiscoveryCallback done) {
+    post([core = m_core, url, done = inContext(context, std::move(done))] { core->discover(url, done); });
+}
+
 void Client::createSession(QObject* context, ServiceCallback<CreateSessionResponse> done) {
     post([core = m_core, done = inContext(context, std::move(done))] { core->createSession(done); });
 }

@@ -319,6 +319,67 @@ void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpoint
     startConnect();
 }
 
+// Discovery (OPC 10000-4 5.4.2 FindServers, 5.4.4 GetEndpoints): both are answered without a
+// Session on a SecurityPolicy None channel; nothing is chosen and no certificate is checked (the
+// caller shows the endpoints and their certificates).
+void ClientCore::discover(const QString& url, DiscoveryCallback done) {
+    if (m_state != ClientState::Disconnected) {
+        DiscoveryResult r;
+        r.status = status::BadInvalidState;
+        if (done) done(r);
+        return;
+    }
+    const auto parsed = EndpointUrl::parse(url);
+    if (!parsed) {
+        DiscoveryResult r;
+        r.status = status::BadTcpEndpointUrlInvalid;
+        if (done) done(r);
+        return;
+    }
+    m_url = *parsed;
+    m_urlText = url.trimmed();
+    m_userDisconnect = false;
+    m_wantSession = false;
+    m_session = Session();
+    m_channelSecurity = ClientChannelSecurity();
+    setState(ClientState::Connecting);
+    auto result = std::make_shared<DiscoveryResult>();
+    openConnection([this, result, done](StatusCode opened) {
+        if (opened.isBad()) {
+            result->findServersStatus = opened;  // not sent
+            finishDiscover(result, opened, done);
+            return;
+        }
+        FindServersRequest find;
+        find.endpointUrl = String::fromQString(m_urlText);
+        find.localeIds = Array<String>::emptyArray();
+        find.serverUris = Array<String>::emptyArray();  // every server it knows (5.4.2.2)
+        internalCall<FindServersRequest, FindServersResponse>(std::move(find), 0, [this, result, done](const ServiceResult<FindServersResponse>& f) {
+            result->findServersStatus = f.status;
+            if (f.status.isGood()) result->servers = f.response.servers;
+            if (!m_conn || !m_conn->isOpen()) {  // lost (or disconnected) meanwhile: that is the result
+                finishDiscover(result, f.status.isBad() ? f.status : StatusCode(status::BadConnectionClosed), done);
+                return;
+            }
+            GetEndpointsRequest get;
+            get.endpointUrl = String::fromQString(m_urlText);
+            get.localeIds = Array<String>::emptyArray();
+            get.profileUris = Array<String>::emptyArray();
+            internalCall<GetEndpointsRequest, GetEndpointsResponse>(std::move(get), 0, [this, result, done](const ServiceResult<GetEndpointsResponse>& g) {
+                if (g.status.isGood()) result->endpoints = g.response.endpoints;
+                finishDiscover(result, g.status, done);
+            });
+        });
+    });
+}
+
+void ClientCore::finishDiscover(const std::shared_ptr<DiscoveryResult>& result, StatusCode s, const DiscoveryCallback& done) {
+    result->status = s;
+    dropConnection(status::BadConnectionClosed, true);  // CloseSecureChannel, then the socket
+    setState(ClientState::Disconnected, s);
+    if (done) done(*result);
+}
+
 void ClientCore::startConnect() {
     openConnection([this](StatusCode s) {
         if (s.isBad()) {

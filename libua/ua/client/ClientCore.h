@@ -6,6 +6,7 @@
 
 #include "ua/client/ClientConfig.h"
 #include "ua/client/ClientConnection.h"
+#include "ua/client/Discovery.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ReconnectBackoff.h"
@@ -64,6 +65,9 @@ public:
     ClientState state() const { return m_publicState.load(std::memory_order_acquire); }
 
     void connectToServer(const QString& url, ServiceCallback<GetEndpointsResponse> done);
+    // FindServers + GetEndpoints on a None channel opened for them and closed after (Client::discover).
+    // State Connecting meanwhile, Disconnected after; Bad_InvalidState when not Disconnected.
+    void discover(const QString& url, DiscoveryCallback done);
     void createSession(ServiceCallback<CreateSessionResponse> done);
     void closeSession(ServiceCallback<CloseSessionResponse> done);
     void disconnectFromServer(StatusCallback done);
@@ -178,6 +182,7 @@ private:
     void completeConnect(StatusCode s, const GetEndpointsResponse& response);
     StatusCode chooseEndpoint();
     bool openStore();
+    void finishDiscover(const std::shared_ptr<DiscoveryResult>& result, StatusCode s, const DiscoveryCallback& done);
     void retryLater(int attempt, std::function<void()> action);
 
     // Session.

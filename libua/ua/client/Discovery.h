@@ -16,6 +16,7 @@ struct DiscoveryResult {
     // (e.g. Bad_ServiceUnsupported from a server without it) leaves status Good and sets
     // findServersStatus.
     StatusCode status;
+    // FindServers' own result; the connect failure when it could not be sent.
     StatusCode findServersStatus;
     Array<ApplicationDescription> servers;   // FindServers with no filter
     Array<EndpointDescription> endpoints;    // GetEndpoints for the URL as typed
