@@ -25,6 +25,7 @@
 #include <QIcon>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace ua {
@@ -76,9 +77,10 @@ public:
     using GoToCallback = std::function<void(const QModelIndex& index, ua::StatusCode status)>;
     void goTo(const QString& nodeIdOrPath, GoToCallback done = {});
 
-    // The icon of a NodeClass (drawn with QPainter once, cached): Object a blue cube, Variable a
-    // green tag, Method a purple gear-like circle, ObjectType/VariableType/DataType/ReferenceType
-    // the same shapes hollow, View an eye-like ellipse. Needs a QGuiApplication.
+    // The icon of a NodeClass (16x16, drawn with QPainter once and cached): Object a blue square,
+    // Variable a green circle, Method a purple triangle, ObjectType / VariableType the square /
+    // circle hollow, DataType an orange diamond, ReferenceType a grey arrow, View a teal eye.
+    // Needs a QGuiApplication.
     static QIcon iconFor(ua::NodeClass nodeClass);
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
@@ -113,11 +115,15 @@ private:
     void expandChain(std::vector<ua::NodeId> chain, std::size_t step, Item* at, GoToCallback done);
     void pathToRoot(ua::NodeId node, std::vector<ua::NodeId> chain, int depth, GoToCallback done);
     void finishGoTo(const QModelIndex& index, ua::StatusCode status, const GoToCallback& done);
+    std::unique_ptr<Item> makeItem(Item* parent, const ua::ReferenceDescription& ref);
+    void forget(Item* item);
+    Item* live(quint64 serial) const;
+    void renumber(Item* parent, int from);
 
     Connection* m_connection;
     std::unique_ptr<Item> m_root;
-    quint64 m_generation = 0;  // bumped on reset: answers for an older tree are dropped
-    bool m_sawConnected = false;
+    std::unordered_map<quint64, Item*> m_live;  // every Item, by serial (answers may outlive Items)
+    quint64 m_nextSerial = 1;
 };
 
 } // namespace ua::clientapp

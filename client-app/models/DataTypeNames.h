@@ -5,10 +5,12 @@
 // models show by NodeId (ReferenceTypes, TypeDefinitions, EventTypes): lookup() works for any node.
 #pragma once
 
-#include "ua/types/NodeId.h"
-
+// Qt first: moc cannot parse <compare> (from NodeId.h) unless a Qt header came before it.
 #include <QObject>
 #include <QString>
+
+#include "ua/types/NodeId.h"
+
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
