@@ -105,7 +105,6 @@ private:
     QModelIndex indexOf(const Item* item, int column = 0) const;
     void read(bool keepRows);
     void applyRead(const std::vector<ua::DataValue>& values);
-    void rebuildValueChildren();
     void readValueAgain();
     void setWriteStatus(ua::StatusCode status, const QString& message);
     QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;

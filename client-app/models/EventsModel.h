@@ -12,6 +12,7 @@
 #include "ua/types/Variant.h"
 
 #include <QAbstractTableModel>
+#include <QPointer>
 #include <QStringList>
 #include <deque>
 
@@ -74,7 +75,7 @@ private:
     void setStatus(ua::StatusCode s);
     QString fieldText(int column, const ua::Variant& v) const;
 
-    Connection* m_connection;
+    QPointer<Connection> m_connection;  // the destructor deletes the subscription if it still exists
     DataTypeNames* m_names;
     int m_capacity;
     ua::NodeId m_notifier;
@@ -83,6 +84,7 @@ private:
     std::deque<ua::Array<ua::Variant>> m_events;
     ua::SubscriptionHandle m_subscription = 0;
     uint32_t m_clientHandle = 0;  // the current event item (a new one per re-creation)
+    uint32_t m_nextHandle = 1;
     bool m_running = false;
     ua::StatusCode m_status;
     quint64 m_generation = 0;

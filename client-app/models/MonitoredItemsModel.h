@@ -22,6 +22,7 @@
 #include "ua/types/Variant.h"
 
 #include <QAbstractTableModel>
+#include <QPointer>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -131,7 +132,7 @@ private:
     ua::MonitoredItemSettings settingsOf(const Row& r) const;
     void addRows(std::vector<Row> rows);
 
-    Connection* m_connection;
+    QPointer<Connection> m_connection;  // the destructor deletes the subscription if it still exists
     DataTypeNames* m_names;
     std::vector<Row> m_rows;
     std::unordered_map<uint32_t, int> m_rowOfHandle;

@@ -1,1 +1,0 @@
-// Removed once the library has sources of its own.
