@@ -67,7 +67,9 @@ void Connection::setTimeouts(uint32_t connectTimeoutMs, uint32_t requestTimeoutM
 ClientState Connection::state() const { return m_client ? m_client->state() : ClientState::Disconnected; }
 
 void Connection::dropClient() {
-    delete std::exchange(m_connectContext, nullptr);  // the old connect's callbacks are dropped
+    // The old connect's callbacks are dropped: they check that their context is still the current
+    // one (deleteLater, as connectTo() may be called from connectFinished, i.e. from such a callback).
+    if (m_connectContext) std::exchange(m_connectContext, nullptr)->deleteLater();
     if (m_connectOperation) endOperation(std::exchange(m_connectOperation, nullptr));
     if (m_bridge) std::exchange(m_bridge, nullptr)->close();  // a waiting trust question ends: Reject
     if (!m_client) return;
@@ -128,7 +130,7 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     connect(client, &Client::stateChanged, this, &Connection::stateChanged);
     emit clientChanged(client);
 
-    m_connectContext = new QObject(this);
+    QObject* ctx = m_connectContext = new QObject(this);
     m_connectOperation = beginOperation(tr("Connect to %1").arg(settings.endpointUrl));
     if (!error.isEmpty()) {
         m_log->record(QStringLiteral("Connect"), status::BadConfigurationError, 0, error);
@@ -138,7 +140,8 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     QElapsedTimer timer;
     timer.start();
     const QString url = settings.endpointUrl.trimmed();
-    client->connectToServer(url, m_connectContext, [this, client, timer, url](const ServiceResult<GetEndpointsResponse>& r) {
+    client->connectToServer(url, ctx, [this, ctx, client, timer, url](const ServiceResult<GetEndpointsResponse>& r) {
+        if (ctx != m_connectContext) return;
         const EndpointDescription ep = client->snapshot().endpoint;
         QString detail = url;
         if (r.isGood())
@@ -150,7 +153,8 @@ void Connection::connectTo(const ConnectionSettings& settings) {
         }
         QElapsedTimer sessionTimer;
         sessionTimer.start();
-        client->createSession(m_connectContext, [this, sessionTimer, client](const ServiceResult<CreateSessionResponse>& s) {
+        client->createSession(ctx, [this, ctx, sessionTimer, client](const ServiceResult<CreateSessionResponse>& s) {
+            if (ctx != m_connectContext) return;
             QString detail;
             switch (m_settings.identityKind) {
             case UserIdentity::Kind::Anonymous: detail = QStringLiteral("anonymous"); break;

@@ -287,6 +287,24 @@ void TestConnection::connectToReplacesTheClient() {
     // The first Client closed its Session (CloseSession), not left it to time out.
     QTRY_COMPARE(m_server->sessions().count(), sessionsBefore);
     QCOMPARE(c.settings().endpointUrl, s.endpointUrl);
+
+    // connectTo() from connectFinished (a retry after a failure), i.e. from inside the callback of
+    // the connect it replaces.
+    Connection retry(freshPki());
+    ConnectionSettings wrong = s;
+    wrong.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:1");
+    QList<StatusCode> results;
+    connect(&retry, &Connection::connectFinished, this, [&](StatusCode st) {
+        results.append(st);
+        if (st.isBad()) retry.connectTo(s);
+    });
+    retry.connectTo(wrong);
+    QTRY_COMPARE(results.size(), 2);
+    QCOMPARE(results[0], status::BadConnectionRejected);
+    QCOMPARE(results[1], status::Good);
+    QCOMPARE(retry.state(), ClientState::Connected);
+    QTest::qWait(100);
+    QCOMPARE(results.size(), 2);
 }
 
 void TestConnection::serviceLogModel() {

@@ -1,0 +1,302 @@
+#include "cli/CliOptions.h"
+
+#include "ua/Version.h"
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/secure/SecurityPolicy.h"
+#include "ua/types/Variant.h"
+
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <array>
+
+namespace ua::clientapp {
+
+namespace {
+
+const std::array<const char*, 28> kAttributeNames = {
+    "", "NodeId", "NodeClass", "BrowseName", "DisplayName", "Description", "WriteMask", "UserWriteMask",
+    "IsAbstract", "Symmetric", "InverseName", "ContainsNoLoops", "EventNotifier", "Value", "DataType",
+    "ValueRank", "ArrayDimensions", "AccessLevel", "UserAccessLevel", "MinimumSamplingInterval", "Historizing",
+    "Executable", "UserExecutable", "DataTypeDefinition", "RolePermissions", "UserRolePermissions",
+    "AccessRestrictions", "AccessLevelEx"};
+
+// Options that take a value, and the commands each applies to ("" = every command).
+struct OptionSpec {
+    const char* name;
+    bool takesValue;
+    QStringList commands;
+};
+
+const QList<OptionSpec>& optionSpecs() {
+    static const QList<OptionSpec> specs = {
+        {"help", false, {}},
+        {"version", false, {}},
+        {"json", false, {}},
+        {"security", true, {}},
+        {"policy", true, {}},
+        {"user", true, {}},
+        {"password", true, {}},
+        {"cert", true, {}},
+        {"key", true, {}},
+        {"pki", true, {}},
+        {"trust", false, {}},
+        {"timeout", true, {}},
+        {"attribute", true, {"read"}},
+        {"type", true, {"write"}},
+        {"interval", true, {"subscribe"}},
+        {"sampling", true, {"subscribe"}},
+        {"seconds", true, {"subscribe"}},
+        {"count", true, {"subscribe"}},
+    };
+    return specs;
+}
+
+bool looksLikeNegativeNumber(const QString& a) {
+    static const QRegularExpression re(QStringLiteral(R"(^-(\d|\.\d|inf|infinity|nan)\S*$)"), QRegularExpression::CaseInsensitiveOption);
+    return re.match(a).hasMatch();
+}
+
+std::optional<double> nonNegative(const QString& v) {
+    bool ok = false;
+    const double d = v.toDouble(&ok);
+    if (!ok || !(d >= 0)) return std::nullopt;
+    return d;
+}
+
+} // namespace
+
+const QStringList& cliCommands() {
+    static const QStringList commands = {QStringLiteral("discover"), QStringLiteral("browse"), QStringLiteral("read"),
+                                         QStringLiteral("write"), QStringLiteral("subscribe"), QStringLiteral("call")};
+    return commands;
+}
+
+std::optional<uint32_t> attributeIdFromName(const QString& name) {
+    for (std::size_t i = 1; i < kAttributeNames.size(); ++i)
+        if (name.compare(QLatin1String(kAttributeNames[i]), Qt::CaseInsensitive) == 0) return uint32_t(i);
+    bool ok = false;
+    const uint n = name.toUInt(&ok);
+    if (ok && n >= 1 && n < kAttributeNames.size()) return n;
+    return std::nullopt;
+}
+
+QString attributeName(uint32_t attributeId) {
+    if (attributeId >= 1 && attributeId < kAttributeNames.size()) return QLatin1String(kAttributeNames[attributeId]);
+    return QString::number(attributeId);
+}
+
+std::optional<BuiltInType> builtInTypeFromName(const QString& name) {
+    for (int i = 1; i <= 25; ++i)
+        if (name.compare(QLatin1String(builtInTypeName(BuiltInType(i))), Qt::CaseInsensitive) == 0) return BuiltInType(i);
+    return std::nullopt;
+}
+
+QString cliVersion() {
+    return QStringLiteral("ua-client %1 (UA Workbench)").arg(QStringLiteral(UA_WORKBENCH_VERSION));
+}
+
+QString cliUsage() {
+    return QStringLiteral(
+        "Usage: ua-client <command> [options] <args>\n"
+        "       ua-client                      (no command: the window)\n"
+        "\n"
+        "Commands:\n"
+        "  discover  <url>                             FindServers and GetEndpoints\n"
+        "  browse    <url> [node]                      the node's forward references (default: Objects, i=85)\n"
+        "  read      <url> <node>...                   read an attribute (default Value) of each node\n"
+        "  write     <url> <node> <value>              write the Value (type from the node's DataType, or --type)\n"
+        "  subscribe <url> <node>...                   print each data change until Ctrl+C / SIGTERM\n"
+        "  call      <url> <object> <method> [args...] call a Method (argument types from its InputArguments)\n"
+        "\n"
+        "Nodes: i=85, ns=2;s=Name, nsu=<namespace URI>;s=Name, or a browse path from the Root folder\n"
+        "       (OPC 10000-4 A.2 RelativePath): /Objects/Server, /Objects/2:Demo/2:Scalars/2:Int32\n"
+        "Values: true, 42, 1.5, text, 2026-11-30T10:00:00Z, [1, 2, 3], [[1, 2], [3, 4]] (docs/ClientApp.md)\n"
+        "\n"
+        "Options:\n"
+        "  --security none|sign|signandencrypt   the MessageSecurityMode (default: the best the server offers)\n"
+        "  --policy NAME        Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, None, ...\n"
+        "  --user NAME --password PW   user name login (or the password in the environment variable UA_PASSWORD)\n"
+        "  --cert FILE --key FILE      X509 user certificate login (PEM or DER certificate, PEM key)\n"
+        "  --pki DIR            the client's certificate store (default: ~/.local/share/ua-client/pki)\n"
+        "  --trust              accept an untrusted server certificate for this run\n"
+        "  --timeout MS         connect and request timeout (default 10000)\n"
+        "  --json               machine-readable output (subscribe: one JSON object per line)\n"
+        "  --attribute NAME     read: Value, DisplayName, BrowseName, DataType, NodeClass, ... (default Value)\n"
+        "  --type TYPE          write: the built-in type (Boolean ... LocalizedText)\n"
+        "  --interval MS        subscribe: publishing interval (default 500)\n"
+        "  --sampling MS        subscribe: sampling interval (default: the publishing interval)\n"
+        "  --seconds N          subscribe: stop after N seconds\n"
+        "  --count N            subscribe: stop after N data changes\n"
+        "  --help, --version\n"
+        "\n"
+        "Exit codes: 0 success, 1 operation failed (the status name on stderr), 2 usage error,\n"
+        "            3 connection failed, 4 the server refused the user\n");
+}
+
+std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* error) {
+    CliOptions o;
+    QList<QPair<QString, QString>> given;  // option name, value
+    bool optionsEnded = false;
+    for (qsizetype i = 1; i < argv.size(); ++i) {
+        const QString a = argv[i];
+        if (optionsEnded || !a.startsWith(QLatin1Char('-')) || a == QLatin1String("-") || looksLikeNegativeNumber(a)) {
+            if (o.command.isEmpty()) o.command = a;  // the first argument is the command
+            else o.args << a;
+            continue;
+        }
+        if (a == QLatin1String("--")) {
+            optionsEnded = true;
+            continue;
+        }
+        QString name = a.startsWith(QLatin1String("--")) ? a.mid(2) : a.mid(1);
+        if (name == QLatin1String("h")) name = QStringLiteral("help");
+        if (name == QLatin1String("v")) name = QStringLiteral("version");
+        QString value;
+        bool hasValue = false;
+        if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
+            value = name.mid(eq + 1);
+            name.truncate(eq);
+            hasValue = true;
+        }
+        const OptionSpec* spec = nullptr;
+        for (const OptionSpec& s : optionSpecs())
+            if (name == QLatin1String(s.name)) spec = &s;
+        if (!spec) {
+            *error = QStringLiteral("unknown option %1").arg(a);
+            return std::nullopt;
+        }
+        if (spec->takesValue && !hasValue) {
+            if (i + 1 >= argv.size()) {
+                *error = QStringLiteral("--%1 needs a value").arg(name);
+                return std::nullopt;
+            }
+            value = argv[++i];
+        } else if (!spec->takesValue && hasValue) {
+            *error = QStringLiteral("--%1 takes no value").arg(name);
+            return std::nullopt;
+        }
+        given.append({name, value});
+    }
+    if (!o.command.isEmpty() && !cliCommands().contains(o.command)) {
+        *error = QStringLiteral("unknown command \"%1\" (commands: %2)").arg(o.command, cliCommands().join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+
+    QString certFile, keyFile;
+    bool passwordGiven = false;
+    for (const auto& [name, value] : given) {
+        for (const OptionSpec& s : optionSpecs()) {
+            if (name != QLatin1String(s.name) || s.commands.isEmpty() || o.command.isEmpty() || s.commands.contains(o.command)) continue;
+            *error = QStringLiteral("--%1 is an option of %2 only").arg(name, s.commands.join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        auto bad = [&](const QString& why) {
+            *error = QStringLiteral("--%1 %2: %3").arg(name, value, why);
+            return std::nullopt;
+        };
+        if (name == QLatin1String("help")) o.help = true;
+        else if (name == QLatin1String("version")) o.version = true;
+        else if (name == QLatin1String("json")) o.json = true;
+        else if (name == QLatin1String("trust")) o.trust = true;
+        else if (name == QLatin1String("security")) {
+            const QString v = value.toLower();
+            if (v == QLatin1String("none")) o.securityMode = MessageSecurityMode::None;
+            else if (v == QLatin1String("sign")) o.securityMode = MessageSecurityMode::Sign;
+            else if (v == QLatin1String("signandencrypt")) o.securityMode = MessageSecurityMode::SignAndEncrypt;
+            else return bad(QStringLiteral("expected none, sign or signandencrypt"));
+        } else if (name == QLatin1String("policy")) {
+            const QString prefix = QStringLiteral("http://opcfoundation.org/UA/SecurityPolicy#");
+            const QString fragment = value.startsWith(prefix) ? value.mid(prefix.size()) : value;
+            bool found = false;
+            for (const char* uri : {kSecurityPolicyNone, kSecurityPolicyBasic128Rsa15, kSecurityPolicyBasic256,
+                                    kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss}) {
+                const QString u = QLatin1String(uri);
+                if (u.mid(prefix.size()).compare(fragment, Qt::CaseInsensitive) == 0) {
+                    o.securityPolicyUri = u;
+                    found = true;
+                }
+            }
+            if (!found) return bad(QStringLiteral("unknown SecurityPolicy (None, Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, Basic256, Basic128Rsa15)"));
+        } else if (name == QLatin1String("user")) o.userName = value;
+        else if (name == QLatin1String("password")) {
+            o.password = value;
+            passwordGiven = true;
+        } else if (name == QLatin1String("cert")) certFile = value;
+        else if (name == QLatin1String("key")) keyFile = value;
+        else if (name == QLatin1String("pki")) o.pkiDir = value;
+        else if (name == QLatin1String("timeout")) {
+            bool ok = false;
+            const uint v = value.toUInt(&ok);
+            if (!ok || v == 0) return bad(QStringLiteral("expected a positive number of milliseconds"));
+            o.timeoutMs = v;
+        } else if (name == QLatin1String("attribute")) {
+            const auto id = attributeIdFromName(value);
+            if (!id) return bad(QStringLiteral("unknown attribute (Value, DisplayName, BrowseName, NodeClass, DataType, ...)"));
+            o.attributeId = *id;
+        } else if (name == QLatin1String("type")) {
+            o.type = builtInTypeFromName(value);
+            if (!o.type) return bad(QStringLiteral("not a built-in type (Boolean, SByte, Byte, Int16, ..., String, DateTime, ...)"));
+        } else if (name == QLatin1String("interval") || name == QLatin1String("sampling") || name == QLatin1String("seconds")) {
+            const auto d = nonNegative(value);
+            if (!d) return bad(QStringLiteral("expected a number >= 0"));
+            if (name == QLatin1String("interval")) o.publishingIntervalMs = *d;
+            else if (name == QLatin1String("sampling")) o.samplingIntervalMs = *d;
+            else o.seconds = *d;
+        } else if (name == QLatin1String("count")) {
+            bool ok = false;
+            const int n = value.toInt(&ok);
+            if (!ok || n <= 0) return bad(QStringLiteral("expected a positive number"));
+            o.count = n;
+        }
+    }
+    if (o.help || o.version) return o;
+    if (o.command.isEmpty()) {
+        *error = QStringLiteral("no command given");
+        return std::nullopt;
+    }
+    if (o.args.isEmpty()) {
+        *error = QStringLiteral("%1: the server URL is missing (opc.tcp://host:port)").arg(o.command);
+        return std::nullopt;
+    }
+    if (!certFile.isEmpty() || !keyFile.isEmpty()) {
+        if (certFile.isEmpty() || keyFile.isEmpty()) {
+            *error = QStringLiteral("--cert and --key go together");
+            return std::nullopt;
+        }
+        if (!o.userName.isEmpty()) {
+            *error = QStringLiteral("--user and --cert exclude each other");
+            return std::nullopt;
+        }
+        o.userCertificateFile = certFile;
+        o.userKeyFile = keyFile;
+    }
+    if (passwordGiven && o.userName.isEmpty()) {
+        *error = QStringLiteral("--password needs --user");
+        return std::nullopt;
+    }
+    if (!o.userName.isEmpty() && !passwordGiven) {
+        const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!env.contains(QStringLiteral("UA_PASSWORD"))) {
+            *error = QStringLiteral("--user needs --password (or the environment variable UA_PASSWORD)");
+            return std::nullopt;
+        }
+        o.password = env.value(QStringLiteral("UA_PASSWORD"));
+    }
+    const qsizetype n = o.args.size();
+    auto needs = [&](qsizetype min, qsizetype max, const char* shape) -> bool {
+        if (n >= min && (max < 0 || n <= max)) return true;
+        *error = QStringLiteral("usage: ua-client %1 %2").arg(o.command, QLatin1String(shape));
+        return false;
+    };
+    bool ok = true;
+    if (o.command == QLatin1String("discover")) ok = needs(1, 1, "<url>");
+    else if (o.command == QLatin1String("browse")) ok = needs(1, 2, "<url> [node]");
+    else if (o.command == QLatin1String("read")) ok = needs(2, -1, "<url> <node>...");
+    else if (o.command == QLatin1String("write")) ok = needs(3, 3, "<url> <node> <value>");
+    else if (o.command == QLatin1String("subscribe")) ok = needs(2, -1, "<url> <node>...");
+    else if (o.command == QLatin1String("call")) ok = needs(3, -1, "<url> <object> <method> [args...]");
+    if (!ok) return std::nullopt;
+    return o;
+}
+
+} // namespace ua::clientapp

@@ -1,0 +1,95 @@
+// ua-client read <url> <node>... [--attribute NAME]: one Read of the attribute of every node.
+// Text: the value alone for one node, "<node>  <value>" lines for several; a Bad status goes to
+// stderr with the node ("<node>: Bad_NodeIdUnknown") and the exit code is 1.
+#include "cli/CliOutput.h"
+#include "cli/CliSession.h"
+#include "cli/Commands.h"
+#include "core/ValueText.h"
+
+#include <QJsonArray>
+
+namespace ua::clientapp {
+
+namespace {
+
+// NodeClass values by name; the rest through ValueText.
+QString attributeText(uint32_t attributeId, const DataValue& dv) {
+    if (attributeId == uint32_t(AttributeId::NodeClass)) {
+        if (const int32_t* v = dv.value.get<int32_t>()) {
+            const char* name = toString(NodeClass(*v));
+            if (name && *name) return QLatin1String(name);
+        }
+    }
+    if (attributeId == uint32_t(AttributeId::DataType)) {
+        if (const NodeId* t = dv.value.get<NodeId>()) {
+            const QString name = ns0Name(*t);
+            const QString id = QString::fromStdString(t->toString());
+            return name == id ? id : id + QStringLiteral(" (") + name + QLatin1Char(')');
+        }
+    }
+    return formatVariant(dv.value);
+}
+
+} // namespace
+
+void runRead(CliSession& s) {
+    const CliOptions& o = s.options();
+    std::vector<NodeArgument> nodes;
+    for (qsizetype i = 1; i < o.args.size(); ++i) {
+        QString error;
+        auto n = parseNodeArgument(o.args[i], &error);
+        if (!n) return s.fail(ExitUsage, error);
+        nodes.push_back(std::move(*n));
+    }
+    s.open([&s, nodes] {
+        s.resolve(nodes, [&s, nodes](std::vector<NodeId> ids) {
+            ReadRequest req;
+            req.maxAge = 0;
+            req.timestampsToReturn = TimestampsToReturn::Both;
+            Array<ReadValueId> items = Array<ReadValueId>::emptyArray();
+            for (const NodeId& id : ids) {
+                ReadValueId r;
+                r.nodeId = id;
+                r.attributeId = s.options().attributeId;
+                items.push_back(std::move(r));
+            }
+            req.nodesToRead = std::move(items);
+            s.client().read(std::move(req), &s, [&s, nodes, ids](const ServiceResult<ReadResponse>& r) {
+                if (!r.isGood()) return s.failStatus(ExitOperationFailed, QStringLiteral("Read"), r.status);
+                const uint32_t attributeId = s.options().attributeId;
+                const bool one = nodes.size() == 1;
+                int code = ExitOk;
+                QJsonArray results;
+                for (std::size_t i = 0; i < nodes.size(); ++i) {
+                    DataValue dv;
+                    if (i < r.response.results.size()) dv = r.response.results[i];
+                    else dv.setStatus(status::BadUnexpectedError);
+                    const StatusCode st = dv.hasStatus ? dv.status : StatusCode();
+                    if (st.isBad()) code = ExitOperationFailed;
+                    if (s.options().json) {
+                        QJsonObject j = dataValueToJson(dv);
+                        j.insert(QStringLiteral("node"), nodes[i].text);
+                        j.insert(QStringLiteral("nodeId"), CliSession::nodeText(ids[i]));
+                        j.insert(QStringLiteral("attribute"), attributeName(attributeId));
+                        j.insert(QStringLiteral("text"), attributeText(attributeId, dv));
+                        results.append(j);
+                        continue;
+                    }
+                    if (st.isBad()) {
+                        const QString description = QString::fromUtf8(st.description());
+                        printError(QStringLiteral("ua-client: %1: %2%3").arg(nodes[i].text, statusName(st),
+                                   description.isEmpty() ? QString() : QStringLiteral(" (") + description + QLatin1Char(')')));
+                        continue;
+                    }
+                    QString text = attributeText(attributeId, dv);
+                    if (st.isUncertain()) text += QStringLiteral("  (") + statusName(st) + QLatin1Char(')');
+                    printLine(one ? text : nodes[i].text + QStringLiteral("  ") + text);
+                }
+                if (s.options().json) printJson({{"results", results}});
+                s.finish(code);
+            });
+        });
+    });
+}
+
+} // namespace ua::clientapp

@@ -1,0 +1,155 @@
+// ua-client subscribe <url> <node>... [--interval ms] [--sampling ms] [--seconds N] [--count N]:
+// one Subscription with a MonitoredItem (Value) per node; every data change is printed as
+// "<timestamp>  <node>  <value>  <status>" (the source timestamp, else the server's, else the
+// publish time) until Ctrl+C / SIGTERM, N seconds or N changes; then DeleteSubscriptions and
+// CloseSession. With --json one JSON object per line.
+#include "cli/CliOutput.h"
+#include "cli/CliSession.h"
+#include "cli/Commands.h"
+#include "core/ValueText.h"
+
+#include <QSocketNotifier>
+#include <QTimer>
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace ua::clientapp {
+
+namespace {
+
+// SIGINT / SIGTERM as a Qt signal: the handler writes a byte to a socket pair that the event loop
+// watches (nothing but write() runs in the handler).
+int g_signalFds[2] = {-1, -1};
+
+void onSignal(int) {
+    const char c = 1;
+    [[maybe_unused]] const ssize_t n = ::write(g_signalFds[0], &c, 1);
+}
+
+void watchStopSignals(QObject* parent, std::function<void()> stop) {
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0) return;
+    auto* notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, parent);
+    QObject::connect(notifier, &QSocketNotifier::activated, parent, [notifier, stop] {
+        char c;
+        [[maybe_unused]] const ssize_t n = ::read(g_signalFds[1], &c, 1);
+        notifier->setEnabled(false);
+        stop();
+    });
+    struct sigaction sa = {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+struct SubscribeRun {
+    CliSession& s;
+    std::vector<NodeArgument> nodes;
+    std::vector<NodeId> ids;
+    SubscriptionHandle handle = 0;
+    int changes = 0;
+    int exitCode = ExitOk;
+    bool stopping = false;
+
+    void stop(int code) {
+        if (stopping) return;
+        stopping = true;
+        if (code != ExitOk) exitCode = code;
+        if (!handle) return s.finish(exitCode);
+        s.client().deleteSubscription(handle, &s, [this](StatusCode) { s.finish(exitCode); });
+    }
+
+    void print(const SubscriptionNotification& n) {
+        for (const MonitoredItemNotification& m : n.dataChanges) {
+            if (stopping) return;
+            const std::size_t i = m.clientHandle - 1;
+            if (i >= nodes.size()) continue;
+            const DataValue& dv = m.value;
+            const DateTime t = dv.hasSourceTimestamp ? dv.sourceTimestamp : dv.hasServerTimestamp ? dv.serverTimestamp : n.publishTime;
+            const StatusCode st = dv.hasStatus ? dv.status : StatusCode();
+            if (s.options().json) {
+                QJsonObject j = dataValueToJson(dv);
+                j.insert(QStringLiteral("time"), timestampText(t));
+                j.insert(QStringLiteral("node"), nodes[i].text);
+                j.insert(QStringLiteral("nodeId"), CliSession::nodeText(ids[i]));
+                printJson(j);
+            } else {
+                printLine(timestampText(t) + QStringLiteral("  ") + nodes[i].text + QStringLiteral("  ") +
+                          formatVariant(dv.value) + QStringLiteral("  ") + statusName(st));
+            }
+            if (s.options().count > 0 && ++changes >= s.options().count) return stop(ExitOk);
+        }
+    }
+};
+
+} // namespace
+
+void runSubscribe(CliSession& s) {
+    const CliOptions& o = s.options();
+    auto run = std::make_shared<SubscribeRun>(SubscribeRun{s, {}, {}});
+    for (qsizetype i = 1; i < o.args.size(); ++i) {
+        QString error;
+        auto n = parseNodeArgument(o.args[i], &error);
+        if (!n) return s.fail(ExitUsage, error);
+        run->nodes.push_back(std::move(*n));
+    }
+    watchStopSignals(&s, [run] { run->stop(ExitOk); });
+    if (o.seconds > 0) QTimer::singleShot(int(o.seconds * 1000), &s, [run] { run->stop(ExitOk); });
+    s.open([run] {
+        run->s.resolve(run->nodes, [run](std::vector<NodeId> ids) {
+            run->ids = std::move(ids);
+            CliSession& s = run->s;
+            SubscriptionSettings settings;
+            settings.publishingIntervalMs = s.options().publishingIntervalMs;
+            SubscriptionHandlers handlers;
+            handlers.notification = [run](const SubscriptionNotification& n) { run->print(n); };
+            handlers.status = [run](const SubscriptionStatusChange& c) {
+                if (c.event == SubscriptionEvent::Lost) {
+                    run->handle = 0;  // gone on the server and in the Client
+                    run->s.failStatus(ExitOperationFailed, QStringLiteral("the subscription was lost"), c.status);
+                } else if (c.event == SubscriptionEvent::KeepAliveMissing || c.event == SubscriptionEvent::MessagesLost) {
+                    printError(QStringLiteral("ua-client: subscription: %1 (%2)").arg(QLatin1String(toString(c.event)), statusName(c.status)));
+                }
+            };
+            s.client().createSubscription(settings, &s, std::move(handlers), [run](const SubscriptionInfo& info) {
+                CliSession& s = run->s;
+                if (info.status.isBad()) return s.failStatus(ExitOperationFailed, QStringLiteral("CreateSubscription"), info.status);
+                run->handle = info.handle;
+                if (run->stopping) return;  // stopped while it was being created
+                std::vector<MonitoredItemSpec> items;
+                for (std::size_t i = 0; i < run->ids.size(); ++i) {
+                    MonitoredItemSpec item;
+                    item.clientHandle = uint32_t(i + 1);
+                    item.nodeId = run->ids[i];
+                    item.settings.samplingIntervalMs = s.options().samplingIntervalMs;
+                    item.settings.queueSize = 10;
+                    items.push_back(std::move(item));
+                }
+                s.client().createMonitoredItems(info.handle, std::move(items), &s, [run](const MonitoredItemsResult& r) {
+                    CliSession& s = run->s;
+                    if (r.status.isBad()) {
+                        printError(QStringLiteral("ua-client: CreateMonitoredItems: ") + statusName(r.status));
+                        return run->stop(ExitOperationFailed);
+                    }
+                    int good = 0;
+                    for (const MonitoredItemResult& item : r.items) {
+                        if (item.statusCode.isGood()) {
+                            ++good;
+                            continue;
+                        }
+                        const std::size_t i = item.clientHandle - 1;
+                        printError(QStringLiteral("ua-client: %1: %2").arg(i < run->nodes.size() ? run->nodes[i].text : QString(),
+                                                                           statusName(item.statusCode)));
+                        run->exitCode = ExitOperationFailed;
+                    }
+                    if (good == 0) return run->stop(ExitOperationFailed);
+                    Q_UNUSED(s);
+                });
+            });
+        });
+    });
+}
+
+} // namespace ua::clientapp

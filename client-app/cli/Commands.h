@@ -1,0 +1,18 @@
+// The commands of the command line, one file each (Command<Name>.cpp). Each checks its arguments
+// (a usage error finishes with ExitUsage before anything is sent), connects through the CliSession
+// when it needs a Session, prints its results (text, or one JSON document with --json) and
+// finishes the session with its exit code.
+#pragma once
+
+namespace ua::clientapp {
+
+class CliSession;
+
+void runDiscover(CliSession& session);   // FindServers + GetEndpoints (OPC 10000-4 5.4.2, 5.4.4)
+void runBrowse(CliSession& session);     // Browse + BrowseNext (5.8.2, 5.8.3)
+void runRead(CliSession& session);       // Read (5.10.2)
+void runWrite(CliSession& session);      // Write (5.10.4)
+void runSubscribe(CliSession& session);  // CreateSubscription + CreateMonitoredItems + Publish (5.13, 5.12)
+void runCall(CliSession& session);       // Call (5.11.2)
+
+} // namespace ua::clientapp
