@@ -80,7 +80,12 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     operationsChanged(0, {});
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The panels' models talk to the Connection when they go (deleting their subscriptions): they
+    // go first, while it is still there (QObject deletes children in creation order).
+    delete takeCentralWidget();
+    qDeleteAll(findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly));
+}
 
 void MainWindow::buildDocks() {
     setDockNestingEnabled(true);

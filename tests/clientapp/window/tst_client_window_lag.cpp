@@ -12,6 +12,7 @@
 #include "window/MainWindow.h"
 
 #include <QAction>
+#include <QPushButton>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>

@@ -21,6 +21,7 @@
 #include "window/TrendPanel.h"
 #include "window/TrustDialog.h"
 
+#include <QLabel>
 #include <QLineSeries>
 #include <QProcess>
 #include <QPushButton>
