@@ -32,7 +32,7 @@ echo "node-opcua demo server on port $port"
 
 export XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_RUNTIME_DIR=$tmp/run
 mkdir -p "$tmp/run" && chmod 700 "$tmp/run"
-xvfb-run -a -s "-screen 0 1400x1000x24" "$client" --connect "opc.tcp://localhost:$port" \
+xvfb-run -a -s "-screen 0 1400x1000x24" "$client" --connect "opc.tcp://127.0.0.1:$port" \
     --pki "$tmp/pki" --screenshots "$tmp/shots" >"$tmp/client.log" 2>&1 || { cat "$tmp/client.log" >&2; exit 1; }
 mkdir -p docs/screenshots
 cp "$tmp"/shots/client-*.png docs/screenshots/

@@ -40,6 +40,9 @@ async function main() {
         allowAnonymous: true,
         userManager: { isValidUser: (user, password) => user === "user1" && password === "password1" },
         serverCertificateManager,
+        // The certificate names 127.0.0.1 and localhost besides the host name, so that a client's
+        // host-name check passes at the URLs a user types for a local server.
+        alternateHostname: ["127.0.0.1", "localhost"],
         serverInfo: {
             applicationUri: "urn:ua-workbench:node-opcua-demo-server",
             applicationName: { text: "node-opcua demo server" },
