@@ -78,7 +78,7 @@ ConnectDialog::ConnectDialog(Connection* connection, ServerHistory* history, QWi
     : QDialog(parent), m_connection(connection), m_history(history) {
     setWindowTitle(tr("Connect to a server"));
     setObjectName(QStringLiteral("connectDialog"));
-    resize(820, 520);
+    resize(980, 540);
     auto* layout = new QVBoxLayout(this);
 
     auto* urlRow = new QHBoxLayout;
@@ -104,8 +104,8 @@ ConnectDialog::ConnectDialog(Connection* connection, ServerHistory* history, QWi
     m_tree->setHeaderLabels({tr("Server / endpoint"), tr("Security policy"), tr("Mode"), tr("User tokens"), tr("Level")});
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
-    m_tree->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
-    for (int c = PolicyColumn; c <= LevelColumn; ++c) m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true);
+    for (int c = NameColumn; c < LevelColumn; ++c) m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     layout->addWidget(m_tree, 1);
     m_status = new QLabel(tr("Discover lists the servers at this URL and every endpoint they offer."));
     m_status->setObjectName(QStringLiteral("discoveryStatus"));
@@ -237,8 +237,9 @@ void ConnectDialog::showDiscovery(const DiscoveryResult& r, const QString& url) 
         m_status->setText(tr("Discovery of %1 failed: %2").arg(url, statusName(r.status)));
         return;
     }
-    auto* best = new QTreeWidgetItem(m_tree, {tr("Best available (chosen by the client)")});
+    auto* best = new QTreeWidgetItem(m_tree, {tr("Best available")});
     best->setData(0, kEndpointRole, true);
+    best->setToolTip(0, tr("The client chooses: SignAndEncrypt over Sign over None, then the strongest policy"));
     best->setData(0, kModeRole, int(MessageSecurityMode::Invalid));
     // One top-level row per server FindServers named; the endpoints under the server whose
     // applicationUri they carry (a server without FindServers gets a row from its endpoints).

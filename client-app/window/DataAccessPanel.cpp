@@ -42,6 +42,7 @@ DataAccessPanel::DataAccessPanel(Connection* connection, QWidget* parent)
     top->addStretch();
     auto* hint = new QLabel(tr("Drag nodes here from the address space, or right-click a Variable there and choose Monitor."));
     hint->setStyleSheet(QStringLiteral("color: gray"));
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a hint never widens the window
     top->addWidget(hint);
     layout->addLayout(top);
 
@@ -60,13 +61,13 @@ DataAccessPanel::DataAccessPanel(Connection* connection, QWidget* parent)
     m_view->verticalHeader()->setDefaultSectionSize(20);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->setColumnWidth(MonitoredItemsModel::DisplayNameColumn, 150);
-    m_view->setColumnWidth(MonitoredItemsModel::NodeIdColumn, 170);
-    m_view->setColumnWidth(MonitoredItemsModel::ValueColumn, 160);
-    m_view->setColumnWidth(MonitoredItemsModel::DataTypeColumn, 70);
-    m_view->setColumnWidth(MonitoredItemsModel::StatusColumn, 70);
-    m_view->setColumnWidth(MonitoredItemsModel::SourceTimestampColumn, 160);
-    m_view->setColumnWidth(MonitoredItemsModel::ServerTimestampColumn, 160);
+    m_view->setColumnWidth(MonitoredItemsModel::DisplayNameColumn, 110);
+    m_view->setColumnWidth(MonitoredItemsModel::NodeIdColumn, 155);
+    m_view->setColumnWidth(MonitoredItemsModel::ValueColumn, 125);
+    m_view->setColumnWidth(MonitoredItemsModel::DataTypeColumn, 60);
+    m_view->setColumnWidth(MonitoredItemsModel::StatusColumn, 50);
+    m_view->setColumnWidth(MonitoredItemsModel::SourceTimestampColumn, 175);
+    m_view->setColumnWidth(MonitoredItemsModel::ServerTimestampColumn, 175);
     layout->addWidget(m_view, 1);
 
     auto* remove = new QAction(tr("Remove"), m_view);
@@ -84,6 +85,10 @@ DataAccessPanel::DataAccessPanel(Connection* connection, QWidget* parent)
 
 void DataAccessPanel::addNode(const NodeId& node) {
     m_model->addNodes({node});
+}
+
+void DataAccessPanel::setPublishingInterval(double ms) {
+    m_publishing->setValue(ms);  // valueChanged: the model modifies the subscription
 }
 
 void DataAccessPanel::removeSelected() {

@@ -28,6 +28,8 @@ public:
     MonitoredItemsModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
     void addNode(const NodeId& node);
+    // The Subscription's publishing interval (ms), as typed in the field above the table.
+    void setPublishingInterval(double ms);
     // Removes the selected rows (DeleteMonitoredItems).
     void removeSelected();
     // The settings dialog of one row (sampling interval, queue size, deadband).

@@ -34,6 +34,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QTimer>
 #include <QToolButton>
 
 namespace ua::clientapp {
@@ -118,18 +119,21 @@ void MainWindow::buildDocks() {
     m_logView->verticalHeader()->setDefaultSectionSize(20);
     m_logView->horizontalHeader()->setStretchLastSection(true);
     m_logView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_logView->setColumnWidth(ServiceLogModel::TimeColumn, 100);
-    m_logView->setColumnWidth(ServiceLogModel::ServiceColumn, 170);
-    m_logView->setColumnWidth(ServiceLogModel::StatusColumn, 190);
-    m_logView->setColumnWidth(ServiceLogModel::ElapsedColumn, 70);
+    m_logView->setColumnWidth(ServiceLogModel::TimeColumn, 95);
+    m_logView->setColumnWidth(ServiceLogModel::ServiceColumn, 150);
+    m_logView->setColumnWidth(ServiceLogModel::StatusColumn, 140);
+    m_logView->setColumnWidth(ServiceLogModel::ElapsedColumn, 50);
     connect(logModel, &QAbstractItemModel::rowsInserted, m_logView, [this] {
         QScrollBar* bar = m_logView->verticalScrollBar();
         if (bar->value() >= bar->maximum() - 3) m_logView->scrollToBottom();
     });
     auto* logDock = dock(tr("Log"), QStringLiteral("logDock"), m_logView, this);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
-    resizeDocks({addressDock, nodeDock}, {330, 440}, Qt::Horizontal);
-    resizeDocks({logDock}, {170}, Qt::Vertical);
+    // Sizes apply once the window is laid out (before, the docks keep their minimum).
+    QTimer::singleShot(0, this, [this, addressDock, nodeDock, logDock] {
+        resizeDocks({addressDock, nodeDock}, {210, 460}, Qt::Horizontal);
+        resizeDocks({logDock}, {170}, Qt::Vertical);
+    });
 
     connect(m_address, &AddressPanel::nodeSelected, this, &MainWindow::nodeSelected);
     connect(m_address, &AddressPanel::monitorRequested, this, &MainWindow::monitor);
@@ -270,10 +274,20 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
     QString text = stateText(state);
     QString color = QStringLiteral("#555");
     switch (state) {
-    case ClientState::Connected:
-        text = tr("Connected to %1").arg(s.label());
+    case ClientState::Connected: {
+        // What was chosen, not what was asked ("best"): the endpoint's policy and mode, the user.
+        const ClientSnapshot snap = m_connection->client() ? m_connection->client()->snapshot() : ClientSnapshot();
+        const QString name = s.displayName.isEmpty() ? snap.endpoint.server.applicationName.text.toQString() : s.displayName;
+        QString user = tr("anonymous");
+        if (s.identityKind == UserIdentity::Kind::UserName) user = s.userName;
+        else if (s.identityKind == UserIdentity::Kind::Certificate) user = tr("user certificate");
+        text = tr("Connected to %1 (%2), %3 %4, %5")
+                   .arg(name.isEmpty() ? s.endpointUrl : name, s.endpointUrl,
+                        policyShortName(snap.endpoint.securityPolicyUri.toQString()), modeName(snap.endpoint.securityMode), user);
+        if (snap.reconnectCount > 0) text += tr("; reconnected %n time(s)", nullptr, int(snap.reconnectCount));
         color = QStringLiteral("#1b5e20");
         break;
+    }
     case ClientState::Connecting:
     case ClientState::ChannelOpen:
         text = tr("Connecting to %1 ...").arg(s.endpointUrl);

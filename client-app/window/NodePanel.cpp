@@ -17,6 +17,7 @@ namespace ua::clientapp {
 NodePanel::NodePanel(Connection* connection, QWidget* parent)
     : QWidget(parent), m_attributes(new AttributesModel(connection, this)), m_references(new ReferencesModel(connection, this)) {
     setObjectName(QStringLiteral("nodePanel"));
+    setMinimumWidth(460);  // the Value column stays readable when the center grows
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* splitter = new QSplitter(Qt::Vertical);
@@ -42,9 +43,13 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
     m_attributesView->setUniformRowHeights(true);
     m_attributesView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                                       QAbstractItemView::SelectedClicked);
+    m_attributesView->header()->setStretchLastSection(false);
     m_attributesView->header()->setSectionResizeMode(AttributesModel::AttributeColumn, QHeaderView::ResizeToContents);
     m_attributesView->header()->setSectionResizeMode(AttributesModel::ValueColumn, QHeaderView::Stretch);
-    m_attributesView->header()->setStretchLastSection(false);
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::DataTypeColumn, QHeaderView::Interactive);
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::StatusColumn, QHeaderView::Interactive);
+    m_attributesView->header()->resizeSection(AttributesModel::DataTypeColumn, 90);
+    m_attributesView->header()->resizeSection(AttributesModel::StatusColumn, 85);
     al->addWidget(m_attributesView, 1);
     m_writeStatus = new QLabel;
     m_writeStatus->setObjectName(QStringLiteral("writeStatus"));

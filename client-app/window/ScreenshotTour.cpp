@@ -85,27 +85,23 @@ void ScreenshotTour::start() {
     });
     then(3000, [w] { w->addressPanel()->goTo(QStringLiteral("ns=1;s=Demo.Setpoint")); });
     then(2500, [w] { w->nodePanel()->attributes()->writeText(QStringLiteral("42.5")); });
-    then(1500, [w] {
-        w->monitor(*NodeId::parse("ns=1;s=Demo.Counter"));
-        w->monitor(*NodeId::parse("ns=1;s=Demo.Sine"));
-        w->monitor(*NodeId::parse("ns=1;s=Demo.Setpoint"));
-        w->monitor(*NodeId::parse("ns=1;s=Demo.Message"));
-        w->dataAccess()->model()->setPublishingInterval(200);
+    then(1500, [this, w] { shoot(w, QStringLiteral("client-3-address")); });
+    then(100, [w] {
+        w->dataAccess()->setPublishingInterval(200);
+        for (const char* id : {"ns=1;s=Demo.Counter", "ns=1;s=Demo.Sine", "ns=1;s=Demo.Setpoint", "ns=1;s=Demo.Message"})
+            w->monitor(*NodeId::parse(id));
     });
-    then(1500, [this, w] {
-        shoot(w, QStringLiteral("client-3-address"));
+    then(1500, [w] {
         MonitoredItemsModel* items = w->dataAccess()->model();
         for (int r = 0; r < items->rowCount(); ++r)
             if (items->displayNameAt(r) == QLatin1String("Sine") || items->displayNameAt(r) == QLatin1String("Counter")) items->setTrend(r, true);
-    });
-    then(5000, [this, w] { shoot(w, QStringLiteral("client-4-data-access")); });
-    then(100, [w] {
         w->trend()->setWindowSeconds(60);
-        w->centerTabs()->setCurrentWidget(w->trend());
     });
-    then(12000, [this, w] { shoot(w, QStringLiteral("client-5-trend")); });
+    then(4000, [this, w] { shoot(w, QStringLiteral("client-4-data-access")); });
     then(100, [w] { w->centerTabs()->setCurrentWidget(w->events()); });
     then(6000, [this, w] { shoot(w, QStringLiteral("client-6-events")); });
+    then(100, [w] { w->centerTabs()->setCurrentWidget(w->trend()); });
+    then(18000, [this, w] { shoot(w, QStringLiteral("client-5-trend")); });
     auto call = std::make_shared<QPointer<CallDialog>>();
     then(100, [w, call] { *call = w->showCallDialog(*NodeId::parse("ns=1;s=Demo.Add"), *NodeId::parse("ns=1;s=Demo")); });
     then(2000, [call] {
@@ -119,6 +115,7 @@ void ScreenshotTour::start() {
         if (*call) (*call)->close();
     });
     then(300, [this, w] {
+        w->centerTabs()->setCurrentWidget(w->dataAccess());
         if (auto* log = w->findChild<QDockWidget*>(QStringLiteral("logDock"))) {
             w->resizeDocks({log}, {360}, Qt::Vertical);
             QApplication::processEvents();

@@ -38,6 +38,7 @@ TrendPanel::TrendPanel(MonitoredItemsModel* items, QWidget* parent)
     top->addStretch();
     auto* hint = new QLabel(tr("Numeric items ticked on the left (or in Data access) are plotted."));
     hint->setStyleSheet(QStringLiteral("color: gray"));
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a hint never widens the window
     top->addWidget(hint);
     layout->addLayout(top);
 
@@ -57,9 +58,10 @@ TrendPanel::TrendPanel(MonitoredItemsModel* items, QWidget* parent)
     m_view = new QChartView(m_chart);
     m_view->setObjectName(QStringLiteral("trendChart"));
     m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(300, 200);  // the chart's own minimum would squeeze the docks
     splitter->addWidget(m_view);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({180, 800});
+    splitter->setSizes({150, 800});
     layout->addWidget(splitter, 1);
 
     m_buffer->setWindowSeconds(60);
