@@ -69,7 +69,13 @@ EventsPanel::EventsPanel(Connection* connection, QWidget* parent)
     });
     connect(clear, &QPushButton::clicked, m_model, &EventsModel::clear);
     connect(m_model, &EventsModel::statusChanged, this, &EventsPanel::updateStatus);
+    // Columns fit the first events (again after the fields change: a model reset).
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_sized = false; });
     connect(m_model, &EventsModel::eventsReceived, this, [this] {
+        if (!m_sized) {
+            m_view->resizeColumnsToContents();
+            m_sized = true;
+        }
         QScrollBar* bar = m_view->verticalScrollBar();
         if (bar->value() >= bar->maximum() - 2) m_view->scrollToBottom();  // follow unless the user scrolled up
         updateStatus();

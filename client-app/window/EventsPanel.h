@@ -49,6 +49,7 @@ private:
     QPushButton* m_start;
     QLabel* m_status;
     QTableView* m_view;
+    bool m_sized = false;
 };
 
 } // namespace ua::clientapp

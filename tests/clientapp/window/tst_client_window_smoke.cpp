@@ -23,6 +23,7 @@
 #include "ua/server/users/Roles.h"
 
 #include <QLabel>
+#include <QMimeData>
 #include <QLineSeries>
 #include <QTabWidget>
 #include <QTableView>
@@ -47,6 +48,7 @@ private slots:
     void logsEveryCall();
     void savesAndOpensAProject();
     void reconnectsFromRecentInTwoClicks();
+    void monitorsANodeDraggedFromTheTree();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const QString& name);
@@ -232,6 +234,27 @@ void TestClientWindowSmoke::reconnectsFromRecentInTwoClicks() {
     MonitoredItemsModel* items = m_window->dataAccess()->model();
     QSignalSpy changes(items, &MonitoredItemsModel::valueChanged);
     QTRY_VERIFY_WITH_TIMEOUT(changes.count() >= 2, 10000);
+}
+
+void TestClientWindowSmoke::monitorsANodeDraggedFromTheTree() {
+    // What a drag from the tree to the table carries (the tree model's mime data), dropped where
+    // the table view drops it (its model).
+    AddressPanel* address = m_window->addressPanel();
+    QSignalSpy done(address, &AddressPanel::goToFinished);
+    address->goTo(kDemo + QStringLiteral("Demo.Simulation.Ramp"));
+    QVERIFY(done.wait(10000));
+    QVERIFY(address->tree()->dragEnabled());
+    std::unique_ptr<QMimeData> data(address->model()->mimeData({address->tree()->currentIndex()}));
+    QVERIFY(data);
+    QTableView* table = m_window->dataAccess()->view();
+    QVERIFY(table->acceptDrops());
+    QAbstractItemModel* model = table->model();
+    const int before = model->rowCount();
+    QVERIFY(model->canDropMimeData(data.get(), Qt::CopyAction, -1, -1, {}));
+    QVERIFY(model->dropMimeData(data.get(), Qt::CopyAction, -1, -1, {}));
+    QCOMPARE(model->rowCount(), before + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(model->index(before, MonitoredItemsModel::DisplayNameColumn).data().toString(), QStringLiteral("Ramp"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(model->index(before, MonitoredItemsModel::StatusColumn).data().toString(), QStringLiteral("Good"), 5000);
 }
 
 QTEST_MAIN(TestClientWindowSmoke)
