@@ -1,0 +1,52 @@
+// The address space panel (issue 7 items 2, 12): the "Go to NodeId or browse path" field over the
+// lazily browsed tree (AddressTreeModel). Nodes are dragged out of the tree (to the Data access
+// table: one drag to monitor); the context menu has Monitor (Variables), Call... (Methods), Copy
+// NodeId and Refresh; a double-click on a Method opens the Call dialog.
+#pragma once
+
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
+#include <QWidget>
+
+#include "ua/types/NodeId.h"
+#include "ua/types/StatusCode.h"
+
+class QLabel;
+class QLineEdit;
+class QTreeView;
+
+namespace ua::clientapp {
+
+class AddressTreeModel;
+class Connection;
+
+class AddressPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AddressPanel(Connection* connection, QWidget* parent = nullptr);
+
+    AddressTreeModel* model() const { return m_model; }
+    QTreeView* tree() const { return m_tree; }
+    // Goes to a NodeId ("ns=1;s=Demo", "nsu=...;...", "i=2253") or a browse path
+    // ("/Objects/Server"): the tree expands down to it and selects it; a failure is shown under the field.
+    void goTo(const QString& nodeIdOrPath);
+    // The selected node (null when none).
+    NodeId currentNode() const;
+
+signals:
+    void nodeSelected(const ua::NodeId& node);
+    void monitorRequested(const ua::NodeId& node);
+    void callRequested(const ua::NodeId& method, const ua::NodeId& object);
+    // goTo() ended: Good (the node is selected) or why not.
+    void goToFinished(ua::StatusCode status);
+
+private:
+    void contextMenu(const QPoint& pos);
+
+    Connection* m_connection;
+    AddressTreeModel* m_model;
+    QLineEdit* m_goTo;
+    QLabel* m_goToStatus;
+    QTreeView* m_tree;
+};
+
+} // namespace ua::clientapp

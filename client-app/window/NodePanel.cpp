@@ -1,0 +1,115 @@
+#include "window/NodePanel.h"
+
+#include "core/ValueText.h"
+#include "models/AttributesModel.h"
+#include "models/ReferencesModel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace ua::clientapp {
+
+NodePanel::NodePanel(Connection* connection, QWidget* parent)
+    : QWidget(parent), m_attributes(new AttributesModel(connection, this)), m_references(new ReferencesModel(connection, this)) {
+    setObjectName(QStringLiteral("nodePanel"));
+    setMinimumWidth(460);  // the Value column stays readable when the center grows
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* splitter = new QSplitter(Qt::Vertical);
+
+    auto* attributesBox = new QWidget;
+    auto* al = new QVBoxLayout(attributesBox);
+    al->setContentsMargins(0, 0, 0, 0);
+    al->setSpacing(2);
+    auto* header = new QHBoxLayout;
+    auto* title = new QLabel(tr("<b>Attributes</b>"));
+    header->addWidget(title);
+    header->addStretch();
+    auto* refresh = new QToolButton;
+    refresh->setObjectName(QStringLiteral("refreshAttributes"));
+    refresh->setText(tr("Refresh"));
+    refresh->setToolTip(tr("Read every attribute again"));
+    header->addWidget(refresh);
+    al->addLayout(header);
+    m_attributesView = new QTreeView;
+    m_attributesView->setObjectName(QStringLiteral("attributesView"));
+    m_attributesView->setModel(m_attributes);
+    m_attributesView->setAlternatingRowColors(true);
+    m_attributesView->setUniformRowHeights(true);
+    m_attributesView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                                      QAbstractItemView::SelectedClicked);
+    m_attributesView->header()->setStretchLastSection(false);
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::AttributeColumn, QHeaderView::ResizeToContents);
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::ValueColumn, QHeaderView::Stretch);
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::DataTypeColumn, QHeaderView::Interactive);
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::StatusColumn, QHeaderView::Interactive);
+    m_attributesView->header()->resizeSection(AttributesModel::DataTypeColumn, 90);
+    m_attributesView->header()->resizeSection(AttributesModel::StatusColumn, 85);
+    al->addWidget(m_attributesView, 1);
+    m_writeStatus = new QLabel;
+    m_writeStatus->setObjectName(QStringLiteral("writeStatus"));
+    m_writeStatus->setWordWrap(true);
+    m_writeStatus->setText(tr("Double-click the Value to write it."));
+    al->addWidget(m_writeStatus);
+    splitter->addWidget(attributesBox);
+
+    auto* referencesBox = new QWidget;
+    auto* rl = new QVBoxLayout(referencesBox);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->setSpacing(2);
+    rl->addWidget(new QLabel(tr("<b>References</b>")));
+    m_referencesView = new QTableView;
+    m_referencesView->setObjectName(QStringLiteral("referencesView"));
+    m_referencesView->setModel(m_references);
+    m_referencesView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_referencesView->setAlternatingRowColors(true);
+    m_referencesView->verticalHeader()->hide();
+    m_referencesView->verticalHeader()->setDefaultSectionSize(20);
+    m_referencesView->horizontalHeader()->setStretchLastSection(true);
+    m_referencesView->setToolTip(tr("Double-click a reference to go to its target"));
+    rl->addWidget(m_referencesView, 1);
+    splitter->addWidget(referencesBox);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter);
+
+    connect(refresh, &QToolButton::clicked, this, &NodePanel::refresh);
+    connect(m_attributes, &AttributesModel::loaded, this, [this] { m_attributesView->expand(m_attributes->valueIndex()); });
+    connect(m_attributes, &AttributesModel::writeFinished, this, [this](StatusCode status, const QString& message) {
+        m_writeStatus->setStyleSheet(status.isGood() ? QStringLiteral("color: #1b5e20") : QStringLiteral("color: #b00020"));
+        m_writeStatus->setText(status.isGood() ? tr("Write: Good") : tr("Write: %1").arg(message.isEmpty() ? statusName(status) : message));
+    });
+    connect(m_references, &ReferencesModel::loaded, this, [this] { m_referencesView->resizeColumnsToContents(); });
+    connect(m_referencesView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QString target = index.data(ReferencesModel::NodeIdRole).toString();
+        if (!target.isEmpty()) emit goToRequested(target);
+    });
+}
+
+void NodePanel::setNode(const NodeId& node) {
+    m_writeStatus->setStyleSheet({});
+    m_writeStatus->setText(tr("Double-click the Value to write it."));
+    m_attributes->setNode(node);
+    m_references->setNode(node);
+}
+
+void NodePanel::refresh() {
+    m_attributes->refresh();
+    m_references->refresh();
+}
+
+bool NodePanel::editValue() {
+    const QModelIndex value = m_attributes->valueIndex();
+    if (!value.isValid()) return false;
+    const QModelIndex cell = value.siblingAtColumn(AttributesModel::ValueColumn);
+    m_attributesView->setCurrentIndex(cell);
+    m_attributesView->edit(cell);
+    return true;
+}
+
+} // namespace ua::clientapp

@@ -1,0 +1,49 @@
+// The selected node (issue 7 items 2, 3, 4, 12): its Attributes (AttributesModel; the Value is
+// written in place: double-click or F2 on the Value cell, type, Enter; the write's status shows in
+// the Status column and under the table) over its References, forward and inverse
+// (ReferencesModel; double-click a reference to go to its target in the tree). Refresh reads
+// again.
+#pragma once
+
+// A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
+#include <QWidget>
+
+#include "ua/types/NodeId.h"
+
+class QLabel;
+class QTableView;
+class QTreeView;
+
+namespace ua::clientapp {
+
+class AttributesModel;
+class Connection;
+class ReferencesModel;
+
+class NodePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit NodePanel(Connection* connection, QWidget* parent = nullptr);
+
+    void setNode(const NodeId& node);
+    void refresh();
+    AttributesModel* attributes() const { return m_attributes; }
+    ReferencesModel* references() const { return m_references; }
+    QTreeView* attributesView() const { return m_attributesView; }
+    QTableView* referencesView() const { return m_referencesView; }
+    // Starts editing the Value in place (as a double-click on it does); false without a Value.
+    bool editValue();
+
+signals:
+    // A reference's target was double-clicked.
+    void goToRequested(const QString& nodeId);
+
+private:
+    AttributesModel* m_attributes;
+    ReferencesModel* m_references;
+    QTreeView* m_attributesView;
+    QTableView* m_referencesView;
+    QLabel* m_writeStatus;
+};
+
+} // namespace ua::clientapp

@@ -1,0 +1,40 @@
+// Screenshots of every view of the window with live data (scripts/client-screenshots.sh, behind the
+// hidden option --screenshots DIR together with --connect URL of tests/clientapp/node_demo_server.js):
+// the Connect dialog with the discovered endpoints, the trust dialog, the tree with the attributes
+// of Demo.Setpoint (written in place), Data access with live values, the Trend, the Events, the
+// Call dialog after a call of Demo.Add, and the Log. Saved as DIR/client-<n>-<view>.png.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <deque>
+#include <functional>
+
+class QWidget;
+
+namespace ua::clientapp {
+
+class MainWindow;
+
+class ScreenshotTour : public QObject {
+    Q_OBJECT
+public:
+    ScreenshotTour(MainWindow* window, QString url, QString dir, QObject* parent = nullptr);
+    void start();
+
+signals:
+    void finished(bool ok);
+
+private:
+    void then(int delayMs, std::function<void()> step);
+    void next();
+    void shoot(QWidget* widget, const QString& name);
+
+    MainWindow* m_window;
+    QString m_url;
+    QString m_dir;
+    std::deque<std::pair<int, std::function<void()>>> m_steps;
+    bool m_ok = true;
+};
+
+} // namespace ua::clientapp

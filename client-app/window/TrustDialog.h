@@ -1,0 +1,27 @@
+// The question "trust this server certificate?" (issue 7 item 1; OPC 10000-4 6.1.3): the server's
+// certificate (subject, issuer, validity, thumbprint, application URI, host names) and why it is
+// not trusted, with Trust permanently / Accept for this session / Reject. Connection::setTrustPrompt
+// runs it modally on the GUI thread while the Client's I/O thread waits for the answer.
+#pragma once
+
+#include "ua/client/UserIdentity.h"
+
+#include <QDialog>
+
+namespace ua::clientapp {
+
+class TrustDialog : public QDialog {
+    Q_OBJECT
+public:
+    TrustDialog(const Certificate& certificate, StatusCode reason, QWidget* parent = nullptr);
+    // The user's answer: Reject when the dialog was closed in any other way.
+    TrustDecision decision() const { return m_decision; }
+
+    // Runs the dialog modally and returns the answer (a TrustPrompt).
+    static TrustDecision ask(const Certificate& certificate, StatusCode reason, QWidget* parent);
+
+private:
+    TrustDecision m_decision = TrustDecision::Reject;
+};
+
+} // namespace ua::clientapp
