@@ -98,7 +98,7 @@ QString cliVersion() {
 QString cliUsage() {
     return QStringLiteral(
         "Usage: ua-client <command> [options] <args>\n"
-        "       ua-client                      (no command: the window)\n"
+        "       ua-client [--connect URL] [--project FILE] [--pki DIR]   (no command: the window)\n"
         "\n"
         "Commands:\n"
         "  discover  <url>                             FindServers and GetEndpoints\n"

@@ -15,9 +15,11 @@
 namespace ua::clientapp {
 
 bool isCommandLineInvocation(int argc, char** argv) {
-    // Qt's own options that take a value (the window may be started with them).
+    // Options that take a value: Qt's own and the window's (a value is never the command).
     static const char* const kQtValueOptions[] = {"-platform", "-style", "-stylesheet", "-display", "-qwindowgeometry",
-                                                  "-qwindowtitle", "-qwindowicon", "-session", "-plugin", "-geometry", "-title"};
+                                                  "-qwindowtitle", "-qwindowicon", "-session", "-plugin", "-geometry", "-title",
+                                                  // the window's (WindowMain.cpp) and the command line's --pki
+                                                  "--connect", "--project", "--pki", "--screenshots", "--gui-lag-report"};
     static const QRegularExpression word(QStringLiteral("^[A-Za-z]+$"));
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];

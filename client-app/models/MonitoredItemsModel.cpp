@@ -90,7 +90,7 @@ MonitoredItemsModel::MonitoredItemsModel(Connection* connection, QObject* parent
 MonitoredItemsModel::~MonitoredItemsModel() {
     // The subscription goes with the Client (or stays until the Session closes); deleting it here
     // would need the Client, which may be gone already.
-    if (m_subscription)
+    if (m_subscription && m_connection)  // the Connection may be gone first
         if (Client* c = m_connection->client()) c->deleteSubscription(m_subscription, nullptr, {});
 }
 

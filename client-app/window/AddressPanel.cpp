@@ -101,13 +101,11 @@ void AddressPanel::contextMenu(const QPoint& pos) {
             monitor->setObjectName(QStringLiteral("monitorAction"));
             connect(monitor, &QAction::triggered, this, [this] {
                 // Every selected Variable (one action for a multi-selection too).
-                bool any = false;
+                std::vector<NodeId> nodes;
                 for (const QModelIndex& i : m_tree->selectionModel()->selectedRows())
-                    if (m_model->nodeClassAt(i) == NodeClass::Variable) {
-                        emit monitorRequested(m_model->nodeIdAt(i));
-                        any = true;
-                    }
-                if (!any) emit monitorRequested(currentNode());
+                    if (m_model->nodeClassAt(i) == NodeClass::Variable) nodes.push_back(m_model->nodeIdAt(i));
+                if (nodes.empty()) nodes.push_back(currentNode());
+                emit monitorRequested(nodes);
             });
             menu.setDefaultAction(monitor);
         }

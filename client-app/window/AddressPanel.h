@@ -34,7 +34,8 @@ public:
 
 signals:
     void nodeSelected(const ua::NodeId& node);
-    void monitorRequested(const ua::NodeId& node);
+    // Every selected Variable at once (one Read and one CreateMonitoredItems for all of them).
+    void monitorRequested(const std::vector<ua::NodeId>& nodes);
     void callRequested(const ua::NodeId& method, const ua::NodeId& object);
     // goTo() ended: Good (the node is selected) or why not.
     void goToFinished(ua::StatusCode status);

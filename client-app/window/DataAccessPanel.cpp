@@ -62,8 +62,9 @@ DataAccessPanel::DataAccessPanel(Connection* connection, QWidget* parent)
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setColumnWidth(MonitoredItemsModel::DisplayNameColumn, 110);
-    m_view->setColumnWidth(MonitoredItemsModel::NodeIdColumn, 155);
-    m_view->setColumnWidth(MonitoredItemsModel::ValueColumn, 125);
+    m_view->setColumnWidth(MonitoredItemsModel::NodeIdColumn, 145);
+    // Wide enough for a Double's shortest exact text (up to 17 digits and an exponent).
+    m_view->setColumnWidth(MonitoredItemsModel::ValueColumn, 165);
     m_view->setColumnWidth(MonitoredItemsModel::DataTypeColumn, 60);
     m_view->setColumnWidth(MonitoredItemsModel::StatusColumn, 50);
     m_view->setColumnWidth(MonitoredItemsModel::SourceTimestampColumn, 175);
@@ -83,8 +84,8 @@ DataAccessPanel::DataAccessPanel(Connection* connection, QWidget* parent)
     connect(m_view, &QTableView::customContextMenuRequested, this, &DataAccessPanel::contextMenu);
 }
 
-void DataAccessPanel::addNode(const NodeId& node) {
-    m_model->addNodes({node});
+void DataAccessPanel::addNodes(const std::vector<NodeId>& nodes) {
+    m_model->addNodes(nodes);
 }
 
 void DataAccessPanel::setPublishingInterval(double ms) {

@@ -27,7 +27,7 @@ public:
 
     MonitoredItemsModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
-    void addNode(const NodeId& node);
+    void addNodes(const std::vector<NodeId>& nodes);
     // The Subscription's publishing interval (ms), as typed in the field above the table.
     void setPublishingInterval(double ms);
     // Removes the selected rows (DeleteMonitoredItems).

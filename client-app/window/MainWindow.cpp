@@ -136,7 +136,7 @@ void MainWindow::buildDocks() {
     });
 
     connect(m_address, &AddressPanel::nodeSelected, this, &MainWindow::nodeSelected);
-    connect(m_address, &AddressPanel::monitorRequested, this, &MainWindow::monitor);
+    connect(m_address, &AddressPanel::monitorRequested, this, qOverload<const std::vector<NodeId>&>(&MainWindow::monitor));
     connect(m_address, &AddressPanel::callRequested, this, [this](const NodeId& method, const NodeId& object) {
         showCallDialog(method, object);
     });
@@ -329,9 +329,12 @@ void MainWindow::nodeSelected(const NodeId& node) {
     m_node->setNode(node);
 }
 
-void MainWindow::monitor(const NodeId& node) {
-    if (node.isNull()) return;
-    m_dataAccess->addNode(node);
+void MainWindow::monitor(const std::vector<NodeId>& nodes) {
+    std::vector<NodeId> valid;
+    for (const NodeId& n : nodes)
+        if (!n.isNull()) valid.push_back(n);
+    if (valid.empty()) return;
+    m_dataAccess->addNodes(valid);
     m_tabs->setCurrentWidget(m_dataAccess);
 }
 

@@ -66,7 +66,8 @@ public:
     // Opens the Connect dialog (window-modal, not blocking the event loop).
     void showConnectDialog();
     // Monitors the node in the Data access table (and the trend when numeric); switches to it.
-    void monitor(const NodeId& node);
+    void monitor(const NodeId& node) { monitor(std::vector<NodeId>{node}); }
+    void monitor(const std::vector<NodeId>& nodes);
     // Opens the Call dialog for a Method (its parent Object found by an inverse Browse).
     CallDialog* showCallDialog(const NodeId& method, const NodeId& object = {});
 
