@@ -239,6 +239,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
         } else if (name == QLatin1String("interval") || name == QLatin1String("sampling") || name == QLatin1String("seconds")) {
             const auto d = nonNegative(value);
             if (!d) return bad(QStringLiteral("expected a number >= 0"));
+            if (name == QLatin1String("seconds") && *d == 0) return bad(QStringLiteral("expected a number > 0 (leave --seconds out to run until stopped)"));
             if (name == QLatin1String("interval")) o.publishingIntervalMs = *d;
             else if (name == QLatin1String("sampling")) o.samplingIntervalMs = *d;
             else o.seconds = *d;

@@ -84,6 +84,12 @@ void CliSession::open(std::function<void()> ready) {
                                            "%4/rejected/certs to %4/trusted/certs.")
                                 .arg(url(), m_trust->subject, m_trust->thumbprint, pki));
             }
+            if (r.status == status::BadSecurityChecksFailed)  // most often: the server does not trust us (yet)
+                return failStatus(ExitConnectionFailed,
+                                  QStringLiteral("cannot connect to %1 (the server may not trust this client's certificate, "
+                                                 "%2/own/certs: trust it on the server, e.g. move it from the server's "
+                                                 "rejected/ to its trusted/ folder)").arg(url(), pki),
+                                  r.status);
             return failStatus(ExitConnectionFailed, QStringLiteral("cannot connect to %1").arg(url()), r.status);
         }
         m_client->createSession(this, [this, ready](const ServiceResult<CreateSessionResponse>& s) {
@@ -162,14 +168,20 @@ void CliSession::resolveBuiltInType(const NodeId& dataType, std::function<void(s
 }
 
 void CliSession::fail(int code, const QString& message) {
+    // Once the run is ending (e.g. SIGTERM while connecting), what fails next is its consequence
+    // (Bad_Disconnect of the connect in progress), not news for the user.
+    if (m_finishing) return;
     printError(QStringLiteral("ua-client: ") + message);
     finish(code);
 }
 
 void CliSession::failStatus(int code, const QString& what, StatusCode status) {
+    fail(code, what + QStringLiteral(": ") + describedStatus(status));
+}
+
+QString describedStatus(StatusCode status) {
     const QString description = QString::fromUtf8(status.description());
-    fail(code, what + QStringLiteral(": ") + statusName(status) +
-                   (description.isEmpty() ? QString() : QStringLiteral(" (") + description + QLatin1Char(')')));
+    return statusName(status) + (description.isEmpty() ? QString() : QStringLiteral(" (") + description + QLatin1Char(')'));
 }
 
 void CliSession::finish(int code) {

@@ -26,6 +26,9 @@ struct NodeArgument {
 // OPC 10000-4 A.2); nullopt and *error when it is none of them.
 std::optional<NodeArgument> parseNodeArgument(const QString& text, QString* error);
 
+// "Bad_NodeIdUnknown (description)": how every error names its status.
+QString describedStatus(StatusCode status);
+
 class CliSession : public QObject {
     Q_OBJECT
 public:

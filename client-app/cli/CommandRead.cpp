@@ -1,12 +1,17 @@
-// ua-client read <url> <node>... [--attribute NAME]: one Read of the attribute of every node.
+// ua-client read <url> <node>... [--attribute NAME]: one Read of the attribute of every node (split
+// by the server's MaxNodesPerRead when it refuses the whole with Bad_TooManyOperations).
 // Text: the value alone for one node, "<node>  <value>" lines for several; a Bad status goes to
 // stderr with the node ("<node>: Bad_NodeIdUnknown") and the exit code is 1.
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
 #include "core/ValueText.h"
+#include "ua/encoding/generated/NodeIds.h"
 
 #include <QJsonArray>
+#include <algorithm>
+#include <functional>
+#include <memory>
 
 namespace ua::clientapp {
 
@@ -30,6 +35,50 @@ QString attributeText(uint32_t attributeId, const DataValue& dv) {
     return formatVariant(dv.value);
 }
 
+using ReadDone = std::function<void(const ServiceResult<ReadResponse>&)>;
+
+// Reads items[from..] in requests of at most `limit` nodes, one after the other, appending to out.
+void readBatches(CliSession& s, std::shared_ptr<std::vector<ReadValueId>> items, std::size_t from, uint32_t limit,
+                 std::shared_ptr<ServiceResult<ReadResponse>> out, ReadDone done) {
+    if (from >= items->size()) return done(*out);
+    ReadRequest req;
+    req.maxAge = 0;
+    req.timestampsToReturn = TimestampsToReturn::Both;
+    const std::size_t end = std::min(items->size(), from + limit);
+    Array<ReadValueId> part = Array<ReadValueId>::emptyArray();
+    for (std::size_t i = from; i < end; ++i) part.push_back((*items)[i]);
+    req.nodesToRead = std::move(part);
+    s.client().read(std::move(req), &s, [&s, items, end, limit, out, done](const ServiceResult<ReadResponse>& r) {
+        if (!r.isGood()) return done(r);
+        for (const DataValue& dv : r.response.results) out->response.results.push_back(dv);
+        readBatches(s, items, end, limit, out, done);
+    });
+}
+
+// One Read of every item; when the server refuses it as a whole with Bad_TooManyOperations, the
+// items are read again in requests of its OperationLimits.MaxNodesPerRead (OPC 10000-5 6.3.11).
+void readAll(CliSession& s, std::vector<ReadValueId> items, ReadDone done) {
+    auto all = std::make_shared<std::vector<ReadValueId>>(std::move(items));
+    ReadRequest req;
+    req.maxAge = 0;
+    req.timestampsToReturn = TimestampsToReturn::Both;
+    Array<ReadValueId> first = Array<ReadValueId>::emptyArray();
+    for (const ReadValueId& r : *all) first.push_back(r);
+    req.nodesToRead = std::move(first);
+    s.client().read(std::move(req), &s, [&s, all, done](const ServiceResult<ReadResponse>& r) {
+        if (r.status != status::BadTooManyOperations) return done(r);
+        s.client().readValues({NodeId(id::Server_ServerCapabilities_OperationLimits_MaxNodesPerRead)}, &s,
+                              [&s, all, done, r](const ServiceResult<ReadResponse>& limitRead) {
+            const uint32_t* limit = limitRead.isGood() && !limitRead.response.results.empty()
+                                        ? limitRead.response.results[0].value.get<uint32_t>() : nullptr;
+            if (!limit || *limit == 0 || *limit >= all->size()) return done(r);  // no usable limit: the refusal stands
+            auto out = std::make_shared<ServiceResult<ReadResponse>>();
+            out->response.results = Array<DataValue>::emptyArray();
+            readBatches(s, all, 0, *limit, out, done);
+        });
+    });
+}
+
 } // namespace
 
 void runRead(CliSession& s) {
@@ -43,18 +92,14 @@ void runRead(CliSession& s) {
     }
     s.open([&s, nodes] {
         s.resolve(nodes, [&s, nodes](std::vector<NodeId> ids) {
-            ReadRequest req;
-            req.maxAge = 0;
-            req.timestampsToReturn = TimestampsToReturn::Both;
-            Array<ReadValueId> items = Array<ReadValueId>::emptyArray();
+            std::vector<ReadValueId> items;
             for (const NodeId& id : ids) {
                 ReadValueId r;
                 r.nodeId = id;
                 r.attributeId = s.options().attributeId;
                 items.push_back(std::move(r));
             }
-            req.nodesToRead = std::move(items);
-            s.client().read(std::move(req), &s, [&s, nodes, ids](const ServiceResult<ReadResponse>& r) {
+            readAll(s, std::move(items), [&s, nodes, ids](const ServiceResult<ReadResponse>& r) {
                 if (!r.isGood()) return s.failStatus(ExitOperationFailed, QStringLiteral("Read"), r.status);
                 const uint32_t attributeId = s.options().attributeId;
                 const bool one = nodes.size() == 1;

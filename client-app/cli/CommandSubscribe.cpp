@@ -53,12 +53,34 @@ struct SubscribeRun {
     int exitCode = ExitOk;
     bool stopping = false;
 
+    bool connectionLost = false;   // Reconnecting since lostReason
+    StatusCode lostReason = StatusCode();
+
     void stop(int code) {
         if (stopping) return;
         stopping = true;
         if (code != ExitOk) exitCode = code;
-        if (!handle) return s.finish(exitCode);
+        if (connectionLost) {
+            // Watching a server that is gone is not a success: say so, and do not wait for it.
+            printError(QStringLiteral("ua-client: the connection was lost (%1) and not restored").arg(statusName(lostReason)));
+            exitCode = ExitOperationFailed;
+        }
+        if (!handle || s.client().state() != ClientState::Connected) return s.finish(exitCode);
         s.client().deleteSubscription(handle, &s, [this](StatusCode) { s.finish(exitCode); });
+        QTimer::singleShot(1000, &s, [this] { s.finish(exitCode); });  // a server that stops answering now
+    }
+
+    // Lost connections and reconnects on stderr, so a script sees the gap in the values.
+    void onState(ClientState state, StatusCode reason) {
+        if (stopping) return;
+        if (state == ClientState::Reconnecting && !connectionLost) {
+            connectionLost = true;
+            lostReason = reason;
+            printError(QStringLiteral("ua-client: connection lost (%1), reconnecting").arg(describedStatus(reason)));
+        } else if (state == ClientState::Connected && connectionLost) {
+            connectionLost = false;
+            printError(QStringLiteral("ua-client: reconnected"));
+        }
     }
 
     void print(const SubscriptionNotification& n) {
@@ -98,6 +120,8 @@ void runSubscribe(CliSession& s) {
     watchStopSignals(&s, [run] { run->stop(ExitOk); });
     if (o.seconds > 0) QTimer::singleShot(int(o.seconds * 1000), &s, [run] { run->stop(ExitOk); });
     s.open([run] {
+        QObject::connect(&run->s.client(), &Client::stateChanged, &run->s,
+                         [run](ClientState state, StatusCode reason) { run->onState(state, reason); });
         run->s.resolve(run->nodes, [run](std::vector<NodeId> ids) {
             run->ids = std::move(ids);
             CliSession& s = run->s;
@@ -110,7 +134,7 @@ void runSubscribe(CliSession& s) {
                     run->handle = 0;  // gone on the server and in the Client
                     run->s.failStatus(ExitOperationFailed, QStringLiteral("the subscription was lost"), c.status);
                 } else if (c.event == SubscriptionEvent::KeepAliveMissing || c.event == SubscriptionEvent::MessagesLost) {
-                    printError(QStringLiteral("ua-client: subscription: %1 (%2)").arg(QLatin1String(toString(c.event)), statusName(c.status)));
+                    printError(QStringLiteral("ua-client: subscription: %1: %2").arg(QLatin1String(toString(c.event)), describedStatus(c.status)));
                 }
             };
             s.client().createSubscription(settings, &s, std::move(handlers), [run](const SubscriptionInfo& info) {
@@ -130,7 +154,7 @@ void runSubscribe(CliSession& s) {
                 s.client().createMonitoredItems(info.handle, std::move(items), &s, [run](const MonitoredItemsResult& r) {
                     CliSession& s = run->s;
                     if (r.status.isBad()) {
-                        printError(QStringLiteral("ua-client: CreateMonitoredItems: ") + statusName(r.status));
+                        printError(QStringLiteral("ua-client: CreateMonitoredItems: ") + describedStatus(r.status));
                         return run->stop(ExitOperationFailed);
                     }
                     int good = 0;
@@ -141,7 +165,7 @@ void runSubscribe(CliSession& s) {
                         }
                         const std::size_t i = item.clientHandle - 1;
                         printError(QStringLiteral("ua-client: %1: %2").arg(i < run->nodes.size() ? run->nodes[i].text : QString(),
-                                                                           statusName(item.statusCode)));
+                                                                           describedStatus(item.statusCode)));
                         run->exitCode = ExitOperationFailed;
                     }
                     if (good == 0) return run->stop(ExitOperationFailed);

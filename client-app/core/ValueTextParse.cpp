@@ -255,6 +255,9 @@ std::optional<Failure> parseScalarText(const QString& text, BuiltInType type, Va
         if (!n) {
             if (text.trimmed().startsWith(QLatin1String("nsu=")))
                 return mismatch(QStringLiteral("\"%1\": a NodeId value needs a namespace index (ns=), not nsu=").arg(text));
+            static const QRegularExpression nsPrefix(QStringLiteral(R"(^ns=(\d+);)"));
+            if (const auto m = nsPrefix.match(text.trimmed()); m.hasMatch() && m.captured(1).toULongLong() > 0xFFFF)
+                return outOfRange(QStringLiteral("namespace index %1 is out of range (0..65535)").arg(m.captured(1)));
             return mismatch(QStringLiteral("\"%1\" is not a NodeId (i=85, ns=2;s=Name, ns=1;g=..., ns=1;b=...)").arg(text));
         }
         out = *n;

@@ -144,7 +144,13 @@ bool Server::setUpSecurity() {
     CertificateRequest request;
     request.applicationUri = m_config.applicationUri.toStdString();
     request.applicationName = m_config.applicationName.toStdString();
-    request.hostNames = {m_config.hostName.toStdString()};
+    // The configured host name (or this machine's), and the loopback names: a client on the same
+    // machine connecting to opc.tcp://localhost or 127.0.0.1 passes the host name check
+    // (OPC 10000-4 6.1.3 Table 106) without having to suppress Bad_CertificateHostNameInvalid.
+    const QString host = m_config.hostName.isEmpty() ? QHostInfo::localHostName() : m_config.hostName;
+    request.hostNames = {host.toStdString()};
+    for (const char* loopback : {"localhost", "127.0.0.1"})
+        if (host.compare(QLatin1String(loopback), Qt::CaseInsensitive) != 0) request.hostNames.push_back(loopback);
     request.keyBits = cfg.keyBits;
     request.validityDays = cfg.certificateValidityDays;
     std::string error;

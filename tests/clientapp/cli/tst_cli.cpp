@@ -84,6 +84,8 @@ private slots:
     void callOurServer();
     void subscribeOurServer();
     void subscribeStopsOnSigterm();
+    void subscribeReportsALostServer();
+    void readSplitByMaxNodesPerRead();
     void usersAndSecurity();
     void nodeServer();
     void nodeSubscription();
@@ -464,6 +466,57 @@ void TestCli::subscribeStopsOnSigterm() {
     QCOMPARE(p.state(), QProcess::NotRunning);
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
+}
+
+// A server that goes away under subscribe: the loss is said on stderr, --seconds still ends the run
+// on time (no wait for the dead server), and the exit code is 1 (documented: a subscription lost).
+void TestCli::subscribeReportsALostServer() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.demoUpdateRateMs = 100;
+    cfg.security.pkiDir = m_dir.filePath(QStringLiteral("lost-server-pki"));
+    auto server = std::make_unique<Server>(cfg);
+    QVERIFY2(server->start(), qPrintable(server->errorString()));
+    const QString url = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(server->port());
+    QProcess p;
+    startCli(p, {QStringLiteral("subscribe"), url, kDemo + QStringLiteral("Simulation.Sine"), QStringLiteral("--interval"), QStringLiteral("100"),
+                 QStringLiteral("--seconds"), QStringLiteral("4"), QStringLiteral("--timeout"), QStringLiteral("3000"),
+                 QStringLiteral("--security"), QStringLiteral("none")});
+    QVERIFY(p.waitForStarted());
+    QElapsedTimer t;
+    t.start();
+    QByteArray out;
+    while (out.count('\n') < 2 && p.state() == QProcess::Running && t.elapsed() < 30000) {
+        QTest::qWait(20);
+        out += p.readAllStandardOutput();
+    }
+    QVERIFY2(out.count('\n') >= 2, out.constData());
+    server.reset();  // gone, and it stays gone
+    while (p.state() != QProcess::NotRunning && t.elapsed() < 30000) QTest::qWait(20);
+    QCOMPARE(p.state(), QProcess::NotRunning);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(t.elapsed() < 4000 + 2500, qPrintable(QString::number(t.elapsed())));  // --seconds, plus at most the 1 s close
+    QVERIFY2(err.contains(QStringLiteral("connection lost")), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("not restored")), qPrintable(err));
+    QCOMPARE(p.exitCode(), 1);
+}
+
+// More nodes than the server's MaxNodesPerRead (2500 by default): the whole Read is refused with
+// Bad_TooManyOperations, so ua-client reads the limit and splits the request.
+void TestCli::readSplitByMaxNodesPerRead() {
+    CliRun limit = run({QStringLiteral("read"), m_url, QStringLiteral("i=11705"), QStringLiteral("--security"), QStringLiteral("none")});
+    QVERIFY2(limit.exitCode == 0, qPrintable(limit.text()));
+    const int max = limit.out.trimmed().toInt();
+    QVERIFY2(max > 0 && max < 10000, qPrintable(limit.out));
+    QStringList args{QStringLiteral("read"), m_url, QStringLiteral("--security"), QStringLiteral("none"), QStringLiteral("--json")};
+    const int count = max + 10;
+    for (int i = 0; i < count; ++i) args << (i % 2 ? QStringLiteral("i=2259") : QStringLiteral("i=2255"));
+    CliRun r = run(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text().left(2000)));
+    const QJsonArray results = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("results")).toArray();
+    QCOMPARE(results.size(), count);
+    QCOMPARE(results.last().toObject().value(QStringLiteral("nodeId")).toString(), QStringLiteral("i=2259"));
 }
 
 void TestCli::usersAndSecurity() {

@@ -189,6 +189,7 @@ private slots:
         QTest::newRow("StatusCode name") << "Bad_NoSuchThing" << BuiltInType::StatusCode << -1 << wrong << "is not a StatusCode";
         QTest::newRow("StatusCode hex") << "0x1FFFFFFFF" << BuiltInType::StatusCode << -1 << wrong << "is not a StatusCode";
         QTest::newRow("QualifiedName ns") << "70000:x" << BuiltInType::QualifiedName << -1 << range << "namespace index 70000 is out of range";
+        QTest::newRow("NodeId ns") << "ns=70000;i=1" << BuiltInType::NodeId << -1 << range << "namespace index 70000 is out of range";
         QTest::newRow("ExtensionObject") << "{}" << BuiltInType::ExtensionObject << -1 << unsupported << "ExtensionObject cannot be entered";
         QTest::newRow("DataValue") << "1" << BuiltInType::DataValue << -1 << unsupported << "cannot be entered";
         QTest::newRow("Variant") << "1" << BuiltInType::Variant << -1 << unsupported << "cannot be entered";
