@@ -479,6 +479,21 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
         if (!it->parent && it->dataValue.hasServerTimestamp) return it->dataValue.serverTimestamp.toQDateTime();
         return {};
     case EditableRole: return editable;
+    case BuiltInTypeRole:
+    case ValueRankRole:
+    case IsArrayRole: {
+        const bool valueRow = !it->parent && it->attributeId == uint32_t(AttributeId::Value);
+        const bool element = it->elementIndex >= 0 && it->parent && !it->parent->parent &&
+                             it->parent->attributeId == uint32_t(AttributeId::Value);
+        if (!valueRow && !element) return role == BuiltInTypeRole ? QVariant(-1) : QVariant();
+        if (role == ValueRankRole) return valueRow ? int(valueRank()) : -1;
+        if (role == IsArrayRole) return valueRow && (it->dataValue.value.isArray() || valueRank() >= 1);
+        if (valueRow) {
+            const std::optional<BuiltInType> t = valueBuiltInType();
+            return t ? int(*t) : -1;
+        }
+        return int(it->parent->dataValue.value.type());
+    }
     default: return {};
     }
 }

@@ -57,6 +57,12 @@ public:
         SourceTimestampRole,                 // QDateTime (Value row): the DataValue's SourceTimestamp
         ServerTimestampRole,                 // QDateTime (Value row)
         EditableRole,                        // bool: setData on ValueColumn writes
+        // For the value editors (ValueEditorDelegate), on the Value row and its element rows:
+        BuiltInTypeRole,   // int: the BuiltInType a text is parsed as (the Value row: the DataType's,
+                           // builtInTypeOf; an element: the array's); -1 elsewhere or when none
+        ValueRankRole,     // int: the Value row: valueRank(); an element row: -1 (a scalar)
+        IsArrayRole,       // bool: the Value row's value is an array or its ValueRank is >= 1
+                           // (the text to edit is EditRole, the ValueText form)
     };
     Q_ENUM(Role)
 
@@ -75,6 +81,8 @@ public:
     // The DataType and ValueRank the Value is parsed as (from the DataType / ValueRank attributes).
     ua::NodeId dataType() const;
     int32_t valueRank() const;
+    // The BuiltInType a Value text is parsed as (nullopt: no text form, e.g. a structure).
+    std::optional<ua::BuiltInType> valueBuiltInType() const;
     // The index of the Value row (column 0), invalid when the node has no Value.
     QModelIndex valueIndex() const;
 
@@ -109,7 +117,6 @@ private:
     void readValueAgain();
     void setWriteStatus(ua::StatusCode status, const QString& message);
     QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;
-    std::optional<ua::BuiltInType> valueBuiltInType() const;
 
     Connection* m_connection;
     DataTypeNames* m_names;

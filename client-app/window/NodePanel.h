@@ -16,6 +16,7 @@ class QTreeView;
 
 namespace ua::clientapp {
 
+class ArrayEditorDialog;
 class AttributesModel;
 class Connection;
 class ReferencesModel;
@@ -32,7 +33,12 @@ public:
     QTreeView* attributesView() const { return m_attributesView; }
     QTableView* referencesView() const { return m_referencesView; }
     // Starts editing the Value in place (as a double-click on it does); false without a Value.
+    // The editor is ValueEditorDelegate's for the Value's built-in type; for an array, a button
+    // that opens ArrayEditorDialog (openArrayEditor).
     bool editValue();
+    // Opens the array editor on the current Value (non-modal; deleted when closed); nullptr when the
+    // node has no Value.
+    ArrayEditorDialog* openArrayEditor();
 
 signals:
     // A reference's target was double-clicked.
