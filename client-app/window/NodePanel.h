@@ -1,5 +1,6 @@
 // The selected node (issue 7 items 2, 3, 4, 12): its Attributes (AttributesModel; the Value is
-// written in place: double-click or F2 on the Value cell, type, Enter; the write's status shows in
+// written in place: double-click or F2 on the Value cell, edit it in ValueEditorDelegate's editor of
+// its built-in type (an array: ArrayEditorDialog), Enter; the write's status shows in
 // the Status column and under the table) over its References, forward and inverse
 // (ReferencesModel; double-click a reference to go to its target in the tree). Refresh reads
 // again.
