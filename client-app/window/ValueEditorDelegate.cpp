@@ -110,6 +110,9 @@ QWidget* ValueEditorDelegate::createEditor(QWidget* parent, const QStyleOptionVi
         case BuiltInType::DateTime: {
             auto* d = new QDateTimeEdit(parent);
             d->setTimeSpec(Qt::UTC);
+            // The DateTime range (OPC 10000-6 5.2.2.5: 1601-01-01 is the minimum, 0 ticks).
+            d->setMinimumDateTime(QDateTime(QDate(1601, 1, 1), QTime(0, 0), Qt::UTC));
+            d->setMaximumDateTime(QDateTime(QDate(9999, 12, 31), QTime(23, 59, 59, 999), Qt::UTC));
             d->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz 'UTC'"));
             d->setCalendarPopup(true);
             editor = d;
