@@ -28,6 +28,8 @@
 #include "ua/types/Variant.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
+#include <QVariantList>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -63,6 +65,10 @@ public:
         ValueRankRole,     // int: the Value row: valueRank(); an element row: -1 (a scalar)
         IsArrayRole,       // bool: the Value row's value is an array or its ValueRank is >= 1
                            // (the text to edit is EditRole, the ValueText form)
+        EnumNamesRole,     // QStringList: an Enumeration DataType's names (its EnumStrings or
+                           // EnumValues Property, OPC 10000-3 5.8.3 / 8.14; read after the
+                           // attributes), empty when not an enumeration or not known (yet)
+        EnumValuesRole,    // QVariantList of qlonglong: the value of each name (EnumStrings: 0, 1, ...)
     };
     Q_ENUM(Role)
 
@@ -115,6 +121,7 @@ private:
     void read(bool keepRows);
     void applyRead(const std::vector<ua::DataValue>& values);
     void readValueAgain();
+    void lookupEnumNames();
     void setWriteStatus(ua::StatusCode status, const QString& message);
     QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;
 
@@ -123,6 +130,9 @@ private:
     ua::NodeId m_node;
     std::vector<std::unique_ptr<Item>> m_rows;  // top level: one per attribute the node has
     quint64 m_generation = 0;
+    ua::NodeId m_enumDataType;                                 // whose names m_enumNames hold
+    QStringList m_enumNames;
+    QVariantList m_enumValues;
 };
 
 } // namespace ua::clientapp

@@ -72,6 +72,14 @@ QWidget* ValueEditorDelegate::createEditor(QWidget* parent, const QStyleOptionVi
             if (persistent.isValid()) emit arrayEditRequested(persistent);
         });
         editor = button;
+    } else if (const QStringList names = index.data(AttributesModel::EnumNamesRole).toStringList(); !names.isEmpty()) {
+        // An enumeration: its names, each with its value (written as the number).
+        const QVariantList values = index.data(AttributesModel::EnumValuesRole).toList();
+        auto* c = new QComboBox(parent);
+        c->setObjectName(QStringLiteral("enumEditor"));
+        for (int i = 0; i < names.size() && i < values.size(); ++i)
+            c->addItem(QStringLiteral("%1 (%2)").arg(names[i]).arg(values[i].toLongLong()), values[i]);
+        editor = c;
     } else {
         switch (type) {
         case BuiltInType::Boolean: {
@@ -132,7 +140,10 @@ QWidget* ValueEditorDelegate::createEditor(QWidget* parent, const QStyleOptionVi
 void ValueEditorDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
     if (!editor->property(kTypeProperty).isValid()) return QStyledItemDelegate::setEditorData(editor, index);
     const QString text = index.data(Qt::EditRole).toString();
-    if (auto* c = qobject_cast<QComboBox*>(editor)) {
+    if (auto* c = qobject_cast<QComboBox*>(editor); c && c->itemData(0).isValid()) {
+        const int i = c->findData(QVariant(text.toLongLong()));
+        if (i >= 0) c->setCurrentIndex(i);
+    } else if (c) {
         c->setCurrentIndex(text == u"true" || text == u"1" ? 1 : 0);
     } else if (auto* s = qobject_cast<QSpinBox*>(editor)) {
         s->setValue(text.toInt());
@@ -146,7 +157,8 @@ void ValueEditorDelegate::setEditorData(QWidget* editor, const QModelIndex& inde
 }
 
 QString ValueEditorDelegate::editorText(const QWidget* editor) {
-    if (auto* c = qobject_cast<const QComboBox*>(editor)) return c->currentText();
+    if (auto* c = qobject_cast<const QComboBox*>(editor))
+        return c->currentData().isValid() ? QString::number(c->currentData().toLongLong()) : c->currentText();
     if (auto* s = qobject_cast<const QSpinBox*>(editor)) return QString::number(s->value());
     if (auto* d = qobject_cast<const QDateTimeEdit*>(editor)) return d->dateTime().toUTC().toString(Qt::ISODateWithMs);
     if (auto* e = qobject_cast<const QLineEdit*>(editor)) return e->text();

@@ -12,6 +12,8 @@
 //   XmlElement
 //   other types (Guid, NodeId,    QLineEdit with the ValueText form as placeholder
 //   QualifiedName, ByteString, StatusCode, ...)
+// An enumeration (AttributesModel::EnumNamesRole not empty) gets a QComboBox of "Name (value)"
+// items, written as the value; without names it is an Int32 spin box.
 // An array value (AttributesModel::IsArrayRole) gets a button "Edit array..." that emits
 // arrayEditRequested (NodePanel opens ArrayEditorDialog). setModelData turns the editor's content
 // into the ValueText text (ValueText.h) and calls setData(EditRole, text), so the model's parse

@@ -14,6 +14,7 @@
 #include "window/MainWindow.h"
 #include "window/NodePanel.h"
 
+#include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/Server.h"
 #include "ua/server/users/Roles.h"
 
@@ -41,6 +42,7 @@ private slots:
     void editsEachScalarType();
     void editsAnArrayInTheDialog();
     void refusesAnInt64OutOfRange();
+    void offersAnEnumerationsNames();
 
 private:
     bool goTo(const QString& path);
@@ -265,6 +267,28 @@ void TestClientWindowEditors::refusesAnInt64OutOfRange() {
     attributes->refresh();
     QVERIFY(loaded.wait(5000));
     QCOMPARE(attributes->valueIndex().siblingAtColumn(AttributesModel::ValueColumn).data().toString(), before);
+}
+
+// Server_ServerStatus_State (DataType ServerState, i=852): the names from its EnumStrings Property.
+void TestClientWindowEditors::offersAnEnumerationsNames() {
+    AddressPanel* address = m_window->addressPanel();
+    QSignalSpy done(address, &AddressPanel::goToFinished);
+    address->goTo(QStringLiteral("i=2259"));
+    QVERIFY(done.wait(10000));
+    AttributesModel* attributes = m_window->nodePanel()->attributes();
+    QTRY_VERIFY_WITH_TIMEOUT(attributes->node() == NodeId(id::Server_ServerStatus_State) && attributes->valueIndex().isValid(), 5000);
+    const QModelIndex value = attributes->valueIndex().siblingAtColumn(AttributesModel::ValueColumn);
+    QTRY_VERIFY_WITH_TIMEOUT(!value.data(AttributesModel::EnumNamesRole).toStringList().isEmpty(), 5000);
+    const QStringList names = value.data(AttributesModel::EnumNamesRole).toStringList();
+    QCOMPARE(names.value(0), QStringLiteral("Running"));
+    QCOMPARE(names.value(1), QStringLiteral("Failed"));
+    QCOMPARE(value.data(AttributesModel::EnumValuesRole).toList().value(1).toLongLong(), 1);
+    auto* combo = qobject_cast<QComboBox*>(openValueEditor());
+    QVERIFY(combo);
+    QCOMPARE(combo->objectName(), QStringLiteral("enumEditor"));
+    QCOMPARE(combo->count(), names.size());
+    QCOMPARE(combo->currentText(), QStringLiteral("Running (0)"));  // the server runs
+    QTest::keyClick(combo, Qt::Key_Escape);
 }
 
 QTEST_MAIN(TestClientWindowEditors)
