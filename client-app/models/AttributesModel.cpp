@@ -320,6 +320,9 @@ void AttributesModel::lookupEnumNames() {
         return;
     }
     if (t == m_enumDataType) return;
+    m_enumDataType = {};  // another DataType's names are not shown while this one's are read
+    m_enumNames.clear();
+    m_enumValues.clear();
     // TranslateBrowsePaths (OPC 10000-4 5.8.4) DataType -HasProperty-> 0:EnumStrings and 0:EnumValues,
     // then one Read of the Values found.
     std::vector<BrowsePath> paths;
