@@ -150,6 +150,7 @@ void AttributesModel::read(bool keepRows) {
                                                         std::vector<DataValue> values(r.response.results.begin(),
                                                                                       r.response.results.end());
                                                         applyRead(values);
+                                                        lookupEnumNames();
                                                     }
                                                     emit loaded(r.status);
                                                 }));
@@ -304,6 +305,83 @@ void AttributesModel::readValueAgain() {
     if (!client || m_node.isNull()) return;
     // A full refresh keeps the rows and updates the Value (and its children) in place.
     read(true);
+}
+
+void AttributesModel::lookupEnumNames() {
+    // An enumeration: an Int32 Value whose DataType is not Int32 itself (builtInTypeOf maps
+    // subtypes of Enumeration to Int32; other namespaces' types have an Int32 value).
+    const NodeId t = dataType();
+    Client* client = m_connection->client();
+    if (!client || t.isNull() || valueBuiltInType() != BuiltInType::Int32 || t == NodeId(uint32_t(BuiltInType::Int32)) ||
+        isAbstractDataType(t) || t == NodeId(id::Enumeration)) {
+        m_enumDataType = {};
+        m_enumNames.clear();
+        m_enumValues.clear();
+        return;
+    }
+    if (t == m_enumDataType) return;
+    m_enumDataType = {};  // another DataType's names are not shown while this one's are read
+    m_enumNames.clear();
+    m_enumValues.clear();
+    // TranslateBrowsePaths (OPC 10000-4 5.8.4) DataType -HasProperty-> 0:EnumStrings and 0:EnumValues,
+    // then one Read of the Values found.
+    std::vector<BrowsePath> paths;
+    for (const char* name : {"EnumStrings", "EnumValues"}) {
+        BrowsePath p;
+        p.startingNode = t;
+        RelativePathElement e;
+        e.referenceTypeId = NodeId(id::HasProperty);
+        e.includeSubtypes = true;
+        e.targetName = QualifiedName{0, String(name)};
+        p.relativePath.elements.push_back(std::move(e));
+        paths.push_back(std::move(p));
+    }
+    const quint64 generation = m_generation;
+    QObject* op = m_connection->beginOperation(tr("Read the names of %1").arg(QString::fromStdString(t.toString())));
+    client->translateBrowsePaths(
+        std::move(paths), op,
+        detail::loggedOp<TranslateBrowsePathsToNodeIdsResponse>(
+            m_connection, op, this, QStringLiteral("TranslateBrowsePathsToNodeIds"),
+            QStringLiteral("EnumStrings / EnumValues of %1").arg(QString::fromStdString(t.toString())),
+            [this, generation, t](const ServiceResult<TranslateBrowsePathsToNodeIdsResponse>& r) {
+                if (generation != m_generation || !r.isGood()) return;
+                std::vector<NodeId> found;
+                for (const BrowsePathResult& res : r.response.results)
+                    if (res.statusCode.isGood() && !res.targets.empty() && res.targets[0].targetId.isLocal())
+                        found.push_back(res.targets[0].targetId.nodeId);
+                Client* client = m_connection->client();
+                if (found.empty() || !client) return;
+                QObject* op = m_connection->beginOperation(tr("Read the names of %1").arg(QString::fromStdString(t.toString())));
+                client->readValues(found, op,
+                                   detail::loggedOp<ReadResponse>(
+                                       m_connection, op, this, QStringLiteral("Read"),
+                                       QStringLiteral("enumeration names of %1").arg(QString::fromStdString(t.toString())),
+                                       [this, generation, t](const ServiceResult<ReadResponse>& rr) {
+                                           if (generation != m_generation || !rr.isGood()) return;
+                                           QStringList names;
+                                           QVariantList values;
+                                           for (const DataValue& dv : rr.response.results) {
+                                               if (const auto* strings = dv.value.get<Array<LocalizedText>>()) {
+                                                   for (std::size_t i = 0; i < strings->size(); ++i) {
+                                                       names << (*strings)[i].text.toQString();
+                                                       values << qlonglong(i);
+                                                   }
+                                               } else if (const auto* list = dv.value.get<Array<ExtensionObject>>()) {
+                                                   for (const ExtensionObject& eo : *list)
+                                                       if (const auto* ev = eo.get<EnumValueType>()) {
+                                                           names << ev->displayName.text.toQString();
+                                                           values << qlonglong(ev->value);
+                                                       }
+                                               }
+                                               if (!names.isEmpty()) break;
+                                           }
+                                           m_enumDataType = t;
+                                           m_enumNames = names;
+                                           m_enumValues = values;
+                                           const QModelIndex v = valueIndex();
+                                           if (v.isValid()) emit dataChanged(v, v.siblingAtColumn(ColumnCount - 1));
+                                       }));
+            }));
 }
 
 // --- Access -----------------------------------------------------------------------------------
@@ -479,6 +557,25 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
         if (!it->parent && it->dataValue.hasServerTimestamp) return it->dataValue.serverTimestamp.toQDateTime();
         return {};
     case EditableRole: return editable;
+    case BuiltInTypeRole:
+    case ValueRankRole:
+    case IsArrayRole:
+    case EnumNamesRole:
+    case EnumValuesRole: {
+        const bool valueRow = !it->parent && it->attributeId == uint32_t(AttributeId::Value);
+        const bool element = it->elementIndex >= 0 && it->parent && !it->parent->parent &&
+                             it->parent->attributeId == uint32_t(AttributeId::Value);
+        if (!valueRow && !element) return role == BuiltInTypeRole ? QVariant(-1) : QVariant();
+        if (role == ValueRankRole) return valueRow ? int(valueRank()) : -1;
+        if (role == EnumNamesRole) return m_enumNames;
+        if (role == EnumValuesRole) return m_enumValues;
+        if (role == IsArrayRole) return valueRow && (it->dataValue.value.isArray() || valueRank() >= 1);
+        if (valueRow) {
+            const std::optional<BuiltInType> t = valueBuiltInType();
+            return t ? int(*t) : -1;
+        }
+        return int(it->parent->dataValue.value.type());
+    }
     default: return {};
     }
 }

@@ -28,6 +28,8 @@
 #include "ua/types/Variant.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
+#include <QVariantList>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -57,6 +59,16 @@ public:
         SourceTimestampRole,                 // QDateTime (Value row): the DataValue's SourceTimestamp
         ServerTimestampRole,                 // QDateTime (Value row)
         EditableRole,                        // bool: setData on ValueColumn writes
+        // For the value editors (ValueEditorDelegate), on the Value row and its element rows:
+        BuiltInTypeRole,   // int: the BuiltInType a text is parsed as (the Value row: the DataType's,
+                           // builtInTypeOf; an element: the array's); -1 elsewhere or when none
+        ValueRankRole,     // int: the Value row: valueRank(); an element row: -1 (a scalar)
+        IsArrayRole,       // bool: the Value row's value is an array or its ValueRank is >= 1
+                           // (the text to edit is EditRole, the ValueText form)
+        EnumNamesRole,     // QStringList: an Enumeration DataType's names (its EnumStrings or
+                           // EnumValues Property, OPC 10000-3 5.8.3 / 8.14; read after the
+                           // attributes), empty when not an enumeration or not known (yet)
+        EnumValuesRole,    // QVariantList of qlonglong: the value of each name (EnumStrings: 0, 1, ...)
     };
     Q_ENUM(Role)
 
@@ -75,6 +87,8 @@ public:
     // The DataType and ValueRank the Value is parsed as (from the DataType / ValueRank attributes).
     ua::NodeId dataType() const;
     int32_t valueRank() const;
+    // The BuiltInType a Value text is parsed as (nullopt: no text form, e.g. a structure).
+    std::optional<ua::BuiltInType> valueBuiltInType() const;
     // The index of the Value row (column 0), invalid when the node has no Value.
     QModelIndex valueIndex() const;
 
@@ -107,15 +121,18 @@ private:
     void read(bool keepRows);
     void applyRead(const std::vector<ua::DataValue>& values);
     void readValueAgain();
+    void lookupEnumNames();
     void setWriteStatus(ua::StatusCode status, const QString& message);
     QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;
-    std::optional<ua::BuiltInType> valueBuiltInType() const;
 
     Connection* m_connection;
     DataTypeNames* m_names;
     ua::NodeId m_node;
     std::vector<std::unique_ptr<Item>> m_rows;  // top level: one per attribute the node has
     quint64 m_generation = 0;
+    ua::NodeId m_enumDataType;                                 // whose names m_enumNames hold
+    QStringList m_enumNames;
+    QVariantList m_enumValues;
 };
 
 } // namespace ua::clientapp

@@ -3,6 +3,8 @@
 #include "core/ValueText.h"
 #include "models/AttributesModel.h"
 #include "models/ReferencesModel.h"
+#include "window/ArrayEditorDialog.h"
+#include "window/ValueEditorDelegate.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -39,6 +41,9 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
     m_attributesView = new QTreeView;
     m_attributesView->setObjectName(QStringLiteral("attributesView"));
     m_attributesView->setModel(m_attributes);
+    auto* delegate = new ValueEditorDelegate(m_attributesView);
+    m_attributesView->setItemDelegateForColumn(AttributesModel::ValueColumn, delegate);
+    connect(delegate, &ValueEditorDelegate::arrayEditRequested, this, [this] { openArrayEditor(); });
     m_attributesView->setAlternatingRowColors(true);
     m_attributesView->setUniformRowHeights(true);
     m_attributesView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
@@ -110,6 +115,14 @@ bool NodePanel::editValue() {
     m_attributesView->setCurrentIndex(cell);
     m_attributesView->edit(cell);
     return true;
+}
+
+ArrayEditorDialog* NodePanel::openArrayEditor() {
+    if (!m_attributes->valueIndex().isValid()) return nullptr;
+    auto* dialog = new ArrayEditorDialog(m_attributes, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 } // namespace ua::clientapp

@@ -1,5 +1,6 @@
 // The selected node (issue 7 items 2, 3, 4, 12): its Attributes (AttributesModel; the Value is
-// written in place: double-click or F2 on the Value cell, type, Enter; the write's status shows in
+// written in place: double-click or F2 on the Value cell, edit it in ValueEditorDelegate's editor of
+// its built-in type (an array: ArrayEditorDialog), Enter; the write's status shows in
 // the Status column and under the table) over its References, forward and inverse
 // (ReferencesModel; double-click a reference to go to its target in the tree). Refresh reads
 // again.
@@ -16,6 +17,7 @@ class QTreeView;
 
 namespace ua::clientapp {
 
+class ArrayEditorDialog;
 class AttributesModel;
 class Connection;
 class ReferencesModel;
@@ -32,7 +34,12 @@ public:
     QTreeView* attributesView() const { return m_attributesView; }
     QTableView* referencesView() const { return m_referencesView; }
     // Starts editing the Value in place (as a double-click on it does); false without a Value.
+    // The editor is ValueEditorDelegate's for the Value's built-in type; for an array, a button
+    // that opens ArrayEditorDialog (openArrayEditor).
     bool editValue();
+    // Opens the array editor on the current Value (non-modal; deleted when closed); nullptr when the
+    // node has no Value.
+    ArrayEditorDialog* openArrayEditor();
 
 signals:
     // A reference's target was double-clicked.
