@@ -2,7 +2,7 @@
 
 #include "cli/CommandLine.h"
 #include "core/Connection.h"
-#include "window/GuiLagProbe.h"
+#include "GuiLagProbe.h"
 #include "window/MainWindow.h"
 #include "window/ScreenshotTour.h"
 
@@ -12,6 +12,9 @@
 #include <cstdio>
 
 namespace ua::clientapp {
+
+using app::GuiLagProbe;
+using app::LagFigures;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "core/ConnectionSettings.h"
 #include "window/AddressPanel.h"
 #include "window/ConnectDialog.h"
-#include "window/GuiLagProbe.h"
+#include "GuiLagProbe.h"
 #include "window/MainWindow.h"
 
 #include <QAction>
@@ -21,6 +21,7 @@
 
 using namespace ua;
 using namespace ua::clientapp;
+using namespace ua::app;
 
 class TestClientWindowLag : public QObject {
     Q_OBJECT
