@@ -262,11 +262,13 @@ void Server::stop() {
         m_acceptContext = nullptr;
         m_expiryTimer = nullptr;
     }
-    for (QThread* t : m_threads) {
-        t->quit();
-        t->wait();
-        delete t;
-    }
+    // Every I/O thread is told to quit before any is waited for: a thread's context (its
+    // SubscriptionScheduler, home of some Sessions' subscriptions) is deleted when that thread ends,
+    // and a thread still serving (a Publish) reaches the home of another. Stopping them one by one
+    // left the others serving for the whole teardown (a crash seen in tst_client_subscriptions).
+    for (QThread* t : m_threads) t->quit();
+    for (QThread* t : m_threads) t->wait();
+    for (QThread* t : m_threads) delete t;
     m_threads.clear();
     m_threadContexts.clear();
     if (m_shutdownState == ShutdownState::CountingDown) shutdownDone();
