@@ -1,11 +1,9 @@
-// ua-loadtest: until the load tester exists (issue 8), it prints its version and the codec's coverage.
-#include "ua/Version.h"
-#include "ua/encoding/DataTypeInfo.h"
+// ua-loadtest: with a command (run, sweep, ab, compare; see `ua-loadtest --help`) it runs the
+// command line (cli/), otherwise it opens the window (window/).
+#include "cli/CommandLine.h"
+#include "window/WindowMain.h"
 
-#include <cstdio>
-
-int main() {
-    std::printf("ua-loadtest %s (UA Binary codec: %zu structured types)\n", UA_WORKBENCH_VERSION,
-                ua::generatedDataTypes().size());
-    return 0;
+int main(int argc, char** argv) {
+    if (ua::loadtest::isCommandLineInvocation(argc, argv)) return ua::loadtest::runCommandLine(argc, argv);
+    return ua::loadtest::runWindow(argc, argv);
 }

@@ -1,0 +1,88 @@
+// What one load-test step does (guide/benchmarks.md "Scenarios"): the target (endpoint, security,
+// user), the scenario and its shape (sessions x outstanding requests, closed or open loop), the
+// durations, and the nodes it uses. Every duration is in seconds unless its name says ms.
+// Serialised to JSON for saved runs and the command line's --json (toJson/fromJson).
+#pragma once
+
+#include "ua/encoding/generated/Types.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+
+namespace ua::loadtest {
+
+// One request of each scenario (guide/benchmarks.md):
+//   Read      Read of valuesPerRequest Value attributes (OPC 10000-4 5.10.2) of the benchmark
+//             variables, a different random subset each time
+//   Write     Write of valuesPerRequest Int32 Values (5.10.4) to the benchmark variables
+//   Browse    Browse of browseNode (default the Server object, i=2253), all references, both
+//             directions (5.8.2), ContinuationPoints followed
+//   Subscribe monitoredItems MonitoredItems per session sampling counterNode every
+//             samplingIntervalMs in one Subscription publishing every publishingIntervalMs
+//             (5.13, 5.12); "requests" are Publish responses, "values" notifications
+//   Connect   a storm: each of `sessions` workers loops open SecureChannel + CreateSession +
+//             ActivateSession + CloseSession + CloseSecureChannel; "requests" are completed cycles
+enum class Scenario { Read, Write, Browse, Subscribe, Connect };
+// "read", "write", "browse", "subscribe", "connect".
+QString scenarioName(Scenario s);
+std::optional<Scenario> scenarioFromName(const QString& name);
+
+struct LoadParameters {
+    // --- Target ---
+    QString endpointUrl = QStringLiteral("opc.tcp://localhost:4840");
+    // A SecurityPolicy URI (ua/secure/SecurityPolicy.h); empty = None. With a secure policy the
+    // client certificate comes from pkiDir (created there on first use).
+    QString securityPolicyUri;
+    MessageSecurityMode securityMode = MessageSecurityMode::None;
+    QString userName;  // empty: anonymous
+    QString password;  // never written by toJson()
+    QString pkiDir;    // empty: <app data>/loadtest-pki
+    // Trust the server's certificate without asking (a load tester's default: it measures, it does
+    // not protect anything).
+    bool trustServer = true;
+
+    // --- Load ---
+    Scenario scenario = Scenario::Read;
+    int valuesPerRequest = 1;  // Read / Write
+    int sessions = 1;          // Sessions, each on a SecureChannel of its own
+    int outstanding = 1;       // requests in flight per Session (closed loop: always this many)
+    double durationS = 10;     // the measured period
+    double warmupS = 2;        // the same load before it; its figures are discarded
+    // Open loop when > 0: requests/s over all Sessions, each with an intended send time on a fixed
+    // schedule; latency is measured from the intended time, so a stalled server shows in the tail
+    // (no coordinated omission). At most `outstanding` in flight per Session: the rest wait (and
+    // their latency grows). 0: closed loop (a response sends the next request).
+    double targetRate = 0;
+    uint32_t requestTimeoutMs = 5000;  // a request unanswered this long counts as a timeout
+    int ioThreads = 1;                 // the client I/O threads shared by every Session
+    int connectWindow = 32;            // Session establishments in flight at once while connecting
+
+    // --- Nodes ---
+    // The benchmark variables: Int32 nodes ns=<namespace>;i=firstVariableId + k, k < variableCount.
+    // variableNamespaceUri empty: namespace index 1 (the server's own namespace, as in our server
+    // and tests/interop/node_bench_server.js).
+    QString variableNamespaceUri;
+    uint32_t firstVariableId = 1000;
+    int variableCount = 100;
+    QString browseNode = QStringLiteral("i=2253");
+    // Subscribe: the counter sampled (NodeId text, "nsu=" allowed). Empty: our server's demo Ramp
+    // (a counter stepping on every demoUpdateRateMs boundary).
+    QString counterNode;
+    int monitoredItems = 100;  // per Session
+    double samplingIntervalMs = 10;
+    double publishingIntervalMs = 100;
+    uint32_t queueSize = 30;
+
+    // --- Server figures ---
+    // The server's process id on this machine (its CPU time and RSS from /proc); 0: unknown.
+    qint64 serverPid = 0;
+    // Read Server.ServerDiagnostics.ServerDiagnosticsSummary (i=2275) before and after the step.
+    bool readServerDiagnostics = true;
+
+    QJsonObject toJson() const;
+    // Missing keys keep their defaults; a wrong type or value: nullopt with *error set.
+    static std::optional<LoadParameters> fromJson(const QJsonObject& o, QString* error = nullptr);
+};
+
+} // namespace ua::loadtest

@@ -1,0 +1,2 @@
+// Implementation pending (issue 8, being built on a branch).
+#include "SpawnedServer.h"

@@ -1,0 +1,125 @@
+// The figures of one step (one LoadParameters at one sessions x outstanding point) and of a whole
+// run (a sweep of steps), as the engine measures them and as saved runs hold them (JSON; CSV one
+// row per step). Units: latency µs, CPU ms, memory kB, rates per second, durations seconds.
+//
+// Counting: a request counts when it was *sent* during the measured period, and is counted exactly
+// once when it ends, even after the period (the engine waits for the ones still in flight, up to
+// their timeout): sent == answered + errors + timeouts always holds.
+#pragma once
+
+#include "LatencyHistogram.h"
+#include "LoadParameters.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace ua::loadtest {
+
+// Once a second while a step runs (the live charts): figures of that second.
+struct TimelineSample {
+    double tS = 0;             // since the step's measurement began (negative during warm-up)
+    bool warmup = false;
+    int sessions = 0;
+    int outstanding = 0;
+    double requestsPerS = 0;
+    double valuesPerS = 0;
+    double p50Us = 0, p90Us = 0, p99Us = 0, maxUs = 0;  // of the requests answered in that second
+    uint64_t errors = 0;                                 // errors + timeouts in that second
+    double clientCpuPercent = 0;                         // of one core (200 = two cores busy)
+};
+
+// The ServerDiagnosticsSummary (OPC 10000-5 6.3.1 / 12.9; i=2275) as read after the step, and the
+// change of each counter since before it. Absent when the server does not expose it.
+struct ServerDiagnostics {
+    std::map<QString, qint64> after;   // field name (e.g. "currentSessionCount") -> value
+    std::map<QString, qint64> delta;   // after - before
+};
+
+struct StepResult {
+    int sessions = 0;
+    int outstanding = 0;
+    double durationS = 0;        // measured period actually run
+    QString error;               // set when the step could not run at all (e.g. no connection)
+
+    // Counts over the measured period (see the header comment).
+    uint64_t sent = 0;
+    uint64_t answered = 0;       // Good service result (and Good operation results)
+    uint64_t errors = 0;         // a Bad service result or a Bad operation result
+    uint64_t timeouts = 0;       // Bad_Timeout from the client (no answer in requestTimeoutMs)
+    std::map<QString, uint64_t> errorsByStatus;  // status name (e.g. "Bad_TooManySessions") -> count
+    double requestsPerS = 0;     // answered / durationS
+    double valuesPerS = 0;       // values read/written, references browsed, notifications received
+    LatencyHistogram latency;    // µs, of answered requests (open loop: from the intended send time)
+    double p50Us = 0, p90Us = 0, p99Us = 0, p999Us = 0, maxUs = 0, meanUs = 0;
+
+    // Subscribe: per-item sample fidelity = notifications received / counter steps the item should
+    // have seen (guide/benchmarks.md "Subscription fidelity").
+    double notificationsPerS = 0;
+    double minFidelityPercent = -1;   // -1: not a subscribe step
+    double meanFidelityPercent = -1;
+    int itemsBelow99 = 0;
+
+    // Connect: completed establishments per second (= requestsPerS), Bad_ServerTooBusy /
+    // Bad_TcpServerTooBusy answers seen, retries made after them (with back-off).
+    double sessionsPerS = 0;
+    uint64_t serverTooBusy = 0;
+    uint64_t retries = 0;
+
+    // The load generator (this process) over the measured period.
+    double clientCpuMsPerOp = 0;
+    double clientCpuPercent = 0;      // of one core
+    long clientRssKb = -1;
+    bool generatorSaturated = false;  // the client used (nearly) all of a core per I/O thread
+    // The server, when LoadParameters::serverPid is known (-1 otherwise).
+    double serverCpuMsPerOp = -1;
+    double serverCpuPercent = -1;
+    long serverRssKb = -1;
+    std::optional<ServerDiagnostics> serverDiagnostics;
+
+    bool connectionBroken = false;    // a Session's connection was lost during the step
+    QString beatenBy;                 // sweep: why this step beat the server ("errors 3.2 % > 1 %"); empty if not
+    QStringList warnings;             // e.g. the generator saturated
+    std::vector<TimelineSample> timeline;
+
+    // Recomputes p50..meanUs and requestsPerS from latency, answered and durationS.
+    void computeFigures();
+    QJsonObject toJson() const;
+    static std::optional<StepResult> fromJson(const QJsonObject& o, QString* error = nullptr);
+};
+
+// When a step beats the server (guide/benchmarks.md "Sweeps"); a sweep dimension stops there.
+struct StopRules {
+    double maxErrorFraction = 0.01;     // (errors + timeouts) / sent above it
+    double maxP99Factor = 10;           // p99 above this times the lightest step's p99
+    double minThroughputFactor = 0.5;   // requests/s below this times the previous step's
+    bool brokenConnection = true;       // a lost connection
+};
+
+struct SweepPlan {
+    std::vector<int> sessions{1};       // ascending
+    std::vector<int> outstanding{1};    // ascending
+    StopRules stopRules;
+};
+
+struct RunResult {
+    QString label;                      // e.g. "ours" or "node-opcua", or the endpoint
+    QString machine;                    // machineDescription()
+    QString version;                    // UA_WORKBENCH_VERSION of the tool
+    QDateTime startedUtc;
+    LoadParameters parameters;          // sessions/outstanding are those of each step
+    SweepPlan plan;
+    std::vector<StepResult> steps;
+
+    QJsonObject toJson() const;
+    static std::optional<RunResult> fromJson(const QJsonObject& o, QString* error = nullptr);
+    // One header row, then one row per step: scenario, sessions, outstanding, requests/s, values/s,
+    // p50..max µs, sent, answered, errors, timeouts, client and server CPU ms/op, RSS kB, beatenBy.
+    QString toCsv() const;
+};
+
+} // namespace ua::loadtest
