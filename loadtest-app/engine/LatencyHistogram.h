@@ -45,6 +45,7 @@ public:
     // {"buckets": [[index, count], ...], "count", "minUs", "maxUs", "sumUs"}; fromJson(toJson(h)) == h.
     QJsonObject toJson() const;
     static LatencyHistogram fromJson(const QJsonObject& o);
+    bool operator==(const LatencyHistogram&) const = default;
 
 private:
     std::array<uint64_t, kBuckets> m_counts{};
