@@ -91,7 +91,8 @@ struct LoadRunner::Impl {
     std::map<QString, uint64_t> openFailures;
 
     // Figures.
-    ProcessSample clientBefore, serverBefore, tickClient;
+    ProcessSample serverBefore;
+    double clientBeforeMs = -1, tickClientMs = -1;
     std::vector<double> threadCpuBefore;
     int64_t tickNs = 0;
     std::optional<ServerDiagnosticsSummaryDataType> diagnosticsBefore;
@@ -271,7 +272,7 @@ struct LoadRunner::Impl {
         engine->measureEndNs = engine->measureStartNs + int64_t(p.durationS * 1e9);
         engine->sending = true;
         tickNs = now;
-        tickClient = sampleProcess(0);
+        tickClientMs = generatorCpuMs();
         Engine* e = engine.get();
         for (auto& io : engine->io) {
             IoStats* raw = io.get();
@@ -300,7 +301,7 @@ struct LoadRunner::Impl {
     void measureStarted() {
         if (phase == Phase::Measuring) return;
         setPhase(Phase::Measuring);
-        clientBefore = sampleProcess(0);
+        clientBeforeMs = generatorCpuMs();
         serverBefore = sampleProcess(p.serverPid > 0 ? p.serverPid : -1);
         threadCpuBefore.clear();
         for (auto& io : engine->io) threadCpuBefore.push_back(threadCpuMs(io->tid));
@@ -308,6 +309,19 @@ struct LoadRunner::Impl {
             readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> d) { diagnosticsBefore = d; });
         const int64_t left = engine->measureEndNs.load() - steadyNs();
         phaseTimer->start(int(std::max<int64_t>(0, left / 1'000'000)));
+    }
+
+    // The load generator's CPU time (ms): its I/O threads, where every request is built, sent,
+    // answered and recorded (the runner's thread and the rest of the process, e.g. a server in the
+    // same process, are not counted).
+    double generatorCpuMs() const {
+        double sum = 0;
+        for (const auto& io : engine->io) {
+            const double ms = threadCpuMs(io->tid);
+            if (ms < 0) return -1;
+            sum += ms;
+        }
+        return sum;
     }
 
     void phaseTimeout() {
@@ -324,7 +338,8 @@ struct LoadRunner::Impl {
         const ProcessSample client = sampleProcess(0);
         const ProcessSample server = sampleProcess(p.serverPid > 0 ? p.serverPid : -1);
         result.clientRssKb = client.rssKb;
-        clientCpuMs = client.cpuMs - clientBefore.cpuMs;
+        const double generator = generatorCpuMs();
+        clientCpuMs = generator >= 0 && clientBeforeMs >= 0 ? generator - clientBeforeMs : -1;
         serverCpuMs = server.cpuMs >= 0 && serverBefore.cpuMs >= 0 ? server.cpuMs - serverBefore.cpuMs : -1;
         result.serverRssKb = server.rssKb;
         for (std::size_t i = 0; i < engine->io.size(); ++i) {
@@ -470,7 +485,8 @@ struct LoadRunner::Impl {
     // --- Timeline -------------------------------------------------------------------------------
 
     void onTick() {
-        if (repliesPending > 0 || !engine) return;  // the previous second is still being collected
+        // The end is being collected, or the previous second still is (a busy I/O thread): skip.
+        if (repliesPending > 0 || tickReplies > 0 || !engine) return;
         secondMerged = Counts();
         tickReplies = int(engine->io.size());
         for (auto& io : engine->io) {
@@ -490,7 +506,7 @@ struct LoadRunner::Impl {
         if (!engine) return;
         const int64_t now = steadyNs();
         const double seconds = double(now - tickNs) / 1e9;
-        const ProcessSample cpu = sampleProcess(0);
+        const double cpu = generatorCpuMs();
         TimelineSample s;
         s.tS = double(now - engine->measureStartNs.load()) / 1e9;
         s.warmup = now < engine->measureStartNs.load();
@@ -500,7 +516,7 @@ struct LoadRunner::Impl {
         if (seconds > 0) {
             s.requestsPerS = double(c.answered) / seconds;
             s.valuesPerS = double(c.values) / seconds;
-            if (cpu.cpuMs >= 0 && tickClient.cpuMs >= 0) s.clientCpuPercent = (cpu.cpuMs - tickClient.cpuMs) / seconds / 10.0;
+            if (cpu >= 0 && tickClientMs >= 0) s.clientCpuPercent = (cpu - tickClientMs) / seconds / 10.0;
         }
         s.p50Us = c.latency.percentile(50);
         s.p90Us = c.latency.percentile(90);
@@ -508,7 +524,7 @@ struct LoadRunner::Impl {
         s.maxUs = c.latency.max();
         s.errors = c.errors + c.timeouts;
         tickNs = now;
-        tickClient = cpu;
+        tickClientMs = cpu;
         result.timeline.push_back(s);
         emit q->sample(s);
     }
