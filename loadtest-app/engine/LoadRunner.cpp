@@ -12,6 +12,7 @@
 #include <QThread>
 #include <QTimer>
 #include <cmath>
+#include <sys/resource.h>
 
 namespace ua::loadtest {
 
@@ -67,6 +68,19 @@ QString validate(const LoadParameters& p) {
 
 constexpr double kSaturatedPercent = 90;  // of one core, per I/O thread
 
+// Each Session holds a socket: raise the soft limit of open files to the hard one (once).
+void raiseFileLimit() {
+    static const bool done = [] {
+        rlimit r{};
+        if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+            r.rlim_cur = r.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &r);
+        }
+        return true;
+    }();
+    (void)done;
+}
+
 } // namespace
 
 struct LoadRunner::Impl {
@@ -103,6 +117,9 @@ struct LoadRunner::Impl {
     int64_t minStepTicks = std::numeric_limits<int64_t>::max();
     std::vector<std::vector<ItemSamples>> itemSamples;
 
+    // Incremented by each step's start and end: callbacks of an earlier step are ignored.
+    uint64_t generation = 0;
+
     explicit Impl(LoadRunner* runner) : q(runner) {}
 
     void setPhase(Phase ph) {
@@ -119,8 +136,11 @@ struct LoadRunner::Impl {
     // --- Connecting ---------------------------------------------------------------------------
 
     void begin() {
+        ++generation;
+        raiseFileLimit();
         result = StepResult();
         result.sessions = p.sessions;
+        tickReplies = repliesPending = 0;
         result.outstanding = p.outstanding;
         stopRequested = false;
         nextToOpen = 0;
@@ -146,10 +166,12 @@ struct LoadRunner::Impl {
             threads.push_back(std::move(t));
         }
         control = std::make_unique<Client>(clientConfig(p), threads[0].get());
-        control->connectToServer(p.endpointUrl, q, [this](const ServiceResult<GetEndpointsResponse>& r) {
+        control->connectToServer(p.endpointUrl, q, [this, gen = generation](const ServiceResult<GetEndpointsResponse>& r) {
+            if (gen != generation) return;  // a callback of an earlier step
             if (!r.isGood()) return fail(QStringLiteral("connect to %1: %2").arg(p.endpointUrl, statusName(r.status)));
             if (stopRequested) return fail(QStringLiteral("stopped"));
-            control->createSession(q, [this](const ServiceResult<CreateSessionResponse>& s) {
+            control->createSession(q, [this, gen = generation](const ServiceResult<CreateSessionResponse>& s) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (!s.isGood()) return fail(QStringLiteral("session: %1").arg(statusName(s.status)));
                 if (stopRequested) return fail(QStringLiteral("stopped"));
                 const QString nodesError = resolveNodes();
@@ -202,9 +224,11 @@ struct LoadRunner::Impl {
         while (opening < p.connectWindow && nextToOpen < engine->sessions.size() && !stopRequested) {
             Session* s = engine->sessions[nextToOpen++].get();
             ++opening;
-            s->client->connectToServer(p.endpointUrl, q, [this, s](const ServiceResult<GetEndpointsResponse>& r) {
+            s->client->connectToServer(p.endpointUrl, q, [this, gen = generation, s](const ServiceResult<GetEndpointsResponse>& r) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (!r.isGood()) return opened1(r.status);
-                s->client->createSession(q, [this, s](const ServiceResult<CreateSessionResponse>& c) {
+                s->client->createSession(q, [this, gen = generation, s](const ServiceResult<CreateSessionResponse>& c) {
+                    if (gen != generation) return;  // a callback of an earlier step
                     if (!c.isGood() || p.scenario != Scenario::Subscribe) return opened1(c.status);
                     subscribe(s);
                 });
@@ -220,7 +244,8 @@ struct LoadRunner::Impl {
         SubscriptionHandlers h;
         Engine* e = engine.get();
         h.notification = [e, s](const SubscriptionNotification& n) { e->notified(*s, n); };  // on the I/O thread
-        s->client->createSubscription(settings, q, h, [this, s](const SubscriptionInfo& info) {
+        s->client->createSubscription(settings, q, h, [this, gen = generation, s](const SubscriptionInfo& info) {
+            if (gen != generation) return;  // a callback of an earlier step
             if (info.status.isBad()) return opened1(info.status);
             s->subscription = info.handle;
             std::vector<MonitoredItemSpec> items;
@@ -232,7 +257,8 @@ struct LoadRunner::Impl {
                 m.settings.queueSize = p.queueSize;
                 items.push_back(std::move(m));
             }
-            s->client->createMonitoredItems(info.handle, std::move(items), q, [this](const MonitoredItemsResult& r) {
+            s->client->createMonitoredItems(info.handle, std::move(items), q, [this, gen = generation](const MonitoredItemsResult& r) {
+                if (gen != generation) return;  // a callback of an earlier step
                 StatusCode st = r.status;
                 for (const auto& i : r.items)
                     if (st.isGood() && i.statusCode.isBad()) st = i.statusCode;
@@ -306,7 +332,9 @@ struct LoadRunner::Impl {
         threadCpuBefore.clear();
         for (auto& io : engine->io) threadCpuBefore.push_back(threadCpuMs(io->tid));
         if (p.readServerDiagnostics && control)
-            readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> d) { diagnosticsBefore = d; });
+            readDiagnostics([this, gen = generation](std::optional<ServerDiagnosticsSummaryDataType> d) {
+                if (gen == generation) diagnosticsBefore = d;
+            });
         const int64_t left = engine->measureEndNs.load() - steadyNs();
         phaseTimer->start(int(std::max<int64_t>(0, left / 1'000'000)));
     }
@@ -380,7 +408,7 @@ struct LoadRunner::Impl {
         Engine* e = engine.get();
         for (auto& io : engine->io) {
             IoStats* raw = io.get();
-            QMetaObject::invokeMethod(raw->anchor, [this, e, raw] {
+            QMetaObject::invokeMethod(raw->anchor, [this, gen = generation, e, raw] {
                 if (raw->pacer) raw->pacer->stop();
                 Counts counts = raw->measured;
                 std::vector<std::vector<ItemSamples>> items;
@@ -390,7 +418,8 @@ struct LoadRunner::Impl {
                         items.push_back(s->items);
                         minStep = std::min(minStep, s->minStepTicks);
                     }
-                QMetaObject::invokeMethod(q, [this, counts = std::move(counts), items = std::move(items), minStep] {
+                QMetaObject::invokeMethod(q, [this, gen, counts = std::move(counts), items = std::move(items), minStep] {
+                    if (gen != generation) return;  // a callback of an earlier step
                     measuredMerged.merge(counts);
                     for (auto& i : items) itemSamples.push_back(i);
                     minStepTicks = std::min(minStepTicks, minStep);
@@ -428,7 +457,8 @@ struct LoadRunner::Impl {
         if (p.scenario == Scenario::Connect) result.sessionsPerS = result.requestsPerS;
         if (p.scenario == Scenario::Subscribe) fidelity();
         if (p.readServerDiagnostics && control && diagnosticsBefore) {
-            readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> after) {
+            readDiagnostics([this, gen = generation](std::optional<ServerDiagnosticsSummaryDataType> after) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (after && diagnosticsBefore) {
                     ServerDiagnostics diag;
                     diag.after = diagnosticsFields(*after);
@@ -491,9 +521,10 @@ struct LoadRunner::Impl {
         tickReplies = int(engine->io.size());
         for (auto& io : engine->io) {
             IoStats* raw = io.get();
-            QMetaObject::invokeMethod(raw->anchor, [this, raw] {
+            QMetaObject::invokeMethod(raw->anchor, [this, gen = generation, raw] {
                 Counts second = std::exchange(raw->second, Counts());
-                QMetaObject::invokeMethod(q, [this, second = std::move(second)] {
+                QMetaObject::invokeMethod(q, [this, gen, second = std::move(second)] {
+                    if (gen != generation) return;  // a callback of an earlier step
                     secondMerged.merge(second);
                     if (--tickReplies == 0) emitSample();
                 }, Qt::QueuedConnection);
@@ -541,7 +572,8 @@ struct LoadRunner::Impl {
         closing = 0;
         auto closeOne = [this](Client* c) {
             ++closing;
-            c->disconnectFromServer(q, [this](StatusCode) {
+            c->disconnectFromServer(q, [this, gen = generation](StatusCode) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (--closing == 0 && phase == Phase::Closing) QTimer::singleShot(0, q, [this] { teardown(); });
             });
         };
@@ -570,6 +602,7 @@ struct LoadRunner::Impl {
             for (auto& io : engine->io) delete io->anchor;  // and its pacer; the thread has ended
         threads.clear();
         engine.reset();
+        ++generation;
         setPhase(Phase::Idle);
         emit q->finished(result);
     }
