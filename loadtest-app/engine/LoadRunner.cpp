@@ -110,10 +110,11 @@ struct LoadRunner::Impl {
     std::vector<double> threadCpuBefore;
     int64_t tickNs = 0;
     std::optional<ServerDiagnosticsSummaryDataType> diagnosticsBefore;
-    int repliesPending = 0;
+    double clientCpuMs = -1, serverCpuMs = -1;   // over the measured period
+    int repliesPending = 0;                      // I/O threads still to hand over the measured counts
+    int tickReplies = 0;                         // ... the counts of the last second
+    int closing = 0;                             // Sessions still closing
     Counts secondMerged, measuredMerged;
-    double minFidelity = -1, fidelitySum = 0;
-    int fidelityItems = 0, itemsBelow99 = 0;
     int64_t minStepTicks = std::numeric_limits<int64_t>::max();
     std::vector<std::vector<ItemSamples>> itemSamples;
 
@@ -140,8 +141,9 @@ struct LoadRunner::Impl {
         raiseFileLimit();
         result = StepResult();
         result.sessions = p.sessions;
-        tickReplies = repliesPending = 0;
         result.outstanding = p.outstanding;
+        tickReplies = repliesPending = 0;
+        clientCpuMs = serverCpuMs = -1;
         stopRequested = false;
         nextToOpen = 0;
         opening = opened = openFailed = 0;
@@ -205,6 +207,7 @@ struct LoadRunner::Impl {
         for (int i = 0; i < p.sessions; ++i) {
             auto s = std::make_unique<Session>();
             s->index = i;
+            s->engine = engine.get();
             s->io = engine->io[std::size_t(i) % engine->io.size()].get();
             s->rng = 0x9E3779B97F4A7C15ull * uint64_t(i + 1);
             clients.push_back(std::make_unique<Client>(clientConfig(p), threads[std::size_t(i) % threads.size()].get()));
@@ -386,8 +389,6 @@ struct LoadRunner::Impl {
         drainDeadlineNs = now + int64_t(p.requestTimeoutMs) * 1'000'000 + 2'000'000'000;
         drainTimer->start(10);
     }
-    double clientCpuMs = -1, serverCpuMs = -1;
-
     void drainCheck() {
         int64_t busy = 0;
         for (auto& io : engine->io) busy += io->inFlight.load() + io->backlog.load();
@@ -531,8 +532,6 @@ struct LoadRunner::Impl {
             });
         }
     }
-    int tickReplies = 0;
-
     void emitSample() {
         if (!engine) return;
         const int64_t now = steadyNs();
@@ -562,7 +561,6 @@ struct LoadRunner::Impl {
 
     // --- Closing --------------------------------------------------------------------------------
 
-    int closing = 0;
     void close() {
         if (engine) engine->sending = false;
         tick->stop();
@@ -574,7 +572,10 @@ struct LoadRunner::Impl {
             ++closing;
             c->disconnectFromServer(q, [this, gen = generation](StatusCode) {
                 if (gen != generation) return;  // a callback of an earlier step
-                if (--closing == 0 && phase == Phase::Closing) QTimer::singleShot(0, q, [this] { teardown(); });
+                if (--closing == 0 && phase == Phase::Closing)
+                    QTimer::singleShot(0, q, [this, gen] {
+                        if (gen == generation) teardown();
+                    });
             });
         };
         for (auto& c : clients) closeOne(c.get());
