@@ -231,14 +231,18 @@ void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values) 
 void Engine::notified(Session& s, const SubscriptionNotification& n) {
     const int64_t now = steadyNs();
     const bool counted = now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed);
-    // Latency: from the message's PublishTime (the server's clock, on this machine the same) to now.
-    const double us = std::max(0.0, double(DateTime::now().ticks - n.publishTime.ticks) / 10.0);
+    // Latency: from the message's PublishTime (the server's clock, on this machine the same) to
+    // now (µs; a PublishTime often has ms resolution); not recorded when the server sent none.
+    const bool timed = n.publishTime.ticks > 0;
+    const int64_t nowTicks = DateTime::kUnixEpochTicks +
+                             std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count() * 10;
+    const double us = timed ? std::max(0.0, double(nowTicks - n.publishTime.ticks) / 10.0) : 0;
     for (Counts* c : {&s.io->second, counted ? &s.io->measured : nullptr}) {
         if (!c) continue;
         if (c == &s.io->measured) ++c->sent;
         ++c->answered;
         c->values += n.dataChanges.size();
-        c->latency.record(us);
+        if (timed) c->latency.record(us);
     }
     for (const MonitoredItemNotification& m : n.dataChanges) {
         if (m.clientHandle == 0 || m.clientHandle > s.items.size()) continue;
