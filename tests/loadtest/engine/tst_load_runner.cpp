@@ -16,6 +16,8 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
+#include "ua/secure/SecurityPolicy.h"
 #include <QtTest>
 #include <memory>
 
@@ -331,7 +333,7 @@ private slots:
         LoadParameters p = base(Scenario::Read);
         p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(proxy.port());
         p.targetRate = rate;
-        p.readServerDiagnostics = false;
+        p.readServerDiagnostics = false;  // and then there are none
         LoadRunner runner;
         QObject::connect(&runner, &LoadRunner::phaseChanged, &proxy, [&proxy](LoadRunner::Phase ph) {
             if (ph == LoadRunner::Phase::Measuring) QTimer::singleShot(500, &proxy, [&proxy] { proxy.dropAll(); });
@@ -351,6 +353,39 @@ private slots:
         QVERIFY(r.errors + r.timeouts > 0);
         QVERIFY2(r.errors + r.timeouts <= uint64_t(p.sessions * p.outstanding), qPrintable(describe(r)));
         QCOMPARE(r.timeouts, uint64_t(0));
+        QVERIFY(!r.serverDiagnostics);
+    }
+
+    void secureChannel() {
+        // Basic256Sha256 SignAndEncrypt: the client certificate is created in pkiDir on first use,
+        // the server's is trusted without asking (trustServer), and every Session is encrypted.
+        QTemporaryDir serverPki, clientPki;
+        ServerConfig cfg;
+        cfg.port = 0;
+        cfg.hostName = QStringLiteral("127.0.0.1");
+        cfg.listenAddress = QHostAddress::LocalHost;
+        cfg.ioThreads = 1;
+        cfg.demoNamespace = false;
+        cfg.security.pkiDir = serverPki.path();
+        cfg.security.trustAllClients = true;
+        Server secure(cfg);
+        QVERIFY2(secure.start(), qPrintable(secure.errorString()));
+        LoadParameters p = base(Scenario::Read);
+        p.endpointUrl = secure.endpointUrl();
+        p.securityPolicyUri = QString::fromLatin1(kSecurityPolicyBasic256Sha256);
+        p.securityMode = MessageSecurityMode::SignAndEncrypt;
+        p.pkiDir = clientPki.path();
+        p.durationS = 1;
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        QCOMPARE(r.errors, uint64_t(0));
+        QVERIFY(QDir(clientPki.path()).exists(QStringLiteral("own")));
+        // Refused when the server's certificate may not be trusted without asking.
+        p.trustServer = false;
+        QTemporaryDir emptyPki;
+        p.pkiDir = emptyPki.path();
+        const StepResult refused = runStep(p);
+        QVERIFY2(refused.error.contains(QStringLiteral("Bad_CertificateUntrusted")), qPrintable(refused.error));
     }
 
     void serverFigures() {
