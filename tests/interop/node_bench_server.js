@@ -48,6 +48,9 @@ async function main() {
         allowAnonymous: true,
         serverCertificateManager,
         serverInfo: { applicationUri: "urn:ua-workbench:node-opcua-bench-server" },
+        // The certificate names 127.0.0.1 and localhost besides the host name, so that a secure
+        // client passes its host-name check at either address.
+        alternateHostname: ["127.0.0.1", "localhost"],
         maxConnectionsPerEndpoint: 1000,
         serverCapabilities: {
             maxSessions: 1000,
