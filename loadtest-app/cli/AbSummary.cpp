@@ -47,6 +47,7 @@ std::vector<FigureSpec> specs(Scenario scenario) {
 
 QString number(double v) {
     const double m = std::abs(v);
+    if (m == 0) return QStringLiteral("0");
     return QString::number(v, 'f', m >= 100 ? 0 : m >= 10 ? 1 : m >= 1 ? 2 : 3);
 }
 
