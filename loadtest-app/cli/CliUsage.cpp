@@ -35,7 +35,7 @@ QString cliUsage() {
         "  --security POLICY     None (default), Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss\n"
         "  --mode MODE           Sign or SignAndEncrypt (default with a secure policy: SignAndEncrypt)\n"
         "  --user NAME --password PW   user name login (or the password in UA_PASSWORD); default anonymous\n"
-        "  --pki DIR             the client's certificate store (default ~/.local/share/ua-loadtest/loadtest-pki)\n"
+        "  --pki DIR             the client's certificate store (default ~/.local/share/ua-workbench/ua-loadtest/loadtest-pki)\n"
         "  --no-trust            do not trust the server's certificate automatically\n"
         "Nodes:\n"
         "  --namespace-uri URI   namespace of the benchmark variables (default: namespace index 1)\n"

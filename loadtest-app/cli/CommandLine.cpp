@@ -40,6 +40,7 @@ bool isCommandLineInvocation(int argc, char** argv) {
 int runCommandLine(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("ua-loadtest"));
+    QCoreApplication::setOrganizationName(QStringLiteral("ua-workbench"));  // as the window: the same default PKI
     QCoreApplication::setApplicationVersion(QStringLiteral(UA_WORKBENCH_VERSION));
     // The stack's own log lines (a Session per line in the connect storm) would drown the result
     // lines; QT_LOGGING_RULES="ua.*=true" brings them back.
