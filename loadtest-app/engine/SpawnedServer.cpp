@@ -13,6 +13,9 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QThread>
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 namespace ua::loadtest {
 
@@ -114,6 +117,13 @@ bool SpawnedServer::start(const QString& executable, const QStringList& extraArg
         d->process->setProcessChannelMode(QProcess::MergedChannels);
         d->process->setStandardOutputFile(d->dir->filePath(QStringLiteral("server.log")));
         d->process->setStandardInputFile(QProcess::nullDevice());
+        // In the child, before exec: a process group of its own, so that Ctrl+C in a terminal (SIGINT
+        // to the foreground group) reaches only the load tester, which ends the step and closes the
+        // Sessions before it stops the server; and SIGTERM when the load tester dies without that.
+        d->process->setChildProcessModifier([] {
+            ::setpgid(0, 0);
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        });
         d->process->start();
         if (!d->process->waitForStarted(5000)) {
             const QString why = d->process->errorString();
