@@ -1,5 +1,7 @@
 #include "cli/AbSummary.h"
 
+#include "cli/CliOutput.h"
+
 #include <QJsonArray>
 #include <algorithm>
 #include <cmath>
@@ -43,12 +45,6 @@ std::vector<FigureSpec> specs(Scenario scenario) {
         f.push_back({"serverTooBusy", "too busy", [](const StepResult& s) { return double(s.serverTooBusy); }});
     }
     return f;
-}
-
-QString number(double v) {
-    const double m = std::abs(v);
-    if (m == 0) return QStringLiteral("0");
-    return QString::number(v, 'f', m >= 100 ? 0 : m >= 10 ? 1 : m >= 1 ? 2 : 3);
 }
 
 } // namespace
@@ -98,8 +94,8 @@ QStringList abTable(const std::vector<AbFigure>& figures, const QString& labelA,
     for (const AbFigure& f : figures)
         lines << QStringLiteral("%1  %2  %3  %4")
                      .arg(f.label, -w0)
-                     .arg(number(f.a), wa)
-                     .arg(number(f.b), wb)
+                     .arg(figureText(f.a), wa)
+                     .arg(figureText(f.b), wb)
                      .arg(f.a != 0 ? QString::number(f.ratio, 'f', 3) : QStringLiteral("-"), 7);
     return lines;
 }

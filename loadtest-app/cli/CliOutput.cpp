@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QStringList>
+#include <cmath>
 #include <cstdio>
 
 namespace ua::loadtest {
@@ -26,6 +27,12 @@ void printLine(const QString& line) { write(stdout, line); }
 void printError(const QString& line) { write(stderr, line); }
 void sendResultsToStderr() { g_resultsToStderr = true; }
 void printResult(const QString& line) { write(g_resultsToStderr ? stderr : stdout, line); }
+
+QString figureText(double v) {
+    const double m = std::abs(v);
+    if (m == 0) return QStringLiteral("0");
+    return QString::number(v, 'f', m >= 100 ? 0 : m >= 10 ? 1 : m >= 1 ? 2 : 3);
+}
 
 QString msText(double us) {
     const double ms = us / 1000.0;

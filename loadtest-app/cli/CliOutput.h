@@ -30,6 +30,8 @@ QString progressLine(const TimelineSample& sample);
 QString phaseText(LoadRunner::Phase phase);
 // The step's warnings, each "warning: ..." on stderr.
 void printWarnings(const StepResult& step);
+// A figure for a table: "0", "0.523", "12.4", "153", "23297" (3 significant digits below 100).
+QString figureText(double v);
 // Milliseconds from µs, with 3 significant digits ("0.523", "12.4", "153").
 QString msText(double us);
 

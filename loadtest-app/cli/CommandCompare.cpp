@@ -49,14 +49,13 @@ int runCompare(const CliOptions& o) {
             printLine(QStringLiteral("%1  only in %2").arg(head, c.inA ? QStringLiteral("a") : QStringLiteral("b")));
             continue;
         }
-        QStringList parts{head};
+        printLine(QStringLiteral("%1  %2  %3  %4").arg(head, -18).arg(QStringLiteral("a"), 12).arg(QStringLiteral("b"), 12).arg(QStringLiteral("b/a"), 7));
         for (const FigureRatio& f : c.figures)
-            parts << QStringLiteral("%1 %2/%3=%4")
-                         .arg(f.figure)
-                         .arg(f.a, 0, 'g', 4)
-                         .arg(f.b, 0, 'g', 4)
-                         .arg(f.ratio != 0 ? QString::number(f.ratio, 'f', 3) : QStringLiteral("-"));
-        printLine(parts.join(QStringLiteral("  ")));
+            printLine(QStringLiteral("  %1  %2  %3  %4")
+                          .arg(f.figure, -16)
+                          .arg(figureText(f.a), 12)
+                          .arg(figureText(f.b), 12)
+                          .arg(f.ratio != 0 ? QString::number(f.ratio, 'f', 3) : QStringLiteral("-"), 7));
     }
     return ExitOk;
 }

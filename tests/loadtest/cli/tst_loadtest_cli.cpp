@@ -1,7 +1,7 @@
 // The load tester's command line (loadtest-app/cli) as users run it: the built ua-loadtest
 // executable as a process, against node-opcua's benchmark server (tests/interop/
 // node_bench_server.js, started here) and against our headless ua-server spawned by the tool
-// (--spawn-server, ab's spawn:PATH). Each case checks the result lines, the JSON and the
+// (--spawn-server, ab's spawn:PATH), and compare on a saved sweep. Each case checks the result lines, the JSON and the
 // documented exit code (0 ok, 1 errors, 2 usage, 3 no connection). Short steps (1-2 s): the
 // figures are checked for consistency, not for speed.
 #include <QElapsedTimer>
@@ -274,6 +274,15 @@ void TestLoadtestCli::sweepTwoSteps() {
     QVERIFY2(lines.size() == 2, qPrintable(r.text()));
     QVERIFY2(lines[0].startsWith(QStringLiteral("read-1 1x1  ")) && lines[1].startsWith(QStringLiteral("read-1 2x1  ")), qPrintable(r.text()));
     QCOMPARE(readJson(json).value("steps").toArray().size(), 2);
+
+    // compare: the saved sweep against itself, every ratio 1.
+    const CliRun c = run({QStringLiteral("compare"), json, json});
+    QVERIFY2(c.exitCode == 0, qPrintable(c.text()));
+    QVERIFY2(c.out.contains(QRegularExpression(QStringLiteral("\\n1x1 +a +b +b/a\\n"))) &&
+                 c.out.contains(QRegularExpression(QStringLiteral("\\n2x1 +a +b +b/a\\n"))),
+             qPrintable(c.text()));
+    QVERIFY2(c.out.contains(QRegularExpression(QStringLiteral("\\n  requestsPerS +[0-9.]+ +[0-9.]+ +1.000\\n"))), qPrintable(c.text()));
+    QCOMPARE(run({QStringLiteral("compare"), json, m_dir.filePath(QStringLiteral("missing.json"))}).exitCode, 2);
 }
 
 void TestLoadtestCli::abTwoRounds() {
