@@ -350,6 +350,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
         p.password = env.value(QStringLiteral("UA_PASSWORD"));
     }
 
+    if (p.targetRate > 0 && p.scenario != Scenario::Read && p.scenario != Scenario::Write && p.scenario != Scenario::Browse)
+        return usage(QStringLiteral("--rate (the open loop) applies to read, write and browse"));
+    if (QString why; !LoadParameters::fromJson(p.toJson(), &why)) return usage(why);  // the engine's own checks
+
     // Sessions x outstanding: one number each for run and ab, lists for sweep.
     if (o.command == QLatin1String("sweep")) {
         if (!sessionsText.isEmpty()) {

@@ -162,6 +162,8 @@ void TestLoadtestCli::usageErrors() {
         {{QStringLiteral("ab"), QStringLiteral("--a"), url}, "ab needs --a and --b"},
         {{QStringLiteral("ab"), QStringLiteral("--a"), url, QStringLiteral("--b"), QStringLiteral("nowhere")}, "expected opc.tcp://host:port, spawn or spawn:PATH"},
         {{QStringLiteral("compare"), QStringLiteral("a.json")}, "usage: ua-loadtest compare"},
+        {{QStringLiteral("run"), url, QStringLiteral("--scenario"), QStringLiteral("connect"), QStringLiteral("--rate"), QStringLiteral("10")},
+         "--rate (the open loop) applies to read, write and browse"},
     };
     for (const Case& c : cases) {
         r = run(c.args);
