@@ -1,0 +1,147 @@
+#include "cli/CliContext.h"
+
+#include "cli/CliOutput.h"
+#include "cli/CliSignals.h"
+#include "engine/LoadRunner.h"
+#include "engine/ProcessStats.h"
+#include "engine/SweepRunner.h"
+#include "ua/Version.h"
+
+#include <QEventLoop>
+#include <csignal>
+
+namespace ua::loadtest {
+
+CliContext::CliContext(CliOptions options, QObject* parent) : QObject(parent), m_options(std::move(options)) {
+    auto* signals_ = new CliSignals(this);
+    connect(signals_, &CliSignals::received, this, &CliContext::onSignal);
+}
+
+CliContext::~CliContext() = default;
+
+void CliContext::onSignal(int number) {
+    const char* name = number == SIGINT ? "SIGINT" : "SIGTERM";
+    if (m_stopRequested) {
+        printError(QStringLiteral("ua-loadtest: %1 again: still closing the Sessions").arg(QLatin1String(name)));
+        return;
+    }
+    m_stopRequested = true;
+    printError(QStringLiteral("ua-loadtest: %1: stopping (the step ends now, the Sessions close)").arg(QLatin1String(name)));
+    if (m_sweep) m_sweep->stop();
+    else if (m_runner) m_runner->stop();
+}
+
+void CliContext::progress(const QString& line) const {
+    if (!m_options.quiet) printError(line);
+}
+
+bool CliContext::resolve(const CliTarget& target, ResolvedTarget* out, QString* error) {
+    out->label = target.label;
+    if (!target.spawn) {
+        out->url = target.url;
+        out->pid = target.pid;
+        if (out->label.isEmpty()) out->label = target.url;
+        return true;
+    }
+    auto server = std::make_unique<SpawnedServer>();
+    progress(QStringLiteral("starting %1 ...").arg(target.serverExecutable.isEmpty() ? QStringLiteral("ua-server") : target.serverExecutable));
+    if (!server->start(target.serverExecutable, {}, 20000, error)) return false;
+    out->url = server->endpointUrl();
+    out->pid = server->pid();
+    if (out->label.isEmpty()) out->label = QStringLiteral("ua-server (spawned)");
+    progress(QStringLiteral("ua-server pid %1 listening on %2").arg(out->pid).arg(out->url));
+    m_servers.push_back(std::move(server));
+    return true;
+}
+
+void CliContext::watch(LoadRunner* runner) {
+    connect(runner, &LoadRunner::phaseChanged, this, [this](LoadRunner::Phase phase) {
+        if (phase != LoadRunner::Phase::Idle && phase != LoadRunner::Phase::Measuring && phase != LoadRunner::Phase::WarmingUp)
+            progress(QStringLiteral("  %1").arg(phaseText(phase)));
+    });
+    connect(runner, &LoadRunner::sample, this, [this](const TimelineSample& s) { progress(progressLine(s)); });
+}
+
+StepResult CliContext::runStep(const LoadParameters& p) {
+    StepResult result;
+    if (m_stopRequested) {
+        result.sessions = p.sessions;
+        result.outstanding = p.outstanding;
+        result.error = QStringLiteral("stopped");
+        return result;
+    }
+    LoadRunner runner;
+    QEventLoop loop;
+    bool done = false;
+    watch(&runner);
+    connect(&runner, &LoadRunner::finished, &loop, [&](const StepResult& r) {
+        result = r;
+        done = true;
+        loop.quit();
+    });
+    progress(QStringLiteral("%1 %2x%3 against %4: %5 s warm-up, %6 s measured")
+                 .arg(stepName(p))
+                 .arg(p.sessions)
+                 .arg(p.outstanding)
+                 .arg(p.endpointUrl)
+                 .arg(p.warmupS)
+                 .arg(p.durationS));
+    m_runner = &runner;
+    runner.start(p);
+    if (!done) loop.exec();
+    m_runner = nullptr;
+    return result;
+}
+
+RunResult CliContext::runSweep(const LoadParameters& base, const SweepPlan& plan, const QString& label,
+                               const std::function<void(const StepResult&)>& onStep) {
+    SweepRunner sweep;
+    QEventLoop loop;
+    RunResult run;
+    bool done = false;
+    connect(&sweep, &SweepRunner::stepStarted, this, [this, &base](int index, int total, int sessions, int outstanding) {
+        progress(QStringLiteral("step %1/%2: %3 %4x%5").arg(index + 1).arg(total).arg(stepName(base)).arg(sessions).arg(outstanding));
+    });
+    connect(&sweep, &SweepRunner::phaseChanged, this, [this](LoadRunner::Phase phase) {
+        if (phase != LoadRunner::Phase::Idle && phase != LoadRunner::Phase::Measuring && phase != LoadRunner::Phase::WarmingUp)
+            progress(QStringLiteral("  %1").arg(phaseText(phase)));
+    });
+    connect(&sweep, &SweepRunner::sample, this, [this](const TimelineSample& s) { progress(progressLine(s)); });
+    connect(&sweep, &SweepRunner::stepFinished, this, [&onStep](const StepResult& s) { onStep(s); });
+    connect(&sweep, &SweepRunner::finished, &loop, [&](const RunResult& r) {
+        run = r;
+        done = true;
+        loop.quit();
+    });
+    if (m_stopRequested) return newRun(base, label);
+    m_sweep = &sweep;
+    sweep.start(base, plan, label);
+    if (!done) loop.exec();
+    m_sweep = nullptr;
+    return run;
+}
+
+RunResult CliContext::newRun(const LoadParameters& p, const QString& label) {
+    RunResult run;
+    run.label = label.isEmpty() ? p.endpointUrl : label;
+    run.machine = machineDescription();
+    run.version = QStringLiteral(UA_WORKBENCH_VERSION);
+    run.startedUtc = QDateTime::currentDateTimeUtc();
+    run.parameters = p;
+    run.plan.sessions = {p.sessions};
+    run.plan.outstanding = {p.outstanding};
+    return run;
+}
+
+int exitCodeOf(const std::vector<StepResult>& steps) {
+    bool anyRan = false, anyErrors = false;
+    for (const StepResult& s : steps) {
+        if (!s.error.isEmpty()) continue;
+        anyRan = true;
+        anyErrors = anyErrors || s.errors > 0 || s.timeouts > 0 || s.connectionBroken;
+    }
+    if (!anyRan) return ExitConnectionFailed;
+    return anyErrors ? ExitRunErrors : ExitOk;
+}
+
+} // namespace ua::loadtest

@@ -1,0 +1,63 @@
+// `ua-loadtest compare <a.json> <b.json>`: two saved runs (RunResult JSON, as --json and the
+// window write them) side by side: for each step (sessions x outstanding) each figure of a and b
+// and the ratio b/a (RunComparison.h).
+#include "cli/CliOptions.h"
+#include "cli/CliOutput.h"
+#include "cli/Commands.h"
+#include "engine/RunComparison.h"
+
+#include <QFile>
+#include <QJsonDocument>
+
+namespace ua::loadtest {
+
+namespace {
+
+std::optional<RunResult> load(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: not a JSON object (%2)").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    QString why;
+    auto run = RunResult::fromJson(doc.object(), &why);
+    if (!run) *error = QStringLiteral("%1: not a saved run: %2").arg(path, why);
+    return run;
+}
+
+} // namespace
+
+int runCompare(const CliOptions& o) {
+    QString error;
+    const auto a = load(o.files[0], &error);
+    const auto b = a ? load(o.files[1], &error) : std::nullopt;
+    if (!a || !b) {
+        printError(QStringLiteral("ua-loadtest: ") + error);
+        return ExitUsage;
+    }
+    printLine(QStringLiteral("a: %1 (%2, %3)").arg(a->label, a->startedUtc.toString(Qt::ISODate), a->machine));
+    printLine(QStringLiteral("b: %1 (%2, %3)").arg(b->label, b->startedUtc.toString(Qt::ISODate), b->machine));
+    for (const StepComparison& c : compareRuns(*a, *b)) {
+        QString head = QStringLiteral("%1x%2").arg(c.sessions).arg(c.outstanding);
+        if (!c.inA || !c.inB) {
+            printLine(QStringLiteral("%1  only in %2").arg(head, c.inA ? QStringLiteral("a") : QStringLiteral("b")));
+            continue;
+        }
+        printLine(QStringLiteral("%1  %2  %3  %4").arg(head, -18).arg(QStringLiteral("a"), 12).arg(QStringLiteral("b"), 12).arg(QStringLiteral("b/a"), 7));
+        for (const FigureRatio& f : c.figures)
+            printLine(QStringLiteral("  %1  %2  %3  %4")
+                          .arg(f.figure, -16)
+                          .arg(figureText(f.a), 12)
+                          .arg(figureText(f.b), 12)
+                          .arg(f.ratio != 0 ? QString::number(f.ratio, 'f', 3) : QStringLiteral("-"), 7));
+    }
+    return ExitOk;
+}
+
+} // namespace ua::loadtest

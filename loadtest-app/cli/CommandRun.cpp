@@ -1,0 +1,31 @@
+// `ua-loadtest run <url> | --spawn-server [options]`: one step, one result line, --json.
+#include "cli/CliContext.h"
+#include "cli/CliOutput.h"
+#include "cli/Commands.h"
+
+namespace ua::loadtest {
+
+int runRun(CliContext& context) {
+    const CliOptions& o = context.options();
+    ResolvedTarget target;
+    QString error;
+    if (!context.resolve(o.target, &target, &error)) {
+        printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
+        return ExitConnectionFailed;
+    }
+    LoadParameters p = o.parameters;
+    p.endpointUrl = target.url;
+    p.serverPid = target.pid;
+    RunResult run = CliContext::newRun(p, target.label);
+    const StepResult step = context.runStep(p);
+    run.steps.push_back(step);
+    printResult(resultLine(p, step));
+    printWarnings(step);
+    if (!o.jsonFile.isEmpty() && !writeJson(o.jsonFile, run.toJson(), &error)) {
+        printError(QStringLiteral("ua-loadtest: cannot write the JSON: ") + error);
+        return ExitRunErrors;
+    }
+    return exitCodeOf(run.steps);
+}
+
+} // namespace ua::loadtest
