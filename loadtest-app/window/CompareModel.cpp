@@ -18,8 +18,8 @@ QString figureTitle(const QString& f) {
     if (f == QLatin1String("p50Us")) return QObject::tr("p50 ms");
     if (f == QLatin1String("p99Us")) return QObject::tr("p99 ms");
     if (f == QLatin1String("maxUs")) return QObject::tr("max ms");
-    if (f == QLatin1String("clientCpuMsPerOp")) return QObject::tr("client CPU ms/op");
-    if (f == QLatin1String("serverCpuMsPerOp")) return QObject::tr("server CPU ms/op");
+    if (f == QLatin1String("clientCpuMsPerOp")) return QObject::tr("client CPU\nms/op");
+    if (f == QLatin1String("serverCpuMsPerOp")) return QObject::tr("server CPU\nms/op");
     return f;
 }
 
@@ -124,7 +124,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         if (side == Side::Ratio && f && f->ratio > 0)
             return tr("%1: %2 / %3 = %4 (%5)")
-                .arg(figureTitle(name), m_labelB, m_labelA, QString::number(f->ratio, 'f', 3),
+                .arg(figureTitle(name).replace(QLatin1Char('\n'), QLatin1Char(' ')), m_labelB, m_labelA, QString::number(f->ratio, 'f', 3),
                      verdict > 0 ? tr("%1 better").arg(m_labelB) : verdict < 0 ? tr("%1 worse").arg(m_labelB) : tr("within 5 %"));
         return {};
     }
@@ -139,8 +139,10 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     const QString name = figures().at((section - FirstFigureColumn) / 3);
     const auto side = Side((section - FirstFigureColumn) % 3);
     const QString title = figureTitle(name);
-    if (role == Qt::ToolTipRole)
-        return side == Side::Ratio ? tr("%1: %2 / %3").arg(title, m_labelB, m_labelA) : tr("%1 of %2").arg(title, side == Side::A ? m_labelA : m_labelB);
+    if (role == Qt::ToolTipRole) {
+        const QString plain = QString(title).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        return side == Side::Ratio ? tr("%1: %2 / %3").arg(plain, m_labelB, m_labelA) : tr("%1 of %2").arg(plain, side == Side::A ? m_labelA : m_labelB);
+    }
     switch (side) {
     case Side::A: return QStringLiteral("%1\nA").arg(title);
     case Side::B: return QStringLiteral("%1\nB").arg(title);

@@ -79,13 +79,13 @@ void CompareWindow::setRuns(const RunResult& a, const RunResult& b) {
         c->clearSeries();
         c->setSessions(sessions);
     }
-    const std::pair<const RunResult*, QString> runs[] = {{&a, m_model->labelA()}, {&b, m_model->labelB()}};
-    for (const auto& [run, label] : runs)
+    for (const RunResult* run : {&a, &b})
         for (const StepResult& s : run->steps) {
             if (!s.error.isEmpty()) continue;
             const int color = int(std::distance(outstanding.begin(), outstanding.find(s.outstanding)));
-            QPen pen(seriesColor(color), 2, run == &a ? Qt::SolidLine : Qt::DashLine);
-            const QString name = tr("%1, outstanding %2").arg(run == &a ? QStringLiteral("A ") + label : QStringLiteral("B ") + label).arg(s.outstanding);
+            // B: dashed and darker, so that equal figures still show both lines.
+            QPen pen(run == &a ? seriesColor(color) : seriesColor(color).darker(150), 2, run == &a ? Qt::SolidLine : Qt::DashLine);
+            const QString name = tr("%1, outstanding %2").arg(run == &a ? QStringLiteral("A") : QStringLiteral("B")).arg(s.outstanding);
             m_throughput->addPoint(name, pen, s.sessions, s.requestsPerS);
             m_p99->addPoint(name, pen, s.sessions, s.p99Us / 1000);
         }

@@ -150,13 +150,17 @@ void MainWindow::buildCentral() {
     m_table->setModel(m_results);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->horizontalHeader()->setDefaultSectionSize(72);
+    m_table->horizontalHeader()->setDefaultSectionSize(64);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(ResultsModel::SessionsColumn, 62);
     m_table->setColumnWidth(ResultsModel::OutstandingColumn, 50);
-    m_table->setColumnWidth(ResultsModel::ClientCpuColumn, 108);
-    m_table->setColumnWidth(ResultsModel::ServerCpuColumn, 110);
-    m_table->setColumnWidth(ResultsModel::ServerRssColumn, 96);
+    m_table->setColumnWidth(ResultsModel::RequestsPerSColumn, 72);
+    m_table->setColumnWidth(ResultsModel::ValuesPerSColumn, 72);
+    m_table->setColumnWidth(ResultsModel::ErrorsColumn, 54);
+    m_table->setColumnWidth(ResultsModel::TimeoutsColumn, 62);
+    m_table->setColumnWidth(ResultsModel::ClientCpuColumn, 76);
+    m_table->setColumnWidth(ResultsModel::ServerCpuColumn, 76);
+    m_table->setColumnWidth(ResultsModel::ServerRssColumn, 70);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
@@ -275,7 +279,6 @@ void MainWindow::setRunning(bool running) {
     m_startAction->setEnabled(!running);
     m_stopButton->setEnabled(running);
     m_stopAction->setEnabled(running);
-    m_setup->setEnabled(!running);
     for (QAction* a : m_runActions) a->setEnabled(!running && !m_run.steps.empty());
 }
 
@@ -312,7 +315,7 @@ bool MainWindow::startSweep(bool quiet) {
     m_timeline->startStep(tr("starting"), base->warmupS, base->durationS);
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(m_run.label));
     setRunning(true);
-    statusBar()->showMessage(tr("Sweep of %n step(s) against %1", nullptr, m_stepTotal).arg(base->endpointUrl));
+    statusBar()->showMessage(tr("Sweep of %n step(s) against %1; changes to the set-up apply to the next sweep", nullptr, m_stepTotal).arg(base->endpointUrl));
     m_runner->start(*base, *plan, m_run.label);
     return true;
 }

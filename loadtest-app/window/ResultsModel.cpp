@@ -126,8 +126,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         static const char* const names[ColumnCount] = {
             QT_TR_NOOP("Sessions"), QT_TR_NOOP("Outst."), QT_TR_NOOP("Req/s"), QT_TR_NOOP("Values/s"),
             QT_TR_NOOP("p50 ms"), QT_TR_NOOP("p90 ms"), QT_TR_NOOP("p99 ms"), QT_TR_NOOP("p99.9 ms"), QT_TR_NOOP("Max ms"),
-            QT_TR_NOOP("Errors"), QT_TR_NOOP("Timeouts"), QT_TR_NOOP("Client CPU ms/op"), QT_TR_NOOP("Server CPU ms/op"),
-            QT_TR_NOOP("Server RSS MB"), QT_TR_NOOP("Notes"),
+            QT_TR_NOOP("Errors"), QT_TR_NOOP("Timeouts"), QT_TR_NOOP("Client CPU\nms/op"), QT_TR_NOOP("Server CPU\nms/op"),
+            QT_TR_NOOP("Server RSS\nMB"), QT_TR_NOOP("Notes"),
         };
         return tr(names[section]);
     }

@@ -55,6 +55,7 @@ void ScreenshotTour::startSweep(const TourTarget& target, int ioThreads) {
 
 void ScreenshotTour::start() {
     QDir().mkpath(m_dir);
+    m_window->resize(1600, 1000);
     connect(m_window, &MainWindow::sweepFinished, this, &ScreenshotTour::sweepFinished);
     // The sweep picture: in the last row's third step (outstanding 10, 5 sessions), 2.5 s into its
     // measured period, so every chart has points.
@@ -78,6 +79,7 @@ void ScreenshotTour::sweepFinished(const RunResult& run) {
         return;
     }
     CompareWindow* compare = m_window->compare(m_runA, run);
+    compare->resize(1400, 860);
     QTimer::singleShot(1500, this, [this, compare] {
         shoot(compare, QStringLiteral("loadtest-compare"));
         emit finished(m_ok);

@@ -21,7 +21,8 @@ std::pair<double, double> logRange(double lo, double hi) {
     double a = std::floor(std::log10(std::max(lo, 1e-9)));
     double b = std::ceil(std::log10(std::max(hi, 1e-9)));
     if (b <= a) b = a + 1;
-    return {std::pow(10.0, a), std::pow(10.0, b)};
+    // A hair wider than the decades, so that rounding (log10(0.1) = -0.99999...) keeps their labels.
+    return {std::pow(10.0, a) * 0.999, std::pow(10.0, b) * 1.001};
 }
 
 SweepChart::SweepChart(const QString& title, const QString& yTitle, bool logY, QWidget* parent)

@@ -42,7 +42,7 @@ QChart* newChart(const QString& title) {
 
 QValueAxis* timeAxis() {
     auto* t = new QValueAxis;
-    t->setTitleText(QObject::tr("s (warm-up < 0 < measured)"));
+    t->setTitleText(QObject::tr("seconds (warm-up before 0)"));
     t->setLabelFormat(QStringLiteral("%.0f"));
     return t;
 }
