@@ -1,2 +1,623 @@
-// Implementation pending (issue 8, being built on a branch).
+// The step runner (see LoadRunner.h): phases, Session set-up, the timeline, the figures. The
+// requests themselves are LoadEngine's (on the I/O threads).
 #include "LoadRunner.h"
+
+#include "LoadEngine.h"
+#include "ProcessStats.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/secure/SecurityPolicy.h"
+
+#include <QStandardPaths>
+#include <QThread>
+#include <QTimer>
+#include <cmath>
+
+namespace ua::loadtest {
+
+using namespace detail;
+
+namespace {
+
+ClientConfig clientConfig(const LoadParameters& p) {
+    ClientConfig c;
+    c.securityPolicyUri = p.securityPolicyUri.isEmpty() ? QString::fromLatin1(kSecurityPolicyNone) : p.securityPolicyUri;
+    c.securityMode = p.securityPolicyUri.isEmpty() ? MessageSecurityMode::None : p.securityMode;
+    if (!p.userName.isEmpty()) c.identity = UserIdentity::fromUserName(p.userName, p.password);
+    const bool needsPki = !p.securityPolicyUri.isEmpty() && p.securityPolicyUri != QLatin1String(kSecurityPolicyNone);
+    if (needsPki || !p.userName.isEmpty())
+        c.pkiDir = p.pkiDir.isEmpty()
+                       ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/loadtest-pki")
+                       : p.pkiDir;
+    if (p.trustServer) c.trustCallback = [](const Certificate&, StatusCode) { return TrustDecision::AcceptOnce; };
+    c.connectTimeoutMs = std::max<uint32_t>(p.requestTimeoutMs, 1000);
+    c.requestTimeoutMs = p.requestTimeoutMs;
+    c.keepAliveIntervalMs = 0;  // the load itself shows a lost connection; no extra requests
+    c.autoReconnect = false;    // a lost Session is counted (connectionBroken), not hidden
+    c.busyRetries = p.scenario == Scenario::Connect ? 0 : 5;  // connect: the engine backs off and counts
+    c.sessionName = QStringLiteral("UA Workbench Load Tester");
+    c.applicationUri = QStringLiteral("urn:ua-workbench:loadtest");
+    c.applicationName = QStringLiteral("UA Workbench Load Tester");
+    return c;
+}
+
+// The ServerDiagnosticsSummary's counters by field name (OPC 10000-5 12.9).
+std::map<QString, qint64> diagnosticsFields(const ServerDiagnosticsSummaryDataType& d) {
+    return {{QStringLiteral("serverViewCount"), d.serverViewCount},
+            {QStringLiteral("currentSessionCount"), d.currentSessionCount},
+            {QStringLiteral("cumulatedSessionCount"), d.cumulatedSessionCount},
+            {QStringLiteral("securityRejectedSessionCount"), d.securityRejectedSessionCount},
+            {QStringLiteral("rejectedSessionCount"), d.rejectedSessionCount},
+            {QStringLiteral("sessionTimeoutCount"), d.sessionTimeoutCount},
+            {QStringLiteral("sessionAbortCount"), d.sessionAbortCount},
+            {QStringLiteral("currentSubscriptionCount"), d.currentSubscriptionCount},
+            {QStringLiteral("cumulatedSubscriptionCount"), d.cumulatedSubscriptionCount},
+            {QStringLiteral("publishingIntervalCount"), d.publishingIntervalCount},
+            {QStringLiteral("securityRejectedRequestsCount"), d.securityRejectedRequestsCount},
+            {QStringLiteral("rejectedRequestsCount"), d.rejectedRequestsCount}};
+}
+
+QString validate(const LoadParameters& p) {
+    QString error;
+    if (!LoadParameters::fromJson(p.toJson(), &error)) return error;
+    if (p.targetRate > 0 && p.scenario != Scenario::Read && p.scenario != Scenario::Write && p.scenario != Scenario::Browse)
+        return QStringLiteral("the open loop (targetRate) applies to read, write and browse");
+    return {};
+}
+
+constexpr double kSaturatedPercent = 90;  // of one core, per I/O thread
+
+} // namespace
+
+struct LoadRunner::Impl {
+    LoadRunner* q;
+    Phase phase = Phase::Idle;
+    LoadParameters p;
+    StepResult result;
+    bool stopRequested = false;
+
+    std::vector<std::unique_ptr<QThread>> threads;
+    std::unique_ptr<Engine> engine;
+    std::unique_ptr<Client> control;                 // namespace look-up and ServerDiagnostics
+    std::vector<std::unique_ptr<Client>> clients;    // one per Session (connect: per worker)
+    QTimer* tick = nullptr;                          // the timeline, once a second
+    QTimer* phaseTimer = nullptr;
+    QTimer* drainTimer = nullptr;
+    int64_t drainDeadlineNs = 0;
+
+    // Connecting.
+    std::size_t nextToOpen = 0;
+    int opening = 0, opened = 0, openFailed = 0;
+    std::map<QString, uint64_t> openFailures;
+
+    // Figures.
+    ProcessSample clientBefore, serverBefore, tickClient;
+    std::vector<double> threadCpuBefore;
+    int64_t tickNs = 0;
+    std::optional<ServerDiagnosticsSummaryDataType> diagnosticsBefore;
+    int repliesPending = 0;
+    Counts secondMerged, measuredMerged;
+    double minFidelity = -1, fidelitySum = 0;
+    int fidelityItems = 0, itemsBelow99 = 0;
+    int64_t minStepTicks = std::numeric_limits<int64_t>::max();
+    std::vector<std::vector<ItemSamples>> itemSamples;
+
+    explicit Impl(LoadRunner* runner) : q(runner) {}
+
+    void setPhase(Phase ph) {
+        if (phase == ph) return;
+        phase = ph;
+        emit q->phaseChanged(ph);
+    }
+
+    void fail(const QString& error) {
+        result.error = error;
+        close();
+    }
+
+    // --- Connecting ---------------------------------------------------------------------------
+
+    void begin() {
+        result = StepResult();
+        result.sessions = p.sessions;
+        result.outstanding = p.outstanding;
+        stopRequested = false;
+        nextToOpen = 0;
+        opening = opened = openFailed = 0;
+        openFailures.clear();
+        diagnosticsBefore.reset();
+        setPhase(Phase::Connecting);
+        const int n = std::max(1, p.ioThreads);
+        engine = std::make_unique<Engine>();
+        engine->p = p;
+        engine->openLoop = p.targetRate > 0;
+        engine->nsPerRequest = engine->openLoop ? 1e9 / p.targetRate : 0;
+        for (int i = 0; i < n; ++i) {
+            auto t = std::make_unique<QThread>();
+            t->setObjectName(QStringLiteral("loadtest-io-%1").arg(i));
+            t->start();
+            auto io = std::make_unique<IoStats>();
+            io->anchor = new QObject;
+            io->anchor->moveToThread(t.get());
+            IoStats* raw = io.get();
+            QMetaObject::invokeMethod(io->anchor, [raw] { raw->tid = currentThreadId(); }, Qt::BlockingQueuedConnection);
+            engine->io.push_back(std::move(io));
+            threads.push_back(std::move(t));
+        }
+        control = std::make_unique<Client>(clientConfig(p), threads[0].get());
+        control->connectToServer(p.endpointUrl, q, [this](const ServiceResult<GetEndpointsResponse>& r) {
+            if (!r.isGood()) return fail(QStringLiteral("connect to %1: %2").arg(p.endpointUrl, statusName(r.status)));
+            if (stopRequested) return fail(QStringLiteral("stopped"));
+            control->createSession(q, [this](const ServiceResult<CreateSessionResponse>& s) {
+                if (!s.isGood()) return fail(QStringLiteral("session: %1").arg(statusName(s.status)));
+                if (stopRequested) return fail(QStringLiteral("stopped"));
+                const QString nodesError = resolveNodes();
+                if (!nodesError.isEmpty()) return fail(nodesError);
+                createSessions();
+            });
+        });
+    }
+
+    QString resolveNodes() {
+        const NodeIdConverter conv = control->nodeIdConverter();
+        int ns = 1;
+        if (!p.variableNamespaceUri.isEmpty()) {
+            ns = conv.indexOf(p.variableNamespaceUri.toStdString());
+            if (ns < 0) return QStringLiteral("the server has no namespace %1").arg(p.variableNamespaceUri);
+        }
+        engine->variables = numericNodes(uint16_t(ns), p.firstVariableId, p.variableCount);
+        const auto browse = conv.fromPersistentString(p.browseNode.toStdString());
+        if (!browse) return QStringLiteral("browseNode %1 is not a NodeId of this server").arg(p.browseNode);
+        engine->browseNode = *browse;
+        const QString counter = p.counterNode.isEmpty() ? QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Simulation.Ramp") : p.counterNode;
+        if (p.scenario == Scenario::Subscribe) {
+            const auto c = conv.fromPersistentString(counter.toStdString());
+            if (!c) return QStringLiteral("counterNode %1 is not a NodeId of this server (its namespace?)").arg(counter);
+            engine->counterNode = *c;
+        }
+        return {};
+    }
+
+    void createSessions() {
+        for (int i = 0; i < p.sessions; ++i) {
+            auto s = std::make_unique<Session>();
+            s->index = i;
+            s->io = engine->io[std::size_t(i) % engine->io.size()].get();
+            s->rng = 0x9E3779B97F4A7C15ull * uint64_t(i + 1);
+            clients.push_back(std::make_unique<Client>(clientConfig(p), threads[std::size_t(i) % threads.size()].get()));
+            s->client = clients.back().get();
+            if (p.scenario == Scenario::Subscribe) s->items.resize(std::size_t(p.monitoredItems));
+            QObject::connect(s->client, &Client::stateChanged, q, [this](ClientState st, StatusCode) {
+                const bool loaded = phase == Phase::WarmingUp || phase == Phase::Measuring || phase == Phase::Draining;
+                if (loaded && p.scenario != Scenario::Connect && st != ClientState::Connected) result.connectionBroken = true;
+            });
+            engine->sessions.push_back(std::move(s));
+        }
+        if (p.scenario == Scenario::Connect) return startLoad();  // the workers connect in the load
+        openMore();
+    }
+
+    void openMore() {
+        while (opening < p.connectWindow && nextToOpen < engine->sessions.size() && !stopRequested) {
+            Session* s = engine->sessions[nextToOpen++].get();
+            ++opening;
+            s->client->connectToServer(p.endpointUrl, q, [this, s](const ServiceResult<GetEndpointsResponse>& r) {
+                if (!r.isGood()) return opened1(r.status);
+                s->client->createSession(q, [this, s](const ServiceResult<CreateSessionResponse>& c) {
+                    if (!c.isGood() || p.scenario != Scenario::Subscribe) return opened1(c.status);
+                    subscribe(s);
+                });
+            });
+        }
+    }
+
+    void subscribe(Session* s) {
+        SubscriptionSettings settings;
+        settings.publishingIntervalMs = p.publishingIntervalMs;
+        settings.maxKeepAliveCount = 10;
+        settings.lifetimeCount = 60;
+        SubscriptionHandlers h;
+        Engine* e = engine.get();
+        h.notification = [e, s](const SubscriptionNotification& n) { e->notified(*s, n); };  // on the I/O thread
+        s->client->createSubscription(settings, q, h, [this, s](const SubscriptionInfo& info) {
+            if (info.status.isBad()) return opened1(info.status);
+            s->subscription = info.handle;
+            std::vector<MonitoredItemSpec> items;
+            for (int k = 0; k < p.monitoredItems; ++k) {
+                MonitoredItemSpec m;
+                m.clientHandle = uint32_t(k + 1);
+                m.nodeId = engine->counterNode;
+                m.settings.samplingIntervalMs = p.samplingIntervalMs;
+                m.settings.queueSize = p.queueSize;
+                items.push_back(std::move(m));
+            }
+            s->client->createMonitoredItems(info.handle, std::move(items), q, [this](const MonitoredItemsResult& r) {
+                StatusCode st = r.status;
+                for (const auto& i : r.items)
+                    if (st.isGood() && i.statusCode.isBad()) st = i.statusCode;
+                opened1(st);
+            });
+        });
+    }
+
+    void opened1(StatusCode status) {
+        --opening;
+        if (status.isGood()) {
+            ++opened;
+        } else {
+            ++openFailed;
+            ++openFailures[statusName(status)];
+        }
+        if (phase != Phase::Connecting) return;
+        if (opened + openFailed == int(engine->sessions.size()) || (stopRequested && opening == 0)) {
+            if (stopRequested) return fail(QStringLiteral("stopped"));
+            if (openFailed > 0) {
+                QStringList why;
+                for (const auto& [name, n] : openFailures) why << QStringLiteral("%1 x %2").arg(n).arg(name);
+                result.errorsByStatus = openFailures;
+                return fail(QStringLiteral("%1 of %2 Sessions did not open: %3").arg(openFailed).arg(p.sessions).arg(why.join(QStringLiteral(", "))));
+            }
+            return startLoad();
+        }
+        openMore();
+    }
+
+    // --- Load -----------------------------------------------------------------------------------
+
+    void startLoad() {
+        const int64_t now = steadyNs();
+        engine->loadStartNs = now;
+        engine->measureStartNs = now + int64_t(p.warmupS * 1e9);
+        engine->measureEndNs = engine->measureStartNs + int64_t(p.durationS * 1e9);
+        engine->sending = true;
+        tickNs = now;
+        tickClient = sampleProcess(0);
+        Engine* e = engine.get();
+        for (auto& io : engine->io) {
+            IoStats* raw = io.get();
+            QMetaObject::invokeMethod(raw->anchor, [e, raw] {
+                for (auto& s : e->sessions)
+                    if (s->io == raw) e->begin(*s);
+                if (e->openLoop) {
+                    raw->pacer = new QTimer(raw->anchor);
+                    raw->pacer->setTimerType(Qt::PreciseTimer);
+                    raw->pacer->setInterval(1);
+                    QObject::connect(raw->pacer, &QTimer::timeout, raw->anchor, [e, raw] { e->pace(*raw); });
+                    raw->pacer->start();
+                    e->pace(*raw);
+                }
+            });
+        }
+        tick->start(1000);
+        if (p.warmupS > 0) {
+            setPhase(Phase::WarmingUp);
+            phaseTimer->start(int(p.warmupS * 1000));
+        } else {
+            measureStarted();
+        }
+    }
+
+    void measureStarted() {
+        if (phase == Phase::Measuring) return;
+        setPhase(Phase::Measuring);
+        clientBefore = sampleProcess(0);
+        serverBefore = sampleProcess(p.serverPid > 0 ? p.serverPid : -1);
+        threadCpuBefore.clear();
+        for (auto& io : engine->io) threadCpuBefore.push_back(threadCpuMs(io->tid));
+        if (p.readServerDiagnostics && control)
+            readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> d) { diagnosticsBefore = d; });
+        const int64_t left = engine->measureEndNs.load() - steadyNs();
+        phaseTimer->start(int(std::max<int64_t>(0, left / 1'000'000)));
+    }
+
+    void phaseTimeout() {
+        if (phase == Phase::WarmingUp) measureStarted();
+        else if (phase == Phase::Measuring) measureEnded();
+    }
+
+    void measureEnded() {
+        const int64_t now = steadyNs();
+        if (engine->measureEndNs.load() > now) engine->measureEndNs = now;  // stopped early
+        phaseTimer->stop();
+        const double seconds = double(engine->measureEndNs.load() - engine->measureStartNs.load()) / 1e9;
+        result.durationS = std::max(0.0, seconds);
+        const ProcessSample client = sampleProcess(0);
+        const ProcessSample server = sampleProcess(p.serverPid > 0 ? p.serverPid : -1);
+        result.clientRssKb = client.rssKb;
+        clientCpuMs = client.cpuMs - clientBefore.cpuMs;
+        serverCpuMs = server.cpuMs >= 0 && serverBefore.cpuMs >= 0 ? server.cpuMs - serverBefore.cpuMs : -1;
+        result.serverRssKb = server.rssKb;
+        for (std::size_t i = 0; i < engine->io.size(); ++i) {
+            const double cpu = threadCpuMs(engine->io[i]->tid);
+            if (cpu < 0 || threadCpuBefore[i] < 0 || seconds <= 0) continue;
+            const double percent = (cpu - threadCpuBefore[i]) / seconds / 10.0;
+            if (percent >= kSaturatedPercent) {
+                result.generatorSaturated = true;
+                result.warnings << QStringLiteral("the load generator saturated: I/O thread %1 used %2 % of a core; the figures "
+                                                  "may be the generator's limit, not the server's (more ioThreads?)")
+                                       .arg(i)
+                                       .arg(percent, 0, 'f', 0);
+            }
+        }
+        setPhase(Phase::Draining);
+        drainDeadlineNs = now + int64_t(p.requestTimeoutMs) * 1'000'000 + 2'000'000'000;
+        drainTimer->start(10);
+    }
+    double clientCpuMs = -1, serverCpuMs = -1;
+
+    void drainCheck() {
+        int64_t busy = 0;
+        for (auto& io : engine->io) busy += io->inFlight.load() + io->backlog.load();
+        if (busy > 0 && steadyNs() < drainDeadlineNs) return;
+        drainTimer->stop();
+        if (busy > 0) result.warnings << QStringLiteral("%1 requests still in flight at the end counted as timeouts").arg(busy);
+        collect();
+    }
+
+    // Every I/O thread hands over its counts (and the subscribe items) and stops its pacer.
+    void collect() {
+        engine->sending = false;
+        tick->stop();
+        measuredMerged = Counts();
+        itemSamples.clear();
+        minStepTicks = std::numeric_limits<int64_t>::max();
+        repliesPending = int(engine->io.size());
+        Engine* e = engine.get();
+        for (auto& io : engine->io) {
+            IoStats* raw = io.get();
+            QMetaObject::invokeMethod(raw->anchor, [this, e, raw] {
+                if (raw->pacer) raw->pacer->stop();
+                Counts counts = raw->measured;
+                std::vector<std::vector<ItemSamples>> items;
+                int64_t minStep = std::numeric_limits<int64_t>::max();
+                for (auto& s : e->sessions)
+                    if (s->io == raw) {
+                        items.push_back(s->items);
+                        minStep = std::min(minStep, s->minStepTicks);
+                    }
+                QMetaObject::invokeMethod(q, [this, counts = std::move(counts), items = std::move(items), minStep] {
+                    measuredMerged.merge(counts);
+                    for (auto& i : items) itemSamples.push_back(i);
+                    minStepTicks = std::min(minStepTicks, minStep);
+                    if (--repliesPending == 0) collected();
+                }, Qt::QueuedConnection);
+            });
+        }
+    }
+
+    void collected() {
+        const Counts& c = measuredMerged;
+        result.sent = c.sent;
+        result.answered = c.answered;
+        result.errors = c.errors;
+        result.timeouts = c.timeouts;
+        // Still in flight past the drain deadline: no answer in time.
+        if (result.sent > result.answered + result.errors + result.timeouts)
+            result.timeouts = result.sent - result.answered - result.errors;
+        result.errorsByStatus = c.errorsByStatus;
+        result.latency = c.latency;
+        result.serverTooBusy = c.serverTooBusy;
+        result.retries = c.retries;
+        result.computeFigures();
+        const double d = result.durationS;
+        result.valuesPerS = d > 0 ? double(c.values) / d : 0;
+        const double ops = double(std::max<uint64_t>(1, p.scenario == Scenario::Subscribe ? c.values : c.answered));
+        if (clientCpuMs >= 0) {
+            result.clientCpuMsPerOp = clientCpuMs / ops;
+            result.clientCpuPercent = d > 0 ? clientCpuMs / d / 10.0 : 0;
+        }
+        if (serverCpuMs >= 0) {
+            result.serverCpuMsPerOp = serverCpuMs / ops;
+            result.serverCpuPercent = d > 0 ? serverCpuMs / d / 10.0 : 0;
+        }
+        if (p.scenario == Scenario::Connect) result.sessionsPerS = result.requestsPerS;
+        if (p.scenario == Scenario::Subscribe) fidelity();
+        if (p.readServerDiagnostics && control && diagnosticsBefore) {
+            readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> after) {
+                if (after && diagnosticsBefore) {
+                    ServerDiagnostics diag;
+                    diag.after = diagnosticsFields(*after);
+                    const auto before = diagnosticsFields(*diagnosticsBefore);
+                    for (const auto& [k, v] : diag.after) diag.delta[k] = v - before.at(k);
+                    result.serverDiagnostics = std::move(diag);
+                }
+                close();
+            });
+            return;
+        }
+        close();
+    }
+
+    // Per item: notifications received / counter steps between its first and last SourceTimestamp.
+    // The counter is taken to step every sampling interval, or every smallest step seen when that
+    // is clearly longer (a slower counter).
+    void fidelity() {
+        const int64_t samplingTicks = std::max<int64_t>(1, int64_t(p.samplingIntervalMs * 10'000));
+        int64_t period = samplingTicks;
+        if (minStepTicks != std::numeric_limits<int64_t>::max() && double(minStepTicks) > 1.5 * double(samplingTicks))
+            period = minStepTicks;
+        double minF = -1, sum = 0;
+        int n = 0, below = 0;
+        for (const auto& session : itemSamples)
+            for (const ItemSamples& item : session) {
+                double f = 0;
+                if (item.received > 0) {
+                    const double expected = std::floor(double(item.lastTicks - item.firstTicks) / double(period) + 0.5) + 1;
+                    f = std::min(100.0, 100.0 * double(item.received) / expected);
+                }
+                minF = n == 0 ? f : std::min(minF, f);
+                sum += f;
+                ++n;
+                below += f < 99.0;
+            }
+        result.notificationsPerS = result.valuesPerS;
+        result.minFidelityPercent = n ? minF : 0;
+        result.meanFidelityPercent = n ? sum / n : 0;
+        result.itemsBelow99 = below;
+    }
+
+    void readDiagnostics(std::function<void(std::optional<ServerDiagnosticsSummaryDataType>)> done) {
+        control->readValues({NodeId(id::Server_ServerDiagnostics_ServerDiagnosticsSummary)}, q,
+                            [done](const ServiceResult<ReadResponse>& r) {
+                                std::optional<ServerDiagnosticsSummaryDataType> d;
+                                if (r.isGood() && !r.response.results.empty() && r.response.results[0].status.isGood())
+                                    if (const auto* x = r.response.results[0].value.get<ExtensionObject>())
+                                        if (const auto* s = x->get<ServerDiagnosticsSummaryDataType>()) d = *s;
+                                done(d);
+                            }, 5000);
+    }
+
+    // --- Timeline -------------------------------------------------------------------------------
+
+    void onTick() {
+        if (repliesPending > 0 || !engine) return;  // the previous second is still being collected
+        secondMerged = Counts();
+        tickReplies = int(engine->io.size());
+        for (auto& io : engine->io) {
+            IoStats* raw = io.get();
+            QMetaObject::invokeMethod(raw->anchor, [this, raw] {
+                Counts second = std::exchange(raw->second, Counts());
+                QMetaObject::invokeMethod(q, [this, second = std::move(second)] {
+                    secondMerged.merge(second);
+                    if (--tickReplies == 0) emitSample();
+                }, Qt::QueuedConnection);
+            });
+        }
+    }
+    int tickReplies = 0;
+
+    void emitSample() {
+        if (!engine) return;
+        const int64_t now = steadyNs();
+        const double seconds = double(now - tickNs) / 1e9;
+        const ProcessSample cpu = sampleProcess(0);
+        TimelineSample s;
+        s.tS = double(now - engine->measureStartNs.load()) / 1e9;
+        s.warmup = now < engine->measureStartNs.load();
+        s.sessions = p.sessions;
+        s.outstanding = p.outstanding;
+        const Counts& c = secondMerged;
+        if (seconds > 0) {
+            s.requestsPerS = double(c.answered) / seconds;
+            s.valuesPerS = double(c.values) / seconds;
+            if (cpu.cpuMs >= 0 && tickClient.cpuMs >= 0) s.clientCpuPercent = (cpu.cpuMs - tickClient.cpuMs) / seconds / 10.0;
+        }
+        s.p50Us = c.latency.percentile(50);
+        s.p90Us = c.latency.percentile(90);
+        s.p99Us = c.latency.percentile(99);
+        s.maxUs = c.latency.max();
+        s.errors = c.errors + c.timeouts;
+        tickNs = now;
+        tickClient = cpu;
+        result.timeline.push_back(s);
+        emit q->sample(s);
+    }
+
+    // --- Closing --------------------------------------------------------------------------------
+
+    int closing = 0;
+    void close() {
+        if (engine) engine->sending = false;
+        tick->stop();
+        phaseTimer->stop();
+        drainTimer->stop();
+        setPhase(Phase::Closing);
+        closing = 0;
+        auto closeOne = [this](Client* c) {
+            ++closing;
+            c->disconnectFromServer(q, [this](StatusCode) {
+                if (--closing == 0 && phase == Phase::Closing) QTimer::singleShot(0, q, [this] { teardown(); });
+            });
+        };
+        for (auto& c : clients) closeOne(c.get());
+        if (control) closeOne(control.get());
+        if (closing == 0) return teardown();
+        phaseTimer->start(5000);  // a server that does not answer CloseSession: give up on it
+    }
+
+    void teardown() {
+        if (phase != Phase::Closing) return;
+        phaseTimer->stop();
+        if (engine) {
+            for (auto& io : engine->io) {
+                IoStats* raw = io.get();
+                if (raw->pacer) QMetaObject::invokeMethod(raw->anchor, [raw] { raw->pacer->stop(); }, Qt::BlockingQueuedConnection);
+            }
+        }
+        clients.clear();   // each waits for its I/O thread to drop the connection
+        control.reset();
+        for (auto& t : threads) {
+            t->quit();
+            t->wait();
+        }
+        if (engine)
+            for (auto& io : engine->io) delete io->anchor;  // and its pacer; the thread has ended
+        threads.clear();
+        engine.reset();
+        setPhase(Phase::Idle);
+        emit q->finished(result);
+    }
+};
+
+LoadRunner::LoadRunner(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(this)) {
+    d->tick = new QTimer(this);
+    d->tick->setTimerType(Qt::PreciseTimer);
+    connect(d->tick, &QTimer::timeout, this, [this] { d->onTick(); });
+    d->phaseTimer = new QTimer(this);
+    d->phaseTimer->setSingleShot(true);
+    d->phaseTimer->setTimerType(Qt::PreciseTimer);
+    connect(d->phaseTimer, &QTimer::timeout, this, [this] {
+        if (d->phase == Phase::Closing) d->teardown();
+        else d->phaseTimeout();
+    });
+    d->drainTimer = new QTimer(this);
+    connect(d->drainTimer, &QTimer::timeout, this, [this] { d->drainCheck(); });
+}
+
+LoadRunner::~LoadRunner() {
+    if (d->phase != Phase::Idle) {
+        // Destroyed while running: drop everything without the signals.
+        blockSignals(true);
+        d->setPhase(Phase::Closing);
+        d->teardown();
+    }
+}
+
+void LoadRunner::start(const LoadParameters& parameters) {
+    auto refuse = [this, &parameters](const QString& error) {
+        StepResult r;
+        r.sessions = parameters.sessions;
+        r.outstanding = parameters.outstanding;
+        r.error = error;
+        QMetaObject::invokeMethod(this, [this, r] { emit finished(r); }, Qt::QueuedConnection);
+    };
+    if (isRunning()) return refuse(QStringLiteral("a step is already running"));
+    if (const QString e = validate(parameters); !e.isEmpty()) return refuse(e);
+    d->p = parameters;
+    d->begin();
+}
+
+void LoadRunner::stop() {
+    switch (d->phase) {
+    case Phase::Connecting:
+        d->stopRequested = true;  // the Sessions being opened finish, then it closes
+        if (d->opening == 0 && d->engine && d->nextToOpen > 0) d->fail(QStringLiteral("stopped"));
+        break;
+    case Phase::WarmingUp:
+        d->engine->measureStartNs = steadyNs();
+        d->measureStarted();
+        d->measureEnded();
+        break;
+    case Phase::Measuring:
+        d->measureEnded();
+        break;
+    default:
+        break;
+    }
+}
+
+bool LoadRunner::isRunning() const { return d->phase != Phase::Idle; }
+
+LoadRunner::Phase LoadRunner::phase() const { return d->phase; }
+
+} // namespace ua::loadtest

@@ -1,2 +1,134 @@
-// Implementation pending (issue 8, being built on a branch).
+// The sweep (see SweepRunner.h): steps in order, each judged by the stop rules (beatenBy).
 #include "SweepRunner.h"
+
+#include "ProcessStats.h"
+
+#include "ua/Version.h"
+
+namespace ua::loadtest {
+
+namespace {
+
+QString us(double v) {
+    return v >= 1000 ? QStringLiteral("%1 ms").arg(v / 1000.0, 0, 'f', 1) : QStringLiteral("%1 us").arg(v, 0, 'f', 0);
+}
+
+} // namespace
+
+QString beatenBy(const StepResult& step, double lightestP99Us, const StepResult* previous, const StopRules& rules) {
+    if (!step.error.isEmpty()) return QStringLiteral("did not run: %1").arg(step.error);
+    if (rules.brokenConnection && step.connectionBroken) return QStringLiteral("a connection broke");
+    if (step.sent == 0) return QStringLiteral("no request was sent");
+    const double failed = double(step.errors + step.timeouts) / double(step.sent);
+    if (failed > rules.maxErrorFraction)
+        return QStringLiteral("errors %1 % > %2 %").arg(failed * 100, 0, 'f', 1).arg(rules.maxErrorFraction * 100, 0, 'g', 3);
+    if (lightestP99Us > 0 && step.p99Us > rules.maxP99Factor * lightestP99Us)
+        return QStringLiteral("p99 %1 > %2 x %3").arg(us(step.p99Us)).arg(rules.maxP99Factor, 0, 'g', 3).arg(us(lightestP99Us));
+    if (previous && step.requestsPerS < rules.minThroughputFactor * previous->requestsPerS)
+        return QStringLiteral("throughput %1/s < %2 x %3/s")
+            .arg(step.requestsPerS, 0, 'f', 0)
+            .arg(rules.minThroughputFactor, 0, 'g', 3)
+            .arg(previous->requestsPerS, 0, 'f', 0);
+    return {};
+}
+
+struct SweepRunner::Impl {
+    SweepRunner* q;
+    LoadRunner runner;
+    LoadParameters base;
+    RunResult run;
+    bool running = false;
+    bool stopRequested = false;
+    std::size_t row = 0, column = 0;     // outstanding index, sessions index
+    double lightestP99Us = 0;
+    bool haveLightest = false;
+    std::optional<StepResult> previous;  // in this row
+
+    explicit Impl(SweepRunner* s) : q(s) {}
+
+    int total() const { return int(run.plan.sessions.size() * run.plan.outstanding.size()); }
+
+    void next() {
+        if (stopRequested || row >= run.plan.outstanding.size()) return finish();
+        LoadParameters p = base;
+        p.sessions = run.plan.sessions[column];
+        p.outstanding = run.plan.outstanding[row];
+        emit q->stepStarted(int(row * run.plan.sessions.size() + column), total(), p.sessions, p.outstanding);
+        runner.start(p);
+    }
+
+    void stepDone(StepResult step) {
+        if (!haveLightest && step.error.isEmpty()) {
+            lightestP99Us = step.p99Us;
+            haveLightest = true;
+        }
+        step.beatenBy = beatenBy(step, lightestP99Us, previous ? &*previous : nullptr, run.plan.stopRules);
+        run.steps.push_back(step);
+        emit q->stepFinished(step);
+        const bool firstOfRow = column == 0;
+        if (!step.beatenBy.isEmpty()) {
+            if (firstOfRow) row = run.plan.outstanding.size();  // the larger outstanding values too
+            else ++row;
+            column = 0;
+            previous.reset();
+        } else if (++column == run.plan.sessions.size()) {
+            ++row;
+            column = 0;
+            previous.reset();
+        } else {
+            previous = step;
+        }
+        next();
+    }
+
+    void finish() {
+        running = false;
+        emit q->finished(run);
+    }
+};
+
+SweepRunner::SweepRunner(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(this)) {
+    connect(&d->runner, &LoadRunner::phaseChanged, this, &SweepRunner::phaseChanged);
+    connect(&d->runner, &LoadRunner::sample, this, &SweepRunner::sample);
+    connect(&d->runner, &LoadRunner::finished, this, [this](const StepResult& r) {
+        if (d->running) d->stepDone(r);
+    });
+}
+
+SweepRunner::~SweepRunner() = default;
+
+void SweepRunner::start(const LoadParameters& base, const SweepPlan& plan, const QString& label) {
+    if (d->running) return;
+    d->base = base;
+    d->run = RunResult();
+    d->run.label = label.isEmpty() ? base.endpointUrl : label;
+    d->run.machine = machineDescription();
+    d->run.version = QStringLiteral(UA_WORKBENCH_VERSION);
+    d->run.startedUtc = QDateTime::currentDateTimeUtc();
+    d->run.parameters = base;
+    d->run.parameters.password.clear();
+    d->run.plan = plan;
+    d->row = d->column = 0;
+    d->lightestP99Us = 0;
+    d->haveLightest = false;
+    d->previous.reset();
+    d->stopRequested = false;
+    d->running = true;
+    if (plan.sessions.empty() || plan.outstanding.empty()) {
+        QMetaObject::invokeMethod(this, [this] { d->finish(); }, Qt::QueuedConnection);
+        return;
+    }
+    d->next();
+}
+
+void SweepRunner::stop() {
+    if (!d->running) return;
+    d->stopRequested = true;
+    d->runner.stop();
+}
+
+bool SweepRunner::isRunning() const { return d->running; }
+
+int SweepRunner::stepCount() const { return d->total(); }
+
+} // namespace ua::loadtest

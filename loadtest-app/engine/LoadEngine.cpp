@@ -1,0 +1,314 @@
+// The hot path of a step: see LoadEngine.h.
+#include "LoadEngine.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+
+#include <QThread>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace ua::loadtest::detail {
+
+int64_t steadyNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+QString statusName(StatusCode s) {
+    std::string n = s.name();
+    for (const char* prefix : {"Bad", "Good", "Uncertain"}) {
+        const std::size_t len = std::strlen(prefix);
+        if (n.size() > len && n.compare(0, len, prefix) == 0 && std::isupper(static_cast<unsigned char>(n[len]))) {
+            n.insert(len, "_");
+            break;
+        }
+    }
+    return QString::fromStdString(n);
+}
+
+qint64 currentThreadId() { return qint64(::syscall(SYS_gettid)); }
+
+double threadCpuMs(qint64 tid) {
+    if (tid <= 0) return -1;
+    FILE* f = std::fopen(("/proc/self/task/" + std::to_string(tid) + "/stat").c_str(), "r");
+    if (!f) return -1;
+    char buf[1024] = {};
+    const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[n] = 0;
+    const char* p = std::strrchr(buf, ')');
+    unsigned long long utime = 0, stime = 0;
+    if (!p || std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return -1;
+    return double(utime + stime) * 1000.0 / double(sysconf(_SC_CLK_TCK));
+}
+
+std::vector<NodeId> numericNodes(uint16_t ns, uint32_t first, int count) {
+    std::vector<NodeId> v;
+    v.reserve(std::size_t(std::max(0, count)));
+    for (int k = 0; k < count; ++k) v.emplace_back(ns, first + uint32_t(k));
+    return v;
+}
+
+void Counts::merge(const Counts& o) {
+    sent += o.sent;
+    answered += o.answered;
+    errors += o.errors;
+    timeouts += o.timeouts;
+    values += o.values;
+    serverTooBusy += o.serverTooBusy;
+    retries += o.retries;
+    for (const auto& [k, v] : o.errorsByStatus) errorsByStatus[k] += v;
+    latency.merge(o.latency);
+}
+
+namespace {
+
+uint64_t nextRandom(uint64_t& x) {  // xorshift64
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+bool isTooBusy(StatusCode s) { return s == status::BadServerTooBusy || s == status::BadTcpServerTooBusy; }
+
+constexpr int kMaxBusyRetries = 6;
+
+} // namespace
+
+// --- Read, Write, Browse ------------------------------------------------------------------------
+
+void Engine::begin(Session& s) {
+    if (p.scenario == Scenario::Connect) return startCycle(s);
+    if (p.scenario == Scenario::Subscribe || openLoop) return;  // notifications / the pacer drive these
+    const int64_t now = steadyNs();
+    for (int i = 0; i < p.outstanding && sending.load(std::memory_order_relaxed); ++i) send(s, now);
+}
+
+int64_t Engine::intended(const Session& s, uint64_t k) const {
+    // The whole schedule sends request j at loadStart + j / rate; Session i has j = k * sessions + i.
+    return loadStartNs + int64_t((double(k) * double(p.sessions) + double(s.index)) * nsPerRequest);
+}
+
+void Engine::fill(Session& s, int64_t now) {
+    const int64_t end = measureEndNs.load(std::memory_order_relaxed);
+    while (s.inFlight < p.outstanding) {
+        const int64_t t = intended(s, s.nextK);
+        if (t > now || t >= end) break;
+        ++s.nextK;
+        send(s, t);
+    }
+}
+
+void Engine::pace(IoStats& io) {
+    if (!sending.load(std::memory_order_relaxed)) return;
+    const int64_t now = steadyNs();
+    const int64_t end = measureEndNs.load(std::memory_order_relaxed);
+    const int64_t last = std::min(now, end - 1);
+    int64_t backlog = 0;
+    for (auto& sp : sessions) {
+        Session& s = *sp;
+        if (s.io != &io) continue;
+        fill(s, now);
+        // Due and waiting for a free slot: the schedule's sends up to `last` not made yet.
+        const double due = (double(last - loadStartNs) / nsPerRequest - double(s.index)) / double(p.sessions);
+        if (due >= 0) backlog += std::max<int64_t>(0, int64_t(std::floor(due)) + 1 - int64_t(s.nextK));
+    }
+    io.backlog.store(backlog, std::memory_order_relaxed);
+}
+
+void Engine::send(Session& s, int64_t fromNs) {
+    const bool counted = fromNs >= measureStartNs.load(std::memory_order_relaxed) && fromNs < measureEndNs.load(std::memory_order_relaxed);
+    ++s.inFlight;
+    s.io->inFlight.fetch_add(1, std::memory_order_relaxed);
+    if (counted) ++s.io->measured.sent;
+    Session* sp = &s;
+    switch (p.scenario) {
+    case Scenario::Read: {
+        ReadRequest r;
+        r.maxAge = 0;
+        r.timestampsToReturn = TimestampsToReturn::Both;
+        r.nodesToRead.resize(std::size_t(p.valuesPerRequest));
+        // A different subset each time: valuesPerRequest consecutive variables from a random one.
+        const std::size_t n = variables.size();
+        std::size_t k = std::size_t(nextRandom(s.rng) % n);
+        for (ReadValueId& v : r.nodesToRead) {
+            v.nodeId = variables[k];
+            v.attributeId = uint32_t(AttributeId::Value);
+            if (++k == n) k = 0;
+        }
+        s.client->read(std::move(r), nullptr, [this, sp, fromNs, counted](const ServiceResult<ReadResponse>& res) {
+            StatusCode st = res.status;
+            for (std::size_t i = 0; st.isGood() && i < res.response.results.size(); ++i)
+                if (res.response.results[i].status.isBad()) st = res.response.results[i].status;
+            ended(*sp, fromNs, counted, st, res.response.results.size());
+        }, p.requestTimeoutMs);
+        break;
+    }
+    case Scenario::Write: {
+        WriteRequest w;
+        w.nodesToWrite.resize(std::size_t(p.valuesPerRequest));
+        const std::size_t n = variables.size();
+        std::size_t k = std::size_t(nextRandom(s.rng) % n);
+        for (WriteValue& v : w.nodesToWrite) {
+            v.nodeId = variables[k];
+            v.attributeId = uint32_t(AttributeId::Value);
+            v.value = DataValue(Variant(int32_t(++s.writeValue)));
+            if (++k == n) k = 0;
+        }
+        s.client->write(std::move(w), nullptr, [this, sp, fromNs, counted](const ServiceResult<WriteResponse>& res) {
+            StatusCode st = res.status;
+            for (std::size_t i = 0; st.isGood() && i < res.response.results.size(); ++i)
+                if (res.response.results[i].isBad()) st = res.response.results[i];
+            ended(*sp, fromNs, counted, st, res.response.results.size());
+        }, p.requestTimeoutMs);
+        break;
+    }
+    case Scenario::Browse: {
+        BrowseRequest b;
+        BrowseDescription d;
+        d.nodeId = browseNode;
+        d.browseDirection = BrowseDirection::Both;
+        d.referenceTypeId = NodeId(id::References);
+        d.includeSubtypes = true;
+        d.nodeClassMask = 0;
+        d.resultMask = 0x3f;  // every field of the ReferenceDescription
+        b.nodesToBrowse.push_back(std::move(d));
+        s.client->browse(std::move(b), BrowseOptions{}, nullptr, [this, sp, fromNs, counted](const ServiceResult<BrowseResponse>& res) {
+            StatusCode st = res.status;
+            uint64_t refs = 0;
+            for (const BrowseResult& r : res.response.results) {
+                if (st.isGood() && r.statusCode.isBad()) st = r.statusCode;
+                refs += r.references.size();
+            }
+            ended(*sp, fromNs, counted, st, refs);
+        }, p.requestTimeoutMs);
+        break;
+    }
+    case Scenario::Subscribe:
+    case Scenario::Connect:
+        break;
+    }
+}
+
+void Engine::record(IoStats& io, int64_t fromNs, bool counted, StatusCode status, uint64_t values) {
+    const double us = double(steadyNs() - fromNs) / 1000.0;
+    const bool timeout = status == status::BadTimeout;
+    for (Counts* c : {&io.second, counted ? &io.measured : nullptr}) {
+        if (!c) continue;
+        if (status.isGood()) {
+            ++c->answered;
+            c->values += values;
+            c->latency.record(us);
+        } else if (timeout) {
+            ++c->timeouts;
+        } else {
+            ++c->errors;
+            ++c->errorsByStatus[statusName(status)];
+        }
+    }
+}
+
+void Engine::ended(Session& s, int64_t fromNs, bool counted, StatusCode status, uint64_t values) {
+    record(*s.io, fromNs, counted, status, values);
+    --s.inFlight;
+    s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
+    if (!sending.load(std::memory_order_relaxed)) return;
+    const int64_t now = steadyNs();
+    if (openLoop) fill(s, now);  // a free slot: the next due request goes at once
+    else if (now < measureEndNs.load(std::memory_order_relaxed)) send(s, now);
+}
+
+// --- Subscribe ----------------------------------------------------------------------------------
+
+void Engine::notified(Session& s, const SubscriptionNotification& n) {
+    const int64_t now = steadyNs();
+    const bool counted = now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed);
+    // Latency: from the message's PublishTime (the server's clock, on this machine the same) to now.
+    const double us = std::max(0.0, double(DateTime::now().ticks - n.publishTime.ticks) / 10.0);
+    for (Counts* c : {&s.io->second, counted ? &s.io->measured : nullptr}) {
+        if (!c) continue;
+        if (c == &s.io->measured) ++c->sent;
+        ++c->answered;
+        c->values += n.dataChanges.size();
+        c->latency.record(us);
+    }
+    for (const MonitoredItemNotification& m : n.dataChanges) {
+        if (m.clientHandle == 0 || m.clientHandle > s.items.size()) continue;
+        ItemSamples& item = s.items[m.clientHandle - 1];
+        const int64_t ticks = m.value.sourceTimestamp.ticks;
+        if (item.lastTicks >= 0 && ticks > item.lastTicks) s.minStepTicks = std::min(s.minStepTicks, ticks - item.lastTicks);
+        if (counted) {
+            if (item.received == 0) item.firstTicks = ticks;
+            ++item.received;
+        }
+        if (counted || item.received == 0) item.lastTicks = ticks;
+    }
+}
+
+// --- Connect ------------------------------------------------------------------------------------
+
+void Engine::startCycle(Session& s) {
+    const int64_t now = steadyNs();
+    if (!sending.load(std::memory_order_relaxed) || now >= measureEndNs.load(std::memory_order_relaxed)) return;
+    s.cycleStartNs = now;
+    s.cycleCounted = now >= measureStartNs.load(std::memory_order_relaxed);
+    s.busyAttempts = 0;
+    s.io->inFlight.fetch_add(1, std::memory_order_relaxed);
+    if (s.cycleCounted) ++s.io->measured.sent;
+    attempt(s);
+}
+
+void Engine::attempt(Session& s) {
+    Session* sp = &s;
+    s.client->connectToServer(p.endpointUrl, nullptr, [this, sp](const ServiceResult<GetEndpointsResponse>& r) {
+        if (isTooBusy(r.status)) return busy(*sp, r.status);
+        if (r.status.isBad()) return endCycle(*sp, r.status);
+        sp->client->createSession(nullptr, [this, sp](const ServiceResult<CreateSessionResponse>& c) {
+            if (isTooBusy(c.status)) return busy(*sp, c.status);
+            if (c.status.isBad()) return endCycle(*sp, c.status);
+            // CloseSession + CloseSecureChannel.
+            sp->client->disconnectFromServer(nullptr, [this, sp](StatusCode closed) { endCycle(*sp, closed); });
+        });
+    });
+}
+
+void Engine::busy(Session& s, StatusCode status) {
+    Counts* counts[] = {&s.io->second, s.cycleCounted ? &s.io->measured : nullptr};
+    for (Counts* c : counts)
+        if (c) ++c->serverTooBusy;
+    Session* sp = &s;
+    if (s.busyAttempts >= kMaxBusyRetries || !sending.load(std::memory_order_relaxed)) {
+        s.client->disconnectFromServer(nullptr, [this, sp, status](StatusCode) { endCycle(*sp, status); });
+        return;
+    }
+    for (Counts* c : counts)
+        if (c) ++c->retries;
+    // Back off as the server asks: 20 ms doubling per retry, +-20 % jitter, then the whole cycle again.
+    const double base = 20.0 * double(1 << s.busyAttempts++);
+    const double jitter = 0.8 + 0.4 * double(nextRandom(s.rng) % 1000) / 1000.0;
+    const int delayMs = int(base * jitter);
+    s.client->disconnectFromServer(nullptr, [this, sp, delayMs](StatusCode) {
+        QTimer::singleShot(delayMs, sp->io->anchor, [this, sp] {
+            if (sending.load(std::memory_order_relaxed)) attempt(*sp);
+            else endCycle(*sp, status::BadServerTooBusy);
+        });
+    });
+}
+
+void Engine::endCycle(Session& s, StatusCode status) {
+    if (status.isBad() && s.client->state() != ClientState::Disconnected) {
+        Session* sp = &s;
+        s.client->disconnectFromServer(nullptr, [this, sp, status](StatusCode) { endCycle(*sp, status); });
+        return;
+    }
+    record(*s.io, s.cycleStartNs, s.cycleCounted, status, status.isGood() ? 1 : 0);
+    s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
+    startCycle(s);
+}
+
+} // namespace ua::loadtest::detail

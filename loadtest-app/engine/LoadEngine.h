@@ -1,0 +1,121 @@
+// The hot path of a step (internal to the engine; LoadRunner.cpp drives it): the Sessions'
+// requests of each scenario, sent and answered on the ua::Client I/O threads, and the counts they
+// record there. Every Session belongs to one I/O thread; everything a Session or an IoStats holds
+// is touched by that thread only (no locks), except the atomics the runner's thread reads to know
+// when the step has drained. The runner collects an IoStats' counts by posting to its anchor.
+//
+// Counting (StepResult.h): a request counts when it starts inside [measureStartNs, measureEndNs)
+// (open loop: its intended send time), and is counted once when it ends.
+#pragma once
+
+#include "LatencyHistogram.h"
+#include "LoadParameters.h"
+
+#include "ua/client/Client.h"
+
+#include <QObject>
+#include <QTimer>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ua::loadtest::detail {
+
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+int64_t steadyNs();
+// "Bad_Timeout" (the specification's spelling) for a StatusCode.
+QString statusName(StatusCode s);
+// The CPU time (ms, user + system) of a thread of this process (Linux /proc/self/task/TID/stat); -1: unknown.
+double threadCpuMs(qint64 tid);
+qint64 currentThreadId();
+// ns=<ns>;i=first .. first + count - 1.
+std::vector<NodeId> numericNodes(uint16_t ns, uint32_t first, int count);
+
+// Counts of requests that ended (of the measured period, or of one second of the timeline).
+struct Counts {
+    uint64_t sent = 0;
+    uint64_t answered = 0;
+    uint64_t errors = 0;
+    uint64_t timeouts = 0;
+    uint64_t values = 0;          // values read/written, references, notifications
+    uint64_t serverTooBusy = 0;   // connect
+    uint64_t retries = 0;         // connect
+    std::map<QString, uint64_t> errorsByStatus;
+    LatencyHistogram latency;     // µs
+    void merge(const Counts& o);
+};
+
+// Subscribe: one MonitoredItem's notifications inside the measured period.
+struct ItemSamples {
+    int64_t firstTicks = -1;   // SourceTimestamp (100 ns) of the first and last one
+    int64_t lastTicks = -1;
+    uint64_t received = 0;
+};
+
+// The figures of one I/O thread and the objects living there.
+struct IoStats {
+    QObject* anchor = nullptr;    // lives in the I/O thread: timers and posted work
+    QTimer* pacer = nullptr;      // open loop: sends the requests that are due (created in the thread)
+    qint64 tid = 0;
+    Counts measured;
+    Counts second;                // everything that ended since the last timeline sample
+    std::atomic<int64_t> inFlight{0};  // requests (connect: cycles) started and not ended
+    std::atomic<int64_t> backlog{0};   // open loop: due by the schedule, not sent yet (at most outstanding in flight)
+};
+
+struct Session {
+    Client* client = nullptr;
+    IoStats* io = nullptr;
+    int index = 0;
+    int inFlight = 0;
+    uint64_t rng = 0;
+    int32_t writeValue = 0;
+    uint64_t nextK = 0;           // open loop: the next send of this Session's schedule
+    SubscriptionHandle subscription = 0;
+    std::vector<ItemSamples> items;
+    int64_t minStepTicks = std::numeric_limits<int64_t>::max();  // the smallest change of an item's SourceTimestamp
+    int busyAttempts = 0;         // connect: retries of the current cycle after a "too busy"
+    int64_t cycleStartNs = 0;
+    bool cycleCounted = false;
+};
+
+class Engine {
+public:
+    LoadParameters p;
+    bool openLoop = false;
+    std::vector<NodeId> variables;   // the benchmark variables (Read, Write)
+    NodeId browseNode;
+    NodeId counterNode;
+    int64_t loadStartNs = 0;         // the open loop's schedule starts here
+    double nsPerRequest = 0;         // open loop: 1e9 / targetRate
+    std::atomic<int64_t> measureStartNs{kNever};
+    std::atomic<int64_t> measureEndNs{kNever};
+    std::atomic<bool> sending{false};   // false: nothing new is sent (stop, teardown)
+    std::vector<std::unique_ptr<IoStats>> io;
+    std::vector<std::unique_ptr<Session>> sessions;
+
+    // On the Session's I/O thread: its first requests (closed loop), or its first connect cycle.
+    void begin(Session& s);
+    // On an I/O thread, by its pacer: every Session of the thread sends what its schedule has due.
+    void pace(IoStats& io);
+    // Subscribe: a NotificationMessage for Session s (its I/O thread).
+    void notified(Session& s, const SubscriptionNotification& n);
+
+private:
+    void fill(Session& s, int64_t now);
+    int64_t intended(const Session& s, uint64_t k) const;
+    void send(Session& s, int64_t fromNs);
+    void ended(Session& s, int64_t fromNs, bool counted, StatusCode status, uint64_t values);
+    void record(IoStats& io, int64_t fromNs, bool counted, StatusCode status, uint64_t values);
+    // Connect: one channel + Session establishment and its closing, retried after "too busy".
+    void startCycle(Session& s);
+    void attempt(Session& s);
+    void busy(Session& s, StatusCode status);
+    void endCycle(Session& s, StatusCode status);
+};
+
+} // namespace ua::loadtest::detail

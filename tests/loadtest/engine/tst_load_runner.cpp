@@ -1,0 +1,395 @@
+// LoadRunner (loadtest-app/engine) against our Server in process: short steps of every scenario
+// whose counts add up (sent == answered + errors + timeouts) and whose figures are plausible, the
+// server's figures (CPU with serverPid, ServerDiagnosticsSummary), stop(), refused parameters, and
+// the open loop against a server that stalls: a TCP proxy holds all traffic for 300 ms in the
+// middle of the run; the latency from the intended send time shows the stall in p99, the closed
+// loop only in max.
+#include "engine/LoadRunner.h"
+
+#include "ua/server/Server.h"
+#include "ua/server/nodes/DemoNodeManager.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QtTest>
+#include <memory>
+
+using namespace ua;
+using namespace ua::loadtest;
+
+namespace {
+
+std::unique_ptr<Server> startServer(bool operatorAnonymous) {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 1;
+    cfg.benchmarkVariables = 1100;
+    cfg.demoNamespace = true;
+    cfg.demoUpdateRateMs = 10;  // the Ramp counter steps every 10 ms (subscribe fidelity)
+    // Our server lets anonymous users write only with the Operator Role.
+    if (operatorAnonymous) cfg.security.users.anonymousRoles |= roleBit(Role::Operator);
+    auto server = std::make_unique<Server>(cfg);
+    if (!server->start()) {
+        qWarning("server did not start: %s", qPrintable(server->errorString()));
+        return nullptr;
+    }
+    return server;
+}
+
+// Runs one step and returns its result (the event loop turns meanwhile).
+StepResult runStep(const LoadParameters& p, std::vector<TimelineSample>* samples = nullptr, int timeoutMs = 30'000) {
+    LoadRunner runner;
+    QSignalSpy finished(&runner, &LoadRunner::finished);
+    QObject::connect(&runner, &LoadRunner::sample, [samples](const TimelineSample& s) {
+        if (samples) samples->push_back(s);
+    });
+    runner.start(p);
+    if (!finished.wait(timeoutMs)) {
+        qWarning("the step did not finish");
+        return {};
+    }
+    return finished.at(0).at(0).value<StepResult>();
+}
+
+QString describe(const StepResult& r) {
+    QStringList errors;
+    for (const auto& [k, v] : r.errorsByStatus) errors << QStringLiteral("%1 x %2").arg(v).arg(k);
+    return QStringLiteral("error '%1' sent %2 answered %3 errors %4 (%5) timeouts %6, %7 req/s, p50 %8 p99 %9 max %10 us")
+        .arg(r.error)
+        .arg(r.sent)
+        .arg(r.answered)
+        .arg(r.errors)
+        .arg(errors.join(QStringLiteral(", ")))
+        .arg(r.timeouts)
+        .arg(r.requestsPerS, 0, 'f', 0)
+        .arg(r.p50Us)
+        .arg(r.p99Us)
+        .arg(r.maxUs);
+}
+
+void checkCounts(const StepResult& r) {
+    QVERIFY2(r.error.isEmpty(), qPrintable(describe(r)));
+    QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
+    QVERIFY2(r.answered > 0, qPrintable(describe(r)));
+    QVERIFY(r.durationS > 0);
+    QCOMPARE(r.requestsPerS, double(r.answered) / r.durationS);
+    QVERIFY(r.p50Us > 0);
+    QVERIFY(r.p50Us <= r.p90Us && r.p90Us <= r.p99Us && r.p99Us <= r.p999Us && r.p999Us <= r.maxUs);
+    QCOMPARE(r.latency.count(), r.answered);
+    QVERIFY(r.clientCpuMsPerOp > 0);
+    QVERIFY(r.clientRssKb > 0);
+}
+
+// A TCP proxy that forwards both ways and can hold all traffic for a while (an artificially slow server).
+class StallingProxy : public QObject {
+public:
+    explicit StallingProxy(quint16 upstreamPort) : m_upstream(upstreamPort) {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* down = m_server.nextPendingConnection()) {
+                auto* up = new QTcpSocket(this);
+                up->connectToHost(QHostAddress::LocalHost, m_upstream);
+                up->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+                down->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+                m_pairs.push_back({down, up});
+                connect(down, &QTcpSocket::readyRead, this, [this] { pump(); });
+                connect(up, &QTcpSocket::readyRead, this, [this] { pump(); });
+                connect(up, &QTcpSocket::connected, this, [this] { pump(); });
+                connect(down, &QTcpSocket::disconnected, up, &QTcpSocket::disconnectFromHost);
+                connect(up, &QTcpSocket::disconnected, down, &QTcpSocket::disconnectFromHost);
+            }
+        });
+        m_server.listen(QHostAddress::LocalHost, 0);
+    }
+    quint16 port() const { return m_server.serverPort(); }
+    void hold(int ms) {
+        m_holding = true;
+        QTimer::singleShot(ms, this, [this] {
+            m_holding = false;
+            pump();
+        });
+    }
+
+private:
+    void pump() {
+        if (m_holding) return;
+        for (auto& [down, up] : m_pairs) {
+            if (up->state() != QAbstractSocket::ConnectedState) continue;
+            if (down->bytesAvailable()) up->write(down->readAll());
+            if (up->bytesAvailable()) down->write(up->readAll());
+        }
+    }
+    QTcpServer m_server;
+    quint16 m_upstream;
+    bool m_holding = false;
+    std::vector<std::pair<QTcpSocket*, QTcpSocket*>> m_pairs;
+};
+
+} // namespace
+
+class TestLoadRunner : public QObject {
+    Q_OBJECT
+    std::unique_ptr<Server> m_server;
+
+    LoadParameters base(Scenario s) const {
+        LoadParameters p;
+        p.endpointUrl = m_server->endpointUrl();
+        p.scenario = s;
+        p.sessions = 2;
+        p.outstanding = 2;
+        p.durationS = 1.5;
+        p.warmupS = 0.5;
+        p.ioThreads = 1;
+        return p;
+    }
+
+private slots:
+    void initTestCase() {
+        QLoggingCategory::setFilterRules(QStringLiteral("ua.server.*.info=false"));
+        qRegisterMetaType<StepResult>();
+        qRegisterMetaType<TimelineSample>();
+        m_server = startServer(true);
+        QVERIFY(m_server);
+    }
+
+    void readOne() {
+        LoadParameters p = base(Scenario::Read);
+        p.sessions = 4;
+        std::vector<TimelineSample> samples;
+        const StepResult r = runStep(p, &samples);
+        checkCounts(r);
+        QCOMPARE(r.errors, uint64_t(0));
+        QCOMPARE(r.timeouts, uint64_t(0));
+        QVERIFY2(r.requestsPerS > 200, qPrintable(describe(r)));
+        QCOMPARE(r.valuesPerS, r.requestsPerS);
+        QCOMPARE(r.sessions, 4);
+        QCOMPARE(r.outstanding, 2);
+        QVERIFY(r.durationS >= 1.4 && r.durationS < 1.7);
+        QVERIFY(r.clientCpuPercent > 0);
+        QCOMPARE(r.serverCpuMsPerOp, -1.0);  // no serverPid
+        QCOMPARE(r.minFidelityPercent, -1.0);
+        // The timeline: one sample a second, warm-up marked, the measured ones with requests.
+        QVERIFY2(samples.size() >= 1 && samples.size() <= 3, qPrintable(QString::number(samples.size())));
+        QCOMPARE(r.timeline.size(), samples.size());
+        QVERIFY(samples.back().requestsPerS > 0);
+        QVERIFY(samples.back().p99Us > 0);
+        QCOMPARE(samples.front().warmup, samples.front().tS < 0);
+        // Our server answers ServerDiagnosticsSummary: 4 load Sessions + the runner's own are open.
+        QVERIFY(r.serverDiagnostics);
+        QVERIFY(r.serverDiagnostics->after.at(QStringLiteral("currentSessionCount")) >= 5);
+        QCOMPARE(r.serverDiagnostics->delta.at(QStringLiteral("cumulatedSessionCount")), qint64(0));
+    }
+
+    void readHundred() {
+        LoadParameters p = base(Scenario::Read);
+        p.valuesPerRequest = 100;
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        QCOMPARE(r.errors, uint64_t(0));
+        QCOMPARE(r.valuesPerS, 100 * r.requestsPerS);
+    }
+
+    void write() {
+        LoadParameters p = base(Scenario::Write);
+        p.valuesPerRequest = 100;
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        QVERIFY2(r.errors == 0, qPrintable(describe(r)));
+        QCOMPARE(r.valuesPerS, 100 * r.requestsPerS);
+    }
+
+    void writeRefusedWithoutOperatorRole() {
+        // The default ServerConfig: anonymous Sessions have no Operator Role, so every Write of the
+        // benchmark variables fails with Bad_UserAccessDenied; each counts as an error.
+        auto plain = startServer(false);
+        QVERIFY(plain);
+        LoadParameters p = base(Scenario::Write);
+        p.endpointUrl = plain->endpointUrl();
+        p.durationS = 0.5;
+        p.warmupS = 0;
+        const StepResult r = runStep(p);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
+        QCOMPARE(r.answered, uint64_t(0));
+        QVERIFY(r.errors > 0);
+        QCOMPARE(r.errorsByStatus.size(), std::size_t(1));
+        QCOMPARE(r.errorsByStatus.at(QStringLiteral("Bad_UserAccessDenied")), r.errors);
+    }
+
+    void browse() {
+        const StepResult r = runStep(base(Scenario::Browse));
+        checkCounts(r);
+        QCOMPARE(r.errors, uint64_t(0));
+        // The Server object has a dozen references or more (both directions).
+        QVERIFY2(r.valuesPerS >= 10 * r.requestsPerS, qPrintable(QStringLiteral("%1 refs/s").arg(r.valuesPerS)));
+    }
+
+    void subscribe() {
+        LoadParameters p = base(Scenario::Subscribe);
+        p.monitoredItems = 20;
+        p.samplingIntervalMs = 10;
+        p.publishingIntervalMs = 100;
+        p.durationS = 2;
+        p.warmupS = 0.5;
+        const StepResult r = runStep(p);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
+        // 2 Sessions x ~10 messages/s; 40 items x ~100 samples/s.
+        QVERIFY2(r.requestsPerS >= 10, qPrintable(describe(r)));
+        QVERIFY2(r.notificationsPerS > 0.7 * 40 * 100, qPrintable(QString::number(r.notificationsPerS)));
+        QCOMPARE(r.notificationsPerS, r.valuesPerS);
+        QVERIFY2(r.minFidelityPercent >= 90, qPrintable(QStringLiteral("min %1 %, mean %2 %, %3 items below 99 %")
+                                                             .arg(r.minFidelityPercent)
+                                                             .arg(r.meanFidelityPercent)
+                                                             .arg(r.itemsBelow99)));
+        QVERIFY(r.meanFidelityPercent >= r.minFidelityPercent);
+        QVERIFY(r.serverDiagnostics);
+        QVERIFY(r.serverDiagnostics->after.at(QStringLiteral("currentSubscriptionCount")) >= 2);
+    }
+
+    void connectStorm() {
+        LoadParameters p = base(Scenario::Connect);
+        p.sessions = 4;
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        QVERIFY2(r.errors == 0, qPrintable(describe(r)));
+        QCOMPARE(r.sessionsPerS, r.requestsPerS);
+        QVERIFY(r.sessionsPerS > 5);
+        QCOMPARE(r.serverTooBusy, uint64_t(0));
+        QVERIFY(r.serverDiagnostics);
+        // Every completed cycle created a Session (the counters are read while the storm runs: the
+        // "before" read answers a little after the measurement began).
+        QVERIFY2(r.serverDiagnostics->delta.at(QStringLiteral("cumulatedSessionCount")) >= qint64(0.9 * double(r.answered)),
+                 qPrintable(QString::number(r.serverDiagnostics->delta.at(QStringLiteral("cumulatedSessionCount")))));
+        QCOMPARE(r.connectionBroken, false);
+        qInfo("connect: %s; cumulatedSessionCount +%lld", qPrintable(describe(r)),
+              static_cast<long long>(r.serverDiagnostics->delta.at(QStringLiteral("cumulatedSessionCount"))));
+    }
+
+    void serverFigures() {
+        LoadParameters p = base(Scenario::Read);
+        p.serverPid = QCoreApplication::applicationPid();  // the server runs in this process
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        QVERIFY(r.serverCpuMsPerOp > 0);
+        QVERIFY(r.serverCpuPercent > 0);
+        QVERIFY(r.serverRssKb > 0);
+        // The server's CPU time here is the whole process's: at least the client's.
+        QVERIFY(r.serverCpuMsPerOp >= r.clientCpuMsPerOp * 0.99);
+    }
+
+    void stopEarly() {
+        LoadParameters p = base(Scenario::Read);
+        p.durationS = 20;
+        p.warmupS = 0.2;
+        LoadRunner runner;
+        QSignalSpy finished(&runner, &LoadRunner::finished);
+        QSignalSpy phases(&runner, &LoadRunner::phaseChanged);
+        runner.start(p);
+        QVERIFY(runner.isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(runner.phase(), LoadRunner::Phase::Measuring, 10'000);
+        QTest::qWait(500);
+        QElapsedTimer t;
+        t.start();
+        runner.stop();
+        QVERIFY(finished.wait(10'000));
+        QVERIFY(t.elapsed() < 5000);
+        const StepResult r = finished.at(0).at(0).value<StepResult>();
+        checkCounts(r);
+        QVERIFY(r.durationS < 2);
+        QCOMPARE(runner.phase(), LoadRunner::Phase::Idle);
+        QList<LoadRunner::Phase> seen;
+        for (const auto& args : phases) seen << args.at(0).value<LoadRunner::Phase>();
+        const QList<LoadRunner::Phase> expected{LoadRunner::Phase::Connecting, LoadRunner::Phase::WarmingUp, LoadRunner::Phase::Measuring,
+                                                LoadRunner::Phase::Draining, LoadRunner::Phase::Closing, LoadRunner::Phase::Idle};
+        QCOMPARE(seen, expected);
+    }
+
+    void refused() {
+        LoadParameters p = base(Scenario::Read);
+        p.sessions = 0;
+        StepResult r = runStep(p);
+        QVERIFY(r.error.contains(QStringLiteral("sessions")));
+        p = base(Scenario::Subscribe);
+        p.targetRate = 100;
+        r = runStep(p);
+        QVERIFY(r.error.contains(QStringLiteral("open loop")));
+        // Nobody listens there.
+        QTcpServer closed;
+        closed.listen(QHostAddress::LocalHost, 0);
+        const quint16 port = closed.serverPort();
+        closed.close();
+        p = base(Scenario::Read);
+        p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port);
+        r = runStep(p);
+        QVERIFY2(r.error.contains(QStringLiteral("Bad_")), qPrintable(r.error));
+        QCOMPARE(r.sent, uint64_t(0));
+        // A counter the server does not have.
+        p = base(Scenario::Subscribe);
+        p.counterNode = QStringLiteral("nsu=urn:nowhere;i=5");
+        r = runStep(p);
+        QVERIFY2(r.error.contains(QStringLiteral("counterNode")), qPrintable(r.error));
+    }
+
+    void openLoopShowsStall() {
+        // 300 requests/s over 2 Sessions x 4 outstanding; the proxy holds everything for 300 ms
+        // 1 s into the measured period. Requests due during the stall wait (at most 4 in flight per
+        // Session) and their latency from the intended time reaches ~300 ms: ~3 % of the requests
+        // are above 250 ms, so p99 shows the stall.
+        StallingProxy proxy(m_server->port());
+        LoadParameters p = base(Scenario::Read);
+        p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(proxy.port());
+        p.outstanding = 4;
+        p.targetRate = 300;
+        p.durationS = 2.5;
+        p.warmupS = 0.5;
+        auto stallAt = [&](LoadRunner& runner) {
+            QObject::connect(&runner, &LoadRunner::phaseChanged, &proxy, [&proxy](LoadRunner::Phase ph) {
+                if (ph == LoadRunner::Phase::Measuring) QTimer::singleShot(1000, &proxy, [&proxy] { proxy.hold(300); });
+            });
+        };
+        StepResult open;
+        {
+            LoadRunner runner;
+            stallAt(runner);
+            QSignalSpy finished(&runner, &LoadRunner::finished);
+            runner.start(p);
+            QVERIFY(finished.wait(30'000));
+            open = finished.at(0).at(0).value<StepResult>();
+        }
+        checkCounts(open);
+        QCOMPARE(open.errors + open.timeouts, uint64_t(0));
+        // Every request due in the period was sent, the stalled ones too.
+        QVERIFY2(double(open.sent) >= 0.95 * 300 * open.durationS && double(open.sent) <= 1.02 * 300 * open.durationS + 2,
+                 qPrintable(describe(open)));
+        QVERIFY2(open.p99Us >= 250'000, qPrintable(describe(open)));
+        QVERIFY2(open.maxUs >= 280'000, qPrintable(describe(open)));
+        QVERIFY2(open.p50Us < 50'000, qPrintable(describe(open)));
+
+        // The closed loop: the stall holds only the 8 requests in flight; the thousands of others
+        // hide it below p99 (coordinated omission), and only max shows it.
+        p.targetRate = 0;
+        StepResult closed;
+        {
+            LoadRunner runner;
+            stallAt(runner);
+            QSignalSpy finished(&runner, &LoadRunner::finished);
+            runner.start(p);
+            QVERIFY(finished.wait(30'000));
+            closed = finished.at(0).at(0).value<StepResult>();
+        }
+        checkCounts(closed);
+        qInfo("open loop:   %s", qPrintable(describe(open)));
+        qInfo("closed loop: %s", qPrintable(describe(closed)));
+        QVERIFY2(closed.maxUs >= 250'000, qPrintable(describe(closed)));
+        QVERIFY2(closed.p99Us < open.p99Us / 2, qPrintable(describe(closed)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadRunner)
+#include "tst_load_runner.moc"
