@@ -6,9 +6,11 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
 
 namespace ua::loadtest {
@@ -43,12 +45,13 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->horizontalHeader()->setDefaultSectionSize(74);
+    m_table->horizontalHeader()->setDefaultSectionSize(68);
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setColumnWidth(CompareModel::SessionsColumn, 64);
-    m_table->setColumnWidth(CompareModel::OutstandingColumn, 52);
-    auto* split = new QSplitter(Qt::Vertical);
+    m_table->setColumnWidth(CompareModel::SessionsColumn, 58);
+    m_table->setColumnWidth(CompareModel::OutstandingColumn, 48);
+    m_split = new QSplitter(Qt::Vertical);
+    auto* split = m_split;
     split->addWidget(m_table);
     auto* charts = new QWidget;
     auto* row = new QHBoxLayout(charts);
@@ -65,6 +68,12 @@ CompareWindow::CompareWindow(QWidget* parent)
 
 void CompareWindow::setRuns(const RunResult& a, const RunResult& b) {
     m_model->setRuns(a, b);
+    // The table as tall as its rows (within reason), the charts get the rest.
+    const int rowsHeight = m_table->horizontalHeader()->sizeHint().height() + m_model->rowCount() * m_table->verticalHeader()->defaultSectionSize() +
+                           m_table->horizontalScrollBar()->sizeHint().height() + 2 * m_table->frameWidth() + 4;
+    const int total = std::max(400, height() - 80);   // the window less the two lines above
+    const int tableHeight = std::clamp(rowsHeight, 120, total * 3 / 5);
+    m_split->setSizes({tableHeight, total - tableHeight});
     m_runA->setText(QStringLiteral("<b>A</b>&nbsp; %1").arg(runSummary(a).toHtmlEscaped()));
     m_runB->setText(QStringLiteral("<b>B</b>&nbsp; %1").arg(runSummary(b).toHtmlEscaped()));
     setWindowTitle(tr("Compare: %1 (A) and %2 (B)").arg(m_model->labelA(), m_model->labelB()));

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace ua::loadtest {
@@ -34,6 +35,7 @@ private:
     QLabel* m_runB;
     CompareModel* m_model;
     QTableView* m_table;
+    QSplitter* m_split = nullptr;
     SweepChart* m_throughput;
     SweepChart* m_p99;
 };

@@ -26,11 +26,13 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -58,7 +60,19 @@ QString durationText(double s) {
 }
 
 QString stepTitle(int sessions, int outstanding) {
-    return QObject::tr("%1 sessions x %2 outstanding").arg(sessions).arg(outstanding);
+    return (sessions == 1 ? QObject::tr("1 session") : QObject::tr("%1 sessions").arg(sessions)) + QObject::tr(" x %1 outstanding").arg(outstanding);
+}
+
+// values/s says more than requests/s: several values per request, references, notifications.
+bool valuesDiffer(const LoadParameters& p) {
+    switch (p.scenario) {
+    case Scenario::Read:
+    case Scenario::Write: return p.valuesPerRequest > 1;
+    case Scenario::Browse:
+    case Scenario::Subscribe: return true;
+    case Scenario::Connect: return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -95,6 +109,8 @@ void MainWindow::buildCentral() {
     scroll->setWidget(m_setup);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_setup->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 4);
@@ -113,7 +129,6 @@ void MainWindow::buildCentral() {
     dock->setObjectName(QStringLiteral("setupDock"));
     dock->setWidget(left);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    dock->setMinimumWidth(340);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     connect(m_startButton, &QPushButton::clicked, this, [this] { startSweep(); });
     connect(m_stopButton, &QPushButton::clicked, this, &MainWindow::stopSweep);
@@ -152,7 +167,7 @@ void MainWindow::buildCentral() {
     m_table->verticalHeader()->setDefaultSectionSize(22);
     m_table->horizontalHeader()->setDefaultSectionSize(64);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(ResultsModel::SessionsColumn, 62);
+    m_table->setColumnWidth(ResultsModel::SessionsColumn, 58);
     m_table->setColumnWidth(ResultsModel::OutstandingColumn, 50);
     m_table->setColumnWidth(ResultsModel::RequestsPerSColumn, 72);
     m_table->setColumnWidth(ResultsModel::ValuesPerSColumn, 72);
@@ -313,6 +328,7 @@ bool MainWindow::startSweep(bool quiet) {
     m_progress->setValue(0);
     m_phase = LoadRunner::Phase::Idle;
     m_timeline->startStep(tr("starting"), base->warmupS, base->durationS);
+    m_timeline->setValuesShown(valuesDiffer(*base));
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(m_run.label));
     setRunning(true);
     statusBar()->showMessage(tr("Sweep of %n step(s) against %1; changes to the set-up apply to the next sweep", nullptr, m_stepTotal).arg(base->endpointUrl));
@@ -429,6 +445,7 @@ bool MainWindow::openRun(const QString& path, QString* error) {
     if (!run) return false;
     m_run = std::move(*run);
     m_setup->apply(m_run.parameters, m_run.plan, m_run.label);
+    m_timeline->setValuesShown(valuesDiffer(m_run.parameters));
     m_progress->setRange(0, std::max<int>(1, int(m_run.steps.size())));
     m_progress->setValue(m_progress->maximum());
     m_stepLabel->setText(tr("Opened %1: %2").arg(QFileInfo(path).fileName(), runSummary(m_run)));

@@ -47,6 +47,9 @@ void ScreenshotTour::startSweep(const TourTarget& target, int ioThreads) {
     field<QLineEdit>(p, "outstandingList")->setText(QStringLiteral("1,10"));
     field<QDoubleSpinBox>(p, "durationS")->setValue(3);
     field<QDoubleSpinBox>(p, "warmupS")->setValue(1);
+    // This shared 2-core machine's p99 wanders more than 10x between 1 x 1 and 20 x 10: a looser
+    // rule lets the picture show both rows.
+    field<QDoubleSpinBox>(p, "maxP99Factor")->setValue(100);
     if (!m_window->startSweep(true)) {
         std::printf("screenshot tour: the sweep did not start\n");
         emit finished(false);
@@ -60,7 +63,7 @@ void ScreenshotTour::start() {
     // The sweep picture: in the last row's third step (outstanding 10, 5 sessions), 2.5 s into its
     // measured period, so every chart has points.
     connect(m_window->runner(), &SweepRunner::stepStarted, this, [this](int index, int, int, int) {
-        if (m_sweeps == 0 && index == 7 && !m_shotSweep) {
+        if (m_sweeps == 0 && index >= 7 && !m_shotSweep) {
             m_shotSweep = true;
             QTimer::singleShot(3800, this, [this] { shoot(m_window, QStringLiteral("loadtest-sweep")); });
         }

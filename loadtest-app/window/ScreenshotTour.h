@@ -1,6 +1,6 @@
 // Screenshots of the load tester's window with live data (scripts/loadtest-screenshots.sh, behind
 // the hidden option --screenshots DIR): a sweep of read-1 (sessions 1,2,5,10,20 x outstanding 1,10,
-// 3 s steps after a 1 s warm-up) against target A, shot while its later steps run
+// 3 s steps after a 1 s warm-up, p99 stop rule at 100x) against target A, shot while its later steps run
 // (DIR/loadtest-sweep.png: live charts, per-step charts, results table); then the same sweep
 // against target B (another server, or the same one with two client I/O threads when no B is
 // given), and the Compare window of A and B (DIR/loadtest-compare.png).

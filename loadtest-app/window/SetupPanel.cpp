@@ -157,15 +157,17 @@ QGroupBox* SetupPanel::buildLoad() {
 
     m_closedLoop = named(new QRadioButton(tr("Closed loop")), "closedLoop");
     m_closedLoop->setToolTip(tr("A response sends the next request: always 'outstanding' in flight per Session"));
-    m_openLoop = named(new QRadioButton(tr("Open loop at")), "openLoop");
+    m_openLoop = named(new QRadioButton(tr("Open loop")), "openLoop");
     m_openLoop->setToolTip(tr("A fixed schedule; latency from the intended send time, so a stall shows in the tail"));
     m_closedLoop->setChecked(true);
     m_targetRate = doubleSpin("targetRate", 1, 10'000'000, 1000, 0, tr(" req/s"));
+    m_targetRate->setToolTip(tr("Requests per second over all Sessions (open loop)"));
     auto* loop = new QHBoxLayout;
     loop->addWidget(m_closedLoop);
     loop->addWidget(m_openLoop);
-    loop->addWidget(m_targetRate, 1);
+    loop->addStretch();
     f->addRow(tr("Shape"), loop);
+    f->addRow(tr("Target rate"), m_targetRate);
     m_timeoutMs = intSpin("requestTimeoutMs", 100, 600000, 5000, tr(" ms"));
     m_timeoutMs->setSingleStep(500);
     f->addRow(tr("Request timeout"), m_timeoutMs);

@@ -115,9 +115,12 @@ void TimelineCharts::startStep(const QString& title, double warmupS, double dura
 }
 
 void TimelineCharts::addSample(const TimelineSample& s) {
+    // A sample covers the second that ends at tS: drawn in its middle, so the warm-up's seconds sit
+    // left of 0 and the measured ones right of it.
+    const double t = s.tS - 0.5;
     m_lastT = std::max(m_lastT, s.tS);
-    m_requests->append(s.tS, s.requestsPerS);
-    m_values->append(s.tS, s.valuesPerS);
+    m_requests->append(t, s.requestsPerS);
+    m_values->append(t, s.valuesPerS);
     m_maxRequests = std::max(m_maxRequests, s.requestsPerS);
     m_maxValues = std::max(m_maxValues, s.valuesPerS);
     // A second without an answer has no latency; a log axis cannot show 0.
@@ -125,7 +128,7 @@ void TimelineCharts::addSample(const TimelineSample& s) {
     for (const auto& [series, us] : latencies) {
         if (us <= 0) continue;
         const double ms = us / 1000;
-        series->append(s.tS, ms);
+        series->append(t, ms);
         m_minLatency = m_minLatency > 0 ? std::min(m_minLatency, ms) : ms;
         m_maxLatency = std::max(m_maxLatency, ms);
     }
@@ -137,6 +140,12 @@ void TimelineCharts::setTimeline(const QString& title, const std::vector<Timelin
     for (const TimelineSample& s : samples) warmup = std::max(warmup, -s.tS);
     startStep(title, warmup, durationS);
     for (const TimelineSample& s : samples) addSample(s);
+}
+
+void TimelineCharts::setValuesShown(bool shown) {
+    m_values->setVisible(shown);
+    m_valuesAxis->setVisible(shown);
+    for (QLegendMarker* m : m_throughputView->chart()->legend()->markers(m_values)) m->setVisible(shown);
 }
 
 int TimelineCharts::pointCount() const {

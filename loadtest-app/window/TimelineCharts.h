@@ -1,7 +1,8 @@
 // The running step's live charts (Qt Charts), one TimelineSample a second: throughput over time
 // (requests/s on the left axis, values/s on the right) and latency percentiles over time (p50, p99,
 // max of the requests answered in that second, ms on a log axis). Time is in seconds since the
-// measured period began: the warm-up is on the left of the dashed line at 0. A finished step's
+// measured period began: the warm-up is on the left of the dashed line at 0; a sample (the second
+// ending at its tS) is drawn in the middle of its second. A finished step's
 // timeline (StepResult::timeline) can be shown again (setTimeline).
 #pragma once
 
@@ -26,6 +27,8 @@ public:
     void startStep(const QString& title, double warmupS, double durationS);
     void addSample(const TimelineSample& sample);
     void setTimeline(const QString& title, const std::vector<TimelineSample>& samples, double durationS);
+    // Whether values/s is drawn (and its axis): not when it equals requests/s (read-1, write-1, connect).
+    void setValuesShown(bool shown);
 
     QChartView* throughputView() const { return m_throughputView; }
     QChartView* latencyView() const { return m_latencyView; }

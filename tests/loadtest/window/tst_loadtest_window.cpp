@@ -123,7 +123,7 @@ void TestLoadtestWindow::sweepThroughTheControls() {
     QVERIFY(finished.wait(30000));
     const app::LagFigures lag = probe.stop();
     qInfo("GUI timer lag during the sweep: %zu ticks, p50 %.2f ms, p99 %.2f ms, max %.2f ms", lag.samples, lag.p50Ms, lag.p99Ms, lag.maxMs);
-    QVERIFY2(lag.p99Ms < 100, "the GUI thread was blocked during the sweep");
+    QVERIFY2(lag.p99Ms < 50, "the GUI thread was blocked during the sweep");   // the goal of the apps' windows
 
     QCOMPARE(steps.count(), 2);
     QCOMPARE(m_window->progress()->value(), 2);
