@@ -48,7 +48,8 @@ void ResultsModel::setSteps(std::vector<StepResult> steps) {
 QString ResultsModel::notes(const StepResult& s) {
     QStringList parts;
     if (!s.error.isEmpty()) parts << tr("failed: %1").arg(s.error);
-    if (!s.beatenBy.isEmpty()) parts << tr("beaten: %1").arg(s.beatenBy);
+    // A step that did not run beats the server by its error: said once.
+    if (!s.beatenBy.isEmpty() && (s.error.isEmpty() || !s.beatenBy.contains(s.error))) parts << tr("beaten: %1").arg(s.beatenBy);
     if (s.connectionBroken && s.beatenBy.isEmpty()) parts << tr("connection broken");
     for (const QString& w : s.warnings)
         if (!parts.contains(w)) parts << w;

@@ -6,7 +6,7 @@
 // row / point per step and the progress bar stands at the total. The GUI thread's timer lag is
 // measured meanwhile (GuiLagProbe). Then CSV, JSON and PNG exports are read back, two saved runs
 // are opened and compared (ratios B/A of the steps), a saved run is opened in the window, and Stop
-// ends a long sweep at once.
+// ends a long sweep at once; a server nobody answers on gives a failed step that says why.
 #include "engine/SweepRunner.h"
 #include "GuiLagProbe.h"
 #include "ua/server/Server.h"
@@ -29,6 +29,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
@@ -46,6 +47,7 @@ private slots:
     void compareTwoSavedRuns();
     void openSavedRun();
     void stopEndsTheSweep();
+    void unreachableServerShowsTheError();
 
 private:
     void setUp(const QString& sessions, double durationS, const QString& label);
@@ -255,6 +257,29 @@ void TestLoadtestWindow::stopEndsTheSweep() {
     qInfo("Stop to finished: %lld ms", clock.elapsed());
     QVERIFY(!m_window->isRunning());
     QVERIFY(m_window->run().steps.size() <= 1);
+    QCOMPARE(m_window->progress()->value(), m_window->progress()->maximum());
+    QVERIFY(m_window->startButton()->isEnabled());
+}
+
+void TestLoadtestWindow::unreachableServerShowsTheError() {
+    // A port nothing listens on (taken and released): the step fails, the table says why.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    setUp(QStringLiteral("1,2"), 1, QStringLiteral("nobody"));
+    field<QLineEdit>("endpointUrl")->setText(QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port));
+    QVERIFY(runSweep(30000));
+    ResultsModel* results = m_window->results();
+    QVERIFY(results->rowCount() >= 1);
+    const StepResult& first = results->step(0);
+    QVERIFY(!first.error.isEmpty());
+    const QString notes = results->index(0, ResultsModel::NotesColumn).data().toString();
+    qInfo("notes: %s", qPrintable(notes));
+    QVERIFY(notes.startsWith(QLatin1String("failed: ")));
+    QVERIFY(notes.contains(QLatin1String("Bad_ConnectionRejected")));
+    QCOMPARE(notes.count(QLatin1String("Bad_ConnectionRejected")), 1);
+    QVERIFY(!results->index(0, ResultsModel::NotesColumn).data(Qt::DecorationRole).isNull());
     QCOMPARE(m_window->progress()->value(), m_window->progress()->maximum());
     QVERIFY(m_window->startButton()->isEnabled());
 }
