@@ -67,7 +67,10 @@ struct IoStats {
     std::atomic<int64_t> backlog{0};   // open loop: due by the schedule, not sent yet (at most outstanding in flight)
 };
 
+class Engine;
+
 struct Session {
+    Engine* engine = nullptr;
     Client* client = nullptr;
     IoStats* io = nullptr;
     int index = 0;
@@ -109,7 +112,8 @@ private:
     void fill(Session& s, int64_t now);
     int64_t intended(const Session& s, uint64_t k) const;
     void send(Session& s, int64_t fromNs);
-    void ended(Session& s, int64_t fromNs, bool counted, StatusCode status, uint64_t values);
+    // tag: the start time (ns) with bit 0 = counted.
+    void ended(Session& s, int64_t tag, StatusCode status, uint64_t values);
     void record(IoStats& io, int64_t fromNs, bool counted, StatusCode status, uint64_t values);
     // Connect: one channel + Session establishment and its closing, retried after "too busy".
     void startCycle(Session& s);

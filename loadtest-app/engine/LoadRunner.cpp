@@ -12,6 +12,7 @@
 #include <QThread>
 #include <QTimer>
 #include <cmath>
+#include <sys/resource.h>
 
 namespace ua::loadtest {
 
@@ -67,6 +68,19 @@ QString validate(const LoadParameters& p) {
 
 constexpr double kSaturatedPercent = 90;  // of one core, per I/O thread
 
+// Each Session holds a socket: raise the soft limit of open files to the hard one (once).
+void raiseFileLimit() {
+    static const bool done = [] {
+        rlimit r{};
+        if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+            r.rlim_cur = r.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &r);
+        }
+        return true;
+    }();
+    (void)done;
+}
+
 } // namespace
 
 struct LoadRunner::Impl {
@@ -91,16 +105,21 @@ struct LoadRunner::Impl {
     std::map<QString, uint64_t> openFailures;
 
     // Figures.
-    ProcessSample clientBefore, serverBefore, tickClient;
+    ProcessSample serverBefore;
+    double clientBeforeMs = -1, tickClientMs = -1;
     std::vector<double> threadCpuBefore;
     int64_t tickNs = 0;
     std::optional<ServerDiagnosticsSummaryDataType> diagnosticsBefore;
-    int repliesPending = 0;
+    double clientCpuMs = -1, serverCpuMs = -1;   // over the measured period
+    int repliesPending = 0;                      // I/O threads still to hand over the measured counts
+    int tickReplies = 0;                         // ... the counts of the last second
+    int closing = 0;                             // Sessions still closing
     Counts secondMerged, measuredMerged;
-    double minFidelity = -1, fidelitySum = 0;
-    int fidelityItems = 0, itemsBelow99 = 0;
     int64_t minStepTicks = std::numeric_limits<int64_t>::max();
     std::vector<std::vector<ItemSamples>> itemSamples;
+
+    // Incremented by each step's start and end: callbacks of an earlier step are ignored.
+    uint64_t generation = 0;
 
     explicit Impl(LoadRunner* runner) : q(runner) {}
 
@@ -118,9 +137,13 @@ struct LoadRunner::Impl {
     // --- Connecting ---------------------------------------------------------------------------
 
     void begin() {
+        ++generation;
+        raiseFileLimit();
         result = StepResult();
         result.sessions = p.sessions;
         result.outstanding = p.outstanding;
+        tickReplies = repliesPending = 0;
+        clientCpuMs = serverCpuMs = -1;
         stopRequested = false;
         nextToOpen = 0;
         opening = opened = openFailed = 0;
@@ -145,10 +168,12 @@ struct LoadRunner::Impl {
             threads.push_back(std::move(t));
         }
         control = std::make_unique<Client>(clientConfig(p), threads[0].get());
-        control->connectToServer(p.endpointUrl, q, [this](const ServiceResult<GetEndpointsResponse>& r) {
+        control->connectToServer(p.endpointUrl, q, [this, gen = generation](const ServiceResult<GetEndpointsResponse>& r) {
+            if (gen != generation) return;  // a callback of an earlier step
             if (!r.isGood()) return fail(QStringLiteral("connect to %1: %2").arg(p.endpointUrl, statusName(r.status)));
             if (stopRequested) return fail(QStringLiteral("stopped"));
-            control->createSession(q, [this](const ServiceResult<CreateSessionResponse>& s) {
+            control->createSession(q, [this, gen = generation](const ServiceResult<CreateSessionResponse>& s) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (!s.isGood()) return fail(QStringLiteral("session: %1").arg(statusName(s.status)));
                 if (stopRequested) return fail(QStringLiteral("stopped"));
                 const QString nodesError = resolveNodes();
@@ -182,6 +207,7 @@ struct LoadRunner::Impl {
         for (int i = 0; i < p.sessions; ++i) {
             auto s = std::make_unique<Session>();
             s->index = i;
+            s->engine = engine.get();
             s->io = engine->io[std::size_t(i) % engine->io.size()].get();
             s->rng = 0x9E3779B97F4A7C15ull * uint64_t(i + 1);
             clients.push_back(std::make_unique<Client>(clientConfig(p), threads[std::size_t(i) % threads.size()].get()));
@@ -201,9 +227,11 @@ struct LoadRunner::Impl {
         while (opening < p.connectWindow && nextToOpen < engine->sessions.size() && !stopRequested) {
             Session* s = engine->sessions[nextToOpen++].get();
             ++opening;
-            s->client->connectToServer(p.endpointUrl, q, [this, s](const ServiceResult<GetEndpointsResponse>& r) {
+            s->client->connectToServer(p.endpointUrl, q, [this, gen = generation, s](const ServiceResult<GetEndpointsResponse>& r) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (!r.isGood()) return opened1(r.status);
-                s->client->createSession(q, [this, s](const ServiceResult<CreateSessionResponse>& c) {
+                s->client->createSession(q, [this, gen = generation, s](const ServiceResult<CreateSessionResponse>& c) {
+                    if (gen != generation) return;  // a callback of an earlier step
                     if (!c.isGood() || p.scenario != Scenario::Subscribe) return opened1(c.status);
                     subscribe(s);
                 });
@@ -219,7 +247,8 @@ struct LoadRunner::Impl {
         SubscriptionHandlers h;
         Engine* e = engine.get();
         h.notification = [e, s](const SubscriptionNotification& n) { e->notified(*s, n); };  // on the I/O thread
-        s->client->createSubscription(settings, q, h, [this, s](const SubscriptionInfo& info) {
+        s->client->createSubscription(settings, q, h, [this, gen = generation, s](const SubscriptionInfo& info) {
+            if (gen != generation) return;  // a callback of an earlier step
             if (info.status.isBad()) return opened1(info.status);
             s->subscription = info.handle;
             std::vector<MonitoredItemSpec> items;
@@ -231,7 +260,8 @@ struct LoadRunner::Impl {
                 m.settings.queueSize = p.queueSize;
                 items.push_back(std::move(m));
             }
-            s->client->createMonitoredItems(info.handle, std::move(items), q, [this](const MonitoredItemsResult& r) {
+            s->client->createMonitoredItems(info.handle, std::move(items), q, [this, gen = generation](const MonitoredItemsResult& r) {
+                if (gen != generation) return;  // a callback of an earlier step
                 StatusCode st = r.status;
                 for (const auto& i : r.items)
                     if (st.isGood() && i.statusCode.isBad()) st = i.statusCode;
@@ -271,7 +301,7 @@ struct LoadRunner::Impl {
         engine->measureEndNs = engine->measureStartNs + int64_t(p.durationS * 1e9);
         engine->sending = true;
         tickNs = now;
-        tickClient = sampleProcess(0);
+        tickClientMs = generatorCpuMs();
         Engine* e = engine.get();
         for (auto& io : engine->io) {
             IoStats* raw = io.get();
@@ -300,14 +330,29 @@ struct LoadRunner::Impl {
     void measureStarted() {
         if (phase == Phase::Measuring) return;
         setPhase(Phase::Measuring);
-        clientBefore = sampleProcess(0);
+        clientBeforeMs = generatorCpuMs();
         serverBefore = sampleProcess(p.serverPid > 0 ? p.serverPid : -1);
         threadCpuBefore.clear();
         for (auto& io : engine->io) threadCpuBefore.push_back(threadCpuMs(io->tid));
         if (p.readServerDiagnostics && control)
-            readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> d) { diagnosticsBefore = d; });
+            readDiagnostics([this, gen = generation](std::optional<ServerDiagnosticsSummaryDataType> d) {
+                if (gen == generation) diagnosticsBefore = d;
+            });
         const int64_t left = engine->measureEndNs.load() - steadyNs();
         phaseTimer->start(int(std::max<int64_t>(0, left / 1'000'000)));
+    }
+
+    // The load generator's CPU time (ms): its I/O threads, where every request is built, sent,
+    // answered and recorded (the runner's thread and the rest of the process, e.g. a server in the
+    // same process, are not counted).
+    double generatorCpuMs() const {
+        double sum = 0;
+        for (const auto& io : engine->io) {
+            const double ms = threadCpuMs(io->tid);
+            if (ms < 0) return -1;
+            sum += ms;
+        }
+        return sum;
     }
 
     void phaseTimeout() {
@@ -324,7 +369,8 @@ struct LoadRunner::Impl {
         const ProcessSample client = sampleProcess(0);
         const ProcessSample server = sampleProcess(p.serverPid > 0 ? p.serverPid : -1);
         result.clientRssKb = client.rssKb;
-        clientCpuMs = client.cpuMs - clientBefore.cpuMs;
+        const double generator = generatorCpuMs();
+        clientCpuMs = generator >= 0 && clientBeforeMs >= 0 ? generator - clientBeforeMs : -1;
         serverCpuMs = server.cpuMs >= 0 && serverBefore.cpuMs >= 0 ? server.cpuMs - serverBefore.cpuMs : -1;
         result.serverRssKb = server.rssKb;
         for (std::size_t i = 0; i < engine->io.size(); ++i) {
@@ -343,8 +389,6 @@ struct LoadRunner::Impl {
         drainDeadlineNs = now + int64_t(p.requestTimeoutMs) * 1'000'000 + 2'000'000'000;
         drainTimer->start(10);
     }
-    double clientCpuMs = -1, serverCpuMs = -1;
-
     void drainCheck() {
         int64_t busy = 0;
         for (auto& io : engine->io) busy += io->inFlight.load() + io->backlog.load();
@@ -365,7 +409,7 @@ struct LoadRunner::Impl {
         Engine* e = engine.get();
         for (auto& io : engine->io) {
             IoStats* raw = io.get();
-            QMetaObject::invokeMethod(raw->anchor, [this, e, raw] {
+            QMetaObject::invokeMethod(raw->anchor, [this, gen = generation, e, raw] {
                 if (raw->pacer) raw->pacer->stop();
                 Counts counts = raw->measured;
                 std::vector<std::vector<ItemSamples>> items;
@@ -375,7 +419,8 @@ struct LoadRunner::Impl {
                         items.push_back(s->items);
                         minStep = std::min(minStep, s->minStepTicks);
                     }
-                QMetaObject::invokeMethod(q, [this, counts = std::move(counts), items = std::move(items), minStep] {
+                QMetaObject::invokeMethod(q, [this, gen, counts = std::move(counts), items = std::move(items), minStep] {
+                    if (gen != generation) return;  // a callback of an earlier step
                     measuredMerged.merge(counts);
                     for (auto& i : items) itemSamples.push_back(i);
                     minStepTicks = std::min(minStepTicks, minStep);
@@ -413,7 +458,8 @@ struct LoadRunner::Impl {
         if (p.scenario == Scenario::Connect) result.sessionsPerS = result.requestsPerS;
         if (p.scenario == Scenario::Subscribe) fidelity();
         if (p.readServerDiagnostics && control && diagnosticsBefore) {
-            readDiagnostics([this](std::optional<ServerDiagnosticsSummaryDataType> after) {
+            readDiagnostics([this, gen = generation](std::optional<ServerDiagnosticsSummaryDataType> after) {
+                if (gen != generation) return;  // a callback of an earlier step
                 if (after && diagnosticsBefore) {
                     ServerDiagnostics diag;
                     diag.after = diagnosticsFields(*after);
@@ -470,27 +516,27 @@ struct LoadRunner::Impl {
     // --- Timeline -------------------------------------------------------------------------------
 
     void onTick() {
-        if (repliesPending > 0 || !engine) return;  // the previous second is still being collected
+        // The end is being collected, or the previous second still is (a busy I/O thread): skip.
+        if (repliesPending > 0 || tickReplies > 0 || !engine) return;
         secondMerged = Counts();
         tickReplies = int(engine->io.size());
         for (auto& io : engine->io) {
             IoStats* raw = io.get();
-            QMetaObject::invokeMethod(raw->anchor, [this, raw] {
+            QMetaObject::invokeMethod(raw->anchor, [this, gen = generation, raw] {
                 Counts second = std::exchange(raw->second, Counts());
-                QMetaObject::invokeMethod(q, [this, second = std::move(second)] {
+                QMetaObject::invokeMethod(q, [this, gen, second = std::move(second)] {
+                    if (gen != generation) return;  // a callback of an earlier step
                     secondMerged.merge(second);
                     if (--tickReplies == 0) emitSample();
                 }, Qt::QueuedConnection);
             });
         }
     }
-    int tickReplies = 0;
-
     void emitSample() {
         if (!engine) return;
         const int64_t now = steadyNs();
         const double seconds = double(now - tickNs) / 1e9;
-        const ProcessSample cpu = sampleProcess(0);
+        const double cpu = generatorCpuMs();
         TimelineSample s;
         s.tS = double(now - engine->measureStartNs.load()) / 1e9;
         s.warmup = now < engine->measureStartNs.load();
@@ -500,7 +546,7 @@ struct LoadRunner::Impl {
         if (seconds > 0) {
             s.requestsPerS = double(c.answered) / seconds;
             s.valuesPerS = double(c.values) / seconds;
-            if (cpu.cpuMs >= 0 && tickClient.cpuMs >= 0) s.clientCpuPercent = (cpu.cpuMs - tickClient.cpuMs) / seconds / 10.0;
+            if (cpu >= 0 && tickClientMs >= 0) s.clientCpuPercent = (cpu - tickClientMs) / seconds / 10.0;
         }
         s.p50Us = c.latency.percentile(50);
         s.p90Us = c.latency.percentile(90);
@@ -508,14 +554,13 @@ struct LoadRunner::Impl {
         s.maxUs = c.latency.max();
         s.errors = c.errors + c.timeouts;
         tickNs = now;
-        tickClient = cpu;
+        tickClientMs = cpu;
         result.timeline.push_back(s);
         emit q->sample(s);
     }
 
     // --- Closing --------------------------------------------------------------------------------
 
-    int closing = 0;
     void close() {
         if (engine) engine->sending = false;
         tick->stop();
@@ -525,8 +570,12 @@ struct LoadRunner::Impl {
         closing = 0;
         auto closeOne = [this](Client* c) {
             ++closing;
-            c->disconnectFromServer(q, [this](StatusCode) {
-                if (--closing == 0 && phase == Phase::Closing) QTimer::singleShot(0, q, [this] { teardown(); });
+            c->disconnectFromServer(q, [this, gen = generation](StatusCode) {
+                if (gen != generation) return;  // a callback of an earlier step
+                if (--closing == 0 && phase == Phase::Closing)
+                    QTimer::singleShot(0, q, [this, gen] {
+                        if (gen == generation) teardown();
+                    });
             });
         };
         for (auto& c : clients) closeOne(c.get());
@@ -554,6 +603,7 @@ struct LoadRunner::Impl {
             for (auto& io : engine->io) delete io->anchor;  // and its pacer; the thread has ended
         threads.clear();
         engine.reset();
+        ++generation;
         setPhase(Phase::Idle);
         emit q->finished(result);
     }

@@ -8,6 +8,7 @@
 
 #include "ua/server/Server.h"
 #include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/transport/TcpMessages.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -92,6 +93,17 @@ public:
     explicit StallingProxy(quint16 upstreamPort) : m_upstream(upstreamPort) {
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
             while (QTcpSocket* down = m_server.nextPendingConnection()) {
+                if (m_busyEvery > 0 && ++m_connections % m_busyEvery == 0) {
+                    // Refused as an overloaded server does: ERR Bad_TcpServerTooBusy to the Hello.
+                    connect(down, &QTcpSocket::readyRead, down, [down] {
+                        down->readAll();
+                        Buffer b;
+                        encodeError(b, ErrorMessage{status::BadTcpServerTooBusy, String("busy")});
+                        down->write(reinterpret_cast<const char*>(b.data()), qint64(b.size()));
+                        down->disconnectFromHost();
+                    });
+                    continue;
+                }
                 auto* up = new QTcpSocket(this);
                 up->connectToHost(QHostAddress::LocalHost, m_upstream);
                 up->setSocketOption(QAbstractSocket::LowDelayOption, 1);
@@ -107,6 +119,8 @@ public:
         m_server.listen(QHostAddress::LocalHost, 0);
     }
     quint16 port() const { return m_server.serverPort(); }
+    // Every n-th connection is refused with ERR Bad_TcpServerTooBusy (0: none).
+    void refuseEvery(int n) { m_busyEvery = n; }
     void hold(int ms) {
         m_holding = true;
         QTimer::singleShot(ms, this, [this] {
@@ -127,6 +141,8 @@ private:
     QTcpServer m_server;
     quint16 m_upstream;
     bool m_holding = false;
+    int m_busyEvery = 0;
+    int m_connections = 0;
     std::vector<std::pair<QTcpSocket*, QTcpSocket*>> m_pairs;
 };
 
@@ -269,6 +285,29 @@ private slots:
         QCOMPARE(r.connectionBroken, false);
         qInfo("connect: %s; cumulatedSessionCount +%lld", qPrintable(describe(r)),
               static_cast<long long>(r.serverDiagnostics->delta.at(QStringLiteral("cumulatedSessionCount"))));
+    }
+
+    void connectBackOff() {
+        // Every third connection is refused with ERR Bad_TcpServerTooBusy: each refusal is counted,
+        // the worker backs off and tries again, and the cycle then completes (no error).
+        StallingProxy proxy(m_server->port());
+        proxy.refuseEvery(3);
+        LoadParameters p = base(Scenario::Connect);
+        p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(proxy.port());
+        p.sessions = 3;
+        p.durationS = 1.5;
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        qInfo("connect through a busy proxy: %s; too busy %llu, retries %llu", qPrintable(describe(r)),
+              static_cast<unsigned long long>(r.serverTooBusy), static_cast<unsigned long long>(r.retries));
+        QVERIFY2(r.errors == 0, qPrintable(describe(r)));
+        QVERIFY(r.serverTooBusy > 0);
+        QCOMPARE(r.retries, r.serverTooBusy);  // each one retried (never 6 in a row here)
+        // About one connection in three was refused.
+        QVERIFY2(double(r.serverTooBusy) >= 0.25 * double(r.answered) && double(r.serverTooBusy) <= 0.75 * double(r.answered),
+                 qPrintable(describe(r)));
+        // The back-off (20 ms and more per refusal) costs time: fewer cycles per second than without.
+        QVERIFY(r.p99Us >= 15'000);
     }
 
     void serverFigures() {
