@@ -2,6 +2,7 @@
 
 #include "window/CompareModel.h"
 #include "window/SweepChart.h"
+#include "window/SweepProgress.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -24,7 +25,7 @@ QString runSummary(const RunResult& run) {
     if (run.startedUtc.isValid()) parts << run.startedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
     parts << p.endpointUrl;
     if (!run.machine.isEmpty()) parts << run.machine;
-    parts << QObject::tr("%n step(s)", nullptr, int(run.steps.size()));
+    parts << stepsText(int(run.steps.size()));
     return parts.join(QStringLiteral(" · "));
 }
 

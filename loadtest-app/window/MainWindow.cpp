@@ -7,6 +7,7 @@
 #include "window/RunFiles.h"
 #include "window/SetupPanel.h"
 #include "window/SweepChart.h"
+#include "window/SweepProgress.h"
 #include "window/TimelineCharts.h"
 
 #include <QAction>
@@ -41,28 +42,6 @@ namespace ua::loadtest {
 
 namespace {
 
-QString phaseText(LoadRunner::Phase phase) {
-    switch (phase) {
-    case LoadRunner::Phase::Idle: return QObject::tr("idle");
-    case LoadRunner::Phase::Connecting: return QObject::tr("connecting");
-    case LoadRunner::Phase::WarmingUp: return QObject::tr("warming up");
-    case LoadRunner::Phase::Measuring: return QObject::tr("measuring");
-    case LoadRunner::Phase::Draining: return QObject::tr("waiting for the last answers");
-    case LoadRunner::Phase::Closing: return QObject::tr("closing sessions");
-    }
-    return {};
-}
-
-QString durationText(double s) {
-    if (s < 90) return QObject::tr("%1 s").arg(qRound(s));
-    if (s < 5400) return QObject::tr("%1 min").arg(qRound(s / 60));
-    return QObject::tr("%1 h %2 min").arg(int(s / 3600)).arg(qRound(std::fmod(s, 3600) / 60));
-}
-
-QString stepTitle(int sessions, int outstanding) {
-    return (sessions == 1 ? QObject::tr("1 session") : QObject::tr("%1 sessions").arg(sessions)) + QObject::tr(" x %1 outstanding").arg(outstanding);
-}
-
 // values/s says more than requests/s: several values per request, references, notifications.
 bool valuesDiffer(const LoadParameters& p) {
     switch (p.scenario) {
@@ -91,7 +70,7 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
         m_lastDir = s->value(QStringLiteral("lastDir")).toString();
     }
     connect(m_runner, &SweepRunner::stepStarted, this, &MainWindow::stepStarted);
-    connect(m_runner, &SweepRunner::phaseChanged, this, &MainWindow::phaseChanged);
+    connect(m_runner, &SweepRunner::phaseChanged, m_progress, &SweepProgress::phaseChanged);
     connect(m_runner, &SweepRunner::sample, this, &MainWindow::sampleArrived);
     connect(m_runner, &SweepRunner::stepFinished, this, &MainWindow::stepFinished);
     connect(m_runner, &SweepRunner::finished, this, &MainWindow::sweepDone);
@@ -136,18 +115,8 @@ void MainWindow::buildCentral() {
     auto* center = new QWidget;
     auto* layout = new QVBoxLayout(center);
     layout->setContentsMargins(4, 4, 4, 0);
-    auto* progressRow = new QHBoxLayout;
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("sweepProgress"));
-    m_progress->setFormat(tr("%v of %m steps"));
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setMinimumWidth(220);
-    m_stepLabel = new QLabel(tr("No sweep running"));
-    m_stepLabel->setObjectName(QStringLiteral("stepLabel"));
-    progressRow->addWidget(m_progress, 1);
-    progressRow->addWidget(m_stepLabel, 2);
-    layout->addLayout(progressRow);
+    m_progress = new SweepProgress;
+    layout->addWidget(m_progress);
 
     m_timeline = new TimelineCharts;
     m_stepThroughput = new SweepChart(tr("Requests/s per step"), tr("requests/s"), false);
@@ -285,6 +254,10 @@ std::unique_ptr<QSettings> MainWindow::settings() const {
     return std::make_unique<QSettings>(m_options.settingsFile, QSettings::IniFormat);
 }
 
+QProgressBar* MainWindow::progress() const {
+    return m_progress->bar();
+}
+
 bool MainWindow::isRunning() const {
     return m_runner->isRunning();
 }
@@ -322,16 +295,13 @@ bool MainWindow::startSweep(bool quiet) {
         c->clearSeries();
         c->setSessions(plan->sessions);
     }
-    m_stepTotal = int(plan->sessions.size() * plan->outstanding.size());
-    m_stepIndex = 0;
-    m_progress->setRange(0, m_stepTotal);
-    m_progress->setValue(0);
-    m_phase = LoadRunner::Phase::Idle;
+    const int total = int(plan->sessions.size() * plan->outstanding.size());
+    m_progress->sweepStarted(total, base->warmupS, base->durationS);
     m_timeline->startStep(tr("starting"), base->warmupS, base->durationS);
     m_timeline->setValuesShown(valuesDiffer(*base));
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(m_run.label));
     setRunning(true);
-    statusBar()->showMessage(tr("Sweep of %n step(s) against %1; changes to the set-up apply to the next sweep", nullptr, m_stepTotal).arg(base->endpointUrl));
+    statusBar()->showMessage(tr("Sweep of %1 against %2; changes to the set-up apply to the next sweep").arg(stepsText(total), base->endpointUrl));
     m_runner->start(*base, *plan, m_run.label);
     return true;
 }
@@ -343,44 +313,18 @@ void MainWindow::stopSweep() {
 }
 
 void MainWindow::stepStarted(int index, int total, int sessions, int outstanding) {
-    m_stepIndex = index;
-    m_stepTotal = total;
-    m_stepSessions = sessions;
-    m_stepOutstanding = outstanding;
-    m_lastT = -m_base.warmupS;
-    m_progress->setRange(0, total);
-    m_progress->setValue(index);
+    m_progress->stepStarted(index, total, sessions, outstanding);
     m_timeline->startStep(tr("step %1 of %2, %3").arg(index + 1).arg(total).arg(stepTitle(sessions, outstanding)), m_base.warmupS,
                           m_base.durationS);
-    updateProgressText();
-}
-
-void MainWindow::phaseChanged(LoadRunner::Phase phase) {
-    m_phase = phase;
-    updateProgressText();
 }
 
 void MainWindow::sampleArrived(const TimelineSample& s) {
-    m_lastT = s.tS;
+    m_progress->sampleAt(s.tS);
     m_timeline->addSample(s);
     m_sampleLabel->setText(tr("last second: %1 req/s, p99 %2 ms, %3 errors, client CPU %4 % of a core")
                                .arg(formatRate(s.requestsPerS), formatMs(s.p99Us))
                                .arg(s.errors)
                                .arg(s.clientCpuPercent, 0, 'f', 0));
-    updateProgressText();
-}
-
-void MainWindow::updateProgressText() {
-    if (!m_runner->isRunning()) return;
-    QString text = tr("Step %1 of %2: %3, %4").arg(m_stepIndex + 1).arg(m_stepTotal).arg(stepTitle(m_stepSessions, m_stepOutstanding), phaseText(m_phase));
-    if (m_phase == LoadRunner::Phase::Measuring || m_phase == LoadRunner::Phase::WarmingUp) {
-        const double stepS = m_base.warmupS + m_base.durationS;
-        const double inStep = std::clamp(m_lastT + m_base.warmupS, 0.0, stepS);
-        if (m_phase == LoadRunner::Phase::Measuring) text += tr(" %1 of %2 s").arg(qMax(0.0, m_lastT), 0, 'f', 0).arg(m_base.durationS, 0, 'f', 0);
-        const double left = (m_stepTotal - m_stepIndex - 1) * stepS + (stepS - inStep);
-        text += tr(" (at most %1 left)").arg(durationText(left));
-    }
-    m_stepLabel->setText(text);
 }
 
 void MainWindow::plotStep(const StepResult& step) {
@@ -396,7 +340,7 @@ void MainWindow::plotStep(const StepResult& step) {
 void MainWindow::stepFinished(const StepResult& step) {
     m_run.steps.push_back(step);
     m_results->addStep(step);
-    m_progress->setValue(std::min(m_stepIndex + 1, m_progress->maximum()));
+    m_progress->stepFinished();
     plotStep(step);
     if (!step.beatenBy.isEmpty())
         statusBar()->showMessage(tr("%1 beat the server: %2").arg(stepTitle(step.sessions, step.outstanding), step.beatenBy));
@@ -406,10 +350,7 @@ void MainWindow::stepFinished(const StepResult& step) {
 void MainWindow::sweepDone(const RunResult& run) {
     m_run = run;
     if (m_results->steps().size() != run.steps.size()) showRun(run);
-    m_progress->setValue(m_progress->maximum());
-    const int skipped = m_stepTotal - int(run.steps.size());
-    m_stepLabel->setText(skipped > 0 ? tr("Sweep finished: %n step(s) run, %1 skipped after the server was beaten or the sweep stopped", nullptr, int(run.steps.size())).arg(skipped)
-                                     : tr("Sweep finished: %n step(s)", nullptr, int(run.steps.size())));
+    m_progress->sweepFinished(int(run.steps.size()));
     setRunning(false);
     statusBar()->showMessage(tr("Finished. File > Save run keeps it for a comparison later."));
     emit sweepFinished(run);
@@ -446,9 +387,7 @@ bool MainWindow::openRun(const QString& path, QString* error) {
     m_run = std::move(*run);
     m_setup->apply(m_run.parameters, m_run.plan, m_run.label);
     m_timeline->setValuesShown(valuesDiffer(m_run.parameters));
-    m_progress->setRange(0, std::max<int>(1, int(m_run.steps.size())));
-    m_progress->setValue(m_progress->maximum());
-    m_stepLabel->setText(tr("Opened %1: %2").arg(QFileInfo(path).fileName(), runSummary(m_run)));
+    m_progress->showText(tr("Opened %1: %2").arg(QFileInfo(path).fileName(), runSummary(m_run)));
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(QFileInfo(path).fileName()));
     showRun(m_run);
     setRunning(false);

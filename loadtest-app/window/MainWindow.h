@@ -31,6 +31,7 @@ class CompareWindow;
 class ResultsModel;
 class SetupPanel;
 class SweepChart;
+class SweepProgress;
 class SweepRunner;
 class TimelineCharts;
 
@@ -51,7 +52,8 @@ public:
     TimelineCharts* timeline() const { return m_timeline; }
     SweepChart* stepThroughputChart() const { return m_stepThroughput; }
     SweepChart* stepP99Chart() const { return m_stepP99; }
-    QProgressBar* progress() const { return m_progress; }
+    QProgressBar* progress() const;
+    SweepProgress* sweepProgress() const { return m_progress; }
     QPushButton* startButton() const { return m_startButton; }
     QPushButton* stopButton() const { return m_stopButton; }
     // The current run: the one finished (or running: its finished steps so far), or opened.
@@ -83,12 +85,10 @@ private:
     void showRun(const RunResult& run);
     void plotStep(const StepResult& step);
     void stepStarted(int index, int total, int sessions, int outstanding);
-    void phaseChanged(LoadRunner::Phase phase);
     void sampleArrived(const TimelineSample& sample);
     void stepFinished(const StepResult& step);
     void sweepDone(const RunResult& run);
     void stepSelected();
-    void updateProgressText();
     std::unique_ptr<QSettings> settings() const;
     QString askPath(bool save, const QString& title, const QString& filter, const QString& suffix);
     void report(bool ok, const QString& error, const QString& done);
@@ -101,8 +101,7 @@ private:
     SweepChart* m_stepThroughput = nullptr;
     SweepChart* m_stepP99 = nullptr;
     QTableView* m_table = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_stepLabel = nullptr;
+    SweepProgress* m_progress = nullptr;
     QLabel* m_sampleLabel = nullptr;
     QPushButton* m_startButton = nullptr;
     QPushButton* m_stopButton = nullptr;
@@ -114,12 +113,6 @@ private:
     RunResult m_run;
     std::vector<int> m_outstandingOrder;  // the colors of the step charts
     LoadParameters m_base;                // of the running sweep
-    int m_stepIndex = 0;
-    int m_stepTotal = 0;
-    int m_stepSessions = 0;
-    int m_stepOutstanding = 0;
-    LoadRunner::Phase m_phase = LoadRunner::Phase::Idle;
-    double m_lastT = 0;
     QString m_lastDir;
 };
 

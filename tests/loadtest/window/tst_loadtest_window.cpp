@@ -17,6 +17,7 @@
 #include "window/RunFiles.h"
 #include "window/SetupPanel.h"
 #include "window/SweepChart.h"
+#include "window/SweepProgress.h"
 #include "window/TimelineCharts.h"
 
 #include <QDoubleSpinBox>
@@ -122,6 +123,7 @@ void TestLoadtestWindow::sweepThroughTheControls() {
     // The running step's charts get a point a second (the warm-up's too).
     QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->pointCount() > 0, 10000);
     QVERIFY(m_window->isRunning());
+    QVERIFY2(m_window->sweepProgress()->text().contains(QLatin1String(" of 2: ")), qPrintable(m_window->sweepProgress()->text()));
     QVERIFY(finished.wait(30000));
     const app::LagFigures lag = probe.stop();
     qInfo("GUI timer lag during the sweep: %zu ticks, p50 %.2f ms, p99 %.2f ms, max %.2f ms", lag.samples, lag.p50Ms, lag.p99Ms, lag.maxMs);
@@ -130,6 +132,7 @@ void TestLoadtestWindow::sweepThroughTheControls() {
     QCOMPARE(steps.count(), 2);
     QCOMPARE(m_window->progress()->value(), 2);
     QCOMPARE(m_window->progress()->maximum(), 2);
+    QCOMPARE(m_window->sweepProgress()->text(), QStringLiteral("Sweep finished: 2 steps"));
     QVERIFY(m_window->startButton()->isEnabled());
     QVERIFY(!m_window->stopButton()->isEnabled());
     ResultsModel* results = m_window->results();
