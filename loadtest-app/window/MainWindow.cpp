@@ -299,6 +299,7 @@ bool MainWindow::startSweep(bool quiet) {
     m_progress->sweepStarted(total, base->warmupS, base->durationS);
     m_timeline->startStep(tr("starting"), base->warmupS, base->durationS);
     m_timeline->setValuesShown(valuesDiffer(*base));
+    m_timeline->setTargetRate(base->targetRate);
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(m_run.label));
     setRunning(true);
     statusBar()->showMessage(tr("Sweep of %1 against %2; changes to the set-up apply to the next sweep").arg(stepsText(total), base->endpointUrl));
@@ -387,6 +388,7 @@ bool MainWindow::openRun(const QString& path, QString* error) {
     m_run = std::move(*run);
     m_setup->apply(m_run.parameters, m_run.plan, m_run.label);
     m_timeline->setValuesShown(valuesDiffer(m_run.parameters));
+    m_timeline->setTargetRate(m_run.parameters.targetRate);
     m_progress->showText(tr("Opened %1: %2").arg(QFileInfo(path).fileName(), runSummary(m_run)));
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(QFileInfo(path).fileName()));
     showRun(m_run);

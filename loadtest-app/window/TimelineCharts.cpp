@@ -70,6 +70,9 @@ TimelineCharts::TimelineCharts(QWidget* parent) : QWidget(parent) {
     m_requests = line(tc, tr("requests/s"), seriesColor(0), 2.5);
     m_values = line(tc, tr("values/s (right)"), seriesColor(1), 1.5);
     m_startThroughput = marker(tc);
+    m_target = line(tc, tr("target rate"), QColor(0xb0, 0x00, 0x20), 1.5);
+    m_target->setPen(QPen(QColor(0xb0, 0x00, 0x20), 1.5, Qt::DashLine));
+    attach(m_target, m_tThroughput, m_requestsAxis);
     attach(m_requests, m_tThroughput, m_requestsAxis);
     attach(m_values, m_tThroughput, m_valuesAxis);
     attach(m_startThroughput, m_tThroughput, m_requestsAxis);
@@ -100,7 +103,15 @@ TimelineCharts::TimelineCharts(QWidget* parent) : QWidget(parent) {
         v->setMinimumSize(260, 180);
         layout->addWidget(v);
     }
+    setTargetRate(0);
     startStep(tr("Throughput"), 0, 10);
+}
+
+void TimelineCharts::setTargetRate(double perS) {
+    m_targetRate = perS;
+    m_target->setVisible(perS > 0);
+    for (QLegendMarker* m : m_throughputView->chart()->legend()->markers(m_target)) m->setVisible(perS > 0);
+    fitAxes();
 }
 
 void TimelineCharts::startStep(const QString& title, double warmupS, double durationS) {
@@ -159,13 +170,15 @@ void TimelineCharts::fitAxes() {
         t->setRange(from, to);
         t->applyNiceNumbers();
     }
-    m_requestsAxis->setRange(0, m_maxRequests > 0 ? m_maxRequests * 1.1 : 1);
+    const double top = std::max(m_maxRequests, m_targetRate);
+    m_requestsAxis->setRange(0, top > 0 ? top * 1.1 : 1);
     m_requestsAxis->applyNiceNumbers();
     m_valuesAxis->setRange(0, m_maxValues > 0 ? m_maxValues * 1.1 : 1);
     m_valuesAxis->applyNiceNumbers();
     const auto [lo, hi] = m_maxLatency > 0 ? logRange(m_minLatency, m_maxLatency) : std::pair{0.1, 10.0};
     m_latencyAxis->setRange(lo, hi);
     m_startThroughput->replace({QPointF(0, 0), QPointF(0, m_requestsAxis->max())});
+    m_target->replace({QPointF(from, m_targetRate), QPointF(to, m_targetRate)});
     m_startLatency->replace({QPointF(0, lo), QPointF(0, hi)});
 }
 

@@ -29,6 +29,8 @@ public:
     void setTimeline(const QString& title, const std::vector<TimelineSample>& samples, double durationS);
     // Whether values/s is drawn (and its axis): not when it equals requests/s (read-1, write-1, connect).
     void setValuesShown(bool shown);
+    // Open loop: the target rate (requests/s) as a dashed line on the throughput chart; 0: none.
+    void setTargetRate(double perS);
 
     QChartView* throughputView() const { return m_throughputView; }
     QChartView* latencyView() const { return m_latencyView; }
@@ -47,6 +49,8 @@ private:
     QLineSeries* m_max;
     QLineSeries* m_startThroughput;   // the dashed lines at t = 0
     QLineSeries* m_startLatency;
+    QLineSeries* m_target;
+    double m_targetRate = 0;
     QValueAxis* m_tThroughput;
     QValueAxis* m_tLatency;
     QValueAxis* m_requestsAxis;

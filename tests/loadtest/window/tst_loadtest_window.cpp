@@ -6,7 +6,8 @@
 // row / point per step and the progress bar stands at the total. The GUI thread's timer lag is
 // measured meanwhile (GuiLagProbe). Then CSV, JSON and PNG exports are read back, two saved runs
 // are opened and compared (ratios B/A of the steps), a saved run is opened in the window, and Stop
-// ends a long sweep at once; a server nobody answers on gives a failed step that says why.
+// ends a long sweep at once; a server nobody answers on gives a failed step that says why; closing
+// the window mid-sweep ends it cleanly.
 #include "engine/SweepRunner.h"
 #include "GuiLagProbe.h"
 #include "ua/server/Server.h"
@@ -27,6 +28,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -49,6 +51,7 @@ private slots:
     void openSavedRun();
     void stopEndsTheSweep();
     void unreachableServerShowsTheError();
+    void closingDuringASweep();   // last: it closes the window
 
 private:
     void setUp(const QString& sessions, double durationS, const QString& label);
@@ -285,6 +288,30 @@ void TestLoadtestWindow::unreachableServerShowsTheError() {
     QVERIFY(!results->index(0, ResultsModel::NotesColumn).data(Qt::DecorationRole).isNull());
     QCOMPARE(m_window->progress()->value(), m_window->progress()->maximum());
     QVERIFY(m_window->startButton()->isEnabled());
+}
+
+void TestLoadtestWindow::closingDuringASweep() {
+    setUp(QStringLiteral("1,2"), 30, QStringLiteral("closed"));
+    QTest::mouseClick(m_window->startButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->pointCount() >= 1, 10000);
+    QVERIFY(m_window->close());
+    m_window.reset();   // the sweep with it, mid-step
+    QTest::qWait(500);
+    // The server served the Sessions to the end and still answers a new sweep.
+    WindowOptions options;
+    options.settingsFile = m_dir.filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    m_window->show();
+    QCOMPARE(field<QLineEdit>("runLabel")->text(), QStringLiteral("closed"));   // remembered at close
+    // An open-loop step at 500 requests/s set in the panel: the engine keeps to it.
+    setUp(QStringLiteral("1"), 1, QStringLiteral("after"));
+    field<QRadioButton>("openLoop")->setChecked(true);
+    field<QDoubleSpinBox>("targetRate")->setValue(500);
+    QVERIFY(runSweep(30000));
+    QCOMPARE(m_window->results()->rowCount(), 1);
+    const StepResult& s = m_window->results()->step(0);
+    QCOMPARE(m_window->run().parameters.targetRate, 500.0);
+    QVERIFY2(s.requestsPerS > 400 && s.requestsPerS < 600, qPrintable(QString::number(s.requestsPerS)));
 }
 
 QTEST_MAIN(TestLoadtestWindow)
