@@ -76,6 +76,14 @@ uint64_t nextRandom(uint64_t& x) {  // xorshift64
 
 bool isTooBusy(StatusCode s) { return s == status::BadServerTooBusy || s == status::BadTcpServerTooBusy; }
 
+// The Session cannot carry requests any more (no auto-reconnect): its loop stops, or it would
+// spin on instant failures.
+bool isLost(StatusCode s) {
+    return s == status::BadConnectionClosed || s == status::BadServerNotConnected || s == status::BadNotConnected ||
+           s == status::BadSecureChannelClosed || s == status::BadSessionClosed || s == status::BadSessionIdInvalid ||
+           s == status::BadShutdown || s == status::BadDisconnect;
+}
+
 constexpr int kMaxBusyRetries = 6;
 
 } // namespace
@@ -95,6 +103,7 @@ int64_t Engine::intended(const Session& s, uint64_t k) const {
 }
 
 void Engine::fill(Session& s, int64_t now) {
+    if (s.lost) return;
     const int64_t end = measureEndNs.load(std::memory_order_relaxed);
     while (s.inFlight < p.outstanding) {
         const int64_t t = intended(s, s.nextK);
@@ -112,7 +121,7 @@ void Engine::pace(IoStats& io) {
     int64_t backlog = 0;
     for (auto& sp : sessions) {
         Session& s = *sp;
-        if (s.io != &io) continue;
+        if (s.io != &io || s.lost) continue;
         fill(s, now);
         // Due and waiting for a free slot: the schedule's sends up to `last` not made yet.
         const double due = (double(last - loadStartNs) / nsPerRequest - double(s.index)) / double(p.sessions);
@@ -220,7 +229,8 @@ void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values) 
     record(*s.io, tag & ~int64_t(1), (tag & 1) != 0, status, values);
     --s.inFlight;
     s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
-    if (!sending.load(std::memory_order_relaxed)) return;
+    if (isLost(status)) s.lost = true;
+    if (!sending.load(std::memory_order_relaxed) || s.lost) return;
     const int64_t now = steadyNs();
     if (openLoop) fill(s, now);  // a free slot: the next due request goes at once
     else if (now < measureEndNs.load(std::memory_order_relaxed)) send(s, now);
@@ -231,14 +241,18 @@ void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values) 
 void Engine::notified(Session& s, const SubscriptionNotification& n) {
     const int64_t now = steadyNs();
     const bool counted = now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed);
-    // Latency: from the message's PublishTime (the server's clock, on this machine the same) to now.
-    const double us = std::max(0.0, double(DateTime::now().ticks - n.publishTime.ticks) / 10.0);
+    // Latency: from the message's PublishTime (the server's clock, on this machine the same) to
+    // now (µs; a PublishTime often has ms resolution); not recorded when the server sent none.
+    const bool timed = n.publishTime.ticks > 0;
+    const int64_t nowTicks = DateTime::kUnixEpochTicks +
+                             std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count() * 10;
+    const double us = timed ? std::max(0.0, double(nowTicks - n.publishTime.ticks) / 10.0) : 0;
     for (Counts* c : {&s.io->second, counted ? &s.io->measured : nullptr}) {
         if (!c) continue;
         if (c == &s.io->measured) ++c->sent;
         ++c->answered;
         c->values += n.dataChanges.size();
-        c->latency.record(us);
+        if (timed) c->latency.record(us);
     }
     for (const MonitoredItemNotification& m : n.dataChanges) {
         if (m.clientHandle == 0 || m.clientHandle > s.items.size()) continue;

@@ -78,6 +78,7 @@ struct Session {
     uint64_t rng = 0;
     int32_t writeValue = 0;
     uint64_t nextK = 0;           // open loop: the next send of this Session's schedule
+    bool lost = false;            // its connection is gone: it sends no more
     SubscriptionHandle subscription = 0;
     std::vector<ItemSamples> items;
     int64_t minStepTicks = std::numeric_limits<int64_t>::max();  // the smallest change of an item's SourceTimestamp

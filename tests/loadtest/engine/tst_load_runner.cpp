@@ -16,6 +16,8 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
+#include "ua/secure/SecurityPolicy.h"
 #include <QtTest>
 #include <memory>
 
@@ -119,6 +121,13 @@ public:
         m_server.listen(QHostAddress::LocalHost, 0);
     }
     quint16 port() const { return m_server.serverPort(); }
+    // Closes every connection (both sides) at once.
+    void dropAll() {
+        for (auto& [down, up] : m_pairs) {
+            down->abort();
+            up->abort();
+        }
+    }
     // Every n-th connection is refused with ERR Bad_TcpServerTooBusy (0: none).
     void refuseEvery(int n) { m_busyEvery = n; }
     void hold(int ms) {
@@ -308,6 +317,75 @@ private slots:
                  qPrintable(describe(r)));
         // The back-off (20 ms and more per refusal) costs time: fewer cycles per second than without.
         QVERIFY(r.p99Us >= 15'000);
+    }
+
+    void connectionLost_data() {
+        QTest::addColumn<double>("rate");
+        QTest::newRow("closed loop") << 0.0;
+        QTest::newRow("open loop") << 200.0;
+    }
+    void connectionLost() {
+        // The proxy drops every connection 0.5 s into the measured period: the step says so, the
+        // requests in flight count as errors, the lost Sessions stop (no spinning on instant
+        // failures, no waiting for requests that can never be sent), and the counts still add up.
+        QFETCH(double, rate);
+        StallingProxy proxy(m_server->port());
+        LoadParameters p = base(Scenario::Read);
+        p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(proxy.port());
+        p.targetRate = rate;
+        p.readServerDiagnostics = false;  // and then there are none
+        LoadRunner runner;
+        QObject::connect(&runner, &LoadRunner::phaseChanged, &proxy, [&proxy](LoadRunner::Phase ph) {
+            if (ph == LoadRunner::Phase::Measuring) QTimer::singleShot(500, &proxy, [&proxy] { proxy.dropAll(); });
+        });
+        QSignalSpy finished(&runner, &LoadRunner::finished);
+        QElapsedTimer t;
+        t.start();
+        runner.start(p);
+        QVERIFY(finished.wait(30'000));
+        QVERIFY2(t.elapsed() < 6000, qPrintable(QString::number(t.elapsed())));
+        const StepResult r = finished.at(0).at(0).value<StepResult>();
+        qInfo("%s", qPrintable(describe(r)));
+        QVERIFY(r.error.isEmpty());
+        QVERIFY(r.connectionBroken);
+        QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
+        QVERIFY(r.answered > 0);
+        QVERIFY(r.errors + r.timeouts > 0);
+        QVERIFY2(r.errors + r.timeouts <= uint64_t(p.sessions * p.outstanding), qPrintable(describe(r)));
+        QCOMPARE(r.timeouts, uint64_t(0));
+        QVERIFY(!r.serverDiagnostics);
+    }
+
+    void secureChannel() {
+        // Basic256Sha256 SignAndEncrypt: the client certificate is created in pkiDir on first use,
+        // the server's is trusted without asking (trustServer), and every Session is encrypted.
+        QTemporaryDir serverPki, clientPki;
+        ServerConfig cfg;
+        cfg.port = 0;
+        cfg.hostName = QStringLiteral("127.0.0.1");
+        cfg.listenAddress = QHostAddress::LocalHost;
+        cfg.ioThreads = 1;
+        cfg.demoNamespace = false;
+        cfg.security.pkiDir = serverPki.path();
+        cfg.security.trustAllClients = true;
+        Server secure(cfg);
+        QVERIFY2(secure.start(), qPrintable(secure.errorString()));
+        LoadParameters p = base(Scenario::Read);
+        p.endpointUrl = secure.endpointUrl();
+        p.securityPolicyUri = QString::fromLatin1(kSecurityPolicyBasic256Sha256);
+        p.securityMode = MessageSecurityMode::SignAndEncrypt;
+        p.pkiDir = clientPki.path();
+        p.durationS = 1;
+        const StepResult r = runStep(p);
+        checkCounts(r);
+        QCOMPARE(r.errors, uint64_t(0));
+        QVERIFY(QDir(clientPki.path()).exists(QStringLiteral("own")));
+        // Refused when the server's certificate may not be trusted without asking.
+        p.trustServer = false;
+        QTemporaryDir emptyPki;
+        p.pkiDir = emptyPki.path();
+        const StepResult refused = runStep(p);
+        QVERIFY2(refused.error.contains(QStringLiteral("Bad_CertificateUntrusted")), qPrintable(refused.error));
     }
 
     void serverFigures() {
