@@ -58,6 +58,7 @@ int runWindow(int argc, char** argv) {
     const QCommandLineOption comparePidOption = hidden(QStringLiteral("compare-server-pid"), QStringLiteral("Screenshots: the server pid of run B."), QStringLiteral("pid"));
     const QCommandLineOption compareLabelOption = hidden(QStringLiteral("compare-label"), QStringLiteral("Screenshots: the label of run B."), QStringLiteral("text"));
     const QCommandLineOption lagOption = hidden(QStringLiteral("gui-lag-report"), QStringLiteral("Print the GUI timer lag after this many seconds and exit."), QStringLiteral("seconds"));
+    parser.addPositionalArgument(QStringLiteral("run"), QStringLiteral("A saved run to open (as --open)."), QStringLiteral("[run.json]"));
     parser.addOptions({endpointOption, pidOption, labelOption, openOption, shotsOption, compareEndpointOption, comparePidOption,
                        compareLabelOption, lagOption});
     parser.process(app);
@@ -67,9 +68,10 @@ int runWindow(int argc, char** argv) {
     if (parser.isSet(pidOption)) window.setup()->findChild<QSpinBox*>(QStringLiteral("serverPid"))->setValue(parser.value(pidOption).toInt());
     if (parser.isSet(labelOption)) window.setup()->findChild<QLineEdit*>(QStringLiteral("runLabel"))->setText(parser.value(labelOption));
     window.show();
-    if (parser.isSet(openOption)) {
+    const QString runFile = parser.isSet(openOption) ? parser.value(openOption) : parser.positionalArguments().value(0);
+    if (!runFile.isEmpty()) {
         QString error;
-        if (!window.openRun(parser.value(openOption), &error)) std::fprintf(stderr, "ua-loadtest: %s\n", qPrintable(error));
+        if (!window.openRun(runFile, &error)) std::fprintf(stderr, "ua-loadtest: %s\n", qPrintable(error));
     }
 
     GuiLagProbe probe;
