@@ -136,15 +136,15 @@ void MainWindow::buildCentral() {
     m_table->verticalHeader()->setDefaultSectionSize(22);
     m_table->horizontalHeader()->setDefaultSectionSize(64);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(ResultsModel::SessionsColumn, 58);
+    m_table->setColumnWidth(ResultsModel::SessionsColumn, 64);
     m_table->setColumnWidth(ResultsModel::OutstandingColumn, 50);
     m_table->setColumnWidth(ResultsModel::RequestsPerSColumn, 72);
     m_table->setColumnWidth(ResultsModel::ValuesPerSColumn, 72);
     m_table->setColumnWidth(ResultsModel::ErrorsColumn, 54);
     m_table->setColumnWidth(ResultsModel::TimeoutsColumn, 62);
-    m_table->setColumnWidth(ResultsModel::ClientCpuColumn, 76);
-    m_table->setColumnWidth(ResultsModel::ServerCpuColumn, 76);
-    m_table->setColumnWidth(ResultsModel::ServerRssColumn, 70);
+    m_table->setColumnWidth(ResultsModel::ClientCpuColumn, 80);
+    m_table->setColumnWidth(ResultsModel::ServerCpuColumn, 80);
+    m_table->setColumnWidth(ResultsModel::ServerRssColumn, 78);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
@@ -375,7 +375,7 @@ void MainWindow::stepSelected() {
     const QModelIndex current = m_table->currentIndex();
     if (!current.isValid()) return;
     const StepResult& s = m_results->step(current.row());
-    m_timeline->setTimeline(stepTitle(s.sessions, s.outstanding), s.timeline, s.durationS);
+    m_timeline->setTimeline(stepTitle(s.sessions, s.outstanding), s.timeline, m_run.parameters.warmupS, s.durationS);
 }
 
 bool MainWindow::openRun(const QString& path, QString* error) {

@@ -10,6 +10,7 @@
 #include <QLogValueAxis>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace ua::loadtest {
 
@@ -19,6 +20,9 @@ QLineSeries* line(QChart* chart, const QString& name, const QColor& color, qreal
     auto* s = new QLineSeries;
     s->setName(name);
     s->setPen(QPen(color, width));
+    // Markers too: a short step has few samples, and a single one draws no line.
+    s->setPointsVisible(true);
+    s->setMarkerSize(5);
     chart->addSeries(s);
     return s;
 }
@@ -71,6 +75,7 @@ TimelineCharts::TimelineCharts(QWidget* parent) : QWidget(parent) {
     m_values = line(tc, tr("values/s (right)"), seriesColor(1), 1.5);
     m_startThroughput = marker(tc);
     m_target = line(tc, tr("target rate"), QColor(0xb0, 0x00, 0x20), 1.5);
+    m_target->setPointsVisible(false);
     m_target->setPen(QPen(QColor(0xb0, 0x00, 0x20), 1.5, Qt::DashLine));
     attach(m_target, m_tThroughput, m_requestsAxis);
     attach(m_requests, m_tThroughput, m_requestsAxis);
@@ -146,10 +151,8 @@ void TimelineCharts::addSample(const TimelineSample& s) {
     fitAxes();
 }
 
-void TimelineCharts::setTimeline(const QString& title, const std::vector<TimelineSample>& samples, double durationS) {
-    double warmup = 0;
-    for (const TimelineSample& s : samples) warmup = std::max(warmup, -s.tS);
-    startStep(title, warmup, durationS);
+void TimelineCharts::setTimeline(const QString& title, const std::vector<TimelineSample>& samples, double warmupS, double durationS) {
+    startStep(title, warmupS, durationS);
     for (const TimelineSample& s : samples) addSample(s);
 }
 
@@ -164,11 +167,16 @@ int TimelineCharts::pointCount() const {
 }
 
 void TimelineCharts::fitAxes() {
-    const double from = -m_warmupS;
-    const double to = std::max(m_durationS, m_lastT);
+    // Whole seconds, a tick on 0 (the start of the measured period) and on every 1, 2, 5, 10, ... s.
+    const double from = std::floor(-m_warmupS);
+    const double to = std::ceil(std::max(m_durationS, m_lastT));
+    const double span = to - from;
+    const double step = span <= 12 ? 1 : span <= 30 ? 2 : span <= 75 ? 5 : span <= 150 ? 10 : span <= 450 ? 30 : 60;
     for (QValueAxis* t : {m_tThroughput, m_tLatency}) {
         t->setRange(from, to);
-        t->applyNiceNumbers();
+        t->setTickType(QValueAxis::TicksDynamic);
+        t->setTickAnchor(0);
+        t->setTickInterval(step);
     }
     const double top = std::max(m_maxRequests, m_targetRate);
     m_requestsAxis->setRange(0, top > 0 ? top * 1.1 : 1);

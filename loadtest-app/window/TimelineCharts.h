@@ -26,7 +26,7 @@ public:
     // 2 sessions x 1 outstanding".
     void startStep(const QString& title, double warmupS, double durationS);
     void addSample(const TimelineSample& sample);
-    void setTimeline(const QString& title, const std::vector<TimelineSample>& samples, double durationS);
+    void setTimeline(const QString& title, const std::vector<TimelineSample>& samples, double warmupS, double durationS);
     // Whether values/s is drawn (and its axis): not when it equals requests/s (read-1, write-1, connect).
     void setValuesShown(bool shown);
     // Open loop: the target rate (requests/s) as a dashed line on the throughput chart; 0: none.
