@@ -322,7 +322,7 @@ void MainWindow::stepStarted(int index, int total, int sessions, int outstanding
 void MainWindow::sampleArrived(const TimelineSample& s) {
     m_progress->sampleAt(s.tS);
     m_timeline->addSample(s);
-    m_sampleLabel->setText(tr("last second: %1 req/s, p99 %2 ms, %3 errors, client CPU %4 % of a core")
+    m_sampleLabel->setText(tr("last second: %1 req/s, p99 %2 ms, %3 errors, load generator CPU %4 % of a core")
                                .arg(formatRate(s.requestsPerS), formatMs(s.p99Us))
                                .arg(s.errors)
                                .arg(s.clientCpuPercent, 0, 'f', 0));

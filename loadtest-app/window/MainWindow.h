@@ -5,7 +5,7 @@
 //               left), the running step's live charts over time (TimelineCharts: requests/s and
 //               values/s, p50/p99/max), the finished steps against sessions (requests/s and p99,
 //               one line per outstanding value), and the results table (ResultsModel)
-//   status bar  the last second's figures, including this load generator's CPU use
+//   status bar  the last second's figures, including the load generator's CPU use
 // File: Open run, Save run (JSON), Export CSV / JSON / charts PNG. Compare: the current run with a
 // saved one, or two saved runs (CompareWindow). A finished step selected in the table shows its
 // timeline again. The SweepRunner lives in the GUI thread and never blocks it: the requests run on
