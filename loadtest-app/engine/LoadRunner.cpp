@@ -605,7 +605,8 @@ struct LoadRunner::Impl {
         engine.reset();
         ++generation;
         setPhase(Phase::Idle);
-        emit q->finished(result);
+        const StepResult done = result;  // a slot may start the next step (and reset `result`)
+        emit q->finished(done);
     }
 };
 

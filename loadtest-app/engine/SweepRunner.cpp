@@ -83,7 +83,8 @@ struct SweepRunner::Impl {
 
     void finish() {
         running = false;
-        emit q->finished(run);
+        const RunResult done = run;  // a slot may start another sweep
+        emit q->finished(done);
     }
 };
 

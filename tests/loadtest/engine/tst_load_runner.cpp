@@ -309,9 +309,13 @@ private slots:
         checkCounts(r);
         qInfo("connect through a busy proxy: %s; too busy %llu, retries %llu", qPrintable(describe(r)),
               static_cast<unsigned long long>(r.serverTooBusy), static_cast<unsigned long long>(r.retries));
-        QVERIFY2(r.errors == 0, qPrintable(describe(r)));
         QVERIFY(r.serverTooBusy > 0);
-        QCOMPARE(r.retries, r.serverTooBusy);  // each one retried (never 6 in a row here)
+        // Each refusal is retried, except that a cycle refused 7 times in a row gives up (an error
+        // Bad_TcpServerTooBusy after 6 retries): rare here, but a worker can keep drawing the third slot.
+        QVERIFY2(r.errors == 0 || (r.errorsByStatus.size() == 1 && r.errorsByStatus.count(QStringLiteral("Bad_TcpServerTooBusy"))),
+                 qPrintable(describe(r)));
+        QVERIFY2(r.errors <= r.answered / 20, qPrintable(describe(r)));
+        QCOMPARE(r.retries, r.serverTooBusy - r.errors);
         // About one connection in three was refused.
         QVERIFY2(double(r.serverTooBusy) >= 0.25 * double(r.answered) && double(r.serverTooBusy) <= 0.75 * double(r.answered),
                  qPrintable(describe(r)));
