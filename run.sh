@@ -3,6 +3,9 @@
 #   ./run.sh [server args...]    the OPC UA server app (ua-server); without $DISPLAY with --headless
 #   ./run.sh client [args...]    the client app's window (ua-client; `./run.sh client --help`), or its
 #                                command line with a command (`./run.sh client read opc.tcp://... i=2258`)
+#   ./run.sh loadtest [args...]  the load tester's window (ua-loadtest; `./run.sh loadtest --endpoint
+#                                opc.tcp://host:4840`), or its command line with a command
+#                                (`./run.sh loadtest --help`, `./run.sh loadtest sweep ...`)
 set -euo pipefail
 cd "$(dirname "$0")"
 # shellcheck source=scripts/deps.sh
@@ -18,6 +21,17 @@ if [[ ${1:-} == client ]]; then
     fi
     # Without a display ua-client explains its command line and exits with 2.
     exec "$client" "$@"
+fi
+
+if [[ ${1:-} == loadtest ]]; then
+    shift
+    loadtest=build/loadtest-app/ua-loadtest
+    if [[ ! -x $loadtest ]]; then
+        echo "error: $loadtest was not built; check the build output above (is loadtest-app/ in the build?)" >&2
+        exit 1
+    fi
+    # Without a display ua-loadtest explains its command line and exits with 2.
+    exec "$loadtest" "$@"
 fi
 
 server=build/server-app/ua-server

@@ -1,2 +1,98 @@
-// Implementation pending (issue 8, being built on a branch).
-#include "WindowMain.h"
+#include "window/WindowMain.h"
+
+#include "cli/CommandLine.h"
+#include "GuiLagProbe.h"
+#include "window/MainWindow.h"
+#include "window/ScreenshotTour.h"
+#include "window/SetupPanel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <cstdio>
+
+namespace ua::loadtest {
+
+using app::GuiLagProbe;
+using app::LagFigures;
+
+namespace {
+
+// Whether a window can be shown: a display, or a platform chosen explicitly (offscreen, xcb, ...).
+bool haveDisplay() {
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+QCommandLineOption hidden(const QString& name, const QString& description, const QString& value) {
+    QCommandLineOption o(name, description, value);
+    o.setFlags(QCommandLineOption::HiddenFromHelp);
+    return o;
+}
+
+} // namespace
+
+int runWindow(int argc, char** argv) {
+    if (!haveDisplay()) {
+        std::fprintf(stderr, "ua-loadtest: no display ($DISPLAY is not set), so the window cannot open.\n"
+                             "Use the command line instead:\n\n");
+        char name[] = "ua-loadtest";
+        char help[] = "--help";
+        char* helpArgv[] = {name, help, nullptr};
+        runCommandLine(2, helpArgv);
+        return 2;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("ua-loadtest"));
+    QApplication::setOrganizationName(QStringLiteral("ua-workbench"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("UA Workbench load tester: the window (see ua-loadtest --help for the command line)"));
+    parser.addHelpOption();
+    const QCommandLineOption endpointOption(QStringLiteral("endpoint"), QStringLiteral("The endpoint URL to load."), QStringLiteral("url"));
+    const QCommandLineOption pidOption(QStringLiteral("server-pid"), QStringLiteral("The server's process id (its CPU and RSS are measured)."), QStringLiteral("pid"));
+    const QCommandLineOption labelOption(QStringLiteral("label"), QStringLiteral("The run's label."), QStringLiteral("text"));
+    const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Open this saved run."), QStringLiteral("file"));
+    const QCommandLineOption shotsOption = hidden(QStringLiteral("screenshots"), QStringLiteral("Run two sweeps, take screenshots into dir and exit (needs --endpoint)."), QStringLiteral("dir"));
+    const QCommandLineOption compareEndpointOption = hidden(QStringLiteral("compare-endpoint"), QStringLiteral("Screenshots: the endpoint of run B."), QStringLiteral("url"));
+    const QCommandLineOption comparePidOption = hidden(QStringLiteral("compare-server-pid"), QStringLiteral("Screenshots: the server pid of run B."), QStringLiteral("pid"));
+    const QCommandLineOption compareLabelOption = hidden(QStringLiteral("compare-label"), QStringLiteral("Screenshots: the label of run B."), QStringLiteral("text"));
+    const QCommandLineOption lagOption = hidden(QStringLiteral("gui-lag-report"), QStringLiteral("Print the GUI timer lag after this many seconds and exit."), QStringLiteral("seconds"));
+    parser.addPositionalArgument(QStringLiteral("run"), QStringLiteral("A saved run to open (as --open)."), QStringLiteral("[run.json]"));
+    parser.addOptions({endpointOption, pidOption, labelOption, openOption, shotsOption, compareEndpointOption, comparePidOption,
+                       compareLabelOption, lagOption});
+    parser.process(app);
+
+    MainWindow window;
+    if (parser.isSet(endpointOption)) window.setup()->findChild<QLineEdit*>(QStringLiteral("endpointUrl"))->setText(parser.value(endpointOption));
+    if (parser.isSet(pidOption)) window.setup()->findChild<QSpinBox*>(QStringLiteral("serverPid"))->setValue(parser.value(pidOption).toInt());
+    if (parser.isSet(labelOption)) window.setup()->findChild<QLineEdit*>(QStringLiteral("runLabel"))->setText(parser.value(labelOption));
+    window.show();
+    const QString runFile = parser.isSet(openOption) ? parser.value(openOption) : parser.positionalArguments().value(0);
+    if (!runFile.isEmpty()) {
+        QString error;
+        if (!window.openRun(runFile, &error)) std::fprintf(stderr, "ua-loadtest: %s\n", qPrintable(error));
+    }
+
+    GuiLagProbe probe;
+    if (parser.isSet(lagOption)) {
+        QObject::connect(&probe, &GuiLagProbe::finished, &window, [](const LagFigures& f) {
+            std::printf("gui-lag: %zu ticks of 10 ms: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", f.samples, f.p50Ms, f.p99Ms, f.maxMs);
+            std::fflush(stdout);
+            QApplication::exit(0);
+        });
+        probe.start(parser.value(lagOption).toInt() * 1000);
+    }
+    if (parser.isSet(shotsOption) && parser.isSet(endpointOption)) {
+        const TourTarget a{parser.value(endpointOption), parser.value(pidOption).toLongLong(),
+                           parser.isSet(labelOption) ? parser.value(labelOption) : QStringLiteral("A")};
+        const TourTarget b{parser.value(compareEndpointOption), parser.value(comparePidOption).toLongLong(),
+                           parser.isSet(compareLabelOption) ? parser.value(compareLabelOption) : QStringLiteral("B")};
+        auto* tour = new ScreenshotTour(&window, a, b, parser.value(shotsOption), &window);
+        QObject::connect(tour, &ScreenshotTour::finished, &app, [](bool ok) { QApplication::exit(ok ? 0 : 1); });
+        tour->start();
+    }
+    return QApplication::exec();
+}
+
+} // namespace ua::loadtest

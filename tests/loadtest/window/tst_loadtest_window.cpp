@@ -1,0 +1,318 @@
+// The load tester's window end to end (issue 8 "the window offscreen: a short sweep runs, the charts
+// get points, the export files parse"), against our Server in process (port 0, the benchmark
+// variables ns=1;i=1000..): a sweep of sessions 1,2 x outstanding 1 (1 s steps after 0.5 s of
+// warm-up) is set up in the set-up panel's fields and started with its Start button. While it runs
+// the running step's time chart gets points; at the end the table and the per-step charts hold one
+// row / point per step and the progress bar stands at the total. The GUI thread's timer lag is
+// measured meanwhile (GuiLagProbe). Then CSV, JSON and PNG exports are read back, two saved runs
+// are opened and compared (ratios B/A of the steps), a saved run is opened in the window, and Stop
+// ends a long sweep at once; a server nobody answers on gives a failed step that says why; closing
+// the window mid-sweep ends it cleanly.
+#include "engine/SweepRunner.h"
+#include "GuiLagProbe.h"
+#include "ua/server/Server.h"
+#include "window/CompareModel.h"
+#include "window/CompareWindow.h"
+#include "window/MainWindow.h"
+#include "window/ResultsModel.h"
+#include "window/RunFiles.h"
+#include "window/SetupPanel.h"
+#include "window/SweepChart.h"
+#include "window/SweepProgress.h"
+#include "window/TimelineCharts.h"
+
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+using namespace ua;
+using namespace ua::loadtest;
+
+class TestLoadtestWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void sweepThroughTheControls();
+    void exportsParse();
+    void compareTwoSavedRuns();
+    void openSavedRun();
+    void stopEndsTheSweep();
+    void unreachableServerShowsTheError();
+    void closingDuringASweep();   // last: it closes the window
+
+private:
+    void setUp(const QString& sessions, double durationS, const QString& label);
+    bool runSweep(int timeoutMs);
+    template <typename T>
+    T* field(const char* name) const {
+        auto* f = m_window->setup()->findChild<T*>(QLatin1String(name));
+        if (!f) qWarning("no field %s", name);
+        return f;
+    }
+
+    std::unique_ptr<Server> m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_url;
+};
+
+void TestLoadtestWindow::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 1;
+    m_server = std::make_unique<Server>(cfg);
+    QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
+    m_url = m_server->endpointUrl();
+    WindowOptions options;
+    options.settingsFile = m_dir.filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestLoadtestWindow::cleanupTestCase() {
+    m_window.reset();
+    if (m_server) m_server->stop();
+}
+
+void TestLoadtestWindow::setUp(const QString& sessions, double durationS, const QString& label) {
+    field<QLineEdit>("endpointUrl")->setText(m_url);
+    field<QLineEdit>("sessionsList")->setText(sessions);
+    field<QLineEdit>("outstandingList")->setText(QStringLiteral("1"));
+    field<QDoubleSpinBox>("durationS")->setValue(durationS);
+    field<QDoubleSpinBox>("warmupS")->setValue(0.5);
+    // The server runs in this process: its figures are this process's (the column is filled).
+    field<QSpinBox>("serverPid")->setValue(int(QCoreApplication::applicationPid()));
+    field<QLineEdit>("runLabel")->setText(label);
+}
+
+// Clicks Start and waits for the sweep's end.
+bool TestLoadtestWindow::runSweep(int timeoutMs) {
+    QSignalSpy finished(m_window.get(), &MainWindow::sweepFinished);
+    QTest::mouseClick(m_window->startButton(), Qt::LeftButton);
+    if (!m_window->isRunning()) return false;
+    return finished.wait(timeoutMs);
+}
+
+void TestLoadtestWindow::sweepThroughTheControls() {
+    setUp(QStringLiteral("1,2"), 1, QStringLiteral("first"));
+    app::GuiLagProbe probe;
+    probe.start();
+    QSignalSpy finished(m_window.get(), &MainWindow::sweepFinished);
+    QSignalSpy steps(m_window->runner(), &SweepRunner::stepStarted);
+    QVERIFY(m_window->startButton()->isEnabled());
+    QTest::mouseClick(m_window->startButton(), Qt::LeftButton);
+    QVERIFY(m_window->isRunning());
+    QVERIFY(!m_window->startButton()->isEnabled());
+    QVERIFY(m_window->stopButton()->isEnabled());
+    QCOMPARE(m_window->progress()->maximum(), 2);
+    // The running step's charts get a point a second (the warm-up's too).
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->pointCount() > 0, 10000);
+    QVERIFY(m_window->isRunning());
+    QVERIFY2(m_window->sweepProgress()->text().contains(QLatin1String(" of 2: ")), qPrintable(m_window->sweepProgress()->text()));
+    QVERIFY(finished.wait(30000));
+    const app::LagFigures lag = probe.stop();
+    qInfo("GUI timer lag during the sweep: %zu ticks, p50 %.2f ms, p99 %.2f ms, max %.2f ms", lag.samples, lag.p50Ms, lag.p99Ms, lag.maxMs);
+    QVERIFY2(lag.p99Ms < 50, "the GUI thread was blocked during the sweep");   // the goal of the apps' windows
+
+    QCOMPARE(steps.count(), 2);
+    QCOMPARE(m_window->progress()->value(), 2);
+    QCOMPARE(m_window->progress()->maximum(), 2);
+    QCOMPARE(m_window->sweepProgress()->text(), QStringLiteral("Sweep finished: 2 steps"));
+    QVERIFY(m_window->startButton()->isEnabled());
+    QVERIFY(!m_window->stopButton()->isEnabled());
+    ResultsModel* results = m_window->results();
+    QCOMPARE(results->rowCount(), 2);
+    QCOMPARE(m_window->resultsView()->model(), results);
+    for (int row = 0; row < 2; ++row) {
+        const StepResult& s = results->step(row);
+        QCOMPARE(s.sessions, row + 1);
+        QCOMPARE(s.outstanding, 1);
+        QVERIFY2(s.error.isEmpty(), qPrintable(s.error));
+        QVERIFY(s.answered > 0);
+        QCOMPARE(s.sent, s.answered + s.errors + s.timeouts);
+        QCOMPARE(s.errors, uint64_t(0));
+        QVERIFY(s.requestsPerS > 0);
+        QVERIFY(s.p99Us > 0);
+        QVERIFY(!results->index(row, ResultsModel::RequestsPerSColumn).data().toString().isEmpty());
+        QVERIFY(!results->index(row, ResultsModel::P99Column).data().toString().isEmpty());
+        QVERIFY(!results->index(row, ResultsModel::ServerCpuColumn).data().toString().isEmpty());
+    }
+    const QString series = QStringLiteral("outstanding 1");
+    QCOMPARE(m_window->stepThroughputChart()->pointCount(series), 2);
+    QCOMPARE(m_window->stepP99Chart()->pointCount(series), 2);
+    QCOMPARE(m_window->stepThroughputChart()->seriesCount(), 1);
+    QCOMPARE(m_window->run().steps.size(), std::size_t(2));
+    QCOMPARE(m_window->run().label, QStringLiteral("first"));
+    // The set-up was remembered.
+    QSettings settings(m_dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    QCOMPARE(settings.value(QStringLiteral("setup/endpointUrl")).toString(), m_url);
+    QCOMPARE(settings.value(QStringLiteral("setup/sessionsList")).toString(), QStringLiteral("1,2"));
+}
+
+void TestLoadtestWindow::exportsParse() {
+    QCOMPARE(m_window->run().steps.size(), std::size_t(2));
+    QString error;
+    const QString csvPath = m_dir.filePath(QStringLiteral("run.csv"));
+    QVERIFY2(m_window->exportCsv(csvPath, &error), qPrintable(error));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);   // the header and a row per step
+    QVERIFY(lines[0].startsWith(QLatin1String("scenario,sessions,outstanding")));
+    QVERIFY(lines[1].startsWith(QLatin1String("read,1,1,")));
+    QVERIFY(lines[2].startsWith(QLatin1String("read,2,1,")));
+
+    const QString jsonPath = m_dir.filePath(QStringLiteral("run.json"));
+    QVERIFY2(m_window->exportJson(jsonPath, &error), qPrintable(error));
+    QFile json(jsonPath);
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonDocument doc = QJsonDocument::fromJson(json.readAll());
+    QVERIFY(doc.isObject());
+    const auto run = RunResult::fromJson(doc.object(), &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->steps.size(), std::size_t(2));
+    QCOMPARE(run->label, QStringLiteral("first"));
+    QCOMPARE(run->steps[1].sessions, 2);
+    QCOMPARE(run->steps[1].answered, m_window->run().steps[1].answered);
+    QVERIFY(!run->steps[0].timeline.empty());
+
+    const QString pngPath = m_dir.filePath(QStringLiteral("charts.png"));
+    QVERIFY2(m_window->exportChartsPng(pngPath, &error), qPrintable(error));
+    QImage image;
+    QVERIFY(image.load(pngPath, "PNG"));
+    QVERIFY(image.width() > 400 && image.height() > 300);
+    // Not blank: the charts drew lines and text in more than a couple of colors.
+    QSet<QRgb> colors;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) colors.insert(image.pixel(x, y));
+    QVERIFY2(colors.size() > 8, qPrintable(QString::number(colors.size())));
+    QVERIFY(m_window->saveRun(m_dir.filePath(QStringLiteral("a.json")), &error));
+}
+
+void TestLoadtestWindow::compareTwoSavedRuns() {
+    // Run B: the same steps again.
+    setUp(QStringLiteral("1,2"), 1, QStringLiteral("second"));
+    QVERIFY(runSweep(30000));
+    QString error;
+    QVERIFY(m_window->saveRun(m_dir.filePath(QStringLiteral("b.json")), &error));
+    const auto a = loadRunJson(m_dir.filePath(QStringLiteral("a.json")), &error);
+    QVERIFY2(a, qPrintable(error));
+    const auto b = loadRunJson(m_dir.filePath(QStringLiteral("b.json")), &error);
+    QVERIFY2(b, qPrintable(error));
+    CompareWindow* compare = m_window->compare(*a, *b);
+    QVERIFY(compare && compare->isVisible());
+    CompareModel* model = compare->model();
+    QCOMPARE(model->rowCount(), 2);
+    QCOMPARE(model->labelA(), QStringLiteral("first"));
+    QCOMPARE(model->labelB(), QStringLiteral("second"));
+    const int ratio = CompareModel::column(QStringLiteral("requestsPerS"), CompareModel::Side::Ratio);
+    for (int row = 0; row < 2; ++row) {
+        const double expected = b->steps[std::size_t(row)].requestsPerS / a->steps[std::size_t(row)].requestsPerS;
+        QCOMPARE(model->index(row, CompareModel::SessionsColumn).data().toInt(), row + 1);
+        QVERIFY(qAbs(model->index(row, ratio).data(Qt::UserRole).toDouble() - expected) < 1e-9);
+        QVERIFY(model->index(row, ratio).data().toString().endsWith(QLatin1Char('x')));
+    }
+    QCOMPARE(compare->table()->model(), model);
+    QCOMPARE(compare->throughputChart()->seriesCount(), 2);   // A and B, outstanding 1
+    QCOMPARE(compare->throughputChart()->totalPoints(), 4);
+    QCOMPARE(compare->p99Chart()->totalPoints(), 4);
+    compare->close();
+}
+
+void TestLoadtestWindow::openSavedRun() {
+    QString error;
+    QVERIFY2(m_window->openRun(m_dir.filePath(QStringLiteral("a.json")), &error), qPrintable(error));
+    QCOMPARE(m_window->run().label, QStringLiteral("first"));
+    QCOMPARE(m_window->results()->rowCount(), 2);
+    QCOMPARE(m_window->stepThroughputChart()->totalPoints(), 2);
+    QCOMPARE(field<QLineEdit>("runLabel")->text(), QStringLiteral("first"));
+    // The last step is selected and its timeline shown again.
+    QVERIFY(m_window->timeline()->pointCount() > 0);
+    QVERIFY(!m_window->openRun(m_dir.filePath(QStringLiteral("run.csv")), &error));
+    QVERIFY(error.contains(QLatin1String("run.csv")));
+}
+
+void TestLoadtestWindow::stopEndsTheSweep() {
+    setUp(QStringLiteral("1,2,5"), 30, QStringLiteral("stopped"));
+    QSignalSpy finished(m_window.get(), &MainWindow::sweepFinished);
+    QTest::mouseClick(m_window->startButton(), Qt::LeftButton);
+    QVERIFY(m_window->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->pointCount() >= 2, 10000);
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(m_window->stopButton(), Qt::LeftButton);
+    QVERIFY(!finished.isEmpty() || finished.wait(15000));
+    qInfo("Stop to finished: %lld ms", clock.elapsed());
+    QVERIFY(!m_window->isRunning());
+    QVERIFY(m_window->run().steps.size() <= 1);
+    QCOMPARE(m_window->progress()->value(), m_window->progress()->maximum());
+    QVERIFY(m_window->startButton()->isEnabled());
+}
+
+void TestLoadtestWindow::unreachableServerShowsTheError() {
+    // A port nothing listens on (taken and released): the step fails, the table says why.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    setUp(QStringLiteral("1,2"), 1, QStringLiteral("nobody"));
+    field<QLineEdit>("endpointUrl")->setText(QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port));
+    QVERIFY(runSweep(30000));
+    ResultsModel* results = m_window->results();
+    QVERIFY(results->rowCount() >= 1);
+    const StepResult& first = results->step(0);
+    QVERIFY(!first.error.isEmpty());
+    const QString notes = results->index(0, ResultsModel::NotesColumn).data().toString();
+    qInfo("notes: %s", qPrintable(notes));
+    QVERIFY(notes.startsWith(QLatin1String("failed: ")));
+    QVERIFY(notes.contains(QLatin1String("Bad_ConnectionRejected")));
+    QCOMPARE(notes.count(QLatin1String("Bad_ConnectionRejected")), 1);
+    QVERIFY(!results->index(0, ResultsModel::NotesColumn).data(Qt::DecorationRole).isNull());
+    QCOMPARE(m_window->progress()->value(), m_window->progress()->maximum());
+    QVERIFY(m_window->startButton()->isEnabled());
+}
+
+void TestLoadtestWindow::closingDuringASweep() {
+    setUp(QStringLiteral("1,2"), 30, QStringLiteral("closed"));
+    QTest::mouseClick(m_window->startButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->pointCount() >= 1, 10000);
+    QVERIFY(m_window->close());
+    m_window.reset();   // the sweep with it, mid-step
+    QTest::qWait(500);
+    // The server served the Sessions to the end and still answers a new sweep.
+    WindowOptions options;
+    options.settingsFile = m_dir.filePath(QStringLiteral("settings.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    m_window->show();
+    QCOMPARE(field<QLineEdit>("runLabel")->text(), QStringLiteral("closed"));   // remembered at close
+    // An open-loop step at 500 requests/s set in the panel: the engine keeps to it.
+    setUp(QStringLiteral("1"), 1, QStringLiteral("after"));
+    field<QRadioButton>("openLoop")->setChecked(true);
+    field<QDoubleSpinBox>("targetRate")->setValue(500);
+    QVERIFY(runSweep(30000));
+    QCOMPARE(m_window->results()->rowCount(), 1);
+    const StepResult& s = m_window->results()->step(0);
+    QCOMPARE(m_window->run().parameters.targetRate, 500.0);
+    QVERIFY2(s.requestsPerS > 400 && s.requestsPerS < 600, qPrintable(QString::number(s.requestsPerS)));
+}
+
+QTEST_MAIN(TestLoadtestWindow)
+#include "tst_loadtest_window.moc"
