@@ -121,16 +121,6 @@ QString cliVersion() {
     return QStringLiteral("ua-loadtest %1 (UA Workbench)").arg(QStringLiteral(UA_WORKBENCH_VERSION));
 }
 
-std::optional<std::vector<int>> parseIntList(const QString& text) {
-    std::vector<int> out;
-    for (const QString& part : text.split(QLatin1Char(','))) {
-        const auto n = integer(part.trimmed(), 1, 1'000'000);
-        if (!n || (!out.empty() && *n <= out.back())) return std::nullopt;
-        out.push_back(*n);
-    }
-    return out;
-}
-
 std::optional<QString> securityPolicyFromName(const QString& name) {
     const QString prefix = QStringLiteral("http://opcfoundation.org/UA/SecurityPolicy#");
     const QString fragment = name.startsWith(prefix) ? name.mid(prefix.size()) : name;
@@ -357,12 +347,12 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     // Sessions x outstanding: one number each for run and ab, lists for sweep.
     if (o.command == QLatin1String("sweep")) {
         if (!sessionsText.isEmpty()) {
-            const auto l = parseIntList(sessionsText);
+            const auto l = parseStepList(sessionsText);
             if (!l) return usage(QStringLiteral("--sessions %1: expected ascending whole numbers > 0, e.g. 1,2,5,10").arg(sessionsText));
             o.plan.sessions = *l;
         }
         if (!outstandingText.isEmpty()) {
-            const auto l = parseIntList(outstandingText);
+            const auto l = parseStepList(outstandingText);
             if (!l) return usage(QStringLiteral("--outstanding %1: expected ascending whole numbers > 0, e.g. 1,10,100").arg(outstandingText));
             o.plan.outstanding = *l;
         }

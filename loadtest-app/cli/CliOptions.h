@@ -57,8 +57,6 @@ QString cliUsage();
 QString cliVersion();
 // run, sweep, ab, compare.
 const QStringList& cliCommands();
-// "1,2,5,10" -> {1, 2, 5, 10} (positive, ascending, no duplicates); nullopt otherwise.
-std::optional<std::vector<int>> parseIntList(const QString& text);
 // "Basic256Sha256" (or the full URI) -> the SecurityPolicy URI; "None" -> ""; nullopt if unknown.
 std::optional<QString> securityPolicyFromName(const QString& name);
 // A target of ab: "spawn", "spawn:PATH" or an opc.tcp URL; nullopt otherwise.

@@ -1,5 +1,5 @@
 // The command line of ua-loadtest (issue 8 item 3): `ua-loadtest run|sweep|ab|compare [options]`,
-// a result line per step, --json, --spawn-server; see docs/LoadTester.md.
+// a result line per step, --json, --spawn-server; see docs/LoadTesterCli.md.
 #pragma once
 
 namespace ua::loadtest {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/syscall.h>
@@ -242,10 +243,12 @@ void Engine::notified(Session& s, const SubscriptionNotification& n) {
     const int64_t now = steadyNs();
     const bool counted = now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed);
     // Latency: from the message's PublishTime (the server's clock, on this machine the same) to
-    // now (µs; a PublishTime often has ms resolution); not recorded when the server sent none.
-    const bool timed = n.publishTime.ticks > 0;
+    // now (µs; a PublishTime often has ms resolution); not recorded when the server sent none or
+    // one that is not within an hour of now (node-opcua 2.186 sends the null DateTime 1601-01-01).
     const int64_t nowTicks = DateTime::kUnixEpochTicks +
                              std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count() * 10;
+    constexpr int64_t kHourTicks = 36'000'000'000;
+    const bool timed = n.publishTime.ticks > 0 && std::abs(nowTicks - n.publishTime.ticks) < kHourTicks;
     const double us = timed ? std::max(0.0, double(nowTicks - n.publishTime.ticks) / 10.0) : 0;
     for (Counts* c : {&s.io->second, counted ? &s.io->measured : nullptr}) {
         if (!c) continue;

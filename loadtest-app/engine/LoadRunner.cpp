@@ -20,6 +20,14 @@ using namespace detail;
 
 namespace {
 
+// NodeId text with a namespace URI ("nsu=...;s=X", looked up in the server's NamespaceArray) or an
+// index ("ns=1;s=X", "i=2253").
+std::optional<NodeId> nodeIdFromText(const NodeIdConverter& conv, const QString& text) {
+    const std::string t = text.trimmed().toStdString();
+    if (auto id = conv.fromPersistentString(t)) return id;
+    return NodeId::parse(t);
+}
+
 ClientConfig clientConfig(const LoadParameters& p) {
     ClientConfig c;
     c.securityPolicyUri = p.securityPolicyUri.isEmpty() ? QString::fromLatin1(kSecurityPolicyNone) : p.securityPolicyUri;
@@ -191,12 +199,12 @@ struct LoadRunner::Impl {
             if (ns < 0) return QStringLiteral("the server has no namespace %1").arg(p.variableNamespaceUri);
         }
         engine->variables = numericNodes(uint16_t(ns), p.firstVariableId, p.variableCount);
-        const auto browse = conv.fromPersistentString(p.browseNode.toStdString());
+        const auto browse = nodeIdFromText(conv, p.browseNode);
         if (!browse) return QStringLiteral("browseNode %1 is not a NodeId of this server").arg(p.browseNode);
         engine->browseNode = *browse;
         const QString counter = p.counterNode.isEmpty() ? QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Simulation.Ramp") : p.counterNode;
         if (p.scenario == Scenario::Subscribe) {
-            const auto c = conv.fromPersistentString(counter.toStdString());
+            const auto c = nodeIdFromText(conv, counter);
             if (!c) return QStringLiteral("counterNode %1 is not a NodeId of this server (its namespace?)").arg(counter);
             engine->counterNode = *c;
         }
@@ -340,6 +348,10 @@ struct LoadRunner::Impl {
             });
         const int64_t left = engine->measureEndNs.load() - steadyNs();
         phaseTimer->start(int(std::max<int64_t>(0, left / 1'000'000)));
+        // The timeline's seconds start with the measurement: the warm-up's last part is a sample
+        // of its own.
+        onTick();
+        tick->start(1000);
     }
 
     // The load generator's CPU time (ms): its I/O threads, where every request is built, sent,
@@ -364,6 +376,8 @@ struct LoadRunner::Impl {
         const int64_t now = steadyNs();
         if (engine->measureEndNs.load() > now) engine->measureEndNs = now;  // stopped early
         phaseTimer->stop();
+        // The measurement's last (partial) second, unless it has just been sampled.
+        if (now - tickNs > 200'000'000) onTick();
         const double seconds = double(engine->measureEndNs.load() - engine->measureStartNs.load()) / 1e9;
         result.durationS = std::max(0.0, seconds);
         const ProcessSample client = sampleProcess(0);
@@ -539,7 +553,8 @@ struct LoadRunner::Impl {
         const double cpu = generatorCpuMs();
         TimelineSample s;
         s.tS = double(now - engine->measureStartNs.load()) / 1e9;
-        s.warmup = now < engine->measureStartNs.load();
+        s.warmup = (now + tickNs) / 2 < engine->measureStartNs.load();  // most of the second was warm-up
+        if (s.warmup) s.tS = std::min(s.tS, 0.0);
         s.sessions = p.sessions;
         s.outstanding = p.outstanding;
         const Counts& c = secondMerged;

@@ -44,8 +44,8 @@ QString machineDescription() {
     QString model;
     QFile f(QStringLiteral("/proc/cpuinfo"));
     if (f.open(QIODevice::ReadOnly)) {
-        while (!f.atEnd()) {
-            const QByteArray line = f.readLine();
+        // /proc files report size 0, so QFile::atEnd() is true at once: read it whole.
+        for (const QByteArray& line : f.readAll().split('\n')) {
             if (line.startsWith("model name")) {
                 const int colon = line.indexOf(':');
                 if (colon >= 0) model = QString::fromUtf8(line.mid(colon + 1)).trimmed();

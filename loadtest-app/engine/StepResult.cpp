@@ -342,4 +342,15 @@ QString RunResult::toCsv() const {
     return csv;
 }
 
+std::optional<std::vector<int>> parseStepList(const QString& text) {
+    std::vector<int> out;
+    for (const QString& part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int n = part.trimmed().toInt(&ok);
+        if (!ok || n < 1 || n > 1'000'000 || (!out.empty() && n <= out.back())) return std::nullopt;
+        out.push_back(n);
+    }
+    return out;
+}
+
 } // namespace ua::loadtest

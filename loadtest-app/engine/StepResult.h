@@ -22,7 +22,10 @@ namespace ua::loadtest {
 
 // Once a second while a step runs (the live charts): figures of that second.
 struct TimelineSample {
-    double tS = 0;             // since the step's measurement began (negative during warm-up)
+    // The end of the sample's second since the step's measurement began (<= 0 for warm-up samples;
+    // the warm-up's last, partial second is sampled when the measurement begins, and the
+    // measurement's last partial second when it ends).
+    double tS = 0;
     bool warmup = false;
     int sessions = 0;
     int outstanding = 0;
@@ -70,7 +73,8 @@ struct StepResult {
     uint64_t serverTooBusy = 0;
     uint64_t retries = 0;
 
-    // The load generator (this process) over the measured period.
+    // The load generator over the measured period: CPU of its I/O threads (where requests are built,
+    // sent, answered and recorded; not a server in the same process), RSS of this process.
     double clientCpuMsPerOp = 0;
     double clientCpuPercent = 0;      // of one core
     long clientRssKb = -1;
@@ -99,6 +103,11 @@ struct StopRules {
     double minThroughputFactor = 0.5;   // requests/s below this times the previous step's
     bool brokenConnection = true;       // a lost connection
 };
+
+// A sweep dimension typed as text, "1, 2, 5, 10": whole numbers 1..1,000,000, strictly ascending,
+// spaces allowed around each; nullopt for an empty list, anything else, or a value out of order
+// (the command line's --sessions/--outstanding and the window's fields).
+std::optional<std::vector<int>> parseStepList(const QString& text);
 
 struct SweepPlan {
     std::vector<int> sessions{1};       // ascending

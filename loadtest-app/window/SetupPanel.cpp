@@ -67,20 +67,6 @@ void setCombo(QComboBox* box, const QVariant& data) {
 
 } // namespace
 
-std::optional<std::vector<int>> parseIntList(const QString& text) {
-    std::vector<int> out;
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int v = part.trimmed().toInt(&ok);
-        if (!ok || v <= 0) return std::nullopt;
-        out.push_back(v);
-    }
-    if (out.empty()) return std::nullopt;
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("setupPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -241,8 +227,8 @@ void SetupPanel::updateEnabled() {
 }
 
 std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
-    const auto sessions = parseIntList(m_sessions->text());
-    const auto outstanding = parseIntList(m_outstanding->text());
+    const auto sessions = parseStepList(m_sessions->text());
+    const auto outstanding = parseStepList(m_outstanding->text());
     const QString url = m_endpoint->text().trimmed();
     auto fail = [error](QWidget* field, const QString& why) -> std::optional<LoadParameters> {
         if (error) *error = why;
@@ -250,8 +236,8 @@ std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
         return std::nullopt;
     };
     if (!url.startsWith(QLatin1String("opc.tcp://"))) return fail(m_endpoint, tr("The endpoint URL must start with opc.tcp://"));
-    if (!sessions) return fail(m_sessions, tr("Sessions: a list of positive whole numbers, e.g. 1,2,5,10,20"));
-    if (!outstanding) return fail(m_outstanding, tr("Outstanding: a list of positive whole numbers, e.g. 1,10,100"));
+    if (!sessions) return fail(m_sessions, tr("Sessions: ascending positive whole numbers, e.g. 1,2,5,10,20"));
+    if (!outstanding) return fail(m_outstanding, tr("Outstanding: ascending positive whole numbers, e.g. 1,10,100"));
     LoadParameters p;
     p.endpointUrl = url;
     p.securityPolicyUri = m_policy->currentData().toString();
@@ -277,8 +263,8 @@ std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
 std::optional<SweepPlan> SetupPanel::plan(QString* error) const {
     if (!parameters(error)) return std::nullopt;
     SweepPlan plan;
-    plan.sessions = *parseIntList(m_sessions->text());
-    plan.outstanding = *parseIntList(m_outstanding->text());
+    plan.sessions = *parseStepList(m_sessions->text());
+    plan.outstanding = *parseStepList(m_outstanding->text());
     plan.stopRules.maxErrorFraction = m_maxErrorsPercent->value() / 100;
     plan.stopRules.maxP99Factor = m_maxP99Factor->value();
     plan.stopRules.minThroughputFactor = m_minThroughputFactor->value();
@@ -292,8 +278,8 @@ QString SetupPanel::label() const {
 }
 
 int SetupPanel::plannedSteps() const {
-    const auto s = parseIntList(m_sessions->text());
-    const auto o = parseIntList(m_outstanding->text());
+    const auto s = parseStepList(m_sessions->text());
+    const auto o = parseStepList(m_outstanding->text());
     return s && o ? int(s->size() * o->size()) : 0;
 }
 

@@ -26,10 +26,6 @@ class QSpinBox;
 
 namespace ua::loadtest {
 
-// "1, 2,5" -> {1, 2, 5}: positive integers, sorted ascending, duplicates removed; nullopt when a
-// part is not a positive integer or the list is empty.
-std::optional<std::vector<int>> parseIntList(const QString& text);
-
 class SetupPanel : public QWidget {
     Q_OBJECT
 public:

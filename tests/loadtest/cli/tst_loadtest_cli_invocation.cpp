@@ -127,10 +127,10 @@ private slots:
         QCOMPARE(ab->b.counterNode, QStringLiteral("ns=1;s=Counter"));
         QCOMPARE(ab->rounds, 5);
 
-        QVERIFY(!parseIntList(QStringLiteral("1,1")));
-        QVERIFY(!parseIntList(QStringLiteral("0,1")));
-        QVERIFY(!parseIntList(QStringLiteral("")));
-        QCOMPARE(*parseIntList(QStringLiteral("1, 20,300")), (std::vector<int>{1, 20, 300}));
+        QVERIFY(!parseStepList(QStringLiteral("1,1")));
+        QVERIFY(!parseStepList(QStringLiteral("0,1")));
+        QVERIFY(!parseStepList(QStringLiteral("")));
+        QCOMPARE(*parseStepList(QStringLiteral("1, 20,300")), (std::vector<int>{1, 20, 300}));
     }
     void abMediansAndRatios() {
         QCOMPARE(median({}), 0.0);
