@@ -6,34 +6,17 @@
 #include "cli/Commands.h"
 #include "ua/Version.h"
 
+#include "CommandInvocation.h"
+
 #include <QCoreApplication>
 #include <QLoggingCategory>
-#include <QRegularExpression>
 #include <QTimer>
-#include <cstring>
 
 namespace ua::clientapp {
 
 bool isCommandLineInvocation(int argc, char** argv) {
-    // Options that take a value: Qt's own and the window's (a value is never the command).
-    static const char* const kQtValueOptions[] = {"-platform", "-style", "-stylesheet", "-display", "-qwindowgeometry",
-                                                  "-qwindowtitle", "-qwindowicon", "-session", "-plugin", "-geometry", "-title",
-                                                  // the window's (WindowMain.cpp) and the command line's --pki
-                                                  "--connect", "--project", "--pki", "--screenshots", "--gui-lag-report"};
-    static const QRegularExpression word(QStringLiteral("^[A-Za-z]+$"));
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h") || !std::strcmp(a, "--version") || !std::strcmp(a, "-v")) return true;
-        if (a[0] == '-') {
-            for (const char* q : kQtValueOptions)
-                if (!std::strcmp(a, q)) ++i;
-            continue;
-        }
-        // The first plain argument: a command (or a misspelt one, reported by the command line);
-        // a URL or a file name opens the window.
-        return word.match(QString::fromLocal8Bit(a)).hasMatch();
-    }
-    return false;
+    // The window's options that take a value (WindowMain.cpp) and the command line's --pki.
+    return app::namesCommand(argc, argv, {"--connect", "--project", "--pki", "--screenshots", "--gui-lag-report"});
 }
 
 int runCommandLine(int argc, char** argv) {

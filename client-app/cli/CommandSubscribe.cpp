@@ -8,41 +8,13 @@
 #include "cli/Commands.h"
 #include "core/ValueText.h"
 
-#include <QSocketNotifier>
+#include "SignalWatcher.h"
+
 #include <QTimer>
-#include <csignal>
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace ua::clientapp {
 
 namespace {
-
-// SIGINT / SIGTERM as a Qt signal: the handler writes a byte to a socket pair that the event loop
-// watches (nothing but write() runs in the handler).
-int g_signalFds[2] = {-1, -1};
-
-void onSignal(int) {
-    const char c = 1;
-    [[maybe_unused]] const ssize_t n = ::write(g_signalFds[0], &c, 1);
-}
-
-void watchStopSignals(QObject* parent, std::function<void()> stop) {
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0) return;
-    auto* notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, parent);
-    QObject::connect(notifier, &QSocketNotifier::activated, parent, [notifier, stop] {
-        char c;
-        [[maybe_unused]] const ssize_t n = ::read(g_signalFds[1], &c, 1);
-        notifier->setEnabled(false);
-        stop();
-    });
-    struct sigaction sa = {};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
-}
 
 struct SubscribeRun {
     CliSession& s;
@@ -117,7 +89,9 @@ void runSubscribe(CliSession& s) {
         if (!n) return s.fail(ExitUsage, error);
         run->nodes.push_back(std::move(*n));
     }
-    watchStopSignals(&s, [run] { run->stop(ExitOk); });
+    // SIGINT / SIGTERM end the subscription cleanly (stop() acts once).
+    auto* signals_ = new app::SignalWatcher(&s);
+    QObject::connect(signals_, &app::SignalWatcher::received, &s, [run] { run->stop(ExitOk); });
     if (o.seconds > 0) QTimer::singleShot(int(o.seconds * 1000), &s, [run] { run->stop(ExitOk); });
     s.open([run] {
         QObject::connect(&run->s.client(), &Client::stateChanged, &run->s,

@@ -1,7 +1,7 @@
 #include "cli/CliContext.h"
 
 #include "cli/CliOutput.h"
-#include "cli/CliSignals.h"
+#include "SignalWatcher.h"
 #include "engine/LoadRunner.h"
 #include "engine/ProcessStats.h"
 #include "engine/SweepRunner.h"
@@ -13,8 +13,8 @@
 namespace ua::loadtest {
 
 CliContext::CliContext(CliOptions options, QObject* parent) : QObject(parent), m_options(std::move(options)) {
-    auto* signals_ = new CliSignals(this);
-    connect(signals_, &CliSignals::received, this, &CliContext::onSignal);
+    auto* signals_ = new app::SignalWatcher(this);
+    connect(signals_, &app::SignalWatcher::received, this, &CliContext::onSignal);
 }
 
 CliContext::~CliContext() = default;

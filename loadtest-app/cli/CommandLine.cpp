@@ -6,35 +6,17 @@
 #include "cli/Commands.h"
 #include "ua/Version.h"
 
+#include "CommandInvocation.h"
+
 #include <QCoreApplication>
 #include <QLoggingCategory>
-#include <QRegularExpression>
-#include <cstring>
 
 namespace ua::loadtest {
 
 bool isCommandLineInvocation(int argc, char** argv) {
-    // Options that take a value: Qt's own and the window's (a value is never the command).
-    static const char* const kValueOptions[] = {"-platform", "-style", "-stylesheet", "-display", "-qwindowgeometry",
-                                                "-qwindowtitle", "-qwindowicon", "-session", "-plugin", "-geometry", "-title",
-                                                // the window's (window/WindowMain.cpp), some shared with commands
-                                                "--endpoint", "--server-pid", "--label", "--open", "--screenshots",
-                                                "--compare-endpoint", "--compare-server-pid", "--compare-label",
-                                                "--gui-lag-report"};
-    static const QRegularExpression word(QStringLiteral("^[A-Za-z]+$"));
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h") || !std::strcmp(a, "--version") || !std::strcmp(a, "-v")) return true;
-        if (a[0] == '-') {
-            for (const char* q : kValueOptions)
-                if (!std::strcmp(a, q)) ++i;
-            continue;
-        }
-        // The first plain argument: a command (or a misspelt one, which the command line reports);
-        // a file name (a saved run) opens the window.
-        return word.match(QString::fromLocal8Bit(a)).hasMatch();
-    }
-    return false;
+    // The window's options that take a value (window/WindowMain.cpp), some shared with commands.
+    return app::namesCommand(argc, argv, {"--endpoint", "--server-pid", "--label", "--open", "--screenshots", "--compare-endpoint",
+                                          "--compare-server-pid", "--compare-label", "--gui-lag-report"});
 }
 
 int runCommandLine(int argc, char** argv) {

@@ -20,6 +20,7 @@
 // --server-pid PID (a server on this machine): its CPU time per read and while holding, and its RSS,
 // from /proc. Exit code 1 when a Session failed to open or was lost, or no Read succeeded.
 #include "BenchClient.h"
+#include "engine/ProcessStats.h"
 #include "ua/server/Server.h"
 
 #include <QCommandLineParser>
@@ -54,34 +55,11 @@ struct Options {
     int shutdownSeconds = -1;
 };
 
-// CPU time (ms, user + system) and resident memory (kB) of a process from /proc (Linux); -1 when
-// unknown.
-struct ProcessSample {
-    double cpuMs = -1;
-    long rssKb = -1;
-};
+// CPU time and RSS of the server from /proc (the load tester's ProcessStats); unknown (-1) when
+// no --server-pid was given.
+using ua::loadtest::ProcessSample;
 ProcessSample sampleProcess(long pid) {
-    ProcessSample r;
-    if (pid <= 0) return r;
-    if (FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r")) {
-        char buf[1024] = {};
-        const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-        std::fclose(f);
-        buf[n] = 0;
-        // Fields after the command name (which may hold spaces) ")": state is field 3; utime 14, stime 15.
-        if (const char* p = std::strrchr(buf, ')')) {
-            unsigned long long utime = 0, stime = 0;
-            if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2)
-                r.cpuMs = double(utime + stime) * 1000.0 / double(sysconf(_SC_CLK_TCK));
-        }
-    }
-    if (FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r")) {
-        char line[256];
-        while (std::fgets(line, sizeof line, f))
-            if (std::sscanf(line, "VmRSS: %ld", &r.rssKb) == 1) break;
-        std::fclose(f);
-    }
-    return r;
+    return pid > 0 ? ua::loadtest::sampleProcess(pid) : ProcessSample{};
 }
 
 ClientConfig clientConfig(uint32_t keepAliveMs) {
