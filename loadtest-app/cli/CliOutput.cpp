@@ -58,10 +58,15 @@ QString resultLine(const LoadParameters& p, const StepResult& s) {
     if (!s.error.isEmpty()) return QStringLiteral("%1  FAILED: %2").arg(head, s.error);
     QStringList parts{head};
     parts << QStringLiteral("req/s %1").arg(rate(s.requestsPerS)) << QStringLiteral("values/s %1").arg(rate(s.valuesPerS));
-    parts << QStringLiteral("p50 %1  p90 %2  p99 %3  p99.9 %4  max %5 ms")
-                 .arg(msText(s.p50Us), msText(s.p90Us), msText(s.p99Us), msText(s.p999Us), msText(s.maxUs));
+    if (s.latency.count() == 0)  // nothing answered (or no PublishTime to time notifications by)
+        parts << QStringLiteral("p50 -  p90 -  p99 -  p99.9 -  max - ms");
+    else
+        parts << QStringLiteral("p50 %1  p90 %2  p99 %3  p99.9 %4  max %5 ms")
+                     .arg(msText(s.p50Us), msText(s.p90Us), msText(s.p99Us), msText(s.p999Us), msText(s.maxUs));
     parts << QStringLiteral("errors %1").arg(s.errors) << QStringLiteral("timeouts %1").arg(s.timeouts);
-    parts << QStringLiteral("client %1 us/op %2 %").arg(s.clientCpuMsPerOp * 1000, 0, 'f', 1).arg(s.clientCpuPercent, 0, 'f', 0);
+    parts << QStringLiteral("client %1 us/op %2 %")
+                 .arg(s.clientCpuMsPerOp >= 0 ? QString::number(s.clientCpuMsPerOp * 1000, 'f', 1) : QStringLiteral("-"))
+                 .arg(s.clientCpuPercent, 0, 'f', 0);
     if (s.serverCpuMsPerOp >= 0 || s.serverRssKb >= 0)
         parts << QStringLiteral("server %1 us/op %2 MB")
                      .arg(s.serverCpuMsPerOp >= 0 ? QString::number(s.serverCpuMsPerOp * 1000, 'f', 1) : QStringLiteral("?"),

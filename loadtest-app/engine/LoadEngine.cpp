@@ -60,6 +60,8 @@ void Counts::merge(const Counts& o) {
     errors += o.errors;
     timeouts += o.timeouts;
     values += o.values;
+    answeredInPeriod += o.answeredInPeriod;
+    valuesInPeriod += o.valuesInPeriod;
     serverTooBusy += o.serverTooBusy;
     retries += o.retries;
     for (const auto& [k, v] : o.errorsByStatus) errorsByStatus[k] += v;
@@ -112,6 +114,19 @@ void Engine::fill(Session& s, int64_t now) {
         ++s.nextK;
         send(s, t);
     }
+}
+
+uint64_t Engine::unsentDue(const Session& s) const {
+    // A lost Session stopped its schedule (the step says connectionBroken): nothing more is due.
+    if (!openLoop || nsPerRequest <= 0 || s.lost) return 0;
+    // k with measureStart <= intended(s, k) < measureEnd, from s.nextK on.
+    auto firstK = [&](int64_t ns) {
+        const double k = (double(ns - loadStartNs) / nsPerRequest - double(s.index)) / double(p.sessions);
+        return int64_t(std::max(0.0, std::ceil(k)));
+    };
+    const int64_t from = std::max<int64_t>(firstK(measureStartNs.load()), int64_t(s.nextK));
+    const int64_t to = firstK(measureEndNs.load());
+    return to > from ? uint64_t(to - from) : 0;
 }
 
 void Engine::pace(IoStats& io) {
@@ -209,8 +224,13 @@ void Engine::send(Session& s, int64_t fromNs) {
 }
 
 void Engine::record(IoStats& io, int64_t fromNs, bool counted, StatusCode status, uint64_t values) {
-    const double us = double(steadyNs() - fromNs) / 1000.0;
+    const int64_t now = steadyNs();
+    const double us = double(now - fromNs) / 1000.0;
     const bool timeout = status == status::BadTimeout;
+    if (status.isGood() && now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed)) {
+        ++io.measured.answeredInPeriod;
+        io.measured.valuesInPeriod += values;
+    }
     for (Counts* c : {&io.second, counted ? &io.measured : nullptr}) {
         if (!c) continue;
         if (status.isGood()) {
@@ -252,7 +272,11 @@ void Engine::notified(Session& s, const SubscriptionNotification& n) {
     const double us = timed ? std::max(0.0, double(nowTicks - n.publishTime.ticks) / 10.0) : 0;
     for (Counts* c : {&s.io->second, counted ? &s.io->measured : nullptr}) {
         if (!c) continue;
-        if (c == &s.io->measured) ++c->sent;
+        if (c == &s.io->measured) {
+            ++c->sent;
+            ++c->answeredInPeriod;  // counted by arrival: inside the period
+            c->valuesInPeriod += n.dataChanges.size();
+        }
         ++c->answered;
         c->values += n.dataChanges.size();
         if (timed) c->latency.record(us);

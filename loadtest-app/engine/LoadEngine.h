@@ -42,6 +42,11 @@ struct Counts {
     uint64_t errors = 0;
     uint64_t timeouts = 0;
     uint64_t values = 0;          // values read/written, references, notifications
+    // Good answers (and their values) that arrived inside the measured period, whenever they were
+    // sent: the throughput. (An open loop that the server cannot keep up with answers its requests
+    // after the period; counting those by send time would report the target rate.)
+    uint64_t answeredInPeriod = 0;
+    uint64_t valuesInPeriod = 0;
     uint64_t serverTooBusy = 0;   // connect
     uint64_t retries = 0;         // connect
     std::map<QString, uint64_t> errorsByStatus;
@@ -105,6 +110,9 @@ public:
     // On the Session's I/O thread: its first requests (closed loop), or its first connect cycle.
     void begin(Session& s);
     // On an I/O thread, by its pacer: every Session of the thread sends what its schedule has due.
+    // Open loop: the Session's requests due inside the measured period (by the schedule) and
+    // never sent (no free slot before the end): they count as sent and timed out.
+    uint64_t unsentDue(const Session& s) const;
     void pace(IoStats& io);
     // Subscribe: a NotificationMessage for Session s (its I/O thread).
     void notified(Session& s, const SubscriptionNotification& n);

@@ -378,6 +378,7 @@ struct LoadRunner::Impl {
         phaseTimer->stop();
         // The measurement's last (partial) second, unless it has just been sampled.
         if (now - tickNs > 200'000'000) onTick();
+        tick->stop();  // the drain is not part of the timeline
         const double seconds = double(engine->measureEndNs.load() - engine->measureStartNs.load()) / 1e9;
         result.durationS = std::max(0.0, seconds);
         const ProcessSample client = sampleProcess(0);
@@ -426,6 +427,12 @@ struct LoadRunner::Impl {
             QMetaObject::invokeMethod(raw->anchor, [this, gen = generation, e, raw] {
                 if (raw->pacer) raw->pacer->stop();
                 Counts counts = raw->measured;
+                for (auto& s : e->sessions)
+                    if (s->io == raw) {
+                        const uint64_t unsent = e->unsentDue(*s);
+                        counts.sent += unsent;
+                        counts.timeouts += unsent;
+                    }
                 std::vector<std::vector<ItemSamples>> items;
                 int64_t minStep = std::numeric_limits<int64_t>::max();
                 for (auto& s : e->sessions)
@@ -459,14 +466,22 @@ struct LoadRunner::Impl {
         result.retries = c.retries;
         result.computeFigures();
         const double d = result.durationS;
-        result.valuesPerS = d > 0 ? double(c.values) / d : 0;
-        const double ops = double(std::max<uint64_t>(1, p.scenario == Scenario::Subscribe ? c.values : c.answered));
+        // Throughput: what the server answered inside the period (see Counts::answeredInPeriod).
+        result.requestsPerS = d > 0 ? double(c.answeredInPeriod) / d : 0;
+        result.valuesPerS = d > 0 ? double(c.valuesInPeriod) / d : 0;
+        if (p.targetRate > 0 && result.requestsPerS < 0.95 * p.targetRate)
+            result.warnings << QStringLiteral("the target rate was not kept: %1 requests/s answered of %2 wanted; the requests "
+                                              "it could not send in time count as timeouts")
+                                   .arg(result.requestsPerS, 0, 'f', 0)
+                                   .arg(p.targetRate, 0, 'f', 0);
+        const uint64_t done = p.scenario == Scenario::Subscribe ? c.values : c.answered;
+        // Per operation only when something was answered (-1 otherwise: no such figure).
         if (clientCpuMs >= 0) {
-            result.clientCpuMsPerOp = clientCpuMs / ops;
+            result.clientCpuMsPerOp = done > 0 ? clientCpuMs / double(done) : -1;
             result.clientCpuPercent = d > 0 ? clientCpuMs / d / 10.0 : 0;
         }
         if (serverCpuMs >= 0) {
-            result.serverCpuMsPerOp = serverCpuMs / ops;
+            result.serverCpuMsPerOp = done > 0 ? serverCpuMs / double(done) : -1;
             result.serverCpuPercent = d > 0 ? serverCpuMs / d / 10.0 : 0;
         }
         if (p.scenario == Scenario::Connect) result.sessionsPerS = result.requestsPerS;
@@ -670,6 +685,7 @@ void LoadRunner::stop() {
         if (d->opening == 0 && d->engine && d->nextToOpen > 0) d->fail(QStringLiteral("stopped"));
         break;
     case Phase::WarmingUp:
+        d->result.error = QStringLiteral("stopped during the warm-up: nothing was measured");
         d->engine->measureStartNs = steadyNs();
         d->measureStarted();
         d->measureEnded();

@@ -134,7 +134,8 @@ bool SpawnedServer::start(const QString& executable, const QStringList& extraArg
         while (clock.elapsed() < timeoutMs) {
             if (d->process->state() != QProcess::Running) break;
             if (accepts(d->port)) return true;
-            QThread::msleep(50);
+            // Waits 50 ms and notices an exit (a sleep would not: QProcess learns of it from events).
+            if (d->process->waitForFinished(50)) break;
         }
         if (d->process->state() == QProcess::Running) {
             const QString log = d->logTail();

@@ -188,7 +188,7 @@ std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* er
     r.get(QStringLiteral("sessionsPerS"), s.sessionsPerS, 0);
     r.getInt(QStringLiteral("serverTooBusy"), s.serverTooBusy, 0, 1.8e19);
     r.getInt(QStringLiteral("retries"), s.retries, 0, 1.8e19);
-    r.get(QStringLiteral("clientCpuMsPerOp"), s.clientCpuMsPerOp, 0);
+    r.get(QStringLiteral("clientCpuMsPerOp"), s.clientCpuMsPerOp, -1);
     r.get(QStringLiteral("clientCpuPercent"), s.clientCpuPercent, 0);
     r.getInt(QStringLiteral("clientRssKb"), s.clientRssKb, -1, 1e15);
     r.get(QStringLiteral("generatorSaturated"), s.generatorSaturated);

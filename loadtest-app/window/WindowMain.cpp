@@ -1,6 +1,7 @@
 #include "window/WindowMain.h"
 
 #include "cli/CommandLine.h"
+#include "CommandInvocation.h"
 #include "GuiLagProbe.h"
 #include "window/MainWindow.h"
 #include "window/ScreenshotTour.h"
@@ -19,12 +20,6 @@ using app::LagFigures;
 
 namespace {
 
-// Whether a window can be shown: a display, or a platform chosen explicitly (offscreen, xcb, ...).
-bool haveDisplay() {
-    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
-           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-}
-
 QCommandLineOption hidden(const QString& name, const QString& description, const QString& value) {
     QCommandLineOption o(name, description, value);
     o.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -34,15 +29,7 @@ QCommandLineOption hidden(const QString& name, const QString& description, const
 } // namespace
 
 int runWindow(int argc, char** argv) {
-    if (!haveDisplay()) {
-        std::fprintf(stderr, "ua-loadtest: no display ($DISPLAY is not set), so the window cannot open.\n"
-                             "Use the command line instead:\n\n");
-        char name[] = "ua-loadtest";
-        char help[] = "--help";
-        char* helpArgv[] = {name, help, nullptr};
-        runCommandLine(2, helpArgv);
-        return 2;
-    }
+    if (!app::haveDisplay()) return app::explainNoDisplay("ua-loadtest", runCommandLine);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ua-loadtest"));
     QApplication::setOrganizationName(QStringLiteral("ua-workbench"));

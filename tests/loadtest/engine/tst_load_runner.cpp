@@ -457,6 +457,45 @@ private slots:
         QVERIFY2(r.error.contains(QStringLiteral("counterNode")), qPrintable(r.error));
     }
 
+    void openLoopAboveCapacity() {
+        // A target rate far above what the server (and this machine) can answer: the throughput is
+        // what was answered inside the period, not the target; the requests the schedule wanted and
+        // that never got a slot count as sent and timed out; a warning says the rate was not kept.
+        LoadParameters p = base(Scenario::Read);
+        p.sessions = 1;
+        p.outstanding = 2;
+        p.targetRate = 1'000'000;
+        p.durationS = 1;
+        p.warmupS = 0;
+        p.requestTimeoutMs = 500;
+        const StepResult r = runStep(p);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
+        QVERIFY2(r.sent >= uint64_t(0.99 * p.targetRate * r.durationS), qPrintable(describe(r)));  // the schedule's
+        QVERIFY2(r.timeouts > r.answered, qPrintable(describe(r)));
+        QVERIFY2(r.requestsPerS > 0 && r.requestsPerS < 0.5 * p.targetRate, qPrintable(describe(r)));
+        QVERIFY(r.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("target rate was not kept")));
+        // The timeline ends with the measurement (the drain is not charted as measured seconds).
+        QVERIFY(!r.timeline.empty());
+        QVERIFY2(r.timeline.back().tS <= r.durationS + 0.1, qPrintable(QString::number(r.timeline.back().tS)));
+    }
+
+    void stopInWarmupMeasuresNothing() {
+        LoadParameters p = base(Scenario::Read);
+        p.warmupS = 5;
+        p.durationS = 2;
+        LoadRunner runner;
+        QSignalSpy finished(&runner, &LoadRunner::finished);
+        QSignalSpy phases(&runner, &LoadRunner::phaseChanged);
+        runner.start(p);
+        QTRY_VERIFY_WITH_TIMEOUT(runner.phase() == LoadRunner::Phase::WarmingUp, 10000);
+        QTest::qWait(300);
+        runner.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        const StepResult r = finished.at(0).at(0).value<StepResult>();
+        QVERIFY2(r.error.contains(QStringLiteral("warm-up")), qPrintable(r.error));
+    }
+
     void openLoopShowsStall() {
         // 300 requests/s over 2 Sessions x 4 outstanding; the proxy holds everything for 300 ms
         // 1 s into the measured period. Requests due during the stall wait (at most 4 in flight per
