@@ -21,19 +21,19 @@ std::vector<FigureSpec> specs(Scenario scenario) {
     std::vector<FigureSpec> f = {
         {"requestsPerS", "req/s", [](const StepResult& s) { return s.requestsPerS; }},
         {"valuesPerS", "values/s", [](const StepResult& s) { return s.valuesPerS; }},
-        {"p50Us", "p50 ms", [](const StepResult& s) { return s.p50Us / 1000; }},
-        {"p90Us", "p90 ms", [](const StepResult& s) { return s.p90Us / 1000; }},
-        {"p99Us", "p99 ms", [](const StepResult& s) { return s.p99Us / 1000; }},
-        {"p999Us", "p99.9 ms", [](const StepResult& s) { return s.p999Us / 1000; }},
-        {"maxUs", "max ms", [](const StepResult& s) { return s.maxUs / 1000; }},
+        {"p50Ms", "p50 ms", [](const StepResult& s) { return s.p50Us / 1000; }},
+        {"p90Ms", "p90 ms", [](const StepResult& s) { return s.p90Us / 1000; }},
+        {"p99Ms", "p99 ms", [](const StepResult& s) { return s.p99Us / 1000; }},
+        {"p999Ms", "p99.9 ms", [](const StepResult& s) { return s.p999Us / 1000; }},
+        {"maxMs", "max ms", [](const StepResult& s) { return s.maxUs / 1000; }},
         {"errors", "errors", [](const StepResult& s) { return double(s.errors); }},
         {"timeouts", "timeouts", [](const StepResult& s) { return double(s.timeouts); }},
-        {"clientCpuMsPerOp", "client CPU us/op", [](const StepResult& s) { return s.clientCpuMsPerOp * 1000; }},
+        {"clientCpuUsPerOp", "client CPU us/op", [](const StepResult& s) { return s.clientCpuMsPerOp * 1000; }},
         {"clientCpuPercent", "client CPU %", [](const StepResult& s) { return s.clientCpuPercent; }},
-        {"serverCpuMsPerOp", "server CPU us/op",
+        {"serverCpuUsPerOp", "server CPU us/op",
          [](const StepResult& s) { return s.serverCpuMsPerOp < 0 ? -1 : s.serverCpuMsPerOp * 1000; }},
         {"serverCpuPercent", "server CPU %", [](const StepResult& s) { return s.serverCpuPercent; }},
-        {"serverRssKb", "server RSS MB", [](const StepResult& s) { return s.serverRssKb < 0 ? -1 : double(s.serverRssKb) / 1024; }},
+        {"serverRssMb", "server RSS MB", [](const StepResult& s) { return s.serverRssKb < 0 ? -1 : double(s.serverRssKb) / 1024; }},
     };
     if (scenario == Scenario::Subscribe) {
         f.push_back({"notificationsPerS", "notifications/s", [](const StepResult& s) { return s.notificationsPerS; }});
@@ -91,6 +91,8 @@ QStringList abTable(const std::vector<AbFigure>& figures, const QString& labelA,
     const int wa = std::max(12, int(labelA.size())), wb = std::max(12, int(labelB.size()));
     QStringList lines;
     lines << QStringLiteral("%1  %2  %3  %4").arg(title, -w0).arg(labelA, wa).arg(labelB, wb).arg(QStringLiteral("B/A"), 7);
+    if (figures.empty())
+        lines << QStringLiteral("(no medians: a target has no step that ran; see its FAILED lines above)");
     for (const AbFigure& f : figures)
         lines << QStringLiteral("%1  %2  %3  %4")
                      .arg(f.label, -w0)

@@ -34,8 +34,9 @@ int runAb(CliContext& context) {
     const LoadParameters pb = parametersFor(o.parameters, b, o.b);
     RunResult runA = CliContext::newRun(pa, a.label);
     RunResult runB = CliContext::newRun(pb, b.label);
-    printResult(QStringLiteral("A: %1 (%2)").arg(a.label, a.url));
-    printResult(QStringLiteral("B: %1 (%2)").arg(b.label, b.url));
+    for (const auto& [name, t] : {std::pair{"A", &a}, std::pair{"B", &b}})
+        printResult(t->label.contains(t->url) ? QStringLiteral("%1: %2").arg(QLatin1String(name), t->label)
+                                              : QStringLiteral("%1: %2 (%3)").arg(QLatin1String(name), t->label, t->url));
     int rounds = 0;
     for (int round = 1; round <= o.rounds && !context.stopRequested(); ++round) {
         for (const auto& [name, p, run] : {std::tuple{"A", &pa, &runA}, std::tuple{"B", &pb, &runB}}) {

@@ -150,11 +150,11 @@ private slots:
         QCOMPARE(rps->b, 70.0);
         QCOMPARE(rps->ratio, 70.0 / 200.0);
         QCOMPARE(rps->rounds, 3);
-        const AbFigure* p99 = find(figures, "p99Us");
+        const AbFigure* p99 = find(figures, "p99Ms");
         QVERIFY(p99);
         QCOMPARE(p99->a, 2.0);  // ms
         QCOMPARE(p99->b, 0.5);
-        QVERIFY(!find(figures, "serverCpuMsPerOp"));
+        QVERIFY(!find(figures, "serverCpuUsPerOp"));
         QVERIFY(!find(figures, "minFidelityPercent"));  // not a subscribe step
         const QStringList table = abTable(figures, QStringLiteral("ours"), QStringLiteral("node-opcua"), 3);
         QVERIFY2(table[0].startsWith(QStringLiteral("median of 3 rounds")) && table[0].endsWith(QStringLiteral("B/A")), qPrintable(table[0]));
