@@ -2,7 +2,9 @@
 
 #include <QRegularExpression>
 #include <QString>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace ua::app {
 
@@ -27,6 +29,21 @@ bool namesCommand(int argc, char** argv, std::initializer_list<const char*> wind
         return word.match(QString::fromLocal8Bit(a)).hasMatch();
     }
     return false;
+}
+
+bool haveDisplay() {
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+int explainNoDisplay(const char* appName, int (*runCommandLine)(int argc, char** argv)) {
+    std::fprintf(stderr, "%s: no display ($DISPLAY is not set), so the window cannot open.\n"
+                         "Use the command line instead:\n\n", appName);
+    std::string name = appName;
+    char help[] = "--help";
+    char* helpArgv[] = {name.data(), help, nullptr};
+    runCommandLine(2, helpArgv);
+    return 2;
 }
 
 } // namespace ua::app

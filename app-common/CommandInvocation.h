@@ -11,4 +11,11 @@ namespace ua::app {
 
 bool namesCommand(int argc, char** argv, std::initializer_list<const char*> windowValueOptions);
 
+// Whether a window can be shown: a display, or a platform chosen explicitly (QT_QPA_PLATFORM:
+// offscreen, xcb, ...).
+bool haveDisplay();
+// Without a display: says so on stderr, runs the app's command line with --help and returns 2
+// (the exit code the windows of ua-client and ua-loadtest give then).
+int explainNoDisplay(const char* appName, int (*runCommandLine)(int argc, char** argv));
+
 } // namespace ua::app

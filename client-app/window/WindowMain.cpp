@@ -2,6 +2,7 @@
 
 #include "cli/CommandLine.h"
 #include "core/Connection.h"
+#include "CommandInvocation.h"
 #include "GuiLagProbe.h"
 #include "window/MainWindow.h"
 #include "window/ScreenshotTour.h"
@@ -16,26 +17,8 @@ namespace ua::clientapp {
 using app::GuiLagProbe;
 using app::LagFigures;
 
-namespace {
-
-// Whether a window can be shown: a display, or a platform chosen explicitly (offscreen, xcb, ...).
-bool haveDisplay() {
-    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
-           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-}
-
-} // namespace
-
 int runWindow(int argc, char** argv) {
-    if (!haveDisplay()) {
-        std::fprintf(stderr, "ua-client: no display ($DISPLAY is not set), so the window cannot open.\n"
-                             "Use the command line instead:\n\n");
-        char name[] = "ua-client";
-        char help[] = "--help";
-        char* helpArgv[] = {name, help, nullptr};
-        runCommandLine(2, helpArgv);
-        return 2;
-    }
+    if (!app::haveDisplay()) return app::explainNoDisplay("ua-client", runCommandLine);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ua-client"));
     QApplication::setOrganizationName(QStringLiteral("ua-workbench"));
