@@ -1,12 +1,13 @@
 #include "cli/CliOptions.h"
 
+#include "ArgumentSplitter.h"
+
 #include "ua/Version.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/types/Variant.h"
 
 #include <QProcessEnvironment>
-#include <QRegularExpression>
 #include <array>
 
 namespace ua::clientapp {
@@ -49,11 +50,6 @@ const QList<OptionSpec>& optionSpecs() {
         {"count", true, {"subscribe"}},
     };
     return specs;
-}
-
-bool looksLikeNegativeNumber(const QString& a) {
-    static const QRegularExpression re(QStringLiteral(R"(^-(\d|\.\d|inf|infinity|nan)\S*$)"), QRegularExpression::CaseInsensitiveOption);
-    return re.match(a).hasMatch();
 }
 
 std::optional<double> nonNegative(const QString& v) {
@@ -135,48 +131,15 @@ QString cliUsage() {
 
 std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* error) {
     CliOptions o;
-    QList<QPair<QString, QString>> given;  // option name, value
-    bool optionsEnded = false;
-    for (qsizetype i = 1; i < argv.size(); ++i) {
-        const QString a = argv[i];
-        if (optionsEnded || !a.startsWith(QLatin1Char('-')) || a == QLatin1String("-") || looksLikeNegativeNumber(a)) {
-            if (o.command.isEmpty()) o.command = a;  // the first argument is the command
-            else o.args << a;
-            continue;
-        }
-        if (a == QLatin1String("--")) {
-            optionsEnded = true;
-            continue;
-        }
-        QString name = a.startsWith(QLatin1String("--")) ? a.mid(2) : a.mid(1);
-        if (name == QLatin1String("h")) name = QStringLiteral("help");
-        if (name == QLatin1String("v")) name = QStringLiteral("version");
-        QString value;
-        bool hasValue = false;
-        if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
-            value = name.mid(eq + 1);
-            name.truncate(eq);
-            hasValue = true;
-        }
-        const OptionSpec* spec = nullptr;
+    const auto split = app::splitArguments(argv, [](const QString& name) -> std::optional<app::OptionValue> {
         for (const OptionSpec& s : optionSpecs())
-            if (name == QLatin1String(s.name)) spec = &s;
-        if (!spec) {
-            *error = QStringLiteral("unknown option %1").arg(a);
-            return std::nullopt;
-        }
-        if (spec->takesValue && !hasValue) {
-            if (i + 1 >= argv.size()) {
-                *error = QStringLiteral("--%1 needs a value").arg(name);
-                return std::nullopt;
-            }
-            value = argv[++i];
-        } else if (!spec->takesValue && hasValue) {
-            *error = QStringLiteral("--%1 takes no value").arg(name);
-            return std::nullopt;
-        }
-        given.append({name, value});
-    }
+            if (name == QLatin1String(s.name)) return s.takesValue ? app::OptionValue::Required : app::OptionValue::None;
+        return std::nullopt;
+    }, error);
+    if (!split) return std::nullopt;
+    o.command = split->command;  // the first argument is the command
+    o.args = split->args;
+    const std::vector<app::GivenOption>& given = split->options;
     if (!o.command.isEmpty() && !cliCommands().contains(o.command)) {
         *error = QStringLiteral("unknown command \"%1\" (commands: %2)").arg(o.command, cliCommands().join(QStringLiteral(", ")));
         return std::nullopt;

@@ -1,5 +1,7 @@
 #include "cli/CliOptions.h"
 
+#include "ArgumentSplitter.h"
+
 #include "ua/Version.h"
 #include "ua/secure/SecurityPolicy.h"
 
@@ -147,50 +149,17 @@ std::optional<CliTarget> parseTarget(const QString& text) {
 
 std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* error) {
     CliOptions o;
-    QStringList args;                       // positional arguments after the command
-    QList<QPair<QString, QString>> given;   // option name, value
-    QList<bool> hasValue;
-    bool optionsEnded = false;
-    for (qsizetype i = 1; i < argv.size(); ++i) {
-        const QString a = argv[i];
-        if (optionsEnded || !a.startsWith(QLatin1Char('-')) || a == QLatin1String("-")) {
-            if (o.command.isEmpty()) o.command = a;
-            else args << a;
-            continue;
-        }
-        if (a == QLatin1String("--")) {
-            optionsEnded = true;
-            continue;
-        }
-        QString name = a.startsWith(QLatin1String("--")) ? a.mid(2) : a.mid(1);
-        if (name == QLatin1String("h")) name = QStringLiteral("help");
-        if (name == QLatin1String("v")) name = QStringLiteral("version");
-        QString value;
-        bool withValue = false;
-        if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
-            value = name.mid(eq + 1);
-            name.truncate(eq);
-            withValue = true;
-        }
+    const auto split = app::splitArguments(argv, [](const QString& name) -> std::optional<app::OptionValue> {
         const OptionSpec* spec = findSpec(name);
-        if (!spec) {
-            *error = QStringLiteral("unknown option %1").arg(a);
-            return std::nullopt;
-        }
-        if (spec->value == Value::Required && !withValue) {
-            if (i + 1 >= argv.size()) {
-                *error = QStringLiteral("--%1 needs a value").arg(name);
-                return std::nullopt;
-            }
-            value = argv[++i];
-            withValue = true;
-        } else if (spec->value == Value::None && withValue) {
-            *error = QStringLiteral("--%1 takes no value").arg(name);
-            return std::nullopt;
-        }
-        given.append({name, value});
-        hasValue.append(withValue);
-    }
+        if (!spec) return std::nullopt;
+        return spec->value == Value::Required ? app::OptionValue::Required
+               : spec->value == Value::None   ? app::OptionValue::None
+                                              : app::OptionValue::Optional;
+    }, error);
+    if (!split) return std::nullopt;
+    o.command = split->command;
+    const QStringList& args = split->args;  // positional arguments after the command
+    const std::vector<app::GivenOption>& given = split->options;
     if (!o.command.isEmpty() && !cliCommands().contains(o.command)) {
         *error = QStringLiteral("unknown command \"%1\" (commands: %2)").arg(o.command, cliCommands().join(QStringLiteral(", ")));
         return std::nullopt;
@@ -199,9 +168,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     LoadParameters& p = o.parameters;
     bool passwordGiven = false, modeGiven = false, policyGiven = false;
     QString sessionsText, outstandingText;
-    for (qsizetype k = 0; k < given.size(); ++k) {
-        const QString& name = given[k].first;
-        const QString& value = given[k].second;
+    for (const auto& [name, value] : given) {
         const OptionSpec* spec = findSpec(name);
         if (!spec->commands.isEmpty() && !o.command.isEmpty() && !spec->commands.contains(o.command)) {
             *error = QStringLiteral("--%1 is an option of %2 only").arg(name, spec->commands.join(QStringLiteral(", ")));
