@@ -22,7 +22,9 @@ std::optional<RunResult> load(const QString& path, QString* error) {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
     if (!doc.isObject()) {
-        *error = QStringLiteral("%1: not a JSON object (%2)").arg(path, parseError.errorString());
+        *error = parseError.error != QJsonParseError::NoError
+                     ? QStringLiteral("%1: not JSON (%2)").arg(path, parseError.errorString())
+                     : QStringLiteral("%1: not a saved run (the JSON is not an object)").arg(path);
         return std::nullopt;
     }
     QString why;
@@ -43,6 +45,15 @@ int runCompare(const CliOptions& o) {
     }
     printLine(QStringLiteral("a: %1 (%2, %3)").arg(a->label, a->startedUtc.toString(Qt::ISODate), a->machine));
     printLine(QStringLiteral("b: %1 (%2, %3)").arg(b->label, b->startedUtc.toString(Qt::ISODate), b->machine));
+    if (a->parameters.scenario != b->parameters.scenario || a->parameters.valuesPerRequest != b->parameters.valuesPerRequest)
+        printError(QStringLiteral("warning: the runs are of different scenarios (%1 x %2 values, %3 x %4 values): their ratios compare "
+                                  "unlike requests")
+                       .arg(scenarioName(a->parameters.scenario))
+                       .arg(a->parameters.valuesPerRequest)
+                       .arg(scenarioName(b->parameters.scenario))
+                       .arg(b->parameters.valuesPerRequest));
+    // An unknown figure (-1: e.g. no server pid) prints as "-".
+    auto text = [](double v) { return v < 0 ? QStringLiteral("-") : figureText(v); };
     for (const StepComparison& c : compareRuns(*a, *b)) {
         QString head = QStringLiteral("%1x%2").arg(c.sessions).arg(c.outstanding);
         if (!c.inA || !c.inB) {
@@ -53,8 +64,8 @@ int runCompare(const CliOptions& o) {
         for (const FigureRatio& f : c.figures)
             printLine(QStringLiteral("  %1  %2  %3  %4")
                           .arg(f.figure, -16)
-                          .arg(figureText(f.a), 12)
-                          .arg(figureText(f.b), 12)
+                          .arg(text(f.a), 12)
+                          .arg(text(f.b), 12)
                           .arg(f.ratio != 0 ? QString::number(f.ratio, 'f', 3) : QStringLiteral("-"), 7));
     }
     return ExitOk;

@@ -287,7 +287,39 @@ void TestLoadtestCli::sweepTwoSteps() {
                  c.out.contains(QRegularExpression(QStringLiteral("\\n2x1 +a +b +b/a\\n"))),
              qPrintable(c.text()));
     QVERIFY2(c.out.contains(QRegularExpression(QStringLiteral("\\n  requestsPerS +[0-9.]+ +[0-9.]+ +1.000\\n"))), qPrintable(c.text()));
+    QVERIFY2(!c.err.contains(QStringLiteral("different scenarios")), qPrintable(c.text()));
+    // The same run without the server's figures (as without a server pid: -1) and as a write run:
+    // unknown figures print "-" (not -1.00), and a warning says the scenarios differ.
+    QJsonObject other = readJson(json);
+    QJsonArray steps = other.value("steps").toArray();
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        QJsonObject s = steps[i].toObject();
+        s.insert("serverCpuMsPerOp", -1);
+        steps[i] = s;
+    }
+    other.insert("steps", steps);
+    QJsonObject parameters = other.value("parameters").toObject();
+    parameters.insert("scenario", "write");
+    other.insert("parameters", parameters);
+    const QString otherFile = m_dir.filePath(QStringLiteral("other.json"));
+    QFile o(otherFile);
+    QVERIFY(o.open(QIODevice::WriteOnly));
+    o.write(QJsonDocument(other).toJson());
+    o.close();
+    const CliRun d = run({QStringLiteral("compare"), json, otherFile});
+    QVERIFY2(d.exitCode == 0, qPrintable(d.text()));
+    QVERIFY2(d.out.contains(QRegularExpression(QStringLiteral("\\n  serverCpuMsPerOp +[0-9.]+ +- +-\\n"))), qPrintable(d.text()));
+    QVERIFY2(d.err.contains(QStringLiteral("different scenarios")), qPrintable(d.text()));
     QCOMPARE(run({QStringLiteral("compare"), json, m_dir.filePath(QStringLiteral("missing.json"))}).exitCode, 2);
+    // Valid JSON that is not a run (an array): said so, usage error.
+    const QString array = m_dir.filePath(QStringLiteral("array.json"));
+    QFile f(array);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("[]");
+    f.close();
+    const CliRun bad = run({QStringLiteral("compare"), json, array});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("not a saved run")), qPrintable(bad.text()));
 }
 
 void TestLoadtestCli::abTwoRounds() {
