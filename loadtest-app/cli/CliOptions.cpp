@@ -3,6 +3,7 @@
 #include "ArgumentSplitter.h"
 
 #include "ua/Version.h"
+#include "ua/types/NodeId.h"
 #include "ua/secure/SecurityPolicy.h"
 
 #include <QProcessEnvironment>
@@ -12,6 +13,17 @@
 namespace ua::loadtest {
 
 namespace {
+
+// NodeId text as the engine takes it: "i=2253", "ns=1;s=Counter", or with a namespace URI
+// "nsu=urn:x;s=Counter" (its index is looked up on the server).
+bool isNodeIdText(const QString& text) {
+    const QString t = text.trimmed();
+    if (t.startsWith(QLatin1String("nsu="))) {
+        const qsizetype semi = t.indexOf(QLatin1Char(';'));
+        return semi > 4 && NodeId::parse(t.mid(semi + 1).toStdString()).has_value();
+    }
+    return NodeId::parse(t.toStdString()).has_value();
+}
 
 enum class Value { None, Required, Optional };  // Optional: only as --name=value
 
@@ -240,8 +252,13 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             const uint n = value.toUInt(&ok);
             if (!ok) return bad(QStringLiteral("expected a numeric identifier"));
             p.firstVariableId = n;
-        } else if (name == QLatin1String("browse-node")) p.browseNode = value;
-        else if (name == QLatin1String("counter-node")) p.counterNode = value;
+        } else if (name == QLatin1String("browse-node") || name == QLatin1String("counter-node") ||
+                   name == QLatin1String("a-counter-node") || name == QLatin1String("b-counter-node")) {
+            if (!isNodeIdText(value)) return bad(QStringLiteral("not a NodeId (e.g. i=2253, ns=1;s=Counter, nsu=urn:x;s=Counter)"));
+            if (name == QLatin1String("browse-node")) p.browseNode = value;
+            else if (name == QLatin1String("counter-node")) p.counterNode = value;
+            else (name == QLatin1String("a-counter-node") ? o.a : o.b).counterNode = value;
+        }
         else if (name == QLatin1String("sampling") || name == QLatin1String("publishing")) {
             const auto d = number(value, 0, name == QLatin1String("sampling"));
             if (!d) return bad(QStringLiteral("expected milliseconds"));
@@ -280,8 +297,6 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             target = *t;
         } else if (name == QLatin1String("a-label")) o.a.label = value;
         else if (name == QLatin1String("b-label")) o.b.label = value;
-        else if (name == QLatin1String("a-counter-node")) o.a.counterNode = value;
-        else if (name == QLatin1String("b-counter-node")) o.b.counterNode = value;
     }
     if (o.help || o.version) return o;
     if (o.command.isEmpty()) {

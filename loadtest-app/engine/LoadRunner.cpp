@@ -110,7 +110,8 @@ struct LoadRunner::Impl {
     // Connecting.
     std::size_t nextToOpen = 0;
     int opening = 0, opened = 0, openFailed = 0;
-    std::map<QString, uint64_t> openFailures;
+    std::map<QString, uint64_t> openFailures;        // by status name
+    std::map<QString, uint64_t> openFailuresByStage;  // "CreateMonitoredItems (counter ...): Bad_..." for the message
 
     // Figures.
     ProcessSample serverBefore;
@@ -156,6 +157,7 @@ struct LoadRunner::Impl {
         nextToOpen = 0;
         opening = opened = openFailed = 0;
         openFailures.clear();
+        openFailuresByStage.clear();
         diagnosticsBefore.reset();
         setPhase(Phase::Connecting);
         const int n = std::max(1, p.ioThreads);
@@ -202,7 +204,7 @@ struct LoadRunner::Impl {
         const auto browse = nodeIdFromText(conv, p.browseNode);
         if (!browse) return QStringLiteral("browseNode %1 is not a NodeId of this server").arg(p.browseNode);
         engine->browseNode = *browse;
-        const QString counter = p.counterNode.isEmpty() ? QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Simulation.Ramp") : p.counterNode;
+        const QString counter = counterText();
         if (p.scenario == Scenario::Subscribe) {
             const auto c = nodeIdFromText(conv, counter);
             if (!c) return QStringLiteral("counterNode %1 is not a NodeId of this server (its namespace?)").arg(counter);
@@ -257,7 +259,7 @@ struct LoadRunner::Impl {
         h.notification = [e, s](const SubscriptionNotification& n) { e->notified(*s, n); };  // on the I/O thread
         s->client->createSubscription(settings, q, h, [this, gen = generation, s](const SubscriptionInfo& info) {
             if (gen != generation) return;  // a callback of an earlier step
-            if (info.status.isBad()) return opened1(info.status);
+            if (info.status.isBad()) return opened1(info.status, QStringLiteral("CreateSubscription"));
             s->subscription = info.handle;
             std::vector<MonitoredItemSpec> items;
             for (int k = 0; k < p.monitoredItems; ++k) {
@@ -273,27 +275,34 @@ struct LoadRunner::Impl {
                 StatusCode st = r.status;
                 for (const auto& i : r.items)
                     if (st.isGood() && i.statusCode.isBad()) st = i.statusCode;
-                opened1(st);
+                opened1(st, QStringLiteral("CreateMonitoredItems of %1 items on counter %2").arg(p.monitoredItems).arg(counterText()));
             });
         });
     }
 
-    void opened1(StatusCode status) {
+    // The counter sampled by the subscribe scenario, as text (default: our server's demo Ramp).
+    QString counterText() const {
+        return p.counterNode.isEmpty() ? QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Simulation.Ramp") : p.counterNode;
+    }
+
+    // A Session set up (stage empty: connect + Session; else the subscribe stage that failed).
+    void opened1(StatusCode status, const QString& stage = {}) {
         --opening;
         if (status.isGood()) {
             ++opened;
         } else {
             ++openFailed;
             ++openFailures[statusName(status)];
+            ++openFailuresByStage[stage.isEmpty() ? statusName(status) : stage + QStringLiteral(": ") + statusName(status)];
         }
         if (phase != Phase::Connecting) return;
         if (opened + openFailed == int(engine->sessions.size()) || (stopRequested && opening == 0)) {
             if (stopRequested) return fail(QStringLiteral("stopped"));
             if (openFailed > 0) {
                 QStringList why;
-                for (const auto& [name, n] : openFailures) why << QStringLiteral("%1 x %2").arg(n).arg(name);
+                for (const auto& [name, n] : openFailuresByStage) why << QStringLiteral("%1 x %2").arg(n).arg(name);
                 result.errorsByStatus = openFailures;
-                return fail(QStringLiteral("%1 of %2 Sessions did not open: %3").arg(openFailed).arg(p.sessions).arg(why.join(QStringLiteral(", "))));
+                return fail(QStringLiteral("%1 of %2 Sessions could not be set up: %3").arg(openFailed).arg(p.sessions).arg(why.join(QStringLiteral(", "))));
             }
             return startLoad();
         }

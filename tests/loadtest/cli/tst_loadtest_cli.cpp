@@ -154,6 +154,8 @@ void TestLoadtestCli::usageErrors() {
         {{QStringLiteral("run"), url, QStringLiteral("--sessions"), QStringLiteral("1,2")}, "lists are for sweep"},
         {{QStringLiteral("sweep"), url, QStringLiteral("--sessions"), QStringLiteral("5,2")}, "expected ascending whole numbers"},
         {{QStringLiteral("run"), url, QStringLiteral("--duration"), QStringLiteral("0")}, "expected seconds > 0"},
+        {{QStringLiteral("run"), url, QStringLiteral("--browse-node"), QStringLiteral("garbage")}, "not a NodeId"},
+        {{QStringLiteral("run"), url, QStringLiteral("--counter-node"), QStringLiteral("nsu=urn:x")}, "not a NodeId"},
         {{QStringLiteral("run"), url, QStringLiteral("--bogus")}, "unknown option --bogus"},
         {{QStringLiteral("run"), url, QStringLiteral("--rounds"), QStringLiteral("2")}, "--rounds is an option of ab only"},
         {{QStringLiteral("run"), url, QStringLiteral("--spawn-server")}, "not both"},

@@ -460,6 +460,11 @@ private slots:
         p.counterNode = QStringLiteral("nsu=urn:nowhere;i=5");
         r = runStep(p);
         QVERIFY2(r.error.contains(QStringLiteral("counterNode")), qPrintable(r.error));
+        // A counter in a namespace the server has, but no such node: the failing service is named.
+        p.counterNode = QStringLiteral("ns=1;s=NoSuchCounter");
+        r = runStep(p);
+        QVERIFY2(r.error.contains(QStringLiteral("CreateMonitoredItems")) && r.error.contains(QStringLiteral("Bad_NodeIdUnknown")),
+                 qPrintable(r.error));
     }
 
     void openLoopAboveCapacity() {

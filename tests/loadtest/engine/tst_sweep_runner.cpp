@@ -93,8 +93,8 @@ private slots:
         QCOMPARE(beatenBy(broken, 100, &prev, lenient), QString());
         // A step that did not run, or sent nothing.
         StepResult failed;
-        failed.error = QStringLiteral("3 of 5 Sessions did not open");
-        QCOMPARE(beatenBy(failed, 100, &prev, rules), QStringLiteral("did not run: 3 of 5 Sessions did not open"));
+        failed.error = QStringLiteral("3 of 5 Sessions could not be set up");
+        QCOMPARE(beatenBy(failed, 100, &prev, rules), QStringLiteral("did not run: 3 of 5 Sessions could not be set up"));
         QCOMPARE(beatenBy(StepResult(), 100, nullptr, rules), QStringLiteral("no request was sent"));
         // No lightest p99 yet: that rule cannot apply.
         QCOMPARE(beatenBy(step(1000, 1000, 0, 0, 900, 1e6), 0, nullptr, rules), QString());
