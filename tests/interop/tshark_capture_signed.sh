@@ -29,7 +29,14 @@ run_client() { (cd "$here" && "$node_bin" security_matrix.js "opc.tcp://127.0.0.
 # 1. Refused: the certificate goes to rejected/.
 run_client >"$work/first.json" || true
 grep -q '"ok":false' "$work/first.json" || { echo "an untrusted client was let in:"; cat "$work/first.json"; exit 1; }
-rejected=$(ls "$work/pki/rejected/certs"/*.der 2>/dev/null | head -1)
+# The server may store it just after it answered: wait for it (up to 5 s). (`ls` of no file under
+# pipefail would end the script without a word.)
+rejected=""
+for _ in $(seq 50); do
+    rejected=$(find "$work/pki/rejected/certs" -name '*.der' 2>/dev/null | head -1 || true)
+    [[ -n "$rejected" ]] && break
+    sleep 0.1
+done
 [[ -n "$rejected" ]] || { echo "the untrusted certificate is not in pki/rejected/certs"; ls -R "$work/pki"; exit 1; }
 mv "$rejected" "$work/pki/trusted/certs/"
 # 2. Trusted: captured.
