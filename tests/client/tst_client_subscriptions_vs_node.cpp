@@ -9,6 +9,7 @@
 
 #include <QProcess>
 #include <QtTest>
+#include <memory>
 
 using namespace ua;
 using namespace ua::test;
@@ -63,10 +64,14 @@ void TestClientSubscriptionsVsNode::cleanupTestCase() {
 }
 
 void TestClientSubscriptionsVsNode::counterChangesArriveAtTheirRate() {
-    std::vector<SubscriptionNotification> messages;
-    std::vector<int32_t> values;
+    // Shared with the callbacks: a notification queued before a failed check returns from this
+    // function must not write into its ended stack frame (it did: SIGSEGV after a failure on CI).
+    auto messagesPtr = std::make_shared<std::vector<SubscriptionNotification>>();
+    auto valuesPtr = std::make_shared<std::vector<int32_t>>();
+    const std::vector<SubscriptionNotification>& messages = *messagesPtr;
+    const std::vector<int32_t>& values = *valuesPtr;
     SubscriptionHandlers h;
-    h.notification = [&](const SubscriptionNotification& n) { messages.push_back(n); };
+    h.notification = [messagesPtr](const SubscriptionNotification& n) { messagesPtr->push_back(n); };
     SubscriptionSettings settings;
     settings.publishingIntervalMs = 200;
     settings.maxKeepAliveCount = 10;
@@ -82,8 +87,8 @@ void TestClientSubscriptionsVsNode::counterChangesArriveAtTheirRate() {
     item.nodeId = *NodeId::parse("ns=1;s=Counter");
     item.settings.samplingIntervalMs = 0;  // every change
     item.settings.queueSize = 100;
-    item.onDataChange = [&](const DataValue& v) {
-        if (const int32_t* i = v.value.get<int32_t>()) values.push_back(*i);
+    item.onDataChange = [valuesPtr](const DataValue& v) {
+        if (const int32_t* i = v.value.get<int32_t>()) valuesPtr->push_back(*i);
     };
     Awaited<MonitoredItemsResult> items;
     m_client->createMonitoredItems(info->handle, {item}, this, items.callback());
@@ -101,8 +106,9 @@ void TestClientSubscriptionsVsNode::counterChangesArriveAtTheirRate() {
     qInfo() << "counter values in 3 s:" << got << "; messages:" << messagesIn3s;
     QVERIFY2(got >= 20 && got <= 36, qPrintable(QString::number(got)));
     for (std::size_t i = 1; i < values.size(); ++i) QCOMPARE(values[i], values[i - 1] + 1);  // every value, in order
-    // About 5 messages per second, numbered from 1 without holes.
-    QVERIFY2(messagesIn3s >= 10 && messagesIn3s <= 17, qPrintable(QString::number(messagesIn3s)));
+    // About 5 messages per second (15 in 3 s; a late one and its catch-up can both fall inside the
+    // window on a loaded machine: 18 seen on CI), numbered from 1 without holes.
+    QVERIFY2(messagesIn3s >= 10 && messagesIn3s <= 20, qPrintable(QString::number(messagesIn3s)));
     for (std::size_t i = 0; i < messages.size(); ++i) QCOMPARE(messages[i].sequenceNumber, uint32_t(i + 1));
     const SubscriptionCounters c = m_client->subscriptionCounters();
     QCOMPARE(c.messagesLost, 0u);
@@ -118,7 +124,8 @@ void TestClientSubscriptionsVsNode::counterChangesArriveAtTheirRate() {
 }
 
 void TestClientSubscriptionsVsNode::eventsPassTheWhereClause() {
-    std::vector<Array<Variant>> events;
+    auto eventsPtr = std::make_shared<std::vector<Array<Variant>>>();  // outlives a failed check (see above)
+    const std::vector<Array<Variant>>& events = *eventsPtr;
     SubscriptionHandlers h;
     SubscriptionSettings settings;
     settings.publishingIntervalMs = 200;
@@ -140,7 +147,7 @@ void TestClientSubscriptionsVsNode::eventsPassTheWhereClause() {
     item.settings.samplingIntervalMs = 0;
     item.settings.queueSize = 100;
     item.settings.eventFilter = filter;
-    item.onEvent = [&](const Array<Variant>& fields) { events.push_back(fields); };
+    item.onEvent = [eventsPtr](const Array<Variant>& fields) { eventsPtr->push_back(fields); };
     Awaited<MonitoredItemsResult> items;
     m_client->createMonitoredItems(info->handle, {item}, this, items.callback());
     QVERIFY(items.wait());
