@@ -21,9 +21,8 @@
 // Prints "READY <port>" on stdout once it listens (nothing else: node-opcua's logging goes to
 // stderr) and stops when stdin closes or on SIGTERM.
 "use strict";
-const util = require("util");
-const toStderr = (...a) => process.stderr.write(util.format(...a) + "\n");
-console.log = console.info = console.warn = console.debug = console.error = toStderr;
+const { logToStderr, serve, runMain } = require("./node_test_server");
+logToStderr();  // before node-opcua is loaded
 
 const fs = require("fs");
 const os = require("os");
@@ -84,20 +83,7 @@ async function main() {
         counter.setValueFromSource(new Variant({ dataType: DataType.Int32, value: step }), undefined, new Date(t0 + step * 10));
     }, 10);
 
-    await server.start();
-    const stop = async () => {
-        clearInterval(timer);
-        try { await server.shutdown(0); } catch (_) { /* already down */ }
-        fs.rmSync(root, { recursive: true, force: true });
-        process.exit(0);
-    };
-    process.stdin.on("end", stop);
-    process.stdin.resume();
-    process.on("SIGTERM", stop);
-    process.stdout.write(`READY ${server.endpoints[0].port}\n`);
+    await serve(server, { tmpDir: root, cleanup: () => { clearInterval(timer); } });
 }
 
-main().catch((err) => {
-    toStderr("node_bench_server.js failed:", err && err.stack ? err.stack : err);
-    process.exit(1);
-});
+runMain("node_bench_server.js", main);

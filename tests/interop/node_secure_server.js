@@ -10,9 +10,8 @@
 // <pki folder>/own/certs/certificate.pem), nothing else (node-opcua's logging goes to stderr), and
 // stops when stdin closes or on SIGTERM.
 "use strict";
-const util = require("util");
-const toStderr = (...a) => process.stderr.write(util.format(...a) + "\n");
-console.log = console.info = console.warn = console.debug = console.error = toStderr;
+const { logToStderr, serve, runMain } = require("./node_test_server");
+logToStderr();  // before node-opcua is loaded
 
 const fs = require("fs");
 const os = require("os");
@@ -52,19 +51,7 @@ async function main() {
         accessLevel: "CurrentRead | CurrentWrite", userAccessLevel: "CurrentRead | CurrentWrite",
         value: new Variant({ dataType: DataType.Int32, value: 42 }),
     });
-    await server.start();
-    const stop = async () => {
-        try { await server.shutdown(0); } catch (_) { /* already down */ }
-        fs.rmSync(root, { recursive: true, force: true });
-        process.exit(0);
-    };
-    process.stdin.on("end", stop);
-    process.stdin.resume();
-    process.on("SIGTERM", stop);
-    process.stdout.write(`READY ${server.endpoints[0].port} ${path.join(root, "pki")}\n`);
+    await serve(server, { tmpDir: root, extra: `${path.join(root, "pki")}` });
 }
 
-main().catch((err) => {
-    toStderr("node_secure_server.js failed:", err && err.stack ? err.stack : err);
-    process.exit(1);
-});
+runMain("node_secure_server.js", main);

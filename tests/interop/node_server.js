@@ -12,9 +12,8 @@
 // Prints "READY <port>" on stdout once it listens (nothing else goes to stdout: node-opcua's
 // logging is sent to stderr) and stops when stdin closes or on SIGTERM.
 "use strict";
-const util = require("util");
-const toStderr = (...a) => process.stderr.write(util.format(...a) + "\n");
-console.log = console.info = console.warn = console.debug = console.error = toStderr;
+const { logToStderr, serve, runMain } = require("./node_test_server");
+logToStderr();  // before node-opcua is loaded
 
 const fs = require("fs");
 const os = require("os");
@@ -88,19 +87,7 @@ async function main() {
     });
     // ---- end of Methods ---------------------------------------------------------------------------
 
-    await server.start();
-    const stop = async () => {
-        try { await server.shutdown(0); } catch (_) { /* already down */ }
-        fs.rmSync(pki, { recursive: true, force: true });
-        process.exit(0);
-    };
-    process.stdin.on("end", stop);
-    process.stdin.resume();
-    process.on("SIGTERM", stop);
-    process.stdout.write(`READY ${server.endpoints[0].port}\n`);
+    await serve(server, { tmpDir: pki });
 }
 
-main().catch((err) => {
-    toStderr("node_server.js failed:", err && err.stack ? err.stack : err);
-    process.exit(1);
-});
+runMain("node_server.js", main);
