@@ -44,22 +44,35 @@ ClientConfig clientConfig() {
     return cfg;
 }
 
+// Whether the client passed through `state` (a reconnect to a running server can be over before a
+// QTRY loop looks at client.state()).
+bool passedThrough(const QSignalSpy& states, ClientState state) {
+    return std::any_of(states.begin(), states.end(), [state](const QList<QVariant>& s) { return s.at(0).value<ClientState>() == state; });
+}
+
 QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
 
-// What one subscription's handlers received, in the test thread.
+// What one subscription's handlers received, in the test thread. A handler queued to the test
+// object may still run after a failed check has ended the test function (the client outlives the
+// Recorder, or the callback waits in the event queue): it finds `alive` expired and does nothing.
 struct Recorder {
     std::vector<SubscriptionNotification> messages;
     std::vector<SubscriptionStatusChange> statuses;
     std::vector<int32_t> itemValues;  // the per-item callback's Int32 values
     QThread* thread = nullptr;
+    std::shared_ptr<bool> alive = std::make_shared<bool>(true);
 
     SubscriptionHandlers handlers() {
         SubscriptionHandlers h;
-        h.notification = [this](const SubscriptionNotification& n) {
+        std::weak_ptr<bool> guard = alive;
+        h.notification = [this, guard](const SubscriptionNotification& n) {
+            if (guard.expired()) return;
             messages.push_back(n);
             thread = QThread::currentThread();
         };
-        h.status = [this](const SubscriptionStatusChange& c) { statuses.push_back(c); };
+        h.status = [this, guard](const SubscriptionStatusChange& c) {
+            if (!guard.expired()) statuses.push_back(c);
+        };
         return h;
     }
     int count(SubscriptionEvent e) const {
@@ -177,7 +190,8 @@ void TestClientSubscriptions::dataChangesArriveInOrderAndAreAcknowledged() {
     f.trigger = DataChangeTrigger::StatusValue;
     f.deadbandType = uint32_t(DeadbandType::None);
     item.settings.dataChangeFilter = f;
-    item.onDataChange = [&rec](const DataValue& v) {
+    item.onDataChange = [&rec, guard = std::weak_ptr<bool>(rec.alive)](const DataValue& v) {
+        if (guard.expired()) return;
         if (const int32_t* i = v.value.get<int32_t>()) rec.itemValues.push_back(*i);
     };
     const MonitoredItemsResult items = addItems(client, info.handle, {item});
@@ -402,9 +416,7 @@ void TestClientSubscriptions::keepAliveSupervisionFiresOnAFrozenLink() {
     QCOMPARE(rec.first(SubscriptionEvent::KeepAliveMissing)->subscriptionId, info.subscriptionId);
     // The connection was probed: no answer within keepAliveTimeoutMs, so the client reconnects
     // (the frozen connection stays frozen; new ones are forwarded) to the same Session.
-    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(states.begin(), states.end(),
-                                         [](const QList<QVariant>& s) { return s.at(0).value<ClientState>() == ClientState::Reconnecting; }),
-                             3000);
+    QTRY_VERIFY_WITH_TIMEOUT(passedThrough(states, ClientState::Reconnecting), 3000);
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 5000);
     QCOMPARE(client.sessionId(), session);
     QTRY_COMPARE_WITH_TIMEOUT(rec.count(SubscriptionEvent::KeepAliveResumed), 1, 3000);
@@ -431,8 +443,9 @@ void TestClientSubscriptions::lostPublishResponsesAreRepublished() {
     proxy.freeze();
     QTest::qWait(400);
     const uint32_t lastBefore = rec.messages.back().sequenceNumber;
+    QSignalSpy states(&client, &Client::stateChanged);
     proxy.cutAll();
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(passedThrough(states, ClientState::Reconnecting), 3000);
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 5000);
     QCOMPARE(client.sessionId(), session);
     QTRY_VERIFY_WITH_TIMEOUT(!rec.messages.empty() && rec.messages.back().sequenceNumber > lastBefore + 4, 5000);
@@ -481,8 +494,9 @@ void TestClientSubscriptions::messagesTheServerNoLongerHasAreReportedLost() {
     proxy.freeze();
     QTest::qWait(400);
     const uint32_t lastBefore = rec.messages.back().sequenceNumber;
+    QSignalSpy states(&client, &Client::stateChanged);
     proxy.cutAll();
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(passedThrough(states, ClientState::Reconnecting), 3000);
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(rec.count(SubscriptionEvent::MessagesLost) >= 1, 5000);
     const SubscriptionStatusChange* lost = rec.first(SubscriptionEvent::MessagesLost);
@@ -630,7 +644,9 @@ void TestClientSubscriptions::eventsOfOurServerPassTheWhereClause() {
     ofType.filterOperator = FilterOperator::OfType;
     ofType.filterOperands = Array<ExtensionObject>{ExtensionObject::make(LiteralOperand{Variant(NodeId(id::AuditEventType))})};
     filter.whereClause.elements = Array<ContentFilterElement>{either, ge, ofType};
-    std::vector<Array<Variant>> events;
+    // Shared with the callback, which may run after a failed check has ended this function.
+    auto received = std::make_shared<std::vector<Array<Variant>>>();
+    const std::vector<Array<Variant>>& events = *received;
     MonitoredItemSpec item;
     item.clientHandle = 7;
     item.nodeId = NodeId(id::Server);
@@ -638,7 +654,7 @@ void TestClientSubscriptions::eventsOfOurServerPassTheWhereClause() {
     item.settings.samplingIntervalMs = 0;
     item.settings.queueSize = 100;
     item.settings.eventFilter = filter;
-    item.onEvent = [&](const Array<Variant>& fields) { events.push_back(fields); };
+    item.onEvent = [received](const Array<Variant>& fields) { received->push_back(fields); };
     const MonitoredItemsResult r = addItems(client, info.handle, {item});
     QCOMPARE(r.items.size(), std::size_t(1));
     QCOMPARE(r.items[0].statusCode, status::Good);
