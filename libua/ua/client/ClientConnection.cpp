@@ -14,9 +14,9 @@ int64_t ClientConnection::nowMs() {
 
 ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers, ClientChannelSecurity security, QObject* parent)
     : QObject(parent), m_config(config), m_handlers(std::move(handlers)), m_socket(new QTcpSocket(this)),
-      m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
+      m_writer(m_socket), m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
       m_channel(config.transport, [this](const uint8_t* d, std::size_t n) {
-          if (!m_finished) m_socket->write(reinterpret_cast<const char*>(d), qint64(n));
+          if (!m_finished) m_writer.send(d, n);
       }, std::move(security)) {
     m_timeout->setSingleShot(true);
     m_renewTimer->setSingleShot(true);
@@ -90,7 +90,8 @@ void ClientConnection::close() {
         m_channel.sendClose(h.requestHandle, h);
     }
     m_finished = true;
-    m_socket->disconnectFromHost();  // after the queued CLO is written
+    m_writer.flush();
+    m_socket->disconnectFromHost();  // after the CLO is written
 }
 
 void ClientConnection::abort() {
@@ -112,7 +113,12 @@ void ClientConnection::fail(StatusCode reason) {
 
 void ClientConnection::onReadyRead() {
     if (m_finished) return;
+    const BatchedWriter::Batch batch(m_writer);  // requests sent from the response callbacks
     m_framer.append(*m_socket);
+    processMessages();
+}
+
+void ClientConnection::processMessages() {
     const uint8_t* p = nullptr;
     std::size_t n = 0;
     while (!m_finished) {

@@ -8,6 +8,7 @@
 // closed the object is finished; the owner deletes it with deleteLater().
 #pragma once
 
+#include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
 #include "ua/client/ClientConfig.h"
 #include "ua/encoding/Buffer.h"
@@ -61,6 +62,7 @@ public:
 private:
     void onConnected();
     void onReadyRead();
+    void processMessages();
     void onSocketError();
     void process(const uint8_t* p, std::size_t n);
     void fail(StatusCode reason);
@@ -72,6 +74,7 @@ private:
     const ClientConfig& m_config;
     Handlers m_handlers;
     QTcpSocket* m_socket;
+    BatchedWriter m_writer;  // the requests sent while a batch of responses is handled go out in one write
     QTimer* m_timeout;      // the connect timeout, then the timeout of a Renew in flight
     QTimer* m_renewTimer;
     ClientSecureChannel m_channel;

@@ -31,7 +31,7 @@ QString peerText(const QHostAddress& address, quint16 port) {
 } // namespace
 
 ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
-    : m_server(server), m_socket(new QTcpSocket(this)), m_tokenTimer(new QTimer(this)), m_maxChunk(kMaxHelloSize),
+    : m_server(server), m_socket(new QTcpSocket(this)), m_tokenTimer(new QTimer(this)), m_writer(m_socket), m_maxChunk(kMaxHelloSize),
       m_channelId(server.nextChannelId.fetch_add(1)) {
     m_link = std::make_shared<ConnectionLink>();
     m_link->connection = this;
@@ -91,12 +91,17 @@ const AddressSpace& ServerConnection::addressSpace() {
 }
 
 void ServerConnection::send(const uint8_t* p, std::size_t n) {
-    m_socket->write(reinterpret_cast<const char*>(p), qint64(n));
+    m_writer.send(p, n);
 }
 
 void ServerConnection::onReadyRead() {
     if (m_closing) return;
+    const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
     m_framer.append(*m_socket);
+    processMessages();
+}
+
+void ServerConnection::processMessages() {
     const uint8_t* p = nullptr;
     std::size_t n = 0;
     while (!m_closing) {
@@ -177,7 +182,8 @@ void ServerConnection::closeConnection() {
     if (!m_closing) {
         m_closing = true;
         m_tokenTimer->stop();
-        m_socket->flush();               // the ERR, if any, goes out first
+        m_writer.flush();                // the ERR, if any, goes out first
+        m_socket->flush();
         m_socket->disconnectFromHost();
     }
     if (m_socket->state() == QAbstractSocket::UnconnectedState) {

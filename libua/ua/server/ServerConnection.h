@@ -5,6 +5,7 @@
 
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ServerSecureChannel.h"
+#include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
 #include "ua/server/Session.h"
 #include "ua/server/addressspace/AddressSpace.h"
@@ -47,6 +48,7 @@ public:
 
 private:
     void onReadyRead();
+    void processMessages();
     bool processMessage(const uint8_t* p, std::size_t n);
     void handleHello(const uint8_t* p, std::size_t n);
     void fail(StatusCode error, const std::string& reason);
@@ -57,6 +59,7 @@ private:
     QTcpSocket* m_socket;
     QTimer* m_tokenTimer;
     MessageFramer m_framer;
+    BatchedWriter m_writer;    // the responses of one onReadyRead() go out in one write
     uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
     uint32_t m_channelId;
     std::optional<ServerSecureChannel> m_channel;
