@@ -1,6 +1,7 @@
 #include "ua/server/SessionManager.h"
 
 #include <QRandomGenerator>
+#include <array>
 
 namespace ua {
 
@@ -10,10 +11,24 @@ static ByteString randomBytes(int n) {
     return ByteString(std::move(s));
 }
 
+// The AuthenticationToken (OPC 10000-4 5.6.2.2) is a secret: 128 bits from the system's CSPRNG,
+// held as a Guid NodeId so that decoding it in each request's RequestHeader allocates nothing (an
+// opaque token of 32 bytes was a heap string per request on both sides).
+static NodeId randomToken() {
+    Guid g;
+    std::array<quint32, 4> r;
+    QRandomGenerator::system()->fillRange(r.data(), qsizetype(r.size()));
+    g.data1 = r[0];
+    g.data2 = uint16_t(r[1]);
+    g.data3 = uint16_t(r[1] >> 16);
+    for (std::size_t i = 0; i < 8; ++i) g.data4[i] = uint8_t(r[2 + i / 4] >> (8 * (i % 4)));
+    return NodeId(0, g);
+}
+
 SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t nowMs) {
     auto s = std::make_shared<Session>();
     s->sessionId = NodeId(1, Guid::random());
-    s->authenticationToken = NodeId(0, randomBytes(32));
+    s->authenticationToken = randomToken();
     s->serverNonce = randomBytes(32);
     s->timeoutMs = timeoutMs;
     s->channelId = channelId;
