@@ -191,6 +191,12 @@ private:
     void init(QThread* ioThread);
     template <class F>
     void post(F&& f) {
+        // On the I/O thread already (a callback without context, e.g. the load tester issuing the
+        // next request from a response): run now, without an event and its allocation.
+        if (m_core->thread() == QThread::currentThread()) {
+            std::forward<F>(f)();
+            return;
+        }
         QMetaObject::invokeMethod(m_core, std::forward<F>(f), Qt::QueuedConnection);
     }
     // Wraps a callback so that it runs in context's thread (see the header comment).

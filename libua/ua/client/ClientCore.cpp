@@ -190,13 +190,17 @@ void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeI
     complete(it->second, local, typeId, body, size);
 }
 
+// The timer is re-armed only when a deadline comes before the one it is armed for: with requests
+// answered in time (the usual case) it fires about once per timeout period and finds nothing due,
+// instead of being stopped and started for every request (a timer registration each time). An
+// empty set leaves it armed: firing then costs one look.
 void ClientCore::armDeadlineTimer() {
-    if (m_deadlines.empty()) {
-        m_deadlineTimer->stop();
-        return;
-    }
-    const int64_t wait = std::max<int64_t>(0, m_deadlines.begin()->first - nowMs());
+    if (m_deadlines.empty()) return;
+    const int64_t earliest = m_deadlines.begin()->first;
+    if (m_deadlineTimer->isActive() && m_deadlineArmedAtMs <= earliest) return;
+    const int64_t wait = std::max<int64_t>(0, earliest - nowMs());
     m_deadlineTimer->start(int(std::min<int64_t>(wait, 0x7FFFFFFF)));
+    m_deadlineArmedAtMs = earliest;
 }
 
 void ClientCore::onDeadline() {

@@ -241,6 +241,7 @@ private:
     uint32_t m_nextHandle = 1;
 
     QTimer* m_deadlineTimer;
+    int64_t m_deadlineArmedAtMs = 0;  // the deadline m_deadlineTimer fires for, while it is active
     QTimer* m_keepAliveTimer;
     QTimer* m_reconnectTimer;
 
