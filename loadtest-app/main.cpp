@@ -3,7 +3,10 @@
 #include "cli/CommandLine.h"
 #include "window/WindowMain.h"
 
+#include "EventDispatcher.h"
+
 int main(int argc, char** argv) {
+    ua::app::preferUnixEventDispatcher();
     if (ua::loadtest::isCommandLineInvocation(argc, argv)) return ua::loadtest::runCommandLine(argc, argv);
     return ua::loadtest::runWindow(argc, argv);
 }

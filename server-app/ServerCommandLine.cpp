@@ -45,7 +45,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     const QCommandLineOption window(QStringLiteral("window"), QStringLiteral("Open the window even when no display was detected."));
     const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("TCP port (default 4840; 0 = any free port)."), QStringLiteral("port"));
     const QCommandLineOption host(QStringLiteral("host"), QStringLiteral("Host name in the endpoint URL."), QStringLiteral("host"));
-    const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("I/O threads (0: one per core)."), QStringLiteral("n"));
+    const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("I/O threads (0: one per core but one, at least one)."), QStringLiteral("n"));
     const QCommandLineOption pki(QStringLiteral("pki"),
                                  QStringLiteral("Certificate store folder (own/, trusted/, issuers/, rejected/); "
                                                 "default: the application data folder's pki/."),

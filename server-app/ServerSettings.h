@@ -34,7 +34,7 @@ struct ServerSettings {
     // endpoint
     QString hostName;                      // empty: this machine's host name
     quint16 port = 4840;                   // 0: any free port
-    int ioThreads = 0;                     // 0: one per core
+    int ioThreads = 0;                     // 0: one per core but one (ua::defaultIoThreads())
     // security
     QString pkiDir;                        // empty: QStandardPaths::AppDataLocation/pki
     std::vector<EndpointSecurity> endpoints = ServerSecurityConfig{}.endpoints;

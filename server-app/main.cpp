@@ -4,6 +4,8 @@
 #include "ServerCommandLine.h"
 #include "window/WindowMode.h"
 
+#include "EventDispatcher.h"
+
 #include "ua/Version.h"
 
 #include <QApplication>
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
     case ua::app::ServerCommandLine::Action::Run:
         break;
     }
+    ua::app::preferUnixEventDispatcher();
     if (commandLine.headless) {
         QCoreApplication app(argc, argv);
         return ua::app::runHeadless(commandLine);

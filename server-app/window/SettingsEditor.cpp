@@ -35,7 +35,7 @@ SettingsEditor::SettingsEditor(QWidget* parent) : QWidget(parent) {
     ef->addRow(tr("Port"), m_port = spin(0, 65535));
     m_port->setSpecialValueText(tr("any free port"));
     ef->addRow(tr("I/O threads"), m_threads = spin(0, 256));
-    m_threads->setSpecialValueText(tr("one per core"));
+    m_threads->setSpecialValueText(tr("one per core but one"));
     ef->addRow(tr("PKI folder"), m_pki = new QLineEdit);
     m_pki->setPlaceholderText(ServerSettings::defaultPkiDir());
 

@@ -24,6 +24,8 @@
 
 namespace ua {
 
+int defaultIoThreads() { return std::max(1, QThread::idealThreadCount() - 1); }
+
 class Listener : public QTcpServer {
 public:
     explicit Listener(Server& s) : m_server(s) {}
@@ -68,7 +70,7 @@ Server::Server(ServerConfig config, QObject* parent)
     if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
-    if (m_config.ioThreads <= 0) m_config.ioThreads = std::max(1, QThread::idealThreadCount());
+    if (m_config.ioThreads <= 0) m_config.ioThreads = defaultIoThreads();
     m_subscriptionRegistry = std::make_unique<SubscriptionRegistry>(m_config.subscriptions);
     buildAddressSpace();
 }

@@ -16,7 +16,7 @@ struct ServerConfig {
     QString hostName;                      // in the endpoint URL; empty: this machine's host name
     quint16 port = 4840;                   // 0: any free port (see Server::port())
     QHostAddress listenAddress = QHostAddress::Any;
-    int ioThreads = 0;                     // 0: one per core
+    int ioThreads = 0;                     // 0: defaultIoThreads()
     TransportLimits transport;             // UA-TCP buffer sizes and limits (bytes)
     SecureChannelConfig secureChannel;     // SecurityToken lifetimes (ms); its `security` is set by start()
     ServerSecurityConfig security;         // PKI, endpoints' policies and modes, user tokens
@@ -37,5 +37,12 @@ struct ServerConfig {
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>
 };
+
+// I/O threads when ServerConfig::ioThreads is 0: one per core but one, at least one. The core left
+// over runs the accept thread, the timers, the window and often a client on the same machine; with
+// every core an I/O thread they preempt each other at every request (docs/Benchmarks.md
+// "Performance": on 2 cores, read-1 20 x 1 costs 14 µs of server CPU per request with 1 I/O thread
+// and 19 µs with 2).
+int defaultIoThreads();
 
 } // namespace ua
