@@ -46,7 +46,7 @@ Q_LOGGING_CATEGORY(lcSessionEnd, "ua.server.session", QtInfoMsg)
 void logSessionEnd(const Session& s, SessionEnd why) {
     const char* how = why == SessionEnd::Closed           ? "closed by its client"
                       : why == SessionEnd::TimedOut       ? "timed out"
-                      : why == SessionEnd::Aborted        ? "aborted (its channel closed before it was activated)"
+                      : why == SessionEnd::Aborted        ? "aborted (never activated: its channel closed, its activation time ran out, or it made room for a new Session)"
                                                           : "closed by the server";
     // The name and id do not change after CreateSession (the address may, under activationMutex).
     qCInfo(lcSessionEnd, "session '%s' (%s) %s", s.sessionName.toQString().toUtf8().constData(), s.sessionId.toString().c_str(), how);
@@ -59,7 +59,9 @@ int64_t Server::monotonicMs() {
 }
 
 Server::Server(ServerConfig config, QObject* parent)
-    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions),
+    : QObject(parent), m_config(std::move(config)),
+      m_admission(std::make_unique<AdmissionControl>(m_config.admission, m_config.backpressure)),
+      m_sessions(m_config.maxSessions, m_config.admission.maxPendingSessions, m_config.admission.activationTimeoutMs),
       m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
     m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) {
         d->sessionRemoved(s, why);
@@ -202,6 +204,12 @@ bool Server::setUpSecurity() {
 bool Server::start() {
     resetShutdown();
     if (!setUpSecurity()) return false;
+    // Every channel's reassembly of chunked requests draws on one budget (AdmissionConfig.h).
+    m_config.secureChannel.chunkBudget = m_admission->chunkBudget();
+    m_config.secureChannel.chunkTimeoutMs = m_config.backpressure.chunkTimeoutMs;
+    if (m_config.maxChannels <= m_config.maxSessions)
+        qCWarning(lcSecurity, "maxChannels (%d) is not above maxSessions (%d): at the Session limit no discovery or "
+                  "reconnecting client gets a channel (OPC 10000-4 5.7.2.1 asks for N+1)", m_config.maxChannels, m_config.maxSessions);
     // I/O threads first: the listener hands connections to them as soon as it listens.
     for (int i = 0; i < m_config.ioThreads; ++i) {
         auto* t = new QThread;
