@@ -120,6 +120,15 @@ private slots:
 
 void TestBackpressure::clientThatDoesNotReadIsPaused() {
     ServerConfig cfg = serverConfig();
+    // UA_MAX_QUEUED_RESPONSES=0 runs the same scenario without backpressure and only prints the
+    // figures (the "off" column of docs/Benchmarks.md); nothing is asserted then.
+    bool fromEnv = false;
+    const int maxQueued = qEnvironmentVariableIntValue("UA_MAX_QUEUED_RESPONSES", &fromEnv);
+    if (fromEnv) {
+        cfg.backpressure.maxQueuedResponses = maxQueued;
+        cfg.backpressure.resumeQueuedResponses = maxQueued / 2;
+    }
+    const bool off = fromEnv && maxQueued == 0;
     Server server(cfg);
     QVERIFY(server.start());
 
@@ -171,8 +180,10 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
     const auto& counters = server.admission().counters();
     qInfo("sent %d of %d before the server stopped reading; read pauses %llu", sent, kRequests,
           static_cast<unsigned long long>(counters.readPauses.load()));
-    QVERIFY2(counters.readPauses.load() >= 1, "the server paused reading the connection");
-    QVERIFY2(sent < kRequests, "the server's TCP window closed on the flooder");
+    if (!off) {
+        QVERIFY2(counters.readPauses.load() >= 1, "the server paused reading the connection");
+        QVERIFY2(sent < kRequests, "the server's TCP window closed on the flooder");
+    }
 
     // Meanwhile a second client is served. The 2x goal is measured by the benchmark
     // (docs/Benchmarks.md); here loosely, for a noisy shared machine.
@@ -180,7 +191,7 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
     rssMax = std::max(rssMax, rssBytes());
     qInfo("second client's p99: %.3f ms before, %.3f ms while the flooder is paused", baseline, during);
     QCOMPARE(failures, 0);
-    QVERIFY2(during < std::max(10 * baseline, 50.0), qPrintable(QString::number(during)));
+    if (!off) QVERIFY2(during < std::max(10 * baseline, 50.0), qPrintable(QString::number(during)));
 
     // The flooder reads: the server reads it again, and every response comes, in order.
     flood.socket().setReadBufferSize(0);
@@ -198,10 +209,11 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
         ++received;
         if (received % 1000 == 0) rssMax = std::max(rssMax, rssBytes());
     }
-    QVERIFY(counters.readResumes.load() >= 1);
     const double growthMb = double(rssMax - rssBefore) / (1024.0 * 1024.0);
     qInfo("RSS of the test process (server and both clients): %.1f MB before, growth at most %.1f MB", double(rssBefore) / 1048576.0,
           growthMb);
+    if (off) return;
+    QVERIFY(counters.readResumes.load() >= 1);
     QVERIFY2(growthMb < 50, qPrintable(QString::number(growthMb)));
     QVERIFY(good.getEndpoints());
 }

@@ -23,7 +23,7 @@ Q_LOGGING_CATEGORY(lcAdmission, "ua.server.admission", QtInfoMsg)
 
 void ServerConnection::setUpAdmission() {
     connect(m_socket, &QTcpSocket::bytesWritten, this, &ServerConnection::onBytesWritten);
-    m_responseEnds.resize(128);
+    m_responseEnds.resize(16);  // a power of two (noteSent masks with it); grows when more are queued
     if (m_server.channelCount > m_server.config().maxChannels) {
         // Every connection this server may hold is taken: answered at once (no delay), since
         // waiting would hold one more socket.
@@ -70,21 +70,23 @@ void ServerConnection::refuseBusy(const char* reason, uint32_t delayMs) {
 }
 
 void ServerConnection::noteSent(std::size_t n) {
+    // A ring of power-of-two size: a store and a mask per response, no allocation.
     m_bytesQueued += n;
+    const std::size_t mask = m_responseEnds.size() - 1;
     if (m_ringCount == m_responseEnds.size()) {  // grows rarely: only past the pause threshold
         std::vector<uint64_t> bigger(m_responseEnds.size() * 2);
-        for (std::size_t i = 0; i < m_ringCount; ++i) bigger[i] = m_responseEnds[(m_ringHead + i) % m_responseEnds.size()];
+        for (std::size_t i = 0; i < m_ringCount; ++i) bigger[i] = m_responseEnds[(m_ringHead + i) & mask];
         m_responseEnds.swap(bigger);
         m_ringHead = 0;
     }
-    m_responseEnds[(m_ringHead + m_ringCount) % m_responseEnds.size()] = m_bytesQueued;
+    m_responseEnds[(m_ringHead + m_ringCount) & (m_responseEnds.size() - 1)] = m_bytesQueued;
     ++m_ringCount;
 }
 
 void ServerConnection::onBytesWritten(qint64 n) {
     m_bytesFlushed += uint64_t(n);
     while (m_ringCount && m_responseEnds[m_ringHead] <= m_bytesFlushed) {
-        m_ringHead = (m_ringHead + 1) % m_responseEnds.size();
+        m_ringHead = (m_ringHead + 1) & (m_responseEnds.size() - 1);
         --m_ringCount;
     }
     if (m_readPaused && !m_closing && int(m_ringCount) <= m_server.admission().backpressure().resumeQueuedResponses)
