@@ -61,11 +61,11 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                          QStringLiteral("n"));
     const QCommandLineOption maxHandshakes(QStringLiteral("max-handshakes"),
                                            QStringLiteral("Channels in their handshake at once (Hello until a Session is activated); "
-                                                          "a Hello beyond: ERR Bad_TcpServerTooBusy (0 = no bound; default 64)."),
+                                                          "a Hello beyond: ERR Bad_TcpServerTooBusy (0 = no bound; -1, the default: 8 per I/O thread)."),
                                            QStringLiteral("n"));
     const QCommandLineOption maxPending(QStringLiteral("max-pending-sessions"),
                                         QStringLiteral("Sessions created and not yet activated at once; CreateSession beyond: "
-                                                       "Bad_ServerTooBusy (0 = no bound; default 64)."),
+                                                       "Bad_ServerTooBusy (0 = no bound; -1, the default: as --max-handshakes)."),
                                         QStringLiteral("n"));
     const QCommandLineOption maxQueued(QStringLiteral("max-queued-responses"),
                                        QStringLiteral("A connection stops reading while more of its responses are unwritten "
@@ -130,8 +130,8 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
         !number(demoEvents, 0, 3'600'000, &s.demoEventsMs) || !number(maxSessions, 1, 1'000'000, &s.maxSessions) ||
         !number(maxChannels, 1, 1'000'000, &s.maxChannels) || !number(shutdownDelay, 0, 3600, &s.shutdownDelaySeconds) ||
         !number(lag, 1, 3600, &r.guiLagReportSeconds) || !number(shotsAfter, 0, 3600, &r.screenshotsAfterSeconds) ||
-        !number(maxHandshakes, 0, 1'000'000, &s.admission.maxHandshakes) ||
-        !number(maxPending, 0, 1'000'000, &s.admission.maxPendingSessions) ||
+        !number(maxHandshakes, -1, 1'000'000, &s.admission.maxHandshakes) ||
+        !number(maxPending, -1, 1'000'000, &s.admission.maxPendingSessions) ||
         !number(maxQueued, 0, 1'000'000, &s.backpressure.maxQueuedResponses))
         return fail(error);
     if (p.isSet(maxQueued)) s.backpressure.resumeQueuedResponses = s.backpressure.maxQueuedResponses / 2;

@@ -226,10 +226,10 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
 
     if (!readObject(json, "admission", &o, error)) return std::nullopt;
     const QString adm = QStringLiteral("admission");
-    if (!readNumber(o, "maxHandshakes", &s.admission.maxHandshakes, 0, 1'000'000, adm, error) ||
+    if (!readNumber(o, "maxHandshakes", &s.admission.maxHandshakes, -1, 1'000'000, adm, error) ||
         !readNumber(o, "handshakeTimeoutMs", &s.admission.handshakeTimeoutMs, 0, 3'600'000, adm, error) ||
         !readNumber(o, "busyDelayMs", &s.admission.busyDelayMs, 0, 60'000, adm, error) ||
-        !readNumber(o, "maxPendingSessions", &s.admission.maxPendingSessions, 0, 1'000'000, adm, error) ||
+        !readNumber(o, "maxPendingSessions", &s.admission.maxPendingSessions, -1, 1'000'000, adm, error) ||
         !readNumber(o, "activationTimeoutMs", &s.admission.activationTimeoutMs, 0, 3'600'000, adm, error))
         return std::nullopt;
     if (!readObject(json, "backpressure", &o, error)) return std::nullopt;

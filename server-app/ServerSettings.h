@@ -13,8 +13,8 @@
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
 //     "limits": { "maxSessions": 1200, "maxChannels": 1300,
 //                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
-//     "admission": { "maxHandshakes": 64, "handshakeTimeoutMs": 10000, "busyDelayMs": 100,
-//                    "maxPendingSessions": 64, "activationTimeoutMs": 10000 },
+//     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "busyDelayMs": 100,
+//                    "maxPendingSessions": -1, "activationTimeoutMs": 10000 },   (-1: 8 per I/O thread)
 //     "backpressure": { "maxQueuedResponses": 100, "resumeQueuedResponses": 50,
 //                       "chunkBudgetBytes": 67108864, "chunkTimeoutMs": 30000 },
 //     "demo": { "namespace": true, "updateRateMs": 1000, "eventsMs": 1000 },

@@ -9,11 +9,15 @@
 namespace ua {
 
 struct AdmissionConfig {
+    static constexpr int kHandshakesPerIoThread = 8;
     // SecureChannels in their handshake at once, server-wide: a connection counts from its Hello
     // until a Session is first activated on it, it closes, or handshakeTimeoutMs has passed. A
     // Hello beyond gets ERR Bad_TcpServerTooBusy (OPC 10000-6 7.1.5) after busyDelayMs, before any
-    // OpenSecureChannel is read, so no RSA work is spent on it. 0: no bound.
-    int maxHandshakes = 64;
+    // OpenSecureChannel is read, so no RSA work is spent on it. 0: no bound; -1 (default):
+    // kHandshakesPerIoThread per I/O thread (16 on 2 cores: on this 2-core machine a storm of
+    // 1,000 SignAndEncrypt clients got 20 Sessions/s through 16, 14-16 through 64, 7.5 through 256
+    // and none without a bound; docs/Benchmarks.md).
+    int maxHandshakes = -1;
     uint32_t handshakeTimeoutMs = 10'000;  // ms
     // How long a refused connection waits before its ERR Bad_TcpServerTooBusy (ms): "a Server can
     // control how frequently a Client reconnects by waiting to return this error" (7.1.5). A
@@ -22,8 +26,9 @@ struct AdmissionConfig {
     // Sessions created and not yet activated, server-wide. CreateSession beyond, and an
     // ActivateSession that moves an activated Session to another channel or user, are answered
     // Bad_ServerTooBusy (OPC 10000-4 5.7.2, 5.7.3) before any signature is made or checked; the first
-    // ActivateSession of a created Session is always served. 0: no bound.
-    int maxPendingSessions = 64;
+    // ActivateSession of a created Session is always served. 0: no bound; -1 (default): as
+    // maxHandshakes.
+    int maxPendingSessions = -1;
     // A Session not activated this long after CreateSession is removed (ms; counted in
     // SessionAbortCount). At maxSessions, CreateSession first removes the oldest Session not
     // activated (OPC 10000-4 5.7.2.1).

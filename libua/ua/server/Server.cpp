@@ -60,8 +60,7 @@ int64_t Server::monotonicMs() {
 
 Server::Server(ServerConfig config, QObject* parent)
     : QObject(parent), m_config(std::move(config)),
-      m_admission(std::make_unique<AdmissionControl>(m_config.admission, m_config.backpressure)),
-      m_sessions(m_config.maxSessions, m_config.admission.maxPendingSessions, m_config.admission.activationTimeoutMs),
+      m_sessions(m_config.maxSessions, 0, m_config.admission.activationTimeoutMs),
       m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
     m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) {
         d->sessionRemoved(s, why);
@@ -71,6 +70,12 @@ Server::Server(ServerConfig config, QObject* parent)
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
     if (m_config.ioThreads <= 0) m_config.ioThreads = std::max(1, QThread::idealThreadCount());
+    // Admission bounds left to the server (-1) follow the cores that do the RSA work.
+    AdmissionConfig& a = m_config.admission;
+    if (a.maxHandshakes < 0) a.maxHandshakes = AdmissionConfig::kHandshakesPerIoThread * m_config.ioThreads;
+    if (a.maxPendingSessions < 0) a.maxPendingSessions = a.maxHandshakes;
+    m_admission = std::make_unique<AdmissionControl>(m_config.admission, m_config.backpressure);
+    m_sessions.setPendingLimit(a.maxPendingSessions);
     m_subscriptionRegistry = std::make_unique<SubscriptionRegistry>(m_config.subscriptions);
     buildAddressSpace();
 }

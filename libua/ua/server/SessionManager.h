@@ -28,6 +28,8 @@ public:
     explicit SessionManager(int maxSessions, int maxPending = 0, uint32_t activationTimeoutMs = 0)
         : m_maxSessions(maxSessions), m_maxPending(maxPending), m_activationTimeoutMs(activationTimeoutMs) {}
 
+    // Sets maxPending (before the server starts).
+    void setPendingLimit(int maxPending) { m_maxPending = maxPending; }
     // A new Session bound to channelId. At maxSessions the oldest Session not yet activated is
     // removed first (OPC 10000-4 5.7.2.1; counted as aborted). nullptr with *refused =
     // Bad_TooManySessions when every Session is activated, Bad_ServerTooBusy when maxPending are
