@@ -223,6 +223,7 @@ void TestAdmission::unactivatedSessionsDoNotExhaustAnything() {
     // At maxSessions, CreateSession removes the oldest Session not activated (OPC 10000-4 5.7.2.1).
     NodeId first, token;
     QCOMPARE(createSession(a, &first), status::Good);
+    QTest::qWait(5);  // "oldest" is by creation time in ms: the others come later
     for (int i = 0; i < 5; ++i) QCOMPARE(createSession(a, &token), status::Good);
     QCOMPARE(server->sessions().count(), 3);
     QCOMPARE(activate(a, first), status::BadSessionIdInvalid);  // it made room

@@ -30,8 +30,8 @@ public:
 
     // Sets maxPending (before the server starts).
     void setPendingLimit(int maxPending) { m_maxPending = maxPending; }
-    // A new Session bound to channelId. At maxSessions the oldest Session not yet activated is
-    // removed first (OPC 10000-4 5.7.2.1; counted as aborted). nullptr with *refused =
+    // A new Session bound to channelId. At maxSessions the oldest Session not yet activated (by
+    // creation time, ms resolution) is removed first (OPC 10000-4 5.7.2.1; counted as aborted). nullptr with *refused =
     // Bad_TooManySessions when every Session is activated, Bad_ServerTooBusy when maxPending are
     // not activated yet.
     SessionPtr create(uint32_t channelId, double timeoutMs, int64_t nowMs, StatusCode* refused = nullptr);
