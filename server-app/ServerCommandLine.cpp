@@ -56,7 +56,21 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                         QStringLiteral("ms"));
     const QCommandLineOption maxSessions(QStringLiteral("max-sessions"), QStringLiteral("Sessions at most (CreateSession beyond: Bad_TooManySessions)."),
                                          QStringLiteral("n"));
-    const QCommandLineOption maxChannels(QStringLiteral("max-channels"), QStringLiteral("SecureChannels at most."), QStringLiteral("n"));
+    const QCommandLineOption maxChannels(QStringLiteral("max-channels"),
+                                         QStringLiteral("Connections at most; keep it above --max-sessions (beyond: ERR Bad_TcpServerTooBusy)."),
+                                         QStringLiteral("n"));
+    const QCommandLineOption maxHandshakes(QStringLiteral("max-handshakes"),
+                                           QStringLiteral("Channels in their handshake at once (Hello until a Session is activated); "
+                                                          "a Hello beyond: ERR Bad_TcpServerTooBusy (0 = no bound; -1, the default: 8 per I/O thread)."),
+                                           QStringLiteral("n"));
+    const QCommandLineOption maxPending(QStringLiteral("max-pending-sessions"),
+                                        QStringLiteral("Sessions created and not yet activated at once; CreateSession beyond: "
+                                                       "Bad_ServerTooBusy (0 = no bound; -1, the default: as --max-handshakes)."),
+                                        QStringLiteral("n"));
+    const QCommandLineOption maxQueued(QStringLiteral("max-queued-responses"),
+                                       QStringLiteral("A connection stops reading while more of its responses are unwritten "
+                                                      "(resumes at half; 0 = never; default 100)."),
+                                       QStringLiteral("n"));
     const QCommandLineOption shutdownDelay(QStringLiteral("shutdown-delay"),
                                            QStringLiteral("Seconds between SIGINT/SIGTERM (or Stop) and closing the Sessions, "
                                                           "while ServerState is Shutdown (default 2)."),
@@ -73,7 +87,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                             QStringLiteral("name")});
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
-                          shutdownDelay, lag, shots, shotsAfter, page, platform})
+                          maxHandshakes, maxPending, maxQueued, shutdownDelay, lag, shots, shotsAfter, page, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -115,8 +129,12 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     if (!number(port, 0, 65535, &s.port) || !number(threads, 0, 256, &s.ioThreads) ||
         !number(demoEvents, 0, 3'600'000, &s.demoEventsMs) || !number(maxSessions, 1, 1'000'000, &s.maxSessions) ||
         !number(maxChannels, 1, 1'000'000, &s.maxChannels) || !number(shutdownDelay, 0, 3600, &s.shutdownDelaySeconds) ||
-        !number(lag, 1, 3600, &r.guiLagReportSeconds) || !number(shotsAfter, 0, 3600, &r.screenshotsAfterSeconds))
+        !number(lag, 1, 3600, &r.guiLagReportSeconds) || !number(shotsAfter, 0, 3600, &r.screenshotsAfterSeconds) ||
+        !number(maxHandshakes, -1, 1'000'000, &s.admission.maxHandshakes) ||
+        !number(maxPending, -1, 1'000'000, &s.admission.maxPendingSessions) ||
+        !number(maxQueued, 0, 1'000'000, &s.backpressure.maxQueuedResponses))
         return fail(error);
+    if (p.isSet(maxQueued)) s.backpressure.resumeQueuedResponses = s.backpressure.maxQueuedResponses / 2;
     if (p.isSet(host)) s.hostName = p.value(host);
     if (p.isSet(pki)) s.pkiDir = p.value(pki);
     if (p.isSet(secure)) s.applySecureProfile();

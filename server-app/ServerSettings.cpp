@@ -142,6 +142,15 @@ QJsonObject ServerSettings::toJson() const {
                                {"maxChannels", maxChannels},
                                {"minSessionTimeoutMs", minSessionTimeoutMs},
                                {"maxSessionTimeoutMs", maxSessionTimeoutMs}}},
+        {"admission", QJsonObject{{"maxHandshakes", admission.maxHandshakes},
+                                  {"handshakeTimeoutMs", double(admission.handshakeTimeoutMs)},
+                                  {"busyDelayMs", double(admission.busyDelayMs)},
+                                  {"maxPendingSessions", admission.maxPendingSessions},
+                                  {"activationTimeoutMs", double(admission.activationTimeoutMs)}}},
+        {"backpressure", QJsonObject{{"maxQueuedResponses", backpressure.maxQueuedResponses},
+                                     {"resumeQueuedResponses", backpressure.resumeQueuedResponses},
+                                     {"chunkBudgetBytes", double(backpressure.chunkBudgetBytes)},
+                                     {"chunkTimeoutMs", double(backpressure.chunkTimeoutMs)}}},
         {"demo", QJsonObject{{"namespace", demoNamespace},
                              {"updateRateMs", double(demoUpdateRateMs)},
                              {"eventsMs", double(demoEventsMs)}}},
@@ -212,6 +221,26 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
         return std::nullopt;
     if (s.minSessionTimeoutMs > s.maxSessionTimeoutMs) {
         if (error) *error = QStringLiteral("limits: minSessionTimeoutMs is larger than maxSessionTimeoutMs");
+        return std::nullopt;
+    }
+
+    if (!readObject(json, "admission", &o, error)) return std::nullopt;
+    const QString adm = QStringLiteral("admission");
+    if (!readNumber(o, "maxHandshakes", &s.admission.maxHandshakes, -1, 1'000'000, adm, error) ||
+        !readNumber(o, "handshakeTimeoutMs", &s.admission.handshakeTimeoutMs, 0, 3'600'000, adm, error) ||
+        !readNumber(o, "busyDelayMs", &s.admission.busyDelayMs, 0, 60'000, adm, error) ||
+        !readNumber(o, "maxPendingSessions", &s.admission.maxPendingSessions, -1, 1'000'000, adm, error) ||
+        !readNumber(o, "activationTimeoutMs", &s.admission.activationTimeoutMs, 0, 3'600'000, adm, error))
+        return std::nullopt;
+    if (!readObject(json, "backpressure", &o, error)) return std::nullopt;
+    const QString bp = QStringLiteral("backpressure");
+    if (!readNumber(o, "maxQueuedResponses", &s.backpressure.maxQueuedResponses, 0, 1'000'000, bp, error) ||
+        !readNumber(o, "resumeQueuedResponses", &s.backpressure.resumeQueuedResponses, 0, 1'000'000, bp, error) ||
+        !readNumber(o, "chunkBudgetBytes", &s.backpressure.chunkBudgetBytes, 0, 1e15, bp, error) ||
+        !readNumber(o, "chunkTimeoutMs", &s.backpressure.chunkTimeoutMs, 0, 3'600'000, bp, error))
+        return std::nullopt;
+    if (s.backpressure.maxQueuedResponses > 0 && s.backpressure.resumeQueuedResponses >= s.backpressure.maxQueuedResponses) {
+        if (error) *error = QStringLiteral("backpressure: resumeQueuedResponses must be below maxQueuedResponses");
         return std::nullopt;
     }
 
@@ -295,6 +324,8 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.security.users = users;
     c.maxSessions = maxSessions;
     c.maxChannels = maxChannels;
+    c.admission = admission;
+    c.backpressure = backpressure;
     c.minSessionTimeoutMs = minSessionTimeoutMs;
     c.maxSessionTimeoutMs = maxSessionTimeoutMs;
     c.demoNamespace = demoNamespace;

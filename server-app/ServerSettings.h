@@ -11,8 +11,12 @@
 //                   "endpoints": [ { "policy": "None", "mode": "None" },
 //                                  { "policy": "Basic256Sha256", "mode": "SignAndEncrypt" }, ... ],
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
-//     "limits": { "maxSessions": 1200, "maxChannels": 1200,
+//     "limits": { "maxSessions": 1200, "maxChannels": 1300,
 //                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
+//     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "busyDelayMs": 100,
+//                    "maxPendingSessions": -1, "activationTimeoutMs": 10000 },   (-1: 8 per I/O thread)
+//     "backpressure": { "maxQueuedResponses": 100, "resumeQueuedResponses": 50,
+//                       "chunkBudgetBytes": 67108864, "chunkTimeoutMs": 30000 },
 //     "demo": { "namespace": true, "updateRateMs": 1000, "eventsMs": 1000 },
 //     "shutdownDelaySeconds": 2,
 //     "users": { ...UserDatabase::toJson(), see ua/server/users/UserStore.h... } }
@@ -46,9 +50,12 @@ struct ServerSettings {
     // limits: room for the 1,000-session responsiveness run (tests/bench) plus the window's and an
     // administrator's own clients.
     int maxSessions = 1200;
-    int maxChannels = 1200;
+    int maxChannels = 1300;                // above maxSessions: discovery still gets in (OPC 10000-4 5.7.2.1)
     double minSessionTimeoutMs = 10'000;
     double maxSessionTimeoutMs = 3'600'000;
+    // admission control and backpressure (ua/server/AdmissionConfig.h; 0 turns a bound off)
+    AdmissionConfig admission;
+    BackpressureConfig backpressure;
     // demo namespace and events
     bool demoNamespace = true;
     uint32_t demoUpdateRateMs = 1000;

@@ -87,7 +87,12 @@ bool isLost(StatusCode s) {
            s == status::BadShutdown || s == status::BadDisconnect;
 }
 
-constexpr int kMaxBusyRetries = 6;
+// Connect: retries of one cycle after Bad_TcpServerTooBusy / Bad_ServerTooBusy, and their delays:
+// 50 ms doubling up to 5 s (about 30 s in all), so that a storm of 1,000 workers against a server
+// that admits a few dozen handshakes at once gets through instead of failing after a second.
+constexpr int kMaxBusyRetries = 12;
+constexpr double kBusyFirstDelayMs = 50;
+constexpr double kBusyMaxDelayMs = 5000;
 
 } // namespace
 
@@ -332,14 +337,21 @@ void Engine::busy(Session& s, StatusCode status) {
     }
     for (Counts* c : counts)
         if (c) ++c->retries;
-    // Back off as the server asks: 20 ms doubling per retry, +-20 % jitter, then the whole cycle again.
-    const double base = 20.0 * double(1 << s.busyAttempts++);
+    // Back off as the server asks: 50 ms doubling per retry up to 5 s, +-20 % jitter, then the
+    // whole cycle again.
+    const double base = std::min(kBusyMaxDelayMs, kBusyFirstDelayMs * double(1 << s.busyAttempts++));
     const double jitter = 0.8 + 0.4 * double(nextRandom(s.rng) % 1000) / 1000.0;
     const int delayMs = int(base * jitter);
     s.client->disconnectFromServer(nullptr, [this, sp, delayMs](StatusCode) {
         QTimer::singleShot(delayMs, sp->io->anchor, [this, sp] {
-            if (sending.load(std::memory_order_relaxed)) attempt(*sp);
-            else endCycle(*sp, status::BadServerTooBusy);
+            if (sending.load(std::memory_order_relaxed)) {
+                attempt(*sp);
+                return;
+            }
+            // The step is closing (its Clients may be gone already: a back-off of up to 5 s
+            // outlives the drain): the cycle ends as refused without touching the Client.
+            record(*sp->io, sp->cycleStartNs, sp->cycleCounted, status::BadServerTooBusy, 0);
+            sp->io->inFlight.fetch_sub(1, std::memory_order_relaxed);
         });
     });
 }

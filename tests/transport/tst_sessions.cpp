@@ -235,6 +235,9 @@ void TestSessions::tooManySessions() {
         CreateSessionResponse r;
         last = call(*c, req, &r);
         if (last.isBad()) break;
+        // Activated: a Session not activated would make room for the next one (OPC 10000-4
+        // 5.7.2.1; tests/client/tst_admission unactivatedSessionsDoNotExhaustAnything).
+        QCOMPARE(activate(*c, r.authenticationToken), status::Good);
         ++created;
     }
     QCOMPARE(last, status::BadTooManySessions);

@@ -70,10 +70,12 @@ struct ClientConfig {
     // delays of `reconnect`.
     bool autoReconnect = true;
     ReconnectPolicy reconnect;
-    // connectToServer() retries this many times when the server answers ERR Bad_TcpServerTooBusy,
-    // createSession() when CreateSession/ActivateSession answer Bad_ServerTooBusy, waiting the
-    // delays of `reconnect` (exponential, with jitter) in between.
-    int busyRetries = 5;
+    // connectToServer() retries this many times when the server answers ERR Bad_TcpServerTooBusy
+    // (to the discovery channel's or the secure channel's Hello), createSession() when CreateSession
+    // answers Bad_ServerTooBusy, activating the same Session again when ActivateSession does; each
+    // waits the delays of `reconnect` (exponential, with jitter) in between: 0.5, 1, 2, ... 30 s,
+    // about 2.5 minutes for 10 retries, room for a server that admits a few dozen at a time.
+    int busyRetries = 10;
 };
 
 } // namespace ua

@@ -428,10 +428,25 @@ void ClientCore::finishConnect(const ServiceResult<GetEndpointsResponse>& r) {
     }
     if (s.isGood() && m_channelSecurity.policy != SecurityPolicyId::None) {
         // GetEndpoints ran on a None channel; the Session gets the secure one the endpoint names.
-        openConnection([this, response = r.response](StatusCode opened) { completeConnect(opened, response); });
+        openSecureChannel(r.response);
         return;
     }
     completeConnect(s, r.response);
+}
+
+void ClientCore::openSecureChannel(const GetEndpointsResponse& endpoints) {
+    openConnection([this, endpoints](StatusCode opened) {
+        // A server under a connect storm refuses the secure channel too (ERR Bad_TcpServerTooBusy):
+        // back off and open it again; GetEndpoints need not be asked again.
+        if (opened == status::BadTcpServerTooBusy && m_busyRetries < m_config.busyRetries && !m_userDisconnect) {
+            dropConnection(status::BadConnectionClosed, false);
+            retryLater(m_busyRetries++, [this, endpoints] {
+                if (m_state == ClientState::Connecting && !m_userDisconnect) openSecureChannel(endpoints);
+            });
+            return;
+        }
+        completeConnect(opened, endpoints);
+    });
 }
 
 void ClientCore::completeConnect(StatusCode s, const GetEndpointsResponse& response) {
@@ -646,12 +661,33 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
             return;
         }
         if (m_conn) m_conn->channel().setMaxRequestMessageSize(r.response.maxRequestMessageSize);
-        activate([this, done, r](StatusCode s) {
-            ServiceResult<CreateSessionResponse> out = r;
-            out.status = s;
-            if (s.isBad()) m_session = Session();
-            if (done) done(out);
-        });
+        activateCreated(r, 0, done);
+    });
+}
+
+void ClientCore::activateCreated(const ServiceResult<CreateSessionResponse>& created, int busyAttempts,
+                                 ServiceCallback<CreateSessionResponse> done) {
+    activate([this, done, created, busyAttempts](StatusCode s) {
+        // Bad_ServerTooBusy: the same Session is activated again after a back-off (a new
+        // CreateSession would leave this one behind on the server until it expires).
+        if (s == status::BadServerTooBusy && busyAttempts < m_config.busyRetries && m_conn && !m_userDisconnect) {
+            const uint64_t gen = m_connGeneration;
+            retryLater(busyAttempts, [this, gen, created, busyAttempts, done] {
+                if (gen == m_connGeneration && m_conn) {
+                    activateCreated(created, busyAttempts + 1, done);
+                } else {
+                    m_session = Session();
+                    ServiceResult<CreateSessionResponse> out = created;
+                    out.status = status::BadConnectionClosed;
+                    if (done) done(out);
+                }
+            });
+            return;
+        }
+        ServiceResult<CreateSessionResponse> out = created;
+        out.status = s;
+        if (s.isBad()) m_session = Session();
+        if (done) done(out);
     });
 }
 

@@ -178,6 +178,11 @@ private:
     void connectionLost(StatusCode reason, StatusCode forPending);
     void startConnect();
     void connectStepFailed(const ServiceResult<GetEndpointsResponse>& r);
+    // The SecureChannel of the chosen secure endpoint, retried after ERR Bad_TcpServerTooBusy.
+    void openSecureChannel(const GetEndpointsResponse& endpoints);
+    // ActivateSession of the Session just created, retried on Bad_ServerTooBusy (the same Session).
+    void activateCreated(const ServiceResult<CreateSessionResponse>& created, int busyAttempts,
+                         ServiceCallback<CreateSessionResponse> done);
     void finishConnect(const ServiceResult<GetEndpointsResponse>& r);
     void completeConnect(StatusCode s, const GetEndpointsResponse& response);
     StatusCode chooseEndpoint();

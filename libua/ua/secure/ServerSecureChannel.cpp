@@ -33,7 +33,20 @@ ServerSecureChannel::ServerSecureChannel(uint32_t channelId, const HelloMessage&
     : m_channelId(channelId), m_hello(hello), m_ack(ack), m_config(config), m_send(std::move(send)),
       m_policy(&ua::securityPolicy(SecurityPolicyId::None)), m_sendSequence(config.firstSequenceNumber) {}
 
-ServerSecureChannel::~ServerSecureChannel() = default;
+ServerSecureChannel::~ServerSecureChannel() { clearAssembly(); }
+
+void ServerSecureChannel::clearAssembly() {
+    // A large reassembly buffer is given back (the budget counts what incomplete requests hold;
+    // an idle channel should not keep megabytes of capacity).
+    if (m_assembly.capacity() > (256u << 10)) m_assembly = Buffer();
+    else m_assembly.clear();
+    if (m_assemblyReserved && m_config.chunkBudget) m_config.chunkBudget->release(m_assemblyReserved);
+    m_assemblyReserved = 0;
+}
+
+bool ServerSecureChannel::chunkedRequestExpired(int64_t nowMs) const {
+    return m_assembling && m_config.chunkTimeoutMs && nowMs - m_assemblyStartMs > int64_t(m_config.chunkTimeoutMs);
+}
 
 ServerSecureChannel::Event ServerSecureChannel::fatal(StatusCode s, std::string reason, StatusCode detail) {
     Event e;
@@ -114,7 +127,7 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
 
     if (chunk == ChunkType::Abort) {  // 6.7.3: the client gave up on this request (checked above)
         m_assembling = m_discarding = false;
-        m_assembly.clear();
+        clearAssembly();
         return {};
     }
     if (chunk != ChunkType::Intermediate && chunk != ChunkType::Final)
@@ -127,7 +140,8 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
             m_discarding = false;
             m_assemblyRequestId = requestId;
             m_assemblyChunks = 0;
-            m_assembly.clear();
+            m_assemblyStartMs = nowMs;
+            clearAssembly();
         }
         ++m_assemblyChunks;
         const bool tooManyChunks = m_ack.maxChunkCount && m_assemblyChunks > m_ack.maxChunkCount;
@@ -135,12 +149,27 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
         if (!m_discarding && (tooManyChunks || tooBig)) {
             // Bad_RequestTooLarge: answer at once, drop the rest of this request's chunks.
             m_discarding = true;
-            m_assembly.clear();
+            clearAssembly();
             sendServiceFault(requestId, 0, status::BadRequestTooLarge);
         }
-        if (!m_discarding) m_assembly.append(payload, payloadSize);
+        if (!m_discarding) {
+            // The chunks held until the final one count against the server-wide budget.
+            if (m_config.chunkBudget && chunk == ChunkType::Intermediate) {
+                if (!m_config.chunkBudget->reserve(payloadSize)) {
+                    clearAssembly();
+                    m_assembling = false;
+                    return fatal(status::BadTcpNotEnoughResources, "the memory for incomplete chunked requests is used up");
+                }
+                m_assemblyReserved += payloadSize;
+            }
+            m_assembly.append(payload, payloadSize);
+        }
         if (chunk == ChunkType::Intermediate) return {};
         m_assembling = false;
+        if (m_assemblyReserved && m_config.chunkBudget) {  // the request is whole: its bytes leave the budget
+            m_config.chunkBudget->release(m_assemblyReserved);
+            m_assemblyReserved = 0;
+        }
         if (m_discarding) { m_discarding = false; return {}; }
     } else if (m_ack.maxMessageSize && payloadSize > m_ack.maxMessageSize) {
         sendServiceFault(requestId, 0, status::BadRequestTooLarge);

@@ -10,6 +10,7 @@
 #include "ua/encoding/Buffer.h"
 #include "ua/pki/Certificate.h"
 #include "ua/pki/PrivateKey.h"
+#include "ua/secure/ChunkBudget.h"
 #include "ua/secure/ChunkSecurity.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/transport/TcpMessages.h"
@@ -46,6 +47,12 @@ struct SecureChannelConfig {
     uint32_t maxTokenLifetimeMs = 3'600'000;
     uint32_t firstSequenceNumber = 1;          // of what the server sends (tests start near the wrap)
     std::shared_ptr<const ServerChannelSecurity> security;  // null: SecurityPolicy None only
+    // The server-wide budget of incomplete chunked requests (null: none). A chunk that would go
+    // over it is Fatal with Bad_TcpNotEnoughResources (OPC 10000-6 7.1.5).
+    std::shared_ptr<ChunkBudget> chunkBudget;
+    // A chunked request unfinished this long after its first chunk (ms; 0: no limit): see
+    // chunkedRequestExpired().
+    uint32_t chunkTimeoutMs = 0;
 };
 
 class ServerSecureChannel {
@@ -96,6 +103,10 @@ public:
     bool isOpen() const { return m_open; }
     // True when the current SecurityToken has expired (its lifetime plus 25 %) without renewal.
     bool tokenExpired(int64_t nowMs) const;
+    // True when a chunked request has waited for its final chunk longer than chunkTimeoutMs: the
+    // connection answers ERR Bad_RequestTimeout and closes (the client cannot send anything else on
+    // the channel before that request's last chunk, 6.7.2).
+    bool chunkedRequestExpired(int64_t nowMs) const;
     // The client's limits for what we send.
     const HelloMessage& hello() const { return m_hello; }
     // The security the client chose (valid once open).
@@ -120,6 +131,7 @@ private:
     Event fatal(StatusCode s, std::string reason, StatusCode detail = {});
     Event handleOpen(const uint8_t* p, std::size_t n, int64_t nowMs);
     Event handleSymmetric(const uint8_t* p, std::size_t n, int64_t nowMs);
+    void clearAssembly();
     void sendBody(uint32_t requestId);
     SymmetricSecurity sendSecurity() const;
     bool acceptSequence(uint32_t seq);
@@ -147,6 +159,8 @@ private:
     uint32_t m_assemblyChunks = 0;
     bool m_assembling = false;
     bool m_discarding = false;  // a too-large request whose remaining chunks are dropped
+    uint64_t m_assemblyReserved = 0;  // bytes of m_config.chunkBudget held by m_assembly
+    int64_t m_assemblyStartMs = 0;
     Buffer m_body;     // the encoded response body, reused
     Buffer m_out;      // the chunks to send, reused
     Buffer m_scratch;  // decrypted chunks, reused

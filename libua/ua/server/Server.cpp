@@ -48,7 +48,7 @@ Q_LOGGING_CATEGORY(lcSessionEnd, "ua.server.session", QtInfoMsg)
 void logSessionEnd(const Session& s, SessionEnd why) {
     const char* how = why == SessionEnd::Closed           ? "closed by its client"
                       : why == SessionEnd::TimedOut       ? "timed out"
-                      : why == SessionEnd::Aborted        ? "aborted (its channel closed before it was activated)"
+                      : why == SessionEnd::Aborted        ? "aborted (never activated: its channel closed, its activation time ran out, or it made room for a new Session)"
                                                           : "closed by the server";
     // The name and id do not change after CreateSession (the address may, under activationMutex).
     qCInfo(lcSessionEnd, "session '%s' (%s) %s", s.sessionName.toQString().toUtf8().constData(), s.sessionId.toString().c_str(), how);
@@ -61,7 +61,8 @@ int64_t Server::monotonicMs() {
 }
 
 Server::Server(ServerConfig config, QObject* parent)
-    : QObject(parent), m_config(std::move(config)), m_sessions(m_config.maxSessions),
+    : QObject(parent), m_config(std::move(config)),
+      m_sessions(m_config.maxSessions, 0, m_config.admission.activationTimeoutMs),
       m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
     m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) {
         d->sessionRemoved(s, why);
@@ -71,6 +72,12 @@ Server::Server(ServerConfig config, QObject* parent)
     if (m_config.applicationUri.isEmpty())
         m_config.applicationUri = QStringLiteral("urn:%1:UAWorkbench:Server").arg(m_config.hostName);
     if (m_config.ioThreads <= 0) m_config.ioThreads = defaultIoThreads();
+    // Admission bounds left to the server (-1) follow the cores that do the RSA work.
+    AdmissionConfig& a = m_config.admission;
+    if (a.maxHandshakes < 0) a.maxHandshakes = AdmissionConfig::kHandshakesPerIoThread * m_config.ioThreads;
+    if (a.maxPendingSessions < 0) a.maxPendingSessions = a.maxHandshakes;
+    m_admission = std::make_unique<AdmissionControl>(m_config.admission, m_config.backpressure);
+    m_sessions.setPendingLimit(a.maxPendingSessions);
     m_subscriptionRegistry = std::make_unique<SubscriptionRegistry>(m_config.subscriptions);
     buildAddressSpace();
 }
@@ -204,6 +211,12 @@ bool Server::setUpSecurity() {
 bool Server::start() {
     resetShutdown();
     if (!setUpSecurity()) return false;
+    // Every channel's reassembly of chunked requests draws on one budget (AdmissionConfig.h).
+    m_config.secureChannel.chunkBudget = m_admission->chunkBudget();
+    m_config.secureChannel.chunkTimeoutMs = m_config.backpressure.chunkTimeoutMs;
+    if (m_config.maxChannels <= m_config.maxSessions)
+        qCWarning(lcSecurity, "maxChannels (%d) is not above maxSessions (%d): at the Session limit no discovery or "
+                  "reconnecting client gets a channel (OPC 10000-4 5.7.2.1 asks for N+1)", m_config.maxChannels, m_config.maxSessions);
     // I/O threads first: the listener hands connections to them as soon as it listens.
     for (int i = 0; i < m_config.ioThreads; ++i) {
         auto* t = new QThread;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/AdmissionControl.h"
 #include "ua/server/ServerConfig.h"
 #include "ua/server/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
@@ -95,6 +96,9 @@ public:
     // Bad_SessionIdInvalid. Bad_SessionIdInvalid when no open Session has this sessionId. For an
     // administrator (the server app's "close session"); any thread.
     StatusCode closeSession(const NodeId& sessionId);
+    // Admission control and backpressure (AdmissionControl.h): handshakes in progress, the chunk
+    // budget, the counters of refusals and read pauses. Any thread.
+    AdmissionControl& admission() { return *m_admission; }
     // Counters sampled by the GUI; updated with relaxed atomics.
     std::atomic<int> channelCount{0};
     std::atomic<uint32_t> nextChannelId{1};
@@ -116,6 +120,7 @@ private:
     void resetShutdown();
 
     ServerConfig m_config;
+    std::unique_ptr<AdmissionControl> m_admission;
     SessionManager m_sessions;
     std::unique_ptr<ServerDiagnostics> m_diagnostics;
     ApplicationDescription m_application;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ua/secure/ServerSecureChannel.h"
+#include "ua/server/AdmissionConfig.h"
 #include "ua/server/ServerSecurityConfig.h"
 #include "ua/server/ServiceContext.h"
 #include "ua/server/subscriptions/SubscriptionConfig.h"
@@ -25,8 +26,13 @@ struct ServerConfig {
     QString applicationName = QStringLiteral("UA Workbench Server");
     double minSessionTimeoutMs = 10'000;   // revisedSessionTimeout is clamped into [min, max]
     double maxSessionTimeoutMs = 3'600'000;
-    int maxSessions = 1000;                // CreateSession beyond: Bad_TooManySessions
-    int maxChannels = 1000;                // Hello beyond: ERR Bad_TcpNotEnoughResources
+    // OPC 10000-4 5.7.2.1: "for the N Sessions supported by a Server, the Server shall support N+1
+    // SecureChannels": keep maxChannels above maxSessions, so that discovery (GetEndpoints) and
+    // reconnecting clients get in while the Sessions are all taken (start() warns otherwise).
+    int maxSessions = 1000;                // CreateSession beyond (none of them unactivated): Bad_TooManySessions
+    int maxChannels = 1100;                // connections beyond: ERR Bad_TcpServerTooBusy at once
+    AdmissionConfig admission;             // handshakes and Session establishments in progress
+    BackpressureConfig backpressure;       // responses queued per connection, incomplete chunked requests
     OperationLimits operationLimits;       // published in ServerCapabilities.OperationLimits
     SubscriptionConfig subscriptions;      // Subscription/MonitoredItem limits, also in ServerCapabilities
     uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none

@@ -49,17 +49,17 @@ ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
     m_tokenTimer->setInterval(1000);
     connect(m_tokenTimer, &QTimer::timeout, this, [this] {
         if (m_channel && m_channel->tokenExpired(Server::monotonicMs())) fail(status::BadSecureChannelClosed, "SecurityToken expired");
+        checkChunkTimeout(Server::monotonicMs());
     });
     m_tokenTimer->start();
-    if (m_server.channelCount > m_server.config().maxChannels) {
-        QMetaObject::invokeMethod(this, [this] { fail(status::BadTcpNotEnoughResources, "too many connections"); }, Qt::QueuedConnection);
-    }
+    setUpAdmission();
 }
 
 ServerConnection::~ServerConnection() {
     m_link->connection = nullptr;  // responses still posted to this thread are dropped
     m_link->open = false;          // parked Publish requests of this connection are skipped
     --m_server.channelCount;
+    if (m_inHandshake) m_server.admission().endHandshake();
     m_server.sessions().channelClosed(m_channelId);
 }
 
@@ -91,11 +91,12 @@ const AddressSpace& ServerConnection::addressSpace() {
 }
 
 void ServerConnection::send(const uint8_t* p, std::size_t n) {
+    noteSent(n);  // counted before it is written (BatchedWriter reports what went out directly)
     m_writer.send(p, n);
 }
 
 void ServerConnection::onReadyRead() {
-    if (m_closing) return;
+    if (m_closing || m_readPaused) return;
     const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
     m_framer.append(*m_socket);
     processMessages();
@@ -105,6 +106,7 @@ void ServerConnection::processMessages() {
     const uint8_t* p = nullptr;
     std::size_t n = 0;
     while (!m_closing) {
+        if (mustPauseReading()) return;  // backpressure: the rest waits in the framer and the socket
         switch (m_framer.next(m_maxChunk, p, n)) {
         case MessageFramer::Result::NeedMore: return;
         case MessageFramer::Result::UnknownType: return fail(status::BadTcpMessageTypeInvalid, "unknown message type");
@@ -161,6 +163,7 @@ void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
         return fail(status::BadDecodingError, "malformed Hello");
     }
     if (!helloBufferSizesValid(*hello)) return fail(status::BadTcpInternalError, "buffer sizes below 1024 bytes");
+    if (!admitHello()) return;  // too many handshakes: ERR Bad_TcpServerTooBusy, nothing more is read
     const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_server.config().transport);
     m_maxChunk = ack.receiveBufferSize;
     m_channel.emplace(m_channelId, *hello, ack, m_server.config().secureChannel,

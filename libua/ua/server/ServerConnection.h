@@ -45,6 +45,8 @@ public:
     // Sends an ERR with error and reason (at most 4096 bytes) after what is already queued, and
     // closes the connection (Server::shutdown(): Bad_ServerHalted). Its thread only.
     void closeWithError(StatusCode error, const std::string& reason) { fail(error, reason); }
+    // A Session was activated on this channel: its handshake is over (AdmissionConfig.h).
+    void handshakeDone();
 
 private:
     void onReadyRead();
@@ -54,6 +56,16 @@ private:
     void fail(StatusCode error, const std::string& reason);
     void closeConnection();
     void send(const uint8_t* p, std::size_t n);
+
+    // --- Admission control and backpressure (ServerConnectionAdmission.cpp) ---
+    void setUpAdmission();                 // the constructor's part
+    bool admitHello();                     // false: refused (ERR Bad_TcpServerTooBusy on its way)
+    void refuseBusy(const char* reason, uint32_t delayMs);
+    void noteSent(std::size_t n);          // one response (or ACK/ERR) handed to the socket
+    void onBytesWritten(qint64 n);
+    bool mustPauseReading();               // true: stop reading now (or already stopped)
+    void resumeReading();
+    void checkChunkTimeout(int64_t nowMs);
 
     Server& m_server;
     QTcpSocket* m_socket;
@@ -70,6 +82,15 @@ private:
     QString m_peerAddress;
     bool m_closing = false;
     bool m_deleteScheduled = false;
+    // Admission and backpressure state (ServerConnectionAdmission.cpp).
+    bool m_inHandshake = false;            // holds one of AdmissionControl's handshakes
+    bool m_readPaused = false;             // not reading: too many responses queued, or refused
+    qint64 m_savedReadBufferSize = 0;
+    uint64_t m_bytesQueued = 0;            // bytes handed to the socket since the start
+    uint64_t m_bytesFlushed = 0;           // of them, bytes the socket has written to the kernel
+    std::vector<uint64_t> m_responseEnds;  // ring: m_bytesQueued after each response not yet flushed
+    std::size_t m_ringHead = 0;
+    std::size_t m_ringCount = 0;
 };
 
 } // namespace ua

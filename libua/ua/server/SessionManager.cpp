@@ -1,5 +1,7 @@
 #include "ua/server/SessionManager.h"
 
+#include "ua/encoding/generated/StatusCodes.h"
+
 #include <QRandomGenerator>
 #include <array>
 
@@ -25,7 +27,18 @@ static NodeId randomToken() {
     return NodeId(0, g);
 }
 
-SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t nowMs) {
+void SessionManager::erased(Session& s, SessionEnd why) {
+    if (!s.activated.load(std::memory_order_relaxed)) m_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (onRemoved) onRemoved(s, why);
+}
+
+void SessionManager::markActivated(const SessionPtr& s) {
+    QMutexLocker lock(&m_mutex);
+    if (s->activated.exchange(true)) return;
+    if (m_byToken.count(s->authenticationToken)) m_pending.fetch_sub(1, std::memory_order_relaxed);
+}
+
+SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t nowMs, StatusCode* refused) {
     auto s = std::make_shared<Session>();
     s->sessionId = NodeId(1, Guid::random());
     s->authenticationToken = randomToken();
@@ -34,8 +47,27 @@ SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t 
     s->channelId = channelId;
     s->touch(nowMs);
     QMutexLocker lock(&m_mutex);
-    if (int(m_byToken.size()) >= m_maxSessions) return nullptr;
+    if (m_maxPending > 0 && m_pending.load(std::memory_order_relaxed) >= m_maxPending) {
+        if (refused) *refused = status::BadServerTooBusy;
+        return nullptr;
+    }
+    if (int(m_byToken.size()) >= m_maxSessions) {
+        // 5.7.2.1: against misbehaving clients, the oldest Session not activated makes room.
+        auto oldest = m_byToken.end();
+        for (auto it = m_byToken.begin(); it != m_byToken.end(); ++it)
+            if (!it->second->activated && (oldest == m_byToken.end() || it->second->lastActivityMs < oldest->second->lastActivityMs))
+                oldest = it;
+        if (oldest == m_byToken.end()) {
+            if (refused) *refused = status::BadTooManySessions;
+            return nullptr;
+        }
+        const SessionPtr gone = oldest->second;
+        gone->closed = true;
+        m_byToken.erase(oldest);
+        erased(*gone, SessionEnd::Aborted);
+    }
     m_byToken.emplace(s->authenticationToken, s);
+    m_pending.fetch_add(1, std::memory_order_relaxed);
     return s;
 }
 
@@ -48,16 +80,17 @@ SessionPtr SessionManager::find(const NodeId& token) const {
 void SessionManager::remove(const SessionPtr& s, SessionEnd why) {
     s->closed = true;
     QMutexLocker lock(&m_mutex);
-    if (m_byToken.erase(s->authenticationToken) && onRemoved) onRemoved(*s, why);
+    if (m_byToken.erase(s->authenticationToken)) erased(*s, why);
 }
 
 void SessionManager::channelClosed(uint32_t channelId) {
     QMutexLocker lock(&m_mutex);
     for (auto it = m_byToken.begin(); it != m_byToken.end();) {
         if (!it->second->activated && it->second->channelId == channelId) {
-            it->second->closed = true;
-            if (onRemoved) onRemoved(*it->second, SessionEnd::Aborted);
+            const SessionPtr s = it->second;
+            s->closed = true;
             it = m_byToken.erase(it);
+            erased(*s, SessionEnd::Aborted);
         } else {
             ++it;
         }
@@ -68,10 +101,15 @@ int SessionManager::expire(int64_t nowMs) {
     QMutexLocker lock(&m_mutex);
     int n = 0;
     for (auto it = m_byToken.begin(); it != m_byToken.end();) {
-        if (it->second->expired(nowMs)) {
-            it->second->closed = true;
-            if (onRemoved) onRemoved(*it->second, SessionEnd::TimedOut);
+        Session& s = *it->second;
+        // Not activated: lastActivityMs is its creation time (no request is served before).
+        const bool unactivated = m_activationTimeoutMs && !s.activated &&
+                                 nowMs - s.lastActivityMs.load(std::memory_order_relaxed) > int64_t(m_activationTimeoutMs);
+        if (s.expired(nowMs) || unactivated) {
+            const SessionPtr keep = it->second;
+            keep->closed = true;
             it = m_byToken.erase(it);
+            erased(*keep, unactivated && !keep->expired(nowMs) ? SessionEnd::Aborted : SessionEnd::TimedOut);
             ++n;
         } else {
             ++it;

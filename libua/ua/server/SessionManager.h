@@ -5,6 +5,7 @@
 #include "ua/server/Session.h"
 
 #include <QMutex>
+#include <atomic>
 #include <functional>
 #include <unordered_map>
 #include <vector>
@@ -15,21 +16,37 @@ namespace ua {
 enum class SessionEnd {
     Closed,          // CloseSession
     TimedOut,        // no request within its timeout
-    Aborted,         // its channel closed before it was activated
+    Aborted,         // never activated: its channel closed, activationTimeoutMs passed, or room was made at maxSessions
     ClosedByServer,  // Server::closeSession (an administrator)
 };
 
 class SessionManager {
 public:
-    explicit SessionManager(int maxSessions) : m_maxSessions(maxSessions) {}
+    // maxPending: Sessions created and not yet activated at once (0: no bound); activationTimeoutMs:
+    // a Session not activated this long after its creation is removed by expire() (0: only its
+    // own timeout). AdmissionConfig.h.
+    explicit SessionManager(int maxSessions, int maxPending = 0, uint32_t activationTimeoutMs = 0)
+        : m_maxSessions(maxSessions), m_maxPending(maxPending), m_activationTimeoutMs(activationTimeoutMs) {}
 
-    // A new Session bound to channelId, or nullptr when maxSessions are open (Bad_TooManySessions).
-    SessionPtr create(uint32_t channelId, double timeoutMs, int64_t nowMs);
+    // Sets maxPending (before the server starts).
+    void setPendingLimit(int maxPending) { m_maxPending = maxPending; }
+    // A new Session bound to channelId. At maxSessions the oldest Session not yet activated (by
+    // creation time, ms resolution) is removed first (OPC 10000-4 5.7.2.1; counted as aborted). nullptr with *refused =
+    // Bad_TooManySessions when every Session is activated, Bad_ServerTooBusy when maxPending are
+    // not activated yet.
+    SessionPtr create(uint32_t channelId, double timeoutMs, int64_t nowMs, StatusCode* refused = nullptr);
+    // True when maxPending Sessions wait for their activation: CreateSession is answered
+    // Bad_ServerTooBusy before it signs anything. Lock-free.
+    bool establishmentsFull() const { return m_maxPending > 0 && m_pending.load(std::memory_order_relaxed) >= m_maxPending; }
+    int pendingCount() const { return m_pending.load(std::memory_order_relaxed); }
+    // The first ActivateSession of s succeeded: it is activated and no longer pending. Later calls
+    // change nothing.
+    void markActivated(const SessionPtr& s);
     SessionPtr find(const NodeId& authenticationToken) const;
     void remove(const SessionPtr& s, SessionEnd why = SessionEnd::Closed);
     // Removes the Sessions of a closed channel that were never activated (OPC 10000-4 5.6.2).
     void channelClosed(uint32_t channelId);
-    // Removes expired Sessions; returns how many.
+    // Removes expired Sessions, and those not activated within activationTimeoutMs; returns how many.
     int expire(int64_t nowMs);
     int count() const;
     std::vector<SessionPtr> snapshot() const;
@@ -46,6 +63,10 @@ private:
     mutable QMutex m_mutex;
     std::unordered_map<NodeId, SessionPtr> m_byToken;
     int m_maxSessions;
+    int m_maxPending;
+    uint32_t m_activationTimeoutMs;
+    std::atomic<int> m_pending{0};  // Sessions not activated (changed under m_mutex)
+    void erased(Session& s, SessionEnd why);  // under m_mutex, after removal from m_byToken
 };
 
 } // namespace ua

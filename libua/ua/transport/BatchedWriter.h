@@ -17,6 +17,7 @@
 #include <QTcpSocket>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <sys/socket.h>
 
 namespace ua {
@@ -24,6 +25,10 @@ namespace ua {
 class BatchedWriter {
 public:
     explicit BatchedWriter(QTcpSocket* socket) : m_socket(socket) {}
+
+    // Called with the bytes each direct send() put into the kernel: QTcpSocket's bytesWritten()
+    // reports only what went through it, so together they account for every byte (backpressure).
+    void onWrittenDirectly(std::function<void(std::size_t)> f) { m_writtenDirectly = std::move(f); }
 
     // Sends n bytes: after the current batch, or now when none is open.
     void send(const uint8_t* p, std::size_t n) {
@@ -44,6 +49,7 @@ public:
             m_socket->write(reinterpret_cast<const char*>(m_out.data() + sent), qint64(m_out.size() - sent));
         m_out.clear();
         m_messages = 0;
+        if (sent && m_writtenDirectly) m_writtenDirectly(sent);
     }
     // Messages gathered and not yet written.
     std::size_t pendingMessages() const { return m_messages; }
@@ -64,6 +70,7 @@ public:
 
 private:
     QTcpSocket* m_socket;
+    std::function<void(std::size_t)> m_writtenDirectly;
     Buffer m_out;
     std::size_t m_messages = 0;
     int m_depth = 0;

@@ -84,6 +84,13 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
         resp.responseHeader.serviceResult = status::BadShutdown;
         return;
     }
+    // Admission control (AdmissionConfig.h): too many Sessions wait for their activation. Answered
+    // before the signature below, the RSA work of this establishment.
+    if (ctx.server.sessions().establishmentsFull()) {
+        AdmissionControl::bump(ctx.server.admission().counters().busySessions);
+        resp.responseHeader.serviceResult = status::BadServerTooBusy;
+        return;
+    }
     const ServerConfig& cfg = ctx.server.config();
     const ServerSecureChannel& ch = *ctx.connection.channel();
     const bool secure = ch.securityMode() != MessageSecurityMode::None;
@@ -118,9 +125,11 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
 
     const double timeout =
         std::clamp(req.requestedSessionTimeout, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs);
-    SessionPtr s = ctx.server.sessions().create(ctx.channelId, timeout, ctx.nowMs);
+    StatusCode refused = status::BadTooManySessions;
+    SessionPtr s = ctx.server.sessions().create(ctx.channelId, timeout, ctx.nowMs, &refused);
     if (!s) {
-        resp.responseHeader.serviceResult = status::BadTooManySessions;
+        if (refused == StatusCode(status::BadServerTooBusy)) AdmissionControl::bump(ctx.server.admission().counters().busySessions);
+        resp.responseHeader.serviceResult = refused;
         return;
     }
     {
@@ -157,7 +166,21 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
         resp.responseHeader.serviceResult = status::BadSessionIdInvalid;
         return;
     }
+    // A Session activated again (another channel, another user) is a new establishment: it waits
+    // while too many first activations are pending (AdmissionConfig.h). A first activation is
+    // always served: it completes an establishment already counted.
+    if (s->activated && ctx.server.sessions().establishmentsFull()) {
+        AdmissionControl::bump(ctx.server.admission().counters().busySessions);
+        resp.responseHeader.serviceResult = status::BadServerTooBusy;
+        return;
+    }
     const ServerSecureChannel& ch = *ctx.connection.channel();
+    // Marked activated (no longer pending) once activationMutex is released: the SessionManager's
+    // lock is never taken under it (diagnostics take them in the other order).
+    bool firstActivation = false;
+    const OnScopeExit markActivated([&] {
+        if (firstActivation) ctx.server.sessions().markActivated(s);
+    });
     std::lock_guard lock(s->activationMutex);
     const auto fail = [&](StatusCode code) {
         resp.responseHeader.serviceResult = code;
@@ -221,9 +244,10 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
                s->client.applicationUri.toQString().toUtf8().constData(), qPrintable(s->peerAddress),
                s->clientUserId.empty() ? "anonymous" : s->clientUserId.c_str(), toString(s->securityMode),
                s->securityPolicyUri.toQString().section(QLatin1Char('#'), 1).toUtf8().constData());
-    s->activated = true;
+    firstActivation = !s->activated;
     s->touch(ctx.nowMs);
     ctx.connection.rememberSession(s);
+    ctx.connection.handshakeDone();  // the channel's handshake slot is free (AdmissionConfig.h)
     resp.serverNonce = s->serverNonce;
     resp.results = Array<StatusCode>::emptyArray();
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();

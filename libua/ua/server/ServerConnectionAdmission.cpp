@@ -1,0 +1,132 @@
+// ServerConnection's admission control and backpressure (AdmissionConfig.h,
+// docs/Scalability-admission.md), apart from its request path:
+// - a connection beyond maxChannels, or a Hello beyond maxHandshakes, is answered ERR
+//   Bad_TcpServerTooBusy (OPC 10000-6 7.1.5) before any OpenSecureChannel is read;
+// - responses written but not yet taken by the kernel are counted (those a batch gathers too);
+//   above maxQueuedResponses the connection stops reading (its framer and its socket: QTcpSocket's
+//   read buffer is bounded while paused, so the kernel's receive window closes on the peer), and
+//   reads again at resumeQueuedResponses;
+// - a chunked request unfinished after chunkTimeoutMs closes the channel with ERR Bad_RequestTimeout.
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/Server.h"
+#include "ua/server/ServerConnection.h"
+
+#include <QLoggingCategory>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace ua {
+
+namespace {
+Q_LOGGING_CATEGORY(lcAdmission, "ua.server.admission", QtInfoMsg)
+}
+
+void ServerConnection::setUpAdmission() {
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &ServerConnection::onBytesWritten);
+    m_writer.onWrittenDirectly([this](std::size_t n) { onBytesWritten(qint64(n)); });
+    m_responseEnds.resize(16);  // a power of two (noteSent masks with it); grows when more are queued
+    if (m_server.channelCount > m_server.config().maxChannels) {
+        // Every connection this server may hold is taken: answered at once (no delay), since
+        // waiting would hold one more socket.
+        QMetaObject::invokeMethod(this, [this] { refuseBusy("too many connections", 0); }, Qt::QueuedConnection);
+    }
+}
+
+bool ServerConnection::admitHello() {
+    AdmissionControl& a = m_server.admission();
+    if (!a.tryBeginHandshake()) {
+        refuseBusy("too many handshakes in progress", a.admission().busyDelayMs);
+        return false;
+    }
+    m_inHandshake = true;
+    if (const uint32_t limit = a.admission().handshakeTimeoutMs) {
+        QTimer::singleShot(int(limit), this, [this] {
+            if (!m_inHandshake) return;
+            // No Session activated in time: the slot goes to someone else, the channel stays.
+            m_inHandshake = false;
+            m_server.admission().endHandshake();
+            AdmissionControl::bump(m_server.admission().counters().handshakeTimeouts);
+        });
+    }
+    return true;
+}
+
+void ServerConnection::handshakeDone() {
+    if (!m_inHandshake) return;
+    m_inHandshake = false;
+    m_server.admission().endHandshake();
+}
+
+void ServerConnection::refuseBusy(const char* reason, uint32_t delayMs) {
+    if (m_closing) return;
+    AdmissionControl::bump(m_server.admission().counters().busyChannels);
+    qCDebug(lcAdmission, "connection %u from %s refused: %s", m_channelId, qPrintable(m_peerAddress), reason);
+    m_readPaused = true;  // nothing more is read from a refused connection
+    m_socket->setReadBufferSize(1);
+    if (delayMs == 0) {
+        fail(status::BadTcpServerTooBusy, reason);
+        return;
+    }
+    QTimer::singleShot(int(delayMs), this, [this, why = std::string(reason)] { fail(status::BadTcpServerTooBusy, why); });
+}
+
+void ServerConnection::noteSent(std::size_t n) {
+    // A ring of power-of-two size: a store and a mask per response, no allocation.
+    m_bytesQueued += n;
+    const std::size_t mask = m_responseEnds.size() - 1;
+    if (m_ringCount == m_responseEnds.size()) {  // grows rarely: only past the pause threshold
+        std::vector<uint64_t> bigger(m_responseEnds.size() * 2);
+        for (std::size_t i = 0; i < m_ringCount; ++i) bigger[i] = m_responseEnds[(m_ringHead + i) & mask];
+        m_responseEnds.swap(bigger);
+        m_ringHead = 0;
+    }
+    m_responseEnds[(m_ringHead + m_ringCount) & (m_responseEnds.size() - 1)] = m_bytesQueued;
+    ++m_ringCount;
+}
+
+void ServerConnection::onBytesWritten(qint64 n) {
+    m_bytesFlushed += uint64_t(n);
+    while (m_ringCount && m_responseEnds[m_ringHead] <= m_bytesFlushed) {
+        m_ringHead = (m_ringHead + 1) & (m_responseEnds.size() - 1);
+        --m_ringCount;
+    }
+    if (m_readPaused && !m_closing && int(m_ringCount) <= m_server.admission().backpressure().resumeQueuedResponses)
+        resumeReading();
+}
+
+bool ServerConnection::mustPauseReading() {
+    if (m_readPaused) return true;
+    const int max = m_server.admission().backpressure().maxQueuedResponses;
+    if (max <= 0 || int(m_ringCount) <= max) return false;
+    // Responses gathered for this batch's one write count as queued until written: write them now
+    // (the batch's write comes early) and count again.
+    if (m_writer.pendingMessages()) {
+        m_writer.flush();
+        if (int(m_ringCount) <= max) return false;
+    }
+    m_readPaused = true;
+    // QTcpSocket reads from the kernel into its own buffer whether or not we read: bounded, it
+    // stops, and the peer's writes meet a closed TCP window instead of our memory.
+    m_savedReadBufferSize = m_socket->readBufferSize();
+    m_socket->setReadBufferSize(1);
+    AdmissionControl::bump(m_server.admission().counters().readPauses);
+    qCDebug(lcAdmission, "connection %u from %s stops reading: %zu responses queued", m_channelId, qPrintable(m_peerAddress),
+            m_ringCount);
+    return true;
+}
+
+void ServerConnection::resumeReading() {
+    m_readPaused = false;
+    m_socket->setReadBufferSize(m_savedReadBufferSize);
+    AdmissionControl::bump(m_server.admission().counters().readResumes);
+    // What waits in the framer and the socket's buffer is not announced again by readyRead.
+    QMetaObject::invokeMethod(this, &ServerConnection::onReadyRead, Qt::QueuedConnection);
+}
+
+void ServerConnection::checkChunkTimeout(int64_t nowMs) {
+    if (!m_channel || m_closing || !m_channel->chunkedRequestExpired(nowMs)) return;
+    AdmissionControl::bump(m_server.admission().counters().chunkTimeouts);
+    fail(status::BadRequestTimeout, "the final chunk of a chunked request did not come in time");
+}
+
+} // namespace ua

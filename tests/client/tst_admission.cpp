@@ -1,0 +1,363 @@
+// Admission control under a connect storm (issue 9 target 8; AdmissionConfig.h): our Server in
+// process, raw UA-TCP clients for the exact answers, and our Client for the back-off.
+#include "../transport/RawClient.h"
+#include "ClientTestUtil.h"
+#include "ua/client/ReconnectBackoff.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/secure/SecurityPolicy.h"
+#include "ua/server/Server.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <set>
+
+using namespace ua;
+using namespace ua::test;
+
+namespace {
+
+ServerConfig serverConfig() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 2;
+    cfg.demoNamespace = false;
+    cfg.benchmarkVariables = 10;
+    return cfg;
+}
+
+QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://localhost:%1").arg(port); }
+
+// Sends a request on a raw channel; the ServiceFault's code or the response's serviceResult.
+template <class Resp, class Req>
+StatusCode call(RawClient& c, Req req, Resp* out = nullptr) {
+    req.requestHeader.requestHandle = 4321;
+    c.sendRaw(c.request(req));
+    const RawMessage m = c.read();
+    if (const uint32_t fault = RawClient::serviceFault(m)) return StatusCode(fault);
+    NodeId type;
+    BinaryDecoder* d = nullptr;
+    std::vector<uint8_t> storage;
+    if (!RawClient::response(m, type, d, storage)) {
+        delete d;
+        return status::BadUnexpectedError;
+    }
+    Resp r;
+    decode(*d, r);
+    const bool ok = d->ok() && type == NodeId(Resp::kBinaryEncodingId);
+    delete d;
+    if (!ok) return status::BadDecodingError;
+    if (out) *out = r;
+    return r.responseHeader.serviceResult;
+}
+
+StatusCode createSession(RawClient& c, NodeId* token = nullptr) {
+    CreateSessionRequest req;
+    req.sessionName = String("admission");
+    req.requestedSessionTimeout = 60000;
+    CreateSessionResponse r;
+    const StatusCode s = call(c, req, &r);
+    if (token) *token = r.authenticationToken;
+    return s;
+}
+
+StatusCode activate(RawClient& c, const NodeId& token) {
+    ActivateSessionRequest req;
+    req.requestHeader.authenticationToken = token;
+    AnonymousIdentityToken anon;
+    anon.policyId = String("anonymous");
+    req.userIdentityToken = ExtensionObject::make(anon);
+    ActivateSessionResponse r;
+    return call(c, req, &r);
+}
+
+} // namespace
+
+class TestAdmission : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void helloBeyondHandshakesIsTooBusyAfterADelay();
+    void handshakeEndsWithActivation();
+    void connectionsBeyondMaxChannelsAreTooBusy();
+    void createSessionBeyondPendingIsTooBusy();
+    void unactivatedSessionsDoNotExhaustAnything();
+    void discoveryGetsInAtMaxSessions();
+    void secureStormConnectsThroughTheBackOff();
+    void backOffGrowsWithJitter();
+
+private:
+    std::unique_ptr<Server> start(ServerConfig cfg) {
+        auto s = std::make_unique<Server>(std::move(cfg));
+        if (!s->start()) return nullptr;
+        return s;
+    }
+};
+
+void TestAdmission::initTestCase() {
+    qRegisterMetaType<ua::ClientState>();
+    qRegisterMetaType<ua::StatusCode>();
+}
+
+void TestAdmission::helloBeyondHandshakesIsTooBusyAfterADelay() {
+    ServerConfig cfg = serverConfig();
+    cfg.admission.maxHandshakes = 2;
+    cfg.admission.busyDelayMs = 300;
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient a, b, c;
+    QVERIFY(a.connectTo(server->port()) && a.openChannel());
+    QVERIFY(b.connectTo(server->port()) && b.openChannel());
+    QCOMPARE(server->admission().handshakes(), 2);
+    // The third Hello: ERR Bad_TcpServerTooBusy (OPC 10000-6 7.1.5), no earlier than the delay,
+    // and the connection closed; nothing was acknowledged.
+    QVERIFY(c.connectTo(server->port()));
+    QElapsedTimer t;
+    t.start();
+    c.sendRaw(RawClient::hello());
+    const RawMessage err = c.read();
+    QCOMPARE(RawClient::errorCode(err), status::BadTcpServerTooBusy.code);
+    QVERIFY2(t.elapsed() >= 250, qPrintable(QString::number(t.elapsed())));
+    QVERIFY(c.waitClosed());
+    QCOMPARE(server->admission().counters().busyChannels.load(), uint64_t(1));
+    // The channels admitted still work, and a closed one frees its slot.
+    QVERIFY(a.getEndpoints());
+    b.socket().abort();
+    QTRY_COMPARE(server->admission().handshakes(), 1);
+    RawClient d;
+    QVERIFY(d.connectTo(server->port()) && d.openChannel());
+    QVERIFY(d.getEndpoints());
+}
+
+void TestAdmission::handshakeEndsWithActivation() {
+    ServerConfig cfg = serverConfig();
+    cfg.admission.maxHandshakes = 1;
+    cfg.admission.busyDelayMs = 0;
+    cfg.admission.handshakeTimeoutMs = 1500;
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient a;
+    QVERIFY(a.connectTo(server->port()) && a.openChannel());
+    QCOMPARE(server->admission().handshakes(), 1);
+    NodeId token;
+    QCOMPARE(createSession(a, &token), status::Good);
+    QCOMPARE(server->admission().handshakes(), 1);  // created, not activated: still in its handshake
+    QCOMPARE(activate(a, token), status::Good);
+    QCOMPARE(server->admission().handshakes(), 0);
+    // A channel that activates nothing gives its slot back after handshakeTimeoutMs, and stays open.
+    RawClient b;
+    QVERIFY(b.connectTo(server->port()) && b.openChannel());
+    QCOMPARE(server->admission().handshakes(), 1);
+    RawClient refused;
+    QVERIFY(refused.connectTo(server->port()));
+    refused.sendRaw(RawClient::hello());
+    QCOMPARE(RawClient::errorCode(refused.read()), status::BadTcpServerTooBusy.code);
+    QTRY_COMPARE_WITH_TIMEOUT(server->admission().handshakes(), 0, 4000);
+    QCOMPARE(server->admission().counters().handshakeTimeouts.load(), uint64_t(1));
+    QVERIFY(b.getEndpoints());
+    RawClient later;
+    QVERIFY(later.connectTo(server->port()) && later.openChannel());
+}
+
+void TestAdmission::connectionsBeyondMaxChannelsAreTooBusy() {
+    ServerConfig cfg = serverConfig();
+    cfg.maxSessions = 1;
+    cfg.maxChannels = 2;
+    cfg.admission.busyDelayMs = 2000;  // not used beyond maxChannels: answered at once
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient a, b, c;
+    QVERIFY(a.connectTo(server->port()) && a.openChannel());
+    QVERIFY(b.connectTo(server->port()) && b.openChannel());
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(c.connectTo(server->port()));
+    c.sendRaw(RawClient::hello());
+    QCOMPARE(RawClient::errorCode(c.read()), status::BadTcpServerTooBusy.code);
+    QVERIFY(t.elapsed() < 1500);
+    QVERIFY(c.waitClosed());
+}
+
+void TestAdmission::createSessionBeyondPendingIsTooBusy() {
+    ServerConfig cfg = serverConfig();
+    cfg.admission.maxPendingSessions = 2;
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient a;
+    QVERIFY(a.connectTo(server->port()) && a.openChannel());
+    NodeId t1, t2, t3;
+    QCOMPARE(createSession(a, &t1), status::Good);
+    QCOMPARE(createSession(a, &t2), status::Good);
+    const uint32_t rejectedBefore = server->diagnostics().summary().rejectedSessionCount;
+    QCOMPARE(createSession(a, &t3), status::BadServerTooBusy);
+    QCOMPARE(server->sessions().count(), 2);
+    QCOMPARE(server->admission().counters().busySessions.load(), uint64_t(1));
+    // Counted where OPC 10000-5 12.9 says: RejectedSessionCount and RejectedRequestsCount.
+    QCOMPARE(server->diagnostics().summary().rejectedSessionCount, rejectedBefore + 1);
+    QVERIFY(server->diagnostics().summary().rejectedRequestsCount >= 1);
+    // A first activation is always served; then there is room for a new establishment.
+    QCOMPARE(activate(a, t1), status::Good);
+    QCOMPARE(server->sessions().pendingCount(), 1);
+    QCOMPARE(createSession(a, &t3), status::Good);
+    // Both pending again: moving the activated Session to another channel waits (Bad_ServerTooBusy),
+    // the pending ones still activate.
+    RawClient b;
+    QVERIFY(b.connectTo(server->port()) && b.openChannel());
+    QCOMPARE(activate(b, t1), status::BadServerTooBusy);
+    QCOMPARE(activate(a, t2), status::Good);
+    QCOMPARE(activate(b, t1), status::Good);
+}
+
+void TestAdmission::unactivatedSessionsDoNotExhaustAnything() {
+    ServerConfig cfg = serverConfig();
+    cfg.maxSessions = 3;
+    cfg.maxChannels = 10;
+    cfg.admission.maxPendingSessions = 10;
+    cfg.admission.activationTimeoutMs = 1000;
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient a;
+    QVERIFY(a.connectTo(server->port()) && a.openChannel());
+    // At maxSessions, CreateSession removes the oldest Session not activated (OPC 10000-4 5.7.2.1).
+    NodeId first, token;
+    QCOMPARE(createSession(a, &first), status::Good);
+    QTest::qWait(5);  // "oldest" is by creation time in ms: the others come later
+    for (int i = 0; i < 5; ++i) QCOMPARE(createSession(a, &token), status::Good);
+    QCOMPARE(server->sessions().count(), 3);
+    QCOMPARE(activate(a, first), status::BadSessionIdInvalid);  // it made room
+    QCOMPARE(activate(a, token), status::Good);
+    // The others are removed once activationTimeoutMs has passed (the expiry runs every second).
+    QTRY_COMPARE_WITH_TIMEOUT(server->sessions().count(), 1, 5000);
+    QCOMPARE(server->sessions().pendingCount(), 0);
+    QVERIFY(server->diagnostics().summary().sessionAbortCount >= 5);
+    // With every Session activated, the limit is Bad_TooManySessions.
+    NodeId t2, t3, t4;
+    QCOMPARE(createSession(a, &t2), status::Good);
+    QCOMPARE(activate(a, t2), status::Good);
+    QCOMPARE(createSession(a, &t3), status::Good);
+    QCOMPARE(activate(a, t3), status::Good);
+    QCOMPARE(createSession(a, &t4), status::BadTooManySessions);
+}
+
+void TestAdmission::discoveryGetsInAtMaxSessions() {
+    // maxChannels above maxSessions (OPC 10000-4 5.7.2.1: N Sessions, N+1 SecureChannels): with
+    // every Session taken, a discovery connection is served and CreateSession gets the limit.
+    ServerConfig cfg = serverConfig();
+    cfg.maxSessions = 3;
+    cfg.maxChannels = 4;
+    auto server = start(cfg);
+    QVERIFY(server);
+    std::vector<std::unique_ptr<Client>> clients;
+    ClientConfig ccfg;
+    ccfg.keepAliveIntervalMs = 0;
+    for (int i = 0; i < 3; ++i) {
+        clients.push_back(std::make_unique<Client>(ccfg));
+        QCOMPARE(connectSession(*clients.back(), urlOf(server->port()), this), status::Good);
+    }
+    QTRY_COMPARE(server->channelCount.load(), 3);  // each client's discovery channel has closed
+    QCOMPARE(server->sessions().count(), 3);
+    RawClient discovery;
+    QVERIFY(discovery.connectTo(server->port()) && discovery.openChannel());
+    QVERIFY(discovery.getEndpoints());
+    QCOMPARE(createSession(discovery), status::BadTooManySessions);
+}
+
+void TestAdmission::secureStormConnectsThroughTheBackOff() {
+    // 30 clients at once, Basic256Sha256 SignAndEncrypt, against 3 handshakes and 2 pending
+    // Sessions: the excess is refused (ERR Bad_TcpServerTooBusy, Bad_ServerTooBusy) and every
+    // client gets in through its back-off; no Session is left behind.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ServerConfig cfg = serverConfig();
+    cfg.security.pkiDir = dir.filePath("server-pki");
+    cfg.security.trustAllClients = true;
+    cfg.admission.maxHandshakes = 3;
+    cfg.admission.maxPendingSessions = 2;
+    cfg.admission.busyDelayMs = 20;
+    auto server = start(cfg);
+    QVERIFY(server);
+    ClientConfig ccfg;
+    ccfg.keepAliveIntervalMs = 0;
+    ccfg.pkiDir = dir.filePath("client-pki");
+    ccfg.securityPolicyUri = QString(kSecurityPolicyBasic256Sha256);
+    ccfg.securityMode = MessageSecurityMode::SignAndEncrypt;
+    ccfg.trustCallback = [](const Certificate&, StatusCode) { return TrustDecision::TrustPermanently; };
+    ccfg.connectTimeoutMs = 20000;
+    ccfg.requestTimeoutMs = 20000;
+    ccfg.reconnect.initialDelayMs = 50;
+    ccfg.reconnect.maxDelayMs = 1000;
+    ccfg.busyRetries = 40;
+    {  // the client certificate is made once, before the storm
+        Client first(ccfg);
+        QCOMPARE(connectSession(first, urlOf(server->port()), this), status::Good);
+        Awaited<StatusCode> closed;
+        first.disconnectFromServer(this, closed.callback());
+        QVERIFY(closed.wait());
+    }
+    QTRY_COMPARE(server->sessions().count(), 0);
+    constexpr int kClients = 30;
+    std::vector<std::unique_ptr<Client>> clients;
+    std::vector<Awaited<ServiceResult<GetEndpointsResponse>>> connected(kClients);
+    for (int i = 0; i < kClients; ++i) clients.push_back(std::make_unique<Client>(ccfg));
+    for (int i = 0; i < kClients; ++i) clients[i]->connectToServer(urlOf(server->port()), this, connected[i].callback());
+    std::vector<Awaited<ServiceResult<CreateSessionResponse>>> sessions(kClients);
+    std::vector<bool> asked(kClients, false);
+    QVERIFY(QTest::qWaitFor([&] {
+        bool all = true;
+        for (int i = 0; i < kClients; ++i) {
+            if (!connected[i].has()) { all = false; continue; }
+            if (connected[i]->status.isBad()) continue;
+            if (!asked[i]) {
+                asked[i] = true;
+                clients[i]->createSession(this, sessions[i].callback());
+            }
+            if (!sessions[i].has()) all = false;
+        }
+        return all;
+    }, 120000));
+    for (int i = 0; i < kClients; ++i) {
+        QCOMPARE(connected[i]->status, status::Good);
+        QCOMPARE(sessions[i]->status, status::Good);
+        QCOMPARE(clients[i]->state(), ClientState::Connected);
+    }
+    const auto& c = server->admission().counters();
+    qInfo("busy channels %llu, busy sessions %llu", (unsigned long long)c.busyChannels.load(),
+          (unsigned long long)c.busySessions.load());
+    QVERIFY(c.busyChannels.load() > 0);  // the storm was larger than the bound
+    // No orphaned Session: the server holds exactly what the clients hold, then nothing.
+    QCOMPARE(server->sessions().count(), kClients);
+    QCOMPARE(server->sessions().pendingCount(), 0);
+    std::vector<Awaited<StatusCode>> closed(kClients);
+    for (int i = 0; i < kClients; ++i) clients[i]->disconnectFromServer(this, closed[i].callback());
+    for (auto& w : closed) QVERIFY(w.wait());
+    QTRY_COMPARE(server->sessions().count(), 0);
+    QTRY_COMPARE(server->admission().handshakes(), 0);
+}
+
+void TestAdmission::backOffGrowsWithJitter() {
+    // The client's delays after Bad_TcpServerTooBusy / Bad_ServerTooBusy (ReconnectPolicy): each
+    // attempt's range doubles, and clients refused together do not come back together.
+    ReconnectPolicy p;
+    p.initialDelayMs = 100;
+    p.maxDelayMs = 100'000;
+    p.multiplier = 2;
+    p.jitter = 0.2;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        const uint32_t lowest = ReconnectBackoff::delayMs(p, attempt, 0.0);
+        const uint32_t highest = ReconnectBackoff::delayMs(p, attempt, 0.999);
+        QCOMPARE(lowest, uint32_t(std::lround(100 * std::pow(2, attempt) * 0.8)));
+        if (attempt > 0) QVERIFY(lowest > ReconnectBackoff::delayMs(p, attempt - 1, 0.999));  // grows past the jitter
+        QVERIFY(highest > lowest);
+    }
+    std::set<uint32_t> first;
+    for (int i = 0; i < 20; ++i) {
+        ReconnectBackoff b(p);
+        first.insert(b.nextDelayMs());
+    }
+    QVERIFY2(first.size() >= 10, "20 clients' first delays are spread");
+}
+
+QTEST_GUILESS_MAIN(TestAdmission)
+#include "tst_admission.moc"

@@ -1,0 +1,52 @@
+// node-opcua's client meets our admission control (ua/server/AdmissionConfig.h): while the one
+// handshake our server admits is held by a raw channel (until two Hellos were refused), node-opcua's
+// Hellos are answered ERR Bad_TcpServerTooBusy (OPC 10000-6 7.1.5); its connection strategy backs
+// off and tries again, and once the slot is free it connects, creates a Session and reads
+// (client_busy_server.js).
+#include "../transport/RawClient.h"
+#include "NodeScript.h"
+#include "ua/server/Server.h"
+
+#include <QTimer>
+#include <QtTest>
+
+using namespace ua;
+using namespace ua::test;
+
+class TestNodeBusy : public QObject {
+    Q_OBJECT
+private slots:
+    void nodeOpcuaRetriesAfterTooBusy();
+};
+
+void TestNodeBusy::nodeOpcuaRetriesAfterTooBusy() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 2;
+    cfg.demoNamespace = false;
+    cfg.admission.maxHandshakes = 1;
+    cfg.admission.busyDelayMs = 50;
+    Server server(cfg);
+    QVERIFY(server.start());
+    RawClient holder;  // holds the only handshake until node-opcua has been refused twice
+    QVERIFY(holder.connectTo(server.port()) && holder.openChannel());
+    QCOMPARE(server.admission().handshakes(), 1);
+    QTimer release;
+    connect(&release, &QTimer::timeout, this, [&] {
+        if (server.admission().counters().busyChannels.load() < 2) return;
+        holder.socket().abort();
+        release.stop();
+    });
+    release.start(20);
+    const NodeScriptResult r = runNodeScript(QStringLiteral("client_busy_server.js"),
+                                             {QStringLiteral("opc.tcp://localhost:%1").arg(server.port())}, 60000);
+    verifyNodeChecks(r, 2);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(server.admission().counters().busyChannels.load() >= 2);
+    QTRY_COMPARE(server.sessions().count(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestNodeBusy)
+#include "tst_node_busy.moc"
