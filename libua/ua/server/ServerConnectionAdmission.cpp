@@ -1,5 +1,5 @@
 // ServerConnection's admission control and backpressure (AdmissionConfig.h,
-// docs/Scalability-admission.md), apart from its request path:
+// docs/Scalability.md), apart from its request path:
 // - a connection beyond maxChannels, or a Hello beyond maxHandshakes, is answered ERR
 //   Bad_TcpServerTooBusy (OPC 10000-6 7.1.5) before any OpenSecureChannel is read;
 // - responses written but not yet taken by the kernel are counted (those a batch gathers too);
