@@ -11,7 +11,7 @@
 //                   "endpoints": [ { "policy": "None", "mode": "None" },
 //                                  { "policy": "Basic256Sha256", "mode": "SignAndEncrypt" }, ... ],
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
-//     "limits": { "maxSessions": 1200, "maxChannels": 1200,
+//     "limits": { "maxSessions": 1200, "maxChannels": 1200, "maxSessionDiagnosticsObjects": 100,
 //                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
 //     "demo": { "namespace": true, "updateRateMs": 1000, "eventsMs": 1000 },
 //     "shutdownDelaySeconds": 2,
@@ -47,6 +47,7 @@ struct ServerSettings {
     // administrator's own clients.
     int maxSessions = 1200;
     int maxChannels = 1200;
+    int maxSessionDiagnosticsObjects = 100;  // ServerConfig::maxSessionDiagnosticsObjects
     double minSessionTimeoutMs = 10'000;
     double maxSessionTimeoutMs = 3'600'000;
     // demo namespace and events

@@ -27,6 +27,11 @@ struct ServerConfig {
     double maxSessionTimeoutMs = 3'600'000;
     int maxSessions = 1000;                // CreateSession beyond: Bad_TooManySessions
     int maxChannels = 1000;                // Hello beyond: ERR Bad_TcpNotEnoughResources
+    // SessionDiagnosticsObjects in the address space (OPC 10000-5 6.3.4: an OptionalPlaceholder of
+    // SessionsDiagnosticsSummary) at most; the Sessions beyond have none, their diagnostics are in
+    // SessionDiagnosticsArray. Each object is 57 nodes, about 90 KB (docs/Scalability-sessions.md).
+    // 0: none.
+    int maxSessionDiagnosticsObjects = 100;
     OperationLimits operationLimits;       // published in ServerCapabilities.OperationLimits
     SubscriptionConfig subscriptions;      // Subscription/MonitoredItem limits, also in ServerCapabilities
     uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none
