@@ -74,6 +74,11 @@ struct ClientConfig {
     // createSession() when CreateSession/ActivateSession answer Bad_ServerTooBusy, waiting the
     // delays of `reconnect` (exponential, with jitter) in between.
     int busyRetries = 5;
+    // Publish requests kept outstanding while a subscription exists (OPC 10000-4 5.14.5): 0 =
+    // subscriptions + 1, at least 2 and at most 10; n = n. Never more than the server accepted
+    // before answering Bad_TooManyPublishRequests. A subscription whose publishing cycle fills
+    // several NotificationMessages needs that many to receive them without a round trip each.
+    uint32_t publishRequests = 0;
 };
 
 } // namespace ua
