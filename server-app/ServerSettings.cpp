@@ -140,6 +140,7 @@ QJsonObject ServerSettings::toJson() const {
                                                             {"certificate", allowX509}}}}},
         {"limits", QJsonObject{{"maxSessions", maxSessions},
                                {"maxChannels", maxChannels},
+                               {"maxSessionDiagnosticsObjects", maxSessionDiagnosticsObjects},
                                {"minSessionTimeoutMs", minSessionTimeoutMs},
                                {"maxSessionTimeoutMs", maxSessionTimeoutMs}}},
         {"admission", QJsonObject{{"maxHandshakes", admission.maxHandshakes},
@@ -216,6 +217,7 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
     const QString lim = QStringLiteral("limits");
     if (!readNumber(o, "maxSessions", &s.maxSessions, 1, 1'000'000, lim, error) ||
         !readNumber(o, "maxChannels", &s.maxChannels, 1, 1'000'000, lim, error) ||
+        !readNumber(o, "maxSessionDiagnosticsObjects", &s.maxSessionDiagnosticsObjects, 0, 1'000'000, lim, error) ||
         !readNumber(o, "minSessionTimeoutMs", &s.minSessionTimeoutMs, 0, 1e12, lim, error) ||
         !readNumber(o, "maxSessionTimeoutMs", &s.maxSessionTimeoutMs, 0, 1e12, lim, error))
         return std::nullopt;
@@ -326,6 +328,7 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.maxChannels = maxChannels;
     c.admission = admission;
     c.backpressure = backpressure;
+    c.maxSessionDiagnosticsObjects = maxSessionDiagnosticsObjects;
     c.minSessionTimeoutMs = minSessionTimeoutMs;
     c.maxSessionTimeoutMs = maxSessionTimeoutMs;
     c.demoNamespace = demoNamespace;

@@ -11,7 +11,7 @@
 //                   "endpoints": [ { "policy": "None", "mode": "None" },
 //                                  { "policy": "Basic256Sha256", "mode": "SignAndEncrypt" }, ... ],
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
-//     "limits": { "maxSessions": 1200, "maxChannels": 1300,
+//     "limits": { "maxSessions": 1200, "maxChannels": 1300, "maxSessionDiagnosticsObjects": 100,
 //                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
 //     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "busyDelayMs": 100,
 //                    "maxPendingSessions": -1, "activationTimeoutMs": 10000 },   (-1: 8 per I/O thread)
@@ -51,6 +51,7 @@ struct ServerSettings {
     // administrator's own clients.
     int maxSessions = 1200;
     int maxChannels = 1300;                // above maxSessions: discovery still gets in (OPC 10000-4 5.7.2.1)
+    int maxSessionDiagnosticsObjects = 100;  // ServerConfig::maxSessionDiagnosticsObjects
     double minSessionTimeoutMs = 10'000;
     double maxSessionTimeoutMs = 3'600'000;
     // admission control and backpressure (ua/server/AdmissionConfig.h; 0 turns a bound off)

@@ -74,6 +74,7 @@ const QList<OptionSpec>& optionSpecs() {
         {"sampling", Value::Required, kLoad},
         {"publishing", Value::Required, kLoad},
         {"queue-size", Value::Required, kLoad},
+        {"publish-requests", Value::Required, kLoad},
         {"no-diagnostics", Value::None, kLoad},
         // the target
         {"spawn-server", Value::Optional, kRunSweep},
@@ -228,6 +229,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             else if (name == QLatin1String("variables")) p.variableCount = *n;
             else if (name == QLatin1String("queue-size")) p.queueSize = uint32_t(*n);
             else o.rounds = *n;
+        } else if (name == QLatin1String("publish-requests")) {
+            const auto n = integer(value, 0, 1000);
+            if (!n) return bad(QStringLiteral("expected a whole number in [0, 1000]"));
+            p.publishRequests = uint32_t(*n);
         } else if (name == QLatin1String("security")) {
             const auto uri = securityPolicyFromName(value);
             if (!uri) return bad(QStringLiteral("expected None, Basic256Sha256, Aes128_Sha256_RsaOaep or Aes256_Sha256_RsaPss"));

@@ -47,6 +47,8 @@ QString cliUsage() {
         "  --sampling MS         subscribe: sampling interval (default 10)\n"
         "  --publishing MS       subscribe: publishing interval (default 100)\n"
         "  --queue-size N        subscribe: queue size per item (default 30)\n"
+        "  --publish-requests N  subscribe: Publish requests outstanding per Session (default 0: the\n"
+        "                        client's rule, 2 for one Subscription)\n"
         "Target and output:\n"
         "  --spawn-server[=PATH] run/sweep: start our headless ua-server (PATH, default the one next to\n"
         "                        ua-loadtest) on a free port and report its CPU time per operation and RSS\n"

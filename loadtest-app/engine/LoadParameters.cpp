@@ -62,6 +62,7 @@ QJsonObject LoadParameters::toJson() const {
     o.insert(QStringLiteral("samplingIntervalMs"), samplingIntervalMs);
     o.insert(QStringLiteral("publishingIntervalMs"), publishingIntervalMs);
     o.insert(QStringLiteral("queueSize"), double(queueSize));
+    o.insert(QStringLiteral("publishRequests"), double(publishRequests));
     o.insert(QStringLiteral("serverPid"), double(serverPid));
     o.insert(QStringLiteral("readServerDiagnostics"), readServerDiagnostics);
     return o;
@@ -102,6 +103,7 @@ std::optional<LoadParameters> LoadParameters::fromJson(const QJsonObject& o, QSt
     r.get(QStringLiteral("samplingIntervalMs"), p.samplingIntervalMs, 0, 1e9);
     r.get(QStringLiteral("publishingIntervalMs"), p.publishingIntervalMs, 0, 1e9);
     r.getInt(QStringLiteral("queueSize"), p.queueSize, 0, 4294967295.0);
+    r.getInt(QStringLiteral("publishRequests"), p.publishRequests, 0, 1000);
     r.getInt(QStringLiteral("serverPid"), p.serverPid, 0, 4294967295.0);
     r.get(QStringLiteral("readServerDiagnostics"), p.readServerDiagnostics);
     if (!r.ok()) {

@@ -73,6 +73,10 @@ struct LoadParameters {
     double samplingIntervalMs = 10;
     double publishingIntervalMs = 100;
     uint32_t queueSize = 30;
+    // Publish requests each Session keeps outstanding (ClientConfig::publishRequests); 0: the
+    // client's own rule (2 for one Subscription). A cycle of more notifications than fit one
+    // NotificationMessage (the server's maxNotificationsPerPublish) needs several.
+    uint32_t publishRequests = 0;
 
     // --- Server figures ---
     // The server's process id on this machine (its CPU time and RSS from /proc); 0: unknown.

@@ -44,6 +44,7 @@ ClientConfig clientConfig(const LoadParameters& p) {
     c.keepAliveIntervalMs = 0;  // the load itself shows a lost connection; no extra requests
     c.autoReconnect = false;    // a lost Session is counted (connectionBroken), not hidden
     c.busyRetries = p.scenario == Scenario::Connect ? 0 : 10;  // connect: the engine backs off and counts
+    c.publishRequests = p.publishRequests;
     c.sessionName = QStringLiteral("UA Workbench Load Tester");
     c.applicationUri = QStringLiteral("urn:ua-workbench:loadtest");
     c.applicationName = QStringLiteral("UA Workbench Load Tester");

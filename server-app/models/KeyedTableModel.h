@@ -59,19 +59,24 @@ protected:
             last = first - 1;
         }
 
-        // Rows that stay: new contents in place.
+        // Rows that stay: new contents in place (always taken, so that a row that shares its
+        // snapshot does not keep an old one alive; reported only when it differs).
+        const bool removed = m_rows.size() != m_index.size();
         int changedFirst = -1, changedLast = -1;
         for (std::size_t r = 0; r < m_rows.size(); ++r) {
             const std::size_t f = freshIndex.at(keyOf(m_rows[r]));
             taken[f] = true;
-            if (!(m_rows[r] == fresh[f])) {
-                m_rows[r] = std::move(fresh[f]);
+            const bool changed = !(m_rows[r] == fresh[f]);
+            m_rows[r] = std::move(fresh[f]);
+            if (changed) {
                 if (changedFirst < 0) changedFirst = int(r);
                 changedLast = int(r);
             }
         }
-        m_index.clear();
-        for (std::size_t r = 0; r < m_rows.size(); ++r) m_index.emplace(keyOf(m_rows[r]), int(r));
+        if (removed) {  // positions moved; otherwise the index is still right
+            m_index.clear();
+            for (std::size_t r = 0; r < m_rows.size(); ++r) m_index.emplace(keyOf(m_rows[r]), int(r));
+        }
         if (changedFirst >= 0)
             emit dataChanged(index(changedFirst, 0), index(changedLast, columnCount() - 1));
 

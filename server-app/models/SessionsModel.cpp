@@ -22,24 +22,50 @@ QString dateTimeText(const DateTime& t) {
     return t.toQDateTime().toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
 }
 
-void SessionsModel::update(const DiagnosticsSnapshot& snapshot) {
+bool operator==(const SessionRow& a, const SessionRow& b) {
+    if (a.snapshot == b.snapshot) return true;
+    const SessionSnapshot& x = *a.snapshot;
+    const SessionSnapshot& y = *b.snapshot;
+    const SessionDiagnosticsDataType& d = x.diagnostics;
+    const SessionDiagnosticsDataType& e = y.diagnostics;
+    return d.sessionId == e.sessionId && d.sessionName == e.sessionName &&
+           d.clientDescription.applicationName.text == e.clientDescription.applicationName.text &&
+           d.clientDescription.applicationUri == e.clientDescription.applicationUri &&
+           d.clientConnectionTime == e.clientConnectionTime && d.clientLastContactTime == e.clientLastContactTime &&
+           d.totalRequestCount.totalCount == e.totalRequestCount.totalCount &&
+           d.totalRequestCount.errorCount == e.totalRequestCount.errorCount &&
+           d.unauthorizedRequestCount == e.unauthorizedRequestCount &&
+           d.currentSubscriptionsCount == e.currentSubscriptionsCount &&
+           d.currentPublishRequestsInQueue == e.currentPublishRequestsInQueue && x.peerAddress == y.peerAddress &&
+           x.activated == y.activated && x.security.securityMode == y.security.securityMode &&
+           x.security.securityPolicyUri == y.security.securityPolicyUri &&
+           x.security.clientUserIdOfSession == y.security.clientUserIdOfSession;
+}
+
+void SessionsModel::update(const DiagnosticsSnapshotPtr& snapshot) {
     std::vector<SessionRow> rows;
-    rows.reserve(snapshot.sessions.size());
-    for (const SessionSnapshot& s : snapshot.sessions) rows.push_back({s});
+    if (snapshot) {
+        rows.reserve(snapshot->sessions.size());
+        for (const SessionSnapshot& s : snapshot->sessions) rows.push_back({std::shared_ptr<const SessionSnapshot>(snapshot, &s)});
+    }
     replaceRows(std::move(rows));
 }
 
+void SessionsModel::update(const DiagnosticsSnapshot& snapshot) {
+    update(std::make_shared<const DiagnosticsSnapshot>(snapshot));
+}
+
 NodeId SessionsModel::sessionId(int row) const {
-    return row >= 0 && row < rowCount() ? rowAt(row).snapshot.diagnostics.sessionId : NodeId();
+    return row >= 0 && row < rowCount() ? rowAt(row).snapshot->diagnostics.sessionId : NodeId();
 }
 
 const SessionSnapshot* SessionsModel::session(int row) const {
-    return row >= 0 && row < rowCount() ? &rowAt(row).snapshot : nullptr;
+    return row >= 0 && row < rowCount() ? rowAt(row).snapshot.get() : nullptr;
 }
 
 QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const SessionSnapshot& s = rowAt(index.row()).snapshot;
+    const SessionSnapshot& s = *rowAt(index.row()).snapshot;
     const SessionDiagnosticsDataType& d = s.diagnostics;
     if (role == SessionIdRole) return QString::fromStdString(d.sessionId.toString());
     if (role == Qt::ToolTipRole) {

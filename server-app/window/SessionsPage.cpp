@@ -33,7 +33,7 @@ void SessionsPage::attach(LiveServer* live) {
     }
     connect(&live->poller(), &serverapp::DiagnosticsPoller::snapshotReady, this, [this](const DiagnosticsSnapshotPtr& s) {
         const int before = m_model->rowCount();
-        m_model->update(*s);
+        m_model->update(s);  // shares the snapshot
         // Columns fit the rows while there are few (sizing scans rows; with hundreds the user sizes them).
         if (m_model->rowCount() != before && m_model->rowCount() <= 100) fitColumns(m_view);
         m_status->setText(tr("%n Session(s); right-click a row to close it.", nullptr, m_model->rowCount()));

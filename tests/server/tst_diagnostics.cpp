@@ -65,6 +65,7 @@ private slots:
     void sessionArraysNeedSecurityAdmin();
     void sessionObjectFollowsTheSession();
     void burstOfSessionsIsOneUpdatePerTick();
+    void sessionObjectsAreBoundedByTheLimit();
     void enabledFlagIsWritableByAdminsOnly();
     void removedNodeLeavesNoReferences();
     void sessionTimeoutIsCounted();
@@ -72,7 +73,7 @@ private slots:
 private:
     DiagnosticsSnapshotPtr snapshot(int maxAgeMs = 0);
     // Connects and activates; the sessionId (null NodeId on failure).
-    NodeId connect(Client& c);
+    NodeId connect(Client& c, const QString& url = {});
     ServiceResult<ReadResponse> read(Client& c, ReadRequest r);
 
     std::unique_ptr<Client> admin();
@@ -111,9 +112,9 @@ DiagnosticsSnapshotPtr TestDiagnostics::snapshot(int maxAgeMs) {
     return got;
 }
 
-NodeId TestDiagnostics::connect(Client& c) {
+NodeId TestDiagnostics::connect(Client& c, const QString& url) {
     Awaited<ServiceResult<GetEndpointsResponse>> e;
-    c.connectToServer(m_url, this, e.callback());
+    c.connectToServer(url.isEmpty() ? m_url : url, this, e.callback());
     if (!e.wait() || e->status.isBad()) return {};
     Awaited<ServiceResult<CreateSessionResponse>> s;
     c.createSession(this, s.callback());
@@ -625,6 +626,60 @@ void TestDiagnostics::burstOfSessionsIsOneUpdatePerTick() {
         Awaited<ServiceResult<CloseSessionResponse>> closed;
         c->closeSession(this, closed.callback());
         QVERIFY(closed.wait());
+    }
+}
+
+void TestDiagnostics::sessionObjectsAreBoundedByTheLimit() {
+    // ServerConfig::maxSessionDiagnosticsObjects = 2: the first two Sessions get an object, the
+    // third none (its diagnostics stay in the snapshots / SessionDiagnosticsArray) until one of the
+    // first two closes.
+    QTemporaryDir dir;
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 1;
+    cfg.demoNamespace = false;
+    cfg.benchmarkVariables = 0;
+    cfg.security.pkiDir = dir.filePath(QStringLiteral("server-pki"));
+    cfg.security.trustAllClients = true;
+    cfg.maxSessionDiagnosticsObjects = 2;
+    Server server(cfg);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    const QString url = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(server.port());
+    auto nameNode = [](const NodeId& session) {
+        return NodeId(1, String(session.guid().toString() + ".SessionDiagnostics.SessionName"));
+    };
+    std::vector<std::unique_ptr<Client>> clients;
+    std::vector<NodeId> ids;
+    for (int i = 0; i < 3; ++i) {  // one after the other: the creation order decides
+        clients.push_back(std::make_unique<Client>(clientConfig()));
+        ids.push_back(connect(*clients.back(), url));
+        QVERIFY(!ids.back().isNull());
+        QTest::qWait(20);
+    }
+    Client& reader = *clients[0];
+    StatusCode st = status::BadNodeIdUnknown;
+    QVERIFY(QTest::qWaitFor([&] { value(reader, nameNode(ids[1]), &st); return st.isGood(); }, 3000));
+    value(reader, nameNode(ids[0]), &st);
+    QCOMPARE(st, status::Good);
+    // A few more ticks: the third stays without an object.
+    QTest::qWait(3 * SessionDiagnosticsNodes::kIntervalMs);
+    value(reader, nameNode(ids[2]), &st);
+    QCOMPARE(st, StatusCode(status::BadNodeIdUnknown));
+    QCOMPARE(server.diagnostics().sessionsNow()->size(), std::size_t(3));
+    // The first closes: its object goes and the third gets one.
+    Awaited<ServiceResult<CloseSessionResponse>> closed;
+    clients[0]->closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+    Client& reader2 = *clients[1];
+    QVERIFY(QTest::qWaitFor([&] { value(reader2, nameNode(ids[2]), &st); return st.isGood(); }, 3000));
+    value(reader2, nameNode(ids[0]), &st);
+    QCOMPARE(st, StatusCode(status::BadNodeIdUnknown));
+    for (std::size_t i = 1; i < clients.size(); ++i) {
+        Awaited<ServiceResult<CloseSessionResponse>> c;
+        clients[i]->closeSession(this, c.callback());
+        QVERIFY(c.wait());
     }
 }
 

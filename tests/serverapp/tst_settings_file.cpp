@@ -42,6 +42,7 @@ ServerSettings nonDefault() {
     s.trustAllClients = true;
     s.maxSessions = 2048;
     s.maxChannels = 2100;
+    s.maxSessionDiagnosticsObjects = 7;
     s.minSessionTimeoutMs = 5000;
     s.maxSessionTimeoutMs = 60000;
     s.demoNamespace = false;
@@ -127,6 +128,7 @@ void TestSettingsFile::mapsOntoServerConfig() {
     QVERIFY(c.security.users == s.users);
     QCOMPARE(c.maxSessions, 2048);
     QCOMPARE(c.maxChannels, 2100);
+    QCOMPARE(c.maxSessionDiagnosticsObjects, 7);
     QCOMPARE(c.minSessionTimeoutMs, 5000.0);
     QCOMPARE(c.maxSessionTimeoutMs, 60000.0);
     QVERIFY(!c.demoNamespace);
@@ -157,6 +159,8 @@ void TestSettingsFile::badValues_data() {
                                    << "security.userTokens";
     QTest::newRow("token not bool") << QByteArray(R"({"security":{"userTokens":{"anonymous":1}}})") << "security.userTokens.anonymous";
     QTest::newRow("sessions zero") << QByteArray(R"({"limits":{"maxSessions":0}})") << "limits.maxSessions";
+    QTest::newRow("diagnostics objects negative") << QByteArray(R"({"limits":{"maxSessionDiagnosticsObjects":-1}})")
+                                                  << "limits.maxSessionDiagnosticsObjects";
     QTest::newRow("timeouts crossed") << QByteArray(R"({"limits":{"minSessionTimeoutMs":9000,"maxSessionTimeoutMs":10}})") << "minSessionTimeoutMs";
     QTest::newRow("section not object") << QByteArray(R"({"demo":[]})") << "demo";
     QTest::newRow("unknown role") << QByteArray(R"({"users":{"anonymousRoles":["Emperor"]}})") << "users";

@@ -76,6 +76,11 @@ struct ClientConfig {
     // waits the delays of `reconnect` (exponential, with jitter) in between: 0.5, 1, 2, ... 30 s,
     // about 2.5 minutes for 10 retries, room for a server that admits a few dozen at a time.
     int busyRetries = 10;
+    // Publish requests kept outstanding while a subscription exists (OPC 10000-4 5.14.5): 0 =
+    // subscriptions + 1, at least 2 and at most 10; n = n. Never more than the server accepted
+    // before answering Bad_TooManyPublishRequests. A subscription whose publishing cycle fills
+    // several NotificationMessages needs that many to receive them without a round trip each.
+    uint32_t publishRequests = 0;
 };
 
 } // namespace ua

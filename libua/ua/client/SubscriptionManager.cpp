@@ -60,7 +60,8 @@ struct SubscriptionManager::Sink {
 };
 
 SubscriptionManager::SubscriptionManager(ClientCore* core, const ClientConfig& config, uint32_t maxPublishRequests)
-    : QObject(core), m_core(core), m_requestTimeoutMs(config.requestTimeoutMs), m_maxPublish(std::max<uint32_t>(1, maxPublishRequests)),
+    : QObject(core), m_core(core), m_requestTimeoutMs(config.requestTimeoutMs), m_maxPublish(std::max<uint32_t>({1, maxPublishRequests, config.publishRequests})),
+      m_publishRequests(config.publishRequests),
       m_watchdog(new QTimer(this)) {
     m_watchdog->setSingleShot(true);
     connect(m_watchdog, &QTimer::timeout, this, &SubscriptionManager::onWatchdog);
@@ -231,7 +232,7 @@ void SubscriptionManager::deleteSubscription(SubscriptionHandle h, StatusCallbac
 uint32_t SubscriptionManager::publishTarget() const {
     const uint32_t n = activeCount();
     if (n == 0) return 0;
-    const uint32_t wanted = std::clamp<uint32_t>(n + 1, 2, std::max<uint32_t>(2, m_maxPublish));
+    const uint32_t wanted = m_publishRequests ? m_publishRequests : std::clamp<uint32_t>(n + 1, 2, std::max<uint32_t>(2, m_maxPublish));
     return std::max<uint32_t>(1, std::min({wanted, m_maxPublish, m_serverLimit}));
 }
 

@@ -3,8 +3,9 @@
 // mechanism); docs/Client.md "Subscriptions".
 //
 // Everything here runs on the Client's I/O thread (a child of ClientCore), so nothing is locked:
-//   - the Publish pipeline: min(max(2, subscriptions + 1), maxPublishRequests, the count the server
-//     accepted before answering Bad_TooManyPublishRequests) Publish requests outstanding while at
+//   - the Publish pipeline: min(max(2, subscriptions + 1) or ClientConfig::publishRequests,
+//     maxPublishRequests, the count the server accepted before answering
+//     Bad_TooManyPublishRequests) Publish requests outstanding while at
 //     least one subscription exists; one re-issued per response;
 //   - acknowledgements: every sequence number received (republished ones too) goes into the next
 //     Publish; its results are checked (Bad_SequenceNumberUnknown counted and logged);
@@ -117,6 +118,7 @@ private:
     ClientCore* m_core;
     const uint32_t m_requestTimeoutMs;
     const uint32_t m_maxPublish;
+    const uint32_t m_publishRequests;  // ClientConfig::publishRequests (0: automatic)
     std::map<SubscriptionHandle, Sub> m_subs;
     SubscriptionHandle m_nextHandle = 1;
     std::vector<SubscriptionAcknowledgement> m_acks;   // for the next Publish

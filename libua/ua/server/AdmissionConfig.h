@@ -1,4 +1,4 @@
-// What a Server admits under load (docs/Scalability-admission.md): bounds on handshakes and
+// What a Server admits under load (docs/Scalability.md): bounds on handshakes and
 // Session establishments in progress (a connect storm costs RSA work per client; the excess is
 // answered at once, before any of it), and on what one channel, or all of them, may hold in memory
 // (backpressure: responses a peer does not read, chunked requests that never finish).

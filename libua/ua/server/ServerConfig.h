@@ -33,6 +33,11 @@ struct ServerConfig {
     int maxChannels = 1100;                // connections beyond: ERR Bad_TcpServerTooBusy at once
     AdmissionConfig admission;             // handshakes and Session establishments in progress
     BackpressureConfig backpressure;       // responses queued per connection, incomplete chunked requests
+    // SessionDiagnosticsObjects in the address space (OPC 10000-5 6.3.4: an OptionalPlaceholder of
+    // SessionsDiagnosticsSummary) at most; the Sessions beyond have none, their diagnostics are in
+    // SessionDiagnosticsArray. Each object is 57 nodes, about 90 KB (docs/Scalability.md "Sessions and MonitoredItems").
+    // 0: none.
+    int maxSessionDiagnosticsObjects = 100;
     OperationLimits operationLimits;       // published in ServerCapabilities.OperationLimits
     SubscriptionConfig subscriptions;      // Subscription/MonitoredItem limits, also in ServerCapabilities
     uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none

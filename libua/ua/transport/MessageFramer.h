@@ -20,24 +20,20 @@ public:
         TooLarge,     // MessageSize above maxSize (the ReceiveBufferSize we announced)
     };
 
-    // Appends every byte the device has ready: reads into the buffer's free room (at least 16 KB)
-    // until the device gives less than asked.
+    // Appends every byte the device has ready.
     void append(QIODevice& device) {
+        const qint64 avail = device.bytesAvailable();
+        if (avail <= 0) return;
         if (m_offset > 0) {
             const std::size_t left = m_buffer.size() - m_offset;
             std::memmove(m_buffer.data(), m_buffer.data() + m_offset, left);
             m_buffer.resize(left);
             m_offset = 0;
         }
-        for (;;) {
-            const std::size_t old = m_buffer.size();
-            m_buffer.reserve(old + kMinRoom);
-            const std::size_t room = m_buffer.capacity() - old;
-            m_buffer.resize(old + room);
-            const qint64 got = device.read(reinterpret_cast<char*>(m_buffer.data() + old), qint64(room));
-            m_buffer.resize(old + std::size_t(std::max<qint64>(got, 0)));
-            if (got < qint64(room)) return;  // all there was (or an error the device reports)
-        }
+        const std::size_t old = m_buffer.size();
+        m_buffer.resize(old + std::size_t(avail));
+        const qint64 got = device.read(reinterpret_cast<char*>(m_buffer.data() + old), avail);
+        m_buffer.resize(old + std::size_t(std::max<qint64>(got, 0)));
     }
 
     // The next whole message, if one has arrived.
@@ -56,7 +52,6 @@ public:
     }
 
 private:
-    static constexpr std::size_t kMinRoom = 16 * 1024;  // bytes of free room offered to each read
     Buffer m_buffer;
     std::size_t m_offset = 0;
 };

@@ -75,7 +75,8 @@ private slots:
         const auto o = parse({"run", "opc.tcp://h:4840", "--scenario", "write", "--values=100", "--sessions", "20", "--outstanding", "10",
                               "--duration", "7.5", "--warmup", "0", "--rate", "500", "--timeout", "900", "--io-threads", "2",
                               "--security", "Basic256Sha256", "--pki", "/tmp/p", "--first-id", "5000", "--variables", "50",
-                              "--items", "7", "--sampling", "20", "--publishing", "250", "--server-pid", "99", "--json", "-"});
+                              "--items", "7", "--sampling", "20", "--publishing", "250", "--publish-requests", "10",
+                              "--server-pid", "99", "--json", "-"});
         QVERIFY(o);
         const LoadParameters& p = o->parameters;
         QCOMPARE(o->command, QStringLiteral("run"));
@@ -98,7 +99,12 @@ private slots:
         QCOMPARE(p.monitoredItems, 7);
         QCOMPARE(p.samplingIntervalMs, 20.0);
         QCOMPARE(p.publishingIntervalMs, 250.0);
+        QCOMPARE(p.publishRequests, 10u);
         QCOMPARE(o->jsonFile, QStringLiteral("-"));
+        QVERIFY(parse({"run", "opc.tcp://h:4840"})->parameters.publishRequests == 0u);  // the client's rule
+        QString bad;
+        QVERIFY(!parse({"run", "opc.tcp://h:4840", "--publish-requests", "-1"}, &bad));
+        QVERIFY2(bad.contains(QStringLiteral("--publish-requests")), qPrintable(bad));
 
         const auto sign = parse({"run", "opc.tcp://h:4840", "--mode", "Sign"});
         QVERIFY(sign);

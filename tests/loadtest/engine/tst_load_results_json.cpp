@@ -39,6 +39,7 @@ LoadParameters sampleParameters() {
     p.samplingIntervalMs = 20;
     p.publishingIntervalMs = 250;
     p.queueSize = 7;
+    p.publishRequests = 6;
     p.serverPid = 4242;
     p.readServerDiagnostics = false;
     return p;
@@ -128,6 +129,7 @@ private slots:
         QCOMPARE(back->serverPid, qint64(4242));
         QCOMPARE(back->securityMode, ua::MessageSecurityMode::SignAndEncrypt);
         QCOMPARE(back->queueSize, uint32_t(7));
+        QCOMPARE(back->publishRequests, uint32_t(6));
         // An empty object gives the defaults; a password given on input is taken.
         const auto defaults = LoadParameters::fromJson(QJsonObject{{QStringLiteral("password"), QStringLiteral("pw")}});
         QVERIFY(defaults);

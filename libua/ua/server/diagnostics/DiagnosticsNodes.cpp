@@ -7,6 +7,7 @@
 #include "ua/server/users/Roles.h"
 
 #include <QTimer>
+#include <algorithm>
 #include <set>
 
 namespace ua {
@@ -301,6 +302,7 @@ void SessionDiagnosticsNodes::tick() {
     // before): those not yet filled are taken at a later tick.
     bool complete = true;
     std::map<NodeId, std::pair<SessionPtr, String>> open;
+    std::map<NodeId, int64_t> createdTicks;  // read under the lock, for the order of the limit
     if (enabled) {
         for (const SessionPtr& s : m_server.sessions().snapshot()) {
             std::lock_guard lock(s->activationMutex);
@@ -309,14 +311,25 @@ void SessionDiagnosticsNodes::tick() {
                 continue;
             }
             open.emplace(s->sessionId, std::make_pair(s, s->sessionName));
+            createdTicks.emplace(s->sessionId, s->createdAt.ticks);
         }
     }
     std::vector<NodeId> gone;
     for (const auto& [id, nodes] : m_present)
         if (!open.count(id)) gone.push_back(id);
+    // New objects up to the limit, for the Sessions created first (their ids are random Guids:
+    // the order of creation, not of the map).
+    const std::size_t limit = std::size_t(std::max(0, m_server.config().maxSessionDiagnosticsObjects));
+    const std::size_t room = limit > m_present.size() - gone.size() ? limit - (m_present.size() - gone.size()) : 0;
     std::vector<const std::pair<SessionPtr, String>*> fresh;
     for (const auto& [id, entry] : open)
         if (!m_present.count(id)) fresh.push_back(&entry);
+    if (fresh.size() > room) {
+        std::sort(fresh.begin(), fresh.end(), [&createdTicks](const auto* a, const auto* b) {
+            return createdTicks.at(a->first->sessionId) < createdTicks.at(b->first->sessionId);
+        });
+        fresh.resize(room);
+    }
     if (!gone.empty() || !fresh.empty()) {
         ServerDiagnostics* diagnostics = &d;
         std::map<NodeId, std::vector<NodeId>> added;

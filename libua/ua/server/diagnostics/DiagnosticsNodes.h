@@ -10,7 +10,10 @@
 //   - EnabledFlag: ServerDiagnostics::enabled(); writable by SecurityAdmin and ConfigureAdmin
 //     (others: Bad_UserAccessDenied). While false the arrays are empty and there are no
 //     SessionDiagnosticsObjects; ServerDiagnosticsSummary keeps counting.
-// One SessionDiagnosticsObject per open Session under SessionsDiagnosticsSummary, its NodeId the
+// One SessionDiagnosticsObject per open Session under SessionsDiagnosticsSummary (for at most
+// ServerConfig::maxSessionDiagnosticsObjects Sessions, the first ones seen; a Session beyond gets its
+// object when one of those closes: the placeholder is optional, and every Session is in
+// SessionDiagnosticsArray whatever the limit), its NodeId the
 // sessionId (OPC 10000-4 5.7.2), its BrowseName (ns 1) the sessionName, with SessionDiagnostics
 // (and a child per field, every ServiceCounter included), SessionSecurityDiagnostics (and its
 // children; SecurityAdmin only) and SubscriptionDiagnosticsArray; the child NodeIds are strings in

@@ -73,7 +73,7 @@ private:
 
     std::optional<DataValue> m_last;  // the last sampled value that passed the filter
     // Oldest first. A vector that keeps its capacity: no allocation per sample once warm (a deque
-    // allocated a block every few samples).
+    // allocated a block every few samples); its capacity is what the item has needed so far.
     std::vector<DataValue> m_queue;
 };
 
