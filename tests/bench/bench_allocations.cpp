@@ -107,13 +107,13 @@ int main(int argc, char** argv) {
     }
     const double perRequest = double(a1.calls - a0.calls) / double(requests);
     const double bytesPerRequest = double(a1.bytes - a0.bytes) / double(requests);
-    std::printf("values=%s sessions=%s outstanding=%s requests=%llu allocations/request=%.3f bytes/request=%.1f\n",
+    std::printf("values=%s sessions=%s outstanding=%s requests=%llu allocations/request=%.4f bytes/request=%.1f\n",
                 qPrintable(p.value(values)), qPrintable(p.value(sessions)), qPrintable(p.value(outstanding)),
                 static_cast<unsigned long long>(requests), perRequest, bytesPerRequest);
     load.waitForFinished(int(durationS + 10) * 1000);
     server.stop();
     if (p.isSet(maxPer) && perRequest > p.value(maxPer).toDouble()) {
-        std::fprintf(stderr, "bench_allocations: %.3f allocations per request, more than %s\n", perRequest, qPrintable(p.value(maxPer)));
+        std::fprintf(stderr, "bench_allocations: %.4f allocations per request, more than %s\n", perRequest, qPrintable(p.value(maxPer)));
         return 1;
     }
     return 0;
