@@ -177,7 +177,12 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
     if (m_closing) return;
     Buffer out;
     encodeError(out, ErrorMessage{error, String(reason)});
-    send(out.data(), out.size());
+    // What a batch gathered goes first; the ERR then goes through QTcpSocket's buffer, so that
+    // disconnectFromHost() closes the socket only once it is written, a turn later. Sent directly
+    // and closed at once, a socket with unread input (a refused Hello) made the kernel answer with
+    // RST, which could discard the ERR at the peer before it was read.
+    m_writer.flush();
+    m_socket->write(reinterpret_cast<const char*>(out.data()), qint64(out.size()));
     closeConnection();
 }
 
