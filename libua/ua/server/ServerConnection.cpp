@@ -10,6 +10,7 @@
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
+#include <sys/socket.h>
 
 namespace ua {
 
@@ -177,12 +178,23 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
     if (m_closing) return;
     Buffer out;
     encodeError(out, ErrorMessage{error, String(reason)});
-    // What a batch gathered goes first; the ERR then goes through QTcpSocket's buffer, so that
-    // disconnectFromHost() closes the socket only once it is written, a turn later. Sent directly
-    // and closed at once, a socket with unread input (a refused Hello) made the kernel answer with
-    // RST, which could discard the ERR at the peer before it was read.
+    // What a batch gathered goes first, then the ERR. Closed at once, a socket with unread input
+    // (a refused Hello) makes the kernel answer with RST, which can discard the ERR at the peer
+    // before it is read: once the ERR is written, the sending side is shut (FIN after the ERR) and
+    // the socket is closed when the peer closes its side, or after 2 s.
+    m_writer.send(out.data(), out.size());
     m_writer.flush();
-    m_socket->write(reinterpret_cast<const char*>(out.data()), qint64(out.size()));
+    m_socket->flush();
+    const qintptr fd = m_socket->socketDescriptor();
+    if (fd >= 0 && m_socket->bytesToWrite() == 0 && ::shutdown(int(fd), SHUT_WR) == 0) {
+        m_closing = true;
+        m_tokenTimer->stop();
+        if (!m_deleteScheduled) {
+            m_deleteScheduled = true;
+            QTimer::singleShot(2000, this, &QObject::deleteLater);  // a peer that never closes its side
+        }
+        return;
+    }
     closeConnection();
 }
 
