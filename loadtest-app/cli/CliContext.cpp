@@ -28,6 +28,7 @@ void CliContext::onSignal(int number) {
     m_stopRequested = true;
     printError(QStringLiteral("ua-loadtest: %1: stopping (the step ends now, the Sessions close)").arg(QLatin1String(name)));
     if (m_sweep) m_sweep->stop();
+    else if (m_soak) m_soak->stop();
     else if (m_runner) m_runner->stop();
 }
 
@@ -119,6 +120,30 @@ RunResult CliContext::runSweep(const LoadParameters& base, const SweepPlan& plan
     if (!done) loop.exec();
     m_sweep = nullptr;
     return run;
+}
+
+SoakResult CliContext::runSoak(const LoadParameters& base, double readRate, double durationS, double reportEveryS,
+                               const std::function<void(const SoakReport&)>& onReport) {
+    SoakResult result;
+    if (m_stopRequested) {
+        result.error = QStringLiteral("stopped");
+        return result;
+    }
+    SoakRunner soak;
+    QEventLoop loop;
+    bool done = false;
+    connect(&soak, &SoakRunner::report, this, [&onReport](const SoakReport& r) { onReport(r); });
+    connect(&soak, &SoakRunner::finished, &loop, [&](const SoakResult& r) {
+        result = r;
+        done = true;
+        loop.quit();
+    });
+    progress(QStringLiteral("soak against %1: %2 s, a report every %3 s").arg(base.endpointUrl).arg(durationS).arg(reportEveryS));
+    m_soak = &soak;
+    soak.start(base, readRate, durationS, reportEveryS);
+    if (!done) loop.exec();
+    m_soak = nullptr;
+    return result;
 }
 
 RunResult CliContext::newRun(const LoadParameters& p, const QString& label) {

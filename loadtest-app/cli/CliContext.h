@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cli/CliOptions.h"
+#include "engine/SoakRunner.h"
 #include "engine/SpawnedServer.h"
 #include "engine/StepResult.h"
 
@@ -44,6 +45,9 @@ public:
     RunResult runSweep(const LoadParameters& base, const SweepPlan& plan, const QString& label,
                        const std::function<void(const StepResult&)>& onStep);
 
+    // Runs a soak (SoakRunner.h) to its end or a stop request; onReport gets each report.
+    SoakResult runSoak(const LoadParameters& base, double readRate, double durationS, double reportEveryS,
+                       const std::function<void(const SoakReport&)>& onReport);
     // A progress line on stderr (not with --quiet).
     void progress(const QString& line) const;
     // A RunResult shell for this tool and machine: label, machine, version, start time, parameters.
@@ -58,6 +62,7 @@ private:
     std::vector<std::unique_ptr<SpawnedServer>> m_servers;
     LoadRunner* m_runner = nullptr;   // the step running now
     SweepRunner* m_sweep = nullptr;   // the sweep running now
+    SoakRunner* m_soak = nullptr;     // the soak running now
 };
 
 // The exit code of steps that ran: ExitConnectionFailed when none could run (each has an error),

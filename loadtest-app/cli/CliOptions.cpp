@@ -39,46 +39,50 @@ const QStringList kRunSweep = {QStringLiteral("run"), QStringLiteral("sweep")};
 const QStringList kSessionsShape = {QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("ab")};
 const QStringList kSweep = {QStringLiteral("sweep")};
 const QStringList kAb = {QStringLiteral("ab")};
+// Options that also apply to soak (its mix fixes the scenarios and their shapes: SoakRunner.h).
+const QStringList kLoadSoak = {QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("ab"), QStringLiteral("soak")};
+const QStringList kTargetSoak = {QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("soak")};
+const QStringList kSoak = {QStringLiteral("soak")};
 
 const QList<OptionSpec>& optionSpecs() {
     static const QList<OptionSpec> specs = {
         {"help", Value::None, {}},
         {"version", Value::None, {}},
-        {"quiet", Value::None, kLoad},
+        {"quiet", Value::None, kLoadSoak},
         {"json", Value::Required, kLoad},
         // the load
         {"scenario", Value::Required, kLoad},
         {"values", Value::Required, kLoad},
         {"sessions", Value::Required, kSessionsShape},
         {"outstanding", Value::Required, kSessionsShape},
-        {"duration", Value::Required, kLoad},
+        {"duration", Value::Required, kLoadSoak},
         {"warmup", Value::Required, kLoad},
-        {"rate", Value::Required, kLoad},
-        {"timeout", Value::Required, kLoad},
+        {"rate", Value::Required, kLoadSoak},
+        {"timeout", Value::Required, kLoadSoak},
         {"io-threads", Value::Required, kLoad},
         {"connect-window", Value::Required, kLoad},
         // the connection
-        {"security", Value::Required, kLoad},
-        {"mode", Value::Required, kLoad},
-        {"user", Value::Required, kLoad},
-        {"password", Value::Required, kLoad},
-        {"pki", Value::Required, kLoad},
-        {"no-trust", Value::None, kLoad},
+        {"security", Value::Required, kLoadSoak},
+        {"mode", Value::Required, kLoadSoak},
+        {"user", Value::Required, kLoadSoak},
+        {"password", Value::Required, kLoadSoak},
+        {"pki", Value::Required, kLoadSoak},
+        {"no-trust", Value::None, kLoadSoak},
         // the nodes
-        {"namespace-uri", Value::Required, kLoad},
-        {"first-id", Value::Required, kLoad},
-        {"variables", Value::Required, kLoad},
-        {"browse-node", Value::Required, kLoad},
-        {"counter-node", Value::Required, kLoad},
+        {"namespace-uri", Value::Required, kLoadSoak},
+        {"first-id", Value::Required, kLoadSoak},
+        {"variables", Value::Required, kLoadSoak},
+        {"browse-node", Value::Required, kLoadSoak},
+        {"counter-node", Value::Required, kLoadSoak},
         {"items", Value::Required, kLoad},
         {"sampling", Value::Required, kLoad},
         {"publishing", Value::Required, kLoad},
         {"queue-size", Value::Required, kLoad},
         {"publish-requests", Value::Required, kLoad},
-        {"no-diagnostics", Value::None, kLoad},
+        {"no-diagnostics", Value::None, kLoadSoak},
         // the target
-        {"spawn-server", Value::Optional, kRunSweep},
-        {"server-pid", Value::Required, kRunSweep},
+        {"spawn-server", Value::Optional, kTargetSoak},
+        {"server-pid", Value::Required, kTargetSoak},
         {"label", Value::Required, kRunSweep},
         // sweep
         {"max-errors", Value::Required, kSweep},
@@ -95,6 +99,8 @@ const QList<OptionSpec>& optionSpecs() {
         {"b-label", Value::Required, kAb},
         {"a-counter-node", Value::Required, kAb},
         {"b-counter-node", Value::Required, kAb},
+        // soak
+        {"report-every", Value::Required, kSoak},
     };
     return specs;
 }
@@ -128,7 +134,7 @@ bool isEndpointUrl(const QString& text) {
 
 const QStringList& cliCommands() {
     static const QStringList commands = {QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("ab"),
-                                         QStringLiteral("compare")};
+                                         QStringLiteral("compare"), QStringLiteral("soak")};
     return commands;
 }
 
@@ -179,7 +185,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     }
 
     LoadParameters& p = o.parameters;
-    bool passwordGiven = false, modeGiven = false, policyGiven = false;
+    bool passwordGiven = false, modeGiven = false, policyGiven = false, durationGiven = false;
     QString sessionsText, outstandingText;
     for (const auto& [name, value] : given) {
         const OptionSpec* spec = findSpec(name);
@@ -212,7 +218,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             const bool duration = name == QLatin1String("duration");
             const auto d = number(value, 0, !duration);
             if (!d) return bad(duration ? QStringLiteral("expected seconds > 0") : QStringLiteral("expected a number >= 0"));
-            if (duration) p.durationS = *d;
+            if (duration) {
+                p.durationS = *d;
+                durationGiven = true;
+            }
             else if (name == QLatin1String("warmup")) p.warmupS = *d;
             else p.targetRate = *d;
         } else if (name == QLatin1String("timeout")) {
@@ -300,6 +309,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             t->label = target.label;
             t->counterNode = target.counterNode;
             target = *t;
+        } else if (name == QLatin1String("report-every")) {
+            const auto d = number(value, 1, true);
+            if (!d) return bad(QStringLiteral("expected seconds >= 1"));
+            o.reportEveryS = *d;
         } else if (name == QLatin1String("a-label")) o.a.label = value;
         else if (name == QLatin1String("b-label")) o.b.label = value;
     }
@@ -312,6 +325,11 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
         *error = why;
         return std::nullopt;
     };
+
+    if (o.command == QLatin1String("soak")) {
+        if (!durationGiven) p.durationS = 1800;  // the soak's default: 30 minutes
+        if (p.targetRate <= 0) p.targetRate = 1000;  // its read part's rate (requests/s)
+    }
 
     // Security: a policy without a mode signs and encrypts; a mode without a policy is Basic256Sha256.
     if (policyGiven && !p.securityPolicyUri.isEmpty() && !modeGiven) p.securityMode = MessageSecurityMode::SignAndEncrypt;
@@ -372,7 +390,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
         if (o.b.label.isEmpty()) o.b.label = o.b.spawn ? QStringLiteral("B (spawned ua-server)") : QStringLiteral("B (%1)").arg(o.b.url);
         return o;
     }
-    // run, sweep
+    // run, sweep, soak
     if (o.target.spawn) {
         if (!args.isEmpty()) return usage(QStringLiteral("%1: give an endpoint URL or --spawn-server, not both").arg(o.command));
         if (o.target.pid) return usage(QStringLiteral("--server-pid is for a URL target (a spawned server's pid is known)"));

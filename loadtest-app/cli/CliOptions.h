@@ -3,6 +3,7 @@
 //   ua-loadtest sweep <endpointUrl> | --spawn-server[=PATH]  --sessions 1,2,5 --outstanding 1,10  [options]
 //   ua-loadtest ab    --a <url|spawn[:PATH]> --b <url|spawn[:PATH]> --rounds N  [options]
 //   ua-loadtest compare <a.json> <b.json>
+//   ua-loadtest soak  <endpointUrl> | --spawn-server[=PATH]  [--duration S] [--report-every S] [--rate R]
 // Options may come before or after the arguments; "--name value" or "--name=value"; "--" ends
 // the options. Every LoadParameters field has an option (LoadParameters.h: units are seconds
 // unless the option names ms).
@@ -36,7 +37,7 @@ struct CliTarget {
 };
 
 struct CliOptions {
-    QString command;           // run, sweep, ab, compare ("" with --help / --version)
+    QString command;           // run, sweep, ab, compare, soak ("" with --help / --version)
     bool help = false;
     bool version = false;
     bool quiet = false;        // --quiet: no progress lines on stderr
@@ -44,6 +45,7 @@ struct CliOptions {
     CliTarget target;          // run, sweep
     CliTarget a, b;            // ab
     int rounds = 3;            // ab
+    double reportEveryS = 60;  // soak: seconds between reports (its duration defaults to 1800 s, its read rate to 1000/s)
     SweepPlan plan;            // sweep: --sessions and --outstanding lists, stop rules
     QString jsonFile;          // --json FILE ("-": stdout, instead of the result lines)
     QStringList files;         // compare: the two saved runs
@@ -55,7 +57,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
 QString cliUsage();
 // "ua-loadtest 0.1.0 (UA Workbench)".
 QString cliVersion();
-// run, sweep, ab, compare.
+// run, sweep, ab, compare, soak.
 const QStringList& cliCommands();
 // "Basic256Sha256" (or the full URI) -> the SecurityPolicy URI; "None" -> ""; nullopt if unknown.
 std::optional<QString> securityPolicyFromName(const QString& name);

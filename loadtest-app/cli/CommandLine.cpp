@@ -47,6 +47,7 @@ int runCommandLine(int argc, char** argv) {
     CliContext context(*options);
     if (options->command == QLatin1String("run")) return runRun(context);
     if (options->command == QLatin1String("sweep")) return runSweep(context);
+    if (options->command == QLatin1String("soak")) return runSoak(context);
     return runAb(context);
 }
 

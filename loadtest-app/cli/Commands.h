@@ -12,5 +12,6 @@ int runRun(CliContext& context);      // one step
 int runSweep(CliContext& context);    // sessions x outstanding (SweepRunner)
 int runAb(CliContext& context);       // two targets alternately, medians and ratios B/A
 int runCompare(const CliOptions& options);  // two saved runs side by side
+int runSoak(CliContext& context);     // a mixed load for a long time: memory, descriptors, errors
 
 } // namespace ua::loadtest

@@ -65,6 +65,7 @@ private slots:
     void sweepTwoSteps();
     void abTwoRounds();
     void sigtermStopsCleanly();
+    void soakSpawnedServer();
 
 private:
     CliRun run(const QStringList& args, int timeoutMs = 60000);
@@ -166,6 +167,9 @@ void TestLoadtestCli::usageErrors() {
         {{QStringLiteral("compare"), QStringLiteral("a.json")}, "usage: ua-loadtest compare"},
         {{QStringLiteral("run"), url, QStringLiteral("--scenario"), QStringLiteral("connect"), QStringLiteral("--rate"), QStringLiteral("10")},
          "--rate (the open loop) applies to read, write and browse"},
+        {{QStringLiteral("soak"), url, QStringLiteral("--scenario"), QStringLiteral("read")}, "--scenario is an option of run, sweep, ab only"},
+        {{QStringLiteral("soak"), url, QStringLiteral("--report-every"), QStringLiteral("0.5")}, "expected seconds >= 1"},
+        {{QStringLiteral("run"), url, QStringLiteral("--report-every"), QStringLiteral("5")}, "--report-every is an option of soak only"},
     };
     for (const Case& c : cases) {
         r = run(c.args);
@@ -390,6 +394,22 @@ void TestLoadtestCli::sigtermStopsCleanly() {
     const QJsonObject step = readJson(json).value("steps").toArray().at(0).toObject();
     QVERIFY2(step.value("answered").toInteger() > 0, qPrintable(QJsonDocument(step).toJson()));
     QVERIFY(step.value("durationS").toDouble() < 30);
+}
+
+void TestLoadtestCli::soakSpawnedServer() {
+    // A short soak: a report line per second, each part's result line, the memory line, the verdict.
+    CliRun r = run({QStringLiteral("soak"), QStringLiteral("--spawn-server=") + QStringLiteral(UA_SERVER_EXECUTABLE), QStringLiteral("--duration"),
+                    QStringLiteral("4"), QStringLiteral("--report-every"), QStringLiteral("1"), QStringLiteral("--rate"), QStringLiteral("100"),
+                    QStringLiteral("--quiet")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QStringList out = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList reports = out.filter(QRegularExpression(QStringLiteral("^soak +\\d+:\\d\\d  requests \\d+ \\(read \\d+ write \\d+ browse \\d+ subscribe \\d+ connect \\d+\\)  errors 0  server rss \\d+ kB fds \\d+  client rss \\d+ kB fds \\d+$")));
+    QVERIFY2(reports.size() >= 3, qPrintable(r.text()));
+    const QStringList results = resultLines(r.out);
+    QVERIFY2(results.size() == 5, qPrintable(r.text()));
+    for (const QString& line : results) QVERIFY2(figure(line, QStringLiteral("errors")) == 0 && figure(line, QStringLiteral("req/s")) > 0, qPrintable(line));
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("memory from .* server rss \\d+ -> \\d+ kB"))), qPrintable(r.text()));
+    QVERIFY2(r.out.contains(QStringLiteral("verdict: PASSED")), qPrintable(r.text()));
 }
 
 QTEST_GUILESS_MAIN(TestLoadtestCli)
