@@ -49,7 +49,15 @@ public:
                     return m;
                 }
             }
-            if (!m_socket.waitForReadyRead(timeoutMs)) return m;
+            if (!m_socket.waitForReadyRead(timeoutMs)) {
+                // Closed by the peer (or timed out): what arrived before the close is still
+                // buffered by the socket; a message may be whole there.
+                const QByteArray rest = m_socket.readAll();
+                if (rest.isEmpty()) return m;
+                m_rx += rest;
+                timeoutMs = 0;
+                continue;
+            }
             m_rx += m_socket.readAll();
         }
     }
