@@ -63,6 +63,18 @@ void CliContext::watch(LoadRunner* runner) {
     connect(runner, &LoadRunner::sample, this, [this](const TimelineSample& s) { progress(progressLine(s)); });
 }
 
+bool CliContext::resolveParameters(ResolvedTarget* target, LoadParameters* p) {
+    QString error;
+    if (!resolve(m_options.target, target, &error)) {
+        printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
+        return false;
+    }
+    *p = m_options.parameters;
+    p->endpointUrl = target->url;
+    p->serverPid = target->pid;
+    return true;
+}
+
 StepResult CliContext::runStep(const LoadParameters& p) {
     StepResult result;
     if (m_stopRequested) {

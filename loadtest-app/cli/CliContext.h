@@ -39,6 +39,10 @@ public:
     // context goes). false and *error when the server could not be started.
     bool resolve(const CliTarget& target, ResolvedTarget* out, QString* error);
 
+    // The options' target resolved (spawned if asked) and the options' parameters aimed at it;
+    // false after printing why it could not be started.
+    bool resolveParameters(ResolvedTarget* target, LoadParameters* p);
+
     // Runs one step to its end (or until a stop request) and returns its result.
     StepResult runStep(const LoadParameters& p);
     // Runs a sweep to its end; onStep gets each step as it finishes.

@@ -8,14 +8,9 @@ namespace ua::loadtest {
 int runRun(CliContext& context) {
     const CliOptions& o = context.options();
     ResolvedTarget target;
+    LoadParameters p;
     QString error;
-    if (!context.resolve(o.target, &target, &error)) {
-        printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
-        return ExitConnectionFailed;
-    }
-    LoadParameters p = o.parameters;
-    p.endpointUrl = target.url;
-    p.serverPid = target.pid;
+    if (!context.resolveParameters(&target, &p)) return ExitConnectionFailed;
     RunResult run = CliContext::newRun(p, target.label);
     const StepResult step = context.runStep(p);
     run.steps.push_back(step);

@@ -40,14 +40,8 @@ QString reportLine(const std::vector<QString>& parts, const SoakReport& r) {
 int runSoak(CliContext& context) {
     const CliOptions& o = context.options();
     ResolvedTarget target;
-    QString error;
-    if (!context.resolve(o.target, &target, &error)) {
-        printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
-        return ExitConnectionFailed;
-    }
-    LoadParameters base = o.parameters;
-    base.endpointUrl = target.url;
-    base.serverPid = target.pid;
+    LoadParameters base;
+    if (!context.resolveParameters(&target, &base)) return ExitConnectionFailed;
     const std::vector<LoadParameters> mix = soakMix(base, base.targetRate, base.durationS);
     std::vector<QString> parts;
     for (const LoadParameters& p : mix) parts.push_back(scenarioName(p.scenario));

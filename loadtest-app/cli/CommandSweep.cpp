@@ -9,14 +9,9 @@ namespace ua::loadtest {
 int runSweep(CliContext& context) {
     const CliOptions& o = context.options();
     ResolvedTarget target;
+    LoadParameters p;
     QString error;
-    if (!context.resolve(o.target, &target, &error)) {
-        printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
-        return ExitConnectionFailed;
-    }
-    LoadParameters p = o.parameters;
-    p.endpointUrl = target.url;
-    p.serverPid = target.pid;
+    if (!context.resolveParameters(&target, &p)) return ExitConnectionFailed;
     RunResult run = context.runSweep(p, o.plan, target.label, [&p](const StepResult& step) {
         printResult(resultLine(p, step));
         printWarnings(step);
