@@ -67,6 +67,10 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                         QStringLiteral("Sessions created and not yet activated at once; CreateSession beyond: "
                                                        "Bad_ServerTooBusy (0 = no bound; -1, the default: as --max-handshakes)."),
                                         QStringLiteral("n"));
+    const QCommandLineOption helloTimeout(QStringLiteral("hello-timeout"),
+                                          QStringLiteral("A connection without a complete Hello this long after it was accepted gets "
+                                                         "ERR Bad_Timeout and is closed (ms, 1..120000; default 10000)."),
+                                          QStringLiteral("ms"));
     const QCommandLineOption maxQueued(QStringLiteral("max-queued-responses"),
                                        QStringLiteral("A connection stops reading while more of its responses are unwritten "
                                                       "(resumes at half; 0 = never; default 100)."),
@@ -87,7 +91,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                             QStringLiteral("name")});
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
-                          maxHandshakes, maxPending, maxQueued, shutdownDelay, lag, shots, shotsAfter, page, platform})
+                          maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -132,6 +136,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
         !number(lag, 1, 3600, &r.guiLagReportSeconds) || !number(shotsAfter, 0, 3600, &r.screenshotsAfterSeconds) ||
         !number(maxHandshakes, -1, 1'000'000, &s.admission.maxHandshakes) ||
         !number(maxPending, -1, 1'000'000, &s.admission.maxPendingSessions) ||
+        !number(helloTimeout, 1, 120'000, &s.admission.helloTimeoutMs) ||
         !number(maxQueued, 0, 1'000'000, &s.backpressure.maxQueuedResponses))
         return fail(error);
     if (p.isSet(maxQueued)) s.backpressure.resumeQueuedResponses = s.backpressure.maxQueuedResponses / 2;

@@ -145,6 +145,7 @@ QJsonObject ServerSettings::toJson() const {
                                {"maxSessionTimeoutMs", maxSessionTimeoutMs}}},
         {"admission", QJsonObject{{"maxHandshakes", admission.maxHandshakes},
                                   {"handshakeTimeoutMs", double(admission.handshakeTimeoutMs)},
+                                  {"helloTimeoutMs", double(admission.helloTimeoutMs)},
                                   {"busyDelayMs", double(admission.busyDelayMs)},
                                   {"maxPendingSessions", admission.maxPendingSessions},
                                   {"activationTimeoutMs", double(admission.activationTimeoutMs)}}},
@@ -230,6 +231,7 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
     const QString adm = QStringLiteral("admission");
     if (!readNumber(o, "maxHandshakes", &s.admission.maxHandshakes, -1, 1'000'000, adm, error) ||
         !readNumber(o, "handshakeTimeoutMs", &s.admission.handshakeTimeoutMs, 0, 3'600'000, adm, error) ||
+        !readNumber(o, "helloTimeoutMs", &s.admission.helloTimeoutMs, 1, 120'000, adm, error) ||
         !readNumber(o, "busyDelayMs", &s.admission.busyDelayMs, 0, 60'000, adm, error) ||
         !readNumber(o, "maxPendingSessions", &s.admission.maxPendingSessions, -1, 1'000'000, adm, error) ||
         !readNumber(o, "activationTimeoutMs", &s.admission.activationTimeoutMs, 0, 3'600'000, adm, error))

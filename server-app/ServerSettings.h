@@ -13,8 +13,9 @@
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
 //     "limits": { "maxSessions": 1200, "maxChannels": 1300, "maxSessionDiagnosticsObjects": 100,
 //                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
-//     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "busyDelayMs": 100,
-//                    "maxPendingSessions": -1, "activationTimeoutMs": 10000 },   (-1: 8 per I/O thread)
+//     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "helloTimeoutMs": 10000,
+//                    "busyDelayMs": 100, "maxPendingSessions": -1, "activationTimeoutMs": 10000 },
+//                    (-1: 8 per I/O thread; helloTimeoutMs at most 120000, OPC 10000-6 7.1.3)
 //     "backpressure": { "maxQueuedResponses": 100, "resumeQueuedResponses": 50,
 //                       "chunkBudgetBytes": 67108864, "chunkTimeoutMs": 30000 },
 //     "demo": { "namespace": true, "updateRateMs": 1000, "eventsMs": 1000 },

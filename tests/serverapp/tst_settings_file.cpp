@@ -162,6 +162,8 @@ void TestSettingsFile::badValues_data() {
     QTest::newRow("diagnostics objects negative") << QByteArray(R"({"limits":{"maxSessionDiagnosticsObjects":-1}})")
                                                   << "limits.maxSessionDiagnosticsObjects";
     QTest::newRow("timeouts crossed") << QByteArray(R"({"limits":{"minSessionTimeoutMs":9000,"maxSessionTimeoutMs":10}})") << "minSessionTimeoutMs";
+    QTest::newRow("hello timeout over two minutes") << QByteArray(R"({"admission":{"helloTimeoutMs":120001}})")
+                                                    << "admission.helloTimeoutMs";
     QTest::newRow("section not object") << QByteArray(R"({"demo":[]})") << "demo";
     QTest::newRow("unknown role") << QByteArray(R"({"users":{"anonymousRoles":["Emperor"]}})") << "users";
     QTest::newRow("version") << QByteArray(R"({"version":2})") << "version";
@@ -206,7 +208,8 @@ void TestSettingsFile::commandLineOverridesFile() {
                                    QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--pki"), QStringLiteral("/tmp/p"),
                                    QStringLiteral("--demo-events-ms"), QStringLiteral("250"), QStringLiteral("--max-sessions"),
                                    QStringLiteral("3000"), QStringLiteral("--max-channels"), QStringLiteral("3001"),
-                                   QStringLiteral("--shutdown-delay"), QStringLiteral("0")},
+                                   QStringLiteral("--shutdown-delay"), QStringLiteral("0"), QStringLiteral("--hello-timeout"),
+                                   QStringLiteral("2500")},
                                   {});
     QCOMPARE(cl.action, ServerCommandLine::Action::Run);
     QCOMPARE(cl.settings.port, quint16(0));
@@ -217,6 +220,8 @@ void TestSettingsFile::commandLineOverridesFile() {
     QCOMPARE(cl.settings.maxSessions, 3000);
     QCOMPARE(cl.settings.maxChannels, 3001);
     QCOMPARE(cl.settings.shutdownDelaySeconds, 0u);
+    QCOMPARE(cl.settings.admission.helloTimeoutMs, 2500u);
+    QCOMPARE(cl.settings.toServerConfig().admission.helloTimeoutMs, 2500u);
     // What was not overridden stays as the file says.
     QCOMPARE(cl.settings.endpoints.size(), std::size_t(2));
     QVERIFY(!cl.settings.allowAnonymous);
@@ -225,6 +230,8 @@ void TestSettingsFile::commandLineOverridesFile() {
     for (const QStringList& bad : {QStringList{QStringLiteral("--port"), QStringLiteral("65536")},
                                    QStringList{QStringLiteral("--shutdown-delay"), QStringLiteral("-1")},
                                    QStringList{QStringLiteral("--threads"), QStringLiteral("two")},
+                                   QStringList{QStringLiteral("--hello-timeout"), QStringLiteral("0")},
+                                   QStringList{QStringLiteral("--hello-timeout"), QStringLiteral("120001")},
                                    QStringList{QStringLiteral("--no-such-option")},
                                    QStringList{QStringLiteral("stray")}}) {
         cl = ServerCommandLine::parse(QStringList{QStringLiteral("ua-server"), QStringLiteral("--config"), path} + bad, {});

@@ -19,6 +19,11 @@ struct AdmissionConfig {
     // and none without a bound; docs/Benchmarks.md).
     int maxHandshakes = -1;
     uint32_t handshakeTimeoutMs = 10'000;  // ms
+    // A connection whose Hello is not complete this long after it was accepted (idle, or a Hello
+    // trickled a byte at a time) gets ERR Bad_Timeout and is closed: "the Server shall close the
+    // TransportConnection after a period of time if it does not receive a Hello", configurable with
+    // a default of at most two minutes (OPC 10000-6 7.1.3). ms; 0: no limit (not conformant).
+    uint32_t helloTimeoutMs = 10'000;
     // How long a refused connection waits before its ERR Bad_TcpServerTooBusy (ms): "a Server can
     // control how frequently a Client reconnects by waiting to return this error" (7.1.5). A
     // connection beyond maxChannels is answered at once (it holds a socket).

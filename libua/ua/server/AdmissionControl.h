@@ -37,6 +37,7 @@ public:
         std::atomic<uint64_t> busyChannels{0};    // ERR Bad_TcpServerTooBusy sent (handshakes or maxChannels)
         std::atomic<uint64_t> busySessions{0};    // CreateSession / ActivateSession answered Bad_ServerTooBusy
         std::atomic<uint64_t> handshakeTimeouts{0};  // handshakes that ended by handshakeTimeoutMs
+        std::atomic<uint64_t> helloTimeouts{0};   // connections closed without a Hello (helloTimeoutMs)
         std::atomic<uint64_t> readPauses{0};      // a connection stopped reading (too many responses queued)
         std::atomic<uint64_t> readResumes{0};
         std::atomic<uint64_t> chunkTimeouts{0};   // ERR Bad_RequestTimeout (unfinished chunked request)

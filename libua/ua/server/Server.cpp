@@ -24,6 +24,10 @@
 
 namespace ua {
 
+namespace {
+constexpr int kListenBacklog = 4096;  // connections accepted by the kernel, not yet by the listener
+}
+
 int defaultIoThreads() { return std::max(1, QThread::idealThreadCount() - 1); }
 
 class Listener : public QTcpServer {
@@ -244,6 +248,9 @@ bool Server::start() {
     bool ok = false;
     QMetaObject::invokeMethod(m_acceptContext, [this, &ok] {
         m_listener = std::make_unique<Listener>(*this);
+        // Qt's default backlog (50) drops SYNs in a connect storm (2,000 at once: clients waited
+        // for the SYN retransmission, 1 s and more); the kernel caps it at net.core.somaxconn.
+        m_listener->setListenBacklogSize(kListenBacklog);
         ok = m_listener->listen(m_config.listenAddress, m_config.port);
         if (!ok) {
             m_error = m_listener->errorString();

@@ -6,6 +6,7 @@
 //   above maxQueuedResponses the connection stops reading (its framer and its socket: QTcpSocket's
 //   read buffer is bounded while paused, so the kernel's receive window closes on the peer), and
 //   reads again at resumeQueuedResponses;
+// - a connection without a complete Hello after helloTimeoutMs gets ERR Bad_Timeout (7.1.3);
 // - a chunked request unfinished after chunkTimeoutMs closes the channel with ERR Bad_RequestTimeout.
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
@@ -29,6 +30,18 @@ void ServerConnection::setUpAdmission() {
         // Every connection this server may hold is taken: answered at once (no delay), since
         // waiting would hold one more socket.
         QMetaObject::invokeMethod(this, [this] { refuseBusy("too many connections", 0); }, Qt::QueuedConnection);
+        return;
+    }
+    // OPC 10000-6 7.1.3: no Hello in time (an idle socket, or one trickled a byte at a time) closes
+    // the connection. One timer per connection, until its Hello: nothing on the request path.
+    if (const uint32_t limit = m_server.admission().admission().helloTimeoutMs) {
+        QTimer::singleShot(int(limit), this, [this] {
+            if (m_channel || m_closing || m_readPaused) return;  // Hello done, closing, or refused busy
+            AdmissionControl::bump(m_server.admission().counters().helloTimeouts);
+            qCDebug(lcAdmission, "connection %u from %s closed: no Hello within %u ms", m_channelId, qPrintable(m_peerAddress),
+                    m_server.admission().admission().helloTimeoutMs);
+            fail(status::BadTimeout, "no Hello within the server's Hello timeout");
+        });
     }
 }
 
