@@ -394,6 +394,7 @@ void TestClient::browseReleasesWhatItAbandons() {
         if (r.typeId == BrowseRequest::kBinaryEncodingId) {
             const auto req = r.decodeAs<BrowseRequest>();
             BrowseResponse resp;
+            resp.responseHeader.requestHandle = r.header.requestHandle;
             for (std::size_t i = 0; i < req.nodesToBrowse.size(); ++i) {
                 BrowseResult res;
                 if (req.nodesToBrowse[i].nodeId == NodeId(1, "fails")) {
@@ -417,6 +418,7 @@ void TestClient::browseReleasesWhatItAbandons() {
                 return true;
             }
             BrowseNextResponse resp;
+            resp.responseHeader.requestHandle = r.header.requestHandle;
             for (std::size_t i = 0; i < points.size(); ++i) {
                 BrowseResult res;
                 if (!req.releaseContinuationPoints) page(res);

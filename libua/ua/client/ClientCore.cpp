@@ -12,6 +12,7 @@
 #include <QRandomGenerator>
 #include <QTimer>
 #include <algorithm>
+#include <cstring>
 
 Q_LOGGING_CATEGORY(lcClient, "ua.client", QtInfoMsg)
 
@@ -187,6 +188,18 @@ void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, co
 void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
     const auto it = m_byRequestId.find(requestId);
     if (it == m_byRequestId.end()) return;  // timed out already, or not ours
+    // The response under this RequestId must answer this request: its ResponseHeader (Timestamp,
+    // then RequestHandle, OPC 10000-4 7.33) names our handle. Another request's handle is a broken
+    // or hostile server: Bad_UnknownResponse, and nothing of the body is taken. A ServiceFault may
+    // carry 0 (a server that could not decode the RequestHeader).
+    if (local.isGood() && size >= 12) {
+        uint32_t handle;
+        std::memcpy(&handle, body + 8, 4);
+        if (handle != it->second && !(handle == 0 && typeId == ServiceFault::kBinaryEncodingId)) {
+            complete(it->second, status::BadUnknownResponse);
+            return;
+        }
+    }
     complete(it->second, local, typeId, body, size);
 }
 
