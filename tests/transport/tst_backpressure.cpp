@@ -3,7 +3,7 @@
 // stops being read from (its responses queued beyond maxQueuedResponses), costs the server little
 // memory, does not hold up a second client, and gets every response in order once it reads; the
 // chunks of incomplete requests share one budget across channels and expire.
-#include "RawClient.h"
+#include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
 
@@ -34,39 +34,6 @@ qint64 rssBytes() {
     for (const QByteArray& line : f.readAll().split('\n'))
         if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
     return -1;
-}
-
-// The response's type and body (single chunk), or false.
-template <class Resp>
-bool decodeResponse(const RawMessage& m, Resp& out) {
-    NodeId type;
-    BinaryDecoder* d = nullptr;
-    std::vector<uint8_t> storage;
-    bool ok = RawClient::response(m, type, d, storage) && type == NodeId(Resp::kBinaryEncodingId);
-    if (ok) {
-        decode(*d, out);
-        ok = d->ok();
-    }
-    delete d;
-    return ok;
-}
-
-// A raw channel with an activated anonymous Session; its authenticationToken.
-NodeId openSession(RawClient& c) {
-    CreateSessionRequest create;
-    create.requestedSessionTimeout = 120000;
-    c.sendRaw(c.request(create));
-    CreateSessionResponse created;
-    if (!decodeResponse(c.read(), created)) return {};
-    ActivateSessionRequest act;
-    act.requestHeader.authenticationToken = created.authenticationToken;
-    AnonymousIdentityToken anon;
-    anon.policyId = String("anonymous");
-    act.userIdentityToken = ExtensionObject::make(anon);
-    c.sendRaw(c.request(act));
-    ActivateSessionResponse activated;
-    if (!decodeResponse(c.read(), activated) || activated.responseHeader.serviceResult.isBad()) return {};
-    return created.authenticationToken;
 }
 
 ReadRequest readRequest(const NodeId& token, uint32_t handle, int values) {
@@ -134,7 +101,7 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
 
     RawClient good;
     QVERIFY(good.connectTo(server.port()) && good.openChannel());
-    const NodeId goodToken = openSession(good);
+    const NodeId goodToken = rawOpenSession(good);
     QVERIFY(!goodToken.isNull());
     int failures = 0;
     const double baseline = p99Ms(good, goodToken, 300, &failures);
@@ -146,7 +113,7 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
     flood.socket().setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 8192);
     flood.socket().setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, 8192);
     QVERIFY(flood.connectTo(server.port()) && flood.openChannel());
-    const NodeId token = openSession(flood);
+    const NodeId token = rawOpenSession(flood);
     QVERIFY(!token.isNull());
     // QTcpSocket reads into its own buffer while it waits for its writes: bounded, it reads nothing.
     flood.socket().setReadBufferSize(1);
