@@ -4,7 +4,10 @@
 // Requests the handler leaves alone get plain answers (GetEndpoints with a None endpoint on an
 // advertised host that does not exist, CreateSession, ActivateSession, CloseSession, Read).
 // Mode Silent accepts connections and never answers anything; busyHellos answers the first Hellos
-// with ERR Bad_TcpServerTooBusy.
+// with ERR Bad_TcpServerTooBusy. For a hostile server (tst_hostile_server): channelLimits changes the
+// limits the channel obeys (not those the Acknowledge announces), Connection::sendRaw writes any
+// bytes, cutAfterBytes closes the connection in the middle of what the channel sends, and
+// RawBody<TypeId> is a response body of the test's bytes.
 #pragma once
 
 #include "ua/encoding/BinaryDecoder.h"
@@ -15,12 +18,25 @@
 
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace ua::test {
+
+// A response of type id Id whose body (after the type id) is whatever bytes the test gives:
+// Connection::respond(requestId, RawBody<Id>{bytes}).
+template <uint32_t Id>
+struct RawBody {
+    static constexpr uint32_t kBinaryEncodingId = Id;
+    QByteArray bytes;
+};
+template <uint32_t Id>
+void encode(BinaryEncoder& e, const RawBody<Id>& b) {
+    e.writeBytes(b.bytes.constData(), std::size_t(b.bytes.size()));
+}
 
 class ScriptedServer : public QObject {
 public:
@@ -35,6 +51,27 @@ public:
         void respond(uint32_t requestId, const T& response) { channel->sendResponse(requestId, response); }
         void fault(uint32_t requestId, StatusCode s) { channel->sendServiceFault(requestId, 0, s); }
         void abortResponse(uint32_t requestId, StatusCode s) { channel->sendAbort(requestId, s, "aborted by the test"); }
+        // Bytes written as they are (after what the channel has sent).
+        void sendRaw(const QByteArray& b) {
+            socket->write(b);
+            socket->flush();
+        }
+        // >= 0: of what the channel sends from now on, this many bytes go out; then the connection
+        // is closed (FIN) and the rest dropped.
+        qint64 cutAfterBytes = -1;
+        bool cut = false;
+        void write(const uint8_t* d, std::size_t len) {
+            if (cut) return;
+            if (cutAfterBytes < 0 || qint64(len) < cutAfterBytes) {
+                socket->write(reinterpret_cast<const char*>(d), qint64(len));
+                if (cutAfterBytes >= 0) cutAfterBytes -= qint64(len);
+                return;
+            }
+            socket->write(reinterpret_cast<const char*>(d), cutAfterBytes);
+            cut = true;
+            socket->flush();
+            socket->disconnectFromHost();
+        }
         void sendErr(StatusCode s) {
             Buffer b;
             encodeError(b, ErrorMessage{s, String("error sent by the test")});
@@ -74,6 +111,10 @@ public:
 
     Handler handler;
     int busyHellos = 0;  // the first ones get ERR Bad_TcpServerTooBusy
+    // Called with the client's Hello and our Acknowledge before the channel is made: what it
+    // changes is what the channel obeys (e.g. hello.maxMessageSize = 0: responses of any size),
+    // while the Acknowledge sent keeps the negotiated values.
+    std::function<void(HelloMessage&, AcknowledgeMessage&)> channelLimits;
     QString advertisedUrl = QStringLiteral("opc.tcp://advertised-host.invalid:4840");
 
 private:
@@ -111,8 +152,11 @@ private:
             }
             const auto hello = decodeHello(p + 8, n - 8);
             const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_limits);
-            c.channel.emplace(m_nextChannelId++, *hello, ack, SecureChannelConfig{},
-                              [&c](const uint8_t* d, std::size_t len) { c.socket->write(reinterpret_cast<const char*>(d), qint64(len)); });
+            HelloMessage channelHello = *hello;
+            AcknowledgeMessage channelAck = ack;
+            if (channelLimits) channelLimits(channelHello, channelAck);
+            c.channel.emplace(m_nextChannelId++, channelHello, channelAck, SecureChannelConfig{},
+                              [&c](const uint8_t* d, std::size_t len) { c.write(d, len); });
             Buffer b;
             encodeAcknowledge(b, ack);
             c.socket->write(reinterpret_cast<const char*>(b.data()), qint64(b.size()));
