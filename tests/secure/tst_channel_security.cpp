@@ -240,6 +240,8 @@ private slots:
     void tamperedChunkClosesTheChannel_data() { addSecureRows(); }
     void tamperedChunkClosesTheChannel();
     void replayedChunkClosesTheChannel();
+    void forgedAbortChunkIsCheckedFirst_data() { addSecureRows(); }
+    void forgedAbortChunkIsCheckedFirst();
     void shortClientNonceIsRefused();
     void untrustedCertificateIsRefused();
     void wrongThumbprintIsRefused();
@@ -381,6 +383,26 @@ void TestChannelSecurity::replayedChunkClosesTheChannel() {
     const auto e = pair.server->onChunk(msgs[0].data(), msgs[0].size(), pair.now);  // the same chunk again
     QCOMPARE(e.kind, SKind::Fatal);
     QCOMPARE(e.error, StatusCode(status::BadSequenceNumberInvalid));
+}
+
+void TestChannelSecurity::forgedAbortChunkIsCheckedFirst() {
+    // Issue 10 (docs/Reliability.md "Hostile peers"): an Abort chunk (OPC 10000-6 6.7.3) on a
+    // signed channel is verified like any other chunk before it ends the request it names: a chunk
+    // whose type was changed to 'A' on the way does not cancel anything, it closes the channel.
+    QFETCH(int, policy);
+    QFETCH(int, mode);
+    Pair pair({SecurityPolicyId(policy), MessageSecurityMode(mode)});
+    pair.connect();
+    pair.openToken();
+    QVERIFY(pair.client->sendRequest(70, readOf(20000)).isGood());  // 8 KB chunks: several
+    auto msgs = pair.toServer.take();
+    QVERIFY(msgs.size() >= 3);
+    QCOMPARE(pair.server->onChunk(msgs[0].data(), msgs[0].size(), pair.now).kind, SKind::None);  // assembling
+    msgs[1][3] = uint8_t('A');  // the header is signed: the signature no longer matches
+    const auto e = pair.server->onChunk(msgs[1].data(), msgs[1].size(), pair.now);
+    QCOMPARE(e.kind, SKind::Fatal);
+    QCOMPARE(e.error, StatusCode(status::BadSecurityChecksFailed));
+    QVERIFY(!pair.server->isOpen());
 }
 
 namespace {
