@@ -16,6 +16,20 @@ using namespace ua::test;
 
 namespace {
 
+// AddressSanitizer keeps freed memory in quarantine: RSS grows with every round whatever the code
+// does, so the memory bound is not asserted under it (LeakSanitizer checks leaks there).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAsan = true;
+#else
+constexpr bool kAsan = false;
+#endif
+#else
+constexpr bool kAsan = false;
+#endif
+
 ServerConfig serverConfig() {
     ServerConfig cfg;
     cfg.port = 0;
@@ -193,7 +207,7 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
               round, kIdle, connectMs, t.elapsed(), double(rssBefore) / 1048576.0, double(rssHeld) / 1048576.0,
               double(rssAfter.back()) / 1048576.0);
     }
-    QVERIFY2(rssAfter[2] - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
+    if (!kAsan) QVERIFY2(rssAfter[2] - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
     QVERIFY(good.served());
 }
 
