@@ -242,6 +242,7 @@ private slots:
     void replayedChunkClosesTheChannel();
     void forgedAbortChunkIsCheckedFirst_data() { addSecureRows(); }
     void forgedAbortChunkIsCheckedFirst();
+    void interleavedResponsesCloseTheChannel();
     void shortClientNonceIsRefused();
     void untrustedCertificateIsRefused();
     void wrongThumbprintIsRefused();
@@ -403,6 +404,35 @@ void TestChannelSecurity::forgedAbortChunkIsCheckedFirst() {
     QCOMPARE(e.kind, SKind::Fatal);
     QCOMPARE(e.error, StatusCode(status::BadSecurityChecksFailed));
     QVERIFY(!pair.server->isOpen());
+}
+
+void TestChannelSecurity::interleavedResponsesCloseTheChannel() {
+    // A hostile server starts responses under RequestIds of its own choosing and finishes none
+    // (issue 10 item 4): the client reassembles one response at a time (OPC 10000-6 6.7.2), so a
+    // second one's chunk closes the channel instead of holding MaxMessageSize per RequestId.
+    Pair pair({SecurityPolicyId::None, MessageSecurityMode::None});
+    pair.connect();
+    pair.openToken();
+    QVERIFY(pair.roundTrip(80, 10));
+    const auto& last = pair.m_clientStorage.back();
+    const uint32_t channelId = u32(last, 8), tokenId = u32(last, 12), sequence = u32(last, 16);
+    // Chunks of SecurityPolicy None written by hand: header, SecureChannelId, TokenId,
+    // SequenceNumber, RequestId, 100 bytes of body.
+    auto chunk = [&](char type, uint32_t seq, uint32_t requestId) {
+        std::vector<uint8_t> c(124, 0x20);
+        std::memcpy(c.data(), "MSG", 3);
+        c[3] = uint8_t(type);
+        const uint32_t size = uint32_t(c.size());
+        const uint32_t fields[] = {size, channelId, tokenId, seq, requestId};  // at bytes 4, 8, ..., 20
+        std::memcpy(&c[4], fields, sizeof fields);
+        return c;
+    };
+    auto a = chunk('C', sequence + 1, 81);
+    QCOMPARE(pair.client->onMessage(a.data(), a.size(), pair.now).kind, Kind::None);
+    auto b = chunk('C', sequence + 2, 82);
+    const auto e = pair.client->onMessage(b.data(), b.size(), pair.now);
+    QCOMPARE(e.kind, Kind::Fatal);
+    QCOMPARE(e.error, StatusCode(status::BadDecodingError));
 }
 
 namespace {

@@ -274,6 +274,11 @@ ClientSecureChannel::Event ClientSecureChannel::handleSymmetric(const uint8_t* p
     if (chunk != ChunkType::Intermediate && chunk != ChunkType::Final)
         return fatal(status::BadTcpMessageTypeInvalid, "unknown chunk type");
 
+    // "MessageChunks belonging to the same Message shall be sent sequentially" (OPC 10000-6 6.7.2):
+    // a chunk of another response while one is reassembled is a broken or hostile server. Keeping
+    // both would let it make us hold up to MaxMessageSize for every RequestId it names.
+    if (!m_assemblies.empty() && m_assemblies.begin()->first != requestId)
+        return fatal(status::BadDecodingError, "chunks of two responses interleaved");
     const uint8_t* body = payload;
     std::size_t bodySize = payloadSize;
     auto it = m_assemblies.find(requestId);
