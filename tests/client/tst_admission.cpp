@@ -1,6 +1,6 @@
 // Admission control under a connect storm (issue 9 target 8; AdmissionConfig.h): our Server in
 // process, raw UA-TCP clients for the exact answers, and our Client for the back-off.
-#include "../transport/RawClient.h"
+#include "../transport/RawSession.h"
 #include "ClientTestUtil.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -30,48 +30,9 @@ ServerConfig serverConfig() {
 
 QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://localhost:%1").arg(port); }
 
-// Sends a request on a raw channel; the ServiceFault's code or the response's serviceResult.
-template <class Resp, class Req>
-StatusCode call(RawClient& c, Req req, Resp* out = nullptr) {
-    req.requestHeader.requestHandle = 4321;
-    c.sendRaw(c.request(req));
-    const RawMessage m = c.read();
-    if (const uint32_t fault = RawClient::serviceFault(m)) return StatusCode(fault);
-    NodeId type;
-    BinaryDecoder* d = nullptr;
-    std::vector<uint8_t> storage;
-    if (!RawClient::response(m, type, d, storage)) {
-        delete d;
-        return status::BadUnexpectedError;
-    }
-    Resp r;
-    decode(*d, r);
-    const bool ok = d->ok() && type == NodeId(Resp::kBinaryEncodingId);
-    delete d;
-    if (!ok) return status::BadDecodingError;
-    if (out) *out = r;
-    return r.responseHeader.serviceResult;
-}
-
-StatusCode createSession(RawClient& c, NodeId* token = nullptr) {
-    CreateSessionRequest req;
-    req.sessionName = String("admission");
-    req.requestedSessionTimeout = 60000;
-    CreateSessionResponse r;
-    const StatusCode s = call(c, req, &r);
-    if (token) *token = r.authenticationToken;
-    return s;
-}
-
-StatusCode activate(RawClient& c, const NodeId& token) {
-    ActivateSessionRequest req;
-    req.requestHeader.authenticationToken = token;
-    AnonymousIdentityToken anon;
-    anon.policyId = String("anonymous");
-    req.userIdentityToken = ExtensionObject::make(anon);
-    ActivateSessionResponse r;
-    return call(c, req, &r);
-}
+// CreateSession and an anonymous ActivateSession on a raw channel (RawSession.h).
+StatusCode createSession(RawClient& c, NodeId* token = nullptr) { return rawCreateSession(c, token); }
+StatusCode activate(RawClient& c, const NodeId& token) { return rawActivate(c, token); }
 
 } // namespace
 
