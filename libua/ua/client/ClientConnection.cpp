@@ -7,13 +7,21 @@
 
 namespace ua {
 
+namespace {
+ClientConnection::SocketFactory g_socketFactory = nullptr;
+
+QTcpSocket* newSocket(QObject* parent) { return g_socketFactory ? g_socketFactory(parent) : new QTcpSocket(parent); }
+} // namespace
+
+void ClientConnection::setSocketFactory(SocketFactory factory) { g_socketFactory = factory; }
+
 int64_t ClientConnection::nowMs() {
     static const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
     return clock.elapsed();
 }
 
 ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers, ClientChannelSecurity security, QObject* parent)
-    : QObject(parent), m_config(config), m_handlers(std::move(handlers)), m_socket(new QTcpSocket(this)),
+    : QObject(parent), m_config(config), m_handlers(std::move(handlers)), m_socket(newSocket(this)),
       m_writer(m_socket), m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
       m_channel(config.transport, [this](const uint8_t* d, std::size_t n) {
           if (!m_finished) m_writer.send(d, n);

@@ -38,6 +38,14 @@ public:
     ClientConnection(const ClientConfig& config, Handlers handlers, ClientChannelSecurity security = {}, QObject* parent = nullptr);
     ~ClientConnection() override;
 
+    // Makes the socket of each ClientConnection constructed afterwards (its parent is the
+    // connection); nullptr: a QTcpSocket (the default). The seam for tests that run the client
+    // without the network (the fuzz harnesses' tests/fuzz/MemorySocket.h); the socket must behave
+    // as a QTcpSocket does: connectToHost() leads to connected() or errorOccurred(). Not
+    // thread-safe: set it before any connection is made.
+    using SocketFactory = QTcpSocket* (*)(QObject* parent);
+    static void setSocketFactory(SocketFactory factory);
+
     // Connects to host:port (the host the user typed), sends Hello with endpointUrl, then
     // OpenSecureChannel Issue. Fails with Bad_Timeout after config.connectTimeoutMs.
     void open(const QString& host, quint16 port, const QString& endpointUrl);

@@ -635,8 +635,16 @@ void SubscriptionManager::recreate(SubscriptionHandle h, StatusCode why) {
 // Keep-alive supervision
 
 namespace {
+// The silence allowed before a subscription's keep-alive counts as missing: its keep-alive period
+// (revised publishing interval x revised max keep-alive count) and half of it again, at least
+// 500 ms more. Both values come from the server: a NaN, negative, infinite or huge interval must
+// neither reach the conversion to int64_t (undefined) nor overflow lastHeardMs + this, so the
+// period is clamped into [0, 10^15 ms] (31,000 years: never reached, far from INT64_MAX).
 int64_t silenceAllowedMs(double intervalMs, uint32_t keepAliveCount) {
-    const double period = intervalMs * std::max<uint32_t>(1, keepAliveCount);
+    constexpr double kMaxPeriodMs = 1e15;
+    double period = intervalMs * std::max<uint32_t>(1, keepAliveCount);
+    if (!(period >= 0)) period = 0;  // also NaN
+    period = std::min(period, kMaxPeriodMs);
     return int64_t(period + std::max(500.0, period / 2));
 }
 } // namespace

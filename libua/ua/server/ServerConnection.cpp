@@ -29,18 +29,27 @@ QString peerText(const QHostAddress& address, quint16 port) {
     if (v4) return QStringLiteral("%1:%2").arg(QHostAddress(ip4).toString()).arg(port);
     return QStringLiteral("[%1]:%2").arg(address.toString()).arg(port);
 }
+
+// The accepted descriptor in a QTcpSocket (taken over by the connection's constructor).
+QTcpSocket* socketFor(qintptr socketDescriptor) {
+    auto* socket = new QTcpSocket;
+    socket->setSocketDescriptor(socketDescriptor);
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    return socket;
+}
 } // namespace
 
-ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor)
-    : m_server(server), m_socket(new QTcpSocket(this)), m_tokenTimer(new QTimer(this)), m_writer(m_socket), m_maxChunk(kMaxHelloSize),
+ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor) : ServerConnection(server, socketFor(socketDescriptor)) {}
+
+ServerConnection::ServerConnection(Server& server, QTcpSocket* socket)
+    : m_server(server), m_socket(socket), m_tokenTimer(new QTimer(this)), m_writer(m_socket), m_maxChunk(kMaxHelloSize),
       m_channelId(server.nextChannelId.fetch_add(1)) {
+    m_socket->setParent(this);
     m_link = std::make_shared<ConnectionLink>();
     m_link->connection = this;
     m_link->channelId = m_channelId;
     m_link->scheduler = SubscriptionScheduler::current();
     m_link->thread = QThread::currentThread();
-    m_socket->setSocketDescriptor(socketDescriptor);
-    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_peerAddress = peerText(m_socket->peerAddress(), m_socket->peerPort());
     ++m_server.channelCount;
     connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);

@@ -27,6 +27,10 @@ class ServerConnection : public QObject {
     Q_OBJECT
 public:
     ServerConnection(Server& server, qintptr socketDescriptor);
+    // A connection over a socket that is already connected, which it takes over (as its child).
+    // The seam for tests that feed the byte stream without the network: the fuzz harnesses give
+    // it a tests/fuzz/MemorySocket.h. Without a descriptor the socket's own write() is used.
+    ServerConnection(Server& server, QTcpSocket* socket);
     ~ServerConnection() override;
 
     // Sessions this connection has created or activated: looked up here without a lock.

@@ -3,29 +3,43 @@
 #include "ua/encoding/generated/StatusCodes.h"
 
 #include <QRandomGenerator>
+#include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace ua {
 
-static ByteString randomBytes(int n) {
-    std::string s(std::size_t(n), '\0');
-    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(s.data()), qsizetype(n / 4));
+SessionManager::TokenSource SessionManager::tokenSource = nullptr;
+
+namespace {
+void fillRandom(uint8_t* out, std::size_t n) {
+    if (SessionManager::tokenSource) return SessionManager::tokenSource(out, n);
+    for (std::size_t i = 0; i < n; i += 4) {
+        const quint32 w = QRandomGenerator::system()->generate();
+        std::memcpy(out + i, &w, std::min<std::size_t>(4, n - i));
+    }
+}
+
+ByteString randomBytes(std::size_t n) {
+    std::string s(n, '\0');
+    fillRandom(reinterpret_cast<uint8_t*>(s.data()), n);
     return ByteString(std::move(s));
 }
 
 // The AuthenticationToken (OPC 10000-4 5.6.2.2) is a secret: 128 bits from the system's CSPRNG,
 // held as a Guid NodeId so that decoding it in each request's RequestHeader allocates nothing (an
 // opaque token of 32 bytes was a heap string per request on both sides).
-static NodeId randomToken() {
+Guid randomGuid() {
+    std::array<uint8_t, 16> r;
+    fillRandom(r.data(), r.size());
     Guid g;
-    std::array<quint32, 4> r;
-    QRandomGenerator::system()->fillRange(r.data(), qsizetype(r.size()));
-    g.data1 = r[0];
-    g.data2 = uint16_t(r[1]);
-    g.data3 = uint16_t(r[1] >> 16);
-    for (std::size_t i = 0; i < 8; ++i) g.data4[i] = uint8_t(r[2 + i / 4] >> (8 * (i % 4)));
-    return NodeId(0, g);
+    std::memcpy(&g.data1, r.data(), 4);
+    std::memcpy(&g.data2, r.data() + 4, 2);
+    std::memcpy(&g.data3, r.data() + 6, 2);
+    std::memcpy(g.data4.data(), r.data() + 8, 8);
+    return g;
 }
+} // namespace
 
 void SessionManager::erased(Session& s, SessionEnd why) {
     if (!s.activated.load(std::memory_order_relaxed)) m_pending.fetch_sub(1, std::memory_order_relaxed);
@@ -40,8 +54,8 @@ void SessionManager::markActivated(const SessionPtr& s) {
 
 SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t nowMs, StatusCode* refused) {
     auto s = std::make_shared<Session>();
-    s->sessionId = NodeId(1, Guid::random());
-    s->authenticationToken = randomToken();
+    s->sessionId = NodeId(1, randomGuid());
+    s->authenticationToken = NodeId(0, randomGuid());
     s->serverNonce = randomBytes(32);
     s->timeoutMs = timeoutMs;
     s->channelId = channelId;

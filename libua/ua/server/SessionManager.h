@@ -22,6 +22,14 @@ enum class SessionEnd {
 
 class SessionManager {
 public:
+    // Where the random bytes of a new Session come from: its AuthenticationToken (a secret, OPC
+    // 10000-4 5.6.2.2), its sessionId and its first serverNonce. nullptr (the default): the
+    // system's CSPRNG. The fuzz harnesses (tests/fuzz) set a deterministic source so that an input,
+    // which carries the token in each request, replays the same way; never set it in a product.
+    // Not thread-safe: set it before any Session is created.
+    using TokenSource = void (*)(uint8_t* out, std::size_t size);
+    static TokenSource tokenSource;
+
     // maxPending: Sessions created and not yet activated at once (0: no bound); activationTimeoutMs:
     // a Session not activated this long after its creation is removed by expire() (0: only its
     // own timeout). AdmissionConfig.h.

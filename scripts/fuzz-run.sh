@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Bounded fuzz run of every libFuzzer target (tests/fuzz/README.md), e.g. for CI:
+#   scripts/fuzz-run.sh [SECONDS_PER_TARGET] [BUILD_DIR]     (defaults: 60, build-fuzz)
+# Configures BUILD_DIR with clang and -DUA_FUZZ=ON if needed, builds fuzz_decode,
+# fuzz_server_stream and fuzz_client_responses (-j2), and runs each for SECONDS_PER_TARGET on a copy
+# of its committed seed corpus (in BUILD_DIR/fuzz-work/<target>). Prints per target the executions
+# and the findings (crash-/leak-/timeout-/oom- artifacts, kept in BUILD_DIR/fuzz-work/<target>/);
+# exits 1 when a target found anything. Copy a finding to tests/fuzz/<target>/crashes/ (decoder:
+# tests/fuzz/crashes/) so ctest replays it, and fix it.
+# Extra libFuzzer flags: UA_FUZZ_FLAGS="-jobs=2 -workers=2" scripts/fuzz-run.sh 300
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+build=${2:-build-fuzz}
+
+if [[ ! -f $build/CMakeCache.txt ]]; then
+    CC=clang CXX=clang++ cmake -S . -B "$build" -DUA_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DUA_NODE_EXECUTABLE="$(command -v node || echo node)" \
+        $(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+targets=(fuzz_decode fuzz_server_stream fuzz_client_responses)
+cmake --build "$build" --target "${targets[@]}" -j2
+
+status=0
+printf '%-24s %8s %12s %8s  %s\n' target seconds executions findings artifacts
+for t in "${targets[@]}"; do
+    case $t in
+        fuzz_decode) seeds=tests/fuzz/corpus; maxlen=8192 ;;
+        fuzz_server_stream) seeds=tests/fuzz/server_stream/corpus; maxlen=65536 ;;
+        fuzz_client_responses) seeds=tests/fuzz/client_responses/corpus; maxlen=65536 ;;
+    esac
+    work=$build/fuzz-work/$t
+    rm -rf "$work"
+    mkdir -p "$work/corpus"
+    cp "$seeds"/* "$work/corpus/"
+    log=$work/fuzz.log
+    # -fork: keep going after a finding (each is saved as an artifact) until the time is up.
+    # shellcheck disable=SC2086
+    "$build/tests/fuzz/$t" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$maxlen \
+        -artifact_prefix="$work/" ${UA_FUZZ_FLAGS:-} "$work/corpus" >"$log" 2>&1 || true
+    # Executions: the last "#N" status line of the fork mode's supervisor.
+    execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+    findings=$(find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+    printf '%-24s %8s %12s %8s  %s\n' "$t" "$seconds" "${execs:-?}" "$findings" "$work"
+    [[ $findings -eq 0 ]] || status=1
+done
+exit $status
