@@ -147,7 +147,9 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
 
     QString certFile, keyFile;
     bool passwordGiven = false;
-    for (const auto& [name, value] : given) {
+    for (const app::GivenOption& option : given) {
+        const QString& name = option.name;  // not a structured binding: clang 14 cannot capture one
+        const QString& value = option.value;
         for (const OptionSpec& s : optionSpecs()) {
             if (name != QLatin1String(s.name) || s.commands.isEmpty() || o.command.isEmpty() || s.commands.contains(o.command)) continue;
             *error = QStringLiteral("--%1 is an option of %2 only").arg(name, s.commands.join(QStringLiteral(", ")));

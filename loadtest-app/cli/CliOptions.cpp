@@ -187,7 +187,9 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     LoadParameters& p = o.parameters;
     bool passwordGiven = false, modeGiven = false, policyGiven = false, durationGiven = false;
     QString sessionsText, outstandingText;
-    for (const auto& [name, value] : given) {
+    for (const app::GivenOption& option : given) {
+        const QString& name = option.name;  // not a structured binding: clang 14 cannot capture one
+        const QString& value = option.value;
         const OptionSpec* spec = findSpec(name);
         if (!spec->commands.isEmpty() && !o.command.isEmpty() && !spec->commands.contains(o.command)) {
             *error = QStringLiteral("--%1 is an option of %2 only").arg(name, spec->commands.join(QStringLiteral(", ")));

@@ -98,9 +98,11 @@ void SettingsEditor::setSettings(const ServerSettings& s) {
     m_port->setValue(s.port);
     m_threads->setValue(s.ioThreads);
     m_pki->setText(s.pkiDir);
-    for (auto& [key, box] : m_endpoints)
+    for (auto& [key, box] : m_endpoints) {
+        const auto& wanted = key;  // clang 14 cannot capture a structured binding
         box->setChecked(std::any_of(s.endpoints.begin(), s.endpoints.end(),
-                                    [&](const EndpointSecurity& e) { return e.policy == key.first && e.mode == key.second; }));
+                                    [&](const EndpointSecurity& e) { return e.policy == wanted.first && e.mode == wanted.second; }));
+    }
     m_deprecated->setChecked(s.allowDeprecatedPolicies);
     m_anonymous->setChecked(s.allowAnonymous);
     m_anonymousWrites->setChecked(s.users.anonymousRoles & roleBit(Role::Operator));

@@ -265,7 +265,7 @@ struct Filler {
             }
         } else if constexpr (requires { T::kFieldCount; }) {  // a generated structure
             ++depth;
-            forEachField(v, [this](const char*, auto& field) { fill(field); });
+            forEachField(v, [this](const char*, auto& field) { this->fill(field); });  // this->: clang 14
             --depth;
         } else {
             static_assert(sizeof(T) == 0, "fuzz_make_corpus: no filler for this field type");

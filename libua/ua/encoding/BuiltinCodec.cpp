@@ -7,7 +7,6 @@
 namespace ua {
 
 namespace {
-constexpr uint32_t kBadDecodingError = 0x80070000u;
 constexpr uint32_t kBadEncodingError = 0x80060000u;
 
 // NodeId encoding bytes (5.2.2.9) and ExpandedNodeId flags (5.2.2.10).

@@ -122,8 +122,8 @@ void setFieldChildren(AddressSpace& space, uint32_t parent, std::function<std::o
         const std::size_t i = fieldIndex<S>(space.node(r.target).browseName.name.view());
         if (i != SIZE_MAX) children.emplace_back(r.target, i);
     }
-    for (auto [child, i] : children)
-        space.nodeMutable(child).source.read = [get, i] {
+    for (const auto& [child, index] : children)
+        space.nodeMutable(child).source.read = [get, i = index] {  // clang 14 cannot capture a binding
             const std::optional<S> s = get();
             return s ? good(field(*s, i)) : bad(status::BadNodeIdUnknown);
         };
