@@ -33,15 +33,20 @@ private:
     static void impl(int which, QSlotObjectBase* base, QObject* receiver, void** args, bool* ret) {
         auto* self = static_cast<HandoffSlot*>(base);
         switch (which) {
-        case Destroy:
+        case Destroy:  // on whichever thread drops the last reference, after or without the call
+            __tsan_acquire(self);
             self->m_inner->destroyIfLastRef();
             delete self;
             break;
         case Call:
+        {
             __tsan_acquire(self);
             self->m_inner->call(receiver, args);
-            if (self->m_doneToken) __tsan_release(self->m_doneToken);
+            void* const doneToken = self->m_doneToken;  // self may be destroyed once released
+            __tsan_release(self);
+            if (doneToken) __tsan_release(doneToken);
             break;
+        }
         case Compare:
             if (ret) *ret = self->m_inner->compare(args);
             break;
