@@ -77,9 +77,33 @@ ua_install_interop() {
     touch "$stamp"
 }
 
+# The build a mode uses: UA_MODE unset or empty is the normal build (build/, the compiler CMake
+# finds, everything), "asan" and "thread"/"tsan" the sanitizer builds of docs/Reliability.md
+# "Sanitizers" (clang, build-asan/ and build-tsan/). ./run.sh always uses the normal build.
+ua_build_dir() {
+    case ${UA_MODE:-} in
+        '') echo "$UA_ROOT/build" ;;
+        asan) echo "$UA_ROOT/build-asan" ;;
+        tsan) echo "$UA_ROOT/build-tsan" ;;
+        *) echo "error: unknown build mode '$UA_MODE' (expected asan or tsan)" >&2; return 1 ;;
+    esac
+}
+
+# Configures and builds the build of UA_MODE: everything for the normal and asan builds, only the
+# target tsan_tests (the multi-threaded transport, server and client tests) for tsan.
 ua_configure_and_build() {
-    local args=(-S "$UA_ROOT" -B "$UA_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    local dir
+    dir=$(ua_build_dir)
+    local args=(-S "$UA_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
         "-DUA_NODE_EXECUTABLE=$UA_NODE")
+    local target=()
+    case ${UA_MODE:-} in
+        asan) args+=(-DUA_SANITIZE=address) ;;
+        tsan) args+=(-DUA_SANITIZE=thread); target=(--target tsan_tests) ;;
+    esac
+    if [[ -n ${UA_MODE:-} ]]; then  # the sanitizers need clang; its runtimes: libclang-rt-14-dev
+        export CC=clang CXX=clang++
+    fi
     if [[ ${CI:-} == true ]]; then
         args+=(-DUA_WERROR=ON)
     fi
@@ -90,7 +114,7 @@ ua_configure_and_build() {
         echo "warning: $UA_ROOT/../shared/ua-schema is missing (the schema the generator reads)" >&2
     fi
     cmake "${args[@]}"
-    cmake --build "$UA_ROOT/build" -j"$(nproc)"
+    cmake --build "$dir" -j"$(nproc)" "${target[@]}"
 }
 
 # Everything ./run.sh and ./test.sh need before they start anything.

@@ -799,7 +799,7 @@ void TestSubscriptions::transferSubscriptionsBetweenSessions() {
     QCOMPARE(f.registry->owner(sub), f.sessions[1]);
     // The old Session hears Good_SubscriptionTransferred on its next Publish.
     f.publish(2, {}, 0);
-    const PublishResponse& old = f.responses.back().response;
+    const PublishResponse old = f.responses.back().response;  // a copy: the next publish grows f.responses
     QCOMPARE(old.subscriptionId, sub);
     QVERIFY(statusChange(old));
     QCOMPARE(statusChange(old)->status, StatusCode(status::GoodSubscriptionTransferred));

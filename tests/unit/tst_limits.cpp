@@ -59,7 +59,6 @@ void TestLimits::malformed_data() {
     QTest::addColumn<Kind>("kind");
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<StatusCode>("expected");
-    EncodingLimits small;
     const StatusCode dec = status::BadDecodingError;
     const StatusCode lim = status::BadEncodingLimitsExceeded;
     QTest::newRow("string length -2") << Kind::String << hex("feffffff") << dec;
