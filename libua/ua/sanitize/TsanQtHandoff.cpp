@@ -10,6 +10,8 @@
 // (the happens-before edge the event queue gives in reality); for BlockingQueuedConnection the
 // functor's thread releases on a token on the caller's stack when it is done, and the caller
 // acquires it when invokeMethodImpl returns (Qt's semaphore, equally invisible).
+// Queued signal-slot connections are handed over the same way (g_queuedSignal below), and the
+// end of a QThread to its wait() (the end of this file).
 // In any other build this file is empty.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -18,10 +20,28 @@
 #endif
 
 #ifdef UA_TSAN_QT_HANDOFF
+#include <QDeadlineTimer>
+#include <QEvent>
 #include <QObject>
+#include <QThread>
 #include <sanitizer/tsan_interface.h>
 
 namespace {
+
+// Queued signals: the sync address of every signal our code emits (moc's code calls
+// QMetaObject::activate, sent here by --wrap) and of every queued call Qt delivers (QEvent::MetaCall,
+// seen through Qt's event-notify callback). Which receiver a signal reaches is only known inside
+// Qt, so the edge is coarse: every emit before a delivery is ordered before it. This can hide a
+// race between two threads that both emit, never report a false one.
+char g_queuedSignal;
+
+bool acquireQueuedSignal(void** data) {  // QInternal::EventNotifyCallback: {receiver, event, &result}
+    const auto* event = static_cast<const QEvent*>(data[1]);
+    if (event && event->type() == QEvent::MetaCall) __tsan_acquire(&g_queuedSignal);
+    return false;  // Qt delivers the event as usual
+}
+
+const bool g_callbackRegistered = QInternal::registerCallback(QInternal::EventNotifyCallback, &acquireQueuedSignal);
 
 // A slot object that runs another one, with the acquire (and release for a blocking call) around it.
 class HandoffSlot : public QtPrivate::QSlotObjectBase {
@@ -75,5 +95,35 @@ extern "C" bool __wrap__ZN11QMetaObject16invokeMethodImplEP7QObjectPN9QtPrivate1
         object, wrapped, type, ret);
     if (blocking) __tsan_acquire(&doneToken);
     return ok;
+}
+
+// The real QMetaObject::activate(QObject*, const QMetaObject*, int, void**), called by moc's code.
+extern "C" void __real__ZN11QMetaObject8activateEP7QObjectPKS_iPPv(QObject* sender, const QMetaObject* meta,
+                                                                    int localSignalIndex, void** argv);
+
+extern "C" void __wrap__ZN11QMetaObject8activateEP7QObjectPKS_iPPv(QObject* sender, const QMetaObject* meta,
+                                                                    int localSignalIndex, void** argv) {
+    (void)g_callbackRegistered;
+    __tsan_release(&g_queuedSignal);
+    __real__ZN11QMetaObject8activateEP7QObjectPKS_iPPv(sender, meta, localSignalIndex, argv);
+}
+
+// QThread::wait(): Qt's threads are detached and wait() sleeps on Qt's own condition, so TSan
+// never sees the end of the thread ordered before the return of wait() (what the thread did,
+// then the waiter deleting it, looks like a race). Our calls of QThread::start() add a direct
+// connection to finished(), the thread's last signal on the thread itself, that releases on the
+// QThread; our calls of wait() acquire on it when the thread has ended.
+extern "C" void __real__ZN7QThread5startENS_8PriorityE(QThread* thread, QThread::Priority priority);
+extern "C" void __wrap__ZN7QThread5startENS_8PriorityE(QThread* thread, QThread::Priority priority) {
+    QObject::connect(thread, &QThread::finished, thread, [thread] { __tsan_release(thread); },
+                     Qt::DirectConnection);
+    __real__ZN7QThread5startENS_8PriorityE(thread, priority);
+}
+
+extern "C" bool __real__ZN7QThread4waitE14QDeadlineTimer(QThread* thread, QDeadlineTimer deadline);
+extern "C" bool __wrap__ZN7QThread4waitE14QDeadlineTimer(QThread* thread, QDeadlineTimer deadline) {
+    const bool ended = __real__ZN7QThread4waitE14QDeadlineTimer(thread, deadline);
+    if (ended) __tsan_acquire(thread);
+    return ended;
 }
 #endif
