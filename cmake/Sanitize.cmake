@@ -27,7 +27,9 @@ if(UA_SANITIZE)
     add_link_options(-Wl,--wrap=_ZN11QMetaObject16invokeMethodImplEP7QObjectPN9QtPrivate15QSlotObjectBaseEN2Qt14ConnectionTypeEPv
                      -Wl,--wrap=_ZN11QMetaObject8activateEP7QObjectPKS_iPPv
                      # QThread::start(Priority) and QThread::wait(QDeadlineTimer): a thread's end.
-                     -Wl,--wrap=_ZN7QThread5startENS_8PriorityE -Wl,--wrap=_ZN7QThread4waitE14QDeadlineTimer)
+                     -Wl,--wrap=_ZN7QThread5startENS_8PriorityE -Wl,--wrap=_ZN7QThread4waitE14QDeadlineTimer
+                     # QThreadPool::start(std::function<void()>, int): a job to a pool thread.
+                     -Wl,--wrap=_ZN11QThreadPool5startESt8functionIFvvEEi)
   else()
     message(FATAL_ERROR "UA_SANITIZE=${UA_SANITIZE}: expected address or thread")
   endif()
