@@ -23,7 +23,13 @@ if(UA_SANITIZE)
     set(UA_SANITIZE_FLAGS -fsanitize=thread)
     # Our calls of QMetaObject::invokeMethodImpl go through libua/ua/sanitize/TsanQtHandoff.cpp,
     # which tells TSan about the hand-off to the other thread (Qt itself is not instrumented).
-    add_link_options(-Wl,--wrap=_ZN11QMetaObject16invokeMethodImplEP7QObjectPN9QtPrivate15QSlotObjectBaseEN2Qt14ConnectionTypeEPv)
+    # The same for the signals our code emits (moc's code calls QMetaObject::activate).
+    add_link_options(-Wl,--wrap=_ZN11QMetaObject16invokeMethodImplEP7QObjectPN9QtPrivate15QSlotObjectBaseEN2Qt14ConnectionTypeEPv
+                     -Wl,--wrap=_ZN11QMetaObject8activateEP7QObjectPKS_iPPv
+                     # QThread::start(Priority) and QThread::wait(QDeadlineTimer): a thread's end.
+                     -Wl,--wrap=_ZN7QThread5startENS_8PriorityE -Wl,--wrap=_ZN7QThread4waitE14QDeadlineTimer
+                     # QThreadPool::start(std::function<void()>, int): a job to a pool thread.
+                     -Wl,--wrap=_ZN11QThreadPool5startESt8functionIFvvEEi)
   else()
     message(FATAL_ERROR "UA_SANITIZE=${UA_SANITIZE}: expected address or thread")
   endif()

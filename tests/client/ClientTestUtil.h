@@ -5,6 +5,7 @@
 #include "ua/client/Client.h"
 
 #include <QtTest>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,25 +19,25 @@ class Awaited {
 public:
     std::function<void(const T&)> callback() {
         auto s = m_state;
-        return [s](const T& v) {
+        return [s](const T& v) {  // on the callback's context thread, maybe not the test's
             s->value = v;
-            ++s->calls;
             s->thread = QThread::currentThread();
+            s->calls.fetch_add(1, std::memory_order_release);  // publishes value and thread
         };
     }
     bool wait(int timeoutMs = 15000) {
-        return QTest::qWaitFor([this] { return m_state->value.has_value(); }, timeoutMs);
+        return QTest::qWaitFor([this] { return has(); }, timeoutMs);
     }
-    bool has() const { return m_state->value.has_value(); }
+    bool has() const { return m_state->calls.load(std::memory_order_acquire) > 0; }
     const T& operator*() const { return *m_state->value; }
     const T* operator->() const { return &*m_state->value; }
-    int calls() const { return m_state->calls; }
+    int calls() const { return m_state->calls.load(std::memory_order_acquire); }
     QThread* thread() const { return m_state->thread; }
 
 private:
     struct State {
         std::optional<T> value;
-        int calls = 0;
+        std::atomic<int> calls{0};
         QThread* thread = nullptr;
     };
     std::shared_ptr<State> m_state = std::make_shared<State>();

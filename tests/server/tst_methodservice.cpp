@@ -10,12 +10,38 @@
 #include "ua/server/users/Roles.h"
 
 #include <QElapsedTimer>
-#include <QSemaphore>
 #include <QThread>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
+
+namespace {
+// The hand-over from a worker thread to the test: a counting semaphore on std::mutex and
+// std::condition_variable (not QSemaphore: ThreadSanitizer sees pthread, not Qt's futex, so what
+// the worker wrote before release() looked like a race with what the test read after it).
+class Semaphore {
+public:
+    void release() {
+        const std::lock_guard lock(m_mutex);
+        ++m_count;
+        m_cv.notify_all();
+    }
+    bool tryAcquire(int n, int timeoutMs) {
+        std::unique_lock lock(m_mutex);
+        if (!m_cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return m_count >= n; })) return false;
+        m_count -= n;
+        return true;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    int m_count = 0;
+};
+}  // namespace
 
 Q_DECLARE_METATYPE(ua::Variant)
 
@@ -217,7 +243,7 @@ CallResponse TestMethodService::serve(const CallRequest& req, uint32_t roles, st
     sc.permissions = defaultPermissions(roles);
     CallResponse resp;
     auto done = std::make_shared<std::optional<CallResponse>>();
-    auto ready = std::make_shared<QSemaphore>();
+    auto ready = std::make_shared<Semaphore>();
     const std::size_t started = serveCall(sc, req, resp, NodeId(1, 99u), [done, ready](CallResponse&& r) {
         *done = std::move(r);
         ready->release();
@@ -404,7 +430,7 @@ void TestMethodService::workerHandlersRunOffTheCallingThread() {
     CallRequest one;
     one.methodsToCall = {callOf(m("Obj"), m("Slow"))};
     CallResponse resp;
-    QSemaphore ready;
+    Semaphore ready;
     t.restart();
     QCOMPARE(serveCall(sc, one, resp, NodeId(), [&ready](CallResponse&&) { ready.release(); }), std::size_t(1));
     QVERIFY2(t.elapsed() < 100, qPrintable(QString::number(t.elapsed())));
@@ -421,7 +447,7 @@ void TestMethodService::queuedWorkerCallsNobodyWaitsForAreNotRun() {
     // The Session has gone by the time a pool thread takes the call: the handler is not run.
     CallResponse resp;
     std::optional<CallResponse> done;
-    QSemaphore ready;
+    Semaphore ready;
     QCOMPARE(serveCall(sc, one, resp, NodeId(), [&](CallResponse&& r) { done = std::move(r); ready.release(); },
                        [] { return true; }),
              std::size_t(1));

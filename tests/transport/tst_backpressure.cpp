@@ -15,6 +15,19 @@
 using namespace ua;
 using namespace ua::test;
 
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UA_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UA_TEST_ASAN 1
+#endif
+#endif
+#ifdef UA_TEST_ASAN
+constexpr bool kAddressSanitizer = true;  // the sanitizer build of ./test.sh --asan
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
 namespace {
 
 ServerConfig serverConfig() {
@@ -174,7 +187,10 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
     const double growthMb = double(rssMax - rssBefore) / (1024.0 * 1024.0);
     qInfo("RSS of the test process (server and both clients): %.1f MB before, growth %.1f MB while the flooder did not read",
           double(rssBefore) / 1048576.0, growthMb);
-    if (!off) QVERIFY2(growthMb < 50, qPrintable(QString::number(growthMb)));
+    // Under ASan the process's RSS is mostly the allocator's: freed blocks wait in its quarantine
+    // (256 MB by default) and every block has shadow memory, so the bound says nothing there
+    // (./test.sh --asan: 325 MB); the pause and what follows are checked all the same.
+    if (!off && !kAddressSanitizer) QVERIFY2(growthMb < 50, qPrintable(QString::number(growthMb)));
 
     // The flooder reads: the server reads it again, and every response comes, in order.
     flood.socket().setReadBufferSize(0);
