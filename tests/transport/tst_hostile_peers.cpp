@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QtTest>
+#include <malloc.h>
 #include <memory>
 
 using namespace ua;
@@ -39,6 +40,14 @@ ServerConfig serverConfig() {
     cfg.demoNamespace = false;
     cfg.benchmarkVariables = 20;
     return cfg;
+}
+
+// Bytes the heap has handed out and not got back (glibc: small blocks plus mmap'ed ones). Unlike
+// RSS it does not count what free() returned to the allocator's caches, so it is back at its
+// baseline when everything allocated for a connection has been freed.
+qint64 heapInUseBytes() {
+    const struct mallinfo2 m = mallinfo2();
+    return qint64(m.uordblks + m.hblkhd);
 }
 
 qint64 rssBytes() {
@@ -168,8 +177,9 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
     // Three rounds: what the first rounds freed stays with the allocator (RSS does not shrink, the
     // I/O threads' arenas fill unevenly: +12 MB after round 2, then -4 to +6 MB a round over 6
     // rounds here), so the third may not grow by what 2,000 connections hold (16 MB both sides).
-    std::vector<qint64> rssAfter;
+    std::vector<qint64> rssAfter, heapAfter;
     const qint64 rssBefore = rssBytes();
+    const qint64 heapBefore = heapInUseBytes();
     const int rounds = std::max(3, qEnvironmentVariableIntValue("UA_IDLE_ROUNDS"));  // more to look for a trend
     for (int round = 1; round <= rounds; ++round) {
         // 2,000 TCP connections that send nothing.
@@ -183,6 +193,7 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
         const qint64 connectMs = t.elapsed();
         QTRY_COMPARE_WITH_TIMEOUT(server.channelCount.load(), kIdle + 1, 10000);
         const qint64 rssHeld = rssBytes();
+        const qint64 heapHeld = heapInUseBytes();
         // Meanwhile the Session goes on, and a new client gets a channel and a Session.
         QVERIFY(good.served());
         GoodClient late;
@@ -201,12 +212,18 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
         QVERIFY(late.served());
         late.raw.socket().abort();
         QTRY_COMPARE(server.channelCount.load(), 1);
+        QTest::qWait(500);  // the I/O threads delete their closed connections (deleteLater) meanwhile
         rssAfter.push_back(rssBytes());
+        heapAfter.push_back(heapInUseBytes());
         qInfo("round %d: %d idle connections made in %lld ms, all closed %lld ms after the first; RSS of the test process "
-              "(both sides) %.1f MB before, %.1f MB with them, %.1f MB after",
+              "(both sides) %.1f MB before, %.1f MB with them, %.1f MB after; heap in use %lld, %lld, %lld bytes",
               round, kIdle, connectMs, t.elapsed(), double(rssBefore) / 1048576.0, double(rssHeld) / 1048576.0,
-              double(rssAfter.back()) / 1048576.0);
+              double(rssAfter.back()) / 1048576.0, heapBefore, heapHeld, heapAfter.back());
     }
+    // The heap in use (printed above) is not asserted yet: after the rounds it alternates between
+    // about 15 and 25 MB (odd and even rounds) and the odd rounds' figure grew by 0.7 MB over rounds
+    // 1-3 and 0.4 MB over 3-5 (UA_IDLE_ROUNDS=5): decelerating, so more likely containers that keep
+    // their capacity than a leak per connection, but not explained yet.
     if (!kAsan) QVERIFY2(rssAfter[2] - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
     QVERIFY(good.served());
 }
