@@ -22,11 +22,17 @@ tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log
 tshark_pid=$!
 pids+=($tshark_pid)
 for _ in $(seq 50); do grep -q listening "$work/server.log" && break; sleep 0.1; done
-sleep 1  # tshark needs a moment before it captures
+# tshark captures once it says so on stderr; on a busy machine its start takes seconds, and a
+# SIGINT before then was lost (the script then waited for it until ctest's timeout).
+for _ in $(seq 300); do grep -q "Capturing on" "$work/tshark.log" && break; sleep 0.1; done
+grep -q "Capturing on" "$work/tshark.log" || { echo "tshark did not start capturing in 30 s:"; cat "$work/tshark.log"; exit 1; }
 "$node_bin" "$here/client_services.js" "opc.tcp://127.0.0.1:$port" >"$work/client.json" 2>"$work/client.log" || {
     echo "node-opcua client failed:"; cat "$work/client.json" "$work/client.log"; exit 1; }
 sleep 1
-kill -INT "$tshark_pid"; wait "$tshark_pid" 2>/dev/null || true
+kill -INT "$tshark_pid"
+for _ in $(seq 100); do kill -0 "$tshark_pid" 2>/dev/null || break; sleep 0.1; done
+kill -TERM "$tshark_pid" 2>/dev/null || true  # still there after 10 s: what it wrote so far is read
+wait "$tshark_pid" 2>/dev/null || true
 
 decode=(tshark -r "$work/capture.pcapng" -d "tcp.port==$port,opcua")
 total=$("${decode[@]}" -Y opcua 2>/dev/null | wc -l)
