@@ -1,5 +1,5 @@
 // Session service set rules (OPC 10000-4 5.6) on raw SecureChannels against our server.
-#include "RawClient.h"
+#include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
 
@@ -10,50 +10,20 @@ using namespace ua::test;
 
 namespace {
 
-// Sends a request and returns the decoded response of type Resp, or its ServiceFault code.
-template <class Resp, class Req>
-StatusCode call(RawClient& c, Req req, Resp* out = nullptr) {
-    req.requestHeader.requestHandle = 1234;
-    c.sendRaw(c.request(req));
-    const RawMessage m = c.read();
-    if (const uint32_t fault = RawClient::serviceFault(m)) return StatusCode(fault);
-    NodeId type;
-    BinaryDecoder* d = nullptr;
-    std::vector<uint8_t> storage;
-    if (!RawClient::response(m, type, d, storage)) { delete d; return status::BadUnexpectedError; }
-    Resp r;
-    decode(*d, r);
-    const bool ok = d->ok() && type == NodeId(Resp::kBinaryEncodingId) && r.responseHeader.requestHandle == 1234;
-    delete d;
-    if (!ok) return status::BadDecodingError;
-    if (out) *out = r;
-    return r.responseHeader.serviceResult;
-}
-
 CreateSessionResponse createSession(RawClient& c, double timeoutMs = 60000) {
     CreateSessionRequest req;
     req.sessionName = String("test");
     req.requestedSessionTimeout = timeoutMs;
     CreateSessionResponse r;
-    call(c, req, &r);
+    rawCall(c, req, &r);
     return r;
-}
-
-StatusCode activate(RawClient& c, const NodeId& token) {
-    ActivateSessionRequest req;
-    req.requestHeader.authenticationToken = token;
-    AnonymousIdentityToken anon;
-    anon.policyId = String("anonymous");
-    req.userIdentityToken = ExtensionObject::make(anon);
-    ActivateSessionResponse r;
-    return call(c, req, &r);
 }
 
 StatusCode cancel(RawClient& c, const NodeId& token) {
     CancelRequest req;
     req.requestHeader.authenticationToken = token;
     CancelResponse r;
-    return call(c, req, &r);
+    return rawCall(c, req, &r);
 }
 
 } // namespace
@@ -105,13 +75,13 @@ void TestSessions::createActivateClose() {
     QCOMPARE(s.revisedSessionTimeout, 60000.0);
     QCOMPARE(s.serverNonce.size(), std::size_t(32));
     QCOMPARE(s.serverEndpoints.size(), std::size_t(1));
-    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
     QCOMPARE(cancel(*c, s.authenticationToken), StatusCode());
     CloseSessionRequest close;
     close.requestHeader.authenticationToken = s.authenticationToken;
     close.deleteSubscriptions = true;
     CloseSessionResponse cr;
-    QCOMPARE(call(*c, close, &cr), StatusCode());
+    QCOMPARE(rawCall(*c, close, &cr), StatusCode());
     QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionIdInvalid);
 }
 
@@ -121,7 +91,7 @@ void TestSessions::sessionServicesNeedActivation() {
     const CreateSessionResponse s = createSession(*c);
     QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionNotActivated);
     QCOMPARE(cancel(*c, NodeId(0, ByteString("not a token"))), status::BadSessionIdInvalid);
-    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
     QCOMPARE(cancel(*c, s.authenticationToken), StatusCode());
 }
 
@@ -130,12 +100,12 @@ void TestSessions::otherChannelsAreRefused() {
     RawClient* b = channel();
     QVERIFY(a && b);
     const CreateSessionResponse s = createSession(*a);
-    QCOMPARE(activate(*a, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*a, s.authenticationToken), StatusCode());
     QCOMPARE(cancel(*b, s.authenticationToken), status::BadSessionIdInvalid);
     CloseSessionRequest close;
     close.requestHeader.authenticationToken = s.authenticationToken;
     CloseSessionResponse cr;
-    QCOMPARE(call(*b, close, &cr), status::BadSessionIdInvalid);
+    QCOMPARE(rawCall(*b, close, &cr), status::BadSessionIdInvalid);
     // The Session stays usable on its own channel.
     QCOMPARE(cancel(*a, s.authenticationToken), StatusCode());
 }
@@ -145,8 +115,8 @@ void TestSessions::firstActivationMustUseTheCreatingChannel() {
     RawClient* b = channel();
     QVERIFY(a && b);
     const CreateSessionResponse s = createSession(*a);
-    QCOMPARE(activate(*b, s.authenticationToken), status::BadSessionIdInvalid);
-    QCOMPARE(activate(*a, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*b, s.authenticationToken), status::BadSessionIdInvalid);
+    QCOMPARE(rawActivate(*a, s.authenticationToken), StatusCode());
 }
 
 void TestSessions::laterActivationMovesTheSession() {
@@ -154,8 +124,8 @@ void TestSessions::laterActivationMovesTheSession() {
     RawClient* b = channel();
     QVERIFY(a && b);
     const CreateSessionResponse s = createSession(*a);
-    QCOMPARE(activate(*a, s.authenticationToken), StatusCode());
-    QCOMPARE(activate(*b, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*a, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*b, s.authenticationToken), StatusCode());
     QCOMPARE(cancel(*b, s.authenticationToken), StatusCode());
     QCOMPARE(cancel(*a, s.authenticationToken), status::BadSessionIdInvalid);
 }
@@ -169,7 +139,7 @@ void TestSessions::unactivatedSessionEndsWithItsChannel() {
     QCOMPARE(m_server->sessions().count(), before + 1);
     a->socket().disconnectFromHost();
     QTRY_COMPARE(m_server->sessions().count(), before);
-    QCOMPARE(activate(*b, s.authenticationToken), status::BadSessionIdInvalid);
+    QCOMPARE(rawActivate(*b, s.authenticationToken), status::BadSessionIdInvalid);
 }
 
 void TestSessions::sessionTimesOut() {
@@ -177,7 +147,7 @@ void TestSessions::sessionTimesOut() {
     QVERIFY(c);
     const CreateSessionResponse s = createSession(*c, 100);  // revised up to the 300 ms minimum
     QCOMPARE(s.revisedSessionTimeout, 300.0);
-    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
     QTest::qWait(1600);  // the server checks for expiry every second
     QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionIdInvalid);
 }
@@ -195,15 +165,15 @@ void TestSessions::identityTokensTheEndpointDoesNotOfferAreInvalid() {
     ActivateSessionResponse r;
     // Without PKI the None endpoint offers no username policy (OPC 10000-4 7.41: no unencrypted
     // secrets): a token for a policy the endpoint does not list is invalid.
-    QCOMPARE(call(*c, req, &r), status::BadIdentityTokenInvalid);
-    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(rawCall(*c, req, &r), status::BadIdentityTokenInvalid);
+    QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
 }
 
 void TestSessions::addressSpaceUpdatesReachOpenConnections() {
     RawClient* c = channel();
     QVERIFY(c);
     const CreateSessionResponse s = createSession(*c);
-    QCOMPARE(activate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
     auto displayName = [&] {
         ReadRequest req;
         req.requestHeader.authenticationToken = s.authenticationToken;
@@ -212,7 +182,7 @@ void TestSessions::addressSpaceUpdatesReachOpenConnections() {
         r.attributeId = uint32_t(AttributeId::DisplayName);
         req.nodesToRead = Array<ReadValueId>{r};
         ReadResponse resp;
-        if (call(*c, req, &resp).isBad() || resp.results.size() != 1) return QString("<failed>");
+        if (rawCall(*c, req, &resp).isBad() || resp.results.size() != 1) return QString("<failed>");
         const LocalizedText* t = resp.results[0].value.get<LocalizedText>();
         return t ? t->text.toQString() : QString("<no text>");
     };
@@ -233,11 +203,11 @@ void TestSessions::tooManySessions() {
         CreateSessionRequest req;
         req.requestedSessionTimeout = 60000;
         CreateSessionResponse r;
-        last = call(*c, req, &r);
+        last = rawCall(*c, req, &r);
         if (last.isBad()) break;
         // Activated: a Session not activated would make room for the next one (OPC 10000-4
         // 5.7.2.1; tests/client/tst_admission unactivatedSessionsDoNotExhaustAnything).
-        QCOMPARE(activate(*c, r.authenticationToken), status::Good);
+        QCOMPARE(rawActivate(*c, r.authenticationToken), status::Good);
         ++created;
     }
     QCOMPARE(last, status::BadTooManySessions);
