@@ -6,6 +6,7 @@
 #include "ProcessStats.h"
 
 #include "ua/encoding/generated/NodeIds.h"
+#include "ua/secure/CryptoThreadState.h"
 #include "ua/secure/SecurityPolicy.h"
 
 #include <QStandardPaths>
@@ -169,6 +170,7 @@ struct LoadRunner::Impl {
         for (int i = 0; i < n; ++i) {
             auto t = std::make_unique<QThread>();
             t->setObjectName(QStringLiteral("loadtest-io-%1").arg(i));
+            crypto::freeThreadStateOnFinish(t.get());
             t->start();
             auto io = std::make_unique<IoStats>();
             io->anchor = new QObject;

@@ -1,6 +1,7 @@
 #include "ua/client/Client.h"
 
 #include "ua/client/SubscriptionManager.h"
+#include "ua/secure/CryptoThreadState.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 
@@ -9,6 +10,7 @@ namespace ua {
 Client::Client(ClientConfig config, QObject* parent) : QObject(parent), m_config(std::move(config)) {
     m_ownThread = new QThread;
     m_ownThread->setObjectName(QStringLiteral("ua-client"));
+    crypto::freeThreadStateOnFinish(m_ownThread);
     m_ownThread->start();
     init(m_ownThread);
 }

@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
+#include "ua/secure/CryptoThreadState.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
@@ -225,6 +226,7 @@ bool Server::start() {
     for (int i = 0; i < m_config.ioThreads; ++i) {
         auto* t = new QThread;
         t->setObjectName(QStringLiteral("ua-io-%1").arg(i));
+        crypto::freeThreadStateOnFinish(t);
         auto* ctx = new QObject;
         ctx->moveToThread(t);
         connect(t, &QThread::finished, ctx, &QObject::deleteLater);
@@ -241,6 +243,7 @@ bool Server::start() {
     }
     m_acceptThread = new QThread;
     m_acceptThread->setObjectName(QStringLiteral("ua-accept"));
+    crypto::freeThreadStateOnFinish(m_acceptThread);
     m_acceptContext = new QObject;
     m_acceptContext->moveToThread(m_acceptThread);
     connect(m_acceptThread, &QThread::finished, m_acceptContext, &QObject::deleteLater);
