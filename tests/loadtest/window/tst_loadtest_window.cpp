@@ -130,7 +130,13 @@ void TestLoadtestWindow::sweepThroughTheControls() {
     QVERIFY(finished.wait(30000));
     const app::LagFigures lag = probe.stop();
     qInfo("GUI timer lag during the sweep: %zu ticks, p50 %.2f ms, p99 %.2f ms, max %.2f ms", lag.samples, lag.p50Ms, lag.p99Ms, lag.maxMs);
+#ifndef UA_TEST_SANITIZER
     QVERIFY2(lag.p99Ms < 50, "the GUI thread was blocked during the sweep");   // the goal of the apps' windows
+#else
+    // Instrumented (./test.sh --asan) the GUI thread's work takes 2-3x as long and the server runs
+    // in this process too: 50 ms is the goal of the real build; here only a blocked thread fails.
+    QVERIFY2(lag.p99Ms < 250, "the GUI thread was blocked during the sweep");
+#endif
 
     QCOMPARE(steps.count(), 2);
     QCOMPARE(m_window->progress()->value(), 2);
