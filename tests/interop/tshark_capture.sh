@@ -15,7 +15,8 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-port=$(( 20000 + RANDOM % 20000 ))
+# Below Linux's ephemeral ports (32768 and up), which other tests' clients may hold.
+port=$(( 20000 + RANDOM % 12000 ))
 "$server_bin" --headless --port "$port" --host 127.0.0.1 >"$work/server.log" 2>&1 &
 pids+=($!)
 tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log" 2>&1 &
