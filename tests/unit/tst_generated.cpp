@@ -99,6 +99,7 @@ private slots:
     void registryFindsEncodings();
     void enumerationsEncodeAsTheirSize();
     void fieldOrderFollowsTheSchema();
+    void readRequestDecodesIntoAReusedObject();
 };
 
 void TestGenerated::coversTheWholeSchema() {
@@ -161,4 +162,52 @@ void TestGenerated::fieldOrderFollowsTheSchema() {
 }
 
 QTEST_GUILESS_MAIN(TestGenerated)
+// The server decodes every Read into one ReadRequest per I/O thread, whose ReadValueIds are decoded
+// over the previous request's (kDecodeOverwritesAll, BinaryDecoder.h): whatever was held before,
+// the result must equal a decode into a fresh object.
+void TestGenerated::readRequestDecodesIntoAReusedObject() {
+    ReadValueId longString;
+    longString.nodeId = NodeId(1, String("A_benchmark_variable_name_longer_than_any_small_string_buffer"));
+    longString.attributeId = 13;
+    longString.indexRange = String("1:2");
+    longString.dataEncoding = QualifiedName{0, String("Default Binary")};
+    ReadValueId guid;
+    guid.nodeId = NodeId(3, Guid::parse("72962B91-FA75-4AE6-8D28-B404DC7DAF63").value());
+    guid.attributeId = 1;
+    ReadValueId opaque;
+    opaque.nodeId = NodeId(2, ByteString("\x01\x02\x03"));
+    opaque.attributeId = 4;
+    opaque.indexRange = String("");
+    ReadValueId numeric;
+    numeric.nodeId = NodeId(2258);
+    numeric.attributeId = 13;
+
+    const auto request = [](std::vector<ReadValueId> items, bool null = false) {
+        ReadRequest r;
+        r.requestHeader.requestHandle = uint32_t(items.size()) + 7;
+        r.maxAge = double(items.size());
+        r.timestampsToReturn = TimestampsToReturn::Both;
+        if (!null) r.nodesToRead = Array<ReadValueId>(std::move(items));
+        return r;
+    };
+    const std::vector<ReadRequest> sequence = {
+        request({longString, guid, opaque, numeric}),
+        request({numeric, numeric}),                 // fewer, and strings replaced by numbers
+        request({opaque, longString, guid, numeric, longString}),  // more, kinds swapped
+        request({}, true),                           // a null array
+        request({}),                                 // an empty one
+        request({guid}),
+    };
+    ReadRequest reused;
+    for (std::size_t i = 0; i < sequence.size(); ++i) {
+        const QByteArray bytes = encodeToBytes(sequence[i]);
+        ReadRequest fresh;
+        QVERIFY(decodeFromBytes(bytes, fresh).isGood());
+        QVERIFY(decodeFromBytes(bytes, reused).isGood());
+        QVERIFY2(reused == fresh, qPrintable(QString("request %1").arg(i)));
+        QCOMPARE(reused.nodesToRead.isNull(), fresh.nodesToRead.isNull());
+        QCOMPARE(reused.nodesToRead.size(), sequence[i].nodesToRead.size());
+    }
+}
+
 #include "tst_generated.moc"

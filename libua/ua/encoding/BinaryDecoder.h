@@ -122,11 +122,22 @@ constexpr std::size_t minEncodedSize() {
     else return 1;
 }
 
+struct ReadValueId;
+// Types whose decode() sets every field, whatever the target held before: an array of them is
+// decoded into the elements it already has (their strings keep their storage) instead of
+// destroying them and default-constructing new ones. Only for the hot path's request arrays
+// (a reused ReadRequest, ServiceDispatcher.cpp); tst_generated checks the property.
+template <class T>
+inline constexpr bool kDecodeOverwritesAll = false;
+template <>
+inline constexpr bool kDecodeOverwritesAll<ReadValueId> = true;
+
 template <class T>
 void decode(BinaryDecoder& d, Array<T>& a) {
     const int32_t n = d.readLength(d.limits().maxArrayLength, minEncodedSize<T>());
     if (n < 0) { a.setNull(); return; }
-    a.setEmpty();
+    if constexpr (kDecodeOverwritesAll<T>) a.setNotNull();  // decoded into the elements it holds
+    else a.setEmpty();
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
         const uint8_t* p = d.take(std::size_t(n) * sizeof(T));
         if (!p || n == 0) return;  // an empty vector's data() may be null: no memcpy then

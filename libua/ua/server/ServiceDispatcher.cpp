@@ -26,6 +26,46 @@ using DispatchFn = void (*)(RequestContext&, uint32_t requestId, const uint8_t* 
 // Counting (diagnostics/ServiceCounters.h): a request served with its Session costs one relaxed
 // load + store of the Session's counter (the subscription and MonitoredItem services are counted on
 // the Session's home thread instead); everything else (Session-less services, rejections) is rare.
+// Where a request and its response are decoded and built. Read, the service of the hot path, uses
+// one pair per I/O thread, kept between requests: the arrays keep their capacity and the decoded
+// ReadValueIds their strings, so a Read of n values allocates nothing in steady state instead of
+// two arrays of n elements built and destroyed per request. Everything else gets fresh objects
+// (a deferred service may keep its request). The Read pair is reset here, not by the handler.
+template <class Req, class Resp, ServiceKind kind>
+struct RequestScratch {
+    Req req;
+    Resp resp;
+    Req& request() { return req; }
+    Resp& response() { return resp; }
+};
+template <class Req, class Resp>
+struct RequestScratch<Req, Resp, ServiceKind::Read> {
+    // A request of more than this many values gives its memory back afterwards (MaxNodesPerRead
+    // may allow 10,000 or more; one such Read must not pin megabytes on every I/O thread).
+    static constexpr std::size_t kKeptCapacity = 1024;
+    struct Pair {
+        Req req;
+        Resp resp;
+    };
+    static Pair& pair() {
+        thread_local Pair p;
+        return p;
+    }
+    Req& request() { return pair().req; }
+    Resp& response() {
+        Resp& r = pair().resp;
+        r.responseHeader = ResponseHeader();
+        r.results.setEmpty();  // keeps the capacity
+        r.diagnosticInfos.setEmpty();
+        return r;
+    }
+    ~RequestScratch() {
+        Pair& p = pair();
+        if (p.req.nodesToRead.capacity() > kKeptCapacity) p.req.nodesToRead = {};
+        if (p.resp.results.capacity() > kKeptCapacity) p.resp.results = {};
+    }
+};
+
 template <class Req, class Resp, void (*Handler)(RequestContext&, const Req&, Resp&), Needs needs, ServiceKind kind>
 void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::size_t size) {
     ServerSecureChannel& ch = *ctx.connection.channel();
@@ -41,7 +81,8 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
         }
         ch.sendServiceFault(requestId, requestHandle, bad);
     };
-    Req req;
+    RequestScratch<Req, Resp, kind> scratch;
+    Req& req = scratch.request();
     BinaryDecoder d(body, size);
     decode(d, req);
     if (!d.ok() || !d.atEnd()) {
@@ -63,7 +104,7 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
         if constexpr (!countedOnHome(kind)) ++s->counters[kind].total;
         ctx.session = std::move(s);
     }
-    Resp resp;
+    Resp& resp = scratch.response();
     resp.responseHeader.timestamp = DateTime::now();
     resp.responseHeader.requestHandle = req.requestHeader.requestHandle;
     Session* const session = ctx.session.get();  // ctx keeps it alive (CloseSession too)

@@ -49,6 +49,7 @@ public:
     bool isNull() const { return m_null && this->empty(); }
     void setNull() { this->clear(); m_null = true; }
     void setEmpty() { this->clear(); m_null = false; }
+    void setNotNull() { m_null = false; }  // keeps the elements
     friend bool operator==(const Array& a, const Array& b) {
         return a.isNull() == b.isNull() &&
                static_cast<const std::vector<T>&>(a) == static_cast<const std::vector<T>&>(b);

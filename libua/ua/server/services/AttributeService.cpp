@@ -149,10 +149,10 @@ void handleRead(ServiceContext& ctx, const ReadRequest& req, ReadResponse& resp)
         resp.responseHeader.serviceResult = status::BadTooManyOperations;
         return;
     }
-    resp.results = Array<DataValue>::emptyArray();
+    resp.results.setEmpty();  // keeps the capacity of a reused response (ServiceDispatcher.cpp)
     resp.results.reserve(req.nodesToRead.size());
     for (const ReadValueId& item : req.nodesToRead) resp.results.push_back(readValue(ctx, item, req.timestampsToReturn));
-    resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
+    resp.diagnosticInfos.setEmpty();
 }
 
 namespace {
