@@ -99,11 +99,12 @@ private:
     qint64 m_savedReadBufferSize = 0;
     uint64_t m_bytesQueued = 0;            // bytes handed to the socket since the start
     uint64_t m_bytesFlushed = 0;           // of them, bytes the socket has written to the kernel
-    uint64_t m_bytesQueuedAtTick = 0;      // m_bytesQueued at the last 1 s tick (releaseIdleBuffers)
-    bool m_idle = false;                   // readyRead goes to onReadyReadIdle (releaseIdleBuffers)
     std::vector<uint64_t> m_responseEnds;  // ring: m_bytesQueued after each response not yet flushed
     std::size_t m_ringHead = 0;
     std::size_t m_ringCount = 0;
+    // Idle buffers (releaseIdleBuffers).
+    uint64_t m_bytesQueuedAtTick = 0;      // m_bytesQueued at the last 1 s tick
+    bool m_idle = false;                   // readyRead goes to onReadyReadIdle
 };
 
 } // namespace ua
