@@ -3,15 +3,15 @@
 // must refuse, or push every configured limit. Each case checks the status OPC 10000 names, the
 // connection closed where it says so, the server's resources back to their baseline (channels,
 // Sessions, the chunk budget, RSS) and a well-behaved client served meanwhile.
+#include "../common/ProcessMemory.h"
+#include "../common/TestServerConfig.h"
 #include "RawSession.h"
 #include "ua/server/Server.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QtTest>
 #include <algorithm>
-#include <malloc.h>
 #include <memory>
 
 using namespace ua;
@@ -20,30 +20,9 @@ using namespace ua::test;
 namespace {
 
 ServerConfig serverConfig() {
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
+    ServerConfig cfg = localServerConfig();
     cfg.benchmarkVariables = 20;
     return cfg;
-}
-
-// Bytes the heap has handed out and not got back (glibc: small blocks plus mmap'ed ones). Unlike
-// RSS it does not count what free() returned to the allocator's caches, so it is back at its
-// baseline when everything allocated for a connection has been freed.
-qint64 heapInUseBytes() {
-    const struct mallinfo2 m = mallinfo2();
-    return qint64(m.uordblks + m.hblkhd);
-}
-
-qint64 rssBytes() {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) return -1;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
-    return -1;
 }
 
 ReadRequest readOf(int values, const NodeId& token = {}) {
@@ -231,28 +210,28 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
               double(rssAfter.back()) / 1048576.0, heapBefore, heapHeld, heapAfter.back(), heapAfter.back() - heapAfter.front());
     }
     QVERIFY(allServed());
-#ifndef UA_TEST_SANITIZER  // a sanitizer's allocator keeps freed memory (quarantine, shadow): no baseline
-    // The heap in use after round 1 (the warm-up: the allocator's and Qt's first-use structures,
-    // the I/O threads' containers at their high-water mark) is the baseline.
-    // Measured here (4 rounds, RelWithDebInfo, 2 I/O threads): rounds 2-4 at +275, +308, +307 KB
-    // above round 1, i.e. 16 KB a round over rounds 2-4 (allocator bookkeeping, not per
-    // connection: 32 bytes kept per connection would already be 64 KB a round). Before each
-    // thread served once more and the late Session was closed, the figure alternated by ~10 MB
-    // (a whole AddressSpace copy kept by an idle thread) and grew 0.5 MB a round (the Session
-    // left to its timeout). Bounds: 3 MB above the baseline (10x what was measured, far below one
-    // AddressSpace copy) and 64 KB a round (4x).
-    constexpr qint64 kHeapAboveBaseline = 3ll << 20;
-    constexpr qint64 kHeapGrowthPerRound = 64ll << 10;
-    const qint64 baseline = heapAfter.front();
-    for (std::size_t r = 1; r < heapAfter.size(); ++r)
-        QVERIFY2(heapAfter[r] - baseline <= kHeapAboveBaseline,
-                 qPrintable(QStringLiteral("round %1: %2 bytes above round 1").arg(r + 1).arg(heapAfter[r] - baseline)));
-    const qint64 perRound = (heapAfter.back() - heapAfter[1]) / qint64(heapAfter.size() - 2);
-    QVERIFY2(perRound <= kHeapGrowthPerRound, qPrintable(QStringLiteral("%1 bytes a round").arg(perRound)));
-    // RSS keeps what free() gave back to the allocator (the I/O threads' arenas fill unevenly), so
-    // it is only bounded by what 2,000 connections hold (16 MB both sides).
-    QVERIFY2(rssAfter.back() - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
-#endif
+    if (!kSanitizer) {  // a sanitizer's allocator keeps freed memory (quarantine, shadow): no baseline
+        // The heap in use after round 1 (the warm-up: the allocator's and Qt's first-use structures,
+        // the I/O threads' containers at their high-water mark) is the baseline.
+        // Measured here (4 rounds, RelWithDebInfo, 2 I/O threads): rounds 2-4 at +275, +308, +307 KB
+        // above round 1, i.e. 16 KB a round over rounds 2-4 (allocator bookkeeping, not per
+        // connection: 32 bytes kept per connection would already be 64 KB a round). Before each
+        // thread served once more and the late Session was closed, the figure alternated by ~10 MB
+        // (a whole AddressSpace copy kept by an idle thread) and grew 0.5 MB a round (the Session
+        // left to its timeout). Bounds: 3 MB above the baseline (10x what was measured, far below one
+        // AddressSpace copy) and 64 KB a round (4x).
+        constexpr qint64 kHeapAboveBaseline = 3ll << 20;
+        constexpr qint64 kHeapGrowthPerRound = 64ll << 10;
+        const qint64 baseline = heapAfter.front();
+        for (std::size_t r = 1; r < heapAfter.size(); ++r)
+            QVERIFY2(heapAfter[r] - baseline <= kHeapAboveBaseline,
+                     qPrintable(QStringLiteral("round %1: %2 bytes above round 1").arg(r + 1).arg(heapAfter[r] - baseline)));
+        const qint64 perRound = (heapAfter.back() - heapAfter[1]) / qint64(heapAfter.size() - 2);
+        QVERIFY2(perRound <= kHeapGrowthPerRound, qPrintable(QStringLiteral("%1 bytes a round").arg(perRound)));
+        // RSS keeps what free() gave back to the allocator (the I/O threads' arenas fill unevenly), so
+        // it is only bounded by what 2,000 connections hold (16 MB both sides).
+        QVERIFY2(rssAfter.back() - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
+    }
 }
 
 void TestHostilePeers::helloTrickledOneByteAtATimeTimesOut() {
