@@ -329,6 +329,8 @@ struct LoadRunner::Impl {
     }
     void setupKeepAliveTick() {
         if (phase != Phase::Connecting) return setupKeepAlive->stop();
+        // The control Session too: it reads ServerDiagnostics after the step.
+        if (control) control->readValues({NodeId(id::Server_ServerStatus_CurrentTime)}, q, [](const ServiceResult<ReadResponse>&) {});
         for (auto& s : engine->sessions)
             if (s->setUp)
                 s->client->readValues({NodeId(id::Server_ServerStatus_CurrentTime)}, q, [](const ServiceResult<ReadResponse>&) {});
