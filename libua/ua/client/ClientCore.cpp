@@ -332,6 +332,7 @@ void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpoint
     m_backoff.reset();
     m_connectDone = std::move(done);
     m_busyRetries = 0;
+    m_busySinceMs = nowMs();
     setState(ClientState::Connecting);
     startConnect();
 }
@@ -417,7 +418,7 @@ void ClientCore::startConnect() {
 void ClientCore::connectStepFailed(const ServiceResult<GetEndpointsResponse>& r) {
     // A server under a connect storm answers ERR Bad_TcpServerTooBusy: back off and try again
     // (docs/Architecture.md, admission control) instead of failing at once.
-    if (r.status == status::BadTcpServerTooBusy && m_busyRetries < m_config.busyRetries && !m_userDisconnect) {
+    if (r.status == status::BadTcpServerTooBusy && mayRetryBusy(m_busyRetries) && !m_userDisconnect) {
         dropConnection(status::BadConnectionClosed, false);
         retryLater(m_busyRetries++, [this] {
             if (m_state == ClientState::Connecting && !m_userDisconnect) startConnect();
@@ -425,6 +426,11 @@ void ClientCore::connectStepFailed(const ServiceResult<GetEndpointsResponse>& r)
         return;
     }
     finishConnect(r);
+}
+
+bool ClientCore::mayRetryBusy(int attempts) const {
+    if (m_config.busyRetries >= 0 && attempts >= m_config.busyRetries) return false;
+    return nowMs() - m_busySinceMs < int64_t(m_config.busyRetryTimeMs);
 }
 
 void ClientCore::retryLater(int attempt, std::function<void()> action) {
@@ -451,7 +457,7 @@ void ClientCore::openSecureChannel(const GetEndpointsResponse& endpoints) {
     openConnection([this, endpoints](StatusCode opened) {
         // A server under a connect storm refuses the secure channel too (ERR Bad_TcpServerTooBusy):
         // back off and open it again; GetEndpoints need not be asked again.
-        if (opened == status::BadTcpServerTooBusy && m_busyRetries < m_config.busyRetries && !m_userDisconnect) {
+        if (opened == status::BadTcpServerTooBusy && mayRetryBusy(m_busyRetries) && !m_userDisconnect) {
             dropConnection(status::BadConnectionClosed, false);
             retryLater(m_busyRetries++, [this, endpoints] {
                 if (m_state == ClientState::Connecting && !m_userDisconnect) openSecureChannel(endpoints);
@@ -607,13 +613,14 @@ void ClientCore::createSession(ServiceCallback<CreateSessionResponse> done) {
     }
     m_activating = true;
     m_busyRetries = 0;
+    m_busySinceMs = nowMs();
     tryCreateSession(std::move(done));
 }
 
 void ClientCore::tryCreateSession(ServiceCallback<CreateSessionResponse> done) {
     createAndActivate([this, done](const ServiceResult<CreateSessionResponse>& r) {
         // Bad_ServerTooBusy: the server refuses Sessions for now (admission control); back off.
-        if (r.status == status::BadServerTooBusy && m_busyRetries < m_config.busyRetries && m_conn && !m_userDisconnect) {
+        if (r.status == status::BadServerTooBusy && mayRetryBusy(m_busyRetries) && m_conn && !m_userDisconnect) {
             const uint64_t gen = m_connGeneration;
             retryLater(m_busyRetries++, [this, gen, done] {
                 if (gen == m_connGeneration && m_conn) {
@@ -652,7 +659,31 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
     req.requestedSessionTimeout = m_config.requestedSessionTimeoutMs;
     req.maxResponseMessageSize = m_config.transport.maxMessageSize;
     m_session = Session();
-    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), 0, [this, done, clientNonce](const ServiceResult<CreateSessionResponse>& r) {
+    // The caller hears Bad_Timeout after requestTimeoutMs as for any request, but the request stays
+    // pending a while longer (kLateCreateFactor): a Session whose answer comes after we gave up is
+    // closed at once instead of waiting on the server for its activation time limit.
+    struct Attempt {
+        bool gaveUp = false;
+        bool answered = false;
+    };
+    auto attempt = std::make_shared<Attempt>();
+    const uint64_t gen = m_connGeneration;
+    const uint32_t timeoutMs = m_config.requestTimeoutMs;
+    QTimer::singleShot(int(std::min<uint32_t>(timeoutMs, 0x7FFFFFFF)), this, [this, attempt, gen, done] {
+        if (attempt->answered || gen != m_connGeneration) return;
+        attempt->gaveUp = true;
+        if (done) done({status::BadTimeout, {}});
+    });
+    const uint32_t lateTimeoutMs = uint32_t(std::min<uint64_t>(uint64_t(timeoutMs) * kLateCreateFactor, 0x7FFFFFFF));
+    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), lateTimeoutMs, [this, done, clientNonce, attempt](const ServiceResult<CreateSessionResponse>& r) {
+        if (attempt->gaveUp) {
+            if (r.status.isGood()) {
+                qCInfo(lcClient) << "CreateSession answered after" << m_config.requestTimeoutMs << "ms: closing that Session";
+                abandonSession(r.response.authenticationToken);
+            }
+            return;
+        }
+        attempt->answered = true;
         if (r.status.isBad()) {
             if (done) done(r);
             return;
@@ -683,7 +714,7 @@ void ClientCore::activateCreated(const ServiceResult<CreateSessionResponse>& cre
     activate([this, done, created, busyAttempts](StatusCode s) {
         // Bad_ServerTooBusy: the same Session is activated again after a back-off (a new
         // CreateSession would leave this one behind on the server until it expires).
-        if (s == status::BadServerTooBusy && busyAttempts < m_config.busyRetries && m_conn && !m_userDisconnect) {
+        if (s == status::BadServerTooBusy && mayRetryBusy(busyAttempts) && m_conn && !m_userDisconnect) {
             const uint64_t gen = m_connGeneration;
             retryLater(busyAttempts, [this, gen, created, busyAttempts, done] {
                 if (gen == m_connGeneration && m_conn) {
@@ -699,9 +730,31 @@ void ClientCore::activateCreated(const ServiceResult<CreateSessionResponse>& cre
         }
         ServiceResult<CreateSessionResponse> out = created;
         out.status = s;
-        if (s.isBad()) m_session = Session();
+        if (s.isBad()) {
+            // The Session was created and will not be used: an ActivateSession that timed out may
+            // still activate it on the server, and a refused one leaves it there until its activation
+            // time limit. Close it on its channel (requests are served in order there).
+            abandonSession(created.response.authenticationToken);
+            m_session = Session();
+        }
         if (done) done(out);
     });
+}
+
+void ClientCore::abandonSession(const NodeId& authenticationToken) {
+    if (!m_conn || !m_conn->isOpen() || authenticationToken.isNull()) return;
+    CloseSessionRequest close;
+    close.deleteSubscriptions = true;
+    // The token is this Session's, not m_session's (which may be another attempt's by now).
+    Pending p;
+    p.send = [close = std::move(close), authenticationToken](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
+        close.requestHeader.authenticationToken = authenticationToken;
+        close.requestHeader.timestamp = DateTime::now();
+        close.requestHeader.requestHandle = h.requestHandle;
+        close.requestHeader.timeoutHint = h.timeoutHint;
+        return c.send(requestId, close);
+    };
+    enqueue(std::move(p), 0, true);
 }
 
 StatusCode ClientCore::checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& r) {

@@ -194,6 +194,15 @@ private:
     void tryCreateSession(ServiceCallback<CreateSessionResponse> done);
     void createAndActivate(ServiceCallback<CreateSessionResponse> done);
     void activate(StatusCallback done);
+    // CloseSession (deleteSubscriptions) of a Session created on the current channel that will not
+    // be used: its activation failed or timed out, or its CreateSession answer came after the
+    // caller was told Bad_Timeout (OPC 10000-4 5.7.4.1: allowed before activation on that channel).
+    // Nothing waits for the answer.
+    void abandonSession(const NodeId& authenticationToken);
+    // A CreateSession stays pending this many request timeouts, for a late answer to be closed.
+    static constexpr uint32_t kLateCreateFactor = 6;
+    // Another retry after a busy answer: within ClientConfig::busyRetryTimeMs / busyRetries.
+    bool mayRetryBusy(int attempts) const;
     StatusCode checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& response);
     void readNamespaceArray(StatusCallback done);
 
@@ -218,6 +227,7 @@ private:
     StatusCallback m_openDone;      // the open in progress reports here
     ServiceCallback<GetEndpointsResponse> m_connectDone;  // connectToServer() in progress
     int m_busyRetries = 0;          // retries after Bad_TcpServerTooBusy / Bad_ServerTooBusy so far
+    int64_t m_busySinceMs = 0;      // when the connectToServer() / createSession() being retried began
     Session m_session;
     bool m_activating = false;      // createSession in progress: user requests wait
     bool m_wantSession = false;     // a Session was created by the user and not closed: reconnects restore one
