@@ -9,6 +9,7 @@
 #include "ua/client/Discovery.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/InplaceFunction.h"
+#include "ua/client/NodePool.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/client/ServiceResult.h"
@@ -262,10 +263,15 @@ private:
     uint32_t m_reconnectCount = 0;
     StatusCode m_lostReason;
 
-    std::unordered_map<uint32_t, Pending> m_pending;   // by requestHandle
-    std::unordered_map<uint32_t, uint32_t> m_byRequestId;
+    // The nodes of the per-call containers are reused (NodePool.h): no allocation per call.
+    template <class K, class V>
+    using PooledMap = std::unordered_map<K, V, std::hash<K>, std::equal_to<K>, PoolAllocator<std::pair<const K, V>>>;
+    using Deadline = std::pair<int64_t, uint32_t>;  // (deadline ms, handle)
+    NodePool m_nodePool;
+    PooledMap<uint32_t, Pending> m_pending{PoolAllocator<std::pair<const uint32_t, Pending>>(&m_nodePool)};  // by requestHandle
+    PooledMap<uint32_t, uint32_t> m_byRequestId{PoolAllocator<std::pair<const uint32_t, uint32_t>>(&m_nodePool)};
     std::deque<uint32_t> m_queue;                      // handles waiting for the (re)connect
-    std::set<std::pair<int64_t, uint32_t>> m_deadlines;
+    std::set<Deadline, std::less<Deadline>, PoolAllocator<Deadline>> m_deadlines{PoolAllocator<Deadline>(&m_nodePool)};
     uint32_t m_nextHandle = 1;
 
     QTimer* m_deadlineTimer;
