@@ -134,9 +134,11 @@ bool ClientCore::userRequestsMaySend() const {
     return (m_state == ClientState::ChannelOpen && !m_activating) || m_state == ClientState::Connected;
 }
 
-void ClientCore::enqueue(Pending p, uint32_t timeoutMs, bool internal) {
+uint32_t ClientCore::addPending(Completion done, uint32_t timeoutMs, bool internal) {
     uint32_t handle = m_nextHandle++;
     if (handle == 0) handle = m_nextHandle++;
+    Pending p;
+    p.done = std::move(done);
     p.timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
     p.deadlineMs = nowMs() + p.timeoutMs;
     p.internal = internal;
@@ -145,15 +147,38 @@ void ClientCore::enqueue(Pending p, uint32_t timeoutMs, bool internal) {
     const bool earliest = m_deadlines.empty() || deadline < m_deadlines.begin()->first;
     m_deadlines.emplace(deadline, handle);
     if (earliest) armDeadlineTimer();
+    return handle;
+}
 
+ClientCore::Route ClientCore::routeOf(bool internal) const {
     const bool connected = m_conn && m_conn->isOpen();
-    if (connected && (internal || userRequestsMaySend())) {
-        sendPending(handle);
-    } else if (!internal && (m_state == ClientState::Connecting || m_state == ClientState::Reconnecting || m_activating)) {
-        m_queue.push_back(handle);  // sent once the (re)connect is done; its deadline runs already
-    } else {
-        complete(handle, status::BadServerNotConnected);
+    if (connected && (internal || userRequestsMaySend())) return Route::Send;
+    if (!internal && (m_state == ClientState::Connecting || m_state == ClientState::Reconnecting || m_activating)) return Route::Queue;
+    return Route::Fail;
+}
+
+ClientCore::HeaderFields ClientCore::headerFields(uint32_t handle, const Pending& p) const {
+    HeaderFields h;
+    h.authenticationToken = m_session.authenticationToken;
+    h.requestHandle = handle;
+    h.timeoutHint = p.timeoutMs;
+    return h;
+}
+
+void ClientCore::fillHeader(RequestHeader& header, const HeaderFields& h) {
+    header.authenticationToken = h.authenticationToken;
+    header.timestamp = DateTime::now();
+    header.requestHandle = h.requestHandle;
+    header.timeoutHint = h.timeoutHint;
+}
+
+void ClientCore::sent(uint32_t handle, Pending& p, uint32_t requestId, StatusCode s) {
+    if (s.isBad()) {
+        complete(handle, s);  // e.g. Bad_RequestTooLarge: nothing was sent
+        return;
     }
+    p.requestId = requestId;
+    m_byRequestId.emplace(requestId, handle);
 }
 
 void ClientCore::sendPending(uint32_t handle) {
@@ -161,17 +186,9 @@ void ClientCore::sendPending(uint32_t handle) {
     if (it == m_pending.end() || !m_conn) return;
     Pending& p = it->second;
     const uint32_t requestId = m_conn->nextRequestId();
-    HeaderFields h;
-    h.authenticationToken = m_session.authenticationToken;
-    h.requestHandle = handle;
-    h.timeoutHint = p.timeoutMs;
-    const StatusCode s = p.send(*m_conn, requestId, h);
-    if (s.isBad()) {
-        complete(handle, s);  // e.g. Bad_RequestTooLarge: nothing was sent
-        return;
-    }
-    p.requestId = requestId;
-    m_byRequestId.emplace(requestId, handle);
+    const StatusCode s = p.send(*m_conn, requestId, headerFields(handle, p));
+    p.send = nullptr;  // the request is on its way: its copy is not needed any more
+    sent(handle, p, requestId, s);
 }
 
 void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
