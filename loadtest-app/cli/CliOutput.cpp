@@ -79,6 +79,8 @@ QString resultLine(const LoadParameters& p, const StepResult& s) {
                      .arg(s.itemsBelow99);
     if (p.scenario == Scenario::Connect)
         parts << QStringLiteral("sessions/s %1  too-busy %2  retries %3").arg(rate(s.sessionsPerS)).arg(s.serverTooBusy).arg(s.retries);
+    else if (s.setupS > 0)
+        parts << QStringLiteral("set-up %1 s (%2 sessions/s)").arg(s.setupS, 0, 'f', 1).arg(s.setupSessionsPerS, 0, 'f', 1);
     if (!s.errorsByStatus.empty()) {
         QStringList e;
         for (const auto& [status, n] : s.errorsByStatus) e << QStringLiteral("%1 %2").arg(status).arg(n);

@@ -90,6 +90,7 @@ struct Session {
     int busyAttempts = 0;         // connect: retries of the current cycle after a "too busy"
     int64_t cycleStartNs = 0;
     bool cycleCounted = false;
+    bool setUp = false;           // its Session is activated (set-up phase; the runner's thread)
 };
 
 class Engine {

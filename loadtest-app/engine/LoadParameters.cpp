@@ -3,6 +3,9 @@
 
 #include "JsonFields.h"
 
+#include <QThread>
+#include <algorithm>
+
 namespace ua::loadtest {
 
 namespace {
@@ -33,6 +36,12 @@ std::optional<Scenario> scenarioFromName(const QString& name) {
     for (int i = 0; i < 5; ++i)
         if (name == QLatin1String(kScenarioNames[i])) return Scenario(i);
     return std::nullopt;
+}
+
+int LoadParameters::resolvedIoThreads() const {
+    if (ioThreads > 0) return ioThreads;
+    const int wanted = (std::max(1, sessions) + kSessionsPerIoThread - 1) / kSessionsPerIoThread;
+    return std::clamp(wanted, 1, std::max(1, QThread::idealThreadCount()));
 }
 
 QJsonObject LoadParameters::toJson() const {
@@ -92,7 +101,7 @@ std::optional<LoadParameters> LoadParameters::fromJson(const QJsonObject& o, QSt
     r.get(QStringLiteral("warmupS"), p.warmupS, 0, 1e7);
     r.get(QStringLiteral("targetRate"), p.targetRate, 0, 1e9);
     r.getInt(QStringLiteral("requestTimeoutMs"), p.requestTimeoutMs, 1, 4294967295.0);
-    r.getInt(QStringLiteral("ioThreads"), p.ioThreads, 1, 256);
+    r.getInt(QStringLiteral("ioThreads"), p.ioThreads, 0, 256);
     r.getInt(QStringLiteral("connectWindow"), p.connectWindow, 1, 1e6);
     r.get(QStringLiteral("variableNamespaceUri"), p.variableNamespaceUri);
     r.getInt(QStringLiteral("firstVariableId"), p.firstVariableId, 0, 4294967295.0);

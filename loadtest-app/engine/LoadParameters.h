@@ -55,7 +55,8 @@ struct LoadParameters {
     // their latency grows). 0: closed loop (a response sends the next request).
     double targetRate = 0;
     uint32_t requestTimeoutMs = 5000;  // a request unanswered this long counts as a timeout
-    int ioThreads = 1;                 // the client I/O threads shared by every Session
+    // The client I/O threads shared by every Session; 0: chosen from the Sessions (resolvedIoThreads).
+    int ioThreads = 0;
     int connectWindow = 32;            // Session establishments in flight at once while connecting
 
     // --- Nodes ---
@@ -83,6 +84,12 @@ struct LoadParameters {
     qint64 serverPid = 0;
     // Read Server.ServerDiagnostics.ServerDiagnosticsSummary (i=2275) before and after the step.
     bool readServerDiagnostics = true;
+
+    // ioThreads, or when 0 one per kSessionsPerIoThread Sessions (rounded up), at most the machine's
+    // cores (QThread::idealThreadCount), at least 1: a storm of 1,000 secure Sessions on one thread
+    // answers its responses too late (their timeouts pass while the thread does RSA work).
+    static constexpr int kSessionsPerIoThread = 100;
+    int resolvedIoThreads() const;
 
     QJsonObject toJson() const;
     // Missing keys keep their defaults; a wrong type or value: nullopt with *error set.

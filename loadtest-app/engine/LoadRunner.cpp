@@ -44,7 +44,9 @@ ClientConfig clientConfig(const LoadParameters& p) {
     c.requestTimeoutMs = p.requestTimeoutMs;
     c.keepAliveIntervalMs = 0;  // the load itself shows a lost connection; no extra requests
     c.autoReconnect = false;    // a lost Session is counted (connectionBroken), not hidden
-    c.busyRetries = p.scenario == Scenario::Connect ? 0 : 10;  // connect: the engine backs off and counts
+    // connect: the engine backs off and counts; else the client's own back-off, bounded by
+    // ClientConfig::busyRetryTimeMs (5 minutes), so that a storm of Sessions all get in.
+    if (p.scenario == Scenario::Connect) c.busyRetries = 0;
     c.publishRequests = p.publishRequests;
     c.sessionName = QStringLiteral("UA Workbench Load Tester");
     c.applicationUri = QStringLiteral("urn:ua-workbench:loadtest");
@@ -107,11 +109,14 @@ struct LoadRunner::Impl {
     QTimer* tick = nullptr;                          // the timeline, once a second
     QTimer* phaseTimer = nullptr;
     QTimer* drainTimer = nullptr;
+    QTimer* setupKeepAlive = nullptr;                // Reads on set-up Sessions while the others connect
     int64_t drainDeadlineNs = 0;
 
     // Connecting.
     std::size_t nextToOpen = 0;
     int opening = 0, opened = 0, openFailed = 0;
+    int64_t setupStartNs = 0;
+    int setupTimeouts = 0;                           // establishments that timed out and were tried again
     std::map<QString, uint64_t> openFailures;        // by status name
     std::map<QString, uint64_t> openFailuresByStage;  // "CreateMonitoredItems (counter ...): Bad_..." for the message
 
@@ -158,11 +163,13 @@ struct LoadRunner::Impl {
         stopRequested = false;
         nextToOpen = 0;
         opening = opened = openFailed = 0;
+        setupTimeouts = 0;
         openFailures.clear();
         openFailuresByStage.clear();
         diagnosticsBefore.reset();
         setPhase(Phase::Connecting);
-        const int n = std::max(1, p.ioThreads);
+        const int n = p.resolvedIoThreads();
+        result.ioThreads = n;
         engine = std::make_unique<Engine>();
         engine->p = p;
         engine->openLoop = p.targetRate > 0;
@@ -233,6 +240,8 @@ struct LoadRunner::Impl {
             engine->sessions.push_back(std::move(s));
         }
         if (p.scenario == Scenario::Connect) return startLoad();  // the workers connect in the load
+        setupStartNs = steadyNs();
+        startSetupKeepAlive();
         openMore();
     }
 
@@ -240,16 +249,37 @@ struct LoadRunner::Impl {
         while (opening < p.connectWindow && nextToOpen < engine->sessions.size() && !stopRequested) {
             Session* s = engine->sessions[nextToOpen++].get();
             ++opening;
-            s->client->connectToServer(p.endpointUrl, q, [this, gen = generation, s](const ServiceResult<GetEndpointsResponse>& r) {
-                if (gen != generation) return;  // a callback of an earlier step
-                if (!r.isGood()) return opened1(r.status);
-                s->client->createSession(q, [this, gen = generation, s](const ServiceResult<CreateSessionResponse>& c) {
-                    if (gen != generation) return;  // a callback of an earlier step
-                    if (!c.isGood() || p.scenario != Scenario::Subscribe) return opened1(c.status);
-                    subscribe(s);
-                });
-            });
+            openOne(s, 0);
         }
+    }
+
+    // Connect + CreateSession/ActivateSession of one Session. An establishment that timed out (the
+    // client gave up on an answer; a storm on a loaded machine) is tried again, kSetupTimeoutRetries
+    // times at most, on the channel when it is open; the Client closes what it gave up on.
+    static constexpr int kSetupTimeoutRetries = 3;
+    bool retryTimedOut(Session* s, StatusCode st, int timeouts) {
+        if (st != status::BadTimeout || timeouts >= kSetupTimeoutRetries || stopRequested) return false;
+        ++setupTimeouts;
+        openOne(s, timeouts + 1);
+        return true;
+    }
+    void openOne(Session* s, int timeouts) {
+        auto createSession = [this, s, timeouts] {
+            s->client->createSession(q, [this, gen = generation, s, timeouts](const ServiceResult<CreateSessionResponse>& c) {
+                if (gen != generation) return;  // a callback of an earlier step
+                if (retryTimedOut(s, c.status, timeouts)) return;
+                s->setUp = c.isGood();
+                if (!c.isGood() || p.scenario != Scenario::Subscribe) return opened1(c.status);
+                subscribe(s);
+            });
+        };
+        if (s->client->state() == ClientState::ChannelOpen) return createSession();
+        s->client->connectToServer(p.endpointUrl, q, [this, gen = generation, s, timeouts, createSession](const ServiceResult<GetEndpointsResponse>& r) {
+            if (gen != generation) return;  // a callback of an earlier step
+            if (retryTimedOut(s, r.status, timeouts)) return;
+            if (!r.isGood()) return opened1(r.status);
+            createSession();
+        });
     }
 
     void subscribe(Session* s) {
@@ -288,6 +318,24 @@ struct LoadRunner::Impl {
         return p.counterNode.isEmpty() ? QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Simulation.Ramp") : p.counterNode;
     }
 
+    // While Sessions are set up (a storm of 1,000 secure ones takes minutes on a small machine), the
+    // ones already set up send nothing of the load yet: without a request the server would time
+    // them out (OPC 10000-4 5.7.2: the Session timeout runs from its last request). Each gets a Read
+    // of Server_ServerStatus_CurrentTime every third of the revised Session timeout (at most 10 s).
+    void startSetupKeepAlive() {
+        const double revised = control ? control->snapshot().revisedSessionTimeoutMs : 0;
+        const double periodMs = revised > 0 ? std::clamp(revised / 3, 500.0, 10'000.0) : 10'000.0;
+        setupKeepAlive->start(int(periodMs));
+    }
+    void setupKeepAliveTick() {
+        if (phase != Phase::Connecting) return setupKeepAlive->stop();
+        // The control Session too: it reads ServerDiagnostics after the step.
+        if (control) control->readValues({NodeId(id::Server_ServerStatus_CurrentTime)}, q, [](const ServiceResult<ReadResponse>&) {});
+        for (auto& s : engine->sessions)
+            if (s->setUp)
+                s->client->readValues({NodeId(id::Server_ServerStatus_CurrentTime)}, q, [](const ServiceResult<ReadResponse>&) {});
+    }
+
     // A Session set up (stage empty: connect + Session; else the subscribe stage that failed).
     void opened1(StatusCode status, const QString& stage = {}) {
         --opening;
@@ -300,12 +348,21 @@ struct LoadRunner::Impl {
         }
         if (phase != Phase::Connecting) return;
         if (opened + openFailed == int(engine->sessions.size()) || (stopRequested && opening == 0)) {
+            setupKeepAlive->stop();
+            result.setupS = double(steadyNs() - setupStartNs) / 1e9;
+            result.setupSessionsPerS = opened > 0 && result.setupS > 0 ? opened / result.setupS : 0;
+            if (setupTimeouts > 0)
+                result.warnings << QStringLiteral("%1 Session establishments timed out while setting up and were tried again").arg(setupTimeouts);
             if (stopRequested) return fail(QStringLiteral("stopped"));
             if (openFailed > 0) {
                 QStringList why;
                 for (const auto& [name, n] : openFailuresByStage) why << QStringLiteral("%1 x %2").arg(n).arg(name);
                 result.errorsByStatus = openFailures;
-                return fail(QStringLiteral("%1 of %2 Sessions could not be set up: %3").arg(openFailed).arg(p.sessions).arg(why.join(QStringLiteral(", "))));
+                return fail(QStringLiteral("%1 of %2 Sessions could not be set up: %3 (set-up %4 s)")
+                                .arg(openFailed)
+                                .arg(p.sessions)
+                                .arg(why.join(QStringLiteral(", ")))
+                                .arg(result.setupS, 0, 'f', 1));
             }
             return startLoad();
         }
@@ -608,6 +665,7 @@ struct LoadRunner::Impl {
         tick->stop();
         phaseTimer->stop();
         drainTimer->stop();
+        setupKeepAlive->stop();
         setPhase(Phase::Closing);
         closing = 0;
         auto closeOne = [this](Client* c) {
@@ -665,6 +723,8 @@ LoadRunner::LoadRunner(QObject* parent) : QObject(parent), d(std::make_unique<Im
     });
     d->drainTimer = new QTimer(this);
     connect(d->drainTimer, &QTimer::timeout, this, [this] { d->drainCheck(); });
+    d->setupKeepAlive = new QTimer(this);
+    connect(d->setupKeepAlive, &QTimer::timeout, this, [this] { d->setupKeepAliveTick(); });
 }
 
 LoadRunner::~LoadRunner() {

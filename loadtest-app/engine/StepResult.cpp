@@ -137,6 +137,9 @@ QJsonObject StepResult::toJson() const {
     o.insert(QStringLiteral("sessionsPerS"), sessionsPerS);
     o.insert(QStringLiteral("serverTooBusy"), double(serverTooBusy));
     o.insert(QStringLiteral("retries"), double(retries));
+    o.insert(QStringLiteral("setupS"), setupS);
+    o.insert(QStringLiteral("setupSessionsPerS"), setupSessionsPerS);
+    o.insert(QStringLiteral("ioThreads"), ioThreads);
     o.insert(QStringLiteral("clientCpuMsPerOp"), clientCpuMsPerOp);
     o.insert(QStringLiteral("clientCpuPercent"), clientCpuPercent);
     o.insert(QStringLiteral("clientRssKb"), double(clientRssKb));
@@ -188,6 +191,9 @@ std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* er
     r.get(QStringLiteral("sessionsPerS"), s.sessionsPerS, 0);
     r.getInt(QStringLiteral("serverTooBusy"), s.serverTooBusy, 0, 1.8e19);
     r.getInt(QStringLiteral("retries"), s.retries, 0, 1.8e19);
+    r.get(QStringLiteral("setupS"), s.setupS, 0);
+    r.get(QStringLiteral("setupSessionsPerS"), s.setupSessionsPerS, 0);
+    r.getInt(QStringLiteral("ioThreads"), s.ioThreads, 0, 256);
     r.get(QStringLiteral("clientCpuMsPerOp"), s.clientCpuMsPerOp, -1);
     r.get(QStringLiteral("clientCpuPercent"), s.clientCpuPercent, 0);
     r.getInt(QStringLiteral("clientRssKb"), s.clientRssKb, -1, 1e15);

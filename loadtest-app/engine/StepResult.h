@@ -73,6 +73,14 @@ struct StepResult {
     uint64_t serverTooBusy = 0;
     uint64_t retries = 0;
 
+    // Setting up the step's Sessions before the load (not the connect scenario, whose workers connect
+    // in the load): seconds from the first connect until every Session was set up (subscribe: with
+    // its Subscription and MonitoredItems), and Sessions set up per second over that time. 0 when
+    // no Session was set up.
+    double setupS = 0;
+    double setupSessionsPerS = 0;
+    int ioThreads = 0;                // the client I/O threads the step ran with (LoadParameters::ioThreads resolved)
+
     // The load generator over the measured period: CPU of its I/O threads (where requests are built,
     // sent, answered and recorded; not a server in the same process), RSS of this process.
     double clientCpuMsPerOp = 0;

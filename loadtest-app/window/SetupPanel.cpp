@@ -157,8 +157,9 @@ QGroupBox* SetupPanel::buildLoad() {
     m_timeoutMs = intSpin("requestTimeoutMs", 100, 600000, 5000, tr(" ms"));
     m_timeoutMs->setSingleStep(500);
     f->addRow(tr("Request timeout"), m_timeoutMs);
-    m_ioThreads = intSpin("ioThreads", 1, 64, 1);
-    m_ioThreads->setToolTip(tr("Client I/O threads shared by every Session"));
+    m_ioThreads = intSpin("ioThreads", 0, 64, 0);
+    m_ioThreads->setSpecialValueText(tr("auto"));
+    m_ioThreads->setToolTip(tr("Client I/O threads shared by every Session; auto: one per 100 Sessions, at most the cores"));
     f->addRow(tr("Client I/O threads"), m_ioThreads);
     return box;
 }

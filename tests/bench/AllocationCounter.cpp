@@ -15,10 +15,17 @@ void __libc_free(void*);
 namespace {
 std::atomic<uint64_t> g_calls{0};
 std::atomic<uint64_t> g_bytes{0};
+std::atomic<uint64_t> g_markedCalls{0};
+std::atomic<uint64_t> g_markedBytes{0};
+thread_local bool t_marked = false;
 
 inline void count(std::size_t n) {
     g_calls.fetch_add(1, std::memory_order_relaxed);
     g_bytes.fetch_add(n, std::memory_order_relaxed);
+    if (t_marked) {
+        g_markedCalls.fetch_add(1, std::memory_order_relaxed);
+        g_markedBytes.fetch_add(n, std::memory_order_relaxed);
+    }
 }
 } // namespace
 
@@ -56,5 +63,9 @@ int posix_memalign(void** out, std::size_t a, std::size_t n) {
 namespace ua::bench {
 AllocationCount allocationsSoFar() {
     return {g_calls.load(std::memory_order_relaxed), g_bytes.load(std::memory_order_relaxed)};
+}
+void countThisThread(bool on) { t_marked = on; }
+AllocationCount markedThreadAllocationsSoFar() {
+    return {g_markedCalls.load(std::memory_order_relaxed), g_markedBytes.load(std::memory_order_relaxed)};
 }
 } // namespace ua::bench

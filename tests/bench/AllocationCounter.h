@@ -4,6 +4,8 @@
 // linked into an executable (the dynamic linker resolves malloc to the executable's definition
 // first), and forward to __libc_malloc & co. Only for benchmark executables: never link it into
 // libua.
+//
+// The mark is a thread_local flag of the executable (local-exec TLS: reading it allocates nothing).
 #pragma once
 
 #include <cstdint>
@@ -17,5 +19,12 @@ struct AllocationCount {
 
 // Totals since the process started.
 AllocationCount allocationsSoFar();
+
+// Marks the calling thread (on = true) or unmarks it: allocations made on marked threads are also
+// added to the totals of markedThreadAllocationsSoFar(). A benchmark with a server and a client in
+// one process marks the client's I/O thread to count the client's allocations alone.
+void countThisThread(bool on);
+// Totals of the allocations made on marked threads while they were marked.
+AllocationCount markedThreadAllocationsSoFar();
 
 } // namespace ua::bench

@@ -2,10 +2,12 @@
 // process, raw UA-TCP clients for the exact answers, and our Client for the back-off.
 #include "../transport/RawSession.h"
 #include "ClientTestUtil.h"
+#include "TcpProxy.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/Server.h"
+#include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -48,6 +50,9 @@ private slots:
     void discoveryGetsInAtMaxSessions();
     void secureStormConnectsThroughTheBackOff();
     void backOffGrowsWithJitter();
+    void busyRetriesAreBoundedByTime();
+    void lateActivateClosesTheSession();
+    void lateCreateClosesTheSession();
 
 private:
     std::unique_ptr<Server> start(ServerConfig cfg) {
@@ -318,6 +323,106 @@ void TestAdmission::backOffGrowsWithJitter() {
         first.insert(b.nextDelayMs());
     }
     QVERIFY2(first.size() >= 10, "20 clients' first delays are spread");
+}
+
+void TestAdmission::busyRetriesAreBoundedByTime() {
+    // ClientConfig::busyRetryTimeMs: with no bound on the count (busyRetries -1) the client retries
+    // a busy server with its back-off until the time is up, then reports Bad_TcpServerTooBusy.
+    ServerConfig cfg = serverConfig();
+    cfg.admission.maxHandshakes = 1;
+    cfg.admission.busyDelayMs = 0;
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient holder;  // holds the one handshake slot
+    QVERIFY(holder.connectTo(server->port()) && holder.openChannel());
+    ClientConfig ccfg;
+    ccfg.keepAliveIntervalMs = 0;
+    ccfg.reconnect.initialDelayMs = 50;
+    ccfg.reconnect.maxDelayMs = 100;
+    ccfg.busyRetries = -1;
+    ccfg.busyRetryTimeMs = 1500;
+    Client client(ccfg);
+    QElapsedTimer t;
+    t.start();
+    Awaited<ServiceResult<GetEndpointsResponse>> c;
+    client.connectToServer(urlOf(server->port()), this, c.callback());
+    QVERIFY(c.wait(10000));
+    const qint64 elapsed = t.elapsed();
+    QCOMPARE(c->status, status::BadTcpServerTooBusy);
+    QVERIFY2(elapsed >= 1500 && elapsed < 4000, qPrintable(QString::number(elapsed)));
+    // More attempts than a count of 10 would have allowed in that time: the time is the bound.
+    const auto busy = server->admission().counters().busyChannels.load();
+    QVERIFY2(busy > 11, qPrintable(QString::number(busy)));
+    QCOMPARE(client.state(), ClientState::Disconnected);
+}
+
+// Our Client through a TcpProxy that keeps back the server's answer to one request, so that the
+// client times out on it while the server serves it: the Session it created must not stay on the
+// server until a time limit (the orphans of a connect storm, docs/Scalability.md).
+namespace {
+struct LateFixture {
+    std::unique_ptr<Server> server;
+    std::unique_ptr<TcpProxy> proxy;
+    std::unique_ptr<Client> client;
+};
+bool lateFixture(LateFixture& f, QObject* context) {
+    ServerConfig cfg = serverConfig();
+    cfg.admission.activationTimeoutMs = 120'000;  // an unactivated Session would stay 2 minutes
+    f.server = std::make_unique<Server>(cfg);
+    if (!f.server->start()) return false;
+    f.proxy = std::make_unique<TcpProxy>(f.server->port());
+    if (!f.proxy->listen()) return false;
+    ClientConfig ccfg;
+    ccfg.keepAliveIntervalMs = 0;
+    ccfg.autoReconnect = false;
+    ccfg.requestTimeoutMs = 700;
+    ccfg.requestedSessionTimeoutMs = 120'000;  // an activated Session would stay 2 minutes
+    f.client = std::make_unique<Client>(ccfg);
+    Awaited<ServiceResult<GetEndpointsResponse>> c;
+    f.client->connectToServer(f.proxy->url(), context, c.callback());
+    return c.wait() && c->status.isGood() && f.client->state() == ClientState::ChannelOpen;
+}
+} // namespace
+
+void TestAdmission::lateActivateClosesTheSession() {
+    LateFixture f;
+    QVERIFY(lateFixture(f, this));
+    f.proxy->holdRepliesAfter(2);  // CreateSession answered; ActivateSession's answer kept back
+    Awaited<ServiceResult<CreateSessionResponse>> s;
+    f.client->createSession(this, s.callback());
+    QVERIFY(s.wait(5000));
+    QCOMPARE(s->status, status::BadTimeout);
+    QVERIFY(f.proxy->heldBytes() > 0);  // the server did answer ActivateSession
+    // The client closed the Session it gave up on: gone well before any server time limit.
+    QTRY_COMPARE_WITH_TIMEOUT(f.server->sessions().count(), 0, 3000);
+    QCOMPARE(f.server->diagnostics().counters().sessionTimeouts.load(), 0u);
+    QCOMPARE(f.server->diagnostics().counters().sessionAborts.load(), 0u);
+    f.proxy->releaseReplies();  // the late answers change nothing
+    QTest::qWait(200);
+    QCOMPARE(f.client->state(), ClientState::ChannelOpen);
+    // The channel still serves a new Session.
+    Awaited<ServiceResult<CreateSessionResponse>> again;
+    f.client->createSession(this, again.callback());
+    QVERIFY(again.wait(5000));
+    QCOMPARE(again->status, status::Good);
+    QCOMPARE(f.server->sessions().count(), 1);
+}
+
+void TestAdmission::lateCreateClosesTheSession() {
+    LateFixture f;
+    QVERIFY(lateFixture(f, this));
+    f.proxy->holdRepliesAfter(1);  // CreateSession's answer kept back
+    Awaited<ServiceResult<CreateSessionResponse>> s;
+    f.client->createSession(this, s.callback());
+    QVERIFY(s.wait(5000));
+    QCOMPARE(s->status, status::BadTimeout);
+    QCOMPARE(f.server->sessions().count(), 1);  // created on the server, not activated
+    // The answer comes after the client gave up: it closes that Session on the same channel
+    // (OPC 10000-4 5.7.4.1) instead of leaving it to the activation time limit.
+    f.proxy->releaseReplies();
+    QTRY_COMPARE_WITH_TIMEOUT(f.server->sessions().count(), 0, 3000);
+    QCOMPARE(f.server->diagnostics().counters().sessionAborts.load(), 0u);
+    QCOMPARE(f.client->state(), ClientState::ChannelOpen);
 }
 
 QTEST_GUILESS_MAIN(TestAdmission)

@@ -6,6 +6,7 @@
 #include "../transport/RawClient.h"
 #include "NodeScript.h"
 #include "ua/server/Server.h"
+#include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include <QTimer>
 #include <QtTest>
@@ -17,6 +18,7 @@ class TestNodeBusy : public QObject {
     Q_OBJECT
 private slots:
     void nodeOpcuaRetriesAfterTooBusy();
+    void nodeOpcuaClosesAnUnactivatedSession();
 };
 
 void TestNodeBusy::nodeOpcuaRetriesAfterTooBusy() {
@@ -46,6 +48,32 @@ void TestNodeBusy::nodeOpcuaRetriesAfterTooBusy() {
     if (QTest::currentTestFailed()) return;
     QVERIFY(server.admission().counters().busyChannels.load() >= 2);
     QTRY_COMPARE(server.sessions().count(), 0);
+}
+
+void TestNodeBusy::nodeOpcuaClosesAnUnactivatedSession() {
+    // node-opcua closes a Session whose ActivateSession failed (CloseSession before activation on
+    // the channel of its CreateSession, OPC 10000-4 5.7.4.1; client_close_unactivated.js). Our
+    // server serves that CloseSession, so the Session ends closed, not aborted when the channel
+    // goes (it answered Bad_SessionNotActivated before, and the Session stayed until then).
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 2;
+    cfg.demoNamespace = false;
+    cfg.security.allowAnonymous = false;
+    cfg.admission.activationTimeoutMs = 120'000;
+    Server server(cfg);
+    QVERIFY(server.start());
+    const NodeScriptResult r = runNodeScript(QStringLiteral("client_close_unactivated.js"),
+                                             {QStringLiteral("opc.tcp://localhost:%1").arg(server.port())}, 60000);
+    verifyNodeChecks(r, 1);
+    if (QTest::currentTestFailed()) return;
+    auto& counters = server.diagnostics().counters();
+    QCOMPARE(counters.cumulatedSessions.load(), 1u);  // node-opcua created one Session
+    QTRY_COMPARE(server.sessions().count(), 0);
+    QCOMPARE(counters.sessionAborts.load(), 0u);       // closed by its client, not aborted
+    QCOMPARE(counters.sessionTimeouts.load(), 0u);
 }
 
 QTEST_GUILESS_MAIN(TestNodeBusy)

@@ -195,6 +195,7 @@ private slots:
     void queueOverflowSetsInfoBits();
     void tooManyMonitoredItems();
     void tooManySubscriptions();
+    void tooManyOperationsPerCall();
     void republishReturnsKeptMessages();
     void maxNotificationsPerPublishSplitsMessages();
     void triggeringReportsSampledItems();
@@ -659,6 +660,109 @@ void TestSubscriptions::tooManySubscriptions() {
     QVERIFY(f.createSubscription(100, 5, 50, 1) != 0);
     QCOMPARE(f.createSubscription(100, 5, 50, 1, &r), 0u);  // server-wide limit
     QCOMPARE(r.responseHeader.serviceResult, StatusCode(status::BadTooManySubscriptions));
+}
+
+void TestSubscriptions::tooManyOperationsPerCall() {
+    SubscriptionConfig c;
+    c.maxMonitoredItemsPerCall = 3;
+    Fixture f(c);
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    auto create = [&](int n, CreateMonitoredItemsResponse& resp) {
+        CreateMonitoredItemsRequest req;
+        req.subscriptionId = sub;
+        req.timestampsToReturn = TimestampsToReturn::Both;
+        for (int i = 0; i < n; ++i) {
+            MonitoredItemCreateRequest item;
+            item.itemToMonitor.nodeId = d;
+            item.itemToMonitor.attributeId = uint32_t(AttributeId::Value);
+            item.monitoringMode = MonitoringMode::Reporting;
+            item.requestedParameters.samplingInterval = 100;
+            item.requestedParameters.queueSize = 1;
+            req.itemsToCreate.push_back(item);
+        }
+        createMonitoredItems(f.ss(), req, resp, f.nowUs);
+    };
+    // At the limit: served. One more: Bad_TooManyOperations for the request, no results, nothing
+    // created (OPC 10000-5 6.3.11 MaxMonitoredItemsPerCall, OPC 10000-4 7.38.2).
+    CreateMonitoredItemsResponse created;
+    create(3, created);
+    QCOMPARE(created.responseHeader.serviceResult, StatusCode(status::Good));
+    QCOMPARE(created.results.size(), std::size_t(3));
+    CreateMonitoredItemsResponse refused;
+    create(4, refused);
+    QCOMPARE(refused.responseHeader.serviceResult, StatusCode(status::BadTooManyOperations));
+    QVERIFY(refused.results.empty());
+    QCOMPARE(f.registry->itemCount(), 3u);
+    const Array<uint32_t> three{created.results[0].monitoredItemId, created.results[1].monitoredItemId,
+                                created.results[2].monitoredItemId};
+    const Array<uint32_t> four{three[0], three[1], three[2], 4242};
+
+    ModifyMonitoredItemsRequest mod;
+    mod.subscriptionId = sub;
+    mod.timestampsToReturn = TimestampsToReturn::Both;
+    for (uint32_t id : four) {
+        MonitoredItemModifyRequest m;
+        m.monitoredItemId = id;
+        m.requestedParameters.samplingInterval = 200;
+        m.requestedParameters.queueSize = 1;
+        mod.itemsToModify.push_back(m);
+    }
+    ModifyMonitoredItemsResponse modResp;
+    modifyMonitoredItems(f.ss(), mod, modResp, f.nowUs);
+    QCOMPARE(modResp.responseHeader.serviceResult, StatusCode(status::BadTooManyOperations));
+    QVERIFY(modResp.results.empty());
+    QCOMPARE(f.ss().find(sub)->item(three[0])->samplingIntervalMs, 100.0);  // not modified
+    mod.itemsToModify.resize(3);
+    ModifyMonitoredItemsResponse modified;
+    modifyMonitoredItems(f.ss(), mod, modified, f.nowUs);
+    QCOMPARE(modified.responseHeader.serviceResult, StatusCode(status::Good));
+    QCOMPARE(modified.results.size(), std::size_t(3));
+
+    SetMonitoringModeRequest mode;
+    mode.subscriptionId = sub;
+    mode.monitoringMode = MonitoringMode::Sampling;
+    mode.monitoredItemIds = four;
+    SetMonitoringModeResponse modeResp;
+    setMonitoringMode(f.ss(), mode, modeResp, f.nowUs);
+    QCOMPARE(modeResp.responseHeader.serviceResult, StatusCode(status::BadTooManyOperations));
+    QVERIFY(modeResp.results.empty());
+    QCOMPARE(f.ss().find(sub)->item(three[0])->mode, MonitoringMode::Reporting);
+    mode.monitoredItemIds = three;
+    SetMonitoringModeResponse modeSet;
+    setMonitoringMode(f.ss(), mode, modeSet, f.nowUs);
+    QCOMPARE(modeSet.results, (Array<StatusCode>{status::Good, status::Good, status::Good}));
+
+    // SetTriggering counts linksToAdd and linksToRemove together.
+    SetTriggeringRequest trig;
+    trig.subscriptionId = sub;
+    trig.triggeringItemId = three[0];
+    trig.linksToAdd = Array<uint32_t>{three[1], three[2]};
+    trig.linksToRemove = Array<uint32_t>{three[1], three[2]};
+    SetTriggeringResponse trigResp;
+    setTriggering(f.ss(), trig, trigResp, f.nowUs);
+    QCOMPARE(trigResp.responseHeader.serviceResult, StatusCode(status::BadTooManyOperations));
+    QVERIFY(trigResp.addResults.empty() && trigResp.removeResults.empty());
+    QVERIFY(f.ss().find(sub)->item(three[0])->triggeredItems.empty());
+    trig.linksToRemove = Array<uint32_t>{three[1]};
+    SetTriggeringResponse linked;
+    setTriggering(f.ss(), trig, linked, f.nowUs);
+    QCOMPARE(linked.responseHeader.serviceResult, StatusCode(status::Good));
+    QCOMPARE(linked.addResults.size() + linked.removeResults.size(), std::size_t(3));
+
+    DeleteMonitoredItemsRequest del;
+    del.subscriptionId = sub;
+    del.monitoredItemIds = four;
+    DeleteMonitoredItemsResponse delResp;
+    deleteMonitoredItems(f.ss(), del, delResp, f.nowUs);
+    QCOMPARE(delResp.responseHeader.serviceResult, StatusCode(status::BadTooManyOperations));
+    QVERIFY(delResp.results.empty());
+    QCOMPARE(f.registry->itemCount(), 3u);
+    del.monitoredItemIds = three;
+    DeleteMonitoredItemsResponse deleted;
+    deleteMonitoredItems(f.ss(), del, deleted, f.nowUs);
+    QCOMPARE(deleted.results, (Array<StatusCode>{status::Good, status::Good, status::Good}));
+    QCOMPARE(f.registry->itemCount(), 0u);
 }
 
 void TestSubscriptions::republishReturnsKeptMessages() {

@@ -81,8 +81,12 @@ public:
         if (ack.type != TcpMessageType::Acknowledge) return false;
         m_ack = *decodeAcknowledge(reinterpret_cast<const uint8_t*>(ack.bytes.constData()) + 8, std::size_t(ack.bytes.size() - 8));
         sendRaw(openRequest(0, SecurityTokenRequestType::Issue));
-        RawMessage opn = read();
-        if (opn.type != TcpMessageType::OpenSecureChannel) return false;
+        return acceptOpen(read());
+    }
+    // Takes the channel id and token id from the OPN response opn (SecurityPolicy None); false
+    // when it is not one.
+    bool acceptOpen(const RawMessage& opn) {
+        if (!opn.valid || opn.type != TcpMessageType::OpenSecureChannel) return false;
         // Skip headers: 8 + channel id 4 + policy string + 2 null byte strings + sequence header 8.
         BinaryDecoder d(reinterpret_cast<const uint8_t*>(opn.bytes.constData()) + 12, std::size_t(opn.bytes.size() - 12));
         String uri;

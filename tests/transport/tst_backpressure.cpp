@@ -3,12 +3,13 @@
 // stops being read from (its responses queued beyond maxQueuedResponses), costs the server little
 // memory, does not hold up a second client, and gets every response in order once it reads; the
 // chunks of incomplete requests share one budget across channels and expire.
+#include "../common/ProcessMemory.h"
+#include "../common/TestServerConfig.h"
 #include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QtTest>
 #include <algorithm>
 
@@ -16,37 +17,10 @@ using namespace ua;
 using namespace ua::test;
 
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UA_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UA_TEST_ASAN 1
-#endif
-#endif
-#ifdef UA_TEST_ASAN
-constexpr bool kAddressSanitizer = true;  // the sanitizer build of ./test.sh --asan
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 namespace {
 
 ServerConfig serverConfig() {
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
-    return cfg;
-}
-
-// This process's resident memory (bytes), from /proc/self/status.
-qint64 rssBytes() {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) return -1;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
-    return -1;
+    return localServerConfig();
 }
 
 ReadRequest readRequest(const NodeId& token, uint32_t handle, int values) {
@@ -190,7 +164,7 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
     // Under ASan the process's RSS is mostly the allocator's: freed blocks wait in its quarantine
     // (256 MB by default) and every block has shadow memory, so the bound says nothing there
     // (./test.sh --asan: 325 MB); the pause and what follows are checked all the same.
-    if (!off && !kAddressSanitizer) QVERIFY2(growthMb < 50, qPrintable(QString::number(growthMb)));
+    if (!off && !kSanitizer) QVERIFY2(growthMb < 50, qPrintable(QString::number(growthMb)));
 
     // The flooder reads: the server reads it again, and every response comes, in order.
     flood.socket().setReadBufferSize(0);

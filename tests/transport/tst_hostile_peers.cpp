@@ -3,13 +3,15 @@
 // must refuse, or push every configured limit. Each case checks the status OPC 10000 names, the
 // connection closed where it says so, the server's resources back to their baseline (channels,
 // Sessions, the chunk budget, RSS) and a well-behaved client served meanwhile.
+#include "../common/ProcessMemory.h"
+#include "../common/TestServerConfig.h"
 #include "RawSession.h"
 #include "ua/server/Server.h"
+#include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QtTest>
-#include <malloc.h>
+#include <algorithm>
 #include <memory>
 
 using namespace ua;
@@ -17,45 +19,10 @@ using namespace ua::test;
 
 namespace {
 
-// AddressSanitizer keeps freed memory in quarantine: RSS grows with every round whatever the code
-// does, so the memory bound is not asserted under it (LeakSanitizer checks leaks there).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
-
 ServerConfig serverConfig() {
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
+    ServerConfig cfg = localServerConfig();
     cfg.benchmarkVariables = 20;
     return cfg;
-}
-
-// Bytes the heap has handed out and not got back (glibc: small blocks plus mmap'ed ones). Unlike
-// RSS it does not count what free() returned to the allocator's caches, so it is back at its
-// baseline when everything allocated for a connection has been freed.
-qint64 heapInUseBytes() {
-    const struct mallinfo2 m = mallinfo2();
-    return qint64(m.uordblks + m.hblkhd);
-}
-
-qint64 rssBytes() {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) return -1;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
-    return -1;
 }
 
 ReadRequest readOf(int values, const NodeId& token = {}) {
@@ -162,6 +129,7 @@ private slots:
     void beyondMaxSubscriptions();
     void beyondMaxMonitoredItems();
     void beyondOperationsPerRequest();
+    void beyondMonitoredItemsPerCall();
     void beyondBrowseContinuationPoints();
 };
 
@@ -171,16 +139,24 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
     cfg.admission.helloTimeoutMs = 2000;
     Server server(cfg);
     QVERIFY(server.start());
-    GoodClient good;
-    QVERIFY(good.open(server.port()));
+    // One well-behaved client per I/O thread (connections are dealt to the threads in turn). Each
+    // thread keeps the AddressSpace snapshot it last served from until it serves again, and every
+    // Session created or closed publishes a new snapshot (SessionDiagnostics objects, a ~9.5 MB
+    // copy): a Read on every thread before each measurement lets the old copies go.
+    std::vector<std::unique_ptr<GoodClient>> good;
+    for (int i = 0; i < cfg.ioThreads; ++i) {
+        good.push_back(std::make_unique<GoodClient>());
+        QVERIFY(good.back()->open(server.port()));
+    }
+    const int goodCount = int(good.size());
+    auto allServed = [&] {
+        return std::all_of(good.begin(), good.end(), [](const auto& g) { return g->served(); });
+    };
     constexpr int kIdle = 2000;
-    // Three rounds: what the first rounds freed stays with the allocator (RSS does not shrink, the
-    // I/O threads' arenas fill unevenly: +12 MB after round 2, then -4 to +6 MB a round over 6
-    // rounds here), so the third may not grow by what 2,000 connections hold (16 MB both sides).
     std::vector<qint64> rssAfter, heapAfter;
     const qint64 rssBefore = rssBytes();
     const qint64 heapBefore = heapInUseBytes();
-    const int rounds = std::max(3, qEnvironmentVariableIntValue("UA_IDLE_ROUNDS"));  // more to look for a trend
+    const int rounds = std::max(4, qEnvironmentVariableIntValue("UA_IDLE_ROUNDS"));  // more to look for a trend
     for (int round = 1; round <= rounds; ++round) {
         // 2,000 TCP connections that send nothing.
         std::vector<std::unique_ptr<RawClient>> idle;
@@ -191,16 +167,16 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
             QVERIFY2(idle.back()->connectTo(server.port()), qPrintable(QString::number(i)));
         }
         const qint64 connectMs = t.elapsed();
-        QTRY_COMPARE_WITH_TIMEOUT(server.channelCount.load(), kIdle + 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(server.channelCount.load(), kIdle + goodCount, 10000);
         const qint64 rssHeld = rssBytes();
         const qint64 heapHeld = heapInUseBytes();
-        // Meanwhile the Session goes on, and a new client gets a channel and a Session.
-        QVERIFY(good.served());
+        // Meanwhile the Sessions go on, and a new client gets a channel and a Session.
+        QVERIFY(allServed());
         GoodClient late;
         QVERIFY(late.open(server.port()));
         QVERIFY(late.served());
         // No Hello within helloTimeoutMs: ERR Bad_Timeout (OPC 10000-6 7.1.3), every one closed.
-        QTRY_COMPARE_WITH_TIMEOUT(server.channelCount.load(), 2, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(server.channelCount.load(), goodCount + 1, 15000);
         QCOMPARE(server.admission().counters().helloTimeouts.load(), uint64_t(round * kIdle));
         int errs = 0;
         for (auto& c : idle)
@@ -208,24 +184,54 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
         QCOMPARE(errs, kIdle);
         for (auto& c : idle) QVERIFY(c->waitClosed(1000));
         idle.clear();
-        QVERIFY(good.served());
+        QVERIFY(allServed());
         QVERIFY(late.served());
+        // The late client leaves properly: its Session closed, not left to its timeout.
+        CloseSessionRequest close;
+        close.requestHeader.authenticationToken = late.token;
+        close.deleteSubscriptions = true;
+        CloseSessionResponse closed;
+        QCOMPARE(rawCall(late.raw, close, &closed), StatusCode(status::Good));
         late.raw.socket().abort();
-        QTRY_COMPARE(server.channelCount.load(), 1);
-        QTest::qWait(500);  // the I/O threads delete their closed connections (deleteLater) meanwhile
+        QTRY_COMPARE(server.channelCount.load(), goodCount);
+        QCOMPARE(server.sessions().count(), goodCount);
+        // The I/O threads delete their closed connections (deleteLater) and the diagnostics
+        // (a 250 ms tick) remove the late Session's object meanwhile; then every thread serves
+        // from the newest snapshot and releases its old one from its event loop.
+        QTest::qWait(600);
+        QVERIFY(allServed());
+        QTest::qWait(100);
         rssAfter.push_back(rssBytes());
         heapAfter.push_back(heapInUseBytes());
         qInfo("round %d: %d idle connections made in %lld ms, all closed %lld ms after the first; RSS of the test process "
-              "(both sides) %.1f MB before, %.1f MB with them, %.1f MB after; heap in use %lld, %lld, %lld bytes",
+              "(both sides) %.1f MB before, %.1f MB with them, %.1f MB after; heap in use %lld, %lld, %lld bytes "
+              "(%+lld since round 1)",
               round, kIdle, connectMs, t.elapsed(), double(rssBefore) / 1048576.0, double(rssHeld) / 1048576.0,
-              double(rssAfter.back()) / 1048576.0, heapBefore, heapHeld, heapAfter.back());
+              double(rssAfter.back()) / 1048576.0, heapBefore, heapHeld, heapAfter.back(), heapAfter.back() - heapAfter.front());
     }
-    // The heap in use (printed above) is not asserted yet: after the rounds it alternates between
-    // about 15 and 25 MB (odd and even rounds) and the odd rounds' figure grew by 0.7 MB over rounds
-    // 1-3 and 0.4 MB over 3-5 (UA_IDLE_ROUNDS=5): decelerating, so more likely containers that keep
-    // their capacity than a leak per connection, but not explained yet.
-    if (!kAsan) QVERIFY2(rssAfter[2] - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
-    QVERIFY(good.served());
+    QVERIFY(allServed());
+    if (!kSanitizer) {  // a sanitizer's allocator keeps freed memory (quarantine, shadow): no baseline
+        // The heap in use after round 1 (the warm-up: the allocator's and Qt's first-use structures,
+        // the I/O threads' containers at their high-water mark) is the baseline.
+        // Measured here (4 rounds, RelWithDebInfo, 2 I/O threads): rounds 2-4 at +275, +308, +307 KB
+        // above round 1, i.e. 16 KB a round over rounds 2-4 (allocator bookkeeping, not per
+        // connection: 32 bytes kept per connection would already be 64 KB a round). Before each
+        // thread served once more and the late Session was closed, the figure alternated by ~10 MB
+        // (a whole AddressSpace copy kept by an idle thread) and grew 0.5 MB a round (the Session
+        // left to its timeout). Bounds: 3 MB above the baseline (10x what was measured, far below one
+        // AddressSpace copy) and 64 KB a round (4x).
+        constexpr qint64 kHeapAboveBaseline = 3ll << 20;
+        constexpr qint64 kHeapGrowthPerRound = 64ll << 10;
+        const qint64 baseline = heapAfter.front();
+        for (std::size_t r = 1; r < heapAfter.size(); ++r)
+            QVERIFY2(heapAfter[r] - baseline <= kHeapAboveBaseline,
+                     qPrintable(QStringLiteral("round %1: %2 bytes above round 1").arg(r + 1).arg(heapAfter[r] - baseline)));
+        const qint64 perRound = (heapAfter.back() - heapAfter[1]) / qint64(heapAfter.size() - 2);
+        QVERIFY2(perRound <= kHeapGrowthPerRound, qPrintable(QStringLiteral("%1 bytes a round").arg(perRound)));
+        // RSS keeps what free() gave back to the allocator (the I/O threads' arenas fill unevenly), so
+        // it is only bounded by what 2,000 connections hold (16 MB both sides).
+        QVERIFY2(rssAfter.back() - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
+    }
 }
 
 void TestHostilePeers::helloTrickledOneByteAtATimeTimesOut() {
@@ -713,6 +719,111 @@ void TestHostilePeers::beyondOperationsPerRequest() {
     call.methodsToCall = Array<CallMethodRequest>(std::vector<CallMethodRequest>(11));
     CallResponse cr;
     QCOMPARE(rawCall(c.raw, call, &cr), StatusCode(status::BadTooManyOperations));
+    QVERIFY(c.served());
+}
+
+void TestHostilePeers::beyondMonitoredItemsPerCall() {
+    ServerConfig cfg = serverConfig();
+    cfg.subscriptions.maxMonitoredItemsPerCall = 4;
+    Server server(cfg);
+    QVERIFY(server.start());
+    GoodClient c;
+    QVERIFY(c.open(server.port()));
+    // Published in OperationLimits (OPC 10000-5 6.3.11).
+    ReadRequest limit = readOf(0, c.token);
+    ReadValueId v;
+    v.nodeId = NodeId(id::Server_ServerCapabilities_OperationLimits_MaxMonitoredItemsPerCall);
+    v.attributeId = uint32_t(AttributeId::Value);
+    limit.nodesToRead.push_back(v);
+    ReadResponse lr;
+    QCOMPARE(rawCall(c.raw, limit, &lr), StatusCode(status::Good));
+    QCOMPARE(lr.results.size(), std::size_t(1));
+    QVERIFY(lr.results[0].value.get<uint32_t>() && *lr.results[0].value.get<uint32_t>() == 4u);
+    CreateSubscriptionResponse sub;
+    QCOMPARE(rawCall(c.raw, subscriptionRequest(c.token), &sub), StatusCode(status::Good));
+    auto createOf = [&](int n) {
+        CreateMonitoredItemsRequest req;
+        req.requestHeader.authenticationToken = c.token;
+        req.subscriptionId = sub.subscriptionId;
+        req.timestampsToReturn = TimestampsToReturn::Both;
+        for (int i = 0; i < n; ++i) {
+            MonitoredItemCreateRequest m;
+            m.itemToMonitor.nodeId = NodeId(1, uint32_t(1000 + i));
+            m.itemToMonitor.attributeId = uint32_t(AttributeId::Value);
+            m.monitoringMode = MonitoringMode::Reporting;
+            m.requestedParameters.samplingInterval = 1000;
+            m.requestedParameters.queueSize = 1;
+            req.itemsToCreate.push_back(std::move(m));
+        }
+        return req;
+    };
+    // One item more than MaxMonitoredItemsPerCall: Bad_TooManyOperations for the whole request,
+    // no results (OPC 10000-4 7.38.2); at the limit: served.
+    CreateMonitoredItemsResponse cr;
+    QCOMPARE(rawCall(c.raw, createOf(5), &cr), StatusCode(status::BadTooManyOperations));
+    QVERIFY(cr.results.empty());
+    QCOMPARE(server.subscriptionRegistry().itemCount(), 0u);
+    QCOMPARE(rawCall(c.raw, createOf(4), &cr), StatusCode(status::Good));
+    QCOMPARE(cr.results.size(), std::size_t(4));
+    Array<uint32_t> ids;
+    for (const auto& r : cr.results) ids.push_back(r.monitoredItemId);
+    Array<uint32_t> five = ids;
+    five.push_back(99999);
+
+    ModifyMonitoredItemsRequest mod;
+    mod.requestHeader.authenticationToken = c.token;
+    mod.subscriptionId = sub.subscriptionId;
+    for (uint32_t id : five) {
+        MonitoredItemModifyRequest m;
+        m.monitoredItemId = id;
+        m.requestedParameters.samplingInterval = 500;
+        m.requestedParameters.queueSize = 1;
+        mod.itemsToModify.push_back(std::move(m));
+    }
+    ModifyMonitoredItemsResponse mr;
+    QCOMPARE(rawCall(c.raw, mod, &mr), StatusCode(status::BadTooManyOperations));
+    QVERIFY(mr.results.empty());
+    mod.itemsToModify.resize(4);
+    QCOMPARE(rawCall(c.raw, mod, &mr), StatusCode(status::Good));
+    QCOMPARE(mr.results.size(), std::size_t(4));
+
+    SetMonitoringModeRequest mode;
+    mode.requestHeader.authenticationToken = c.token;
+    mode.subscriptionId = sub.subscriptionId;
+    mode.monitoringMode = MonitoringMode::Sampling;
+    mode.monitoredItemIds = five;
+    SetMonitoringModeResponse smr;
+    QCOMPARE(rawCall(c.raw, mode, &smr), StatusCode(status::BadTooManyOperations));
+    QVERIFY(smr.results.empty());
+    mode.monitoredItemIds = ids;
+    QCOMPARE(rawCall(c.raw, mode, &smr), StatusCode(status::Good));
+    QCOMPARE(smr.results.size(), std::size_t(4));
+
+    // SetTriggering: linksToAdd and linksToRemove count together, 3 + 2 > 4.
+    SetTriggeringRequest trig;
+    trig.requestHeader.authenticationToken = c.token;
+    trig.subscriptionId = sub.subscriptionId;
+    trig.triggeringItemId = ids[0];
+    trig.linksToAdd = Array<uint32_t>{ids[1], ids[2], ids[3]};
+    trig.linksToRemove = Array<uint32_t>{ids[1], ids[2]};
+    SetTriggeringResponse tr;
+    QCOMPARE(rawCall(c.raw, trig, &tr), StatusCode(status::BadTooManyOperations));
+    QVERIFY(tr.addResults.empty() && tr.removeResults.empty());
+    trig.linksToRemove = Array<uint32_t>{ids[1]};
+    QCOMPARE(rawCall(c.raw, trig, &tr), StatusCode(status::Good));
+    QCOMPARE(tr.addResults.size(), std::size_t(3));
+
+    DeleteMonitoredItemsRequest del;
+    del.requestHeader.authenticationToken = c.token;
+    del.subscriptionId = sub.subscriptionId;
+    del.monitoredItemIds = five;
+    DeleteMonitoredItemsResponse dr;
+    QCOMPARE(rawCall(c.raw, del, &dr), StatusCode(status::BadTooManyOperations));
+    QVERIFY(dr.results.empty());
+    QCOMPARE(server.subscriptionRegistry().itemCount(), 4u);
+    del.monitoredItemIds = ids;
+    QCOMPARE(rawCall(c.raw, del, &dr), StatusCode(status::Good));
+    QCOMPARE(dr.results, (Array<StatusCode>{status::Good, status::Good, status::Good, status::Good}));
     QVERIFY(c.served());
 }
 

@@ -36,6 +36,7 @@ private slots:
     void sessionServicesNeedActivation();
     void otherChannelsAreRefused();
     void firstActivationMustUseTheCreatingChannel();
+    void closeBeforeActivationOnTheCreatingChannel();
     void laterActivationMovesTheSession();
     void unactivatedSessionEndsWithItsChannel();
     void sessionTimesOut();
@@ -117,6 +118,27 @@ void TestSessions::firstActivationMustUseTheCreatingChannel() {
     const CreateSessionResponse s = createSession(*a);
     QCOMPARE(rawActivate(*b, s.authenticationToken), status::BadSessionIdInvalid);
     QCOMPARE(rawActivate(*a, s.authenticationToken), StatusCode());
+}
+
+void TestSessions::closeBeforeActivationOnTheCreatingChannel() {
+    // OPC 10000-4 5.7.4.1: CloseSession before the Session is activated is rejected when it comes
+    // on another SecureChannel than its CreateSession, and served on that one (a client closes an
+    // establishment it gave up on instead of leaving it to the activation time limit).
+    RawClient* a = channel();
+    RawClient* b = channel();
+    QVERIFY(a && b);
+    const int before = m_server->sessions().count();
+    const CreateSessionResponse s = createSession(*a);
+    QCOMPARE(m_server->sessions().count(), before + 1);
+    CloseSessionRequest close;
+    close.requestHeader.authenticationToken = s.authenticationToken;
+    close.deleteSubscriptions = true;
+    CloseSessionResponse cr;
+    QCOMPARE(rawCall(*b, close, &cr), status::BadSessionIdInvalid);
+    QCOMPARE(m_server->sessions().count(), before + 1);
+    QCOMPARE(rawCall(*a, close, &cr), StatusCode());
+    QCOMPARE(m_server->sessions().count(), before);
+    QCOMPARE(rawActivate(*a, s.authenticationToken), status::BadSessionIdInvalid);  // it is gone
 }
 
 void TestSessions::laterActivationMovesTheSession() {

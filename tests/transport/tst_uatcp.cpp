@@ -2,9 +2,11 @@
 // violation gets its ERR code and a closed socket, while a second, well-behaved client on an open
 // SecureChannel keeps being served. The codes for cases the specification leaves open are listed
 // in docs/Protocol.md.
-#include "RawClient.h"
+#include "../fuzz/MemorySocket.h"
+#include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/Server.h"
+#include "ua/server/ServerConnection.h"
 
 #include <QtTest>
 
@@ -30,6 +32,7 @@ private slots:
     void unknownServiceIsUnsupported();
     void renewKeepsOldTokenUntilNewOneIsUsed();
     void closeSecureChannelClosesTheSocket();
+    void idleConnectionGivesBackItsBuffers();
 
 private:
     void checkWitness();
@@ -351,6 +354,87 @@ void TestUaTcp::closeSecureChannelClosesTheSocket() {
     c.sendRaw(c.messageChunk(RawClient::body(CloseSecureChannelRequest{}), ChunkType::Final, 0, TcpMessageType::CloseSecureChannel));
     QVERIFY(c.waitClosed());
     checkWitness();
+}
+
+
+void TestUaTcp::idleConnectionGivesBackItsBuffers() {
+    // One of the server's connections over an in-memory socket on this thread, so that its 1 s
+    // timer runs here and its buffers can be looked at. A Read of 500 Values makes the request
+    // (9 KB) and the response (13 KB) grow the framer's, the SecureChannel's and the writer's
+    // buffers to 16 KB each; the connection keeps them while requests keep coming and gives them
+    // back (docs/Scalability.md "Memory per Session") within two ticks once it is idle.
+    auto* socket = new uafuzz::MemorySocket(true);
+    QPointer<ServerConnection> conn(new ServerConnection(*m_server, socket));
+    RawClient c;  // builds the messages only
+    qsizetype at = 0;
+    auto exchange = [&](const QByteArray& request) {  // the last whole message the server wrote
+        socket->feed(request);
+        QCoreApplication::processEvents();
+        RawMessage last;
+        const QByteArray& w = socket->written();
+        while (w.size() - at >= 8) {
+            const TcpHeader h = readTcpHeader(reinterpret_cast<const uint8_t*>(w.constData() + at));
+            if (h.messageSize < 8 || qsizetype(h.messageSize) > w.size() - at) break;
+            last.type = h.type;
+            last.chunk = char(h.chunkType);
+            last.bytes = w.mid(at, h.messageSize);
+            last.valid = true;
+            at += h.messageSize;
+        }
+        return last;
+    };
+    QCOMPARE(exchange(RawClient::hello()).type, TcpMessageType::Acknowledge);
+    QVERIFY(c.acceptOpen(exchange(c.openRequest(0, SecurityTokenRequestType::Issue))));
+    CreateSessionRequest create;
+    create.sessionName = String("idle");
+    create.requestedSessionTimeout = 60000;
+    CreateSessionResponse created;
+    QVERIFY(decodeResponse(exchange(c.request(create)), created));
+    ActivateSessionRequest activate;
+    activate.requestHeader.authenticationToken = created.authenticationToken;
+    AnonymousIdentityToken anon;
+    anon.policyId = String("anonymous");
+    activate.userIdentityToken = ExtensionObject::make(anon);
+    ActivateSessionResponse activated;
+    QVERIFY(decodeResponse(exchange(c.request(activate)), activated));
+    QVERIFY(activated.responseHeader.serviceResult.isGood());
+
+    ReadRequest read;
+    read.requestHeader.authenticationToken = created.authenticationToken;
+    read.nodesToRead.resize(500);
+    for (auto& v : read.nodesToRead) {
+        v.nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
+        v.attributeId = uint32_t(AttributeId::Value);
+    }
+    auto bigRead = [&] {
+        ReadResponse r;
+        return decodeResponse(exchange(c.request(read)), r) && r.results.size() == 500 && r.results[0].status.isGood();
+    };
+    QVERIFY(bigRead());
+    const std::size_t warm = conn->bufferCapacity();
+    qInfo("buffers after a large Read: %zu bytes", warm);
+    QVERIFY2(warm >= 3 * 16384, qPrintable(QString::number(warm)));
+
+    // Under steady load (a large Read every 200 ms, over more than two ticks) they are kept.
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 2500) {
+        QVERIFY(bigRead());
+        QVERIFY2(conn->bufferCapacity() >= warm, qPrintable(QString::number(conn->bufferCapacity())));
+        QTest::qWait(200);
+    }
+    // Idle: given back within two ticks (the first one sees the last Read's response).
+    t.restart();
+    QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
+    qInfo("buffers %zu bytes, %lld ms after the last Read", conn->bufferCapacity(), qlonglong(t.elapsed()));
+    QVERIFY(!conn.isNull());
+    // And the connection goes on as before.
+    QVERIFY(bigRead());
+    QVERIFY(conn->bufferCapacity() >= warm);
+
+    socket->remoteClose();
+    QTRY_VERIFY(conn.isNull());
+    m_server->closeSession(created.sessionId);
 }
 
 QTEST_GUILESS_MAIN(TestUaTcp)

@@ -70,12 +70,16 @@ struct ClientConfig {
     // delays of `reconnect`.
     bool autoReconnect = true;
     ReconnectPolicy reconnect;
-    // connectToServer() retries this many times when the server answers ERR Bad_TcpServerTooBusy
-    // (to the discovery channel's or the secure channel's Hello), createSession() when CreateSession
-    // answers Bad_ServerTooBusy, activating the same Session again when ActivateSession does; each
-    // waits the delays of `reconnect` (exponential, with jitter) in between: 0.5, 1, 2, ... 30 s,
-    // about 2.5 minutes for 10 retries, room for a server that admits a few dozen at a time.
-    int busyRetries = 10;
+    // connectToServer() retries when the server answers ERR Bad_TcpServerTooBusy (to the discovery
+    // channel's or the secure channel's Hello), createSession() when CreateSession answers
+    // Bad_ServerTooBusy, and the same Session is activated again when ActivateSession does; each
+    // retry waits the delays of `reconnect` (exponential, with jitter: 0.5, 1, 2, ... 30 s). The
+    // retries are bounded by time: none starts busyRetryTimeMs (ms) or more after connectToServer()
+    // / createSession() was called (0: no retry); and by count when busyRetries >= 0 (-1: no bound
+    // on the count). Past the bound the busy status reaches the caller. A server that admits a few
+    // dozen establishments at a time serves 1,000 clients storming it within the 5 minutes.
+    uint32_t busyRetryTimeMs = 300'000;
+    int busyRetries = -1;
     // Publish requests kept outstanding while a subscription exists (OPC 10000-4 5.14.5): 0 =
     // subscriptions + 1, at least 2 and at most 10; n = n. Never more than the server accepted
     // before answering Bad_TooManyPublishRequests. A subscription whose publishing cycle fills

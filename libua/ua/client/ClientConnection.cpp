@@ -142,7 +142,10 @@ void ClientConnection::processMessages() {
 }
 
 void ClientConnection::process(const uint8_t* p, std::size_t n) {
-    const auto ev = m_channel.onMessage(p, n, nowMs());
+    // The clock matters only for an OpenSecureChannel response (when its token was received, for
+    // the renewal): not read for every other message.
+    const bool open = n >= kTcpHeaderSize && readTcpHeader(p).type == TcpMessageType::OpenSecureChannel;
+    const auto ev = m_channel.onMessage(p, n, open ? nowMs() : 0);
     using Kind = ClientSecureChannel::Event::Kind;
     switch (ev.kind) {
     case Kind::None: return;

@@ -134,9 +134,11 @@ bool ClientCore::userRequestsMaySend() const {
     return (m_state == ClientState::ChannelOpen && !m_activating) || m_state == ClientState::Connected;
 }
 
-void ClientCore::enqueue(Pending p, uint32_t timeoutMs, bool internal) {
+uint32_t ClientCore::addPending(Completion done, uint32_t timeoutMs, bool internal) {
     uint32_t handle = m_nextHandle++;
     if (handle == 0) handle = m_nextHandle++;
+    Pending p;
+    p.done = std::move(done);
     p.timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
     p.deadlineMs = nowMs() + p.timeoutMs;
     p.internal = internal;
@@ -145,15 +147,38 @@ void ClientCore::enqueue(Pending p, uint32_t timeoutMs, bool internal) {
     const bool earliest = m_deadlines.empty() || deadline < m_deadlines.begin()->first;
     m_deadlines.emplace(deadline, handle);
     if (earliest) armDeadlineTimer();
+    return handle;
+}
 
+ClientCore::Route ClientCore::routeOf(bool internal) const {
     const bool connected = m_conn && m_conn->isOpen();
-    if (connected && (internal || userRequestsMaySend())) {
-        sendPending(handle);
-    } else if (!internal && (m_state == ClientState::Connecting || m_state == ClientState::Reconnecting || m_activating)) {
-        m_queue.push_back(handle);  // sent once the (re)connect is done; its deadline runs already
-    } else {
-        complete(handle, status::BadServerNotConnected);
+    if (connected && (internal || userRequestsMaySend())) return Route::Send;
+    if (!internal && (m_state == ClientState::Connecting || m_state == ClientState::Reconnecting || m_activating)) return Route::Queue;
+    return Route::Fail;
+}
+
+ClientCore::HeaderFields ClientCore::headerFields(uint32_t handle, const Pending& p) const {
+    HeaderFields h;
+    h.authenticationToken = m_session.authenticationToken;
+    h.requestHandle = handle;
+    h.timeoutHint = p.timeoutMs;
+    return h;
+}
+
+void ClientCore::fillHeader(RequestHeader& header, const HeaderFields& h) {
+    header.authenticationToken = h.authenticationToken;
+    header.timestamp = DateTime::now();
+    header.requestHandle = h.requestHandle;
+    header.timeoutHint = h.timeoutHint;
+}
+
+void ClientCore::sent(uint32_t handle, Pending& p, uint32_t requestId, StatusCode s) {
+    if (s.isBad()) {
+        complete(handle, s);  // e.g. Bad_RequestTooLarge: nothing was sent
+        return;
     }
+    p.requestId = requestId;
+    m_byRequestId.emplace(requestId, handle);
 }
 
 void ClientCore::sendPending(uint32_t handle) {
@@ -161,17 +186,9 @@ void ClientCore::sendPending(uint32_t handle) {
     if (it == m_pending.end() || !m_conn) return;
     Pending& p = it->second;
     const uint32_t requestId = m_conn->nextRequestId();
-    HeaderFields h;
-    h.authenticationToken = m_session.authenticationToken;
-    h.requestHandle = handle;
-    h.timeoutHint = p.timeoutMs;
-    const StatusCode s = p.send(*m_conn, requestId, h);
-    if (s.isBad()) {
-        complete(handle, s);  // e.g. Bad_RequestTooLarge: nothing was sent
-        return;
-    }
-    p.requestId = requestId;
-    m_byRequestId.emplace(requestId, handle);
+    const StatusCode s = p.send(*m_conn, requestId, headerFields(handle, p));
+    p.send = nullptr;  // the request is on its way: its copy is not needed any more
+    sent(handle, p, requestId, s);
 }
 
 void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
@@ -332,6 +349,7 @@ void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpoint
     m_backoff.reset();
     m_connectDone = std::move(done);
     m_busyRetries = 0;
+    m_busySinceMs = nowMs();
     setState(ClientState::Connecting);
     startConnect();
 }
@@ -417,7 +435,7 @@ void ClientCore::startConnect() {
 void ClientCore::connectStepFailed(const ServiceResult<GetEndpointsResponse>& r) {
     // A server under a connect storm answers ERR Bad_TcpServerTooBusy: back off and try again
     // (docs/Architecture.md, admission control) instead of failing at once.
-    if (r.status == status::BadTcpServerTooBusy && m_busyRetries < m_config.busyRetries && !m_userDisconnect) {
+    if (r.status == status::BadTcpServerTooBusy && mayRetryBusy(m_busyRetries) && !m_userDisconnect) {
         dropConnection(status::BadConnectionClosed, false);
         retryLater(m_busyRetries++, [this] {
             if (m_state == ClientState::Connecting && !m_userDisconnect) startConnect();
@@ -425,6 +443,11 @@ void ClientCore::connectStepFailed(const ServiceResult<GetEndpointsResponse>& r)
         return;
     }
     finishConnect(r);
+}
+
+bool ClientCore::mayRetryBusy(int attempts) const {
+    if (m_config.busyRetries >= 0 && attempts >= m_config.busyRetries) return false;
+    return nowMs() - m_busySinceMs < int64_t(m_config.busyRetryTimeMs);
 }
 
 void ClientCore::retryLater(int attempt, std::function<void()> action) {
@@ -451,7 +474,7 @@ void ClientCore::openSecureChannel(const GetEndpointsResponse& endpoints) {
     openConnection([this, endpoints](StatusCode opened) {
         // A server under a connect storm refuses the secure channel too (ERR Bad_TcpServerTooBusy):
         // back off and open it again; GetEndpoints need not be asked again.
-        if (opened == status::BadTcpServerTooBusy && m_busyRetries < m_config.busyRetries && !m_userDisconnect) {
+        if (opened == status::BadTcpServerTooBusy && mayRetryBusy(m_busyRetries) && !m_userDisconnect) {
             dropConnection(status::BadConnectionClosed, false);
             retryLater(m_busyRetries++, [this, endpoints] {
                 if (m_state == ClientState::Connecting && !m_userDisconnect) openSecureChannel(endpoints);
@@ -607,13 +630,14 @@ void ClientCore::createSession(ServiceCallback<CreateSessionResponse> done) {
     }
     m_activating = true;
     m_busyRetries = 0;
+    m_busySinceMs = nowMs();
     tryCreateSession(std::move(done));
 }
 
 void ClientCore::tryCreateSession(ServiceCallback<CreateSessionResponse> done) {
     createAndActivate([this, done](const ServiceResult<CreateSessionResponse>& r) {
         // Bad_ServerTooBusy: the server refuses Sessions for now (admission control); back off.
-        if (r.status == status::BadServerTooBusy && m_busyRetries < m_config.busyRetries && m_conn && !m_userDisconnect) {
+        if (r.status == status::BadServerTooBusy && mayRetryBusy(m_busyRetries) && m_conn && !m_userDisconnect) {
             const uint64_t gen = m_connGeneration;
             retryLater(m_busyRetries++, [this, gen, done] {
                 if (gen == m_connGeneration && m_conn) {
@@ -652,7 +676,31 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
     req.requestedSessionTimeout = m_config.requestedSessionTimeoutMs;
     req.maxResponseMessageSize = m_config.transport.maxMessageSize;
     m_session = Session();
-    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), 0, [this, done, clientNonce](const ServiceResult<CreateSessionResponse>& r) {
+    // The caller hears Bad_Timeout after requestTimeoutMs as for any request, but the request stays
+    // pending a while longer (kLateCreateFactor): a Session whose answer comes after we gave up is
+    // closed at once instead of waiting on the server for its activation time limit.
+    struct Attempt {
+        bool gaveUp = false;
+        bool answered = false;
+    };
+    auto attempt = std::make_shared<Attempt>();
+    const uint64_t gen = m_connGeneration;
+    const uint32_t timeoutMs = m_config.requestTimeoutMs;
+    QTimer::singleShot(int(std::min<uint32_t>(timeoutMs, 0x7FFFFFFF)), this, [this, attempt, gen, done] {
+        if (attempt->answered || gen != m_connGeneration) return;
+        attempt->gaveUp = true;
+        if (done) done({status::BadTimeout, {}});
+    });
+    const uint32_t lateTimeoutMs = uint32_t(std::min<uint64_t>(uint64_t(timeoutMs) * kLateCreateFactor, 0x7FFFFFFF));
+    internalCall<CreateSessionRequest, CreateSessionResponse>(std::move(req), lateTimeoutMs, [this, done, clientNonce, attempt](const ServiceResult<CreateSessionResponse>& r) {
+        if (attempt->gaveUp) {
+            if (r.status.isGood()) {
+                qCInfo(lcClient) << "CreateSession answered after" << m_config.requestTimeoutMs << "ms: closing that Session";
+                abandonSession(r.response.authenticationToken);
+            }
+            return;
+        }
+        attempt->answered = true;
         if (r.status.isBad()) {
             if (done) done(r);
             return;
@@ -683,7 +731,7 @@ void ClientCore::activateCreated(const ServiceResult<CreateSessionResponse>& cre
     activate([this, done, created, busyAttempts](StatusCode s) {
         // Bad_ServerTooBusy: the same Session is activated again after a back-off (a new
         // CreateSession would leave this one behind on the server until it expires).
-        if (s == status::BadServerTooBusy && busyAttempts < m_config.busyRetries && m_conn && !m_userDisconnect) {
+        if (s == status::BadServerTooBusy && mayRetryBusy(busyAttempts) && m_conn && !m_userDisconnect) {
             const uint64_t gen = m_connGeneration;
             retryLater(busyAttempts, [this, gen, created, busyAttempts, done] {
                 if (gen == m_connGeneration && m_conn) {
@@ -699,9 +747,31 @@ void ClientCore::activateCreated(const ServiceResult<CreateSessionResponse>& cre
         }
         ServiceResult<CreateSessionResponse> out = created;
         out.status = s;
-        if (s.isBad()) m_session = Session();
+        if (s.isBad()) {
+            // The Session was created and will not be used: an ActivateSession that timed out may
+            // still activate it on the server, and a refused one leaves it there until its activation
+            // time limit. Close it on its channel (requests are served in order there).
+            abandonSession(created.response.authenticationToken);
+            m_session = Session();
+        }
         if (done) done(out);
     });
+}
+
+void ClientCore::abandonSession(const NodeId& authenticationToken) {
+    if (!m_conn || !m_conn->isOpen() || authenticationToken.isNull()) return;
+    CloseSessionRequest close;
+    close.deleteSubscriptions = true;
+    // The token is this Session's, not m_session's (which may be another attempt's by now).
+    Pending p;
+    p.send = [close = std::move(close), authenticationToken](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
+        close.requestHeader.authenticationToken = authenticationToken;
+        close.requestHeader.timestamp = DateTime::now();
+        close.requestHeader.requestHandle = h.requestHandle;
+        close.requestHeader.timeoutHint = h.timeoutHint;
+        return c.send(requestId, close);
+    };
+    enqueue(std::move(p), 0, true);
 }
 
 StatusCode ClientCore::checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& r) {

@@ -8,6 +8,8 @@
 #include "ua/client/ClientConnection.h"
 #include "ua/client/Discovery.h"
 #include "ua/client/EndpointUrl.h"
+#include "ua/client/InplaceFunction.h"
+#include "ua/client/NodePool.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/client/ServiceResult.h"
@@ -119,7 +121,9 @@ private:
         uint32_t timeoutHint = 0;
     };
     using Sender = std::function<StatusCode(ClientConnection&, uint32_t requestId, const HeaderFields&)>;
-    using Completion = std::function<void(StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size)>;
+    // Kept in place (no allocation per request): a call's completion holds its ServiceCallback.
+    using Completion = InplaceFunction<void(StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size),
+                                       sizeof(std::function<void()>)>;
     struct Pending {
         Sender send;
         Completion done;
@@ -138,22 +142,34 @@ private:
     };
     struct BrowseJob;
 
+    // Encodes the request straight into the channel's send buffer when it can go now; only a
+    // request that waits for the (re)connect is kept (in its Sender) until it is sent.
     template <class Req, class Resp>
     void submit(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
-        Pending p;
-        p.send = [request = std::move(request)](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
-            request.requestHeader.authenticationToken = h.authenticationToken;
-            request.requestHeader.timestamp = DateTime::now();
-            request.requestHeader.requestHandle = h.requestHandle;
-            request.requestHeader.timeoutHint = h.timeoutHint;
-            return c.send(requestId, request);
-        };
-        p.done = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+        auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
             ServiceResult<Resp> r;
             r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response);
             if (done) done(r);
         };
-        enqueue(std::move(p), timeoutMs, internal);
+        static_assert(Completion::storedInPlace<decltype(finish)>(), "a call's completion must not allocate");
+        const uint32_t handle = addPending(std::move(finish), timeoutMs, internal);
+        Pending& p = m_pending.find(handle)->second;
+        switch (routeOf(internal)) {
+        case Route::Send: {
+            const uint32_t requestId = m_conn->nextRequestId();
+            fillHeader(request.requestHeader, headerFields(handle, p));
+            sent(handle, p, requestId, m_conn->send(requestId, request));
+            return;
+        }
+        case Route::Queue:
+            p.send = [request = std::move(request)](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
+                fillHeader(request.requestHeader, h);
+                return c.send(requestId, request);
+            };
+            m_queue.push_back(handle);  // sent once the (re)connect is done; its deadline runs already
+            return;
+        case Route::Fail: complete(handle, status::BadServerNotConnected); return;
+        }
     }
     template <class Req, class Resp>
     void internalCall(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
@@ -161,8 +177,16 @@ private:
     }
 
     // Pending requests.
-    void enqueue(Pending p, uint32_t timeoutMs, bool internal);
-    void sendPending(uint32_t handle);
+    enum class Route { Send, Queue, Fail };
+    // Registers a call with its deadline; returns its handle (the RequestHandle).
+    uint32_t addPending(Completion done, uint32_t timeoutMs, bool internal);
+    // Whether a new call goes out now, waits for the (re)connect or fails (Bad_ServerNotConnected).
+    Route routeOf(bool internal) const;
+    HeaderFields headerFields(uint32_t handle, const Pending& p) const;
+    static void fillHeader(RequestHeader& header, const HeaderFields& h);
+    // After the send of a pending call under requestId: Bad s completes it (nothing was sent).
+    void sent(uint32_t handle, Pending& p, uint32_t requestId, StatusCode s);
+    void sendPending(uint32_t handle);  // a queued call
     void complete(uint32_t handle, StatusCode local, uint32_t typeId = 0, const uint8_t* body = nullptr, std::size_t size = 0);
     void onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size);
     void onDeadline();
@@ -194,6 +218,15 @@ private:
     void tryCreateSession(ServiceCallback<CreateSessionResponse> done);
     void createAndActivate(ServiceCallback<CreateSessionResponse> done);
     void activate(StatusCallback done);
+    // CloseSession (deleteSubscriptions) of a Session created on the current channel that will not
+    // be used: its activation failed or timed out, or its CreateSession answer came after the
+    // caller was told Bad_Timeout (OPC 10000-4 5.7.4.1: allowed before activation on that channel).
+    // Nothing waits for the answer.
+    void abandonSession(const NodeId& authenticationToken);
+    // A CreateSession stays pending this many request timeouts, for a late answer to be closed.
+    static constexpr uint32_t kLateCreateFactor = 6;
+    // Another retry after a busy answer: within ClientConfig::busyRetryTimeMs / busyRetries.
+    bool mayRetryBusy(int attempts) const;
     StatusCode checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& response);
     void readNamespaceArray(StatusCallback done);
 
@@ -218,6 +251,7 @@ private:
     StatusCallback m_openDone;      // the open in progress reports here
     ServiceCallback<GetEndpointsResponse> m_connectDone;  // connectToServer() in progress
     int m_busyRetries = 0;          // retries after Bad_TcpServerTooBusy / Bad_ServerTooBusy so far
+    int64_t m_busySinceMs = 0;      // when the connectToServer() / createSession() being retried began
     Session m_session;
     bool m_activating = false;      // createSession in progress: user requests wait
     bool m_wantSession = false;     // a Session was created by the user and not closed: reconnects restore one
@@ -239,10 +273,15 @@ private:
     uint32_t m_reconnectCount = 0;
     StatusCode m_lostReason;
 
-    std::unordered_map<uint32_t, Pending> m_pending;   // by requestHandle
-    std::unordered_map<uint32_t, uint32_t> m_byRequestId;
+    // The nodes of the per-call containers are reused (NodePool.h): no allocation per call.
+    template <class K, class V>
+    using PooledMap = std::unordered_map<K, V, std::hash<K>, std::equal_to<K>, PoolAllocator<std::pair<const K, V>>>;
+    using Deadline = std::pair<int64_t, uint32_t>;  // (deadline ms, handle)
+    NodePool m_nodePool;
+    PooledMap<uint32_t, Pending> m_pending{PoolAllocator<std::pair<const uint32_t, Pending>>(&m_nodePool)};  // by requestHandle
+    PooledMap<uint32_t, uint32_t> m_byRequestId{PoolAllocator<std::pair<const uint32_t, uint32_t>>(&m_nodePool)};
     std::deque<uint32_t> m_queue;                      // handles waiting for the (re)connect
-    std::set<std::pair<int64_t, uint32_t>> m_deadlines;
+    std::set<Deadline, std::less<Deadline>, PoolAllocator<Deadline>> m_deadlines{PoolAllocator<Deadline>(&m_nodePool)};
     uint32_t m_nextHandle = 1;
 
     QTimer* m_deadlineTimer;

@@ -47,6 +47,17 @@ public:
         return p;
     }
     void append(const void* p, std::size_t n) { if (n) std::memcpy(grow(n), p, n); }
+    // Gives the storage back to the allocator (size and capacity 0) when the capacity is above
+    // keep bytes, whatever it holds; true when it did. For buffers that one large message grew and
+    // that are idle now (an idle connection's, docs/Scalability.md): the caller knows the content
+    // is no longer needed. Not for the request path.
+    bool releaseAbove(std::size_t keep) {
+        if (m_cap <= keep) return false;
+        std::free(m_data);
+        m_data = nullptr;
+        m_size = m_cap = 0;
+        return true;
+    }
 
 private:
     uint8_t* m_data = nullptr;

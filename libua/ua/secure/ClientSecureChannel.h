@@ -91,7 +91,8 @@ public:
     // Sends CloseSecureChannel (6.7.5); the server answers nothing, the caller closes the socket.
     void sendClose(uint32_t requestId, const RequestHeader& header);
 
-    // Processes one whole UA-TCP message (its 8-byte header included). nowMs: a monotonic clock (ms).
+    // Processes one whole UA-TCP message (its 8-byte header included). nowMs: a monotonic clock (ms),
+    // used only for an OpenSecureChannel response (when its token arrived): 0 will do for the others.
     Event onMessage(const uint8_t* message, std::size_t size, int64_t nowMs);
 
     bool isAcknowledged() const { return m_acknowledged; }

@@ -44,6 +44,17 @@ void ServerSecureChannel::clearAssembly() {
     m_assemblyReserved = 0;
 }
 
+std::size_t ServerSecureChannel::bufferCapacity() const {
+    return m_assembly.capacity() + m_body.capacity() + m_out.capacity() + m_scratch.capacity();
+}
+
+void ServerSecureChannel::releaseIdleBuffers(std::size_t keep) {
+    m_body.releaseAbove(keep);
+    m_out.releaseAbove(keep);
+    m_scratch.releaseAbove(keep);
+    if (!m_assembling && !m_assemblyReserved) m_assembly.releaseAbove(keep);
+}
+
 bool ServerSecureChannel::chunkedRequestExpired(int64_t nowMs) const {
     return m_assembling && m_config.chunkTimeoutMs && nowMs - m_assemblyStartMs > int64_t(m_config.chunkTimeoutMs);
 }

@@ -107,6 +107,13 @@ public:
     // connection answers ERR Bad_RequestTimeout and closes (the client cannot send anything else on
     // the channel before that request's last chunk, 6.7.2).
     bool chunkedRequestExpired(int64_t nowMs) const;
+    // Bytes of storage held by the channel's reused buffers (reassembly, response body, chunks,
+    // decrypted chunks): for tests and diagnostics.
+    std::size_t bufferCapacity() const;
+    // Gives back the reused buffers above keep bytes (one large message grew them; an idle channel
+    // needs none), but for the reassembly buffer while a chunked request is incomplete. Between
+    // chunks only: a body that onChunk() returned becomes invalid. Not for the request path.
+    void releaseIdleBuffers(std::size_t keep);
     // The client's limits for what we send.
     const HelloMessage& hello() const { return m_hello; }
     // The security the client chose (valid once open).

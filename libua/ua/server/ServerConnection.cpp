@@ -60,6 +60,7 @@ ServerConnection::ServerConnection(Server& server, QTcpSocket* socket)
     connect(m_tokenTimer, &QTimer::timeout, this, [this] {
         if (m_channel && m_channel->tokenExpired(Server::monotonicMs())) fail(status::BadSecureChannelClosed, "SecurityToken expired");
         checkChunkTimeout(Server::monotonicMs());
+        releaseIdleBuffers();
     });
     m_tokenTimer->start();
     setUpAdmission();
@@ -105,10 +106,57 @@ void ServerConnection::send(const uint8_t* p, std::size_t n) {
     m_writer.send(p, n);
 }
 
+std::size_t ServerConnection::bufferCapacity() const {
+    return m_framer.capacity() + m_writer.capacity() + (m_channel ? m_channel->bufferCapacity() : 0);
+}
+
+// On the 1 s timer, never per request. The buffers grow to the largest message the connection
+// handled (the GetEndpoints and CreateSession responses of every new Session are over 8 KB) and a
+// reused buffer keeps its capacity, so without this every idle connection would keep three or
+// more of them for its lifetime (docs/Scalability.md "Memory per Session"). Idle: nothing was
+// sent since the last tick (m_bytesQueued is counted per response anyway) and no partial message
+// waits; a connection under steady load keeps its warm buffers, and the buffers of a steady
+// small-message load stay under the threshold and are never touched.
+//
+// QTcpSocket keeps a 16 KB read chunk for its lifetime (QRingBuffer keeps one block of its basic
+// size between uses) and has no call that frees it. QIODevice::read(qint64) hands the chunk itself
+// over when asked for exactly what it holds, so while the connection is idle readyRead goes to
+// onReadyReadIdle(), which reads that way: the chunk is freed with the QByteArray, and an idle
+// connection holds none between its rare requests. The slot is switched here, on the timer: a
+// busy connection reads with onReadyRead() into its framer, as before.
+void ServerConnection::releaseIdleBuffers() {
+    const bool active = m_bytesQueued != m_bytesQueuedAtTick;
+    m_bytesQueuedAtTick = m_bytesQueued;
+    if (active || m_closing || m_readPaused) {
+        if (m_idle) {
+            m_idle = false;
+            disconnect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyReadIdle);
+            connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
+        }
+        return;
+    }
+    m_framer.releaseIfIdle(kIdleBufferKeep);
+    m_writer.releaseIfIdle(kIdleBufferKeep);
+    if (m_channel) m_channel->releaseIdleBuffers(kIdleBufferKeep);
+    if (!m_idle) {
+        m_idle = true;
+        disconnect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
+        connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyReadIdle);
+    }
+}
+
 void ServerConnection::onReadyRead() {
     if (m_closing || m_readPaused) return;
     const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
     m_framer.append(*m_socket);
+    processMessages();
+}
+
+void ServerConnection::onReadyReadIdle() {
+    if (m_closing || m_readPaused) return;
+    const BatchedWriter::Batch batch(m_writer);
+    const QByteArray taken = m_socket->read(m_socket->bytesAvailable());  // QTcpSocket's chunk itself
+    m_framer.append(taken.constData(), std::size_t(taken.size()));
     processMessages();
 }
 

@@ -51,14 +51,21 @@ public:
     void closeWithError(StatusCode error, const std::string& reason) { fail(error, reason); }
     // A Session was activated on this channel: its handshake is over (AdmissionConfig.h).
     void handshakeDone();
+    // Bytes of storage held by the connection's own reused buffers: the framer's, the batched
+    // writer's and the SecureChannel's (not QTcpSocket's). For tests and diagnostics; its thread.
+    std::size_t bufferCapacity() const;
+    // A buffer above this many bytes is given back once the connection is idle (releaseIdleBuffers).
+    static constexpr std::size_t kIdleBufferKeep = 8192;
 
 private:
     void onReadyRead();
+    void onReadyReadIdle();
     void processMessages();
     bool processMessage(const uint8_t* p, std::size_t n);
     void handleHello(const uint8_t* p, std::size_t n);
     void fail(StatusCode error, const std::string& reason);
     void closeConnection();
+    void releaseIdleBuffers();
     void send(const uint8_t* p, std::size_t n);
 
     // --- Admission control and backpressure (ServerConnectionAdmission.cpp) ---
@@ -95,6 +102,9 @@ private:
     std::vector<uint64_t> m_responseEnds;  // ring: m_bytesQueued after each response not yet flushed
     std::size_t m_ringHead = 0;
     std::size_t m_ringCount = 0;
+    // Idle buffers (releaseIdleBuffers).
+    uint64_t m_bytesQueuedAtTick = 0;      // m_bytesQueued at the last 1 s tick
+    bool m_idle = false;                   // readyRead goes to onReadyReadIdle
 };
 
 } // namespace ua

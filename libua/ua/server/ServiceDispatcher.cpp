@@ -95,7 +95,10 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
         StatusCode bad;
         if (!s || s->closed) bad = status::BadSessionIdInvalid;
         else if (s->channelId != ctx.channelId) bad = status::BadSessionIdInvalid;  // another channel's Session
-        else if (!s->activated) bad = status::BadSessionNotActivated;
+        // OPC 10000-4 5.7.4.1 (5.6.4 in 1.04): CloseSession may come before the Session is
+        // activated, on the SecureChannel of its CreateSession (checked above): a client that gave
+        // up on an establishment closes what it created instead of leaving it to time out.
+        else if (!s->activated && kind != ServiceKind::CloseSession) bad = status::BadSessionNotActivated;
         if (bad.isBad()) {
             rejectWithoutSession(req.requestHeader.requestHandle, bad);
             return;

@@ -54,6 +54,12 @@ public:
     // Messages gathered and not yet written.
     std::size_t pendingMessages() const { return m_messages; }
 
+    // Bytes of storage held (for tests and diagnostics).
+    std::size_t capacity() const { return m_out.capacity(); }
+    // Gives the buffer back when it is above keep bytes, outside a batch and with nothing gathered;
+    // true when it did.
+    bool releaseIfIdle(std::size_t keep) { return m_depth == 0 && m_out.empty() && m_out.releaseAbove(keep); }
+
     // Opens a batch for its scope; the outermost one flushes when it ends.
     class Batch {
     public:

@@ -24,16 +24,17 @@ public:
     void append(QIODevice& device) {
         const qint64 avail = device.bytesAvailable();
         if (avail <= 0) return;
-        if (m_offset > 0) {
-            const std::size_t left = m_buffer.size() - m_offset;
-            std::memmove(m_buffer.data(), m_buffer.data() + m_offset, left);
-            m_buffer.resize(left);
-            m_offset = 0;
-        }
+        compact();
         const std::size_t old = m_buffer.size();
         m_buffer.resize(old + std::size_t(avail));
         const qint64 got = device.read(reinterpret_cast<char*>(m_buffer.data() + old), avail);
         m_buffer.resize(old + std::size_t(std::max<qint64>(got, 0)));
+    }
+
+    // Appends n bytes read elsewhere.
+    void append(const char* p, std::size_t n) {
+        compact();
+        m_buffer.append(p, n);
     }
 
     // The next whole message, if one has arrived.
@@ -51,7 +52,26 @@ public:
         return Result::Message;
     }
 
+    // Bytes of storage held (for tests and diagnostics).
+    std::size_t capacity() const { return m_buffer.capacity(); }
+    // Gives the buffer back when it is above keep bytes and holds no unconsumed byte (no partial
+    // message pending); true when it did. Every pointer next() returned becomes invalid.
+    bool releaseIfIdle(std::size_t keep) {
+        if (m_offset < m_buffer.size()) return false;
+        m_offset = 0;
+        m_buffer.clear();
+        return m_buffer.releaseAbove(keep);
+    }
+
 private:
+    void compact() {
+        if (m_offset == 0) return;
+        const std::size_t left = m_buffer.size() - m_offset;
+        std::memmove(m_buffer.data(), m_buffer.data() + m_offset, left);
+        m_buffer.resize(left);
+        m_offset = 0;
+    }
+
     Buffer m_buffer;
     std::size_t m_offset = 0;
 };

@@ -5,6 +5,8 @@
 #include "engine/StepResult.h"
 
 #include <QJsonDocument>
+#include <QThread>
+#include <algorithm>
 #include <QtTest>
 
 using namespace ua::loadtest;
@@ -65,6 +67,9 @@ StepResult sampleStep(int sessions, int outstanding) {
     s.sessionsPerS = 3.5;
     s.serverTooBusy = 4;
     s.retries = 5;
+    s.setupS = 95.25;
+    s.setupSessionsPerS = 10.5;
+    s.ioThreads = 2;
     s.clientCpuMsPerOp = 0.0123;
     s.clientCpuPercent = 87.5;
     s.clientRssKb = 34567;
@@ -159,7 +164,8 @@ private slots:
         QTest::newRow("securityMode number") << "securityMode" << QJsonValue(3);
         QTest::newRow("endpointUrl number") << "endpointUrl" << QJsonValue(4840);
         QTest::newRow("trustServer text") << "trustServer" << QJsonValue(QStringLiteral("yes"));
-        QTest::newRow("ioThreads 0") << "ioThreads" << QJsonValue(0);
+        QTest::newRow("ioThreads -1") << "ioThreads" << QJsonValue(-1);
+        QTest::newRow("ioThreads 257") << "ioThreads" << QJsonValue(257);
     }
     void parametersRefused() {
         QFETCH(QString, key);
@@ -205,6 +211,18 @@ private slots:
         QCOMPARE(back->serverDiagnostics->after.at(QStringLiteral("currentSessionCount")), qint64(21));
         QCOMPARE(back->errorsByStatus.at(QStringLiteral("Bad_Timeout")), uint64_t(3));
         QCOMPARE(back->beatenBy, s.beatenBy);
+        QCOMPARE(back->setupS, 95.25);
+        QCOMPARE(back->setupSessionsPerS, 10.5);
+        QCOMPARE(back->ioThreads, 2);
+        // Saved before the set-up figures existed: 0.
+        QJsonObject old = s.toJson();
+        old.remove(QStringLiteral("setupS"));
+        old.remove(QStringLiteral("setupSessionsPerS"));
+        old.remove(QStringLiteral("ioThreads"));
+        const auto oldBack = StepResult::fromJson(old);
+        QVERIFY(oldBack);
+        QCOMPARE(oldBack->setupS, 0.0);
+        QCOMPARE(oldBack->setupSessionsPerS, 0.0);
         // Without diagnostics: stays absent.
         StepResult plain = sampleStep(1, 1);
         plain.serverDiagnostics.reset();
@@ -231,6 +249,28 @@ private slots:
         QVERIFY(refused(QStringLiteral("warnings"), QJsonArray{1}));
         QVERIFY(refused(QStringLiteral("serverDiagnostics"), 3));
         QVERIFY(refused(QStringLiteral("connectionBroken"), 1));
+        QVERIFY(refused(QStringLiteral("setupS"), -1));
+        QVERIFY(refused(QStringLiteral("setupSessionsPerS"), QStringLiteral("fast")));
+    }
+
+    void ioThreadsFollowTheSessions() {
+        // 0 (the default): one I/O thread per 100 Sessions, at most the cores, at least 1.
+        const int cores = std::max(1, QThread::idealThreadCount());
+        LoadParameters p;
+        QCOMPARE(p.ioThreads, 0);
+        p.sessions = 1;
+        QCOMPARE(p.resolvedIoThreads(), 1);
+        p.sessions = 100;
+        QCOMPARE(p.resolvedIoThreads(), 1);
+        p.sessions = 101;
+        QCOMPARE(p.resolvedIoThreads(), std::min(2, cores));
+        p.sessions = 1000;
+        QCOMPARE(p.resolvedIoThreads(), std::min(10, cores));
+        p.sessions = 100'000;
+        QCOMPARE(p.resolvedIoThreads(), cores);
+        p.ioThreads = 3;  // given: taken as it is
+        QCOMPARE(p.resolvedIoThreads(), 3);
+        QVERIFY(LoadParameters::fromJson(QJsonObject{{QStringLiteral("ioThreads"), 0}}));
     }
 
     void runRoundTripAndCsv() {

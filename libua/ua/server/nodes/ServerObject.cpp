@@ -92,6 +92,7 @@ StatusCode installSubscriptionCapabilities(AddressSpace& space, const Subscripti
     setStored(space, id::Server_ServerCapabilities_MaxMonitoredItems, Variant(c.maxMonitoredItems));
     setStored(space, id::Server_ServerCapabilities_MaxMonitoredItemsPerSubscription, Variant(c.maxMonitoredItemsPerSubscription));
     setStored(space, id::Server_ServerCapabilities_MaxMonitoredItemsQueueSize, Variant(c.maxQueueSize));
+    setStored(space, id::Server_ServerCapabilities_OperationLimits_MaxMonitoredItemsPerCall, Variant(c.maxMonitoredItemsPerCall));
     setStored(space, id::Server_ServerCapabilities_MinSupportedSampleRate, Variant(c.minSamplingIntervalMs));
     return status::Good;
 }

@@ -34,6 +34,12 @@ const OperationLimits& noLimits() {
     return l;
 }
 
+// More operations in one call than SubscriptionConfig::maxMonitoredItemsPerCall (0: no limit).
+bool tooManyOperations(const SessionSubscriptions& ss, std::size_t operations) {
+    const uint32_t max = ss.config().maxMonitoredItemsPerCall;
+    return max != 0 && operations > max;
+}
+
 bool validMode(MonitoringMode m) { return int32_t(m) >= 0 && int32_t(m) <= 2; }
 bool validTimestamps(TimestampsToReturn t) { return int32_t(t) >= 0 && t <= TimestampsToReturn::Neither; }
 
@@ -180,6 +186,7 @@ void createMonitoredItems(SessionSubscriptions& ss, const CreateMonitoredItemsRe
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (!validTimestamps(req.timestampsToReturn)) { resp.responseHeader.serviceResult = status::BadTimestampsToReturnInvalid; return; }
     if (req.itemsToCreate.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }
+    if (tooManyOperations(ss, req.itemsToCreate.size())) { resp.responseHeader.serviceResult = status::BadTooManyOperations; return; }
     sub->resetLifetimeCounter();
     const AddressSpace& space = ss.home().addressSpace();
     resp.results = Array<MonitoredItemCreateResult>::emptyArray();
@@ -196,6 +203,7 @@ void modifyMonitoredItems(SessionSubscriptions& ss, const ModifyMonitoredItemsRe
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (!validTimestamps(req.timestampsToReturn)) { resp.responseHeader.serviceResult = status::BadTimestampsToReturnInvalid; return; }
     if (req.itemsToModify.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }
+    if (tooManyOperations(ss, req.itemsToModify.size())) { resp.responseHeader.serviceResult = status::BadTooManyOperations; return; }
     sub->resetLifetimeCounter();
     const AddressSpace& space = ss.home().addressSpace();
     resp.results = Array<MonitoredItemModifyResult>::emptyArray();
@@ -243,6 +251,7 @@ void deleteMonitoredItems(SessionSubscriptions& ss, const DeleteMonitoredItemsRe
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (req.monitoredItemIds.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }
+    if (tooManyOperations(ss, req.monitoredItemIds.size())) { resp.responseHeader.serviceResult = status::BadTooManyOperations; return; }
     sub->resetLifetimeCounter();
     resp.results = Array<StatusCode>::emptyArray();
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
@@ -257,6 +266,7 @@ void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest&
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (!validMode(req.monitoringMode)) { resp.responseHeader.serviceResult = status::BadMonitoringModeInvalid; return; }
     if (req.monitoredItemIds.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }
+    if (tooManyOperations(ss, req.monitoredItemIds.size())) { resp.responseHeader.serviceResult = status::BadTooManyOperations; return; }
     sub->resetLifetimeCounter();
     resp.results = Array<StatusCode>::emptyArray();
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
@@ -285,6 +295,10 @@ void setTriggering(SessionSubscriptions& ss, const SetTriggeringRequest& req, Se
     Subscription* sub = ss.find(req.subscriptionId);
     if (!sub) { resp.responseHeader.serviceResult = status::BadSubscriptionIdInvalid; return; }
     if (req.linksToAdd.empty() && req.linksToRemove.empty()) { resp.responseHeader.serviceResult = status::BadNothingToDo; return; }
+    if (tooManyOperations(ss, req.linksToAdd.size() + req.linksToRemove.size())) {
+        resp.responseHeader.serviceResult = status::BadTooManyOperations;
+        return;
+    }
     MonitoredItem* trigger = sub->item(req.triggeringItemId);
     if (!trigger) { resp.responseHeader.serviceResult = status::BadMonitoredItemIdInvalid; return; }
     sub->resetLifetimeCounter();

@@ -11,7 +11,8 @@
 //
 // Request level: Bad_SubscriptionIdInvalid, Bad_NothingToDo, Bad_TimestampsToReturnInvalid,
 // Bad_MonitoredItemIdInvalid (SetTriggering's triggering item), Bad_MonitoringModeInvalid
-// (SetMonitoringMode).
+// (SetMonitoringMode), Bad_TooManyOperations (more items, or SetTriggering links added and removed
+// together, than SubscriptionConfig::maxMonitoredItemsPerCall, OPC 10000-5 6.3.11; no results).
 // Operation level: Bad_NodeIdUnknown, Bad_AttributeIdInvalid, Bad_IndexRangeInvalid,
 // Bad_DataEncodingInvalid/Unsupported, Bad_NotReadable, Bad_UserAccessDenied (as Read),
 // Bad_MonitoringModeInvalid, Bad_TooManyMonitoredItems (MaxMonitoredItems server-wide,

@@ -31,6 +31,13 @@ struct SubscriptionConfig {
     uint32_t maxQueueSize = 10'000;              // requested 0 gets 1
     uint32_t maxMonitoredItems = 100'000;        // server-wide: Bad_TooManyMonitoredItems
     uint32_t maxMonitoredItemsPerSubscription = 20'000;
+    // Operations in one call of the MonitoredItem service set (OPC 10000-5 6.3.11
+    // OperationLimits.MaxMonitoredItemsPerCall, published there): itemsToCreate of
+    // CreateMonitoredItems, itemsToModify of ModifyMonitoredItems, monitoredItemIds of
+    // SetMonitoringMode and DeleteMonitoredItems, linksToAdd + linksToRemove of SetTriggering.
+    // A request with more gets the service result Bad_TooManyOperations and no results
+    // (OPC 10000-4 7.38.2). A client that needs more splits its request.
+    uint32_t maxMonitoredItemsPerCall = 20'000;
 };
 
 } // namespace ua
