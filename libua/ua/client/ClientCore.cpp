@@ -762,16 +762,14 @@ void ClientCore::abandonSession(const NodeId& authenticationToken) {
     if (!m_conn || !m_conn->isOpen() || authenticationToken.isNull()) return;
     CloseSessionRequest close;
     close.deleteSubscriptions = true;
+    const uint32_t handle = addPending(Completion(), 0, true);  // nobody waits for the answer
+    Pending& p = m_pending.find(handle)->second;
+    HeaderFields h = headerFields(handle, p);
     // The token is this Session's, not m_session's (which may be another attempt's by now).
-    Pending p;
-    p.send = [close = std::move(close), authenticationToken](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
-        close.requestHeader.authenticationToken = authenticationToken;
-        close.requestHeader.timestamp = DateTime::now();
-        close.requestHeader.requestHandle = h.requestHandle;
-        close.requestHeader.timeoutHint = h.timeoutHint;
-        return c.send(requestId, close);
-    };
-    enqueue(std::move(p), 0, true);
+    h.authenticationToken = authenticationToken;
+    fillHeader(close.requestHeader, h);
+    const uint32_t requestId = m_conn->nextRequestId();
+    sent(handle, p, requestId, m_conn->send(requestId, close));
 }
 
 StatusCode ClientCore::checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& r) {
