@@ -6,6 +6,7 @@
 // Session, Subscription (also none of a Session closed earlier) or connection left and the
 // listener closed; start() makes it Running again. stop() during the countdown ends it at once
 // (shutdownFinished() still comes). The node-opcua side: tst_node_shutdown.
+#include "../common/TestServerConfig.h"
 #include "ClientTestUtil.h"
 
 #include "ua/client/Client.h"
@@ -20,16 +21,6 @@ using namespace ua;
 using namespace ua::test;
 
 namespace {
-
-ServerConfig serverConfig() {
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
-    return cfg;
-}
 
 ClientConfig clientConfig() {
     ClientConfig cfg;
@@ -68,7 +59,7 @@ void TestServerShutdown::initTestCase() {
 }
 
 void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
-    Server server(serverConfig());
+    Server server(localServerConfig());
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QSignalSpy finished(&server, &Server::shutdownFinished);
     Client client(clientConfig());
@@ -200,7 +191,7 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
 }
 
 void TestServerShutdown::stopDuringTheCountdownFinishesAtOnce() {
-    Server server(serverConfig());
+    Server server(localServerConfig());
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QSignalSpy finished(&server, &Server::shutdownFinished);
     Client client(clientConfig());
@@ -216,7 +207,7 @@ void TestServerShutdown::stopDuringTheCountdownFinishesAtOnce() {
 }
 
 void TestServerShutdown::shutdownOfAServerNotStartedFinishes() {
-    Server server(serverConfig());
+    Server server(localServerConfig());
     QSignalSpy finished(&server, &Server::shutdownFinished);
     server.shutdown(10, QStringLiteral("never started"));
     QCOMPARE(server.runtime().state.load(), int32_t(ServerState::Shutdown));

@@ -3,6 +3,7 @@
 // Hellos are answered ERR Bad_TcpServerTooBusy (OPC 10000-6 7.1.5); its connection strategy backs
 // off and tries again, and once the slot is free it connects, creates a Session and reads
 // (client_busy_server.js).
+#include "../common/TestServerConfig.h"
 #include "../transport/RawClient.h"
 #include "NodeScript.h"
 #include "ua/server/Server.h"
@@ -22,12 +23,7 @@ private slots:
 };
 
 void TestNodeBusy::nodeOpcuaRetriesAfterTooBusy() {
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
+    ServerConfig cfg = localServerConfig();
     cfg.admission.maxHandshakes = 1;
     cfg.admission.busyDelayMs = 50;
     Server server(cfg);
@@ -55,12 +51,7 @@ void TestNodeBusy::nodeOpcuaClosesAnUnactivatedSession() {
     // the channel of its CreateSession, OPC 10000-4 5.7.4.1; client_close_unactivated.js). Our
     // server serves that CloseSession, so the Session ends closed, not aborted when the channel
     // goes (it answered Bad_SessionNotActivated before, and the Session stayed until then).
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
+    ServerConfig cfg = localServerConfig();
     cfg.security.allowAnonymous = false;
     cfg.admission.activationTimeoutMs = 120'000;
     Server server(cfg);
