@@ -10,6 +10,7 @@
 //                     [--max-per-request X] [--loadtest PATH]
 // Prints: values, requests in the window, allocations per request, bytes per request. Exit code 1
 // when allocations per request exceed --max-per-request (if given), 2 on errors.
+#include "../common/TestServerConfig.h"
 #include "AllocationCounter.h"
 
 #include "ua/server/Server.h"
@@ -52,12 +53,8 @@ int main(int argc, char** argv) {
     const int warmupS = 1;
 
     QTemporaryDir dir;
-    ServerConfig cfg;
-    cfg.port = 0;
+    ServerConfig cfg = ua::test::localServerConfig();
     cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 2;
-    cfg.demoNamespace = false;
     cfg.security.pkiDir = dir.filePath(QStringLiteral("pki"));
     Server server(cfg);
     if (!server.start()) {

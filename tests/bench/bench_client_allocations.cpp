@@ -18,6 +18,7 @@
 //                            [--max-per-request X]
 // Prints one line of figures. Exit code 1 when total allocations per request exceed
 // --max-per-request (if given), 2 on errors.
+#include "../common/TestServerConfig.h"
 #include "AllocationCounter.h"
 #include "BenchClient.h"
 
@@ -95,12 +96,9 @@ int main(int argc, char** argv) {
     const int sessionCount = std::max(1, p.value(sessions).toInt());
 
     QTemporaryDir dir;
-    ServerConfig cfg;
-    cfg.port = 0;
+    ServerConfig cfg = ua::test::localServerConfig();
     cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.listenAddress = QHostAddress::LocalHost;
     cfg.ioThreads = 1;
-    cfg.demoNamespace = false;
     cfg.security.pkiDir = dir.filePath(QStringLiteral("pki"));
     Server server(cfg);
     if (!server.start()) {
