@@ -228,8 +228,7 @@ void Engine::send(Session& s, int64_t fromNs) {
     }
 }
 
-void Engine::record(IoStats& io, int64_t fromNs, bool counted, StatusCode status, uint64_t values) {
-    const int64_t now = steadyNs();
+void Engine::record(IoStats& io, int64_t fromNs, int64_t now, bool counted, StatusCode status, uint64_t values) {
     const double us = double(now - fromNs) / 1000.0;
     const bool timeout = status == status::BadTimeout;
     if (status.isGood() && now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed)) {
@@ -252,12 +251,13 @@ void Engine::record(IoStats& io, int64_t fromNs, bool counted, StatusCode status
 }
 
 void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values) {
-    record(*s.io, tag & ~int64_t(1), (tag & 1) != 0, status, values);
+    // One clock read per response: its arrival, and the send time of the request that follows it.
+    const int64_t now = steadyNs();
+    record(*s.io, tag & ~int64_t(1), now, (tag & 1) != 0, status, values);
     --s.inFlight;
     s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
     if (isLost(status)) s.lost = true;
     if (!sending.load(std::memory_order_relaxed) || s.lost) return;
-    const int64_t now = steadyNs();
     if (openLoop) fill(s, now);  // a free slot: the next due request goes at once
     else if (now < measureEndNs.load(std::memory_order_relaxed)) send(s, now);
 }
@@ -350,7 +350,7 @@ void Engine::busy(Session& s, StatusCode status) {
             }
             // The step is closing (its Clients may be gone already: a back-off of up to 5 s
             // outlives the drain): the cycle ends as refused without touching the Client.
-            record(*sp->io, sp->cycleStartNs, sp->cycleCounted, status::BadServerTooBusy, 0);
+            record(*sp->io, sp->cycleStartNs, steadyNs(), sp->cycleCounted, status::BadServerTooBusy, 0);
             sp->io->inFlight.fetch_sub(1, std::memory_order_relaxed);
         });
     });
@@ -362,7 +362,7 @@ void Engine::endCycle(Session& s, StatusCode status) {
         s.client->disconnectFromServer(nullptr, [this, sp, status](StatusCode) { endCycle(*sp, status); });
         return;
     }
-    record(*s.io, s.cycleStartNs, s.cycleCounted, status, status.isGood() ? 1 : 0);
+    record(*s.io, s.cycleStartNs, steadyNs(), s.cycleCounted, status, status.isGood() ? 1 : 0);
     s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
     startCycle(s);
 }

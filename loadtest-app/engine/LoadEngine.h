@@ -124,7 +124,7 @@ private:
     void send(Session& s, int64_t fromNs);
     // tag: the start time (ns) with bit 0 = counted.
     void ended(Session& s, int64_t tag, StatusCode status, uint64_t values);
-    void record(IoStats& io, int64_t fromNs, bool counted, StatusCode status, uint64_t values);
+    void record(IoStats& io, int64_t fromNs, int64_t nowNs, bool counted, StatusCode status, uint64_t values);
     // Connect: one channel + Session establishment and its closing, retried after "too busy".
     void startCycle(Session& s);
     void attempt(Session& s);

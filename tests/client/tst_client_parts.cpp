@@ -1,5 +1,6 @@
 // The client's small parts: NodeIdConverter ("nsu=" strings), the RelativePath text form,
 // EndpointUrl, and the reconnect backoff.
+#include "ua/client/DeadlineQueues.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ReconnectBackoff.h"
@@ -7,6 +8,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QtTest>
+#include <map>
 #include <set>
 
 using namespace ua;
@@ -25,6 +27,8 @@ private slots:
     void endpointUrls_data();
     void endpointUrls();
     void backoffGrowsWithJitter();
+    void deadlineQueuesKeepEachTimeoutInOrder();
+    void deadlineQueuesDropCompletedCallsAtTheFront();
 };
 
 static const std::vector<String> kNamespaces{String(kOpcUaNamespaceUri), String("urn:test:server"), String("http://x.org/UA/Demo/")};
@@ -180,6 +184,74 @@ void TestClientParts::backoffGrowsWithJitter() {
     QVERIFY(limited.exhausted());
     limited.reset();
     QVERIFY(!limited.exhausted());
+}
+
+// The pending calls of a Client (ClientCore): deadline = issue time + timeout, handles issued in
+// increasing order. DeadlineQueues must give the earliest deadline of a pending call and the due
+// calls, whatever the mix of timeouts, across the growth of its rings.
+void TestClientParts::deadlineQueuesKeepEachTimeoutInOrder() {
+    DeadlineQueues q;
+    std::map<uint32_t, int64_t> pending;  // handle -> deadline
+    auto deadlineOf = [&](uint32_t h) -> int64_t {
+        const auto it = pending.find(h);
+        return it == pending.end() ? -1 : it->second;
+    };
+    const uint32_t timeouts[] = {5000, 100, 60000};
+    uint32_t handle = 0;
+    for (int64_t now = 0; now < 300; ++now) {  // 900 calls: every ring wraps and grows past 64
+        for (uint32_t t : timeouts) {
+            pending[++handle] = now + t;
+            q.add(t, handle, deadlineOf);
+        }
+    }
+    QCOMPARE(q.earliest(deadlineOf), int64_t(100));  // the first 100 ms call
+    std::vector<uint32_t> due;
+    q.takeDue(250, deadlineOf, due);  // the 100 ms calls issued at 0..150
+    QCOMPARE(due.size(), std::size_t(151));
+    QVERIFY(std::is_sorted(due.begin(), due.end()));
+    for (uint32_t h : due) {
+        QCOMPARE(pending.at(h) - 100 <= 150, true);
+        pending.erase(h);
+    }
+    QCOMPARE(q.earliest(deadlineOf), int64_t(251));
+    due.clear();
+    q.takeDue(250, deadlineOf, due);
+    QVERIFY(due.empty());
+    QCOMPARE(q.size(), std::size_t(900 - 151));
+}
+
+// A completed call is not searched for: it leaves when it reaches the front, and a run of them at
+// the front leaves at the next add, so a steady load keeps each ring about as long as the calls
+// in flight.
+void TestClientParts::deadlineQueuesDropCompletedCallsAtTheFront() {
+    DeadlineQueues q;
+    std::map<uint32_t, int64_t> pending;
+    auto deadlineOf = [&](uint32_t h) -> int64_t {
+        const auto it = pending.find(h);
+        return it == pending.end() ? -1 : it->second;
+    };
+    uint32_t handle = 0;
+    for (int64_t now = 0; now < 10000; ++now) {  // 10 in flight, answered in issue order
+        pending[++handle] = now + 1000;
+        q.add(1000, handle, deadlineOf);
+        if (handle > 10) pending.erase(handle - 10);
+    }
+    QVERIFY2(q.size() <= 11, qPrintable(QString::number(q.size())));
+    pending.clear();  // the last ten answered too
+    // One call never answered holds the ring open behind it until it is due; then the rest goes.
+    const uint32_t stuck = handle + 1;
+    for (int64_t now = 10000; now < 10500; ++now) {
+        pending[++handle] = now + 1000;
+        q.add(1000, handle, deadlineOf);
+        if (handle - 10 > stuck) pending.erase(handle - 10);
+    }
+    QCOMPARE(q.earliest(deadlineOf), int64_t(11000));
+    std::vector<uint32_t> due;
+    q.takeDue(11000, deadlineOf, due);
+    QCOMPARE(due, std::vector<uint32_t>{stuck});
+    pending.erase(stuck);
+    QVERIFY2(q.size() <= 11, qPrintable(QString::number(q.size())));
+    QCOMPARE(q.earliest(deadlineOf), int64_t(10500 - 10 + 1000));
 }
 
 QTEST_GUILESS_MAIN(TestClientParts)

@@ -103,6 +103,10 @@ public:
     // Session is back (their timeout runs meanwhile). See ServiceResult for the statuses.
     template <class Req, class Resp>
     void call(Req request, QObject* context, ServiceCallback<Resp> done, uint32_t timeoutMs = 0) {
+        if (m_core->thread() == QThread::currentThread()) {  // as post(): no event, and the request not moved again
+            m_core->call<Req, Resp>(std::move(request), timeoutMs, inContext(context, std::move(done)));
+            return;
+        }
         post([core = m_core, request = std::move(request), done = inContext(context, std::move(done)), timeoutMs]() mutable {
             core->call<Req, Resp>(std::move(request), timeoutMs, std::move(done));
         });

@@ -6,6 +6,7 @@
 
 #include "ua/client/ClientConfig.h"
 #include "ua/client/ClientConnection.h"
+#include "ua/client/DeadlineQueues.h"
 #include "ua/client/Discovery.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/InplaceFunction.h"
@@ -85,7 +86,7 @@ public:
     // Any service: Resp is the response type; a ServiceFault completes the call with its
     // serviceResult. timeoutMs 0: config.requestTimeoutMs.
     template <class Req, class Resp>
-    void call(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
+    void call(Req&& request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
         submit<Req, Resp>(std::move(request), timeoutMs, std::move(done), false);
     }
 
@@ -128,7 +129,7 @@ private:
         Sender send;
         Completion done;
         uint32_t requestId = 0;  // 0 until sent on the current connection
-        int64_t deadlineMs = 0;
+        int64_t deadlineMs = 0;  // nowMs() clock
         uint32_t timeoutMs = 0;
         bool internal = false;   // the client's own (connect, activation, keep-alive): never queued
     };
@@ -145,7 +146,7 @@ private:
     // Encodes the request straight into the channel's send buffer when it can go now; only a
     // request that waits for the (re)connect is kept (in its Sender) until it is sent.
     template <class Req, class Resp>
-    void submit(Req request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
+    void submit(Req&& request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
         auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
             ServiceResult<Resp> r;
             r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response);
@@ -176,7 +177,9 @@ private:
         submit<Req, Resp>(std::move(request), timeoutMs, std::move(done), true);
     }
 
-    // Pending requests.
+    // Pending requests: m_pending by RequestHandle, the RequestId they were sent under in each; a
+    // response finds its call by the RequestHandle of its ResponseHeader (checked against the
+    // RequestId), the rare rest by a search for the RequestId (handleOfRequestId).
     enum class Route { Send, Queue, Fail };
     // Registers a call with its deadline; returns its handle (the RequestHandle).
     uint32_t addPending(Completion done, uint32_t timeoutMs, bool internal);
@@ -189,6 +192,8 @@ private:
     void sendPending(uint32_t handle);  // a queued call
     void complete(uint32_t handle, StatusCode local, uint32_t typeId = 0, const uint8_t* body = nullptr, std::size_t size = 0);
     void onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size);
+    uint32_t handleOfRequestId(uint32_t requestId) const;  // 0: no call was sent under it
+    int64_t deadlineOf(uint32_t handle) const;             // -1: not pending
     void onDeadline();
     void armDeadlineTimer();
     void failSent(StatusCode status);
@@ -273,15 +278,13 @@ private:
     uint32_t m_reconnectCount = 0;
     StatusCode m_lostReason;
 
-    // The nodes of the per-call containers are reused (NodePool.h): no allocation per call.
+    // The nodes of the pending calls are reused (NodePool.h): no allocation per call.
     template <class K, class V>
     using PooledMap = std::unordered_map<K, V, std::hash<K>, std::equal_to<K>, PoolAllocator<std::pair<const K, V>>>;
-    using Deadline = std::pair<int64_t, uint32_t>;  // (deadline ms, handle)
     NodePool m_nodePool;
     PooledMap<uint32_t, Pending> m_pending{PoolAllocator<std::pair<const uint32_t, Pending>>(&m_nodePool)};  // by requestHandle
-    PooledMap<uint32_t, uint32_t> m_byRequestId{PoolAllocator<std::pair<const uint32_t, uint32_t>>(&m_nodePool)};
     std::deque<uint32_t> m_queue;                      // handles waiting for the (re)connect
-    std::set<Deadline, std::less<Deadline>, PoolAllocator<Deadline>> m_deadlines{PoolAllocator<Deadline>(&m_nodePool)};
+    DeadlineQueues m_deadlines;                        // the pending calls' deadlines
     uint32_t m_nextHandle = 1;
 
     QTimer* m_deadlineTimer;

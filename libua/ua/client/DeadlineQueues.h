@@ -1,0 +1,105 @@
+// The deadlines of a Client's pending calls (ClientCore; internal): one FIFO of RequestHandles per
+// distinct timeout (ms). Calls with the same timeout get their deadlines (now + timeout) in the
+// order their handles are issued, so each FIFO is ordered by deadline: adding a call is a push at
+// the back, the earliest deadline is at one of the fronts, and a completed call is not searched
+// for: it is dropped when it reaches a front (deadlineOf says -1 for it). A FIFO is a ring that
+// grows to the most calls outstanding between its oldest pending call and its newest, then
+// allocates nothing (issue 9 target 10: the std::set it replaces took an insert and an erase per
+// call). One thread: the Client's I/O thread.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ua {
+
+class DeadlineQueues {
+public:
+    static constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+
+    // Adds a call of this timeout, issued after every call added before. deadlineOf(handle) is the
+    // deadline of a pending call and -1 for one that completed; the completed calls at the front
+    // of this FIFO are dropped on the way.
+    template <class DeadlineOf>
+    void add(uint32_t timeoutMs, uint32_t handle, DeadlineOf&& deadlineOf) {
+        Ring& r = ringOf(timeoutMs);
+        dropCompleted(r, deadlineOf);
+        r.push(handle);
+    }
+
+    // The earliest deadline of a pending call, kNone when there is none.
+    template <class DeadlineOf>
+    int64_t earliest(DeadlineOf&& deadlineOf) {
+        int64_t best = kNone;
+        for (Ring& r : m_rings) {
+            dropCompleted(r, deadlineOf);
+            if (!r.empty()) best = std::min(best, deadlineOf(r.front()));
+        }
+        return best;
+    }
+
+    // Removes the pending calls whose deadline is at or before nowMs and appends their handles to
+    // due (in each FIFO's order); the caller completes them afterwards (a completion may add calls).
+    template <class DeadlineOf>
+    void takeDue(int64_t nowMs, DeadlineOf&& deadlineOf, std::vector<uint32_t>& due) {
+        for (Ring& r : m_rings) {
+            while (!r.empty()) {
+                const int64_t d = deadlineOf(r.front());
+                if (d >= 0 && d > nowMs) break;
+                if (d >= 0) due.push_back(r.front());
+                r.pop();
+            }
+        }
+    }
+
+    // Handles held, pending or completed but not yet dropped (for tests).
+    std::size_t size() const {
+        std::size_t n = 0;
+        for (const Ring& r : m_rings) n += r.count;
+        return n;
+    }
+
+private:
+    struct Ring {
+        uint32_t timeoutMs = 0;
+        std::vector<uint32_t> cells;  // a power of two
+        std::size_t head = 0;
+        std::size_t count = 0;
+
+        bool empty() const { return count == 0; }
+        uint32_t front() const { return cells[head]; }
+        void pop() {
+            head = (head + 1) & (cells.size() - 1);
+            --count;
+        }
+        void push(uint32_t handle) {
+            if (count == cells.size()) grow();
+            cells[(head + count) & (cells.size() - 1)] = handle;
+            ++count;
+        }
+        void grow() {
+            std::vector<uint32_t> bigger(cells.empty() ? 64 : cells.size() * 2);
+            for (std::size_t i = 0; i < count; ++i) bigger[i] = cells[(head + i) & (cells.size() - 1)];
+            cells.swap(bigger);
+            head = 0;
+        }
+    };
+
+    Ring& ringOf(uint32_t timeoutMs) {
+        for (Ring& r : m_rings)
+            if (r.timeoutMs == timeoutMs) return r;
+        m_rings.emplace_back();
+        m_rings.back().timeoutMs = timeoutMs;
+        return m_rings.back();
+    }
+    template <class DeadlineOf>
+    static void dropCompleted(Ring& r, DeadlineOf& deadlineOf) {
+        while (!r.empty() && deadlineOf(r.front()) < 0) r.pop();
+    }
+
+    std::vector<Ring> m_rings;  // one per timeout in use; a Client uses a few
+};
+
+} // namespace ua
