@@ -1,6 +1,6 @@
 // Heap allocations of the client per request in steady state (issue 9, target 10: the client keeps
-// no allocation per request that the server avoids; the server makes 2 per read-1,
-// bench_allocations). Our Server and `sessions` ua::Clients run in this process; every Client is on
+// no allocation per request that the server avoids; the server makes none per Read in steady
+// state, bench_allocations). Our Server and `sessions` ua::Clients run in this process; every Client is on
 // one I/O thread of their own (as the load tester's Sessions share a few), and only that thread's
 // allocations are counted (AllocationCounter.h: malloc & co. interposed for the whole process, the
 // client's I/O thread marked with countThisThread), so the server's threads do not count. Each
@@ -12,7 +12,8 @@
 //   caller:  the allocations made while the loop builds the ReadRequest (its nodesToRead array),
 //            counted around that code and subtracted: what any caller of Client::read pays;
 //   library: total - caller (the request path of ua::Client: ClientCore, the channel, the
-//            response decoding; the response's results array is one of them).
+//            response decoding; a ReadResponse is decoded into a reused object,
+//            ResponseScratch.h, so its results array is not one of them).
 //
 //   bench_client_allocations [--values N] [--sessions S] [--outstanding K] [--window SECONDS]
 //                            [--max-per-request X]

@@ -13,6 +13,7 @@
 #include "ua/client/NodePool.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ReconnectBackoff.h"
+#include "ua/client/ResponseScratch.h"
 #include "ua/client/ServiceResult.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/Types.h"
@@ -148,7 +149,8 @@ private:
     template <class Req, class Resp>
     void submit(Req&& request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
         auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
-            ServiceResult<Resp> r;
+            ResponseScratch<Resp> scratch;  // a ReadResponse is decoded into a reused object
+            ServiceResult<Resp>& r = scratch.result();
             r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response);
             if (done) done(r);
         };
