@@ -242,7 +242,7 @@ void TestClientSubscriptions::dataChangesArriveInOrderAndAreAcknowledged() {
         QVERIFY(r.wait());
         QCOMPARE(r->status, status::BadMessageNotAvailable);
     }
-    const SubscriptionCounters c = client.subscriptionCounters();
+    const ClientSubscriptionCounters c = client.subscriptionCounters();
     QCOMPARE(c.acknowledgementsUnknown, 0u);
     QCOMPARE(c.messagesLost, 0u);
     QCOMPARE(c.republishRequests, 0u);

@@ -110,7 +110,7 @@ void TestClientSubscriptionsVsNode::counterChangesArriveAtTheirRate() {
     // window on a loaded machine: 18 seen on CI), numbered from 1 without holes.
     QVERIFY2(messagesIn3s >= 10 && messagesIn3s <= 20, qPrintable(QString::number(messagesIn3s)));
     for (std::size_t i = 0; i < messages.size(); ++i) QCOMPARE(messages[i].sequenceNumber, uint32_t(i + 1));
-    const SubscriptionCounters c = m_client->subscriptionCounters();
+    const ClientSubscriptionCounters c = m_client->subscriptionCounters();
     QCOMPARE(c.messagesLost, 0u);
     QCOMPARE(c.republishRequests, 0u);
     QCOMPARE(c.acknowledgementsUnknown, 0u);

@@ -170,7 +170,7 @@ public:
     void setMonitoringMode(SubscriptionHandle subscription, std::vector<uint32_t> clientHandles, MonitoringMode mode,
                            QObject* context, MonitoredItemsCallback done);
     // Counters of the Publish pipeline, acknowledgements and Republish (any thread).
-    SubscriptionCounters subscriptionCounters() const;
+    ClientSubscriptionCounters subscriptionCounters() const;
 
     // --- State (any thread) ------------------------------------------------------------------------
     State state() const { return m_core->state(); }

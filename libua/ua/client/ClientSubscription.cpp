@@ -88,6 +88,6 @@ void Client::setMonitoringMode(SubscriptionHandle h, std::vector<uint32_t> clien
     });
 }
 
-SubscriptionCounters Client::subscriptionCounters() const { return m_subs->counters(); }
+ClientSubscriptionCounters Client::subscriptionCounters() const { return m_subs->counters(); }
 
 } // namespace ua

@@ -136,7 +136,7 @@ using SubscriptionCallback = std::function<void(const SubscriptionInfo&)>;
 using MonitoredItemsCallback = std::function<void(const MonitoredItemsResult&)>;
 
 // Counters of a Client's subscription machinery (any thread; relaxed reads of atomics).
-struct SubscriptionCounters {
+struct ClientSubscriptionCounters {
     uint32_t subscriptions = 0;
     uint32_t publishOutstanding = 0;    // Publish requests sent and not answered
     uint32_t publishTarget = 0;         // how many the client keeps outstanding now

@@ -75,8 +75,8 @@ int64_t SubscriptionManager::nowMs() {
     return clock.elapsed();
 }
 
-SubscriptionCounters SubscriptionManager::counters() const {
-    SubscriptionCounters c;
+ClientSubscriptionCounters SubscriptionManager::counters() const {
+    ClientSubscriptionCounters c;
     c.subscriptions = m_counters.subscriptions.load(std::memory_order_relaxed);
     c.publishOutstanding = m_counters.publishOutstanding.load(std::memory_order_relaxed);
     c.publishTarget = m_counters.publishTarget.load(std::memory_order_relaxed);

@@ -56,7 +56,7 @@ public:
     void setMonitoringMode(SubscriptionHandle h, std::vector<uint32_t> clientHandles, MonitoringMode mode, MonitoredItemsCallback done);
 
     // Any thread.
-    SubscriptionCounters counters() const;
+    ClientSubscriptionCounters counters() const;
 
 private:
     struct Sink;

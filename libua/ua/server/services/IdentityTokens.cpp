@@ -55,7 +55,7 @@ StatusCode decryptPassword(const IdentityCheck& c, const SecurityPolicy& policy,
     return result;
 }
 
-StatusCode checkUserName(const IdentityCheck& c, const UserNameIdentityToken& t, UserIdentity& out) {
+StatusCode checkUserName(const IdentityCheck& c, const UserNameIdentityToken& t, SessionIdentity& out) {
     const UserTokenPolicy* p = findTokenPolicy(c.endpoint, t.policyId, UserTokenType::UserName);
     if (!p) return status::BadIdentityTokenInvalid;
     const SecurityPolicy* policy = tokenSecurityPolicy(c, *p);
@@ -79,7 +79,7 @@ StatusCode checkUserName(const IdentityCheck& c, const UserNameIdentityToken& t,
 }
 
 StatusCode checkX509(const IdentityCheck& c, const X509IdentityToken& t, const SignatureData& signature,
-                     UserIdentity& out) {
+                     SessionIdentity& out) {
     const UserTokenPolicy* p = findTokenPolicy(c.endpoint, t.policyId, UserTokenType::Certificate);
     if (!p) return status::BadIdentityTokenInvalid;
     const SecurityPolicy* policy = tokenSecurityPolicy(c, *p);
@@ -119,7 +119,7 @@ StatusCode checkX509(const IdentityCheck& c, const X509IdentityToken& t, const S
 } // namespace
 
 StatusCode checkIdentityToken(const IdentityCheck& c, const ExtensionObject& token,
-                              const SignatureData& userTokenSignature, UserIdentity& out) {
+                              const SignatureData& userTokenSignature, SessionIdentity& out) {
     const AnonymousIdentityToken* anonymous = token.get<AnonymousIdentityToken>();
     if (token.isNull() || anonymous) {
         if (!offersAnonymous(c.endpoint)) return status::BadIdentityTokenRejected;

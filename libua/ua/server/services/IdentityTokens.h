@@ -39,14 +39,14 @@ class CertificateStore;
 class UserStore;
 
 // Who a Session runs as.
-struct UserIdentity {
+struct SessionIdentity {
     UserTokenType tokenType = UserTokenType::Anonymous;
     // The ClientUserId of OPC 10000-5 SessionSecurityDiagnostics: the user name, the X509 subject,
     // empty for anonymous.
     std::string clientUserId;
     RoleSet roles = kNoRoles;
 
-    bool sameUser(const UserIdentity& o) const {
+    bool sameUser(const SessionIdentity& o) const {
         return tokenType == o.tokenType && clientUserId == o.clientUserId;
     }
 };
@@ -65,6 +65,6 @@ struct IdentityCheck {
 };
 
 StatusCode checkIdentityToken(const IdentityCheck& check, const ExtensionObject& token,
-                              const SignatureData& userTokenSignature, UserIdentity& out);
+                              const SignatureData& userTokenSignature, SessionIdentity& out);
 
 } // namespace ua

@@ -219,7 +219,7 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
                               ctx.server.userStore(),
                               ctx.server.userCertificateStore(),
                               ctx.nowMs};
-    UserIdentity user;
+    SessionIdentity user;
     if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user);
         st.isBad())
         return fail(st);
