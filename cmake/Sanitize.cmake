@@ -7,8 +7,7 @@
 #            client tests, ctest -L tsan). Qt is not instrumented: libua/ua/sanitize/TsanQtHandoff.cpp
 #            tells TSan about Qt's cross-thread hand-offs, tests/tsan.supp names Qt's internals.
 # CI has 2 cores, no ccache and 90 minutes for everything, so these builds are made cheap: -O1,
-# line tables only for the stack traces, a unity build of the libraries and precompiled Qt headers
-# for the tests (tests/CMakeLists.txt).
+# line tables only for the stack traces, and cmake/FastBuild.cmake (unity build, precompiled headers).
 set(UA_SANITIZE "" CACHE STRING "Sanitizer build: address (ASan+UBSan) or thread (TSan); empty: none")
 set_property(CACHE UA_SANITIZE PROPERTY STRINGS "" address thread)
 
@@ -39,9 +38,6 @@ if(UA_SANITIZE)
   foreach(_config RELWITHDEBINFO RELEASE DEBUG MINSIZEREL)
     set(CMAKE_CXX_FLAGS_${_config} "-O1 -gline-tables-only -DNDEBUG")
   endforeach()
-  # Unity build of the libraries (apps and tests have one or two sources a target, they keep their
-  # own); files that cannot share a unit say so with SKIP_UNITY_BUILD_INCLUSION.
-  set(CMAKE_UNITY_BUILD ON)
-  set(CMAKE_UNITY_BUILD_BATCH_SIZE 16)
+  # The unity build of the libraries and the tests' precompiled headers: cmake/FastBuild.cmake.
   message(STATUS "UA_SANITIZE=${UA_SANITIZE}: ${UA_SANITIZE_FLAGS}")
 endif()

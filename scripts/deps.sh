@@ -5,7 +5,7 @@
 UA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UA_NODE_MIN=20.19   # node-opcua fails on Debian's Node.js 18 (ERR_REQUIRE_ESM)
 UA_PACKAGES=(
-    g++ cmake make qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
+    g++ cmake make lld qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
     qt6-qpa-plugins xvfb xauth                                 # windows without a display
     tshark clang libclang-rt-14-dev libbenchmark-dev           # checks, fuzzing, benchmarks
     nodejs npm                                                 # interop peer (node-opcua)
@@ -109,6 +109,10 @@ ua_configure_and_build() {
     fi
     if command -v ccache >/dev/null; then  # optional: rebuilds in several worktrees share objects
         args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    fi
+    # A build from nothing (CI, or no ccache): unity build, precompiled headers (cmake/FastBuild.cmake).
+    if [[ ${CI:-} == true ]] || ! command -v ccache >/dev/null; then
+        args+=(-DUA_FAST_BUILD=ON)
     fi
     if [[ ! -d $UA_ROOT/../shared/ua-schema ]]; then
         echo "warning: $UA_ROOT/../shared/ua-schema is missing (the schema the generator reads)" >&2
