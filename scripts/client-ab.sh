@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Before/after of the client side (issue 9 target 10): two ua-loadtest binaries, run alternately
+# (A B A B ...) against the same server build, each run with a fresh server of its own
+# (--spawn-server); per point the medians of requests/s and of the client's and the server's CPU per
+# request, and the client/server CPU ratio (target 10: at most 1). `ua-loadtest ab` alternates two
+# servers under one client; this alternates two clients under one server.
+#
+#   scripts/client-ab.sh BEFORE_LOADTEST AFTER_LOADTEST [--rounds N] [--seconds S] [--out DIR]
+#
+# Points: read-1 20x1, read-1 10x100, read-100 20x1. The server is BUILD's (default build/).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+SERVER=$BUILD/server-app/ua-server
+[ $# -ge 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+A=$1 B=$2
+shift 2
+rounds=5 seconds=5 out=$BUILD/client-ab
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    --seconds) seconds=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    *) echo "client-ab.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+for f in "$A" "$B" "$SERVER"; do [ -x "$f" ] || { echo "client-ab.sh: $f is missing" >&2; exit 2; }; done
+mkdir -p "$out"
+rm -f "$out"/*.json
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+points=("read-1-20x1:--values 1 --sessions 20 --outstanding 1"
+        "read-1-10x100:--values 1 --sessions 10 --outstanding 100"
+        "read-100-20x1:--values 100 --sessions 20 --outstanding 1")
+for r in $(seq 1 "$rounds"); do
+    for p in "${points[@]}"; do
+        name=${p%%:*}
+        for side in a b; do
+            bin=$A; [ $side = b ] && bin=$B
+            # shellcheck disable=SC2086
+            "$bin" run --spawn-server="$SERVER" ${p#*:} --duration "$seconds" --warmup 1 --quiet \
+                --json "$out/$name-$side-$r.json" >/dev/null 2>&1 || echo "round $r $name $side failed" >&2
+        done
+    done
+    echo "round $r done" >&2
+done
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 - "$out" "$rounds" "$LOAD0" "$LOAD1" "$A" "$B" <<'PY'
+import glob, json, statistics, sys
+out, rounds, load0, load1, a, b = sys.argv[1:7]
+def med(xs): return statistics.median(xs) if xs else float('nan')
+print(f"Load average {load0} at the start, {load1} at the end; medians of {rounds} alternating rounds.")
+print(f"A: {a}\nB: {b}\n")
+print("| point | req/s A | req/s B | B/A | client CPU µs/op A / B | server CPU µs/op A / B | client/server CPU A / B |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name in ["read-1-20x1", "read-1-10x100", "read-100-20x1"]:
+    row = {}
+    for side in "ab":
+        steps = [json.load(open(f))["steps"][0] for f in sorted(glob.glob(f"{out}/{name}-{side}-*.json"))]
+        row[side] = dict(rps=med([s["requestsPerS"] for s in steps]),
+                         c=med([s["clientCpuMsPerOp"] * 1000 for s in steps]),
+                         s=med([s["serverCpuMsPerOp"] * 1000 for s in steps]),
+                         ratio=med([s["clientCpuMsPerOp"] / s["serverCpuMsPerOp"] for s in steps if s["serverCpuMsPerOp"] > 0]))
+    A, B = row["a"], row["b"]
+    print(f"| {name} | {A['rps']:,.0f} | {B['rps']:,.0f} | {B['rps']/A['rps']:.2f} | {A['c']:.2f} / {B['c']:.2f} | "
+          f"{A['s']:.2f} / {B['s']:.2f} | {A['ratio']:.2f} / {B['ratio']:.2f} |")
+PY
