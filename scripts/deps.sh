@@ -113,6 +113,8 @@ ua_configure_and_build() {
     # A build from nothing (CI, or no ccache): unity build, precompiled headers (cmake/FastBuild.cmake).
     if [[ ${CI:-} == true ]] || ! command -v ccache >/dev/null; then
         args+=(-DUA_FAST_BUILD=ON)
+    else
+        args+=(-DUA_FAST_BUILD=OFF)  # the cache keeps an earlier ON otherwise
     fi
     if [[ ! -d $UA_ROOT/../shared/ua-schema ]]; then
         echo "warning: $UA_ROOT/../shared/ua-schema is missing (the schema the generator reads)" >&2
