@@ -10,7 +10,8 @@
 //   event loop (the server's backpressure counts it).
 // - disconnectFromHost()/close()/abort() make it Unconnected and emit disconnected() once; the peer
 //   sees the remote close (disconnected()) from the event loop.
-// No descriptor: socketDescriptor() is -1, so BatchedWriter uses write(), which lands in writeData().
+// No descriptor: socketDescriptor() is -1, so the connections read and write it through a
+// QtSocketStream (libua/ua/transport/QtSocketStream.h), and its write() lands in writeData().
 #pragma once
 
 #include <QByteArray>

@@ -85,7 +85,8 @@ private:
             }
             m_socket.flush();
             if (!m_socket.waitForReadyRead(200) && m_socket.state() != QAbstractSocket::ConnectedState) break;
-            m_framer.append(m_socket);
+            const QByteArray got = m_socket.readAll();
+            m_framer.append(got.constData(), std::size_t(got.size()));
         }
         ClientSecureChannel::Event e;
         e.kind = ClientSecureChannel::Event::Kind::Fatal;

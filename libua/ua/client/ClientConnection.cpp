@@ -1,9 +1,13 @@
 #include "ua/client/ClientConnection.h"
 
+#include "ua/transport/DescriptorStream.h"
+#include "ua/transport/QtSocketStream.h"
+
 #include <QElapsedTimer>
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
+#include <fcntl.h>
 
 namespace ua {
 
@@ -22,14 +26,13 @@ int64_t ClientConnection::nowMs() {
 
 ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers, ClientChannelSecurity security, QObject* parent)
     : QObject(parent), m_config(config), m_handlers(std::move(handlers)), m_socket(newSocket(this)),
-      m_writer(m_socket), m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
+      m_timeout(new QTimer(this)), m_renewTimer(new QTimer(this)),
       m_channel(config.transport, [this](const uint8_t* d, std::size_t n) {
           if (!m_finished) m_writer.send(d, n);
       }, std::move(security)) {
     m_timeout->setSingleShot(true);
     m_renewTimer->setSingleShot(true);
     connect(m_socket, &QTcpSocket::connected, this, &ClientConnection::onConnected);
-    connect(m_socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::errorOccurred, this, &ClientConnection::onSocketError);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] { fail(status::BadConnectionClosed); });
     connect(m_timeout, &QTimer::timeout, this, [this] { fail(status::BadTimeout); });
@@ -38,8 +41,11 @@ ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers
 
 ClientConnection::~ClientConnection() {
     m_finished = true;
-    m_socket->disconnect(this);
-    m_socket->abort();
+    if (m_stream) m_stream->abort();
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
 }
 
 uint32_t ClientConnection::nextRequestId() {
@@ -56,7 +62,24 @@ void ClientConnection::open(const QString& host, quint16 port, const QString& en
 
 void ClientConnection::onConnected() {
     m_tcpConnected = true;
-    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    // QTcpSocket made the connection (host lookup, each address in turn); the requests go over our
+    // own copy of its descriptor (DescriptorStream: no ioctl and no copy per read). Qt's copy is
+    // closed with the QTcpSocket, which leaves the connection open: it stays open while one
+    // descriptor refers to it.
+    const qintptr fd = m_socket->socketDescriptor();
+    const int own = fd >= 0 ? ::fcntl(int(fd), F_DUPFD_CLOEXEC, 0) : -1;
+    m_socket->disconnect(this);
+    if (own >= 0) {
+        m_socket->abort();
+        m_socket->deleteLater();
+        m_socket = nullptr;
+        m_stream = new DescriptorStream(own, *this, this);
+    } else {  // no descriptor (a test's socket), or dup() failed
+        m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_stream = new QtSocketStream(m_socket, *this, this);
+        m_socket = nullptr;
+    }
+    m_writer.setStream(m_stream);
     m_channel.sendHello(m_endpointUrl.toStdString());
 }
 
@@ -99,7 +122,8 @@ void ClientConnection::close() {
     }
     m_finished = true;
     m_writer.flush();
-    m_socket->disconnectFromHost();  // after the CLO is written
+    if (m_stream) m_stream->disconnectFromHost();  // after the CLO is written
+    else m_socket->abort();                        // still connecting
 }
 
 void ClientConnection::abort() {
@@ -107,7 +131,7 @@ void ClientConnection::abort() {
     m_finished = true;
     m_timeout->stop();
     m_renewTimer->stop();
-    m_socket->abort();
+    dropSocket();
 }
 
 void ClientConnection::fail(StatusCode reason) {
@@ -115,16 +139,23 @@ void ClientConnection::fail(StatusCode reason) {
     m_finished = true;
     m_timeout->stop();
     m_renewTimer->stop();
-    m_socket->abort();
+    dropSocket();
     if (m_handlers.closed) m_handlers.closed(reason);
 }
 
-void ClientConnection::onReadyRead() {
+void ClientConnection::dropSocket() {
+    if (m_stream) m_stream->abort();
+    else if (m_socket) m_socket->abort();
+}
+
+void ClientConnection::onReadable() {
     if (m_finished) return;
     const BatchedWriter::Batch batch(m_writer);  // requests sent from the response callbacks
-    m_framer.append(*m_socket);
+    if (m_framer.readFrom(*m_stream) <= 0) return;  // -1: closed, onClosed() follows
     processMessages();
 }
+
+void ClientConnection::onClosed() { fail(status::BadConnectionClosed); }
 
 void ClientConnection::processMessages() {
     const uint8_t* p = nullptr;

@@ -10,6 +10,7 @@
 
 #include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
+#include "ua/transport/TcpStream.h"
 #include "ua/client/ClientConfig.h"
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ClientSecureChannel.h"
@@ -22,7 +23,7 @@ class QTimer;
 
 namespace ua {
 
-class ClientConnection : public QObject {
+class ClientConnection : public QObject, private TcpStream::Handler {
     Q_OBJECT
 public:
     struct Handlers {
@@ -41,8 +42,10 @@ public:
     // Makes the socket of each ClientConnection constructed afterwards (its parent is the
     // connection); nullptr: a QTcpSocket (the default). The seam for tests that run the client
     // without the network (the fuzz harnesses' tests/fuzz/MemorySocket.h); the socket must behave
-    // as a QTcpSocket does: connectToHost() leads to connected() or errorOccurred(). Not
-    // thread-safe: set it before any connection is made.
+    // as a QTcpSocket does: connectToHost() leads to connected() or errorOccurred(). Once
+    // connected, a socket with a descriptor is read and written through a DescriptorStream, one
+    // without through a QtSocketStream (transport/TcpStream.h). Not thread-safe: set it before
+    // any connection is made.
     using SocketFactory = QTcpSocket* (*)(QObject* parent);
     static void setSocketFactory(SocketFactory factory);
 
@@ -68,8 +71,13 @@ public:
     ClientSecureChannel& channel() { return m_channel; }
 
 private:
+    // TcpStream::Handler
+    void onReadable() override;
+    void onBytesWritten(std::size_t) override {}
+    void onClosed() override;
+
     void onConnected();
-    void onReadyRead();
+    void dropSocket();
     void processMessages();
     void onSocketError();
     void process(const uint8_t* p, std::size_t n);
@@ -81,7 +89,8 @@ private:
 
     const ClientConfig& m_config;
     Handlers m_handlers;
-    QTcpSocket* m_socket;
+    QTcpSocket* m_socket;    // until connected (the connect, the host lookup)
+    TcpStream* m_stream = nullptr;  // from then on (its child)
     BatchedWriter m_writer;  // the requests sent while a batch of responses is handled go out in one write
     QTimer* m_timeout;      // the connect timeout, then the timeout of a Renew in flight
     QTimer* m_renewTimer;

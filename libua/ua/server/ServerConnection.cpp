@@ -5,12 +5,13 @@
 #include "ua/server/ServiceDispatcher.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/transport/DescriptorStream.h"
+#include "ua/transport/QtSocketStream.h"
 
 #include <QLoggingCategory>
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
-#include <sys/socket.h>
 
 namespace ua {
 
@@ -29,32 +30,32 @@ QString peerText(const QHostAddress& address, quint16 port) {
     if (v4) return QStringLiteral("%1:%2").arg(QHostAddress(ip4).toString()).arg(port);
     return QStringLiteral("[%1]:%2").arg(address.toString()).arg(port);
 }
-
-// The accepted descriptor in a QTcpSocket (taken over by the connection's constructor).
-QTcpSocket* socketFor(qintptr socketDescriptor) {
-    auto* socket = new QTcpSocket;
-    socket->setSocketDescriptor(socketDescriptor);
-    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    return socket;
-}
 } // namespace
 
-ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor) : ServerConnection(server, socketFor(socketDescriptor)) {}
+ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor) : ServerConnection(server) {
+    auto* stream = new DescriptorStream(int(socketDescriptor), *this, this);
+    start(stream, stream->peerAddress(), stream->peerPort());
+}
 
-ServerConnection::ServerConnection(Server& server, QTcpSocket* socket)
-    : m_server(server), m_socket(socket), m_tokenTimer(new QTimer(this)), m_writer(m_socket), m_maxChunk(kMaxHelloSize),
+ServerConnection::ServerConnection(Server& server, QTcpSocket* socket) : ServerConnection(server) {
+    start(new QtSocketStream(socket, *this, this), socket->peerAddress(), socket->peerPort());
+}
+
+ServerConnection::ServerConnection(Server& server)
+    : m_server(server), m_stream(nullptr), m_tokenTimer(new QTimer(this)), m_maxChunk(kMaxHelloSize),
       m_channelId(server.nextChannelId.fetch_add(1)) {
-    m_socket->setParent(this);
     m_link = std::make_shared<ConnectionLink>();
     m_link->connection = this;
     m_link->channelId = m_channelId;
     m_link->scheduler = SubscriptionScheduler::current();
     m_link->thread = QThread::currentThread();
-    m_peerAddress = peerText(m_socket->peerAddress(), m_socket->peerPort());
     ++m_server.channelCount;
-    connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
-    connect(m_socket, &QTcpSocket::disconnected, this, &ServerConnection::closeConnection);
-    connect(m_socket, &QTcpSocket::errorOccurred, this, &ServerConnection::closeConnection);
+}
+
+void ServerConnection::start(TcpStream* stream, const QHostAddress& peer, quint16 peerPort) {
+    m_stream = stream;
+    m_writer.setStream(stream);
+    m_peerAddress = peerText(peer, peerPort);
     // A SecureChannel whose SecurityToken expires without renewal is closed (6.7.4).
     m_tokenTimer->setInterval(1000);
     connect(m_tokenTimer, &QTimer::timeout, this, [this] {
@@ -116,49 +117,31 @@ std::size_t ServerConnection::bufferCapacity() const {
 // more of them for its lifetime (docs/Scalability.md "Memory per Session"). Idle: nothing was
 // sent since the last tick (m_bytesQueued is counted per response anyway) and no partial message
 // waits; a connection under steady load keeps its warm buffers, and the buffers of a steady
-// small-message load stay under the threshold and are never touched.
-//
-// QTcpSocket keeps a 16 KB read chunk for its lifetime (QRingBuffer keeps one block of its basic
-// size between uses) and has no call that frees it. QIODevice::read(qint64) hands the chunk itself
-// over when asked for exactly what it holds, so while the connection is idle readyRead goes to
-// onReadyReadIdle(), which reads that way: the chunk is freed with the QByteArray, and an idle
-// connection holds none between its rare requests. The slot is switched here, on the timer: a
-// busy connection reads with onReadyRead() into its framer, as before.
+// small-message load stay under the threshold and are never touched. (The stream holds no read
+// buffer of its own: MessageFramer::readFrom() reads through one buffer per thread.)
 void ServerConnection::releaseIdleBuffers() {
     const bool active = m_bytesQueued != m_bytesQueuedAtTick;
     m_bytesQueuedAtTick = m_bytesQueued;
-    if (active || m_closing || m_readPaused) {
-        if (m_idle) {
-            m_idle = false;
-            disconnect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyReadIdle);
-            connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
-        }
-        return;
-    }
+    if (active || m_closing || m_readPaused) return;
     m_framer.releaseIfIdle(kIdleBufferKeep);
     m_writer.releaseIfIdle(kIdleBufferKeep);
     if (m_channel) m_channel->releaseIdleBuffers(kIdleBufferKeep);
-    if (!m_idle) {
-        m_idle = true;
-        disconnect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyRead);
-        connect(m_socket, &QTcpSocket::readyRead, this, &ServerConnection::onReadyReadIdle);
+}
+
+void ServerConnection::onReadable() {
+    if (m_closing) {
+        // After an ERR only the peer's close is waited for: what it still sends is dropped.
+        uint8_t sink[4096];
+        m_stream->read(sink, sizeof sink);
+        return;
     }
-}
-
-void ServerConnection::onReadyRead() {
-    if (m_closing || m_readPaused) return;
+    if (m_readPaused) return;
     const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
-    m_framer.append(*m_socket);
-    processMessages();
+    if (m_framer.readFrom(*m_stream) < 0) return;  // closed: onClosed() follows
+    processMessages();  // also with nothing new: what waited in the framer while reading was paused
 }
 
-void ServerConnection::onReadyReadIdle() {
-    if (m_closing || m_readPaused) return;
-    const BatchedWriter::Batch batch(m_writer);
-    const QByteArray taken = m_socket->read(m_socket->bytesAvailable());  // QTcpSocket's chunk itself
-    m_framer.append(taken.constData(), std::size_t(taken.size()));
-    processMessages();
-}
+void ServerConnection::onClosed() { closeConnection(); }
 
 void ServerConnection::processMessages() {
     const uint8_t* p = nullptr;
@@ -241,11 +224,10 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
     // the socket is closed when the peer closes its side, or after 2 s.
     m_writer.send(out.data(), out.size());
     m_writer.flush();
-    m_socket->flush();
-    const qintptr fd = m_socket->socketDescriptor();
-    if (fd >= 0 && m_socket->bytesToWrite() == 0 && ::shutdown(int(fd), SHUT_WR) == 0) {
+    if (m_stream->shutdownWrite()) {
         m_closing = true;
         m_tokenTimer->stop();
+        m_stream->setReading(true);  // also after a refusal: the peer's close ends the connection (onReadable drops the rest)
         if (!m_deleteScheduled) {
             m_deleteScheduled = true;
             QTimer::singleShot(2000, this, &QObject::deleteLater);  // a peer that never closes its side
@@ -260,10 +242,9 @@ void ServerConnection::closeConnection() {
         m_closing = true;
         m_tokenTimer->stop();
         m_writer.flush();                // the ERR, if any, goes out first
-        m_socket->flush();
-        m_socket->disconnectFromHost();
+        m_stream->disconnectFromHost();
     }
-    if (m_socket->state() == QAbstractSocket::UnconnectedState) {
+    if (m_stream->state() == TcpStream::State::Unconnected) {
         deleteLater();
     } else if (!m_deleteScheduled) {
         m_deleteScheduled = true;

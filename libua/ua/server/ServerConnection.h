@@ -7,6 +7,7 @@
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
+#include "ua/transport/TcpStream.h"
 #include "ua/server/Session.h"
 #include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/subscriptions/ResponseTarget.h"
@@ -16,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+class QHostAddress;
 class QTcpSocket;
 class QTimer;
 
@@ -23,13 +25,14 @@ namespace ua {
 
 class Server;
 
-class ServerConnection : public QObject {
+class ServerConnection : public QObject, private TcpStream::Handler {
     Q_OBJECT
 public:
+    // A connection over an accepted descriptor, which it takes over (DescriptorStream).
     ServerConnection(Server& server, qintptr socketDescriptor);
-    // A connection over a socket that is already connected, which it takes over (as its child).
+    // A connection over a socket that is already connected, which it takes over (QtSocketStream).
     // The seam for tests that feed the byte stream without the network: the fuzz harnesses give
-    // it a tests/fuzz/MemorySocket.h. Without a descriptor the socket's own write() is used.
+    // it a tests/fuzz/MemorySocket.h.
     ServerConnection(Server& server, QTcpSocket* socket);
     ~ServerConnection() override;
 
@@ -52,14 +55,20 @@ public:
     // A Session was activated on this channel: its handshake is over (AdmissionConfig.h).
     void handshakeDone();
     // Bytes of storage held by the connection's own reused buffers: the framer's, the batched
-    // writer's and the SecureChannel's (not QTcpSocket's). For tests and diagnostics; its thread.
+    // writer's and the SecureChannel's (not the stream's queue of unsent bytes). For tests and
+    // diagnostics; its thread.
     std::size_t bufferCapacity() const;
     // A buffer above this many bytes is given back once the connection is idle (releaseIdleBuffers).
     static constexpr std::size_t kIdleBufferKeep = 8192;
 
 private:
-    void onReadyRead();
-    void onReadyReadIdle();
+    explicit ServerConnection(Server& server);  // the common part; then start()
+    void start(TcpStream* stream, const QHostAddress& peer, quint16 peerPort);
+    // TcpStream::Handler
+    void onReadable() override;
+    void onBytesWritten(std::size_t n) override;
+    void onClosed() override;
+
     void processMessages();
     bool processMessage(const uint8_t* p, std::size_t n);
     void handleHello(const uint8_t* p, std::size_t n);
@@ -73,16 +82,16 @@ private:
     bool admitHello();                     // false: refused (ERR Bad_TcpServerTooBusy on its way)
     void refuseBusy(const char* reason, uint32_t delayMs);
     void noteSent(std::size_t n);          // one response (or ACK/ERR) handed to the socket
-    void onBytesWritten(qint64 n);
+    void noteWritten(std::size_t n);       // n bytes of them went to the kernel
     bool mustPauseReading();               // true: stop reading now (or already stopped)
     void resumeReading();
     void checkChunkTimeout(int64_t nowMs);
 
     Server& m_server;
-    QTcpSocket* m_socket;
+    TcpStream* m_stream;       // its child
     QTimer* m_tokenTimer;
     MessageFramer m_framer;
-    BatchedWriter m_writer;    // the responses of one onReadyRead() go out in one write
+    BatchedWriter m_writer;    // the responses of one onReadable() go out in one write
     uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
     uint32_t m_channelId;
     std::optional<ServerSecureChannel> m_channel;
@@ -96,7 +105,6 @@ private:
     // Admission and backpressure state (ServerConnectionAdmission.cpp).
     bool m_inHandshake = false;            // holds one of AdmissionControl's handshakes
     bool m_readPaused = false;             // not reading: too many responses queued, or refused
-    qint64 m_savedReadBufferSize = 0;
     uint64_t m_bytesQueued = 0;            // bytes handed to the socket since the start
     uint64_t m_bytesFlushed = 0;           // of them, bytes the socket has written to the kernel
     std::vector<uint64_t> m_responseEnds;  // ring: m_bytesQueued after each response not yet flushed
@@ -104,7 +112,6 @@ private:
     std::size_t m_ringCount = 0;
     // Idle buffers (releaseIdleBuffers).
     uint64_t m_bytesQueuedAtTick = 0;      // m_bytesQueued at the last 1 s tick
-    bool m_idle = false;                   // readyRead goes to onReadyReadIdle
 };
 
 } // namespace ua

@@ -3,8 +3,8 @@
 // - a connection beyond maxChannels, or a Hello beyond maxHandshakes, is answered ERR
 //   Bad_TcpServerTooBusy (OPC 10000-6 7.1.5) before any OpenSecureChannel is read;
 // - responses written but not yet taken by the kernel are counted (those a batch gathers too);
-//   above maxQueuedResponses the connection stops reading (its framer and its socket: QTcpSocket's
-//   read buffer is bounded while paused, so the kernel's receive window closes on the peer), and
+//   above maxQueuedResponses the connection stops reading (its framer and its stream: nothing is
+//   read from the socket while paused, so the kernel's receive window closes on the peer), and
 //   reads again at resumeQueuedResponses;
 // - a connection without a complete Hello after helloTimeoutMs gets ERR Bad_Timeout (7.1.3);
 // - a chunked request unfinished after chunkTimeoutMs closes the channel with ERR Bad_RequestTimeout.
@@ -13,7 +13,6 @@
 #include "ua/server/ServerConnection.h"
 
 #include <QLoggingCategory>
-#include <QTcpSocket>
 #include <QTimer>
 
 namespace ua {
@@ -23,8 +22,7 @@ Q_LOGGING_CATEGORY(lcAdmission, "ua.server.admission", QtInfoMsg)
 }
 
 void ServerConnection::setUpAdmission() {
-    connect(m_socket, &QTcpSocket::bytesWritten, this, &ServerConnection::onBytesWritten);
-    m_writer.onWrittenDirectly([this](std::size_t n) { onBytesWritten(qint64(n)); });
+    m_writer.onWrittenDirectly([this](std::size_t n) { noteWritten(n); });
     m_responseEnds.resize(16);  // a power of two (noteSent masks with it); grows when more are queued
     if (m_server.channelCount > m_server.config().maxChannels) {
         // Every connection this server may hold is taken: answered at once (no delay), since
@@ -75,7 +73,7 @@ void ServerConnection::refuseBusy(const char* reason, uint32_t delayMs) {
     AdmissionControl::bump(m_server.admission().counters().busyChannels);
     qCDebug(lcAdmission, "connection %u from %s refused: %s", m_channelId, qPrintable(m_peerAddress), reason);
     m_readPaused = true;  // nothing more is read from a refused connection
-    m_socket->setReadBufferSize(1);
+    m_stream->setReading(false);
     if (delayMs == 0) {
         fail(status::BadTcpServerTooBusy, reason);
         return;
@@ -97,8 +95,10 @@ void ServerConnection::noteSent(std::size_t n) {
     ++m_ringCount;
 }
 
-void ServerConnection::onBytesWritten(qint64 n) {
-    m_bytesFlushed += uint64_t(n);
+void ServerConnection::onBytesWritten(std::size_t n) { noteWritten(n); }
+
+void ServerConnection::noteWritten(std::size_t n) {
+    m_bytesFlushed += n;
     while (m_ringCount && m_responseEnds[m_ringHead] <= m_bytesFlushed) {
         m_ringHead = (m_ringHead + 1) & (m_responseEnds.size() - 1);
         --m_ringCount;
@@ -118,10 +118,8 @@ bool ServerConnection::mustPauseReading() {
         if (int(m_ringCount) <= max) return false;
     }
     m_readPaused = true;
-    // QTcpSocket reads from the kernel into its own buffer whether or not we read: bounded, it
-    // stops, and the peer's writes meet a closed TCP window instead of our memory.
-    m_savedReadBufferSize = m_socket->readBufferSize();
-    m_socket->setReadBufferSize(1);
+    // Nothing is read from the socket: the peer's writes meet a closed TCP window instead of our memory.
+    m_stream->setReading(false);
     AdmissionControl::bump(m_server.admission().counters().readPauses);
     qCDebug(lcAdmission, "connection %u from %s stops reading: %zu responses queued", m_channelId, qPrintable(m_peerAddress),
             m_ringCount);
@@ -130,10 +128,8 @@ bool ServerConnection::mustPauseReading() {
 
 void ServerConnection::resumeReading() {
     m_readPaused = false;
-    m_socket->setReadBufferSize(m_savedReadBufferSize);
     AdmissionControl::bump(m_server.admission().counters().readResumes);
-    // What waits in the framer and the socket's buffer is not announced again by readyRead.
-    QMetaObject::invokeMethod(this, &ServerConnection::onReadyRead, Qt::QueuedConnection);
+    m_stream->setReading(true);  // onReadable() follows: what waits in the framer is processed too
 }
 
 void ServerConnection::checkChunkTimeout(int64_t nowMs) {

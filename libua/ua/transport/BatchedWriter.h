@@ -4,30 +4,27 @@
 // a message sent outside a batch (a parked Publish answered by a timer, a request of the caller)
 // is written at once.
 //
-// The write goes straight to the socket's descriptor while QTcpSocket holds nothing unsent: a
-// buffered QTcpSocket (the only kind QTcpServer hands out) would copy every write into a newly
-// allocated chunk and send it one event-loop turn later. What the kernel does not take at once is
-// handed to QTcpSocket::write(), and from then on everything goes through it until it has drained,
-// so the byte order is kept; QTcpSocket also reports the errors (a reset peer) as before.
-// One thread: the connection's.
+// The stream (TcpStream.h) writes straight to the kernel what it takes at once and queues the
+// rest in order. One thread: the connection's.
 #pragma once
 
 #include "ua/encoding/Buffer.h"
+#include "ua/transport/TcpStream.h"
 
-#include <QTcpSocket>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <sys/socket.h>
 
 namespace ua {
 
 class BatchedWriter {
 public:
-    explicit BatchedWriter(QTcpSocket* socket) : m_socket(socket) {}
+    // Writes to stream, set before the first send() (see setStream()).
+    explicit BatchedWriter(TcpStream* stream = nullptr) : m_stream(stream) {}
+    void setStream(TcpStream* stream) { m_stream = stream; }
 
-    // Called with the bytes each direct send() put into the kernel: QTcpSocket's bytesWritten()
-    // reports only what went through it, so together they account for every byte (backpressure).
+    // Called with the bytes the kernel took at once on each write: the stream's onBytesWritten()
+    // reports only what it queued, so together they account for every byte (backpressure).
     void onWrittenDirectly(std::function<void(std::size_t)> f) { m_writtenDirectly = std::move(f); }
 
     // Sends n bytes: after the current batch, or now when none is open.
@@ -36,17 +33,10 @@ public:
         ++m_messages;
         if (m_depth == 0) flush();
     }
-    // Writes what is gathered (the buffer keeps its capacity).
+    // Writes what is gathered (the buffer keeps its capacity); without a stream it stays gathered.
     void flush() {
-        if (m_out.empty()) return;
-        std::size_t sent = 0;
-        const qintptr fd = m_socket->socketDescriptor();
-        if (fd >= 0 && m_socket->state() == QAbstractSocket::ConnectedState && m_socket->bytesToWrite() == 0) {
-            const ssize_t n = ::send(int(fd), m_out.data(), m_out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-            if (n > 0) sent = std::size_t(n);  // an error: QTcpSocket meets it again below and reports it
-        }
-        if (sent < m_out.size())
-            m_socket->write(reinterpret_cast<const char*>(m_out.data() + sent), qint64(m_out.size() - sent));
+        if (m_out.empty() || !m_stream) return;
+        const std::size_t sent = m_stream->write(m_out.data(), m_out.size());
         m_out.clear();
         m_messages = 0;
         if (sent && m_writtenDirectly) m_writtenDirectly(sent);
@@ -75,7 +65,7 @@ public:
     };
 
 private:
-    QTcpSocket* m_socket;
+    TcpStream* m_stream;
     std::function<void(std::size_t)> m_writtenDirectly;
     Buffer m_out;
     std::size_t m_messages = 0;

@@ -6,7 +6,9 @@
 #include "ua/encoding/Buffer.h"
 #include "ua/transport/TcpMessages.h"
 
-#include <QIODevice>
+#include "ua/transport/TcpStream.h"
+
+#include <memory>
 
 namespace ua {
 
@@ -20,15 +22,17 @@ public:
         TooLarge,     // MessageSize above maxSize (the ReceiveBufferSize we announced)
     };
 
-    // Appends every byte the device has ready.
-    void append(QIODevice& device) {
-        const qint64 avail = device.bytesAvailable();
-        if (avail <= 0) return;
-        compact();
-        const std::size_t old = m_buffer.size();
-        m_buffer.resize(old + std::size_t(avail));
-        const qint64 got = device.read(reinterpret_cast<char*>(m_buffer.data() + old), avail);
-        m_buffer.resize(old + std::size_t(std::max<qint64>(got, 0)));
+    // Bytes read from a stream at most at once (kReadChunk): through one buffer per thread, so
+    // that the framer's own buffer grows only to the largest message, not to the largest read.
+    static constexpr std::size_t kReadChunk = 65536;
+
+    // Reads once from stream and appends what came; returns what stream.read() returned (bytes, 0
+    // for none now, -1 for a closed stream).
+    std::ptrdiff_t readFrom(TcpStream& stream) {
+        thread_local const std::unique_ptr<uint8_t[]> chunk(new uint8_t[kReadChunk]);
+        const std::ptrdiff_t n = stream.read(chunk.get(), kReadChunk);
+        if (n > 0) append(reinterpret_cast<const char*>(chunk.get()), std::size_t(n));
+        return n;
     }
 
     // Appends n bytes read elsewhere.
