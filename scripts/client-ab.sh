@@ -3,11 +3,15 @@
 # (A B A B ...) against the same server build, each run with a fresh server of its own
 # (--spawn-server); per point the medians of requests/s and of the client's and the server's CPU per
 # request, and the client/server CPU ratio (target 10: at most 1). `ua-loadtest ab` alternates two
-# servers under one client; this alternates two clients under one server.
+# servers under one client; this alternates two clients under one server, or, with --a-server and
+# --b-server, two whole builds (each load tester with its own build's server: a change to both
+# sides, such as the transport's).
 #
-#   scripts/client-ab.sh BEFORE_LOADTEST AFTER_LOADTEST [--rounds N] [--seconds S] [--out DIR]
+#   scripts/client-ab.sh BEFORE_LOADTEST AFTER_LOADTEST [--a-server PATH] [--b-server PATH]
+#                        [--rounds N] [--seconds S] [--out DIR]
 #
-# Points: read-1 20x1, read-1 10x100, read-100 20x1. The server is BUILD's (default build/).
+# Points: read-1 20x1, read-1 10x100, read-100 20x1. The server is BUILD's (default build/) unless
+# --a-server/--b-server name another for that side.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
@@ -16,15 +20,18 @@ SERVER=$BUILD/server-app/ua-server
 A=$1 B=$2
 shift 2
 rounds=5 seconds=5 out=$BUILD/client-ab
+SERVER_A=$SERVER SERVER_B=$SERVER
 while [ $# -gt 0 ]; do
     case "$1" in
+    --a-server) SERVER_A=$2; shift 2 ;;
+    --b-server) SERVER_B=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) echo "client-ab.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-for f in "$A" "$B" "$SERVER"; do [ -x "$f" ] || { echo "client-ab.sh: $f is missing" >&2; exit 2; }; done
+for f in "$A" "$B" "$SERVER_A" "$SERVER_B"; do [ -x "$f" ] || { echo "client-ab.sh: $f is missing" >&2; exit 2; }; done
 mkdir -p "$out"
 rm -f "$out"/*.json
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -35,16 +42,16 @@ for r in $(seq 1 "$rounds"); do
     for p in "${points[@]}"; do
         name=${p%%:*}
         for side in a b; do
-            bin=$A; [ $side = b ] && bin=$B
+            bin=$A srv=$SERVER_A; [ $side = b ] && bin=$B srv=$SERVER_B
             # shellcheck disable=SC2086
-            "$bin" run --spawn-server="$SERVER" ${p#*:} --duration "$seconds" --warmup 1 --quiet \
+            "$bin" run --spawn-server="$srv" ${p#*:} --duration "$seconds" --warmup 1 --quiet \
                 --json "$out/$name-$side-$r.json" >/dev/null 2>&1 || echo "round $r $name $side failed" >&2
         done
     done
     echo "round $r done" >&2
 done
 LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$out" "$rounds" "$LOAD0" "$LOAD1" "$A" "$B" <<'PY'
+python3 - "$out" "$rounds" "$LOAD0" "$LOAD1" "$A with $SERVER_A" "$B with $SERVER_B" <<'PY'
 import glob, json, statistics, sys
 out, rounds, load0, load1, a, b = sys.argv[1:7]
 def med(xs): return statistics.median(xs) if xs else float('nan')

@@ -162,19 +162,22 @@ void Engine::send(Session& s, int64_t fromNs) {
     const int64_t tag = (fromNs & ~int64_t(1)) | int64_t(counted);
     switch (p.scenario) {
     case Scenario::Read: {
-        ReadRequest r;
-        r.maxAge = 0;
-        r.timestampsToReturn = TimestampsToReturn::Both;
-        r.nodesToRead.resize(std::size_t(p.valuesPerRequest));
+        // The Session's request is reused (the client encodes it in place): only the NodeIds change.
+        ReadRequest& r = s.readRequest;
+        if (r.nodesToRead.size() != std::size_t(p.valuesPerRequest)) {
+            r.maxAge = 0;
+            r.timestampsToReturn = TimestampsToReturn::Both;
+            r.nodesToRead.resize(std::size_t(p.valuesPerRequest));
+            for (ReadValueId& v : r.nodesToRead) v.attributeId = uint32_t(AttributeId::Value);
+        }
         // A different subset each time: valuesPerRequest consecutive variables from a random one.
         const std::size_t n = variables.size();
         std::size_t k = std::size_t(nextRandom(s.rng) % n);
         for (ReadValueId& v : r.nodesToRead) {
             v.nodeId = variables[k];
-            v.attributeId = uint32_t(AttributeId::Value);
             if (++k == n) k = 0;
         }
-        s.client->read(std::move(r), nullptr, [sp, tag](const ServiceResult<ReadResponse>& res) {
+        s.client->readInPlace(r, nullptr, [sp, tag](const ServiceResult<ReadResponse>& res) {
             StatusCode st = res.status;
             for (std::size_t i = 0; st.isGood() && i < res.response.results.size(); ++i)
                 if (res.response.results[i].status.isBad()) st = res.response.results[i].status;

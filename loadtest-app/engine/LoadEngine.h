@@ -82,6 +82,7 @@ struct Session {
     int inFlight = 0;
     uint64_t rng = 0;
     int32_t writeValue = 0;
+    ReadRequest readRequest;      // Read: reused from request to request (Client::readInPlace)
     uint64_t nextK = 0;           // open loop: the next send of this Session's schedule
     bool lost = false;            // its connection is gone: it sends no more
     SubscriptionHandle subscription = 0;

@@ -100,6 +100,7 @@ private slots:
     void enumerationsEncodeAsTheirSize();
     void fieldOrderFollowsTheSchema();
     void readRequestDecodesIntoAReusedObject();
+    void readResponseDecodesIntoAReusedObject();
 };
 
 void TestGenerated::coversTheWholeSchema() {
@@ -207,6 +208,60 @@ void TestGenerated::readRequestDecodesIntoAReusedObject() {
         QVERIFY2(reused == fresh, qPrintable(QString("request %1").arg(i)));
         QCOMPARE(reused.nodesToRead.isNull(), fresh.nodesToRead.isNull());
         QCOMPARE(reused.nodesToRead.size(), sequence[i].nodesToRead.size());
+    }
+}
+
+// The client decodes every ReadResponse into one object per thread, over the previous response
+// (client/ResponseScratch.h: its DataValues and DiagnosticInfos in place, kDecodeOverwritesAll):
+// whatever was held before, the result must equal a decode into a fresh object.
+void TestGenerated::readResponseDecodesIntoAReusedObject() {
+    DataValue full(Variant(int32_t(42)));
+    full.setStatus(StatusCode(0x40000000u));  // Uncertain
+    full.setSourceTimestamp(DateTime::fromUnixMs(1'700'000'000'000));
+    full.setServerTimestamp(DateTime::fromUnixMs(1'700'000'000'500));
+    full.setSourcePicoseconds(17);
+    full.setServerPicoseconds(9);
+    DataValue text(Variant(String("a value longer than any small string buffer would hold, to be sure")));
+    DataValue array(Variant(Array<double>(std::vector<double>{1.5, 2.5, 3.5})));
+    array.setSourceTimestamp(DateTime::fromUnixMs(1'600'000'000'000));
+    DataValue bad;
+    bad.setStatus(StatusCode(0x80340000u));  // Bad_NodeIdUnknown, no value
+    const DataValue empty;
+    DiagnosticInfo diag;
+    diag.symbolicId = 3;
+    diag.additionalInfo = String("why");
+    diag.innerStatusCode = StatusCode(0x80000000u);
+
+    const auto response = [](std::vector<DataValue> values, std::vector<DiagnosticInfo> diags = {}, bool null = false) {
+        ReadResponse r;
+        r.responseHeader.requestHandle = uint32_t(values.size()) + 3;
+        r.responseHeader.timestamp = DateTime::fromUnixMs(1'650'000'000'000);
+        if (!null) r.results = Array<DataValue>(std::move(values));
+        if (!diags.empty()) r.diagnosticInfos = Array<DiagnosticInfo>(std::move(diags));
+        return r;
+    };
+    ReadResponse withHeader = response({full});
+    withHeader.responseHeader.stringTable = Array<String>(std::vector<String>{String("s0"), String("s1")});
+    withHeader.responseHeader.serviceDiagnostics.symbolicId = 0;
+    const std::vector<ReadResponse> sequence = {
+        response({full, text, array, bad}, {diag, DiagnosticInfo(), diag, DiagnosticInfo()}),
+        response({empty, empty}),                   // fewer, every field gone
+        response({bad, full, array, text, text}),   // more, kinds swapped
+        withHeader,
+        response({}, {}, true),                     // a null array
+        response({}),                               // an empty one
+        response({text}, {diag}),
+    };
+    ReadResponse reused;
+    for (std::size_t i = 0; i < sequence.size(); ++i) {
+        const QByteArray bytes = encodeToBytes(sequence[i]);
+        ReadResponse fresh;
+        QVERIFY(decodeFromBytes(bytes, fresh).isGood());
+        QVERIFY(decodeFromBytes(bytes, reused).isGood());
+        QVERIFY2(reused == fresh, qPrintable(QString("response %1").arg(i)));
+        QCOMPARE(reused.results.isNull(), fresh.results.isNull());
+        QCOMPARE(reused.results.size(), sequence[i].results.size());
+        QCOMPARE(reused.diagnosticInfos.size(), sequence[i].diagnosticInfos.size());
     }
 }
 

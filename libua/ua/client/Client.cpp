@@ -65,6 +65,14 @@ void Client::read(ReadRequest request, QObject* context, ServiceCallback<ReadRes
     call<ReadRequest, ReadResponse>(std::move(request), context, std::move(done), timeoutMs);
 }
 
+void Client::readInPlace(ReadRequest& request, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs) {
+    if (m_core->thread() == QThread::currentThread()) {
+        m_core->callInPlace<ReadRequest, ReadResponse>(request, timeoutMs, inContext(context, std::move(done)));
+        return;
+    }
+    read(ReadRequest(request), context, std::move(done), timeoutMs);
+}
+
 void Client::readValues(const std::vector<NodeId>& nodes, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs) {
     ReadRequest req;
     req.maxAge = 0;

@@ -114,6 +114,12 @@ public:
 
     // Read (OPC 10000-4 5.10.2).
     void read(ReadRequest request, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs = 0);
+    // Read with a request the caller keeps for its next Read (a load generator's loop): called on
+    // ioThread() with the Session ready, it is encoded straight from request, which is left as it
+    // was but for its RequestHeader (filled in as for read()); otherwise (another thread, or a
+    // call that waits for the reconnect) a copy of it is sent. Saves building, moving and freeing
+    // a request per call.
+    void readInPlace(ReadRequest& request, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs = 0);
     // Read of the Value attribute of each node (maxAge 0, TimestampsToReturn Both).
     void readValues(const std::vector<NodeId>& nodes, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs = 0);
     // Write (OPC 10000-4 5.10.4).

@@ -178,16 +178,19 @@ bool ClientCore::userRequestsMaySend() const {
 }
 
 uint32_t ClientCore::addPending(Completion done, uint32_t timeoutMs, bool internal) {
-    uint32_t handle = m_nextHandle++;
-    if (handle == 0) handle = m_nextHandle++;
     Pending p;
     p.done = std::move(done);
     p.timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
     p.deadlineMs = coarseNowMs() + p.timeoutMs;
+    p.issued = m_nextIssued++;
     p.internal = internal;
     const int64_t deadline = p.deadlineMs;
     const uint32_t timeout = p.timeoutMs;
-    m_pending.emplace(handle, std::move(p));
+    const uint32_t handle = m_pending.add(std::move(p));
+    if (!handle) {  // the table is full: p was not taken
+        if (p.done) p.done(status::BadTooManyOperations, 0, nullptr, 0);
+        return 0;
+    }
     m_deadlines.add(timeout, handle, [this](uint32_t h) { return deadlineOf(h); });
     if (!m_deadlineTimer->isActive() || deadline < m_deadlineArmedAtMs) armDeadlineTimer();
     return handle;
@@ -224,9 +227,9 @@ void ClientCore::sent(uint32_t handle, Pending& p, uint32_t requestId, StatusCod
 }
 
 void ClientCore::sendPending(uint32_t handle) {
-    auto it = m_pending.find(handle);
-    if (it == m_pending.end() || !m_conn) return;
-    Pending& p = it->second;
+    Pending* found = m_pending.find(handle);
+    if (!found || !m_conn) return;
+    Pending& p = *found;
     const uint32_t requestId = m_conn->nextRequestId();
     const StatusCode s = p.send(*m_conn, requestId, headerFields(handle, p));
     p.send = nullptr;  // the request is on its way: its copy is not needed any more
@@ -234,12 +237,10 @@ void ClientCore::sendPending(uint32_t handle) {
 }
 
 void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
-    auto it = m_pending.find(handle);
-    if (it == m_pending.end()) return;
-    Pending p = std::move(it->second);
-    m_pending.erase(it);
+    std::optional<Pending> p = m_pending.take(handle);
+    if (!p) return;
     // Its deadline and, if queued, its handle in m_queue are dropped when they come to the front.
-    if (p.done) p.done(local, typeId, body, size);
+    if (p->done) p->done(local, typeId, body, size);
 }
 
 // The response under a RequestId must answer the call sent under it: its ResponseHeader
@@ -252,8 +253,8 @@ void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeI
     const bool hasHeader = local.isGood() && size >= 12;
     if (hasHeader) {
         std::memcpy(&named, body + 8, 4);
-        const auto it = m_pending.find(named);
-        if (it != m_pending.end() && it->second.requestId == requestId) {  // the usual case
+        const Pending* p = m_pending.find(named);
+        if (p && p->requestId == requestId) {  // the usual case
             complete(named, local, typeId, body, size);
             return;
         }
@@ -268,14 +269,16 @@ void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeI
 }
 
 uint32_t ClientCore::handleOfRequestId(uint32_t requestId) const {
-    for (const auto& [handle, p] : m_pending)
-        if (p.requestId == requestId) return handle;
-    return 0;
+    uint32_t found = 0;
+    m_pending.forEach([&](uint32_t handle, const Pending& p) {
+        if (p.requestId == requestId) found = handle;
+    });
+    return found;
 }
 
 int64_t ClientCore::deadlineOf(uint32_t handle) const {
-    const auto it = m_pending.find(handle);
-    return it == m_pending.end() ? -1 : it->second.deadlineMs;
+    const Pending* p = m_pending.find(handle);
+    return p ? p->deadlineMs : -1;
 }
 
 // The timer is re-armed only when a deadline comes before the one it is armed for: with requests
@@ -299,11 +302,12 @@ void ClientCore::onDeadline() {
 }
 
 void ClientCore::failSent(StatusCode s) {
-    std::vector<uint32_t> handles;
-    for (const auto& [handle, p] : m_pending)
-        if (p.requestId) handles.push_back(handle);
-    std::sort(handles.begin(), handles.end());  // in the order they were issued
-    for (uint32_t h : handles) complete(h, s);
+    std::vector<std::pair<uint32_t, uint32_t>> sent;  // (issued, handle)
+    m_pending.forEach([&](uint32_t handle, const Pending& p) {
+        if (p.requestId) sent.emplace_back(p.issued - m_nextIssued, handle);  // oldest first, across a wrap too
+    });
+    std::sort(sent.begin(), sent.end());  // in the order they were issued
+    for (const auto& [issued, h] : sent) complete(h, s);
 }
 
 void ClientCore::failQueued(StatusCode s) {
@@ -317,7 +321,7 @@ void ClientCore::flushQueue() {
     queue.swap(m_queue);
     for (uint32_t h : queue) {
         if (!m_conn || !m_conn->isOpen()) {  // lost again while flushing: keep the rest waiting
-            if (m_pending.count(h)) m_queue.push_back(h);
+            if (m_pending.find(h)) m_queue.push_back(h);
             continue;
         }
         sendPending(h);
@@ -667,9 +671,10 @@ void ClientCore::shutdown() {
     dropConnection(status::BadShutdown, true);
     if (openDone) openDone(status::BadShutdown);
     failQueued(status::BadShutdown);
-    std::vector<uint32_t> rest;
-    for (const auto& [h, p] : m_pending) rest.push_back(h);
-    for (uint32_t h : rest) complete(h, status::BadShutdown);
+    std::vector<std::pair<uint32_t, uint32_t>> rest;  // (issued, handle)
+    m_pending.forEach([&](uint32_t h, const Pending& p) { rest.emplace_back(p.issued - m_nextIssued, h); });
+    std::sort(rest.begin(), rest.end());
+    for (const auto& [issued, h] : rest) complete(h, status::BadShutdown);
     m_session = Session();
     m_state = ClientState::Disconnected;
     m_publicState.store(m_state, std::memory_order_release);
@@ -819,7 +824,8 @@ void ClientCore::abandonSession(const NodeId& authenticationToken) {
     CloseSessionRequest close;
     close.deleteSubscriptions = true;
     const uint32_t handle = addPending(Completion(), 0, true);  // nobody waits for the answer
-    Pending& p = m_pending.find(handle)->second;
+    if (!handle) return;
+    Pending& p = *m_pending.find(handle);
     HeaderFields h = headerFields(handle, p);
     // The token is this Session's, not m_session's (which may be another attempt's by now).
     h.authenticationToken = authenticationToken;

@@ -10,7 +10,7 @@
 #include "ua/client/Discovery.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/InplaceFunction.h"
-#include "ua/client/NodePool.h"
+#include "ua/client/PendingTable.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/client/ResponseScratch.h"
@@ -90,14 +90,21 @@ public:
     void call(Req&& request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
         submit<Req, Resp>(std::move(request), timeoutMs, std::move(done), false);
     }
+    // As call(), with request left to the caller (its RequestHeader filled in): encoded from it
+    // when it goes now, copied when it has to wait (Client::readInPlace).
+    template <class Req, class Resp>
+    void callInPlace(Req& request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
+        submit<Req, Resp>(request, timeoutMs, std::move(done), false);
+    }
 
     // Decodes a response body (after its type id): a Resp or a ServiceFault. Returns the status the
-    // call completes with.
+    // call completes with; *whole (if given) tells whether a Resp was decoded into every field of out.
     template <class Resp>
-    static StatusCode decodeResponse(uint32_t typeId, const uint8_t* body, std::size_t size, Resp& out) {
+    static StatusCode decodeResponse(uint32_t typeId, const uint8_t* body, std::size_t size, Resp& out, bool* whole = nullptr) {
         BinaryDecoder d(body, size);
         if (typeId == Resp::kBinaryEncodingId) {
             decode(d, out);
+            if (whole) *whole = d.ok();
             if (!d.ok()) return d.status();
             return out.responseHeader.serviceResult;
         }
@@ -132,6 +139,7 @@ private:
         uint32_t requestId = 0;  // 0 until sent on the current connection
         int64_t deadlineMs = 0;  // nowMs() clock
         uint32_t timeoutMs = 0;
+        uint32_t issued = 0;     // the order the calls were made in
         bool internal = false;   // the client's own (connect, activation, keep-alive): never queued
     };
     struct Session {
@@ -146,17 +154,21 @@ private:
 
     // Encodes the request straight into the channel's send buffer when it can go now; only a
     // request that waits for the (re)connect is kept (in its Sender) until it is sent.
-    template <class Req, class Resp>
-    void submit(Req&& request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
+    // R: Req (moved from when the call has to wait) or Req& (copied then).
+    template <class Req, class Resp, class R>
+    void submit(R&& request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
         auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
             ResponseScratch<Resp> scratch;  // a ReadResponse is decoded into a reused object
             ServiceResult<Resp>& r = scratch.result();
-            r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response);
+            bool whole = false;
+            r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response, &whole);
+            if (!whole) scratch.clean();
             if (done) done(r);
         };
         static_assert(Completion::storedInPlace<decltype(finish)>(), "a call's completion must not allocate");
         const uint32_t handle = addPending(std::move(finish), timeoutMs, internal);
-        Pending& p = m_pending.find(handle)->second;
+        if (!handle) return;  // completed already: Bad_TooManyOperations
+        Pending& p = *m_pending.find(handle);
         switch (routeOf(internal)) {
         case Route::Send: {
             const uint32_t requestId = m_conn->nextRequestId();
@@ -165,7 +177,7 @@ private:
             return;
         }
         case Route::Queue:
-            p.send = [request = std::move(request)](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
+            p.send = [request = Req(std::forward<R>(request))](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
                 fillHeader(request.requestHeader, h);
                 return c.send(requestId, request);
             };
@@ -183,7 +195,9 @@ private:
     // response finds its call by the RequestHandle of its ResponseHeader (checked against the
     // RequestId), the rare rest by a search for the RequestId (handleOfRequestId).
     enum class Route { Send, Queue, Fail };
-    // Registers a call with its deadline; returns its handle (the RequestHandle).
+    // Registers a call with its deadline; returns its handle (the RequestHandle), or 0 when
+    // PendingTable::kMaxPending calls are pending already (done is called with
+    // Bad_TooManyOperations before this returns).
     uint32_t addPending(Completion done, uint32_t timeoutMs, bool internal);
     // Whether a new call goes out now, waits for the (re)connect or fails (Bad_ServerNotConnected).
     Route routeOf(bool internal) const;
@@ -280,14 +294,10 @@ private:
     uint32_t m_reconnectCount = 0;
     StatusCode m_lostReason;
 
-    // The nodes of the pending calls are reused (NodePool.h): no allocation per call.
-    template <class K, class V>
-    using PooledMap = std::unordered_map<K, V, std::hash<K>, std::equal_to<K>, PoolAllocator<std::pair<const K, V>>>;
-    NodePool m_nodePool;
-    PooledMap<uint32_t, Pending> m_pending{PoolAllocator<std::pair<const uint32_t, Pending>>(&m_nodePool)};  // by requestHandle
+    PendingTable<Pending> m_pending;                   // by RequestHandle; slots reused: no allocation per call
     std::deque<uint32_t> m_queue;                      // handles waiting for the (re)connect
     DeadlineQueues m_deadlines;                        // the pending calls' deadlines
-    uint32_t m_nextHandle = 1;
+    uint32_t m_nextIssued = 0;                         // Pending::issued of the next call
 
     QTimer* m_deadlineTimer;
     int64_t m_deadlineArmedAtMs = 0;  // the deadline m_deadlineTimer fires for, while it is active

@@ -125,12 +125,19 @@ constexpr std::size_t minEncodedSize() {
 struct ReadValueId;
 // Types whose decode() sets every field, whatever the target held before: an array of them is
 // decoded into the elements it already has (their strings keep their storage) instead of
-// destroying them and default-constructing new ones. Only for the hot path's request arrays
-// (a reused ReadRequest, ServiceDispatcher.cpp); tst_generated checks the property.
+// destroying them and default-constructing new ones. Only for the hot path's arrays (a reused
+// ReadRequest, ServiceDispatcher.cpp; a reused ReadResponse, client/ResponseScratch.h);
+// tst_generated checks the property.
+struct DataValue;
+struct DiagnosticInfo;
 template <class T>
 inline constexpr bool kDecodeOverwritesAll = false;
 template <>
 inline constexpr bool kDecodeOverwritesAll<ReadValueId> = true;
+template <>
+inline constexpr bool kDecodeOverwritesAll<DataValue> = true;       // its decode() starts from DataValue()
+template <>
+inline constexpr bool kDecodeOverwritesAll<DiagnosticInfo> = true;  // its decode() starts from DiagnosticInfo()
 
 template <class T>
 void decode(BinaryDecoder& d, Array<T>& a) {
