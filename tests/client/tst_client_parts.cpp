@@ -3,6 +3,7 @@
 #include "ua/client/DeadlineQueues.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/NodeIdConverter.h"
+#include "ua/client/PendingTable.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/client/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -29,6 +30,8 @@ private slots:
     void backoffGrowsWithJitter();
     void deadlineQueuesKeepEachTimeoutInOrder();
     void deadlineQueuesDropCompletedCallsAtTheFront();
+    void pendingTableFindsByHandleAndForgetsTakenCalls();
+    void pendingTableKeepsReferencesWhileGrowing();
 };
 
 static const std::vector<String> kNamespaces{String(kOpcUaNamespaceUri), String("urn:test:server"), String("http://x.org/UA/Demo/")};
@@ -255,4 +258,54 @@ void TestClientParts::deadlineQueuesDropCompletedCallsAtTheFront() {
 }
 
 QTEST_GUILESS_MAIN(TestClientParts)
+// The pending calls by RequestHandle (ClientCore): a handle is never 0, finds its call until it is
+// taken, and a handle whose slot was reused by a later call finds nothing (a late response).
+void TestClientParts::pendingTableFindsByHandleAndForgetsTakenCalls() {
+    PendingTable<std::string> t;
+    const uint32_t a = t.add("a");
+    const uint32_t b = t.add("b");
+    QVERIFY(a != 0 && b != 0 && a != b);
+    QCOMPARE(t.size(), std::size_t(2));
+    QCOMPARE(*t.find(a), std::string("a"));
+    QCOMPARE(*t.find(b), std::string("b"));
+    QVERIFY(!t.find(0));
+    QVERIFY(!t.find(b + 1000));
+    QCOMPARE(t.take(a).value(), std::string("a"));
+    QVERIFY(!t.find(a));
+    QVERIFY(!t.take(a));
+    const uint32_t c = t.add("c");  // a's slot, another serial
+    QCOMPARE(c & PendingTable<std::string>::kIndexMask, a & PendingTable<std::string>::kIndexMask);
+    QVERIFY(c != a);
+    QVERIFY(!t.find(a));
+    QCOMPARE(*t.find(c), std::string("c"));
+    std::set<uint32_t> seen;
+    t.forEach([&](uint32_t h, const std::string&) { seen.insert(h); });
+    QCOMPARE(seen, (std::set<uint32_t>{b, c}));
+    // A slot reused many times (the serial wraps): no handle is 0, and a stale one is never found.
+    uint32_t last = c;
+    QVERIFY(t.take(c));
+    for (int i = 0; i < 5000; ++i) {
+        const uint32_t h = t.add("x");
+        QVERIFY(h != 0);
+        QVERIFY(h != last);
+        QVERIFY(!t.find(last));
+        QVERIFY(t.take(h));
+        last = h;
+    }
+    QCOMPARE(t.size(), std::size_t(1));
+}
+
+// ClientCore holds a reference to a pending call while the completion of another adds more.
+void TestClientParts::pendingTableKeepsReferencesWhileGrowing() {
+    PendingTable<int> t;
+    const uint32_t first = t.add(1);
+    int& ref = *t.find(first);
+    std::vector<uint32_t> handles;
+    for (int i = 0; i < 100000; ++i) handles.push_back(t.add(int(i)));
+    QCOMPARE(&ref, t.find(first));
+    QCOMPARE(ref, 1);
+    for (std::size_t i = 0; i < handles.size(); ++i) QCOMPARE(*t.find(handles[i]), int(i));
+    QCOMPARE(t.size(), std::size_t(100001));
+}
+
 #include "tst_client_parts.moc"
