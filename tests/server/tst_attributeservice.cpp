@@ -45,6 +45,7 @@ private slots:
     void readDataEncoding();
     void readAccessLevels();
     void readLiveValue();
+    void readIntoAReusedResponse();
     void writeRequestLevelErrors();
     void writeValueAndReadBack();
     void writeTypeChecks_data();
@@ -202,6 +203,45 @@ void TestAttributeService::readIndexRange() {
     QCOMPARE(dv.status, StatusCode(status));
     if (StatusCode(status).isGood()) QVERIFY(dv.value == expected);
     else QVERIFY(!dv.hasValue);
+}
+
+// The server reads every Read into one ReadResponse per I/O thread, over the previous Read's
+// DataValues (readValueInto, ServiceDispatcher.cpp): whatever they held, the results must equal a
+// Read into a fresh response, and a request failed whole leaves no results behind.
+void TestAttributeService::readIntoAReusedResponse() {
+    const auto request = [](std::vector<ReadValueId> items, TimestampsToReturn t) {
+        ReadRequest r;
+        r.timestampsToReturn = t;
+        r.nodesToRead = Array<ReadValueId>(std::move(items));
+        return r;
+    };
+    const std::vector<ReadRequest> sequence = {
+        request({rv(f.id(StringVar)), rv(f.id(Int32Array)), rv(f.id(Timestamped)), rv(f.id(BuildInfoVar)),
+                 rv(f.id(LiveReadOnly)), rv(NodeId(id::Server), AttributeId::BrowseName)},
+                TimestampsToReturn::Both),
+        request({rv(f.id(Int32Var)), rv(NodeId(2, 999999)), rv(f.id(UserNoRead))}, TimestampsToReturn::Neither),  // fewer; Bad ones
+        request({rv(f.id(Int32Array), AttributeId::Value, "1"), rv(f.id(StringArray)), rv(f.id(ByteStringVar)),
+                 rv(f.id(Int32Var), AttributeId::DataType), rv(f.id(Timestamped)), rv(f.id(StringVar)),
+                 rv(f.id(Int32Var))},
+                TimestampsToReturn::Source),  // more, kinds swapped
+        request({}, TimestampsToReturn::Both),  // failed whole: Bad_NothingToDo
+        request({rv(f.id(Timestamped)), rv(f.id(Int32Var))}, TimestampsToReturn::Server),
+    };
+    const auto snapshot = f.shared->snapshot();
+    ReadResponse reused;
+    for (std::size_t i = 0; i < sequence.size(); ++i) {
+        const DateTime now = DateTime::now();
+        ServiceContext ctx{*snapshot, f.shared.get(), f.limits, &f.session, now};
+        ReadResponse fresh;
+        handleRead(ctx, sequence[i], fresh);
+        reused.responseHeader = ResponseHeader();  // as ServiceDispatcher does; results kept
+        handleRead(ctx, sequence[i], reused);
+        QCOMPARE(reused.responseHeader.serviceResult, fresh.responseHeader.serviceResult);
+        QCOMPARE(reused.results.size(), fresh.results.size());
+        for (std::size_t k = 0; k < fresh.results.size(); ++k)
+            QVERIFY2(reused.results[k] == fresh.results[k], qPrintable(QString("request %1, result %2").arg(i).arg(k)));
+        if (fresh.responseHeader.serviceResult.isBad()) QVERIFY(reused.results.empty());
+    }
 }
 
 void TestAttributeService::readDataEncoding() {

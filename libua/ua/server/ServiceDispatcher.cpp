@@ -55,7 +55,8 @@ struct RequestScratch<Req, Resp, ServiceKind::Read> {
     Resp& response() {
         Resp& r = pair().resp;
         r.responseHeader = ResponseHeader();
-        r.results.setEmpty();  // keeps the capacity
+        // results keeps the previous Read's DataValues: handleRead reads over them, or empties
+        // them when it fails the whole request (AttributeService.cpp).
         r.diagnosticInfos.setEmpty();
         return r;
     }

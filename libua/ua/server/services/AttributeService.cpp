@@ -73,6 +73,18 @@ DataValue currentValue(const Node& node) {
     return stored ? *stored : DataValue(Variant());
 }
 
+// currentValue() into out, every field: a stored value is copied over what out holds (a Variant
+// of the same type is assigned, not destroyed and built again).
+void currentValueInto(const Node& node, DataValue& out) {
+    if (node.source.read) {
+        out = node.source.read();
+        return;
+    }
+    const auto stored = node.value ? node.value->load() : nullptr;
+    if (stored) out = *stored;
+    else out = DataValue(Variant());
+}
+
 void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now, bool isValue) {
     const bool source = isValue && (t == TimestampsToReturn::Source || t == TimestampsToReturn::Both);
     const bool server = t == TimestampsToReturn::Server || t == TimestampsToReturn::Both;
@@ -89,69 +101,84 @@ void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now, bool isV
 
 } // namespace
 
-DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps) {
+void readValueInto(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps, DataValue& out) {
     const Node* node = ctx.addressSpace.find(item.nodeId);
-    if (!node) return failed(status::BadNodeIdUnknown);
-    if (!validAttributeId(item.attributeId)) return failed(status::BadAttributeIdInvalid);
+    if (!node) { out = failed(status::BadNodeIdUnknown); return; }
+    if (!validAttributeId(item.attributeId)) { out = failed(status::BadAttributeIdInvalid); return; }
     const auto attribute = AttributeId(item.attributeId);
-    if (!hasAttribute(*node, attribute)) return failed(status::BadAttributeIdInvalid);
+    if (!hasAttribute(*node, attribute)) { out = failed(status::BadAttributeIdInvalid); return; }
     NumericRange range;
-    if (StatusCode s = NumericRange::parse(item.indexRange.view(), range); s.isBad()) return failed(s);
-    if (StatusCode s = checkDataEncoding(ctx.addressSpace, *node, attribute, item.dataEncoding); s.isBad())
-        return failed(s);
+    if (StatusCode s = NumericRange::parse(item.indexRange.view(), range); s.isBad()) { out = failed(s); return; }
+    if (StatusCode s = checkDataEncoding(ctx.addressSpace, *node, attribute, item.dataEncoding); s.isBad()) {
+        out = failed(s);
+        return;
+    }
 
-    DataValue dv;
     if (attribute == AttributeId::Value) {
         if (node->nodeClass == NodeClass::Variable) {
-            if (!(node->accessLevel & access::CurrentRead)) return failed(status::BadNotReadable);
-            if (!(userAccessLevel(node->userAccessLevel, permissionsOn(ctx, *node)) & access::CurrentRead))
-                return failed(status::BadUserAccessDenied);
+            if (!(node->accessLevel & access::CurrentRead)) { out = failed(status::BadNotReadable); return; }
+            if (!(userAccessLevel(node->userAccessLevel, permissionsOn(ctx, *node)) & access::CurrentRead)) {
+                out = failed(status::BadUserAccessDenied);
+                return;
+            }
         }
-        dv = currentValue(*node);
-        if (dv.hasStatus && dv.status.isBad()) {
-            dv.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
-            dv.hasValue = false;
+        currentValueInto(*node, out);
+        if (out.hasStatus && out.status.isBad()) {
+            out.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
+            out.hasValue = false;
         } else if (!range.isEmpty()) {
             Variant part;
-            if (StatusCode s = readRange(dv.value, range, part); s.isBad()) return failed(s);
-            dv.value = std::move(part);
-            dv.hasValue = true;
+            if (StatusCode s = readRange(out.value, range, part); s.isBad()) { out = failed(s); return; }
+            out.value = std::move(part);
+            out.hasValue = true;
         }
     } else {
         Variant v;
-        if (StatusCode s = readAttribute(*node, attribute, v); s.isBad()) return failed(s);
+        if (StatusCode s = readAttribute(*node, attribute, v); s.isBad()) { out = failed(s); return; }
         restrictUserAttribute(ctx, *node, attribute, v);
         if (!range.isEmpty()) {
             Variant part;
-            if (StatusCode s = readRange(v, range, part); s.isBad()) return failed(s);
+            if (StatusCode s = readRange(v, range, part); s.isBad()) { out = failed(s); return; }
             v = std::move(part);
         }
-        dv.setValue(std::move(v));
+        out = DataValue(std::move(v));
     }
-    applyTimestamps(dv, timestamps, ctx.now, attribute == AttributeId::Value);
+    applyTimestamps(out, timestamps, ctx.now, attribute == AttributeId::Value);
+}
+
+DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps) {
+    DataValue dv;
+    readValueInto(ctx, item, timestamps, dv);
     return dv;
 }
 
 void handleRead(ServiceContext& ctx, const ReadRequest& req, ReadResponse& resp) {
     if (req.maxAge < 0 || std::isnan(req.maxAge)) {
         resp.responseHeader.serviceResult = status::BadMaxAgeInvalid;
+        resp.results.setEmpty();
         return;
     }
     if (int32_t(req.timestampsToReturn) < 0 || req.timestampsToReturn > TimestampsToReturn::Neither) {
         resp.responseHeader.serviceResult = status::BadTimestampsToReturnInvalid;
+        resp.results.setEmpty();
         return;
     }
     if (req.nodesToRead.empty()) {
         resp.responseHeader.serviceResult = status::BadNothingToDo;
+        resp.results.setEmpty();
         return;
     }
     if (ctx.limits.maxNodesPerRead && req.nodesToRead.size() > ctx.limits.maxNodesPerRead) {
         resp.responseHeader.serviceResult = status::BadTooManyOperations;
+        resp.results.setEmpty();
         return;
     }
-    resp.results.setEmpty();  // keeps the capacity of a reused response (ServiceDispatcher.cpp)
-    resp.results.reserve(req.nodesToRead.size());
-    for (const ReadValueId& item : req.nodesToRead) resp.results.push_back(readValue(ctx, item, req.timestampsToReturn));
+    // The reused response's results (ServiceDispatcher.cpp) are read into where they are: each
+    // DataValue is overwritten whole, its Variant assigned rather than destroyed and built again.
+    resp.results.setNotNull();
+    resp.results.resize(req.nodesToRead.size());
+    for (std::size_t i = 0; i < req.nodesToRead.size(); ++i)
+        readValueInto(ctx, req.nodesToRead[i], req.timestampsToReturn, resp.results[i]);
     resp.diagnosticInfos.setEmpty();
 }
 

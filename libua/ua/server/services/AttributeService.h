@@ -40,5 +40,8 @@ void handleWrite(ServiceContext& ctx, const WriteRequest& request, WriteResponse
 
 // One Read operation (also for MonitoredItems later): the DataValue 5.10.2 describes.
 DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps);
+// The same into out, every field of which is set (out may hold an earlier result: the Read
+// service reads into its reused response's DataValues).
+void readValueInto(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps, DataValue& out);
 
 } // namespace ua
