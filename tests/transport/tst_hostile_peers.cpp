@@ -154,9 +154,10 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
     };
     constexpr int kIdle = 2000;
     std::vector<qint64> rssAfter, heapAfter;
+    qint64 rssHeldMax = 0;
     const qint64 rssBefore = rssBytes();
     const qint64 heapBefore = heapInUseBytes();
-    const int rounds = std::max(4, qEnvironmentVariableIntValue("UA_IDLE_ROUNDS"));  // more to look for a trend
+    const int rounds = std::max(6, qEnvironmentVariableIntValue("UA_IDLE_ROUNDS"));  // more to look for a trend
     for (int round = 1; round <= rounds; ++round) {
         // 2,000 TCP connections that send nothing.
         std::vector<std::unique_ptr<RawClient>> idle;
@@ -169,6 +170,7 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
         const qint64 connectMs = t.elapsed();
         QTRY_COMPARE_WITH_TIMEOUT(server.channelCount.load(), kIdle + goodCount, 10000);
         const qint64 rssHeld = rssBytes();
+        rssHeldMax = std::max(rssHeldMax, rssHeld);
         const qint64 heapHeld = heapInUseBytes();
         // Meanwhile the Sessions go on, and a new client gets a channel and a Session.
         QVERIFY(allServed());
@@ -213,24 +215,37 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
     if (!kSanitizer) {  // a sanitizer's allocator keeps freed memory (quarantine, shadow): no baseline
         // The heap in use after round 1 (the warm-up: the allocator's and Qt's first-use structures,
         // the I/O threads' containers at their high-water mark) is the baseline.
-        // Measured here (4 rounds, RelWithDebInfo, 2 I/O threads): rounds 2-4 at +275, +308, +307 KB
-        // above round 1, i.e. 16 KB a round over rounds 2-4 (allocator bookkeeping, not per
-        // connection: 32 bytes kept per connection would already be 64 KB a round). Before each
-        // thread served once more and the late Session was closed, the figure alternated by ~10 MB
-        // (a whole AddressSpace copy kept by an idle thread) and grew 0.5 MB a round (the Session
-        // left to its timeout). Bounds: 3 MB above the baseline (10x what was measured, far below one
-        // AddressSpace copy) and 64 KB a round (4x).
+        // Measured here (10 rounds, RelWithDebInfo, 2 I/O threads, idle and with both cores busy):
+        // rounds 2-10 at +277..+403 KB above round 1. The heap does not grow evenly: it stays flat
+        // for rounds, then steps up by 50-70 KB once (containers that never shrink, such as the
+        // event dispatchers' socket-notifier tables and the I/O threads' own, reaching a new
+        // high-water mark when the connections fall unevenly on the threads). CI once measured two
+        // such steps in a row (+86, +94 KB), so the mean over three rounds is not a leak test.
+        // A leak is paid by every connection of every round: 32 bytes each are 64 KB in every
+        // step. So the median step (rounds 2 to the last) is bounded by 64 KB, and the whole
+        // growth by 3 MB above round 1 (10x what was measured, far below one AddressSpace copy,
+        // which an idle thread once kept and which moved the figure by ~10 MB).
         constexpr qint64 kHeapAboveBaseline = 3ll << 20;
         constexpr qint64 kHeapGrowthPerRound = 64ll << 10;
         const qint64 baseline = heapAfter.front();
         for (std::size_t r = 1; r < heapAfter.size(); ++r)
             QVERIFY2(heapAfter[r] - baseline <= kHeapAboveBaseline,
                      qPrintable(QStringLiteral("round %1: %2 bytes above round 1").arg(r + 1).arg(heapAfter[r] - baseline)));
-        const qint64 perRound = (heapAfter.back() - heapAfter[1]) / qint64(heapAfter.size() - 2);
-        QVERIFY2(perRound <= kHeapGrowthPerRound, qPrintable(QStringLiteral("%1 bytes a round").arg(perRound)));
-        // RSS keeps what free() gave back to the allocator (the I/O threads' arenas fill unevenly), so
-        // it is only bounded by what 2,000 connections hold (16 MB both sides).
-        QVERIFY2(rssAfter.back() - rssAfter[1] < 12ll << 20, "the idle connections left memory behind");
+        std::vector<qint64> steps;
+        for (std::size_t r = 2; r < heapAfter.size(); ++r) steps.push_back(heapAfter[r] - heapAfter[r - 1]);
+        std::sort(steps.begin(), steps.end());
+        const qint64 medianStep = steps.size() % 2 ? steps[steps.size() / 2]
+                                                   : (steps[steps.size() / 2 - 1] + steps[steps.size() / 2]) / 2;
+        QVERIFY2(medianStep <= kHeapGrowthPerRound,
+                 qPrintable(QStringLiteral("median step %1 bytes a round").arg(medianStep)));
+        // RSS keeps what free() gave back to the allocator: the I/O threads' arenas fill unevenly and
+        // ratchet up over the first rounds (measured: 43 to 56 MB after rounds 1-3, then flat). What
+        // is freed is reused by the next round, so after the last round the process holds no more
+        // than it did with 2,000 connections open (plus 4 MB; measured: +0.2 MB).
+        QVERIFY2(rssAfter.back() <= rssHeldMax + (4ll << 20),
+                 qPrintable(QStringLiteral("the idle connections left memory behind: %1 MB after, %2 MB at most with them")
+                                .arg(double(rssAfter.back()) / 1048576.0)
+                                .arg(double(rssHeldMax) / 1048576.0)));
     }
 }
 
