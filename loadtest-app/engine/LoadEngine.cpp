@@ -181,7 +181,7 @@ void Engine::send(Session& s, int64_t fromNs) {
             StatusCode st = res.status;
             for (std::size_t i = 0; st.isGood() && i < res.response.results.size(); ++i)
                 if (res.response.results[i].status.isBad()) st = res.response.results[i].status;
-            sp->engine->ended(*sp, tag, st, res.response.results.size());
+            sp->engine->ended(*sp, tag, st, res.response.results.size(), res.receivedAtNs);
         }, p.requestTimeoutMs);
         break;
     }
@@ -200,7 +200,7 @@ void Engine::send(Session& s, int64_t fromNs) {
             StatusCode st = res.status;
             for (std::size_t i = 0; st.isGood() && i < res.response.results.size(); ++i)
                 if (res.response.results[i].isBad()) st = res.response.results[i];
-            sp->engine->ended(*sp, tag, st, res.response.results.size());
+            sp->engine->ended(*sp, tag, st, res.response.results.size(), res.receivedAtNs);
         }, p.requestTimeoutMs);
         break;
     }
@@ -221,7 +221,7 @@ void Engine::send(Session& s, int64_t fromNs) {
                 if (st.isGood() && r.statusCode.isBad()) st = r.statusCode;
                 refs += r.references.size();
             }
-            sp->engine->ended(*sp, tag, st, refs);
+            sp->engine->ended(*sp, tag, st, refs, res.receivedAtNs);
         }, p.requestTimeoutMs);
         break;
     }
@@ -253,9 +253,11 @@ void Engine::record(IoStats& io, int64_t fromNs, int64_t now, bool counted, Stat
     }
 }
 
-void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values) {
-    // One clock read per response: its arrival, and the send time of the request that follows it.
-    const int64_t now = steadyNs();
+void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values, int64_t receivedAtNs) {
+    // The response's arrival (the client's clock read once per socket read; one read of our own
+    // when the call ended without a response) is also the send time of the request that follows
+    // it: no clock read per response (that was 5 % of the generator's CPU at read-1 10x100).
+    const int64_t now = receivedAtNs ? receivedAtNs : steadyNs();
     record(*s.io, tag & ~int64_t(1), now, (tag & 1) != 0, status, values);
     --s.inFlight;
     s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);

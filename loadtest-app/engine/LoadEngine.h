@@ -124,7 +124,8 @@ private:
     int64_t intended(const Session& s, uint64_t k) const;
     void send(Session& s, int64_t fromNs);
     // tag: the start time (ns) with bit 0 = counted.
-    void ended(Session& s, int64_t tag, StatusCode status, uint64_t values);
+    // receivedAtNs: ServiceResult::receivedAtNs (steady clock ns; 0 without a response).
+    void ended(Session& s, int64_t tag, StatusCode status, uint64_t values, int64_t receivedAtNs);
     void record(IoStats& io, int64_t fromNs, int64_t nowNs, bool counted, StatusCode status, uint64_t values);
     // Connect: one channel + Session establishment and its closing, retried after "too busy".
     void startCycle(Session& s);

@@ -11,6 +11,7 @@
 #include "ua/server/Server.h"
 
 #include <QSignalSpy>
+#include <chrono>
 #include <QtTest>
 
 using namespace ua;
@@ -43,6 +44,10 @@ ClientConfig clientConfig() {
 }
 
 QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
+
+int64_t steadyNowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 ReadRequest readOf(const std::vector<NodeId>& nodes) {
     ReadRequest r;
@@ -225,9 +230,14 @@ void TestClient::readWriteBrowseTranslate() {
 
     // Read: ServerStatus.State is Running, the benchmark variables hold their id.
     Awaited<ServiceResult<ReadResponse>> r;
+    const int64_t beforeNs = steadyNowNs();
     client.readValues({NodeId(id::Server_ServerStatus_State), NodeId(1, 1000), NodeId(1, 1099)}, this, r.callback());
     QVERIFY(r.wait());
+    const int64_t afterNs = steadyNowNs();
     QCOMPARE(r->status, status::Good);
+    // When it arrived: the steady clock, between the call and the end of the wait.
+    QVERIFY2(r->receivedAtNs >= beforeNs && r->receivedAtNs <= afterNs,
+             qPrintable(QStringLiteral("%1 not in [%2, %3]").arg(r->receivedAtNs).arg(beforeNs).arg(afterNs)));
     QCOMPARE(r->response.results.size(), std::size_t(3));
     QCOMPARE(*r->response.results[0].value.get<int32_t>(), int32_t(ServerState::Running));
     QCOMPARE(*r->response.results[1].value.get<int32_t>(), 1000);
@@ -621,9 +631,11 @@ void TestClient::requestTimesOutAndLateResponsesAreDropped() {
     client.readValues({NodeId(1, 8)}, this, fast.callback());
     QVERIFY(fast.wait());
     QCOMPARE(fast->status, status::Good);
+    QVERIFY(fast->receivedAtNs > 0);
     QVERIFY(!slow.has());
     QVERIFY(slow.wait());
     QCOMPARE(slow->status, status::BadTimeout);
+    QCOMPARE(slow->receivedAtNs, int64_t(0));  // no response: no arrival (not the last Read's)
     QVERIFY(t.elapsed() >= 280);
     // The server was told the timeout (OPC 10000-4 7.32 timeoutHint).
     QCOMPARE(held.size(), std::size_t(1));

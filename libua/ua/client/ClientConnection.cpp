@@ -4,6 +4,7 @@
 #include "ua/transport/QtSocketStream.h"
 
 #include <QElapsedTimer>
+#include <chrono>
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
@@ -152,6 +153,9 @@ void ClientConnection::onReadable() {
     if (m_finished) return;
     const BatchedWriter::Batch batch(m_writer);  // requests sent from the response callbacks
     if (m_framer.readFrom(*m_stream) <= 0) return;  // -1: closed, onClosed() follows
+    // One clock read per read from the socket, not per response: each response of this read gets
+    // it (the load tester's latencies; a precise clock read per response was 5 % of its CPU).
+    m_receivedAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     processMessages();
 }
 

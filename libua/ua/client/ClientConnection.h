@@ -67,6 +67,9 @@ public:
     void abort();
 
     bool isOpen() const { return !m_finished && m_channel.isOpen(); }
+    // std::chrono::steady_clock (ns) of the last read that brought bytes: inside the response
+    // handler, when the bytes that completed that response arrived (ServiceResult::receivedAtNs).
+    int64_t receivedAtNs() const { return m_receivedAtNs; }
     const ClientSecureChannel& channel() const { return m_channel; }
     ClientSecureChannel& channel() { return m_channel; }
 
@@ -98,6 +101,7 @@ private:
     QString m_endpointUrl;
     MessageFramer m_framer;
     uint32_t m_nextRequestId = 1;
+    int64_t m_receivedAtNs = 0;
     uint32_t m_openRequestId = 0;  // the OPN in flight, 0 if none
     bool m_tcpConnected = false;
     bool m_opened = false;

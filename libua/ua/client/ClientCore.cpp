@@ -188,7 +188,7 @@ uint32_t ClientCore::addPending(Completion done, uint32_t timeoutMs, bool intern
     const uint32_t timeout = p.timeoutMs;
     const uint32_t handle = m_pending.add(std::move(p));
     if (!handle) {  // the table is full: p was not taken
-        if (p.done) p.done(status::BadTooManyOperations, 0, nullptr, 0);
+        if (p.done) p.done(status::BadTooManyOperations, 0, nullptr, 0, 0);
         return 0;
     }
     m_deadlines.add(timeout, handle, [this](uint32_t h) { return deadlineOf(h); });
@@ -236,11 +236,12 @@ void ClientCore::sendPending(uint32_t handle) {
     sent(handle, p, requestId, s);
 }
 
-void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size,
+                          int64_t receivedAtNs) {
     std::optional<Pending> p = m_pending.take(handle);
     if (!p) return;
     // Its deadline and, if queued, its handle in m_queue are dropped when they come to the front.
-    if (p->done) p->done(local, typeId, body, size);
+    if (p->done) p->done(local, typeId, body, size, receivedAtNs);
 }
 
 // The response under a RequestId must answer the call sent under it: its ResponseHeader
@@ -249,13 +250,14 @@ void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, co
 // ServiceFault may carry 0 (a server that could not decode the RequestHeader).
 void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
     if (requestId == 0) return;  // never one of ours (ClientConnection counts from 1)
+    const int64_t receivedAtNs = m_conn ? m_conn->receivedAtNs() : 0;
     uint32_t named = 0;
     const bool hasHeader = local.isGood() && size >= 12;
     if (hasHeader) {
         std::memcpy(&named, body + 8, 4);
         const Pending* p = m_pending.find(named);
         if (p && p->requestId == requestId) {  // the usual case
-            complete(named, local, typeId, body, size);
+            complete(named, local, typeId, body, size, receivedAtNs);
             return;
         }
     }
@@ -265,7 +267,7 @@ void ClientCore::onResponse(uint32_t requestId, StatusCode local, uint32_t typeI
         complete(handle, status::BadUnknownResponse);
         return;
     }
-    complete(handle, local, typeId, body, size);
+    complete(handle, local, typeId, body, size, receivedAtNs);
 }
 
 uint32_t ClientCore::handleOfRequestId(uint32_t requestId) const {

@@ -131,7 +131,8 @@ private:
     };
     using Sender = std::function<StatusCode(ClientConnection&, uint32_t requestId, const HeaderFields&)>;
     // Kept in place (no allocation per request): a call's completion holds its ServiceCallback.
-    using Completion = InplaceFunction<void(StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size),
+    // receivedAtNs: ServiceResult::receivedAtNs (0 without a response).
+    using Completion = InplaceFunction<void(StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size, int64_t receivedAtNs),
                                        sizeof(std::function<void()>)>;
     struct Pending {
         Sender send;
@@ -157,11 +158,13 @@ private:
     // R: Req (moved from when the call has to wait) or Req& (copied then).
     template <class Req, class Resp, class R>
     void submit(R&& request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
-        auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size) {
+        auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size,
+                                               int64_t receivedAtNs) {
             ResponseScratch<Resp> scratch;  // a ReadResponse is decoded into a reused object
             ServiceResult<Resp>& r = scratch.result();
             bool whole = false;
             r.status = local.isBad() ? local : decodeResponse(typeId, body, size, r.response, &whole);
+            r.receivedAtNs = body ? receivedAtNs : 0;
             if (!whole) scratch.clean();
             if (done) done(r);
         };
@@ -206,7 +209,8 @@ private:
     // After the send of a pending call under requestId: Bad s completes it (nothing was sent).
     void sent(uint32_t handle, Pending& p, uint32_t requestId, StatusCode s);
     void sendPending(uint32_t handle);  // a queued call
-    void complete(uint32_t handle, StatusCode local, uint32_t typeId = 0, const uint8_t* body = nullptr, std::size_t size = 0);
+    void complete(uint32_t handle, StatusCode local, uint32_t typeId = 0, const uint8_t* body = nullptr, std::size_t size = 0,
+                  int64_t receivedAtNs = 0);
     void onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size);
     uint32_t handleOfRequestId(uint32_t requestId) const;  // 0: no call was sent under it
     int64_t deadlineOf(uint32_t handle) const;             // -1: not pending

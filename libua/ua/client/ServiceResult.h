@@ -4,6 +4,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/types/StatusCode.h"
 
+#include <cstdint>
 #include <functional>
 
 namespace ua {
@@ -26,6 +27,13 @@ template <class Resp>
 struct ServiceResult {
     StatusCode status;
     Resp response;
+    // When the response arrived: std::chrono::steady_clock, in ns since that clock's epoch, read
+    // once per read from the socket (the read that completed the response's last chunk; every
+    // response of that read has the same time). 0 when the call ended without a response (a
+    // local error: Bad_Timeout, Bad_ConnectionClosed, ...). A round trip is this minus the
+    // steady_clock time before the call; it includes no time the client spent on the responses
+    // decoded before this one from the same read.
+    int64_t receivedAtNs = 0;
 
     bool isGood() const { return status.isGood(); }
 };
