@@ -30,9 +30,9 @@ double LatencyHistogram::bucketUpper(int index) {
     return std::ldexp(1.0 + double(sub + 1) / kSubBuckets, octave);
 }
 
-void LatencyHistogram::record(double us) {
+void LatencyHistogram::recordIn(int bucket, double us) {
     if (!(us >= 0)) us = 0;
-    ++m_counts[std::size_t(bucketIndex(us))];
+    ++m_counts[std::size_t(bucket)];
     if (m_count == 0) {
         m_minUs = m_maxUs = us;
     } else {

@@ -19,7 +19,9 @@ public:
     static constexpr int kOctaves = 28;
     static constexpr int kBuckets = kSubBuckets * kOctaves;
 
-    void record(double us);
+    void record(double us) { recordIn(bucketIndex(us), us); }
+    // record(us) when bucketIndex(us) is known already (a value recorded in several histograms).
+    void recordIn(int bucket, double us);
     void merge(const LatencyHistogram& other);
     void clear();
 

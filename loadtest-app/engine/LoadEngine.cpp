@@ -234,6 +234,7 @@ void Engine::send(Session& s, int64_t fromNs) {
 void Engine::record(IoStats& io, int64_t fromNs, int64_t now, bool counted, StatusCode status, uint64_t values) {
     const double us = double(now - fromNs) / 1000.0;
     const bool timeout = status == status::BadTimeout;
+    const int bucket = LatencyHistogram::bucketIndex(us);  // once for both histograms
     if (status.isGood() && now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed)) {
         ++io.measured.answeredInPeriod;
         io.measured.valuesInPeriod += values;
@@ -243,7 +244,7 @@ void Engine::record(IoStats& io, int64_t fromNs, int64_t now, bool counted, Stat
         if (status.isGood()) {
             ++c->answered;
             c->values += values;
-            c->latency.record(us);
+            c->latency.recordIn(bucket, us);
         } else if (timeout) {
             ++c->timeouts;
         } else {

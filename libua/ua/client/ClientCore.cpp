@@ -177,23 +177,20 @@ bool ClientCore::userRequestsMaySend() const {
     return (m_state == ClientState::ChannelOpen && !m_activating) || m_state == ClientState::Connected;
 }
 
-uint32_t ClientCore::addPending(Completion done, uint32_t timeoutMs, bool internal) {
-    Pending p;
-    p.done = std::move(done);
-    p.timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
-    p.deadlineMs = coarseNowMs() + p.timeoutMs;
-    p.issued = m_nextIssued++;
-    p.internal = internal;
-    const int64_t deadline = p.deadlineMs;
-    const uint32_t timeout = p.timeoutMs;
-    const uint32_t handle = m_pending.add(std::move(p));
-    if (!handle) {  // the table is full: p was not taken
-        if (p.done) p.done(status::BadTooManyOperations, 0, nullptr, 0, 0);
-        return 0;
+ClientCore::Pending* ClientCore::addPending(Completion done, uint32_t timeoutMs, bool internal, uint32_t& handle) {
+    Pending* p = m_pending.emplace(handle);  // filled in place: no Pending moved in and destroyed
+    if (!p) {  // the table is full
+        if (done) done(status::BadTooManyOperations, 0, nullptr, 0, 0);
+        return nullptr;
     }
-    m_deadlines.add(timeout, handle, [this](uint32_t h) { return deadlineOf(h); });
-    if (!m_deadlineTimer->isActive() || deadline < m_deadlineArmedAtMs) armDeadlineTimer();
-    return handle;
+    p->done = std::move(done);
+    p->timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
+    p->deadlineMs = coarseNowMs() + p->timeoutMs;
+    p->issued = m_nextIssued++;
+    p->internal = internal;
+    m_deadlines.add(p->timeoutMs, handle, [this](uint32_t h) { return deadlineOf(h); });
+    if (!m_deadlineTimer->isActive() || p->deadlineMs < m_deadlineArmedAtMs) armDeadlineTimer();
+    return p;
 }
 
 ClientCore::Route ClientCore::routeOf(bool internal) const {
@@ -825,9 +822,10 @@ void ClientCore::abandonSession(const NodeId& authenticationToken) {
     if (!m_conn || !m_conn->isOpen() || authenticationToken.isNull()) return;
     CloseSessionRequest close;
     close.deleteSubscriptions = true;
-    const uint32_t handle = addPending(Completion(), 0, true);  // nobody waits for the answer
-    if (!handle) return;
-    Pending& p = *m_pending.find(handle);
+    uint32_t handle = 0;
+    Pending* added = addPending(Completion(), 0, true, handle);  // nobody waits for the answer
+    if (!added) return;
+    Pending& p = *added;
     HeaderFields h = headerFields(handle, p);
     // The token is this Session's, not m_session's (which may be another attempt's by now).
     h.authenticationToken = authenticationToken;

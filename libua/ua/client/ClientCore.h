@@ -169,9 +169,10 @@ private:
             if (done) done(r);
         };
         static_assert(Completion::storedInPlace<decltype(finish)>(), "a call's completion must not allocate");
-        const uint32_t handle = addPending(std::move(finish), timeoutMs, internal);
-        if (!handle) return;  // completed already: Bad_TooManyOperations
-        Pending& p = *m_pending.find(handle);
+        uint32_t handle = 0;
+        Pending* added = addPending(std::move(finish), timeoutMs, internal, handle);
+        if (!added) return;  // completed already: Bad_TooManyOperations
+        Pending& p = *added;
         switch (routeOf(internal)) {
         case Route::Send: {
             const uint32_t requestId = m_conn->nextRequestId();
@@ -198,10 +199,10 @@ private:
     // response finds its call by the RequestHandle of its ResponseHeader (checked against the
     // RequestId), the rare rest by a search for the RequestId (handleOfRequestId).
     enum class Route { Send, Queue, Fail };
-    // Registers a call with its deadline; returns its handle (the RequestHandle), or 0 when
-    // PendingTable::kMaxPending calls are pending already (done is called with
-    // Bad_TooManyOperations before this returns).
-    uint32_t addPending(Completion done, uint32_t timeoutMs, bool internal);
+    // Registers a call with its deadline; returns it (valid until it is completed) and sets handle
+    // (the RequestHandle). nullptr (handle 0) when PendingTable::kMaxPending calls are pending
+    // already: done is called with Bad_TooManyOperations before this returns.
+    Pending* addPending(Completion done, uint32_t timeoutMs, bool internal, uint32_t& handle);
     // Whether a new call goes out now, waits for the (re)connect or fails (Bad_ServerNotConnected).
     Route routeOf(bool internal) const;
     HeaderFields headerFields(uint32_t handle, const Pending& p) const;

@@ -28,12 +28,22 @@ public:
 
     // Stores value; returns its handle, or 0 when kMaxPending calls are pending already.
     uint32_t add(T&& value) {
+        uint32_t handle = 0;
+        if (T* v = emplace(handle)) *v = std::move(value);
+        return handle;
+    }
+    // A default-constructed value in a free slot, to be filled in place (no temporary moved in);
+    // handle is set to its handle. nullptr (handle 0) when kMaxPending calls are pending already.
+    T* emplace(uint32_t& handle) {
         uint32_t index;
         if (!m_free.empty()) {
             index = m_free.back();
             m_free.pop_back();
         } else {
-            if (m_slots.size() == kMaxPending) return 0;
+            if (m_slots.size() == kMaxPending) {
+                handle = 0;
+                return nullptr;
+            }
             index = uint32_t(m_slots.size());
             m_slots.emplace_back();
         }
@@ -41,9 +51,10 @@ public:
         s.serial = (s.serial + 1) & (~0u >> kIndexBits);
         if (s.serial == 0 && index == 0) s.serial = 1;  // handle 0 is never given out
         s.handle = (s.serial << kIndexBits) | index;
-        s.value.emplace(std::move(value));
+        s.value.emplace();
         ++m_count;
-        return s.handle;
+        handle = s.handle;
+        return &*s.value;
     }
 
     // The pending call of handle; nullptr when none is.
