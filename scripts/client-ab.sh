@@ -8,7 +8,12 @@
 # sides, such as the transport's).
 #
 #   scripts/client-ab.sh BEFORE_LOADTEST AFTER_LOADTEST [--a-server PATH] [--b-server PATH]
-#                        [--rounds N] [--seconds S] [--out DIR]
+#                        [--rounds N] [--seconds S] [--out DIR] [--pin]
+#
+# --pin: each side on its own core (the server `taskset -c 1`, the load tester `taskset -c 0`,
+# the server started here on port 4998 and named to the load tester by --server-pid), so that
+# the side with spare time shows it; without it both share the two cores and the CPU ratio stays
+# near 1 whatever each side costs (docs/Benchmarks.md, issue 9 target 10).
 #
 # Points: read-1 20x1, read-1 10x100, read-100 20x1. The server is BUILD's (default build/) unless
 # --a-server/--b-server name another for that side.
@@ -19,7 +24,7 @@ SERVER=$BUILD/server-app/ua-server
 [ $# -ge 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 A=$1 B=$2
 shift 2
-rounds=5 seconds=5 out=$BUILD/client-ab
+rounds=5 seconds=5 out=$BUILD/client-ab pin=0
 SERVER_A=$SERVER SERVER_B=$SERVER
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -28,6 +33,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --pin) pin=1; shift ;;
     *) echo "client-ab.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -43,6 +49,16 @@ for r in $(seq 1 "$rounds"); do
         name=${p%%:*}
         for side in a b; do
             bin=$A srv=$SERVER_A; [ $side = b ] && bin=$B srv=$SERVER_B
+            if [ $pin = 1 ]; then
+                taskset -c 1 "$srv" --headless --port 4998 >/dev/null 2>&1 &
+                spid=$!
+                sleep 1.5
+                # shellcheck disable=SC2086
+                taskset -c 0 "$bin" run opc.tcp://localhost:4998 --server-pid "$spid" ${p#*:} --duration "$seconds" \
+                    --warmup 1 --quiet --json "$out/$name-$side-$r.json" >/dev/null 2>&1 || echo "round $r $name $side failed" >&2
+                kill "$spid"; wait "$spid" 2>/dev/null || true
+                continue
+            fi
             # shellcheck disable=SC2086
             "$bin" run --spawn-server="$srv" ${p#*:} --duration "$seconds" --warmup 1 --quiet \
                 --json "$out/$name-$side-$r.json" >/dev/null 2>&1 || echo "round $r $name $side failed" >&2
