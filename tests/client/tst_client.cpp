@@ -273,9 +273,14 @@ void TestClient::readWriteBrowseTranslate() {
         return *b;
     };
     const auto all = browseServer(0);
+    const int64_t pagedFromNs = steadyNowNs();
     const auto paged = browseServer(3);
+    const int64_t pagedToNs = steadyNowNs();
     QCOMPARE(all.status, status::Good);
     QCOMPARE(paged.status, status::Good);
+    QVERIFY(all.receivedAtNs > 0);
+    // The arrival of the last response the paged result was made of (its last BrowseNext's).
+    QVERIFY(paged.receivedAtNs >= pagedFromNs && paged.receivedAtNs <= pagedToNs);
     QCOMPARE(paged.response.results.size(), std::size_t(2));
     QVERIFY(all.response.results[0].references.size() > 6);
     for (const auto& res : paged.response.results) {
@@ -389,6 +394,7 @@ void TestClient::browseReleasesWhatItAbandons() {
     ScriptedServer peer;
     QVERIFY(peer.listen());
     std::vector<std::pair<bool, std::vector<std::string>>> browseNexts;  // release?, points
+    int64_t pageSentNs = 0;  // when the last BrowseNext that returns references was answered
     int next = 0;
     auto page = [&](BrowseResult& r) {
         for (int i = 0; i < 3; ++i) {
@@ -434,6 +440,7 @@ void TestClient::browseReleasesWhatItAbandons() {
                 if (!req.releaseContinuationPoints) page(res);
                 resp.results.push_back(res);
             }
+            if (!req.releaseContinuationPoints) pageSentNs = steadyNowNs();
             c.respond(r.requestId, resp);
             return true;
         }
@@ -453,6 +460,8 @@ void TestClient::browseReleasesWhatItAbandons() {
     QCOMPARE(b->status, status::Good);
     QCOMPARE(b->response.results[0].references.size(), std::size_t(6));  // 3 + 3 >= 5
     QVERIFY(b->response.results[0].continuationPoint.isEmpty());
+    // Its arrival is the BrowseNext response's, the last it was made of (not the Browse's).
+    QVERIFY2(b->receivedAtNs >= pageSentNs, qPrintable(QStringLiteral("%1 < %2").arg(b->receivedAtNs).arg(pageSentNs)));
     QTRY_COMPARE(browseNexts.size(), std::size_t(2));
     QCOMPARE(browseNexts[0], (std::pair<bool, std::vector<std::string>>{false, {"cp1"}}));
     QCOMPARE(browseNexts[1], (std::pair<bool, std::vector<std::string>>{true, {"cp2"}}));  // released

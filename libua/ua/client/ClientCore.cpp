@@ -1071,6 +1071,7 @@ void ClientCore::continueBrowse(const std::shared_ptr<BrowseJob>& job) {
     }
     const Array<ByteString> sent = more.continuationPoints;
     call<BrowseNextRequest, BrowseNextResponse>(std::move(more), job->timeoutMs, [this, job, next, sent](const ServiceResult<BrowseNextResponse>& r) {
+        job->result.receivedAtNs = r.receivedAtNs;  // the arrival of the last response the result is made of
         auto& results = job->result.response.results;
         const bool usable = r.status.isGood() && r.response.results.size() == next.size();
         if (!usable) {
