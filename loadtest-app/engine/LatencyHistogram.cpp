@@ -8,16 +8,6 @@
 
 namespace ua::loadtest {
 
-int LatencyHistogram::bucketIndex(double us) {
-    if (!(us >= 1.0)) return 0;  // also NaN
-    int exp = 0;
-    const double m = std::frexp(us, &exp);  // us = m * 2^exp, m in [0.5, 1)
-    const int octave = exp - 1;
-    if (octave >= kOctaves) return kBuckets - 1;
-    const int sub = std::min(kSubBuckets - 1, int((2.0 * m - 1.0) * kSubBuckets));
-    return octave * kSubBuckets + sub;
-}
-
 double LatencyHistogram::bucketLower(int index) {
     const int octave = index / kSubBuckets;
     const int sub = index % kSubBuckets;
@@ -28,19 +18,6 @@ double LatencyHistogram::bucketUpper(int index) {
     const int octave = index / kSubBuckets;
     const int sub = index % kSubBuckets;
     return std::ldexp(1.0 + double(sub + 1) / kSubBuckets, octave);
-}
-
-void LatencyHistogram::recordIn(int bucket, double us) {
-    if (!(us >= 0)) us = 0;
-    ++m_counts[std::size_t(bucket)];
-    if (m_count == 0) {
-        m_minUs = m_maxUs = us;
-    } else {
-        m_minUs = std::min(m_minUs, us);
-        m_maxUs = std::max(m_maxUs, us);
-    }
-    ++m_count;
-    m_sumUs += us;
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {

@@ -8,6 +8,7 @@
 
 #include <QJsonObject>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +22,18 @@ public:
 
     void record(double us) { recordIn(bucketIndex(us), us); }
     // record(us) when bucketIndex(us) is known already (a value recorded in several histograms).
-    void recordIn(int bucket, double us);
+    void recordIn(int bucket, double us) {
+        if (!(us >= 0)) us = 0;
+        ++m_counts[std::size_t(bucket)];
+        if (m_count == 0) {
+            m_minUs = m_maxUs = us;
+        } else {
+            m_minUs = us < m_minUs ? us : m_minUs;
+            m_maxUs = us > m_maxUs ? us : m_maxUs;
+        }
+        ++m_count;
+        m_sumUs += us;
+    }
     void merge(const LatencyHistogram& other);
     void clear();
 
@@ -40,7 +52,16 @@ public:
     };
     std::vector<Bucket> nonEmptyBuckets() const;
     // Index of the bucket for a value and its bounds (for tests and the chart).
-    static int bucketIndex(double us);
+    // The octave is the value's binary exponent and the sub-bucket the top 5 bits of its mantissa,
+    // read from the double's bits (a frexp call per response was 1 % of the load tester's CPU).
+    static int bucketIndex(double us) {
+        if (!(us >= 1.0)) return 0;  // also NaN
+        const uint64_t bits = std::bit_cast<uint64_t>(us);
+        const int octave = int(bits >> 52) - 1023;  // us >= 1: positive, normal
+        if (octave >= kOctaves) return kBuckets - 1;
+        static_assert(kSubBuckets == 32, "the sub-bucket is the top 5 bits of the mantissa");
+        return octave * kSubBuckets + int((bits >> 47) & 31);
+    }
     static double bucketLower(int index);
     static double bucketUpper(int index);
 

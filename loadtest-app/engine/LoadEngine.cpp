@@ -154,7 +154,7 @@ void Engine::pace(IoStats& io) {
 void Engine::send(Session& s, int64_t fromNs) {
     const bool counted = fromNs >= measureStartNs.load(std::memory_order_relaxed) && fromNs < measureEndNs.load(std::memory_order_relaxed);
     ++s.inFlight;
-    s.io->inFlight.fetch_add(1, std::memory_order_relaxed);
+    s.io->addInFlight(1);
     if (counted) ++s.io->measured.sent;
     // The callback captures 16 bytes (the Session, and the start time with `counted` in its lowest
     // bit), so that std::function keeps it without allocating.
@@ -162,21 +162,18 @@ void Engine::send(Session& s, int64_t fromNs) {
     const int64_t tag = (fromNs & ~int64_t(1)) | int64_t(counted);
     switch (p.scenario) {
     case Scenario::Read: {
-        // The Session's request is reused (the client encodes it in place): only the NodeIds change.
-        ReadRequest& r = s.readRequest;
-        if (r.nodesToRead.size() != std::size_t(p.valuesPerRequest)) {
-            r.maxAge = 0;
-            r.timestampsToReturn = TimestampsToReturn::Both;
-            r.nodesToRead.resize(std::size_t(p.valuesPerRequest));
-            for (ReadValueId& v : r.nodesToRead) v.attributeId = uint32_t(AttributeId::Value);
-        }
         // A different subset each time: valuesPerRequest consecutive variables from a random one.
+        // The request is reused (the client encodes it in place): the thread's prebuilt one for
+        // that start, or the Session's with its NodeIds set now.
         const std::size_t n = variables.size();
-        std::size_t k = std::size_t(nextRandom(s.rng) % n);
-        for (ReadValueId& v : r.nodesToRead) {
-            v.nodeId = variables[k];
-            if (++k == n) k = 0;
+        const std::size_t start = std::size_t(nextRandom(s.rng) % n);
+        std::vector<ReadRequest>& reads = s.io->reads;
+        if (reads.empty() && n * std::size_t(p.valuesPerRequest) <= kMaxPrebuiltValues) {
+            reads.resize(n);
+            for (std::size_t k = 0; k < n; ++k) setReadNodes(reads[k], k);
         }
+        ReadRequest& r = reads.empty() ? s.readRequest : reads[start];
+        if (reads.empty()) setReadNodes(r, start);
         s.client->readInPlace(r, nullptr, [sp, tag](const ServiceResult<ReadResponse>& res) {
             StatusCode st = res.status;
             for (std::size_t i = 0; st.isGood() && i < res.response.results.size(); ++i)
@@ -231,6 +228,20 @@ void Engine::send(Session& s, int64_t fromNs) {
     }
 }
 
+void Engine::setReadNodes(ReadRequest& r, std::size_t start) const {
+    if (r.nodesToRead.size() != std::size_t(p.valuesPerRequest)) {
+        r.maxAge = 0;
+        r.timestampsToReturn = TimestampsToReturn::Both;
+        r.nodesToRead.resize(std::size_t(p.valuesPerRequest));
+        for (ReadValueId& v : r.nodesToRead) v.attributeId = uint32_t(AttributeId::Value);
+    }
+    std::size_t k = start;
+    for (ReadValueId& v : r.nodesToRead) {
+        v.nodeId = variables[k];
+        if (++k == variables.size()) k = 0;
+    }
+}
+
 void Engine::record(IoStats& io, int64_t fromNs, int64_t now, bool counted, StatusCode status, uint64_t values) {
     const double us = double(now - fromNs) / 1000.0;
     const bool timeout = status == status::BadTimeout;
@@ -261,7 +272,7 @@ void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values, 
     const int64_t now = receivedAtNs ? receivedAtNs : steadyNs();
     record(*s.io, tag & ~int64_t(1), now, (tag & 1) != 0, status, values);
     --s.inFlight;
-    s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
+    s.io->addInFlight(-1);
     if (isLost(status)) s.lost = true;
     if (!sending.load(std::memory_order_relaxed) || s.lost) return;
     if (openLoop) fill(s, now);  // a free slot: the next due request goes at once
@@ -313,7 +324,7 @@ void Engine::startCycle(Session& s) {
     s.cycleStartNs = now;
     s.cycleCounted = now >= measureStartNs.load(std::memory_order_relaxed);
     s.busyAttempts = 0;
-    s.io->inFlight.fetch_add(1, std::memory_order_relaxed);
+    s.io->addInFlight(1);
     if (s.cycleCounted) ++s.io->measured.sent;
     attempt(s);
 }
@@ -357,7 +368,7 @@ void Engine::busy(Session& s, StatusCode status) {
             // The step is closing (its Clients may be gone already: a back-off of up to 5 s
             // outlives the drain): the cycle ends as refused without touching the Client.
             record(*sp->io, sp->cycleStartNs, steadyNs(), sp->cycleCounted, status::BadServerTooBusy, 0);
-            sp->io->inFlight.fetch_sub(1, std::memory_order_relaxed);
+            sp->io->addInFlight(-1);
         });
     });
 }
@@ -369,7 +380,7 @@ void Engine::endCycle(Session& s, StatusCode status) {
         return;
     }
     record(*s.io, s.cycleStartNs, steadyNs(), s.cycleCounted, status, status.isGood() ? 1 : 0);
-    s.io->inFlight.fetch_sub(1, std::memory_order_relaxed);
+    s.io->addInFlight(-1);
     startCycle(s);
 }
 

@@ -69,7 +69,14 @@ struct IoStats {
     Counts measured;
     Counts second;                // everything that ended since the last timeline sample
     std::atomic<int64_t> inFlight{0};  // requests (connect: cycles) started and not ended
+    // Written by this I/O thread only (read by the runner's): a load and a store, not a locked
+    // read-modify-write per request.
+    void addInFlight(int64_t d) { inFlight.store(inFlight.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
     std::atomic<int64_t> backlog{0};   // open loop: due by the schedule, not sent yet (at most outstanding in flight)
+    // Read: one request per start variable, built once and shared by the thread's Sessions (the
+    // client encodes it at once; its RequestHeader is filled per send), so a request costs no
+    // NodeId copies. Empty when variables x valuesPerRequest is over kMaxPrebuiltValues.
+    std::vector<ReadRequest> reads;
 };
 
 class Engine;
@@ -82,7 +89,7 @@ struct Session {
     int inFlight = 0;
     uint64_t rng = 0;
     int32_t writeValue = 0;
-    ReadRequest readRequest;      // Read: reused from request to request (Client::readInPlace)
+    ReadRequest readRequest;      // Read without IoStats::reads: reused, its NodeIds set per request
     uint64_t nextK = 0;           // open loop: the next send of this Session's schedule
     bool lost = false;            // its connection is gone: it sends no more
     SubscriptionHandle subscription = 0;
@@ -123,6 +130,11 @@ private:
     void fill(Session& s, int64_t now);
     int64_t intended(const Session& s, uint64_t k) const;
     void send(Session& s, int64_t fromNs);
+    // Read: the valuesPerRequest variables from start on (wrapping) into r.
+    void setReadNodes(ReadRequest& r, std::size_t start) const;
+    // IoStats::reads is built when variables x valuesPerRequest is at most this (100 x 100 by
+    // default: about 1 MB a thread).
+    static constexpr std::size_t kMaxPrebuiltValues = 65536;
     // tag: the start time (ns) with bit 0 = counted.
     // receivedAtNs: ServiceResult::receivedAtNs (steady clock ns; 0 without a response).
     void ended(Session& s, int64_t tag, StatusCode status, uint64_t values, int64_t receivedAtNs);

@@ -35,7 +35,7 @@ public:
         m_channel->sendOpen(m_requestId++, SecurityTokenRequestType::Issue, 600000, h);
         e = next();
         if (e.kind != ClientSecureChannel::Event::Kind::Opened || e.error.isBad())
-            return fail("open: " + e.reason);
+            return fail("open: " + std::string(e.reason));
         return true;
     }
 
@@ -49,7 +49,7 @@ public:
         if (StatusCode s = m_channel->sendRequest(id, req); s.isBad()) return s;
         const ClientSecureChannel::Event e = next();
         if (e.kind != ClientSecureChannel::Event::Kind::Response || e.requestId != id) {
-            m_error = "no response: " + e.reason;
+            m_error = "no response: " + std::string(e.reason);
             return status::BadCommunicationError;
         }
         BinaryDecoder d(e.body, e.bodySize);

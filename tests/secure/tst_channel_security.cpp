@@ -178,7 +178,7 @@ struct Pair {
         if (events.size() != 1) return {};
         if (events[0].kind == SKind::None) {
             const auto e = clientReceivesOne();
-            if (e.kind != Kind::Opened || e.error.isBad()) qWarning("client: %s %s", e.error.name().c_str(), e.reason.c_str());
+            if (e.kind != Kind::Opened || e.error.isBad()) qWarning("client: %s %s", e.error.name().c_str(), std::string(e.reason).c_str());
         }
         return events[0];
     }

@@ -67,7 +67,8 @@ void Client::read(ReadRequest request, QObject* context, ServiceCallback<ReadRes
 
 void Client::readInPlace(ReadRequest& request, QObject* context, ServiceCallback<ReadResponse> done, uint32_t timeoutMs) {
     if (m_core->thread() == QThread::currentThread()) {
-        m_core->callInPlace<ReadRequest, ReadResponse>(request, timeoutMs, inContext(context, std::move(done)));
+        if (context) done = inContext(context, std::move(done));
+        m_core->callInPlace<ReadRequest, ReadResponse>(request, timeoutMs, std::move(done));  // moved once, into the call
         return;
     }
     read(ReadRequest(request), context, std::move(done), timeoutMs);

@@ -28,15 +28,13 @@ public:
     InplaceFunction(std::nullptr_t) {}
     template <class F, class D = std::decay_t<F>,
               class = std::enable_if_t<!std::is_same_v<D, InplaceFunction> && std::is_invocable_r_v<R, D&, Args...>>>
-    InplaceFunction(F&& f) {
-        if constexpr (storedInPlace<D>()) {
-            ::new (static_cast<void*>(m_storage)) D(std::forward<F>(f));
-            m_ops = &kInPlace<D>;
-        } else {
-            D* heap = new D(std::forward<F>(f));
-            ::new (static_cast<void*>(m_storage)) D*(heap);
-            m_ops = &kOnHeap<D>;
-        }
+    InplaceFunction(F&& f) { construct(std::forward<F>(f)); }
+    // Replaces the target with f, constructed in place (no InplaceFunction moved in).
+    template <class F, class D = std::decay_t<F>,
+              class = std::enable_if_t<!std::is_same_v<D, InplaceFunction> && std::is_invocable_r_v<R, D&, Args...>>>
+    void emplace(F&& f) {
+        reset();
+        construct(std::forward<F>(f));
     }
     InplaceFunction(InplaceFunction&& o) noexcept { take(o); }
     InplaceFunction& operator=(InplaceFunction&& o) noexcept {
@@ -77,6 +75,17 @@ private:
         [](void* from, void* to) noexcept { ::new (to) D*(*static_cast<D**>(from)); },
         [](void* s) noexcept { delete *static_cast<D**>(s); }};
 
+    template <class F, class D = std::decay_t<F>>
+    void construct(F&& f) {
+        if constexpr (storedInPlace<D>()) {
+            ::new (static_cast<void*>(m_storage)) D(std::forward<F>(f));
+            m_ops = &kInPlace<D>;
+        } else {
+            D* heap = new D(std::forward<F>(f));
+            ::new (static_cast<void*>(m_storage)) D*(heap);
+            m_ops = &kOnHeap<D>;
+        }
+    }
     void take(InplaceFunction& o) noexcept {
         if (!o.m_ops) return;
         o.m_ops->move(o.m_storage, m_storage);

@@ -29,7 +29,8 @@ ClientSecureChannel::Event ClientSecureChannel::fatal(StatusCode s, std::string 
     Event e;
     e.kind = Event::Kind::Fatal;
     e.error = s;
-    e.reason = std::move(reason);
+    m_reason = std::move(reason);
+    e.reason = m_reason;
     m_open = false;
     m_failed = true;
     return e;
@@ -144,7 +145,10 @@ ClientSecureChannel::Event ClientSecureChannel::onMessage(const uint8_t* p, std:
         Event e;
         e.kind = Event::Kind::PeerError;
         e.error = err ? err->error : status::BadTcpInternalError;
-        if (err && err->reason.size() <= kMaxReasonLength) e.reason = err->reason.str();  // 7.1.2.5: ignore longer ones
+        if (err && err->reason.size() <= kMaxReasonLength) {
+            m_reason = err->reason.str();
+            e.reason = m_reason;
+        }  // 7.1.2.5: ignore longer ones
         m_open = false;
         m_failed = true;
         return e;
@@ -268,7 +272,10 @@ ClientSecureChannel::Event ClientSecureChannel::handleSymmetric(const uint8_t* p
         decode(d, reason);
         e.kind = Event::Kind::Aborted;
         e.error = d.ok() && error.isBad() ? error : status::BadTcpInternalError;
-        if (d.ok() && reason.size() <= kMaxReasonLength) e.reason = reason.str();
+        if (d.ok() && reason.size() <= kMaxReasonLength) {
+            m_reason = reason.str();
+            e.reason = m_reason;
+        }
         return e;
     }
     if (chunk != ChunkType::Intermediate && chunk != ChunkType::Final)
@@ -314,6 +321,16 @@ ClientSecureChannel::Event ClientSecureChannel::handleSymmetric(const uint8_t* p
         e.reason = "the response exceeds our MaxMessageSize";
         return e;
     }
+    // The type id: every response type's is a namespace 0 numeric NodeId in the Four-Byte form
+    // (OPC 10000-6 5.2.2.9: 0x01, namespace byte, UInt16 id), read here without decoding a NodeId;
+    // any other form goes through the decoder.
+    e.kind = Event::Kind::Response;
+    if (bodySize >= 4 && body[0] == 0x01 && body[1] == 0) {
+        e.typeId = uint32_t(body[2]) | uint32_t(body[3]) << 8;
+        e.body = body + 4;
+        e.bodySize = bodySize - 4;
+        return e;
+    }
     BinaryDecoder d(body, bodySize);
     NodeId typeId;
     decode(d, typeId);
@@ -323,7 +340,6 @@ ClientSecureChannel::Event ClientSecureChannel::handleSymmetric(const uint8_t* p
         e.reason = "the response's type id does not decode";
         return e;
     }
-    e.kind = Event::Kind::Response;
     e.typeId = typeId.numeric();
     e.body = d.position();
     e.bodySize = d.remaining();

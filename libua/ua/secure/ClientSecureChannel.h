@@ -57,7 +57,9 @@ public:
         const uint8_t* body = nullptr;  // the encoded response after its type id; valid until the next onMessage
         std::size_t bodySize = 0;
         StatusCode error;
-        std::string reason;
+        // Why (Fatal, PeerError, Aborted): valid until the next onMessage. A view, so that an Event
+        // is trivially copied (one is returned per response; a std::string was moved each time).
+        std::string_view reason;
     };
     using Sender = std::function<void(const uint8_t* data, std::size_t size)>;
 
@@ -154,6 +156,7 @@ private:
     Buffer m_out;   // the chunks to send, reused
     Buffer m_completed;  // the last reassembled response, handed out by onMessage
     Buffer m_scratch;    // decrypted chunks, reused
+    std::string m_reason;  // what the last Event's reason views
 };
 
 } // namespace ua

@@ -7,14 +7,6 @@
 
 namespace ua {
 
-TcpHeader readTcpHeader(const uint8_t* p) {
-    TcpHeader h;
-    h.type = TcpMessageType(uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16);
-    h.chunkType = p[3];
-    std::memcpy(&h.messageSize, p + 4, 4);
-    return h;
-}
-
 void writeTcpHeader(uint8_t* p, TcpMessageType type, ChunkType chunk, uint32_t size) {
     const uint32_t t = uint32_t(type);
     p[0] = uint8_t(t);

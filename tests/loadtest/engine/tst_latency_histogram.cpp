@@ -4,6 +4,8 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 using ua::loadtest::LatencyHistogram;
@@ -46,6 +48,28 @@ private slots:
         QCOMPARE(LatencyHistogram::bucketIndex(-5), 0);
         QCOMPARE(LatencyHistogram::bucketIndex(1e12), LatencyHistogram::kBuckets - 1);  // beyond: the last
         QCOMPARE(LatencyHistogram::bucketUpper(LatencyHistogram::kBuckets - 1), std::ldexp(1.0, LatencyHistogram::kOctaves));
+    }
+
+    void bucketOfEveryBoundAndRandomValues() {
+        // The bucket read from the double's bits holds the value, at each bucket's lower bound, just
+        // below it and inside it, and for random values over the whole range (and beyond it).
+        for (int i = 1; i < LatencyHistogram::kBuckets; ++i) {
+            const double lower = LatencyHistogram::bucketLower(i);
+            QCOMPARE(LatencyHistogram::bucketIndex(lower), i);
+            QCOMPARE(LatencyHistogram::bucketIndex(std::nextafter(lower, 0.0)), i - 1);
+            QCOMPARE(LatencyHistogram::bucketIndex((lower + LatencyHistogram::bucketUpper(i)) / 2), i);
+        }
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> exponent(-2.0, 30.0);
+        for (int k = 0; k < 100000; ++k) {
+            const double us = std::exp2(exponent(rng));
+            const int i = LatencyHistogram::bucketIndex(us);
+            if (us < 1.0) QCOMPARE(i, 0);
+            else if (us >= std::ldexp(1.0, LatencyHistogram::kOctaves)) QCOMPARE(i, LatencyHistogram::kBuckets - 1);
+            else QVERIFY2(LatencyHistogram::bucketLower(i) <= us && us < LatencyHistogram::bucketUpper(i), qPrintable(QString::number(us, 'g', 17)));
+        }
+        QCOMPARE(LatencyHistogram::bucketIndex(std::numeric_limits<double>::quiet_NaN()), 0);
+        QCOMPARE(LatencyHistogram::bucketIndex(std::numeric_limits<double>::infinity()), LatencyHistogram::kBuckets - 1);
     }
 
     void empty() {
