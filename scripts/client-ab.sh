@@ -10,10 +10,11 @@
 #   scripts/client-ab.sh BEFORE_LOADTEST AFTER_LOADTEST [--a-server PATH] [--b-server PATH]
 #                        [--rounds N] [--seconds S] [--out DIR] [--pin]
 #
-# --pin: each side on its own core (the server `taskset -c 1`, the load tester `taskset -c 0`,
-# the server started here on port 4998 and named to the load tester by --server-pid), so that
-# the side with spare time shows it; without it both share the two cores and the CPU ratio stays
-# near 1 whatever each side costs (docs/Benchmarks.md, issue 9 target 10).
+# --pin: each side on its own core (the server started here on port 4998 and named to the load
+# tester by --server-pid), so that the side with spare time shows it; without it both share the
+# two cores and the CPU ratio stays near 1 whatever each side costs (docs/Benchmarks.md, issue 9
+# target 10). The cores swap every round (odd rounds: server on CPU 1, load tester on CPU 0; even
+# rounds the other way round), since one of this VM's cores is at times slower than the other.
 #
 # Points: read-1 20x1, read-1 10x100, read-100 20x1. The server is BUILD's (default build/) unless
 # --a-server/--b-server name another for that side.
@@ -50,11 +51,12 @@ for r in $(seq 1 "$rounds"); do
         for side in a b; do
             bin=$A srv=$SERVER_A; [ $side = b ] && bin=$B srv=$SERVER_B
             if [ $pin = 1 ]; then
-                taskset -c 1 "$srv" --headless --port 4998 >/dev/null 2>&1 &
+                scpu=$(( r % 2 )) ccpu=$(( (r + 1) % 2 ))
+                taskset -c "$scpu" "$srv" --headless --port 4998 >/dev/null 2>&1 &
                 spid=$!
                 sleep 1.5
                 # shellcheck disable=SC2086
-                taskset -c 0 "$bin" run opc.tcp://localhost:4998 --server-pid "$spid" ${p#*:} --duration "$seconds" \
+                taskset -c "$ccpu" "$bin" run opc.tcp://localhost:4998 --server-pid "$spid" ${p#*:} --duration "$seconds" \
                     --warmup 1 --quiet --json "$out/$name-$side-$r.json" >/dev/null 2>&1 || echo "round $r $name $side failed" >&2
                 kill "$spid"; wait "$spid" 2>/dev/null || true
                 continue
@@ -86,4 +88,13 @@ for name in ["read-1-20x1", "read-1-10x100", "read-100-20x1"]:
     A, B = row["a"], row["b"]
     print(f"| {name} | {A['rps']:,.0f} | {B['rps']:,.0f} | {B['rps']/A['rps']:.2f} | {A['c']:.2f} / {B['c']:.2f} | "
           f"{A['s']:.2f} / {B['s']:.2f} | {A['ratio']:.2f} / {B['ratio']:.2f} |")
+print("\nclient/server CPU per round (A; B):")
+for name in ["read-1-20x1", "read-1-10x100", "read-100-20x1"]:
+    per = {}
+    for side in "ab":
+        per[side] = []
+        for f in sorted(glob.glob(f"{out}/{name}-{side}-*.json"), key=lambda f: int(f.rsplit('-', 1)[1].split('.')[0])):
+            st = json.load(open(f))["steps"][0]
+            per[side].append(f"{st['clientCpuMsPerOp'] / st['serverCpuMsPerOp']:.2f}" if st["serverCpuMsPerOp"] > 0 else "-")
+    print(f"  {name}: {' '.join(per['a'])}; {' '.join(per['b'])}")
 PY

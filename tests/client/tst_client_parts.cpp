@@ -195,30 +195,27 @@ void TestClientParts::backoffGrowsWithJitter() {
 void TestClientParts::deadlineQueuesKeepEachTimeoutInOrder() {
     DeadlineQueues q;
     std::map<uint32_t, int64_t> pending;  // handle -> deadline
-    auto deadlineOf = [&](uint32_t h) -> int64_t {
-        const auto it = pending.find(h);
-        return it == pending.end() ? -1 : it->second;
-    };
+    auto isPending = [&](uint32_t h) { return pending.count(h) > 0; };
     const uint32_t timeouts[] = {5000, 100, 60000};
     uint32_t handle = 0;
     for (int64_t now = 0; now < 300; ++now) {  // 900 calls: every ring wraps and grows past 64
         for (uint32_t t : timeouts) {
             pending[++handle] = now + t;
-            q.add(t, handle, deadlineOf);
+            q.add(t, handle, now + t, isPending);
         }
     }
-    QCOMPARE(q.earliest(deadlineOf), int64_t(100));  // the first 100 ms call
+    QCOMPARE(q.earliest(isPending), int64_t(100));  // the first 100 ms call
     std::vector<uint32_t> due;
-    q.takeDue(250, deadlineOf, due);  // the 100 ms calls issued at 0..150
+    q.takeDue(250, isPending, due);  // the 100 ms calls issued at 0..150
     QCOMPARE(due.size(), std::size_t(151));
     QVERIFY(std::is_sorted(due.begin(), due.end()));
     for (uint32_t h : due) {
         QCOMPARE(pending.at(h) - 100 <= 150, true);
         pending.erase(h);
     }
-    QCOMPARE(q.earliest(deadlineOf), int64_t(251));
+    QCOMPARE(q.earliest(isPending), int64_t(251));
     due.clear();
-    q.takeDue(250, deadlineOf, due);
+    q.takeDue(250, isPending, due);
     QVERIFY(due.empty());
     QCOMPARE(q.size(), std::size_t(900 - 151));
 }
@@ -229,14 +226,11 @@ void TestClientParts::deadlineQueuesKeepEachTimeoutInOrder() {
 void TestClientParts::deadlineQueuesDropCompletedCallsAtTheFront() {
     DeadlineQueues q;
     std::map<uint32_t, int64_t> pending;
-    auto deadlineOf = [&](uint32_t h) -> int64_t {
-        const auto it = pending.find(h);
-        return it == pending.end() ? -1 : it->second;
-    };
+    auto isPending = [&](uint32_t h) { return pending.count(h) > 0; };
     uint32_t handle = 0;
     for (int64_t now = 0; now < 10000; ++now) {  // 10 in flight, answered in issue order
         pending[++handle] = now + 1000;
-        q.add(1000, handle, deadlineOf);
+        q.add(1000, handle, now + 1000, isPending);
         if (handle > 10) pending.erase(handle - 10);
     }
     QVERIFY2(q.size() <= 11, qPrintable(QString::number(q.size())));
@@ -245,16 +239,16 @@ void TestClientParts::deadlineQueuesDropCompletedCallsAtTheFront() {
     const uint32_t stuck = handle + 1;
     for (int64_t now = 10000; now < 10500; ++now) {
         pending[++handle] = now + 1000;
-        q.add(1000, handle, deadlineOf);
+        q.add(1000, handle, now + 1000, isPending);
         if (handle - 10 > stuck) pending.erase(handle - 10);
     }
-    QCOMPARE(q.earliest(deadlineOf), int64_t(11000));
+    QCOMPARE(q.earliest(isPending), int64_t(11000));
     std::vector<uint32_t> due;
-    q.takeDue(11000, deadlineOf, due);
+    q.takeDue(11000, isPending, due);
     QCOMPARE(due, std::vector<uint32_t>{stuck});
     pending.erase(stuck);
     QVERIFY2(q.size() <= 11, qPrintable(QString::number(q.size())));
-    QCOMPARE(q.earliest(deadlineOf), int64_t(10500 - 10 + 1000));
+    QCOMPARE(q.earliest(isPending), int64_t(10500 - 10 + 1000));
 }
 
 QTEST_GUILESS_MAIN(TestClientParts)
@@ -270,9 +264,12 @@ void TestClientParts::pendingTableFindsByHandleAndForgetsTakenCalls() {
     QCOMPARE(*t.find(b), std::string("b"));
     QVERIFY(!t.find(0));
     QVERIFY(!t.find(b + 1000));
+    QVERIFY(t.contains(a) && t.contains(b) && !t.contains(0) && !t.contains(b + 1000));
     QCOMPARE(t.take(a).value(), std::string("a"));
     QVERIFY(!t.find(a));
+    QVERIFY(!t.contains(a));
     QVERIFY(!t.take(a));
+    QVERIFY(!t.erase(a));
     const uint32_t c = t.add("c");  // a's slot, another serial
     QCOMPARE(c & PendingTable<std::string>::kIndexMask, a & PendingTable<std::string>::kIndexMask);
     QVERIFY(c != a);
@@ -289,7 +286,10 @@ void TestClientParts::pendingTableFindsByHandleAndForgetsTakenCalls() {
         QVERIFY(h != 0);
         QVERIFY(h != last);
         QVERIFY(!t.find(last));
-        QVERIFY(t.take(h));
+        QVERIFY(!t.contains(last));
+        QVERIFY(t.contains(h));
+        QVERIFY(i % 2 ? t.erase(h) : bool(t.take(h)));
+        QVERIFY(!t.contains(h));
         last = h;
     }
     QCOMPARE(t.size(), std::size_t(1));

@@ -177,19 +177,15 @@ bool ClientCore::userRequestsMaySend() const {
     return (m_state == ClientState::ChannelOpen && !m_activating) || m_state == ClientState::Connected;
 }
 
-ClientCore::Pending* ClientCore::addPending(Completion done, uint32_t timeoutMs, bool internal, uint32_t& handle) {
+ClientCore::Pending* ClientCore::addPending(uint32_t timeoutMs, bool internal, uint32_t& handle) {
     Pending* p = m_pending.emplace(handle);  // filled in place: no Pending moved in and destroyed
-    if (!p) {  // the table is full
-        if (done) done(status::BadTooManyOperations, 0, nullptr, 0, 0);
-        return nullptr;
-    }
-    p->done = std::move(done);
+    if (!p) return nullptr;                  // the table is full
     p->timeoutMs = timeoutMs ? timeoutMs : m_config.requestTimeoutMs;
-    p->deadlineMs = coarseNowMs() + p->timeoutMs;
+    const int64_t deadlineMs = coarseNowMs() + p->timeoutMs;
     p->issued = m_nextIssued++;
     p->internal = internal;
-    m_deadlines.add(p->timeoutMs, handle, [this](uint32_t h) { return deadlineOf(h); });
-    if (!m_deadlineTimer->isActive() || p->deadlineMs < m_deadlineArmedAtMs) armDeadlineTimer();
+    m_deadlines.add(p->timeoutMs, handle, deadlineMs, [this](uint32_t h) { return m_pending.contains(h); });
+    if (!m_deadlineTimer->isActive() || deadlineMs < m_deadlineArmedAtMs) armDeadlineTimer();
     return p;
 }
 
@@ -202,14 +198,14 @@ ClientCore::Route ClientCore::routeOf(bool internal) const {
 
 ClientCore::HeaderFields ClientCore::headerFields(uint32_t handle, const Pending& p) const {
     HeaderFields h;
-    h.authenticationToken = m_session.authenticationToken;
+    h.authenticationToken = &m_session.authenticationToken;
     h.requestHandle = handle;
     h.timeoutHint = p.timeoutMs;
     return h;
 }
 
 void ClientCore::fillHeader(RequestHeader& header, const HeaderFields& h) {
-    header.authenticationToken = h.authenticationToken;
+    header.authenticationToken = *h.authenticationToken;
     header.timestamp = CoarseClocks::utcNow();  // when it was sent, to the coarse clock's few ms
     header.requestHandle = h.requestHandle;
     header.timeoutHint = h.timeoutHint;
@@ -235,10 +231,14 @@ void ClientCore::sendPending(uint32_t handle) {
 
 void ClientCore::complete(uint32_t handle, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size,
                           int64_t receivedAtNs) {
-    std::optional<Pending> p = m_pending.take(handle);
+    Pending* p = m_pending.find(handle);
     if (!p) return;
+    // Only the completion is moved out (not the whole call with its Sender): the slot is free
+    // before it runs, since it may make calls or complete others.
+    Completion done = std::move(p->done);
+    m_pending.erase(handle);
     // Its deadline and, if queued, its handle in m_queue are dropped when they come to the front.
-    if (p->done) p->done(local, typeId, body, size, receivedAtNs);
+    if (done) done(local, typeId, body, size, receivedAtNs);
 }
 
 // The response under a RequestId must answer the call sent under it: its ResponseHeader
@@ -275,17 +275,12 @@ uint32_t ClientCore::handleOfRequestId(uint32_t requestId) const {
     return found;
 }
 
-int64_t ClientCore::deadlineOf(uint32_t handle) const {
-    const Pending* p = m_pending.find(handle);
-    return p ? p->deadlineMs : -1;
-}
-
 // The timer is re-armed only when a deadline comes before the one it is armed for: with requests
 // answered in time (the usual case) it fires about once per timeout period and finds nothing due,
 // instead of being stopped and started for every request (a timer registration each time). An
 // empty set leaves it armed: firing then costs one look.
 void ClientCore::armDeadlineTimer() {
-    const int64_t earliest = m_deadlines.earliest([this](uint32_t h) { return deadlineOf(h); });
+    const int64_t earliest = m_deadlines.earliest([this](uint32_t h) { return m_pending.contains(h); });
     if (earliest == DeadlineQueues::kNone) return;
     if (m_deadlineTimer->isActive() && m_deadlineArmedAtMs <= earliest) return;
     const int64_t wait = std::max<int64_t>(0, earliest - nowMs());
@@ -295,7 +290,7 @@ void ClientCore::armDeadlineTimer() {
 
 void ClientCore::onDeadline() {
     std::vector<uint32_t> due;
-    m_deadlines.takeDue(nowMs(), [this](uint32_t h) { return deadlineOf(h); }, due);
+    m_deadlines.takeDue(nowMs(), [this](uint32_t h) { return m_pending.contains(h); }, due);
     for (uint32_t h : due) complete(h, status::BadTimeout);  // a late response is dropped (unknown requestId)
     armDeadlineTimer();
 }
@@ -823,12 +818,12 @@ void ClientCore::abandonSession(const NodeId& authenticationToken) {
     CloseSessionRequest close;
     close.deleteSubscriptions = true;
     uint32_t handle = 0;
-    Pending* added = addPending(Completion(), 0, true, handle);  // nobody waits for the answer
+    Pending* added = addPending(0, true, handle);  // nobody waits for the answer
     if (!added) return;
     Pending& p = *added;
     HeaderFields h = headerFields(handle, p);
     // The token is this Session's, not m_session's (which may be another attempt's by now).
-    h.authenticationToken = authenticationToken;
+    h.authenticationToken = &authenticationToken;
     fillHeader(close.requestHeader, h);
     const uint32_t requestId = m_conn->nextRequestId();
     sent(handle, p, requestId, m_conn->send(requestId, close));

@@ -93,7 +93,7 @@ public:
     // As call(), with request left to the caller (its RequestHeader filled in): encoded from it
     // when it goes now, copied when it has to wait (Client::readInPlace).
     template <class Req, class Resp>
-    void callInPlace(Req& request, uint32_t timeoutMs, ServiceCallback<Resp> done) {
+    void callInPlace(Req& request, uint32_t timeoutMs, ServiceCallback<Resp>&& done) {
         submit<Req, Resp>(request, timeoutMs, std::move(done), false);
     }
 
@@ -125,7 +125,7 @@ signals:
 
 private:
     struct HeaderFields {
-        NodeId authenticationToken;
+        const NodeId* authenticationToken = nullptr;  // the Session's (not copied per request)
         uint32_t requestHandle = 0;
         uint32_t timeoutHint = 0;
     };
@@ -138,7 +138,6 @@ private:
         Sender send;
         Completion done;
         uint32_t requestId = 0;  // 0 until sent on the current connection
-        int64_t deadlineMs = 0;  // nowMs() clock
         uint32_t timeoutMs = 0;
         uint32_t issued = 0;     // the order the calls were made in
         bool internal = false;   // the client's own (connect, activation, keep-alive): never queued
@@ -157,7 +156,8 @@ private:
     // request that waits for the (re)connect is kept (in its Sender) until it is sent.
     // R: Req (moved from when the call has to wait) or Req& (copied then).
     template <class Req, class Resp, class R>
-    void submit(R&& request, uint32_t timeoutMs, ServiceCallback<Resp> done, bool internal) {
+    // done is taken by reference and moved once, into the call's completion.
+    void submit(R&& request, uint32_t timeoutMs, ServiceCallback<Resp>&& done, bool internal) {
         auto finish = [done = std::move(done)](StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size,
                                                int64_t receivedAtNs) {
             ResponseScratch<Resp> scratch;  // a ReadResponse is decoded into a reused object
@@ -170,9 +170,10 @@ private:
         };
         static_assert(Completion::storedInPlace<decltype(finish)>(), "a call's completion must not allocate");
         uint32_t handle = 0;
-        Pending* added = addPending(std::move(finish), timeoutMs, internal, handle);
-        if (!added) return;  // completed already: Bad_TooManyOperations
+        Pending* added = addPending(timeoutMs, internal, handle);
+        if (!added) return finish(status::BadTooManyOperations, 0, nullptr, 0, 0);
         Pending& p = *added;
+        p.done.emplace(std::move(finish));  // built in its slot, not moved there
         switch (routeOf(internal)) {
         case Route::Send: {
             const uint32_t requestId = m_conn->nextRequestId();
@@ -199,10 +200,11 @@ private:
     // response finds its call by the RequestHandle of its ResponseHeader (checked against the
     // RequestId), the rare rest by a search for the RequestId (handleOfRequestId).
     enum class Route { Send, Queue, Fail };
-    // Registers a call with its deadline; returns it (valid until it is completed) and sets handle
-    // (the RequestHandle). nullptr (handle 0) when PendingTable::kMaxPending calls are pending
-    // already: done is called with Bad_TooManyOperations before this returns.
-    Pending* addPending(Completion done, uint32_t timeoutMs, bool internal, uint32_t& handle);
+    // Registers a call with its deadline; returns it (valid until it is completed; its completion
+    // empty, for the caller to set) and sets handle (the RequestHandle). nullptr (handle 0) when
+    // PendingTable::kMaxPending calls are pending already: the caller completes the call with
+    // Bad_TooManyOperations.
+    Pending* addPending(uint32_t timeoutMs, bool internal, uint32_t& handle);
     // Whether a new call goes out now, waits for the (re)connect or fails (Bad_ServerNotConnected).
     Route routeOf(bool internal) const;
     HeaderFields headerFields(uint32_t handle, const Pending& p) const;
@@ -214,7 +216,6 @@ private:
                   int64_t receivedAtNs = 0);
     void onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size);
     uint32_t handleOfRequestId(uint32_t requestId) const;  // 0: no call was sent under it
-    int64_t deadlineOf(uint32_t handle) const;             // -1: not pending
     void onDeadline();
     void armDeadlineTimer();
     void failSent(StatusCode status);

@@ -1,11 +1,13 @@
-// The deadlines of a Client's pending calls (ClientCore; internal): one FIFO of RequestHandles per
-// distinct timeout (ms). Calls with the same timeout get their deadlines (now + timeout) in the
-// order their handles are issued, so each FIFO is ordered by deadline: adding a call is a push at
-// the back, the earliest deadline is at one of the fronts, and a completed call is not searched
-// for: it is dropped when it reaches a front (deadlineOf says -1 for it). A FIFO is a ring that
-// grows to the most calls outstanding between its oldest pending call and its newest, then
-// allocates nothing (issue 9 target 10: the std::set it replaces took an insert and an erase per
-// call). One thread: the Client's I/O thread.
+// The deadlines of a Client's pending calls (ClientCore; internal): one FIFO of (RequestHandle,
+// deadline) per distinct timeout (ms). Calls with the same timeout get their deadlines (now +
+// timeout) in the order their handles are issued, so each FIFO is ordered by deadline: adding a
+// call is a push at the back, the earliest deadline is at one of the fronts, and a completed call
+// is not searched for: it is dropped when it reaches a front (isPending says false for it). The
+// deadline is kept in the FIFO, so that the pending calls' table is only asked whether a handle is
+// still pending (a compact array; the calls themselves are not touched: issue 9 target 10). A
+// FIFO is a ring that grows to the most calls outstanding between its oldest pending call and its
+// newest, then allocates nothing (the std::set it replaces took an insert and an erase per call).
+// One thread: the Client's I/O thread.
 #pragma once
 
 #include <algorithm>
@@ -19,36 +21,38 @@ class DeadlineQueues {
 public:
     static constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
 
-    // Adds a call of this timeout, issued after every call added before. deadlineOf(handle) is the
-    // deadline of a pending call and -1 for one that completed; the completed calls at the front
-    // of this FIFO are dropped on the way.
-    template <class DeadlineOf>
-    void add(uint32_t timeoutMs, uint32_t handle, DeadlineOf&& deadlineOf) {
+    // Adds a call of this timeout and deadline (ms), issued after every call added before (so
+    // that its deadline is not before theirs of the same timeout). isPending(handle) tells
+    // whether a call is still pending; the completed calls at the front of this FIFO are dropped
+    // on the way.
+    template <class IsPending>
+    void add(uint32_t timeoutMs, uint32_t handle, int64_t deadlineMs, IsPending&& isPending) {
         Ring& r = ringOf(timeoutMs);
-        dropCompleted(r, deadlineOf);
-        r.push(handle);
+        dropCompleted(r, isPending);
+        r.push(Cell{handle, deadlineMs});
     }
 
     // The earliest deadline of a pending call, kNone when there is none.
-    template <class DeadlineOf>
-    int64_t earliest(DeadlineOf&& deadlineOf) {
+    template <class IsPending>
+    int64_t earliest(IsPending&& isPending) {
         int64_t best = kNone;
         for (Ring& r : m_rings) {
-            dropCompleted(r, deadlineOf);
-            if (!r.empty()) best = std::min(best, deadlineOf(r.front()));
+            dropCompleted(r, isPending);
+            if (!r.empty()) best = std::min(best, r.front().deadlineMs);
         }
         return best;
     }
 
     // Removes the pending calls whose deadline is at or before nowMs and appends their handles to
     // due (in each FIFO's order); the caller completes them afterwards (a completion may add calls).
-    template <class DeadlineOf>
-    void takeDue(int64_t nowMs, DeadlineOf&& deadlineOf, std::vector<uint32_t>& due) {
+    template <class IsPending>
+    void takeDue(int64_t nowMs, IsPending&& isPending, std::vector<uint32_t>& due) {
         for (Ring& r : m_rings) {
             while (!r.empty()) {
-                const int64_t d = deadlineOf(r.front());
-                if (d >= 0 && d > nowMs) break;
-                if (d >= 0) due.push_back(r.front());
+                const Cell c = r.front();
+                const bool pending = isPending(c.handle);
+                if (pending && c.deadlineMs > nowMs) break;
+                if (pending) due.push_back(c.handle);
                 r.pop();
             }
         }
@@ -62,25 +66,29 @@ public:
     }
 
 private:
+    struct Cell {
+        uint32_t handle;
+        int64_t deadlineMs;
+    };
     struct Ring {
         uint32_t timeoutMs = 0;
-        std::vector<uint32_t> cells;  // a power of two
+        std::vector<Cell> cells;  // a power of two
         std::size_t head = 0;
         std::size_t count = 0;
 
         bool empty() const { return count == 0; }
-        uint32_t front() const { return cells[head]; }
+        const Cell& front() const { return cells[head]; }
         void pop() {
             head = (head + 1) & (cells.size() - 1);
             --count;
         }
-        void push(uint32_t handle) {
+        void push(Cell c) {
             if (count == cells.size()) grow();
-            cells[(head + count) & (cells.size() - 1)] = handle;
+            cells[(head + count) & (cells.size() - 1)] = c;
             ++count;
         }
         void grow() {
-            std::vector<uint32_t> bigger(cells.empty() ? 64 : cells.size() * 2);
+            std::vector<Cell> bigger(cells.empty() ? 64 : cells.size() * 2);
             for (std::size_t i = 0; i < count; ++i) bigger[i] = cells[(head + i) & (cells.size() - 1)];
             cells.swap(bigger);
             head = 0;
@@ -94,9 +102,9 @@ private:
         m_rings.back().timeoutMs = timeoutMs;
         return m_rings.back();
     }
-    template <class DeadlineOf>
-    static void dropCompleted(Ring& r, DeadlineOf& deadlineOf) {
-        while (!r.empty() && deadlineOf(r.front()) < 0) r.pop();
+    template <class IsPending>
+    static void dropCompleted(Ring& r, IsPending& isPending) {
+        while (!r.empty() && !isPending(r.front().handle)) r.pop();
     }
 
     std::vector<Ring> m_rings;  // one per timeout in use; a Client uses a few

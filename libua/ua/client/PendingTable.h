@@ -50,20 +50,22 @@ public:
         Slot& s = m_slots[index];
         s.serial = (s.serial + 1) & (~0u >> kIndexBits);
         if (s.serial == 0 && index == 0) s.serial = 1;  // handle 0 is never given out
-        s.handle = (s.serial << kIndexBits) | index;
+        handle = (s.serial << kIndexBits) | index;
+        if (index == m_handles.size()) m_handles.push_back(0);
+        m_handles[index] = handle;
         s.value.emplace();
         ++m_count;
-        handle = s.handle;
         return &*s.value;
     }
 
-    // The pending call of handle; nullptr when none is.
-    T* find(uint32_t handle) {
+    // Whether the call of handle is pending: a look at 4 bytes of a compact array, the slot
+    // itself not touched (the deadlines' check of their oldest calls).
+    bool contains(uint32_t handle) const {
         const uint32_t index = handle & kIndexMask;
-        if (index >= m_slots.size()) return nullptr;
-        Slot& s = m_slots[index];
-        return s.value && s.handle == handle ? &*s.value : nullptr;
+        return handle != 0 && index < m_handles.size() && m_handles[index] == handle;
     }
+    // The pending call of handle; nullptr when none is.
+    T* find(uint32_t handle) { return contains(handle) ? &*m_slots[handle & kIndexMask].value : nullptr; }
     const T* find(uint32_t handle) const { return const_cast<PendingTable*>(this)->find(handle); }
 
     // Takes the call of handle out (and frees its slot); nullopt when none is pending.
@@ -71,11 +73,18 @@ public:
         T* v = find(handle);
         if (!v) return std::nullopt;
         std::optional<T> out(std::move(*v));
-        Slot& s = m_slots[handle & kIndexMask];
-        s.value.reset();
+        erase(handle);
+        return out;
+    }
+
+    // Frees the slot of handle (its value destroyed); false when no call of handle is pending.
+    bool erase(uint32_t handle) {
+        if (!find(handle)) return false;
+        m_slots[handle & kIndexMask].value.reset();
+        m_handles[handle & kIndexMask] = 0;
         m_free.push_back(handle & kIndexMask);
         --m_count;
-        return out;
+        return true;
     }
 
     std::size_t size() const { return m_count; }
@@ -84,17 +93,17 @@ public:
     // f(handle, const T&) for every pending call, in slot order.
     template <class F>
     void forEach(F&& f) const {
-        for (const Slot& s : m_slots)
-            if (s.value) f(s.handle, *s.value);
+        for (std::size_t i = 0; i < m_handles.size(); ++i)
+            if (m_handles[i]) f(m_handles[i], *m_slots[i].value);
     }
 
 private:
     struct Slot {
         std::optional<T> value;
-        uint32_t handle = 0;
         uint32_t serial = 0;
     };
-    std::deque<Slot> m_slots;     // a deque: adding a slot moves none of the others
+    std::deque<Slot> m_slots;         // a deque: adding a slot moves none of the others
+    std::vector<uint32_t> m_handles;  // by slot: the handle of its pending call, 0 when free
     std::vector<uint32_t> m_free;  // indices of empty slots
     std::size_t m_count = 0;
 };
