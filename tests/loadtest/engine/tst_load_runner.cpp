@@ -277,7 +277,8 @@ private slots:
                                                              .arg(r.minFidelityPercent)
                                                              .arg(r.meanFidelityPercent)
                                                              .arg(r.itemsBelow99)));
-        QVERIFY(r.meanFidelityPercent >= r.minFidelityPercent);
+        QVERIFY2(r.meanFidelityPercent >= r.minFidelityPercent && r.meanFidelityPercent <= 100.0,
+                 qPrintable(QStringLiteral("min %1 %, mean %2 %").arg(r.minFidelityPercent, 0, 'g', 17).arg(r.meanFidelityPercent, 0, 'g', 17)));
         QVERIFY(r.serverDiagnostics);
         QVERIFY(r.serverDiagnostics->after.at(QStringLiteral("currentSubscriptionCount")) >= 2);
     }
