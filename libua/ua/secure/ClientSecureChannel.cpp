@@ -10,6 +10,13 @@
 namespace ua {
 
 namespace {
+// Keeps text in the channel's slot and returns a view of it (Event::reason, valid until the next
+// message).
+std::string_view keep(std::string& slot, std::string text) {
+    slot = std::move(text);
+    return slot;
+}
+
 constexpr std::size_t kSymmetricHeaderSize = kMessageHeaderSize + kSymmetricSecurityHeaderSize;
 
 uint32_t readU32(const uint8_t* p) {
@@ -29,8 +36,7 @@ ClientSecureChannel::Event ClientSecureChannel::fatal(StatusCode s, std::string 
     Event e;
     e.kind = Event::Kind::Fatal;
     e.error = s;
-    m_reason = std::move(reason);
-    e.reason = m_reason;
+    e.reason = keep(m_reason, std::move(reason));
     m_open = false;
     m_failed = true;
     return e;
@@ -145,10 +151,7 @@ ClientSecureChannel::Event ClientSecureChannel::onMessage(const uint8_t* p, std:
         Event e;
         e.kind = Event::Kind::PeerError;
         e.error = err ? err->error : status::BadTcpInternalError;
-        if (err && err->reason.size() <= kMaxReasonLength) {
-            m_reason = err->reason.str();
-            e.reason = m_reason;
-        }  // 7.1.2.5: ignore longer ones
+        if (err && err->reason.size() <= kMaxReasonLength) e.reason = keep(m_reason, err->reason.str());  // 7.1.2.5: ignore longer ones
         m_open = false;
         m_failed = true;
         return e;
@@ -272,10 +275,7 @@ ClientSecureChannel::Event ClientSecureChannel::handleSymmetric(const uint8_t* p
         decode(d, reason);
         e.kind = Event::Kind::Aborted;
         e.error = d.ok() && error.isBad() ? error : status::BadTcpInternalError;
-        if (d.ok() && reason.size() <= kMaxReasonLength) {
-            m_reason = reason.str();
-            e.reason = m_reason;
-        }
+        if (d.ok() && reason.size() <= kMaxReasonLength) e.reason = keep(m_reason, reason.str());
         return e;
     }
     if (chunk != ChunkType::Intermediate && chunk != ChunkType::Final)
