@@ -2,7 +2,7 @@
 # The side-by-side benchmark of issue 8 item 4 (guide/benchmarks.md): our server and node-opcua's,
 # driven by our load tester in the same run, alternating A B A B (`ua-loadtest ab`), for read-1 and
 # read-100 at 20 x 1 and 10 x 100, write-100, browse, subscribe and connect; the loopback ceiling
-# (../shared/tools/loopback-ceiling.cpp) alternated with read-1 20 x 1; markdown tables of the
+# (tools/loopback-ceiling.cpp) alternated with read-1 20 x 1; markdown tables of the
 # medians (ours, node-opcua, ratio; read-1 as a fraction of the ceiling) and the machine.
 #
 #   scripts/benchmarks.sh [--rounds N] [--seconds S] [--warmup S] [--out DIR] [--quick]
@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 LOADTEST=$BUILD/loadtest-app/ua-loadtest
 SERVER=$BUILD/server-app/ua-server
-CEILING_SRC=$ROOT/../shared/tools/loopback-ceiling.cpp
+CEILING_SRC=$ROOT/tools/loopback-ceiling.cpp
 NODE=${NODE:-node}
 rounds=3
 seconds=5

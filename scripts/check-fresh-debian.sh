@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Repeatable "fresh Debian 12" check: creates a minimal bookworm root with debootstrap (or reuses
-# it), copies the working tree (tracked and new, not ignored files) and ../shared into it, and
-# runs ./test.sh there as root. A machine with more packages installed can hide a missing install
+# it), copies the working tree (tracked and new, not ignored files; nothing from beside the
+# repository) into it, and runs ./test.sh there as root. A machine with more packages installed can hide a missing install
 # step; this cannot. Remove the root folder for a run from scratch.
 # Usage: sudo scripts/check-fresh-debian.sh [ROOT_DIR]     (default: build/debian-root)
 set -euo pipefail
@@ -55,12 +55,11 @@ if cat /usr/local/share/ca-certificates/*.crt >"$root/etc/ssl/host-local-ca.pem"
     env+=(NODE_EXTRA_CA_CERTS=/etc/ssl/host-local-ca.pem)
 fi
 
-echo "== copying the project to /src/ua-workbench and ../shared to /src/shared"
+echo "== copying the repository (tracked and new files) to /src/ua-workbench, nothing beside it"
 rm -rf "$root/src/ua-workbench" "$root/src/shared"
 mkdir -p "$root/src/ua-workbench"
 git ls-files -z --cached --others --exclude-standard |
     tar --null --ignore-failed-read -T - -cf - | tar -xf - -C "$root/src/ua-workbench"
-cp -a ../shared "$root/src/shared"
 
 echo "== running ./test.sh inside (log: $log)"
 rc=0

@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # Set-up shared by ./run.sh and ./test.sh (source this file; the callers run with set -euo pipefail).
-# The one list of Debian 12 packages the project needs; see ../shared/guide/setup.md for why each.
+# The one list of Debian 12 packages the project needs (the comment on each line says what for), and
+# the npm packages, pinned with their lock files: tests/interop (node-opcua) and tools/schema (the
+# OPC UA schema files the generators and tests read). Nothing outside the repository is read.
 
 UA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UA_NODE_MIN=20.19   # node-opcua fails on Debian's Node.js 18 (ERR_REQUIRE_ESM)
@@ -63,9 +65,10 @@ ua_ensure_node() {
     echo "Node.js for the interop tests: $UA_NODE ($("$UA_NODE" --version))"
 }
 
-# npm ci for tests/interop, skipped while node_modules is newer than package.json and the lock file.
-ua_install_interop() {
-    local dir=$UA_ROOT/tests/interop
+# npm ci in a folder of the repository with a package.json and its lock file, skipped while
+# node_modules is newer than both.
+ua_npm_ci() {
+    local dir=$1
     local stamp=$dir/node_modules/.ua-installed
     [[ -f $dir/package.json ]] || return 0
     if [[ -f $stamp && $stamp -nt $dir/package.json && $stamp -nt $dir/package-lock.json ]]; then
@@ -75,6 +78,12 @@ ua_install_interop() {
     [[ -f $dir/package-lock.json ]] || npm_cmd=install
     (cd "$dir" && PATH="$(dirname "$UA_NODE"):$PATH" npm "$npm_cmd" --no-audit --no-fund)
     touch "$stamp"
+}
+
+# The npm packages: node-opcua for the interop tests, the schema files (node-opcua-nodesets).
+ua_install_npm_packages() {
+    ua_npm_ci "$UA_ROOT/tests/interop"
+    ua_npm_ci "$UA_ROOT/tools/schema"
 }
 
 # The build a mode uses: UA_MODE unset or empty is the normal build (build/, the compiler CMake
@@ -116,9 +125,6 @@ ua_configure_and_build() {
     else
         args+=(-DUA_FAST_BUILD=OFF)  # the cache keeps an earlier ON otherwise
     fi
-    if [[ ! -d $UA_ROOT/../shared/ua-schema ]]; then
-        echo "warning: $UA_ROOT/../shared/ua-schema is missing (the schema the generator reads)" >&2
-    fi
     cmake "${args[@]}"
     cmake --build "$dir" -j"$(nproc)" "${target[@]}"
 }
@@ -127,6 +133,6 @@ ua_configure_and_build() {
 ua_setup() {
     ua_install_packages
     ua_ensure_node
-    ua_install_interop
+    ua_install_npm_packages
     ua_configure_and_build
 }

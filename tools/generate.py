@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Generates the C++ of libua/ua/encoding/generated/ from the OPC UA schema files.
 
-Usage: tools/generate.py <schema-dir> <output-dir>
+Usage: tools/generate.py <nodeset-dir> <csv-dir> <output-dir>
 
-Reads Opc.Ua.Types.bsd (enumerations and structured types), NodeIds.csv (namespace-0 NodeIds),
-StatusCode.csv and AttributeIds.csv (OPC 10000 1.05.03) and writes:
+Reads <nodeset-dir>/Opc.Ua.Types.bsd (enumerations and structured types; the pinned npm package
+node-opcua-nodesets, tools/schema/package.json) and <csv-dir>/NodeIds.csv (namespace-0 NodeIds),
+StatusCode.csv and AttributeIds.csv (committed in tools/schema), all OPC 10000 1.05.03, and writes:
   StatusCodes.h/.cpp  every StatusCode with its name and description, and a lookup
   NodeIds.h           a constant for every NodeId of namespace 0, and the AttributeIds
   Types.h             every enumeration and structured type, with encode/decode/forEachField
@@ -78,9 +79,8 @@ def local(type_name):
 
 
 class Schema:
-    def __init__(self, schema_dir):
-        self.dir = schema_dir
-        root = ET.parse(os.path.join(schema_dir, "Opc.Ua.Types.bsd")).getroot()
+    def __init__(self, nodeset_dir, csv_dir):
+        root = ET.parse(os.path.join(nodeset_dir, "Opc.Ua.Types.bsd")).getroot()
         self.enums = []     # (name, bits, is_option_set, [(value_name, value)], doc)
         self.structs = []   # (name, base, [(field_name, type_name, is_array)], doc)
         for el in root:
@@ -106,18 +106,18 @@ class Schema:
                 base = el.get("BaseType")
                 self.structs.append((name, local(base) if base else None, out, doc))
         self.node_ids = []
-        with open(os.path.join(schema_dir, "NodeIds.csv"), newline="") as fh:
+        with open(os.path.join(csv_dir, "NodeIds.csv"), newline="") as fh:
             for row in csv.reader(fh):
                 if len(row) >= 3 and row[1].strip().isdigit():
                     self.node_ids.append((row[0].strip(), int(row[1]), row[2].strip()))
         self.node_id_by_name = {n: i for n, i, _ in self.node_ids}
         self.status_codes = []
-        with open(os.path.join(schema_dir, "StatusCode.csv"), newline="") as fh:
+        with open(os.path.join(csv_dir, "StatusCode.csv"), newline="") as fh:
             for row in csv.reader(fh):
                 if len(row) >= 2 and row[1].startswith("0x"):
                     self.status_codes.append((row[0].strip(), int(row[1], 16), row[2].strip() if len(row) > 2 else ""))
         self.attribute_ids = []
-        with open(os.path.join(schema_dir, "AttributeIds.csv"), newline="") as fh:
+        with open(os.path.join(csv_dir, "AttributeIds.csv"), newline="") as fh:
             for row in csv.reader(fh):
                 if len(row) >= 2 and row[1].strip().isdigit():
                     self.attribute_ids.append((row[0].strip(), int(row[1])))
@@ -367,10 +367,10 @@ def write_if_changed(path, text):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         raise SystemExit(__doc__)
-    schema = Schema(sys.argv[1])
-    out_dir = sys.argv[2]
+    schema = Schema(sys.argv[1], sys.argv[2])
+    out_dir = sys.argv[3]
     os.makedirs(out_dir, exist_ok=True)
     g = Generator(schema)
     files = {

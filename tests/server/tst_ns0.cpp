@@ -48,7 +48,7 @@ private:
 };
 
 void TestNs0::initTestCase() {
-    QVERIFY(m_xml.load(QStringLiteral(UA_SCHEMA_DIR "/Opc.Ua.NodeSet2.xml")));
+    QVERIFY(m_xml.load(QStringLiteral(UA_NODESET_DIR "/Opc.Ua.NodeSet2.xml")));
     Ns0NodeManager ns0;
     QCOMPARE(ns0.install(m_space), StatusCode());
     QCOMPARE(ns0.namespaceIndex(), uint16_t(0));

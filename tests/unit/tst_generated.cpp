@@ -75,7 +75,7 @@ struct SchemaCounts {
 
 SchemaCounts readSchema() {
     SchemaCounts c;
-    QFile f(QStringLiteral(UA_SCHEMA_DIR) + "/Opc.Ua.Types.bsd");
+    QFile f(QStringLiteral(UA_NODESET_DIR) + "/Opc.Ua.Types.bsd");
     if (!f.open(QIODevice::ReadOnly)) return c;
     QXmlStreamReader xml(&f);
     while (!xml.atEnd()) {
