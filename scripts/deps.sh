@@ -99,7 +99,8 @@ ua_build_dir() {
 }
 
 # Configures and builds the build of UA_MODE: everything for the normal and asan builds, only the
-# target tsan_tests (the multi-threaded transport, server and client tests) for tsan.
+# target tsan_tests (the multi-threaded transport, server and client tests) for tsan; or the
+# targets given as arguments (scripts/fuzz-run.sh: the fuzz targets of the asan build).
 ua_configure_and_build() {
     local dir
     dir=$(ua_build_dir)
@@ -124,6 +125,9 @@ ua_configure_and_build() {
         args+=(-DUA_FAST_BUILD=ON)
     else
         args+=(-DUA_FAST_BUILD=OFF)  # the cache keeps an earlier ON otherwise
+    fi
+    if (($#)); then
+        target=(--target "$@")
     fi
     cmake "${args[@]}"
     cmake --build "$dir" -j"$(nproc)" "${target[@]}"

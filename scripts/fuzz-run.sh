@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Bounded fuzz run of every libFuzzer target (tests/fuzz/README.md), e.g. for CI:
-#   scripts/fuzz-run.sh [SECONDS_PER_TARGET] [BUILD_DIR]     (defaults: 60, build-fuzz)
-# Configures BUILD_DIR with clang and -DUA_FUZZ=ON if needed, builds fuzz_decode,
-# fuzz_server_stream and fuzz_client_responses (-j2), and runs each for SECONDS_PER_TARGET on a copy
+#   scripts/fuzz-run.sh [SECONDS_PER_TARGET] [BUILD_DIR]     (defaults: 60, build-asan)
+# The targets are built in the ASan build (clang, -DUA_SANITIZE=address; ./test.sh --asan makes
+# it, and in CI this step only finds them built). Without BUILD_DIR it sets up and configures
+# build-asan as ./test.sh --asan does and builds only fuzz_decode, fuzz_server_stream and
+# fuzz_client_responses; with BUILD_DIR, an ASan build dir configured already. Runs each for SECONDS_PER_TARGET on a copy
 # of its committed seed corpus (in BUILD_DIR/fuzz-work/<target>). Prints per target the executions
 # and the findings (crash-/leak-/timeout-/oom- artifacts, kept in BUILD_DIR/fuzz-work/<target>/);
 # exits 1 when a target found anything. Copy a finding to tests/fuzz/<target>/crashes/ (decoder:
@@ -11,15 +13,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-build=${2:-build-fuzz}
-
-if [[ ! -f $build/CMakeCache.txt ]]; then
-    CC=clang CXX=clang++ cmake -S . -B "$build" -DUA_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DUA_NODE_EXECUTABLE="$(command -v node || echo node)" \
-        $(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
 targets=(fuzz_decode fuzz_server_stream fuzz_client_responses)
-cmake --build "$build" --target "${targets[@]}" -j2
+if [[ -n ${2:-} ]]; then
+    build=$2
+    cmake --build "$build" --target "${targets[@]}" -j2
+else
+    # shellcheck source=scripts/deps.sh
+    source scripts/deps.sh
+    UA_MODE=asan
+    build=$(ua_build_dir)
+    ua_install_packages
+    ua_ensure_node
+    ua_install_npm_packages
+    ua_configure_and_build "${targets[@]}"
+fi
 
 status=0
 printf '%-24s %8s %12s %8s  %s\n' target seconds executions findings artifacts

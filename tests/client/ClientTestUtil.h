@@ -51,6 +51,9 @@ inline NodeId numericNode(uint16_t ns, uint32_t id) {
 
 inline std::string statusName(StatusCode s) { return s.name(); }
 
+// The endpoint URL of a Server of this process on the loopback address.
+inline QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
+
 // HEL, OPN, GetEndpoints, CreateSession, ActivateSession; Good or the first failure (Bad_Timeout
 // when a step gets no answer). Callbacks run in context's thread (the test thread).
 inline StatusCode connectSession(Client& client, const QString& url, QObject* context) {

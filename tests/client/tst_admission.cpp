@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <set>
 
 using namespace ua;
@@ -19,7 +20,7 @@ using namespace ua::test;
 
 namespace {
 
-ServerConfig serverConfig() {
+ServerConfig admissionServerConfig() {
     ServerConfig cfg;
     cfg.port = 0;
     cfg.hostName = QStringLiteral("localhost");
@@ -30,7 +31,7 @@ ServerConfig serverConfig() {
     return cfg;
 }
 
-QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://localhost:%1").arg(port); }
+QString localhostUrlOf(quint16 port) { return QStringLiteral("opc.tcp://localhost:%1").arg(port); }
 
 // CreateSession and an anonymous ActivateSession on a raw channel (RawSession.h).
 StatusCode createSession(RawClient& c, NodeId* token = nullptr) { return rawCreateSession(c, token); }
@@ -68,7 +69,7 @@ void TestAdmission::initTestCase() {
 }
 
 void TestAdmission::helloBeyondHandshakesIsTooBusyAfterADelay() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.admission.maxHandshakes = 2;
     cfg.admission.busyDelayMs = 300;
     auto server = start(cfg);
@@ -98,7 +99,7 @@ void TestAdmission::helloBeyondHandshakesIsTooBusyAfterADelay() {
 }
 
 void TestAdmission::handshakeEndsWithActivation() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.admission.maxHandshakes = 1;
     cfg.admission.busyDelayMs = 0;
     cfg.admission.handshakeTimeoutMs = 1500;
@@ -128,7 +129,7 @@ void TestAdmission::handshakeEndsWithActivation() {
 }
 
 void TestAdmission::connectionsBeyondMaxChannelsAreTooBusy() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.maxSessions = 1;
     cfg.maxChannels = 2;
     cfg.admission.busyDelayMs = 2000;  // not used beyond maxChannels: answered at once
@@ -147,7 +148,7 @@ void TestAdmission::connectionsBeyondMaxChannelsAreTooBusy() {
 }
 
 void TestAdmission::createSessionBeyondPendingIsTooBusy() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.admission.maxPendingSessions = 2;
     auto server = start(cfg);
     QVERIFY(server);
@@ -177,7 +178,7 @@ void TestAdmission::createSessionBeyondPendingIsTooBusy() {
 }
 
 void TestAdmission::unactivatedSessionsDoNotExhaustAnything() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.maxSessions = 3;
     cfg.maxChannels = 10;
     cfg.admission.maxPendingSessions = 10;
@@ -210,7 +211,7 @@ void TestAdmission::unactivatedSessionsDoNotExhaustAnything() {
 void TestAdmission::discoveryGetsInAtMaxSessions() {
     // maxChannels above maxSessions (OPC 10000-4 5.7.2.1: N Sessions, N+1 SecureChannels): with
     // every Session taken, a discovery connection is served and CreateSession gets the limit.
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.maxSessions = 3;
     cfg.maxChannels = 4;
     auto server = start(cfg);
@@ -220,7 +221,7 @@ void TestAdmission::discoveryGetsInAtMaxSessions() {
     ccfg.keepAliveIntervalMs = 0;
     for (int i = 0; i < 3; ++i) {
         clients.push_back(std::make_unique<Client>(ccfg));
-        QCOMPARE(connectSession(*clients.back(), urlOf(server->port()), this), status::Good);
+        QCOMPARE(connectSession(*clients.back(), localhostUrlOf(server->port()), this), status::Good);
     }
     QTRY_COMPARE(server->channelCount.load(), 3);  // each client's discovery channel has closed
     QCOMPARE(server->sessions().count(), 3);
@@ -236,7 +237,7 @@ void TestAdmission::secureStormConnectsThroughTheBackOff() {
     // client gets in through its back-off; no Session is left behind.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.security.pkiDir = dir.filePath("server-pki");
     cfg.security.trustAllClients = true;
     cfg.admission.maxHandshakes = 3;
@@ -257,7 +258,7 @@ void TestAdmission::secureStormConnectsThroughTheBackOff() {
     ccfg.busyRetries = 40;
     {  // the client certificate is made once, before the storm
         Client first(ccfg);
-        QCOMPARE(connectSession(first, urlOf(server->port()), this), status::Good);
+        QCOMPARE(connectSession(first, localhostUrlOf(server->port()), this), status::Good);
         Awaited<StatusCode> closed;
         first.disconnectFromServer(this, closed.callback());
         QVERIFY(closed.wait());
@@ -267,7 +268,7 @@ void TestAdmission::secureStormConnectsThroughTheBackOff() {
     std::vector<std::unique_ptr<Client>> clients;
     std::vector<Awaited<ServiceResult<GetEndpointsResponse>>> connected(kClients);
     for (int i = 0; i < kClients; ++i) clients.push_back(std::make_unique<Client>(ccfg));
-    for (int i = 0; i < kClients; ++i) clients[i]->connectToServer(urlOf(server->port()), this, connected[i].callback());
+    for (int i = 0; i < kClients; ++i) clients[i]->connectToServer(localhostUrlOf(server->port()), this, connected[i].callback());
     std::vector<Awaited<ServiceResult<CreateSessionResponse>>> sessions(kClients);
     std::vector<bool> asked(kClients, false);
     QVERIFY(QTest::qWaitFor([&] {
@@ -328,7 +329,7 @@ void TestAdmission::backOffGrowsWithJitter() {
 void TestAdmission::busyRetriesAreBoundedByTime() {
     // ClientConfig::busyRetryTimeMs: with no bound on the count (busyRetries -1) the client retries
     // a busy server with its back-off until the time is up, then reports Bad_TcpServerTooBusy.
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.admission.maxHandshakes = 1;
     cfg.admission.busyDelayMs = 0;
     auto server = start(cfg);
@@ -345,7 +346,7 @@ void TestAdmission::busyRetriesAreBoundedByTime() {
     QElapsedTimer t;
     t.start();
     Awaited<ServiceResult<GetEndpointsResponse>> c;
-    client.connectToServer(urlOf(server->port()), this, c.callback());
+    client.connectToServer(localhostUrlOf(server->port()), this, c.callback());
     QVERIFY(c.wait(10000));
     const qint64 elapsed = t.elapsed();
     QCOMPARE(c->status, status::BadTcpServerTooBusy);
@@ -366,7 +367,7 @@ struct LateFixture {
     std::unique_ptr<Client> client;
 };
 bool lateFixture(LateFixture& f, QObject* context) {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = admissionServerConfig();
     cfg.admission.activationTimeoutMs = 120'000;  // an unactivated Session would stay 2 minutes
     f.server = std::make_unique<Server>(cfg);
     if (!f.server->start()) return false;
@@ -425,5 +426,5 @@ void TestAdmission::lateCreateClosesTheSession() {
     QCOMPARE(f.client->state(), ClientState::ChannelOpen);
 }
 
-QTEST_GUILESS_MAIN(TestAdmission)
+UA_TEST_GUILESS_MAIN(TestAdmission)
 #include "tst_admission.moc"

@@ -13,16 +13,15 @@
 #include <QSignalSpy>
 #include <chrono>
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
 
-Q_DECLARE_METATYPE(ua::ClientState)
-Q_DECLARE_METATYPE(ua::StatusCode)
-
 namespace {
 
-ServerConfig serverConfig() {
+ServerConfig inProcessServerConfig() {
     ServerConfig cfg;
     cfg.port = 0;
     cfg.hostName = QStringLiteral("localhost");
@@ -33,7 +32,7 @@ ServerConfig serverConfig() {
     return cfg;
 }
 
-ClientConfig clientConfig() {
+ClientConfig inProcessClientConfig() {
     ClientConfig cfg;
     cfg.connectTimeoutMs = 5000;
     cfg.requestTimeoutMs = 5000;
@@ -43,7 +42,6 @@ ClientConfig clientConfig() {
     return cfg;
 }
 
-QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
 
 int64_t steadyNowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -61,7 +59,7 @@ ReadRequest readOf(const std::vector<NodeId>& nodes) {
     return r;
 }
 
-ReadRequest bigRead(int nodes) {
+ReadRequest bigReadRequest(int nodes) {
     std::vector<NodeId> ids;
     for (int i = 0; i < nodes; ++i) ids.push_back(numericNode(1, uint32_t(1000 + i % 100)));
     return readOf(ids);
@@ -101,7 +99,7 @@ private slots:
 private:
     // HEL, OPN, GetEndpoints, CreateSession, ActivateSession; Good or the first failure.
     StatusCode connectSession(Client& client, const QString& url);
-    std::unique_ptr<Server> startServer(ServerConfig cfg = serverConfig());
+    std::unique_ptr<Server> startServer(ServerConfig cfg = inProcessServerConfig());
 };
 
 void TestClient::initTestCase() {
@@ -122,7 +120,7 @@ StatusCode TestClient::connectSession(Client& client, const QString& url) {
 void TestClient::connectCreatesAndClosesASession() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QSignalSpy states(&client, &Client::stateChanged);
     QCOMPARE(client.state(), ClientState::Disconnected);
 
@@ -183,7 +181,7 @@ void TestClient::connectCreatesAndClosesASession() {
 void TestClient::callbacksRunInTheirContextThread() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Awaited<ServiceResult<ReadResponse>> inMain, onIo;
     client.readValues({NodeId(id::Server_ServerStatus_State)}, this, inMain.callback());
@@ -208,11 +206,11 @@ void TestClient::callbacksRunInTheirContextThread() {
 void TestClient::endpointHostIsNotFollowed() {
     // The server advertises a host name nobody can resolve (as a server in a container or behind
     // NAT would): the client stays on 127.0.0.1, which it was given.
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = inProcessServerConfig();
     cfg.hostName = QStringLiteral("ua-server.invalid");
     auto server = startServer(cfg);
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     QVERIFY(client.endpoints()[0].endpointUrl.toQString().startsWith("opc.tcp://ua-server.invalid:"));
     QCOMPARE(client.snapshot().endpointUrl, urlOf(server->port()));
@@ -225,7 +223,7 @@ void TestClient::endpointHostIsNotFollowed() {
 void TestClient::readWriteBrowseTranslate() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
 
     // Read: ServerStatus.State is Running, the benchmark variables hold their id.
@@ -306,7 +304,7 @@ void TestClient::readWriteBrowseTranslate() {
 void TestClient::browseStopsEarlyAndReleasesContinuationPoints() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     // The benchmark folder (ns=1;i=999) holds 1100 variables. Stop after 10 references, 30 times:
     // each time the client releases the ContinuationPoint it no longer needs (OPC 10000-4 5.8.3).
@@ -342,7 +340,7 @@ void TestClient::genericCallsForTheOtherServices() {
     // Services without a typed helper go through call<Req, Resp>.
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
 
     RegisterNodesRequest reg;
@@ -446,7 +444,7 @@ void TestClient::browseReleasesWhatItAbandons() {
         }
         return false;
     };
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, peer.url()), status::Good);
     BrowseRequest req;
     BrowseDescription d;
@@ -488,7 +486,7 @@ void TestClient::browseReleasesWhatItAbandons() {
 void TestClient::manyRequestsOutstanding() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     // 500 requests issued at once, from the test thread, before any answer is in.
     constexpr int kRequests = 500;
@@ -511,7 +509,7 @@ void TestClient::manyRequestsOutstanding() {
 void TestClient::unsupportedServiceIsTheCallsResult() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Awaited<ServiceResult<QueryFirstResponse>> q;
     client.call<QueryFirstRequest, QueryFirstResponse>(QueryFirstRequest(), this, q.callback());
@@ -528,18 +526,18 @@ void TestClient::unsupportedServiceIsTheCallsResult() {
 }
 
 void TestClient::requestsAreChunkedForASmallServerBuffer() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = inProcessServerConfig();
     cfg.transport.receiveBufferSize = 8192;
     cfg.operationLimits.maxNodesPerRead = 0;  // no operation limit in the way of 2000 nodes
     auto server = startServer(cfg);
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     QCOMPARE(client.snapshot().acknowledge.receiveBufferSize, 8192u);
     // ~36 KB of request: five chunks of at most 8 KiB (a larger one would get ERR
     // Bad_TcpMessageTooLarge and a closed connection).
     Awaited<ServiceResult<ReadResponse>> r;
-    client.read(bigRead(2000), this, r.callback());
+    client.read(bigReadRequest(2000), this, r.callback());
     QVERIFY(r.wait());
     QCOMPARE(r->status, status::Good);
     QCOMPARE(r->response.results.size(), std::size_t(2000));
@@ -551,13 +549,13 @@ void TestClient::requestsAreChunkedForASmallServerBuffer() {
 void TestClient::largeResponsesAreReassembled() {
     auto server = startServer();
     QVERIFY(server);
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = inProcessClientConfig();
     cfg.transport.receiveBufferSize = 8192;  // the server must split its answers for us
     Client client(cfg);
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     QCOMPARE(client.snapshot().acknowledge.sendBufferSize, 8192u);
     Awaited<ServiceResult<ReadResponse>> r;
-    client.read(bigRead(1000), this, r.callback());  // ~ 1000 x 18 bytes of DataValues
+    client.read(bigReadRequest(1000), this, r.callback());  // ~ 1000 x 18 bytes of DataValues
     QVERIFY(r.wait());
     QCOMPARE(r->status, status::Good);
     QCOMPARE(r->response.results.size(), std::size_t(1000));
@@ -565,15 +563,15 @@ void TestClient::largeResponsesAreReassembled() {
 }
 
 void TestClient::requestOverServerMaxMessageSizeFailsLocally() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = inProcessServerConfig();
     cfg.transport.maxMessageSize = 16384;
     auto server = startServer(cfg);
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Awaited<ServiceResult<ReadResponse>> big, small;
-    client.read(bigRead(2000), this, big.callback());
-    client.read(bigRead(10), this, small.callback());
+    client.read(bigReadRequest(2000), this, big.callback());
+    client.read(bigReadRequest(10), this, small.callback());
     QVERIFY(big.wait());
     QCOMPARE(big->status, status::BadRequestTooLarge);  // refused before sending (7.1.2.4)
     QVERIFY(small.wait());
@@ -584,7 +582,7 @@ void TestClient::requestOverServerMaxMessageSizeFailsLocally() {
 void TestClient::connectTimesOutOnASilentServer() {
     ScriptedServer silent(ScriptedServer::Mode::Silent);
     QVERIFY(silent.listen());
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = inProcessClientConfig();
     cfg.connectTimeoutMs = 400;
     Client client(cfg);
     QElapsedTimer t;
@@ -608,7 +606,7 @@ void TestClient::connectFailsOnRefusedPort() {
     QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
     const quint16 port = probe.serverPort();
     probe.close();  // nothing listens there now
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     Awaited<ServiceResult<GetEndpointsResponse>> c;
     client.connectToServer(urlOf(port), this, c.callback());
     QVERIFY(c.wait());
@@ -631,7 +629,7 @@ void TestClient::requestTimesOutAndLateResponsesAreDropped() {
         held.emplace_back(&c, r);
         return true;
     };
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, peer.url()), status::Good);
     QElapsedTimer t;
     t.start();
@@ -674,7 +672,7 @@ void TestClient::errFailsEveryPendingRequest() {
         if (r.typeId == ReadRequest::kBinaryEncodingId && r.decodeAs<ReadRequest>().nodesToRead.size() == 3) return true;
         return false;
     };
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = inProcessClientConfig();
     cfg.autoReconnect = false;
     Client client(cfg);
     QCOMPARE(connectSession(client, peer.url()), status::Good);
@@ -705,7 +703,7 @@ void TestClient::abortChunkFailsOnlyItsRequest() {
         }
         return false;
     };
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, peer.url()), status::Good);
     Awaited<ServiceResult<QueryFirstResponse>> aborted;
     Awaited<ServiceResult<ReadResponse>> fine;
@@ -734,7 +732,7 @@ void TestClient::busyServerIsRetriedWithBackoff() {
         }
         return false;
     };
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, peer.url()), status::Good);
     QCOMPARE(peer.connections(), 3);
     QCOMPARE(createFaults, 2);
@@ -744,7 +742,7 @@ void TestClient::busyServerIsRetriedWithBackoff() {
     ScriptedServer busy;
     QVERIFY(busy.listen());
     busy.busyHellos = 100;
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = inProcessClientConfig();
     cfg.busyRetries = 1;
     Client limited(cfg);
     Awaited<ServiceResult<GetEndpointsResponse>> c;
@@ -758,11 +756,11 @@ void TestClient::busyServerIsRetriedWithBackoff() {
 void TestClient::tokenIsRenewedBeforeItExpires() {
     // A 1.2 s token: the server closes a channel whose token is 25 % past its lifetime, so the
     // client keeps working for 4 s only if it renews (at 75 %, 0.9 s).
-    ServerConfig scfg = serverConfig();
+    ServerConfig scfg = inProcessServerConfig();
     scfg.secureChannel.minTokenLifetimeMs = 1000;
     auto server = startServer(scfg);
     QVERIFY(server);
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = inProcessClientConfig();
     cfg.requestedTokenLifetimeMs = 1200;
     cfg.autoReconnect = false;
     Client client(cfg);
@@ -786,7 +784,7 @@ void TestClient::reconnectsToTheSameSession() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     const NodeId sessionId = client.sessionId();
     QSignalSpy states(&client, &Client::stateChanged);
@@ -816,7 +814,7 @@ void TestClient::requestsWaitWhileReconnecting() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     proxy.refuse(true);
     proxy.cutAll();
@@ -842,7 +840,7 @@ void TestClient::keepAliveFindsADeadLink() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = inProcessClientConfig();
     cfg.keepAliveIntervalMs = 200;
     cfg.keepAliveTimeoutMs = 400;
     Client client(cfg);
@@ -867,7 +865,7 @@ void TestClient::reconnectCreatesANewSessionWhenTheOldIsGone() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     const NodeId oldId = client.sessionId();
     QSignalSpy recreated(&client, &Client::sessionRecreated);
@@ -891,7 +889,7 @@ void TestClient::disconnectStopsReconnecting() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(inProcessClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     proxy.refuse(true);
     proxy.cutAll();
@@ -911,5 +909,5 @@ void TestClient::disconnectStopsReconnecting() {
     QCOMPARE(client.state(), ClientState::Disconnected);
 }
 
-QTEST_GUILESS_MAIN(TestClient)
+UA_TEST_GUILESS_MAIN(TestClient)
 #include "tst_client.moc"

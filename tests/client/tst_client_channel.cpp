@@ -8,6 +8,7 @@
 #include "ua/secure/ServerSecureChannel.h"
 
 #include <QtTest>
+#include "TestMain.h"
 #include <optional>
 
 using namespace ua;
@@ -357,5 +358,5 @@ void TestClientChannel::sequenceNumberGapIsFatal() {
     QCOMPARE(got[0].error, status::BadSequenceNumberInvalid);
 }
 
-QTEST_GUILESS_MAIN(TestClientChannel)
+UA_TEST_GUILESS_MAIN(TestClientChannel)
 #include "tst_client_channel.moc"

@@ -9,6 +9,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QtTest>
+#include "TestMain.h"
 #include <map>
 #include <set>
 
@@ -251,7 +252,7 @@ void TestClientParts::deadlineQueuesDropCompletedCallsAtTheFront() {
     QCOMPARE(q.earliest(isPending), int64_t(10500 - 10 + 1000));
 }
 
-QTEST_GUILESS_MAIN(TestClientParts)
+UA_TEST_GUILESS_MAIN(TestClientParts)
 // The pending calls by RequestHandle (ClientCore): a handle is never 0, finds its call until it is
 // taken, and a handle whose slot was reused by a later call finds nothing (a late response).
 void TestClientParts::pendingTableFindsByHandleAndForgetsTakenCalls() {

@@ -12,6 +12,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -387,5 +388,5 @@ void TestClientSecurityParts::acceptedOnceChecks() {
     QCOMPARE(checkAcceptedCertificate(Certificate(), e), status::BadCertificateInvalid);
 }
 
-QTEST_MAIN(TestClientSecurityParts)
+UA_TEST_MAIN(TestClientSecurityParts)
 #include "tst_client_security_parts.moc"

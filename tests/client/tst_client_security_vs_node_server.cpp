@@ -20,12 +20,12 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 #include <atomic>
 
 using namespace ua;
 using namespace ua::test;
-
-Q_DECLARE_METATYPE(ua::MessageSecurityMode)
 
 class TestClientSecurityVsNodeServer : public QObject {
     Q_OBJECT
@@ -463,5 +463,5 @@ void TestClientSecurityVsNodeServer::downgradedGetEndpointsIsDetected() {
     QCOMPARE(proxy.accepted(), 2);
 }
 
-QTEST_MAIN(TestClientSecurityVsNodeServer)
+UA_TEST_MAIN(TestClientSecurityVsNodeServer)
 #include "tst_client_security_vs_node_server.moc"

@@ -15,6 +15,7 @@
 
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 #include <set>
 
 using namespace ua;
@@ -22,7 +23,7 @@ using namespace ua::test;
 
 namespace {
 
-ServerConfig serverConfig() {
+ServerConfig subscriptionServerConfig() {
     ServerConfig cfg;
     cfg.port = 0;
     cfg.hostName = QStringLiteral("localhost");
@@ -33,7 +34,7 @@ ServerConfig serverConfig() {
     return cfg;
 }
 
-ClientConfig clientConfig() {
+ClientConfig subscriptionClientConfig() {
     ClientConfig cfg;
     cfg.connectTimeoutMs = 5000;
     cfg.requestTimeoutMs = 5000;
@@ -50,7 +51,6 @@ bool passedThrough(const QSignalSpy& states, ClientState state) {
     return std::any_of(states.begin(), states.end(), [state](const QList<QVariant>& s) { return s.at(0).value<ClientState>() == state; });
 }
 
-QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
 
 // What one subscription's handlers received, in the test thread. A handler queued to the test
 // object may still run after a failed check has ended the test function (the client outlives the
@@ -139,7 +139,7 @@ private:
     StatusCode connectSession(Client& client, const QString& url);
     SubscriptionInfo create(Client& client, Recorder& rec, const SubscriptionSettings& s);
     MonitoredItemsResult addItems(Client& client, SubscriptionHandle h, std::vector<MonitoredItemSpec> items);
-    std::unique_ptr<Server> startServer(ServerConfig cfg = serverConfig());
+    std::unique_ptr<Server> startServer(ServerConfig cfg = subscriptionServerConfig());
 };
 
 void TestClientSubscriptions::initTestCase() {
@@ -174,7 +174,7 @@ MonitoredItemsResult TestClientSubscriptions::addItems(Client& client, Subscript
 void TestClientSubscriptions::dataChangesArriveInOrderAndAreAcknowledged() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Recorder rec;
     const SubscriptionInfo info = create(client, rec, fast(50, 5, 60));
@@ -261,7 +261,7 @@ void TestClientSubscriptions::dataChangesArriveInOrderAndAreAcknowledged() {
 void TestClientSubscriptions::itemsAreModifiedDisabledAndDeleted() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Recorder rec;
     const SubscriptionInfo info = create(client, rec, fast(50));
@@ -352,7 +352,7 @@ void TestClientSubscriptions::itemsAreModifiedDisabledAndDeleted() {
 void TestClientSubscriptions::pipelineKeepsSubscriptionsPlusOne() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Recorder a, b, c;
     QCOMPARE(create(client, a, fast(100)).status, status::Good);
@@ -371,11 +371,11 @@ void TestClientSubscriptions::pipelineKeepsSubscriptionsPlusOne() {
 }
 
 void TestClientSubscriptions::tooManyPublishRequestsLowersTheCount() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = subscriptionServerConfig();
     cfg.subscriptions.maxPublishRequestsPerSession = 2;
     auto server = startServer(cfg);
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Recorder a, b, c;
     QCOMPARE(create(client, a, fast(100)).status, status::Good);
@@ -397,7 +397,7 @@ void TestClientSubscriptions::keepAliveSupervisionFiresOnAFrozenLink() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     const NodeId session = client.sessionId();
     QSignalSpy states(&client, &Client::stateChanged);
@@ -428,7 +428,7 @@ void TestClientSubscriptions::lostPublishResponsesAreRepublished() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     const NodeId session = client.sessionId();
     Recorder rec;
@@ -477,13 +477,13 @@ void TestClientSubscriptions::lostPublishResponsesAreRepublished() {
 void TestClientSubscriptions::messagesTheServerNoLongerHasAreReportedLost() {
     // A retransmission queue of one message: of two answers lost in the frozen link, only the
     // newer can be republished; the older is reported lost, and delivery goes on in order.
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = subscriptionServerConfig();
     cfg.subscriptions.maxRetransmissionQueue = 1;
     auto server = startServer(cfg);
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     Recorder rec;
     const SubscriptionInfo info = create(client, rec, fast(100, 10, 300));
@@ -521,7 +521,7 @@ void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     const NodeId oldSession = client.sessionId();
     QSignalSpy recreated(&client, &Client::sessionRecreated);
@@ -564,7 +564,7 @@ void TestClientSubscriptions::subscriptionsAreRecreatedWhenTransferFails() {
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     QSignalSpy recreated(&client, &Client::sessionRecreated);
     Recorder rec;
@@ -599,7 +599,7 @@ void TestClientSubscriptions::expiredSubscriptionIsRecreatedAfterStatusChange() 
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = subscriptionClientConfig();
     cfg.keepAliveTimeoutMs = 5000;  // the frozen link is not given up before the lifetime ends
     Client client(cfg);
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
@@ -627,7 +627,7 @@ void TestClientSubscriptions::expiredSubscriptionIsRecreatedAfterStatusChange() 
 void TestClientSubscriptions::eventsOfOurServerPassTheWhereClause() {
     auto server = startServer();
     QVERIFY(server);
-    Client client(clientConfig());
+    Client client(subscriptionClientConfig());
     QCOMPARE(connectSession(client, urlOf(server->port())), status::Good);
     Recorder rec;
     const SubscriptionInfo info = create(client, rec, fast(50));
@@ -690,5 +690,5 @@ void TestClientSubscriptions::eventsOfOurServerPassTheWhereClause() {
     QVERIFY(rec.contiguous());
 }
 
-QTEST_GUILESS_MAIN(TestClientSubscriptions)
+UA_TEST_GUILESS_MAIN(TestClientSubscriptions)
 #include "tst_client_subscriptions.moc"

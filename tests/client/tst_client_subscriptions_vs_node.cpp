@@ -9,6 +9,7 @@
 
 #include <QProcess>
 #include <QtTest>
+#include "TestMain.h"
 #include <memory>
 
 using namespace ua;
@@ -188,5 +189,5 @@ void TestClientSubscriptionsVsNode::eventsPassTheWhereClause() {
     QCOMPARE(*d, status::Good);
 }
 
-QTEST_GUILESS_MAIN(TestClientSubscriptionsVsNode)
+UA_TEST_GUILESS_MAIN(TestClientSubscriptionsVsNode)
 #include "tst_client_subscriptions_vs_node.moc"

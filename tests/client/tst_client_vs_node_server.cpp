@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 #include <set>
 
 using namespace ua;
@@ -325,5 +326,5 @@ void TestClientVsNodeServer::closesSessionAndDisconnects() {
     QCOMPARE(m_client->state(), ClientState::Disconnected);
 }
 
-QTEST_GUILESS_MAIN(TestClientVsNodeServer)
+UA_TEST_GUILESS_MAIN(TestClientVsNodeServer)
 #include "tst_client_vs_node_server.moc"

@@ -12,13 +12,14 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
 
 namespace {
 
-ClientConfig clientConfig() {
+ClientConfig hostileServerClientConfig() {
     ClientConfig cfg;
     cfg.connectTimeoutMs = 5000;
     cfg.requestTimeoutMs = 5000;
@@ -39,7 +40,7 @@ bool readsNode(const ScriptedServer::Request& r, uint32_t n) {
 }
 
 // A ReadResponse of `bytes` bytes or so (one String value).
-ReadResponse bigResponse(uint32_t handle, int bytes) {
+ReadResponse bigReadResponse(uint32_t handle, int bytes) {
     ReadResponse resp;
     resp.responseHeader.requestHandle = handle;
     resp.results.push_back(DataValue(Variant(String(std::string(std::size_t(bytes), 'r')))));
@@ -95,7 +96,7 @@ void TestHostileServer::bodyThatDoesNotDecode() {
         c.respond(r.requestId, RawBody<ReadResponse::kBinaryEncodingId>{le(int64_t(0)) + le(r.header.requestHandle) + "\x05\x00\x00"});
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 66), StatusCode(status::BadDecodingError));
     QCOMPARE(client.state(), ClientState::Connected);  // one bad response does not end the channel
@@ -113,7 +114,7 @@ void TestHostileServer::responseOfAnotherType() {
         c.respond(r.requestId, w);
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 67), StatusCode(status::BadUnknownResponse));
     QVERIFY(recovered(client));
@@ -131,7 +132,7 @@ void TestHostileServer::responseWithAnotherRequestsHandle() {
         held.push_back(r);
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     Awaited<ServiceResult<ReadResponse>> a, b;
     client.readValues({NodeId(1, 71)}, this, a.callback());
@@ -176,7 +177,7 @@ void TestHostileServer::responseToARequestNeverSent() {
         c.respond(r.requestId, real);
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     int32_t v = 0;
     QCOMPARE(read(client, 73, &v), StatusCode(status::Good));
@@ -192,7 +193,7 @@ void TestHostileServer::serverStopsAnswering() {
     peer.handler = [&](ScriptedServer::Connection&, const ScriptedServer::Request& r) {
         return silent && readsNode(r, 74);  // held for ever
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QElapsedTimer t;
     t.start();
@@ -210,7 +211,7 @@ void TestHostileServer::serverStopsAnsweringEverything() {
     QVERIFY(peer.listen());
     bool silent = false;
     peer.handler = [&](ScriptedServer::Connection&, const ScriptedServer::Request&) { return silent; };
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = hostileServerClientConfig();
     cfg.keepAliveIntervalMs = 200;
     cfg.keepAliveTimeoutMs = 300;
     Client client(cfg);
@@ -234,7 +235,7 @@ void TestHostileServer::closesInTheMiddleOfAChunk() {
         c.respond(r.requestId, resp);
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 75), StatusCode(status::BadConnectionClosed));
     QVERIFY(recovered(client));
@@ -247,10 +248,10 @@ void TestHostileServer::closesInTheMiddleOfAChunkedResponse() {
     peer.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
         if (!readsNode(r, 76)) return false;
         c.cutAfterBytes = 100'000;  // the first 64 KB chunk whole, part of the second
-        c.respond(r.requestId, bigResponse(r.header.requestHandle, 300'000));
+        c.respond(r.requestId, bigReadResponse(r.header.requestHandle, 300'000));
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 76), StatusCode(status::BadConnectionClosed));
     QVERIFY(recovered(client));
@@ -263,10 +264,10 @@ void TestHostileServer::responseOverMaxMessageSize() {
     peer.channelLimits = [](HelloMessage& hello, AcknowledgeMessage&) { hello.maxMessageSize = 0; };
     peer.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
         if (!readsNode(r, 77)) return false;
-        c.respond(r.requestId, bigResponse(r.header.requestHandle, 300'000));
+        c.respond(r.requestId, bigReadResponse(r.header.requestHandle, 300'000));
         return true;
     };
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = hostileServerClientConfig();
     cfg.transport.maxMessageSize = 100'000;
     Client client(cfg);
     QCOMPARE(connectTo(client, peer), status::Good);
@@ -283,10 +284,10 @@ void TestHostileServer::responseOverMaxChunkCount() {
     peer.channelLimits = [](HelloMessage& hello, AcknowledgeMessage&) { hello.maxChunkCount = 0; };
     peer.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
         if (!readsNode(r, 78)) return false;
-        c.respond(r.requestId, bigResponse(r.header.requestHandle, 400'000));  // 7 chunks of 64 KB
+        c.respond(r.requestId, bigReadResponse(r.header.requestHandle, 400'000));  // 7 chunks of 64 KB
         return true;
     };
-    ClientConfig cfg = clientConfig();
+    ClientConfig cfg = hostileServerClientConfig();
     cfg.transport.maxChunkCount = 3;
     Client client(cfg);
     QCOMPARE(connectTo(client, peer), status::Good);
@@ -302,10 +303,10 @@ void TestHostileServer::chunkOverReceiveBufferSize() {
     peer.channelLimits = [](HelloMessage&, AcknowledgeMessage& ack) { ack.sendBufferSize = 1u << 20; };
     peer.handler = [&](ScriptedServer::Connection& c, const ScriptedServer::Request& r) {
         if (!readsNode(r, 79)) return false;
-        c.respond(r.requestId, bigResponse(r.header.requestHandle, 200'000));
+        c.respond(r.requestId, bigReadResponse(r.header.requestHandle, 200'000));
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     // Bad_TcpMessageTooLarge (OPC 10000-6 7.1.2.2), the connection dropped; the client reconnects.
     QCOMPARE(read(client, 79), StatusCode(status::BadTcpMessageTooLarge));
@@ -321,7 +322,7 @@ void TestHostileServer::garbageMessageType() {
         c.sendRaw(QByteArray("XYZF", 4) + le(uint32_t(24)) + QByteArray(16, '\x7f'));
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 80), StatusCode(status::BadTcpMessageTypeInvalid));
     QVERIFY(recovered(client));
@@ -336,7 +337,7 @@ void TestHostileServer::messageSizeBelowItsHeader() {
         c.sendRaw(QByteArray("MSGF", 4) + le(uint32_t(4)));
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 81), StatusCode(status::BadTcpMessageTypeInvalid));
     QVERIFY(recovered(client));
@@ -352,7 +353,7 @@ void TestHostileServer::abortChunkThatDoesNotDecode() {
         c.channel->sendAbort(r.requestId, status::Good, "");
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     QCOMPARE(read(client, 82), StatusCode(status::BadTcpInternalError));
     QCOMPARE(client.state(), ClientState::Connected);
@@ -368,7 +369,7 @@ void TestHostileServer::errThenRecovery() {
         c.sendErr(status::BadTcpInternalError);
         return true;
     };
-    Client client(clientConfig());
+    Client client(hostileServerClientConfig());
     QCOMPARE(connectTo(client, peer), status::Good);
     // ERR (OPC 10000-6 7.1.5): the call fails with its code, the client reconnects by itself.
     QCOMPARE(read(client, 83), StatusCode(status::BadTcpInternalError));
@@ -376,5 +377,5 @@ void TestHostileServer::errThenRecovery() {
     QCOMPARE(peer.connections(), 2);
 }
 
-QTEST_GUILESS_MAIN(TestHostileServer)
+UA_TEST_GUILESS_MAIN(TestHostileServer)
 #include "tst_hostile_server.moc"

@@ -16,13 +16,14 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
 
 namespace {
 
-ClientConfig clientConfig() {
+ClientConfig shutdownClientConfig() {
     ClientConfig cfg;
     cfg.connectTimeoutMs = 5000;
     cfg.requestTimeoutMs = 5000;
@@ -31,7 +32,6 @@ ClientConfig clientConfig() {
     return cfg;
 }
 
-QString urlOf(quint16 port) { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
 
 MonitoredItemSpec item(uint32_t node, uint32_t clientHandle) {
     MonitoredItemSpec m;
@@ -62,7 +62,7 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
     Server server(localServerConfig());
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QSignalSpy finished(&server, &Server::shutdownFinished);
-    Client client(clientConfig());
+    Client client(shutdownClientConfig());
     QCOMPARE(connectSession(client, urlOf(server.port()), this), status::Good);
     QSignalSpy clientStates(&client, &Client::stateChanged);
 
@@ -103,7 +103,7 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
     // A Subscription whose Session was closed without deleting it (it runs out its lifetime,
     // available to TransferSubscriptions) ends with the server too.
     {
-        Client leaver(clientConfig());
+        Client leaver(shutdownClientConfig());
         QCOMPARE(connectSession(leaver, urlOf(server.port()), this), status::Good);
         Awaited<SubscriptionInfo> orphan;
         leaver.createSubscription(settings, this, {}, orphan.callback());
@@ -137,7 +137,7 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
 
     // A new Session is refused while the server counts down (the channel itself opens).
     {
-        Client late(clientConfig());
+        Client late(shutdownClientConfig());
         QCOMPARE(connectSession(late, urlOf(server.port()), this), status::BadShutdown);
     }
 
@@ -164,7 +164,7 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
     QCOMPARE(server.runtime().state.load(), int32_t(ServerState::Shutdown));
     QCOMPARE(server.runtime().secondsTillShutdown.load(), 0u);
     // The listener is closed.
-    Client after(clientConfig());
+    Client after(shutdownClientConfig());
     Awaited<ServiceResult<GetEndpointsResponse>> refused;
     after.connectToServer(urlOf(server.port()), this, refused.callback());
     QVERIFY(refused.wait());
@@ -179,7 +179,7 @@ void TestServerShutdown::clientsSeeTheCountdownAndAreClosed() {
     // Started again, the server is Running and takes Sessions.
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QVERIFY(!server.isShuttingDown());
-    Client again(clientConfig());
+    Client again(shutdownClientConfig());
     QCOMPARE(connectSession(again, urlOf(server.port()), this), status::Good);
     Awaited<ServiceResult<ReadResponse>> state;
     again.readValues({NodeId(id::Server_ServerStatus_State), NodeId(id::Server_ServerStatus_ShutdownReason)}, this, state.callback());
@@ -194,7 +194,7 @@ void TestServerShutdown::stopDuringTheCountdownFinishesAtOnce() {
     Server server(localServerConfig());
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QSignalSpy finished(&server, &Server::shutdownFinished);
-    Client client(clientConfig());
+    Client client(shutdownClientConfig());
     QCOMPARE(connectSession(client, urlOf(server.port()), this), status::Good);
     server.shutdown(30, QString());
     QTest::qWait(200);
@@ -214,5 +214,5 @@ void TestServerShutdown::shutdownOfAServerNotStartedFinishes() {
     QVERIFY(finished.wait(1000));
 }
 
-QTEST_GUILESS_MAIN(TestServerShutdown)
+UA_TEST_GUILESS_MAIN(TestServerShutdown)
 #include "tst_server_shutdown.moc"

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
+#include "TestMain.h"
 #include <functional>
 #include <map>
 
@@ -337,5 +338,5 @@ void TestGolden::oursDecodeInNodeOpcua() {
     QCOMPARE(rc, 1);
 }
 
-QTEST_GUILESS_MAIN(TestGolden)
+UA_TEST_GUILESS_MAIN(TestGolden)
 #include "tst_golden.moc"

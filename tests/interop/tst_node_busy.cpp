@@ -11,6 +11,7 @@
 
 #include <QTimer>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -67,5 +68,5 @@ void TestNodeBusy::nodeOpcuaClosesAnUnactivatedSession() {
     QCOMPARE(counters.sessionTimeouts.load(), 0u);
 }
 
-QTEST_GUILESS_MAIN(TestNodeBusy)
+UA_TEST_GUILESS_MAIN(TestNodeBusy)
 #include "tst_node_busy.moc"

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QtTest>
+#include "TestMain.h"
 
 namespace {
 
@@ -92,5 +93,5 @@ void TestNodeClient::nodeOpcuaClientUsesViewAndAttributeServices() {
     QCOMPARE(run.exitCode, 0);
 }
 
-QTEST_GUILESS_MAIN(TestNodeClient)
+UA_TEST_GUILESS_MAIN(TestNodeClient)
 #include "tst_node_client.moc"

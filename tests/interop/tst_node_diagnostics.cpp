@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 class TestNodeDiagnostics : public QObject {
     Q_OBJECT
@@ -35,5 +36,5 @@ void TestNodeDiagnostics::nodeOpcuaClientReadsDiagnostics() {
     if (QTest::currentTestFailed()) return;
 }
 
-QTEST_GUILESS_MAIN(TestNodeDiagnostics)
+UA_TEST_GUILESS_MAIN(TestNodeDiagnostics)
 #include "tst_node_diagnostics.moc"

@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 class TestNodeEvents : public QObject {
     Q_OBJECT
@@ -39,5 +40,5 @@ void TestNodeEvents::nodeOpcuaClientReceivesEvents() {
     QTRY_VERIFY(!server.events().hasSubscribers());
 }
 
-QTEST_GUILESS_MAIN(TestNodeEvents)
+UA_TEST_GUILESS_MAIN(TestNodeEvents)
 #include "tst_node_events.moc"

@@ -5,6 +5,7 @@
 #include "ua/server/Server.h"
 
 #include <QtTest>
+#include "TestMain.h"
 
 class TestNodeMethods : public QObject {
     Q_OBJECT
@@ -26,5 +27,5 @@ void TestNodeMethods::nodeOpcuaClientCallsMethods() {
     if (QTest::currentTestFailed()) return;
 }
 
-QTEST_GUILESS_MAIN(TestNodeMethods)
+UA_TEST_GUILESS_MAIN(TestNodeMethods)
 #include "tst_node_methods.moc"

@@ -7,6 +7,7 @@
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QtTest>
+#include "TestMain.h"
 
 class TestNodeOperationLimits : public QObject {
     Q_OBJECT
@@ -31,5 +32,5 @@ void TestNodeOperationLimits::nodeOpcuaClientMeetsMaxMonitoredItemsPerCall() {
     QTRY_COMPARE(server.subscriptionRegistry().itemCount(), 0u);
 }
 
-QTEST_GUILESS_MAIN(TestNodeOperationLimits)
+UA_TEST_GUILESS_MAIN(TestNodeOperationLimits)
 #include "tst_node_operation_limits.moc"

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTimer>
 #include <QtTest>
+#include "TestMain.h"
 
 class TestNodeShutdown : public QObject {
     Q_OBJECT
@@ -54,5 +55,5 @@ void TestNodeShutdown::nodeOpcuaClientSeesTheShutdown() {
     QCOMPARE(server.channelCount.load(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestNodeShutdown)
+UA_TEST_GUILESS_MAIN(TestNodeShutdown)
 #include "tst_node_shutdown.moc"

@@ -6,6 +6,7 @@
 #include "ua/server/Server.h"
 
 #include <QtTest>
+#include "TestMain.h"
 
 class TestNodeSubscriptions : public QObject {
     Q_OBJECT
@@ -28,5 +29,5 @@ void TestNodeSubscriptions::nodeOpcuaClientSubscribes() {
     QTRY_COMPARE(server.subscriptionRegistry().subscriptionCount(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestNodeSubscriptions)
+UA_TEST_GUILESS_MAIN(TestNodeSubscriptions)
 #include "tst_node_subscriptions.moc"

@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 
@@ -218,5 +219,5 @@ void TestSecurityMatrix::ownCertificateExpiryIsWarned() {
     QVERIFY(later.certificateExpiresInDays() > 365 * 4);
 }
 
-QTEST_GUILESS_MAIN(TestSecurityMatrix)
+UA_TEST_GUILESS_MAIN(TestSecurityMatrix)
 #include "tst_security_matrix.moc"

@@ -19,6 +19,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -47,12 +48,12 @@ std::vector<uint8_t> concat(const ByteString& a, const ByteString& b) {
 }
 
 // An application or user certificate with its key, made by a CertificateStore of its own.
-struct Identity {
+struct SessionIdentity {
     Certificate certificate;
     PrivateKey key;
 };
 
-Identity makeIdentity(const QString& dir, const std::string& uri, const std::string& name) {
+SessionIdentity makeSessionIdentity(const QString& dir, const std::string& uri, const std::string& name) {
     CertificateStore store(dir.toStdString());
     CertificateRequest r;
     r.applicationUri = uri;
@@ -83,34 +84,34 @@ private slots:
 
 private:
     // An open Basic256Sha256 SignAndEncrypt channel of the raw client (who: its certificate).
-    std::unique_ptr<SecureTestClient> channel(const Identity& who,
+    std::unique_ptr<SecureTestClient> channel(const SessionIdentity& who,
                                               MessageSecurityMode mode = MessageSecurityMode::SignAndEncrypt,
                                               Server* server = nullptr);
-    CreateSessionRequest createRequest(const Identity& who, std::size_t nonceBytes = 32) const;
+    CreateSessionRequest createRequest(const SessionIdentity& who, std::size_t nonceBytes = 32) const;
     // CreateSession with a valid request; returns the response (authenticationToken set on c).
-    CreateSessionResponse createSession(SecureTestClient& c, const Identity& who);
-    SignatureData clientSignature(const Identity& who, const ByteString& serverCertificate,
+    CreateSessionResponse createSession(SecureTestClient& c, const SessionIdentity& who);
+    SignatureData clientSignature(const SessionIdentity& who, const ByteString& serverCertificate,
                                   const ByteString& nonce) const;
     ExtensionObject userNameToken(const std::string& user, const std::string& password,
                                   const ByteString& nonce, const char* policyId = "username") const;
 
     QTemporaryDir m_dir;
     std::unique_ptr<Server> m_server;
-    Identity m_client;       // the raw client's application certificate
-    Identity m_otherClient;  // another application
-    Identity m_user;         // an X509 user (dave, Operator)
-    Identity m_strangerUser; // an X509 user nobody trusts
+    SessionIdentity m_client;       // the raw client's application certificate
+    SessionIdentity m_otherClient;  // another application
+    SessionIdentity m_user;         // an X509 user (dave, Operator)
+    SessionIdentity m_strangerUser; // an X509 user nobody trusts
     const SecurityPolicy* m_policy = nullptr;
 };
 
 void TestSessionSecurity::initTestCase() {
     QVERIFY(m_dir.isValid());
     m_policy = &securityPolicy(SecurityPolicyId::Basic256Sha256);
-    m_client = makeIdentity(m_dir.filePath("client"), "urn:ua-workbench:test:raw-client", "raw client");
+    m_client = makeSessionIdentity(m_dir.filePath("client"), "urn:ua-workbench:test:raw-client", "raw client");
     m_otherClient =
-        makeIdentity(m_dir.filePath("other"), "urn:ua-workbench:test:other-client", "other client");
-    m_user = makeIdentity(m_dir.filePath("dave"), "urn:ua-workbench:test:user:dave", "dave");
-    m_strangerUser = makeIdentity(m_dir.filePath("eve"), "urn:ua-workbench:test:user:eve", "eve");
+        makeSessionIdentity(m_dir.filePath("other"), "urn:ua-workbench:test:other-client", "other client");
+    m_user = makeSessionIdentity(m_dir.filePath("dave"), "urn:ua-workbench:test:user:dave", "dave");
+    m_strangerUser = makeSessionIdentity(m_dir.filePath("eve"), "urn:ua-workbench:test:user:eve", "eve");
     QVERIFY(!m_client.certificate.isNull() && !m_user.certificate.isNull() && !m_user.key.isNull());
 
     ServerConfig cfg;
@@ -138,7 +139,7 @@ void TestSessionSecurity::initTestCase() {
 
 void TestSessionSecurity::cleanupTestCase() { m_server.reset(); }
 
-std::unique_ptr<SecureTestClient> TestSessionSecurity::channel(const Identity& who, MessageSecurityMode mode,
+std::unique_ptr<SecureTestClient> TestSessionSecurity::channel(const SessionIdentity& who, MessageSecurityMode mode,
                                                                Server* server) {
     if (!server) server = m_server.get();
     auto c = std::make_unique<SecureTestClient>();
@@ -158,7 +159,7 @@ std::unique_ptr<SecureTestClient> TestSessionSecurity::channel(const Identity& w
     return c;
 }
 
-CreateSessionRequest TestSessionSecurity::createRequest(const Identity& who, std::size_t nonceBytes) const {
+CreateSessionRequest TestSessionSecurity::createRequest(const SessionIdentity& who, std::size_t nonceBytes) const {
     CreateSessionRequest r;
     r.clientDescription.applicationUri = String(who.certificate.applicationUri());
     r.clientDescription.applicationType = ApplicationType::Client;
@@ -170,7 +171,7 @@ CreateSessionRequest TestSessionSecurity::createRequest(const Identity& who, std
     return r;
 }
 
-CreateSessionResponse TestSessionSecurity::createSession(SecureTestClient& c, const Identity& who) {
+CreateSessionResponse TestSessionSecurity::createSession(SecureTestClient& c, const SessionIdentity& who) {
     CreateSessionResponse resp;
     const StatusCode s = c.call(createRequest(who), resp);
     if (s.isBad()) qWarning("CreateSession: %s", s.name().c_str());
@@ -178,7 +179,7 @@ CreateSessionResponse TestSessionSecurity::createSession(SecureTestClient& c, co
     return resp;
 }
 
-SignatureData TestSessionSecurity::clientSignature(const Identity& who, const ByteString& serverCertificate,
+SignatureData TestSessionSecurity::clientSignature(const SessionIdentity& who, const ByteString& serverCertificate,
                                                    const ByteString& nonce) const {
     const std::vector<uint8_t> data = concat(serverCertificate, nonce);
     std::vector<uint8_t> sig;
@@ -532,5 +533,5 @@ void TestSessionSecurity::anotherClientIsStillServed() {
     QCOMPARE(s.serverNonce.size(), std::size_t(32));
 }
 
-QTEST_GUILESS_MAIN(TestSessionSecurity)
+UA_TEST_GUILESS_MAIN(TestSessionSecurity)
 #include "tst_session_security.moc"

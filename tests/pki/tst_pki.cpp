@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 #include <atomic>
 #include <sys/stat.h>
@@ -517,5 +518,5 @@ void TestPki::nodeOpcuaReadsOursAndWeReadTheirs() {
     QCOMPARE_STATUS(p.store.validate(peer.der(), o), status::Good);
 }
 
-QTEST_GUILESS_MAIN(TestPki)
+UA_TEST_GUILESS_MAIN(TestPki)
 #include "tst_pki.moc"

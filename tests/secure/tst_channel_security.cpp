@@ -13,6 +13,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <map>
 #include <optional>
 
@@ -522,5 +523,5 @@ void TestChannelSecurity::modeNoneWithSecurePolicyIsRefused() {
     QCOMPARE(e.error, StatusCode(status::BadSecurityModeRejected));
 }
 
-QTEST_GUILESS_MAIN(TestChannelSecurity)
+UA_TEST_GUILESS_MAIN(TestChannelSecurity)
 #include "tst_channel_security.moc"

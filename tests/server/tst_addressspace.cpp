@@ -6,6 +6,7 @@
 #include "ua/server/addressspace/SharedAddressSpace.h"
 
 #include <thread>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -109,5 +110,5 @@ void TestAddressSpace::valueCellIsAtomic() {
     QCOMPARE(cell.load()->value, Variant(int64_t(kThreads * kIncrements)));
 }
 
-QTEST_GUILESS_MAIN(TestAddressSpace)
+UA_TEST_GUILESS_MAIN(TestAddressSpace)
 #include "tst_addressspace.moc"

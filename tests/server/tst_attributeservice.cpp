@@ -4,11 +4,11 @@
 #include "ua/server/services/AttributeService.h"
 
 #include <cmath>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
-
-Q_DECLARE_METATYPE(ua::Variant)
 
 namespace {
 
@@ -433,5 +433,5 @@ void TestAttributeService::writeOtherAttributes() {
     QCOMPARE(resp.results[0], status::BadWriteNotSupported);
 }
 
-QTEST_GUILESS_MAIN(TestAttributeService)
+UA_TEST_GUILESS_MAIN(TestAttributeService)
 #include "tst_attributeservice.moc"

@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <set>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -765,5 +766,5 @@ void TestDiagnostics::sessionTimeoutIsCounted() {
     QCOMPARE(after.sessionAbortCount, before.sessionAbortCount);
 }
 
-QTEST_MAIN(TestDiagnostics)
+UA_TEST_MAIN(TestDiagnostics)
 #include "tst_diagnostics.moc"

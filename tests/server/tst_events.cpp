@@ -19,6 +19,8 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 using namespace ua;
 
@@ -50,7 +52,7 @@ EventPtr demoEvent(uint16_t severity, uint32_t type = id::BaseEventType) {
     return makeEvent(NodeId(type), NodeId(id::Server), "Demo", "message " + std::to_string(severity), severity);
 }
 
-struct Fixture {
+struct EventFixture {
     SubscriptionConfig config;
     std::unique_ptr<SharedAddressSpace> space;
     std::unique_ptr<SubscriptionRegistry> registry;
@@ -60,7 +62,7 @@ struct Fixture {
     std::vector<PublishResponse> responses;
     int64_t nowUs = 1'000'000'000'000;
 
-    Fixture() {
+    EventFixture() {
         AddressSpace s;
         Ns0NodeManager ns0;
         if (ns0.install(s).isBad()) qFatal("namespace 0");
@@ -71,7 +73,7 @@ struct Fixture {
         session = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, 1u), "anonymous");
         session->sender = [this](const ResponseTarget&, PublishResponse&& r) { responses.push_back(std::move(r)); };
     }
-    ~Fixture() { session->removeAll(); }
+    ~EventFixture() { session->removeAll(); }
     const AddressSpace& as() { return scheduler->addressSpace(); }
     uint32_t createSubscription(double intervalMs = 100) {
         CreateSubscriptionRequest req;
@@ -144,9 +146,6 @@ uint16_t severityOf(const EventFieldList& f, std::size_t index) {
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(ua::ContentFilter)
-Q_DECLARE_METATYPE(ua::ExtensionObject)
 
 class TestEvents : public QObject {
     Q_OBJECT
@@ -242,7 +241,7 @@ void TestEvents::operators_data() {
 void TestEvents::operators() {
     QFETCH(ContentFilter, filter);
     QFETCH(bool, passes);
-    Fixture f;
+    EventFixture f;
     CompiledContentFilter c;
     ContentFilterResult r;
     QVERIFY(c.compile(f.as(), filter, r));
@@ -302,7 +301,7 @@ void TestEvents::selectClauseValidation_data() {
 void TestEvents::selectClauseValidation() {
     QFETCH(ExtensionObject, clause);
     QFETCH(uint, expected);
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     // A valid EventId clause first, so that the item is created and the second clause's status shows.
     const MonitoredItemCreateResult r = f.createItem(sub, makeEventFilter({field("EventId"), *clause.get<SimpleAttributeOperand>()}));
@@ -355,7 +354,7 @@ void TestEvents::whereClauseValidation() {
     QFETCH(uint, elementStatus);
     QFETCH(int, operand);
     QFETCH(uint, operandStatus);
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     const std::size_t n = filter.elements.size();
     const MonitoredItemCreateResult r = f.createItem(sub, makeEventFilter({field("Severity")}, filter));
@@ -376,7 +375,7 @@ void TestEvents::whereClauseValidation() {
 }
 
 void TestEvents::itemStatuses() {
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     const auto ok = makeEventFilter({field("Severity")});
     QCOMPARE(f.createItem(sub, ok).statusCode, StatusCode(status::Good));
@@ -402,7 +401,7 @@ void TestEvents::itemStatuses() {
 }
 
 void TestEvents::eventsArePublishedWithSelectedFields() {
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     SimpleAttributeOperand conditionId;
     conditionId.typeDefinitionId = NodeId(id::ConditionType);
@@ -438,7 +437,7 @@ void TestEvents::eventsArePublishedWithSelectedFields() {
 }
 
 void TestEvents::whereClauseDropsEvents() {
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     // Severity > 500 Or OfType AuditEventType (the interop test's filter).
     const ContentFilter w = where({el(FilterOperator::Or, {elem(1), elem(2)}),
@@ -464,7 +463,7 @@ void TestEvents::queueOverflow_data() {
 void TestEvents::queueOverflow() {
     QFETCH(bool, discardOldest);
     QFETCH(QList<int>, expected);
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     QCOMPARE(f.createItem(sub, makeEventFilter({field("Severity"), field("EventType"), field("SourceName")}), NodeId(id::Server),
                           uint32_t(AttributeId::EventNotifier), 3, discardOldest)
@@ -488,7 +487,7 @@ void TestEvents::queueOverflow() {
 }
 
 void TestEvents::monitoringModeAndTriggering() {
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     const auto item = f.createItem(sub, makeEventFilter({field("Severity")}), NodeId(id::Server), uint32_t(AttributeId::EventNotifier), 0,
                                    true, MonitoringMode::Sampling);
@@ -525,7 +524,7 @@ void TestEvents::monitoringModeAndTriggering() {
 }
 
 void TestEvents::nothingIsPostedWithoutEventItems() {
-    Fixture f;
+    EventFixture f;
     QVERIFY(!f.events.hasSubscribers());
     f.raise(demoEvent(1));
     QCOMPARE(f.events.raisedCount(), uint64_t(0));
@@ -552,7 +551,7 @@ void TestEvents::nothingIsPostedWithoutEventItems() {
 // The audit and demo sources check hasSubscribers() before building an event; raise() itself
 // returns after one relaxed load. Prints the cost per call.
 void TestEvents::raiseWithoutSubscribersIsCheap() {
-    Fixture f;
+    EventFixture f;
     const EventPtr e = demoEvent(1);
     constexpr int kCalls = 10'000'000;
     QElapsedTimer t;
@@ -570,7 +569,7 @@ void TestEvents::raiseWithoutSubscribersIsCheap() {
 }
 
 void TestEvents::modifyEventItem() {
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     const auto item = f.createItem(sub, makeEventFilter({field("Severity")}));
     ModifyMonitoredItemsRequest req;
@@ -616,7 +615,7 @@ void TestEvents::auditCertificateEvents() {
     QCOMPARE(type(status::BadCertificateInvalid), id::AuditCertificateInvalidEventType);
     QCOMPARE(type(status::BadCertificateChainIncomplete), id::AuditCertificateInvalidEventType);
 
-    Fixture f;
+    EventFixture f;
     auditCertificateRejected(f.events, "urn:server", "not DER", StatusCode(status::BadCertificateUriInvalid), "urn:wrong");
     QCOMPARE(f.events.raisedCount(), uint64_t(0));  // nobody subscribed: nothing built
     const uint32_t sub = f.createSubscription();
@@ -639,7 +638,7 @@ void TestEvents::auditCertificateEvents() {
 // TransferSubscriptions (5.14.7): the event item leaves its router on detach and joins the new
 // home's on attach; the new Session gets the events.
 void TestEvents::transferKeepsEventItems() {
-    Fixture f;
+    EventFixture f;
     auto second = std::make_shared<SessionSubscriptions>(*f.scheduler, NodeId(1, 2u), "anonymous");
     std::vector<PublishResponse> got;
     second->sender = [&got](const ResponseTarget&, PublishResponse&& r) { got.push_back(std::move(r)); };
@@ -671,7 +670,7 @@ void TestEvents::transferKeepsEventItems() {
 // What one event costs on the home thread per item: the interop test's filter (6 select clauses,
 // Severity > 500 Or OfType AuditEventType) on 10 items. Prints the figure; no timing assertion.
 void TestEvents::deliveryCost() {
-    Fixture f;
+    EventFixture f;
     const uint32_t sub = f.createSubscription();
     const ContentFilter w = where({el(FilterOperator::Or, {elem(1), elem(2)}),
                                    el(FilterOperator::GreaterThan, {fieldOp("Severity"), lit(int32_t(500))}),
@@ -698,5 +697,5 @@ void TestEvents::deliveryCost() {
     QCOMPARE(router.delivered(), uint64_t(kRounds * 1000));
 }
 
-QTEST_GUILESS_MAIN(TestEvents)
+UA_TEST_GUILESS_MAIN(TestEvents)
 #include "tst_events.moc"

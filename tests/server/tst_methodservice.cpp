@@ -17,6 +17,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 namespace {
 // The hand-over from a worker thread to the test: a counting semaphore on std::mutex and
@@ -42,8 +44,6 @@ private:
     int m_count = 0;
 };
 }  // namespace
-
-Q_DECLARE_METATYPE(ua::Variant)
 
 using namespace ua;
 using namespace ua::test;
@@ -536,5 +536,5 @@ void TestMethodService::demoMethodsDeclareTheirArguments() {
     QVERIFY(method && method->nodeClass == NodeClass::Method && method->executable && method->userExecutable);
 }
 
-QTEST_GUILESS_MAIN(TestMethodService)
+UA_TEST_GUILESS_MAIN(TestMethodService)
 #include "tst_methodservice.moc"

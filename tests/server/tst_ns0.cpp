@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -206,5 +207,5 @@ void TestNs0::loadTime() {
           best, total / kRuns, kRuns, copyMs);
 }
 
-QTEST_GUILESS_MAIN(TestNs0)
+UA_TEST_GUILESS_MAIN(TestNs0)
 #include "tst_ns0.moc"

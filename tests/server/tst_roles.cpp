@@ -9,6 +9,7 @@
 
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -336,5 +337,5 @@ void TestRoles::replaceSwapsTheSnapshot() {
     QCOMPARE(store.authenticate("alice", "two", 0).status, StatusCode(status::Good));
 }
 
-QTEST_GUILESS_MAIN(TestRoles)
+UA_TEST_GUILESS_MAIN(TestRoles)
 #include "tst_roles.moc"

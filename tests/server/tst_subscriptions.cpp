@@ -15,11 +15,11 @@
 #include "ua/server/users/Roles.h"
 
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 #include <cmath>
 
 using namespace ua;
-
-Q_DECLARE_METATYPE(ua::ExtensionObject)
 
 namespace {
 
@@ -29,7 +29,7 @@ struct Captured {
 };
 
 // One SessionSubscriptions on a scheduler driven by a fake clock (microseconds).
-struct Fixture {
+struct SubscriptionFixture {
     SubscriptionConfig config;
     std::unique_ptr<SharedAddressSpace> space;
     std::unique_ptr<SubscriptionRegistry> registry;
@@ -39,7 +39,7 @@ struct Fixture {
     int64_t nowUs = 1'000'000'000'000;  // far below the real clock: the housekeeping timer stays idle
     uint16_t demoNs = 0;
 
-    explicit Fixture(SubscriptionConfig c = {}) : config(c) {
+    explicit SubscriptionFixture(SubscriptionConfig c = {}) : config(c) {
         AddressSpace s;
         Ns0NodeManager ns0;
         if (ns0.install(s).isBad()) qFatal("namespace 0");
@@ -51,7 +51,7 @@ struct Fixture {
         scheduler = std::make_unique<SubscriptionScheduler>(*space, config, *registry, false);
         addSession("anonymous");
     }
-    ~Fixture() {
+    ~SubscriptionFixture() {
         for (auto& s : sessions) s->removeAll();
     }
     SessionSubscriptions& ss(std::size_t i = 0) { return *sessions[i]; }
@@ -230,7 +230,7 @@ void TestSubscriptions::subscriptionParametersAreRevised() {
     QFETCH(double, interval);
     QFETCH(uint, keepAlive);
     QFETCH(uint, lifetime);
-    Fixture f;
+    SubscriptionFixture f;
     CreateSubscriptionResponse r;
     QVERIFY(f.createSubscription(interval, keepAlive, lifetime, 0, &r) != 0);
     QTEST(r.revisedPublishingInterval, "revisedInterval");
@@ -251,7 +251,7 @@ void TestSubscriptions::subscriptionParametersAreRevised() {
 }
 
 void TestSubscriptions::keepAliveAfterMaxKeepAliveCountIntervals() {
-    Fixture f;
+    SubscriptionFixture f;
     f.createSubscription(100, 3, 30);
     for (uint32_t h = 1; h <= 5; ++h) f.publish(h);
     f.advanceMs(99);
@@ -270,7 +270,7 @@ void TestSubscriptions::keepAliveAfterMaxKeepAliveCountIntervals() {
 }
 
 void TestSubscriptions::keepAliveCarriesNextSequenceNumberAndIsNotAcknowledgeable() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 2, 10);
     QVERIFY(f.createItem(sub, f.demo("Demo.Scalars.Double"), 10).statusCode.isGood());
     f.publish(1);
@@ -300,7 +300,7 @@ void TestSubscriptions::keepAliveCarriesNextSequenceNumberAndIsNotAcknowledgeabl
 }
 
 void TestSubscriptions::lifetimeExpiryQueuesBadTimeout() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 2, 6);
     QVERIFY(f.createItem(sub, f.demo("Demo.Scalars.Double"), 50).statusCode.isGood());
     QCOMPARE(f.registry->itemCount(), 1u);
@@ -323,7 +323,7 @@ void TestSubscriptions::lifetimeExpiryQueuesBadTimeout() {
 }
 
 void TestSubscriptions::publishRequestsResetTheLifetime() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 2, 6);
     for (int i = 0; i < 20; ++i) {
         f.advanceMs(100);
@@ -334,7 +334,7 @@ void TestSubscriptions::publishRequestsResetTheLifetime() {
 }
 
 void TestSubscriptions::samplingDeadlinesDoNotDrift() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(1000, 10, 100);
     const NodeId counter = f.demo("Demo.Scalars.Int64");
     MonitoredItemCreateResult r = f.createItem(sub, counter, 10, 200);
@@ -359,7 +359,7 @@ void TestSubscriptions::samplingDeadlinesDoNotDrift() {
 }
 
 void TestSubscriptions::lateSamplingSkipsMissedDeadlinesOnTheGrid() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 10, 100);
     const NodeId counter = f.demo("Demo.Scalars.Int64");
     QVERIFY(f.createItem(sub, counter, 10, 500).statusCode.isGood());
@@ -377,7 +377,7 @@ void TestSubscriptions::lateSamplingSkipsMissedDeadlinesOnTheGrid() {
 }
 
 void TestSubscriptions::dataChangesArePublishedAndAcknowledged() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const NodeId node = f.demo("Demo.Scalars.Double");
     const MonitoredItemCreateResult item = f.createItem(sub, node, 20, 5);
@@ -409,7 +409,7 @@ void TestSubscriptions::dataChangesArePublishedAndAcknowledged() {
 }
 
 void TestSubscriptions::unknownIdsAndSequenceNumbers() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     ModifySubscriptionRequest m;
     m.subscriptionId = sub + 1000;
@@ -441,7 +441,7 @@ void TestSubscriptions::unknownIdsAndSequenceNumbers() {
 void TestSubscriptions::tooManyPublishRequestsAnswersTheOldest() {
     SubscriptionConfig c;
     c.maxPublishRequestsPerSession = 3;
-    Fixture f(c);
+    SubscriptionFixture f(c);
     f.createSubscription(1000, 5, 50);
     for (uint32_t h = 1; h <= 3; ++h) f.publish(h);
     QVERIFY(f.responses.empty());
@@ -455,7 +455,7 @@ void TestSubscriptions::tooManyPublishRequestsAnswersTheOldest() {
 }
 
 void TestSubscriptions::cancelAnswersParkedPublishRequests() {
-    Fixture f;
+    SubscriptionFixture f;
     f.createSubscription(1000, 5, 50);
     f.publish(7);
     f.publish(8);
@@ -477,7 +477,7 @@ void TestSubscriptions::cancelAnswersParkedPublishRequests() {
 }
 
 void TestSubscriptions::noSubscriptionAnswersPublishAtOnce() {
-    Fixture f;
+    SubscriptionFixture f;
     f.publish(1);
     QCOMPARE(f.responses.size(), std::size_t(1));
     QCOMPARE(f.responses[0].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
@@ -513,7 +513,7 @@ void TestSubscriptions::monitoredItemRevisions() {
     QFETCH(QString, node);
     QFETCH(double, sampling);
     QFETCH(uint, queue);
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(400, 5, 50);
     const MonitoredItemCreateResult r = f.createItem(sub, f.demo(node.toUtf8().constData()), sampling, queue);
     QCOMPARE(r.statusCode, StatusCode(status::Good));
@@ -563,7 +563,7 @@ void TestSubscriptions::filterErrors() {
     QFETCH(uint, attribute);
     QFETCH(ExtensionObject, filter);
     QFETCH(uint, expected);
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const auto r = f.createItem(sub, f.demo(node.toUtf8().constData()), 100, 1, filter, attribute);
     QCOMPARE(r.statusCode, StatusCode(expected));
@@ -572,7 +572,7 @@ void TestSubscriptions::filterErrors() {
 }
 
 void TestSubscriptions::absoluteAndPercentDeadbands() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const NodeId temp = f.demo("Demo.Analog.Temperature");  // EURange -40..120: 10 % is 16
     QVERIFY(f.createItem(sub, temp, 10, 10, deadband(DeadbandType::Percent, 10)).statusCode.isGood());
@@ -609,7 +609,7 @@ void TestSubscriptions::queueOverflowSetsInfoBits() {
     QFETCH(bool, discardOldest);
     QFETCH(QList<double>, values);
     QFETCH(int, overflowIndex);
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(1000, 5, 50);
     const NodeId d = f.demo("Demo.Scalars.Double");
     f.write(d, 1.0);
@@ -634,7 +634,7 @@ void TestSubscriptions::tooManyMonitoredItems() {
     SubscriptionConfig c;
     c.maxMonitoredItemsPerSubscription = 2;
     c.maxMonitoredItems = 3;
-    Fixture f(c);
+    SubscriptionFixture f(c);
     const uint32_t a = f.createSubscription(100, 5, 50);
     const uint32_t b = f.createSubscription(100, 5, 50);
     const NodeId d = f.demo("Demo.Scalars.Double");
@@ -650,7 +650,7 @@ void TestSubscriptions::tooManySubscriptions() {
     SubscriptionConfig c;
     c.maxSubscriptionsPerSession = 2;
     c.maxSubscriptions = 3;
-    Fixture f(c);
+    SubscriptionFixture f(c);
     f.addSession("anonymous");
     QVERIFY(f.createSubscription(100, 5, 50) != 0);
     QVERIFY(f.createSubscription(100, 5, 50) != 0);
@@ -665,7 +665,7 @@ void TestSubscriptions::tooManySubscriptions() {
 void TestSubscriptions::tooManyOperationsPerCall() {
     SubscriptionConfig c;
     c.maxMonitoredItemsPerCall = 3;
-    Fixture f(c);
+    SubscriptionFixture f(c);
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const NodeId d = f.demo("Demo.Scalars.Double");
     auto create = [&](int n, CreateMonitoredItemsResponse& resp) {
@@ -766,7 +766,7 @@ void TestSubscriptions::tooManyOperationsPerCall() {
 }
 
 void TestSubscriptions::republishReturnsKeptMessages() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     QVERIFY(f.createItem(sub, f.demo("Demo.Scalars.Double"), 10).statusCode.isGood());
     f.publish(1);
@@ -791,7 +791,7 @@ void TestSubscriptions::republishReturnsKeptMessages() {
 }
 
 void TestSubscriptions::maxNotificationsPerPublishSplitsMessages() {
-    Fixture f;
+    SubscriptionFixture f;
     CreateSubscriptionRequest req;
     req.requestedPublishingInterval = 100;
     req.requestedMaxKeepAliveCount = 5;
@@ -816,7 +816,7 @@ void TestSubscriptions::maxNotificationsPerPublishSplitsMessages() {
 }
 
 void TestSubscriptions::triggeringReportsSampledItems() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const NodeId a = f.demo("Demo.Scalars.Double"), b = f.demo("Demo.Scalars.Int32");
     const auto ta = f.createItem(sub, a, 10, 5);
@@ -851,7 +851,7 @@ void TestSubscriptions::triggeringReportsSampledItems() {
 }
 
 void TestSubscriptions::monitoringModeDisabledStopsSampling() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const NodeId d = f.demo("Demo.Scalars.Double");
     const auto item = f.createItem(sub, d, 10, 10);
@@ -880,7 +880,7 @@ void TestSubscriptions::monitoringModeDisabledStopsSampling() {
 }
 
 void TestSubscriptions::transferSubscriptionsBetweenSessions() {
-    Fixture f;
+    SubscriptionFixture f;
     f.addSession("anonymous");
     const uint32_t sub = f.createSubscription(100, 5, 50);
     const NodeId d = f.demo("Demo.Scalars.Double");
@@ -920,7 +920,7 @@ void TestSubscriptions::transferSubscriptionsBetweenSessions() {
 }
 
 void TestSubscriptions::transferFromAnotherUserIsDenied() {
-    Fixture f;
+    SubscriptionFixture f;
     f.addSession("username:bob");
     const uint32_t sub = f.createSubscription(100, 5, 50);
     TransferSubscriptionsRequest req;
@@ -933,7 +933,7 @@ void TestSubscriptions::transferFromAnotherUserIsDenied() {
 }
 
 void TestSubscriptions::diagnosticsCountWhatHappened() {
-    Fixture f;
+    SubscriptionFixture f;
     const uint32_t sub = f.createSubscription(100, 2, 10);
     const NodeId d = f.demo("Demo.Scalars.Double");
     QVERIFY(f.createItem(sub, d, 10, 1).statusCode.isGood());
@@ -958,7 +958,7 @@ void TestSubscriptions::diagnosticsCountWhatHappened() {
 }
 
 void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
-    Fixture f;
+    SubscriptionFixture f;
     const RoleSet anonymous = roleBit(Role::Anonymous);
     const RoleSet op = roleBit(Role::AuthenticatedUser) | roleBit(Role::Operator);
     auto session = std::make_shared<Session>();
@@ -1020,7 +1020,7 @@ void TestSubscriptions::sessionDiagnosticsCountTheServices() {
     SubscriptionConfig c;
     c.maxSubscriptionsPerSession = 1;
     c.maxPublishRequestsPerSession = 2;
-    Fixture f(c);
+    SubscriptionFixture f(c);
     SessionSubscriptions& ss = f.ss();
     const uint32_t sub = f.createSubscription(100, 5, 50);
     QVERIFY(sub);
@@ -1130,7 +1130,7 @@ void TestSubscriptions::sessionDiagnosticsCountTheServices() {
 void TestSubscriptions::subscriptionDiagnosticsCountRepublishTransferAndDiscards() {
     SubscriptionConfig c;
     c.maxRetransmissionQueue = 2;
-    Fixture f(c);
+    SubscriptionFixture f(c);
     // Two open Sessions of one anonymous user (session 0 of the fixture has no Session: unused).
     std::vector<std::shared_ptr<Session>> open;
     for (int i = 0; i < 2; ++i) {
@@ -1202,5 +1202,5 @@ void TestSubscriptions::subscriptionDiagnosticsCountRepublishTransferAndDiscards
     QCOMPARE(s0.republishCount.errorCount, 1u);
 }
 
-QTEST_GUILESS_MAIN(TestSubscriptions)
+UA_TEST_GUILESS_MAIN(TestSubscriptions)
 #include "tst_subscriptions.moc"

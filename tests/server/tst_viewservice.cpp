@@ -5,6 +5,7 @@
 #include "ua/server/services/ViewService.h"
 
 #include <limits>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -322,5 +323,5 @@ void TestViewService::registerNodes() {
     QVERIFY(f.session.registeredNodes.empty());
 }
 
-QTEST_GUILESS_MAIN(TestViewService)
+UA_TEST_GUILESS_MAIN(TestViewService)
 #include "tst_viewservice.moc"

@@ -9,6 +9,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::serverapp;
@@ -19,7 +20,7 @@ private slots:
     void treeValuesAndChanges();
 };
 
-static int rowNamed(const QAbstractItemModel& m, const QModelIndex& parent, const QString& name) {
+static int addressRowNamed(const QAbstractItemModel& m, const QModelIndex& parent, const QString& name) {
     for (int r = 0; r < m.rowCount(parent); ++r)
         if (m.index(r, AddressSpaceModel::DisplayName, parent).data().toString() == name) return r;
     return -1;
@@ -38,18 +39,18 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
     AddressSpaceModel model(server.addressSpace());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.columnCount(), int(AddressSpaceModel::ColumnCount));
-    const int objectsRow = rowNamed(model, {}, "Objects");
+    const int objectsRow = addressRowNamed(model, {}, "Objects");
     QVERIFY(objectsRow >= 0);
-    QVERIFY(rowNamed(model, {}, "Types") >= 0);
-    QVERIFY(rowNamed(model, {}, "Views") >= 0);
+    QVERIFY(addressRowNamed(model, {}, "Types") >= 0);
+    QVERIFY(addressRowNamed(model, {}, "Views") >= 0);
     const QModelIndex objects = model.index(objectsRow, 0);
     QCOMPARE(model.nodeId(objects), NodeId(id::ObjectsFolder));
     QCOMPARE(model.index(objectsRow, AddressSpaceModel::NodeClass).data().toString(), QStringLiteral("Object"));
     QVERIFY(model.hasChildren(objects));
     if (model.canFetchMore(objects)) model.fetchMore(objects);
     QVERIFY(!model.canFetchMore(objects));
-    QVERIFY(rowNamed(model, objects, "Server") >= 0);
-    const int benchmarkRow = rowNamed(model, objects, "Benchmark");
+    QVERIFY(addressRowNamed(model, objects, "Server") >= 0);
+    const int benchmarkRow = addressRowNamed(model, objects, "Benchmark");
     QVERIFY(benchmarkRow >= 0);
     const QModelIndex benchmark = model.index(benchmarkRow, 0, objects);
     if (model.canFetchMore(benchmark)) model.fetchMore(benchmark);
@@ -61,10 +62,10 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
     QVERIFY(!model.hasChildren(first.siblingAtColumn(0)));
     QCOMPARE(model.findFetched(NodeId(1, 1005u)).row(), 5);
     // The ServerStatus' CurrentTime is a live value (a ValueSource).
-    const int serverRow = rowNamed(model, objects, "Server");
+    const int serverRow = addressRowNamed(model, objects, "Server");
     const QModelIndex serverIndex = model.index(serverRow, 0, objects);
     if (model.canFetchMore(serverIndex)) model.fetchMore(serverIndex);
-    const int statusRow = rowNamed(model, serverIndex, "ServerStatus");
+    const int statusRow = addressRowNamed(model, serverIndex, "ServerStatus");
     QVERIFY(statusRow >= 0);
     QVERIFY(!model.index(statusRow, AddressSpaceModel::Value, serverIndex).data().toString().isEmpty());
 
@@ -131,5 +132,5 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
     QVERIFY(closed.wait());
 }
 
-QTEST_GUILESS_MAIN(TestAddressSpaceModel)
+UA_TEST_GUILESS_MAIN(TestAddressSpaceModel)
 #include "tst_address_space_model.moc"

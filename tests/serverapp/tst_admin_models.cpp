@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::serverapp;
@@ -292,5 +293,5 @@ void TestAdminModels::certificatesLiveTrust() {
     QCOMPARE(rejected.rowCount(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestAdminModels)
+UA_TEST_GUILESS_MAIN(TestAdminModels)
 #include "tst_admin_models.moc"

@@ -12,6 +12,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::serverapp;
@@ -393,5 +394,5 @@ void TestDiagnosticsModels::fiveThousandSessionsShareTheSnapshot() {
     QCOMPARE(model.sessionId(model.rowOfKey(sessionNode(4000))), sessionNode(4000));
 }
 
-QTEST_GUILESS_MAIN(TestDiagnosticsModels)
+UA_TEST_GUILESS_MAIN(TestDiagnosticsModels)
 #include "tst_diagnostics_models.moc"

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <csignal>
 
 class TestHeadlessShutdown : public QObject {
@@ -126,5 +127,5 @@ void TestHeadlessShutdown::badConfigurationExits2() {
     QVERIFY(server.readAllStandardError().contains("endpoint.port"));
 }
 
-QTEST_GUILESS_MAIN(TestHeadlessShutdown)
+UA_TEST_GUILESS_MAIN(TestHeadlessShutdown)
 #include "tst_headless_shutdown.moc"

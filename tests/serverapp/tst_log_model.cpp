@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
+#include "TestMain.h"
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -140,5 +141,5 @@ void TestLogModel::filter() {
     QVERIFY(model.categories().isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestLogModel)
+UA_TEST_GUILESS_MAIN(TestLogModel)
 #include "tst_log_model.moc"

@@ -20,6 +20,7 @@
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::serverapp;
@@ -244,5 +245,5 @@ void TestModelsLive::nodeOpcuaClients() {
     QVERIFY(w.summary.value(SummaryModel::CumulatedSessionCount) >= 3u);
 }
 
-QTEST_GUILESS_MAIN(TestModelsLive)
+UA_TEST_GUILESS_MAIN(TestModelsLive)
 #include "tst_models_live.moc"

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using ua::app::ServerCommandLine;
 using ua::app::ServerSettings;
@@ -281,5 +282,5 @@ void TestSettingsFile::modeDecision() {
     QCOMPARE(cl.headless, headless);
 }
 
-QTEST_GUILESS_MAIN(TestSettingsFile)
+UA_TEST_GUILESS_MAIN(TestSettingsFile)
 #include "tst_settings_file.moc"

@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 
@@ -204,5 +205,5 @@ void TestWindowSessions::everyPageIsThere() {
     QTRY_VERIFY(tree->model()->rowCount() >= 3);
 }
 
-QTEST_MAIN(TestWindowSessions)
+UA_TEST_MAIN(TestWindowSessions)
 #include "tst_window_sessions.moc"

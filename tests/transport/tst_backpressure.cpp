@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+#include "TestMain.h"
 #include <algorithm>
 
 using namespace ua;
@@ -19,7 +20,7 @@ using namespace ua::test;
 
 namespace {
 
-ServerConfig serverConfig() {
+ServerConfig backpressureServerConfig() {
     return localServerConfig();
 }
 
@@ -73,7 +74,7 @@ private slots:
 };
 
 void TestBackpressure::clientThatDoesNotReadIsPaused() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = backpressureServerConfig();
     // UA_MAX_QUEUED_RESPONSES=0 runs the same scenario without backpressure and only prints the
     // figures (the "off" column of docs/Benchmarks.md); nothing is asserted then.
     bool fromEnv = false;
@@ -187,7 +188,7 @@ void TestBackpressure::clientThatDoesNotReadIsPaused() {
 }
 
 void TestBackpressure::chunkBudgetIsSharedAndBounded() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = backpressureServerConfig();
     cfg.backpressure.chunkBudgetBytes = 200'000;
     cfg.backpressure.chunkTimeoutMs = 60'000;
     Server server(cfg);
@@ -225,7 +226,7 @@ void TestBackpressure::chunkBudgetIsSharedAndBounded() {
 }
 
 void TestBackpressure::unfinishedChunkedRequestExpires() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = backpressureServerConfig();
     cfg.backpressure.chunkTimeoutMs = 1000;
     Server server(cfg);
     QVERIFY(server.start());
@@ -244,5 +245,5 @@ void TestBackpressure::unfinishedChunkedRequestExpires() {
     QTRY_COMPARE(server.admission().chunkBudget()->used(), uint64_t(0));
 }
 
-QTEST_GUILESS_MAIN(TestBackpressure)
+UA_TEST_GUILESS_MAIN(TestBackpressure)
 #include "tst_backpressure.moc"

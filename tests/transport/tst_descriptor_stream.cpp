@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTest>
+#include "TestMain.h"
 #include <arpa/inet.h>
 #include <cerrno>
 #include <fcntl.h>
@@ -272,5 +273,5 @@ void TestDescriptorStream::writeToAResetPeerReportsClosed() {
     QTRY_COMPARE(r.closed, 1);
 }
 
-QTEST_GUILESS_MAIN(TestDescriptorStream)
+UA_TEST_GUILESS_MAIN(TestDescriptorStream)
 #include "tst_descriptor_stream.moc"

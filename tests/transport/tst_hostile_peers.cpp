@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+#include "TestMain.h"
 #include <algorithm>
 #include <memory>
 
@@ -19,7 +20,7 @@ using namespace ua::test;
 
 namespace {
 
-ServerConfig serverConfig() {
+ServerConfig hostilePeersServerConfig() {
     ServerConfig cfg = localServerConfig();
     cfg.benchmarkVariables = 20;
     return cfg;
@@ -134,7 +135,7 @@ private slots:
 };
 
 void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.maxChannels = 2100;
     cfg.admission.helloTimeoutMs = 2000;
     Server server(cfg);
@@ -254,7 +255,7 @@ void TestHostilePeers::idleConnectionsAreClosedByTheHelloTimeout() {
 }
 
 void TestHostilePeers::helloTrickledOneByteAtATimeTimesOut() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.admission.helloTimeoutMs = 1200;
     Server server(cfg);
     QVERIFY(server.start());
@@ -285,7 +286,7 @@ void TestHostilePeers::helloTrickledOneByteAtATimeTimesOut() {
 }
 
 void TestHostilePeers::helloInTimeKeepsTheConnection() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.admission.helloTimeoutMs = 500;
     Server server(cfg);
     QVERIFY(server.start());
@@ -306,7 +307,7 @@ void TestHostilePeers::helloInTimeKeepsTheConnection() {
 void TestHostilePeers::unfinishedChunkedRequestsAcrossManyChannels() {
     // tst_backpressure checks the budget and the timeout one channel at a time; here 24 channels
     // each start a request under its own request id and never finish it.
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.backpressure.chunkBudgetBytes = 400'000;
     cfg.backpressure.chunkTimeoutMs = 1000;
     cfg.admission.maxHandshakes = 0;  // 24 channels without a Session stay in their handshake
@@ -348,7 +349,7 @@ void TestHostilePeers::unfinishedChunkedRequestsAcrossManyChannels() {
 }
 
 void TestHostilePeers::interleavedRequestIdsCloseTheChannel() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     RawClient c;
     QVERIFY(c.connectTo(server.port()) && c.openChannel());
@@ -364,7 +365,7 @@ void TestHostilePeers::interleavedRequestIdsCloseTheChannel() {
 }
 
 void TestHostilePeers::messageOverMaxMessageSizeWithItsFinalChunk() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.transport.maxMessageSize = 100'000;
     Server server(cfg);
     QVERIFY(server.start());
@@ -389,7 +390,7 @@ void TestHostilePeers::messageOverMaxMessageSizeWithItsFinalChunk() {
 }
 
 void TestHostilePeers::messageOverMaxChunkCount() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.transport.maxChunkCount = 4;
     Server server(cfg);
     QVERIFY(server.start());
@@ -405,7 +406,7 @@ void TestHostilePeers::messageOverMaxChunkCount() {
 }
 
 void TestHostilePeers::chunkOverReceiveBufferSize() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     RawClient c;
     QVERIFY(c.connectTo(server.port()) && c.openChannel(8192));
@@ -418,7 +419,7 @@ void TestHostilePeers::chunkOverReceiveBufferSize() {
 }
 
 void TestHostilePeers::abortChunkReleasesTheRequest() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient c;
     QVERIFY(c.open(server.port()));
@@ -434,7 +435,7 @@ void TestHostilePeers::abortChunkReleasesTheRequest() {
 void TestHostilePeers::clientThatNeverReadsAndLeaves() {
     // tst_backpressure checks the pause, the memory and the other client's latency; here the peer
     // that never reads then disappears: its Session and channel go, nothing stays paused.
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.backpressure.maxQueuedResponses = 20;
     cfg.backpressure.resumeQueuedResponses = 10;
     Server server(cfg);
@@ -468,7 +469,7 @@ void TestHostilePeers::clientThatNeverReadsAndLeaves() {
 }
 
 void TestHostilePeers::negativeLengthIsADecodingError() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient c;
     QVERIFY(c.open(server.port()));
@@ -482,7 +483,7 @@ void TestHostilePeers::negativeLengthIsADecodingError() {
 }
 
 void TestHostilePeers::lengthsBeyondTheLimitsAreRefused() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient c;
     QVERIFY(c.open(server.port()));
@@ -496,7 +497,7 @@ void TestHostilePeers::lengthsBeyondTheLimitsAreRefused() {
 }
 
 void TestHostilePeers::lengthBeyondTheMessageIsADecodingError() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient c;
     QVERIFY(c.open(server.port()));
@@ -515,7 +516,7 @@ void TestHostilePeers::lengthBeyondTheMessageIsADecodingError() {
 }
 
 void TestHostilePeers::deepNestingIsRefused() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient c;
     QVERIFY(c.open(server.port()));
@@ -537,7 +538,7 @@ void TestHostilePeers::deepNestingIsRefused() {
 }
 
 void TestHostilePeers::unknownServiceAndBadTypeIds() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient c;
     QVERIFY(c.open(server.port()));
@@ -551,7 +552,7 @@ void TestHostilePeers::unknownServiceAndBadTypeIds() {
 }
 
 void TestHostilePeers::garbageMessageTypeClosesTheConnection() {
-    Server server(serverConfig());
+    Server server(hostilePeersServerConfig());
     QVERIFY(server.start());
     GoodClient good;
     QVERIFY(good.open(server.port()));
@@ -571,7 +572,7 @@ void TestHostilePeers::garbageMessageTypeClosesTheConnection() {
 }
 
 void TestHostilePeers::unactivatedSessionsDoNotExhaustMaxSessions() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.maxSessions = 4;
     cfg.maxChannels = 20;
     cfg.admission.activationTimeoutMs = 600;
@@ -605,7 +606,7 @@ void TestHostilePeers::unactivatedSessionsDoNotExhaustMaxSessions() {
 }
 
 void TestHostilePeers::beyondMaxSessions() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.maxSessions = 3;
     cfg.maxChannels = 10;
     Server server(cfg);
@@ -625,7 +626,7 @@ void TestHostilePeers::beyondMaxSessions() {
 }
 
 void TestHostilePeers::beyondMaxSubscriptions() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.subscriptions.maxSubscriptionsPerSession = 2;
     cfg.subscriptions.maxSubscriptions = 3;
     Server server(cfg);
@@ -643,7 +644,7 @@ void TestHostilePeers::beyondMaxSubscriptions() {
 }
 
 void TestHostilePeers::beyondMaxMonitoredItems() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.subscriptions.maxMonitoredItemsPerSubscription = 3;
     cfg.subscriptions.maxMonitoredItems = 5;
     Server server(cfg);
@@ -686,7 +687,7 @@ void TestHostilePeers::beyondMaxMonitoredItems() {
 }
 
 void TestHostilePeers::beyondOperationsPerRequest() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.operationLimits.maxNodesPerRead = 10;
     cfg.operationLimits.maxNodesPerWrite = 10;
     cfg.operationLimits.maxNodesPerBrowse = 10;
@@ -742,7 +743,7 @@ void TestHostilePeers::beyondOperationsPerRequest() {
 }
 
 void TestHostilePeers::beyondMonitoredItemsPerCall() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.subscriptions.maxMonitoredItemsPerCall = 4;
     Server server(cfg);
     QVERIFY(server.start());
@@ -847,7 +848,7 @@ void TestHostilePeers::beyondMonitoredItemsPerCall() {
 }
 
 void TestHostilePeers::beyondBrowseContinuationPoints() {
-    ServerConfig cfg = serverConfig();
+    ServerConfig cfg = hostilePeersServerConfig();
     cfg.operationLimits.maxBrowseContinuationPoints = 2;
     Server server(cfg);
     QVERIFY(server.start());
@@ -888,5 +889,5 @@ void TestHostilePeers::beyondBrowseContinuationPoints() {
     QVERIFY(c.served());
 }
 
-QTEST_GUILESS_MAIN(TestHostilePeers)
+UA_TEST_GUILESS_MAIN(TestHostilePeers)
 #include "tst_hostile_peers.moc"

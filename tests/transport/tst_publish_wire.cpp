@@ -7,6 +7,7 @@
 #include "ua/server/Server.h"
 
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -141,5 +142,5 @@ void TestPublishWire::parkedPublishCancelAndOverflow() {
     QVERIFY(c.getEndpoints());  // the channel still serves other requests
 }
 
-QTEST_GUILESS_MAIN(TestPublishWire)
+UA_TEST_GUILESS_MAIN(TestPublishWire)
 #include "tst_publish_wire.moc"

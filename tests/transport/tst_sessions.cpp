@@ -4,6 +4,7 @@
 #include "ua/server/Server.h"
 
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -236,5 +237,5 @@ void TestSessions::tooManySessions() {
     QCOMPARE(m_server->sessions().count(), 20);
 }
 
-QTEST_GUILESS_MAIN(TestSessions)
+UA_TEST_GUILESS_MAIN(TestSessions)
 #include "tst_sessions.moc"

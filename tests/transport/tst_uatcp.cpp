@@ -9,11 +9,11 @@
 #include "ua/server/ServerConnection.h"
 
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
-
-Q_DECLARE_METATYPE(ua::StatusCode)
 
 class TestUaTcp : public QObject {
     Q_OBJECT
@@ -356,7 +356,6 @@ void TestUaTcp::closeSecureChannelClosesTheSocket() {
     checkWitness();
 }
 
-
 void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     // One of the server's connections over an in-memory socket on this thread, so that its 1 s
     // timer runs here and its buffers can be looked at. A Read of 500 Values makes the request
@@ -437,5 +436,5 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     m_server->closeSession(created.sessionId);
 }
 
-QTEST_GUILESS_MAIN(TestUaTcp)
+UA_TEST_GUILESS_MAIN(TestUaTcp)
 #include "tst_uatcp.moc"

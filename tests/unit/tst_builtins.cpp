@@ -6,11 +6,11 @@
 #include "ua/encoding/generated/Types.h"
 
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
-
-Q_DECLARE_METATYPE(ua::Variant)
 
 class TestBuiltins : public QObject {
     Q_OBJECT
@@ -340,5 +340,5 @@ void TestBuiltins::arraysNullVsEmpty() {
     QVERIFY(r.nodesToRead.isNull());
 }
 
-QTEST_GUILESS_MAIN(TestBuiltins)
+UA_TEST_GUILESS_MAIN(TestBuiltins)
 #include "tst_builtins.moc"

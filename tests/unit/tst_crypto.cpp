@@ -14,6 +14,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
@@ -679,5 +680,5 @@ void TestCrypto::peerAcceptsOurRsa() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestCrypto)
+UA_TEST_GUILESS_MAIN(TestCrypto)
 #include "tst_crypto.moc"

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include "TestMain.h"
 #include <functional>
 #include <map>
 
@@ -162,7 +163,7 @@ void TestGenerated::fieldOrderFollowsTheSchema() {
     QCOMPARE(names, QStringList({"NodeId", "AttributeId", "IndexRange", "DataEncoding"}));
 }
 
-QTEST_GUILESS_MAIN(TestGenerated)
+UA_TEST_GUILESS_MAIN(TestGenerated)
 // The server decodes every Read into one ReadRequest per I/O thread, whose ReadValueIds are decoded
 // over the previous request's (kDecodeOverwritesAll, BinaryDecoder.h): whatever was held before,
 // the result must equal a decode into a fresh object.

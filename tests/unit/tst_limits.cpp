@@ -5,6 +5,7 @@
 #include "ua/encoding/generated/Types.h"
 
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::test;
@@ -160,5 +161,5 @@ void TestLimits::nestingAtTheLimitStillDecodes() {
     QCOMPARE(decodeFromBytes(nestedVariants(4), v, l), StatusCode());
 }
 
-QTEST_GUILESS_MAIN(TestLimits)
+UA_TEST_GUILESS_MAIN(TestLimits)
 #include "tst_limits.moc"

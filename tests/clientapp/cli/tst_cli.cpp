@@ -15,6 +15,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <memory>
 
 using namespace ua;
@@ -607,5 +608,5 @@ void TestCli::nodeSubscription() {
     QVERIFY2(values[0] < values[1] && values[1] < values[2], qPrintable(r.out));  // the counter counts up
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+UA_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

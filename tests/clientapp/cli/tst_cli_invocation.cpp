@@ -3,6 +3,7 @@
 #include "cli/CommandLine.h"
 
 #include <QtTest>
+#include "TestMain.h"
 #include <string>
 #include <vector>
 
@@ -40,5 +41,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstCliInvocation)
+UA_TEST_GUILESS_MAIN(TstCliInvocation)
 #include "tst_cli_invocation.moc"

@@ -18,13 +18,12 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
 using namespace ua::test;
-
-Q_DECLARE_METATYPE(ua::ClientState)
-Q_DECLARE_METATYPE(ua::StatusCode)
 
 class TestConnection : public QObject {
     Q_OBJECT
@@ -453,5 +452,5 @@ void TestConnection::serviceLogModel() {
     QCOMPARE(late.rowCount(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestConnection)
+UA_TEST_GUILESS_MAIN(TestConnection)
 #include "tst_connection.moc"

@@ -14,14 +14,13 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 #include <set>
 
 using namespace ua;
 using namespace ua::clientapp;
 using namespace ua::test;
-
-Q_DECLARE_METATYPE(ua::ClientState)
-Q_DECLARE_METATYPE(ua::StatusCode)
 
 namespace {
 
@@ -281,5 +280,5 @@ void TestDiscovery::discoversNodeOpcuaServer() {
     if (!node.waitForFinished(10000)) node.kill();
 }
 
-QTEST_GUILESS_MAIN(TestDiscovery)
+UA_TEST_GUILESS_MAIN(TestDiscovery)
 #include "tst_discovery.moc"

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -219,5 +220,5 @@ void TestProjectFile::nodeIdsSurviveOtherNamespaceIndexes() {
     QCOMPARE(*convB.fromPersistentString(loaded->eventNotifier.toStdString()), NodeId(id::Server));
 }
 
-QTEST_GUILESS_MAIN(TestProjectFile)
+UA_TEST_GUILESS_MAIN(TestProjectFile)
 #include "tst_project_file.moc"

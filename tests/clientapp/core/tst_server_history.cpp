@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -125,5 +126,5 @@ void TestServerHistory::sameTarget() {
     QVERIFY(!a.toJson().contains(QStringLiteral("password")));
 }
 
-QTEST_GUILESS_MAIN(TestServerHistory)
+UA_TEST_GUILESS_MAIN(TestServerHistory)
 #include "tst_server_history.moc"

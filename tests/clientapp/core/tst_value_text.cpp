@@ -10,15 +10,13 @@
 #include "ua/encoding/generated/Types.h"
 
 #include <QTest>
+#include "MetaTypes.h"
+#include "TestMain.h"
 #include <cmath>
 #include <limits>
 
 using namespace ua;
 using namespace ua::clientapp;
-
-Q_DECLARE_METATYPE(ua::Variant)
-Q_DECLARE_METATYPE(ua::BuiltInType)
-Q_DECLARE_METATYPE(ua::StatusCode)
 
 namespace {
 
@@ -218,7 +216,7 @@ private slots:
         QFETCH(QString, message);
         const ParseResult r = parseValue(text, type, valueRank);
         QVERIFY(!r.ok());
-        QCOMPARE(statusName(r.status), statusName(status));
+        QCOMPARE(clientapp::statusName(r.status), clientapp::statusName(status));
         QVERIFY2(r.error.contains(message), qPrintable(r.error));
         QVERIFY(r.value.isNull());
     }
@@ -319,15 +317,15 @@ private slots:
     }
 
     void statusNames() {
-        QCOMPARE(statusName(status::Good), QStringLiteral("Good"));
-        QCOMPARE(statusName(status::BadNodeIdUnknown), QStringLiteral("Bad_NodeIdUnknown"));
-        QCOMPARE(statusName(status::BadUserAccessDenied), QStringLiteral("Bad_UserAccessDenied"));
-        QCOMPARE(statusName(status::UncertainInitialValue), QStringLiteral("Uncertain_InitialValue"));
-        QCOMPARE(statusName(status::GoodMoreData), QStringLiteral("Good_MoreData"));
-        QCOMPARE(statusName(StatusCode(0x8FFF0000u)), QStringLiteral("0x8FFF0000"));
+        QCOMPARE(clientapp::statusName(status::Good), QStringLiteral("Good"));
+        QCOMPARE(clientapp::statusName(status::BadNodeIdUnknown), QStringLiteral("Bad_NodeIdUnknown"));
+        QCOMPARE(clientapp::statusName(status::BadUserAccessDenied), QStringLiteral("Bad_UserAccessDenied"));
+        QCOMPARE(clientapp::statusName(status::UncertainInitialValue), QStringLiteral("Uncertain_InitialValue"));
+        QCOMPARE(clientapp::statusName(status::GoodMoreData), QStringLiteral("Good_MoreData"));
+        QCOMPARE(clientapp::statusName(StatusCode(0x8FFF0000u)), QStringLiteral("0x8FFF0000"));
         // Every name of StatusCode.csv reads back to its code.
         for (const StatusCodeInfo& info : allStatusCodes()) {
-            const ParseResult r = parseValue(statusName(info.code), BuiltInType::StatusCode);
+            const ParseResult r = parseValue(clientapp::statusName(info.code), BuiltInType::StatusCode);
             QVERIFY2(r.ok(), info.name);
             QCOMPARE(r.value.get<StatusCode>()->code, info.code);
         }
@@ -427,5 +425,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestValueText)
+UA_TEST_GUILESS_MAIN(TestValueText)
 #include "tst_value_text.moc"

@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QMimeData>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -277,5 +278,5 @@ void TestAddressModels::referencesOfTheServerObject() {
     QCOMPARE(model.rowCount(), 0);
 }
 
-QTEST_MAIN(TestAddressModels)
+UA_TEST_MAIN(TestAddressModels)
 #include "tst_address_models.moc"

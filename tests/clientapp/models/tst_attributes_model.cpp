@@ -8,6 +8,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QAbstractItemModelTester>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -251,5 +252,5 @@ void TestAttributesModel::structureAndMatrixExpanded() {
     QCOMPARE(model.index(2, 0, model.index(1, 0, matrix)).data().toString(), QStringLiteral("[2]"));
 }
 
-QTEST_MAIN(TestAttributesModel)
+UA_TEST_MAIN(TestAttributesModel)
 #include "tst_attributes_model.moc"

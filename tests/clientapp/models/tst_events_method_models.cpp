@@ -10,6 +10,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QAbstractItemModelTester>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -214,5 +215,5 @@ void TestEventsMethodModels::wrongArguments() {
     QCOMPARE(model.index(1, MethodCallModel::ResultColumn).data().toString(), QStringLiteral("Bad_OutOfRange"));
 }
 
-QTEST_MAIN(TestEventsMethodModels)
+UA_TEST_MAIN(TestEventsMethodModels)
 #include "tst_events_method_models.moc"

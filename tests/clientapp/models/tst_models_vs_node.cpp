@@ -12,6 +12,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QProcess>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -200,5 +201,5 @@ void TestModelsVsNode::monitorCounterAndEvents() {
     QVERIFY(events.index(0, 3).data().toInt() >= 100);                                   // Severity
 }
 
-QTEST_MAIN(TestModelsVsNode)
+UA_TEST_MAIN(TestModelsVsNode)
 #include "tst_models_vs_node.moc"

@@ -12,6 +12,7 @@
 #include <QAbstractItemModelTester>
 #include <QDateTime>
 #include <QMimeData>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -242,5 +243,5 @@ void TestMonitoredItemsModel::trendBufferWindow() {
     QVERIFY(!TrendBuffer::numericValue(Variant(Array<double>{1.0})));
 }
 
-QTEST_MAIN(TestMonitoredItemsModel)
+UA_TEST_MAIN(TestMonitoredItemsModel)
 #include "tst_monitored_items_model.moc"

@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -53,7 +54,7 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-static const QString kDemo = QStringLiteral("nsu=urn:ua-workbench:demo;s=");
+static const QString kDemoNs = QStringLiteral("nsu=urn:ua-workbench:demo;s=");
 
 void TestClientWindowEditors::initTestCase() {
     QVERIFY(m_dir.isValid());
@@ -87,7 +88,7 @@ void TestClientWindowEditors::cleanupTestCase() {
 bool TestClientWindowEditors::goTo(const QString& path) {
     AddressPanel* address = m_window->addressPanel();
     QSignalSpy done(address, &AddressPanel::goToFinished);
-    address->goTo(kDemo + path);
+    address->goTo(kDemoNs + path);
     if (!done.wait(10000) || !done.at(0).at(0).value<StatusCode>().isGood()) return false;
     AttributesModel* attributes = m_window->nodePanel()->attributes();
     const auto loaded = [&] {
@@ -291,5 +292,5 @@ void TestClientWindowEditors::offersAnEnumerationsNames() {
     QTest::keyClick(combo, Qt::Key_Escape);
 }
 
-QTEST_MAIN(TestClientWindowEditors)
+UA_TEST_MAIN(TestClientWindowEditors)
 #include "tst_client_window_editors.moc"

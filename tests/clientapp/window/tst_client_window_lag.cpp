@@ -17,6 +17,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <memory>
 
 using namespace ua;
@@ -156,5 +157,5 @@ void TestClientWindowLag::discoverOfADeadServerCanBeStopped() {
     QVERIFY2(f.p99Ms < 50, qPrintable(QStringLiteral("p99 %1 ms").arg(f.p99Ms)));
 }
 
-QTEST_MAIN(TestClientWindowLag)
+UA_TEST_MAIN(TestClientWindowLag)
 #include "tst_client_window_lag.moc"

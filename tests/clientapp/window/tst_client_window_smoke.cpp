@@ -31,6 +31,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -257,5 +258,5 @@ void TestClientWindowSmoke::monitorsANodeDraggedFromTheTree() {
     QTRY_COMPARE_WITH_TIMEOUT(model->index(before, MonitoredItemsModel::StatusColumn).data().toString(), QStringLiteral("Good"), 5000);
 }
 
-QTEST_MAIN(TestClientWindowSmoke)
+UA_TEST_MAIN(TestClientWindowSmoke)
 #include "tst_client_window_smoke.moc"

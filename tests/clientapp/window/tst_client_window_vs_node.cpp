@@ -30,6 +30,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::clientapp;
@@ -225,5 +226,5 @@ void TestClientWindowVsNode::callsTheMethod() {
     dialog->close();
 }
 
-QTEST_MAIN(TestClientWindowVsNode)
+UA_TEST_MAIN(TestClientWindowVsNode)
 #include "tst_client_window_vs_node.moc"

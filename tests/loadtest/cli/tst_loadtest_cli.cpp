@@ -14,6 +14,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <csignal>
 
 namespace {
@@ -418,5 +419,5 @@ void TestLoadtestCli::soakSpawnedServer() {
     QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("memory from .* server rss \\d+ -> \\d+ kB"))), qPrintable(r.text()));
 }
 
-QTEST_GUILESS_MAIN(TestLoadtestCli)
+UA_TEST_GUILESS_MAIN(TestLoadtestCli)
 #include "tst_loadtest_cli.moc"

@@ -8,6 +8,7 @@
 #include "ua/secure/SecurityPolicy.h"
 
 #include <QtTest>
+#include "TestMain.h"
 #include <string>
 #include <vector>
 
@@ -168,5 +169,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstLoadtestCliInvocation)
+UA_TEST_GUILESS_MAIN(TstLoadtestCliInvocation)
 #include "tst_loadtest_cli_invocation.moc"

@@ -3,6 +3,7 @@
 #include "engine/LatencyHistogram.h"
 
 #include <QtTest>
+#include "TestMain.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -175,5 +176,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLatencyHistogram)
+UA_TEST_GUILESS_MAIN(TestLatencyHistogram)
 #include "tst_latency_histogram.moc"

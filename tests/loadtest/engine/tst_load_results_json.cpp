@@ -8,6 +8,7 @@
 #include <QThread>
 #include <algorithm>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua::loadtest;
 
@@ -358,5 +359,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadResultsJson)
+UA_TEST_GUILESS_MAIN(TestLoadResultsJson)
 #include "tst_load_results_json.moc"

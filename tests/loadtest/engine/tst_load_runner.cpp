@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include "ua/secure/SecurityPolicy.h"
 #include <QtTest>
+#include "TestMain.h"
 #include <cmath>
 #include <memory>
 
@@ -562,5 +563,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadRunner)
+UA_TEST_GUILESS_MAIN(TestLoadRunner)
 #include "tst_load_runner.moc"

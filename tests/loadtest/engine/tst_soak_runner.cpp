@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QtTest>
+#include "TestMain.h"
 #include <memory>
 
 using namespace ua;
@@ -153,5 +154,5 @@ private slots:
     void cleanupTestCase() { m_server.reset(); }
 };
 
-QTEST_GUILESS_MAIN(TestSoakRunner)
+UA_TEST_GUILESS_MAIN(TestSoakRunner)
 #include "tst_soak_runner.moc"

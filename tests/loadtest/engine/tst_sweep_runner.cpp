@@ -10,6 +10,7 @@
 #include <QLoggingCategory>
 #include <QSignalSpy>
 #include <QtTest>
+#include "TestMain.h"
 #include <memory>
 
 using namespace ua;
@@ -214,5 +215,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepRunner)
+UA_TEST_GUILESS_MAIN(TestSweepRunner)
 #include "tst_sweep_runner.moc"

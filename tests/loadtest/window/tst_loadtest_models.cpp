@@ -19,6 +19,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 
 using namespace ua;
 using namespace ua::loadtest;
@@ -298,5 +299,5 @@ void TestLoadtestModels::setupPanelSettingsRoundTrip() {
     QVERIFY(!settings.allKeys().join(QLatin1Char(' ')).contains(QLatin1String("password")));
 }
 
-QTEST_MAIN(TestLoadtestModels)
+UA_TEST_MAIN(TestLoadtestModels)
 #include "tst_loadtest_models.moc"

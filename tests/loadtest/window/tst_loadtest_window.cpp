@@ -35,6 +35,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "TestMain.h"
 #include <memory>
 
 using namespace ua;
@@ -320,5 +321,5 @@ void TestLoadtestWindow::closingDuringASweep() {
     QVERIFY2(s.requestsPerS > 400 && s.requestsPerS < 600, qPrintable(QString::number(s.requestsPerS)));
 }
 
-QTEST_MAIN(TestLoadtestWindow)
+UA_TEST_MAIN(TestLoadtestWindow)
 #include "tst_loadtest_window.moc"
