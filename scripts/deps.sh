@@ -117,8 +117,20 @@ ua_configure_and_build() {
     if [[ ${CI:-} == true ]]; then
         args+=(-DUA_WERROR=ON)
     fi
+    local launcher=()
+    if [[ -n ${UA_BUILD_TIMES:-} ]]; then  # every compile and link timed (scripts/time-launcher.sh)
+        launcher=("$UA_ROOT/scripts/time-launcher.sh")
+        args+=("-DCMAKE_CXX_LINKER_LAUNCHER=$UA_ROOT/scripts/time-launcher.sh")
+    else
+        args+=(-UCMAKE_CXX_LINKER_LAUNCHER)
+    fi
     if command -v ccache >/dev/null; then  # optional: rebuilds in several worktrees share objects
-        args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+        launcher+=(ccache)
+    fi
+    if ((${#launcher[@]})); then
+        args+=("-DCMAKE_CXX_COMPILER_LAUNCHER=$(IFS=';'; echo "${launcher[*]}")")
+    else
+        args+=(-UCMAKE_CXX_COMPILER_LAUNCHER)
     fi
     # A build from nothing (CI, or no ccache): unity build, precompiled headers (cmake/FastBuild.cmake).
     if [[ ${CI:-} == true ]] || ! command -v ccache >/dev/null; then
