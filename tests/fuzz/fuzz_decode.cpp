@@ -12,7 +12,7 @@
 // that encoding is a fixpoint after one round. Any violation prints what happened and abort()s so
 // that libFuzzer (and fuzz_replay) report it.
 //
-// Built twice by tests/fuzz/CMakeLists.txt: as the libFuzzer target fuzz_decode (clang, UA_FUZZ=ON)
+// Built twice by tests/fuzz/CMakeLists.txt: as the libFuzzer target fuzz_decode (the ASan build)
 // and, with replay_main.cpp, as fuzz_replay, which runs the committed corpus under ctest.
 #include "FuzzTypes.h"
 
