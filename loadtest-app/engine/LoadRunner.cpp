@@ -8,6 +8,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/CryptoThreadState.h"
 #include "ua/secure/SecurityPolicy.h"
+#include "ua/transport/EpollEventDispatcher.h"
 
 #include <QStandardPaths>
 #include <QThread>
@@ -178,6 +179,7 @@ struct LoadRunner::Impl {
             auto t = std::make_unique<QThread>();
             t->setObjectName(QStringLiteral("loadtest-io-%1").arg(i));
             crypto::freeThreadStateOnFinish(t.get());
+            installIoEventLoop(t.get());  // as the server's: no ppoll() over every Session's socket
             t->start();
             auto io = std::make_unique<IoStats>();
             io->anchor = new QObject;

@@ -657,14 +657,15 @@ void TestHostilePeers::beyondMaxMonitoredItems() {
         req.subscriptionId = subscriptionId;
         req.timestampsToReturn = TimestampsToReturn::Both;
         for (int i = 0; i < n; ++i) {
-            MonitoredItemCreateRequest m;
+            // Built in place: GCC 12 took the moved NodeId's string for uninitialized
+            // (-Wmaybe-uninitialized) once this file shared its unity unit with another test.
+            MonitoredItemCreateRequest& m = req.itemsToCreate.emplace_back();
             m.itemToMonitor.nodeId = NodeId(1, uint32_t(1000 + i));
             m.itemToMonitor.attributeId = uint32_t(AttributeId::Value);
             m.monitoringMode = MonitoringMode::Reporting;
             m.requestedParameters.clientHandle = uint32_t(i);
             m.requestedParameters.samplingInterval = 1000;
             m.requestedParameters.queueSize = 1;
-            req.itemsToCreate.push_back(std::move(m));
         }
         return req;
     };

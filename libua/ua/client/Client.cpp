@@ -2,6 +2,7 @@
 
 #include "ua/client/SubscriptionManager.h"
 #include "ua/secure/CryptoThreadState.h"
+#include "ua/transport/EpollEventDispatcher.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 
@@ -11,6 +12,7 @@ Client::Client(ClientConfig config, QObject* parent) : QObject(parent), m_config
     m_ownThread = new QThread;
     m_ownThread->setObjectName(QStringLiteral("ua-client"));
     crypto::freeThreadStateOnFinish(m_ownThread);
+    installIoEventLoop(m_ownThread);
     m_ownThread->start();
     init(m_ownThread);
 }

@@ -15,6 +15,7 @@
 #include "ua/server/nodes/DemoNodeManager.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/transport/EpollEventDispatcher.h"
 #include "ua/Version.h"
 
 #include <QElapsedTimer>
@@ -227,6 +228,7 @@ bool Server::start() {
         auto* t = new QThread;
         t->setObjectName(QStringLiteral("ua-io-%1").arg(i));
         crypto::freeThreadStateOnFinish(t);
+        installIoEventLoop(t);  // epoll and a timer heap: a request costs no scan of the thread's connections
         auto* ctx = new QObject;
         ctx->moveToThread(t);
         connect(t, &QThread::finished, ctx, &QObject::deleteLater);
@@ -244,6 +246,7 @@ bool Server::start() {
     m_acceptThread = new QThread;
     m_acceptThread->setObjectName(QStringLiteral("ua-accept"));
     crypto::freeThreadStateOnFinish(m_acceptThread);
+    installIoEventLoop(m_acceptThread);
     m_acceptContext = new QObject;
     m_acceptContext->moveToThread(m_acceptThread);
     connect(m_acceptThread, &QThread::finished, m_acceptContext, &QObject::deleteLater);

@@ -26,7 +26,11 @@ void ServerConnection::setUpAdmission() {
     m_responseEnds.resize(16);  // a power of two (noteSent masks with it); grows when more are queued
     if (m_server.channelCount > m_server.config().maxChannels) {
         // Every connection this server may hold is taken: answered at once (no delay), since
-        // waiting would hold one more socket.
+        // waiting would hold one more socket. Nothing is read before the refusal: a Hello that
+        // arrives before the queued call runs would otherwise be acknowledged (seen with the
+        // epoll loop, which dispatches a ready socket in the same pass as the posted events).
+        m_readPaused = true;
+        m_stream->setReading(false);
         QMetaObject::invokeMethod(this, [this] { refuseBusy("too many connections", 0); }, Qt::QueuedConnection);
         return;
     }

@@ -1,0 +1,123 @@
+// The event loop of the stack's I/O threads: a QAbstractEventDispatcher whose cost per event does
+// not grow with the number of sockets and timers it holds.
+//
+// Qt's UNIX dispatcher hands every registered socket to ppoll() on every wake-up and keeps its
+// timers in a sorted list, so a thread holding n connections pays O(n) per request (measured: 85 %
+// of the server's samples in the kernel's poll path at 3,000 Sessions; docs/Benchmarks.md, "An
+// event loop per I/O thread on epoll"). This one:
+//   - waits with epoll_wait() (level-triggered, like poll), one registration per descriptor that
+//     changes only when a QSocketNotifier is enabled or disabled; a change of the event mask is
+//     applied just before the next wait, so a write notifier switched on and off between two
+//     waits costs no system call;
+//   - keeps the timers in a binary min-heap ordered by deadline: register, unregister and fire in
+//     O(log n), the wait's timeout read from the top;
+//   - wakes with an eventfd, written at most once between two waits (wakeUp() from any thread).
+//
+// Behaviour as QEventDispatcherUNIX's, which Qt's classes rely on: posted events first, then one
+// wait, then the socket notifiers that are ready (Read on EPOLLIN/HUP/ERR, Write on
+// EPOLLOUT/HUP/ERR, Exception on EPOLLPRI/HUP/ERR), then the timers due, each at most once per
+// call and never inside its own handler (a nested loop skips it). Deadlines are kept in
+// nanoseconds of the monotonic clock, intervals are milliseconds; every timer type is served as
+// Qt::PreciseTimer. A timer late by more than its interval fires once and is rescheduled from now.
+//
+// Differences: with QEventLoop::ExcludeSocketNotifiers the sockets stay in the epoll set, so a
+// waiting loop that excludes them wakes when one is ready (and does not dispatch it).
+//
+// One thread: the one whose dispatcher it is (QThread::setEventDispatcher before start()), except
+// wakeUp() and interrupt(), which any thread may call.
+#pragma once
+
+#include <QAbstractEventDispatcher>
+
+#include <atomic>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+struct epoll_event;
+class QThread;
+
+namespace ua {
+
+class EpollEventDispatcher final : public QAbstractEventDispatcher {
+public:
+    explicit EpollEventDispatcher(QObject* parent = nullptr);
+    ~EpollEventDispatcher() override;
+
+    bool processEvents(QEventLoop::ProcessEventsFlags flags) override;
+    void registerSocketNotifier(QSocketNotifier* notifier) override;
+    void unregisterSocketNotifier(QSocketNotifier* notifier) override;
+    // interval in ms.
+    void registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject* object) override;
+    bool unregisterTimer(int timerId) override;
+    bool unregisterTimers(QObject* object) override;
+    QList<TimerInfo> registeredTimers(QObject* object) const override;
+    // ms until the timer is due (0 when it is), -1 for an unknown id.
+    int remainingTime(int timerId) override;
+    void wakeUp() override;
+    void interrupt() override;
+
+    // For tests and diagnostics: descriptors in the epoll set (the wake-up eventfd not counted),
+    // timers registered, system calls epoll_ctl() made so far.
+    std::size_t watchedDescriptors() const { return m_watched; }
+    std::size_t timerCount() const { return m_timers.size(); }
+    std::uint64_t epollCtlCalls() const { return m_ctlCalls; }
+
+private:
+    struct Descriptor {
+        QSocketNotifier* notifiers[3] = {nullptr, nullptr, nullptr};  // by QSocketNotifier::Type
+        std::uint32_t inKernel = 0;  // the event mask registered with epoll, 0 when not in the set
+        std::uint32_t generation = 0;  // bumped when the descriptor leaves the set
+        bool dirty = false;
+    };
+    struct Timer {
+        int id;
+        qint64 intervalMs;
+        Qt::TimerType type;
+        QObject* object;
+        std::int64_t deadlineNs;
+        std::uint64_t order;  // FIFO among equal deadlines
+        std::size_t heapIndex;
+        std::uint64_t round;  // the activation round that fired or registered it
+        bool firing;
+    };
+
+    void applyChanges();
+    void applyChange(int fd);
+    bool removeFromKernel(int fd);
+    void dispatchDescriptor(std::uint64_t data, std::uint32_t events);
+    int activateTimers();
+    int waitTimeoutMs() const;
+
+    void heapPush(Timer* t);
+    void heapRemove(Timer* t);
+    void siftUp(std::size_t i);
+    void siftDown(std::size_t i);
+    bool before(const Timer* a, const Timer* b) const {
+        return a->deadlineNs < b->deadlineNs || (a->deadlineNs == b->deadlineNs && a->order < b->order);
+    }
+    void forgetTimer(std::unordered_map<int, Timer>::iterator it);
+
+    int m_epoll = -1;
+    int m_wakeFd = -1;
+    std::atomic<bool> m_wakePending{false};
+    std::atomic<bool> m_interrupted{false};
+    std::vector<Descriptor> m_descriptors;  // by descriptor number
+    std::vector<int> m_dirty;               // descriptors whose event mask changed since the last wait
+    std::vector<epoll_event> m_events;      // what one wait returns
+    std::size_t m_watched = 0;
+    std::uint64_t m_ctlCalls = 0;
+
+    std::unordered_map<int, Timer> m_timers;  // by timer id; nodes stay put, the heap points at them
+    std::unordered_map<QObject*, std::vector<int>> m_timersOf;
+    std::vector<Timer*> m_heap;
+    std::uint64_t m_order = 0;
+    std::uint64_t m_round = 0;
+};
+
+// Installs an EpollEventDispatcher as thread's event loop; call before thread->start(). With the
+// environment variable UA_EVENT_LOOP=qt the thread keeps Qt's own dispatcher (for A/B benchmarks).
+// Returns whether it was installed.
+bool installIoEventLoop(QThread* thread);
+
+} // namespace ua
