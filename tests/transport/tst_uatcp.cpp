@@ -357,11 +357,11 @@ void TestUaTcp::closeSecureChannelClosesTheSocket() {
 }
 
 void TestUaTcp::idleConnectionGivesBackItsBuffers() {
-    // One of the server's connections over an in-memory socket on this thread, so that its 1 s
+    // One of the server's connections over an in-memory socket on this thread, so that its
     // timer runs here and its buffers can be looked at. A Read of 500 Values makes the request
     // (9 KB) and the response (13 KB) grow the framer's, the SecureChannel's and the writer's
     // buffers to 16 KB each; the connection keeps them while requests keep coming and gives them
-    // back (docs/Scalability.md "Memory per Session") within two ticks once it is idle.
+    // back (docs/Scalability.md "Memory per Session") within two idle checks (1 s apart) once it is idle.
     auto* socket = new uafuzz::MemorySocket(true);
     QPointer<ServerConnection> conn(new ServerConnection(*m_server, socket));
     RawClient c;  // builds the messages only
@@ -427,6 +427,13 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
     qInfo("buffers %zu bytes, %lld ms after the last Read", conn->bufferCapacity(), qlonglong(t.elapsed()));
     QVERIFY(!conn.isNull());
+    // Idle with small buffers, the connection's one timer waits for the SecurityToken's expiry
+    // (its lifetime, at least 10 s, plus 25 %), not for a tick a second away: an idle connection
+    // costs its thread nothing per second.
+    const QList<QTimer*> timers = conn->findChildren<QTimer*>();
+    QCOMPARE(timers.size(), 1);
+    QVERIFY(timers[0]->isActive());
+    QVERIFY2(timers[0]->remainingTime() > 5000, qPrintable(QString::number(timers[0]->remainingTime())));
     // And the connection goes on as before.
     QVERIFY(bigRead());
     QVERIFY(conn->bufferCapacity() >= warm);

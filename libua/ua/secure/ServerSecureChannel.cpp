@@ -69,6 +69,14 @@ ServerSecureChannel::Event ServerSecureChannel::fatal(StatusCode s, std::string 
     return e;
 }
 
+int64_t ServerSecureChannel::nextDeadlineMs() const {
+    int64_t due = INT64_MAX;
+    if (m_open) due = m_current.createdMs + int64_t(m_current.lifetimeMs) * 5 / 4 + 1;
+    if (m_assembling && m_config.chunkTimeoutMs)
+        due = std::min(due, m_assemblyStartMs + int64_t(m_config.chunkTimeoutMs) + 1);
+    return due;
+}
+
 bool ServerSecureChannel::tokenExpired(int64_t nowMs) const {
     if (!m_open) return false;
     return nowMs > m_current.createdMs + int64_t(m_current.lifetimeMs) * 5 / 4;

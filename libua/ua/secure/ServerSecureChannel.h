@@ -107,6 +107,10 @@ public:
     // connection answers ERR Bad_RequestTimeout and closes (the client cannot send anything else on
     // the channel before that request's last chunk, 6.7.2).
     bool chunkedRequestExpired(int64_t nowMs) const;
+    // The earliest time (ms, the clock of nowMs) after which tokenExpired() or
+    // chunkedRequestExpired() can become true without another message; INT64_MAX when neither can
+    // (not open, and no chunked request waiting). The connection arms its one timer for it.
+    int64_t nextDeadlineMs() const;
     // Bytes of storage held by the channel's reused buffers (reassembly, response body, chunks,
     // decrypted chunks): for tests and diagnostics.
     std::size_t bufferCapacity() const;

@@ -42,7 +42,7 @@ ServerConnection::ServerConnection(Server& server, QTcpSocket* socket) : ServerC
 }
 
 ServerConnection::ServerConnection(Server& server)
-    : m_server(server), m_stream(nullptr), m_tokenTimer(new QTimer(this)), m_maxChunk(kMaxHelloSize),
+    : m_server(server), m_stream(nullptr), m_housekeeping(new QTimer(this)), m_maxChunk(kMaxHelloSize),
       m_channelId(server.nextChannelId.fetch_add(1)) {
     m_link = std::make_shared<ConnectionLink>();
     m_link->connection = this;
@@ -56,14 +56,9 @@ void ServerConnection::start(TcpStream* stream, const QHostAddress& peer, quint1
     m_stream = stream;
     m_writer.setStream(stream);
     m_peerAddress = peerText(peer, peerPort);
-    // A SecureChannel whose SecurityToken expires without renewal is closed (6.7.4).
-    m_tokenTimer->setInterval(1000);
-    connect(m_tokenTimer, &QTimer::timeout, this, [this] {
-        if (m_channel && m_channel->tokenExpired(Server::monotonicMs())) fail(status::BadSecureChannelClosed, "SecurityToken expired");
-        checkChunkTimeout(Server::monotonicMs());
-        releaseIdleBuffers();
-    });
-    m_tokenTimer->start();
+    m_housekeeping->setSingleShot(true);
+    m_housekeeping->setTimerType(Qt::PreciseTimer);
+    connect(m_housekeeping, &QTimer::timeout, this, &ServerConnection::onHousekeeping);
     setUpAdmission();
 }
 
@@ -111,21 +106,62 @@ std::size_t ServerConnection::bufferCapacity() const {
     return m_framer.capacity() + m_writer.capacity() + (m_channel ? m_channel->bufferCapacity() : 0);
 }
 
-// On the 1 s timer, never per request. The buffers grow to the largest message the connection
+// The connection's one timer (m_housekeeping) is armed for the earliest of: the SecurityToken's
+// expiry without renewal (6.7.4: the channel is closed), the timeout of a chunked request waiting
+// for its final chunk, and, while a buffer grew since the last release, an idle check 1 s later.
+// An idle connection whose buffers are small has only its token's expiry armed (by default an
+// hour away): nothing per connection per second, so the thread's cost does not grow with the
+// connections it holds (docs/Benchmarks.md, "An event loop per I/O thread on epoll"). Checked
+// after each batch of requests (a few loads and compares) and after each tick; the timer is
+// re-armed only when the new deadline is earlier than the armed one.
+void ServerConnection::armHousekeeping() {
+    if (m_closing) return;
+    int64_t due = m_channel ? m_channel->nextDeadlineMs() : kNever;
+    if (m_idleCheckMs == kNever && bufferCapacity() > m_capacityKept) {
+        m_idleCheckMs = Server::monotonicMs() + kIdleCheckMs;
+        m_bytesQueuedAtCheck = m_bytesQueued;
+    }
+    due = std::min(due, m_idleCheckMs);
+    if (due >= m_housekeepingDueMs) return;
+    m_housekeepingDueMs = due;
+    const int64_t wait = std::clamp<int64_t>(due - Server::monotonicMs(), 0, INT32_MAX);
+    m_housekeeping->start(int(wait));
+}
+
+void ServerConnection::onHousekeeping() {
+    m_housekeepingDueMs = kNever;
+    if (m_closing) return;
+    const int64_t now = Server::monotonicMs();
+    if (m_channel && m_channel->tokenExpired(now)) return fail(status::BadSecureChannelClosed, "SecurityToken expired");
+    checkChunkTimeout(now);
+    if (m_closing) return;
+    if (m_idleCheckMs <= now) {
+        m_idleCheckMs = kNever;
+        releaseIdleBuffers();
+    }
+    armHousekeeping();
+}
+
+// On the idle check, never per request. The buffers grow to the largest message the connection
 // handled (the GetEndpoints and CreateSession responses of every new Session are over 8 KB) and a
 // reused buffer keeps its capacity, so without this every idle connection would keep three or
 // more of them for its lifetime (docs/Scalability.md "Memory per Session"). Idle: nothing was
-// sent since the last tick (m_bytesQueued is counted per response anyway) and no partial message
-// waits; a connection under steady load keeps its warm buffers, and the buffers of a steady
-// small-message load stay under the threshold and are never touched. (The stream holds no read
-// buffer of its own: MessageFramer::readFrom() reads through one buffer per thread.)
+// sent since the check was armed (m_bytesQueued is counted per response anyway) and no partial
+// message waits; a connection under load is checked again a second later and keeps its warm
+// buffers meanwhile; the buffers of a steady small-message load stay under the threshold and are
+// never touched. (The stream holds no read buffer of its own: MessageFramer::readFrom() reads
+// through one buffer per thread.)
 void ServerConnection::releaseIdleBuffers() {
-    const bool active = m_bytesQueued != m_bytesQueuedAtTick;
-    m_bytesQueuedAtTick = m_bytesQueued;
-    if (active || m_closing || m_readPaused) return;
+    const bool active = m_bytesQueued != m_bytesQueuedAtCheck;
+    if (active || m_readPaused) {
+        m_idleCheckMs = Server::monotonicMs() + kIdleCheckMs;  // again a second later
+        m_bytesQueuedAtCheck = m_bytesQueued;
+        return;
+    }
     m_framer.releaseIfIdle(kIdleBufferKeep);
     m_writer.releaseIfIdle(kIdleBufferKeep);
     if (m_channel) m_channel->releaseIdleBuffers(kIdleBufferKeep);
+    m_capacityKept = bufferCapacity();  // what is left is kept: no check until a buffer grows again
 }
 
 void ServerConnection::onReadable() {
@@ -136,9 +172,12 @@ void ServerConnection::onReadable() {
         return;
     }
     if (m_readPaused) return;
-    const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
-    if (m_framer.readFrom(*m_stream) < 0) return;  // closed: onClosed() follows
-    processMessages();  // also with nothing new: what waited in the framer while reading was paused
+    {
+        const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
+        if (m_framer.readFrom(*m_stream) < 0) return;  // closed: onClosed() follows
+        processMessages();  // also with nothing new: what waited in the framer while reading was paused
+    }
+    armHousekeeping();
 }
 
 void ServerConnection::onClosed() { closeConnection(); }
@@ -226,7 +265,7 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
     m_writer.flush();
     if (m_stream->shutdownWrite()) {
         m_closing = true;
-        m_tokenTimer->stop();
+        m_housekeeping->stop();
         m_stream->setReading(true);  // also after a refusal: the peer's close ends the connection (onReadable drops the rest)
         if (!m_deleteScheduled) {
             m_deleteScheduled = true;
@@ -240,7 +279,7 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
 void ServerConnection::closeConnection() {
     if (!m_closing) {
         m_closing = true;
-        m_tokenTimer->stop();
+        m_housekeeping->stop();
         m_writer.flush();                // the ERR, if any, goes out first
         m_stream->disconnectFromHost();
     }

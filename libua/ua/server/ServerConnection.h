@@ -74,6 +74,8 @@ private:
     void handleHello(const uint8_t* p, std::size_t n);
     void fail(StatusCode error, const std::string& reason);
     void closeConnection();
+    void armHousekeeping();  // after a batch and after a tick: the timer for the earliest deadline
+    void onHousekeeping();
     void releaseIdleBuffers();
     void send(const uint8_t* p, std::size_t n);
 
@@ -89,7 +91,7 @@ private:
 
     Server& m_server;
     TcpStream* m_stream;       // its child
-    QTimer* m_tokenTimer;
+    QTimer* m_housekeeping;    // single-shot, for m_housekeepingDueMs (armHousekeeping)
     MessageFramer m_framer;
     BatchedWriter m_writer;    // the responses of one onReadable() go out in one write
     uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
@@ -111,7 +113,12 @@ private:
     std::size_t m_ringHead = 0;
     std::size_t m_ringCount = 0;
     // Idle buffers (releaseIdleBuffers).
-    uint64_t m_bytesQueuedAtTick = 0;      // m_bytesQueued at the last 1 s tick
+    static constexpr int64_t kNever = INT64_MAX;
+    static constexpr int64_t kIdleCheckMs = 1000;
+    int64_t m_housekeepingDueMs = kNever;  // when m_housekeeping fires (Server::monotonicMs())
+    int64_t m_idleCheckMs = kNever;        // the next idle check, armed when a buffer grew
+    uint64_t m_bytesQueuedAtCheck = 0;     // m_bytesQueued when the idle check was armed
+    std::size_t m_capacityKept = 0;        // bufferCapacity() after the last release
 };
 
 } // namespace ua

@@ -156,48 +156,43 @@ void EpollEventDispatcher::dispatchDescriptor(std::uint64_t data, std::uint32_t 
 // --- timers --------------------------------------------------------------------------------
 
 void EpollEventDispatcher::siftUp(std::size_t i) {
-    Timer* t = m_heap[i];
+    const HeapEntry e = m_heap[i];
     while (i > 0) {
         const std::size_t parent = (i - 1) / 2;
-        if (!before(t, m_heap[parent])) break;
-        m_heap[i] = m_heap[parent];
-        m_heap[i]->heapIndex = i;
+        if (!before(e, m_heap[parent])) break;
+        place(i, m_heap[parent]);
         i = parent;
     }
-    m_heap[i] = t;
-    t->heapIndex = i;
+    place(i, e);
 }
 
 void EpollEventDispatcher::siftDown(std::size_t i) {
-    Timer* t = m_heap[i];
+    const HeapEntry e = m_heap[i];
     const std::size_t n = m_heap.size();
     for (;;) {
         std::size_t child = 2 * i + 1;
         if (child >= n) break;
         if (child + 1 < n && before(m_heap[child + 1], m_heap[child])) ++child;
-        if (!before(m_heap[child], t)) break;
-        m_heap[i] = m_heap[child];
-        m_heap[i]->heapIndex = i;
+        if (!before(m_heap[child], e)) break;
+        place(i, m_heap[child]);
         i = child;
     }
-    m_heap[i] = t;
-    t->heapIndex = i;
+    place(i, e);
 }
 
 void EpollEventDispatcher::heapPush(Timer* t) {
-    m_heap.push_back(t);
+    m_heap.push_back(HeapEntry{t->deadlineNs, t->order, t});
     siftUp(m_heap.size() - 1);
 }
 
 void EpollEventDispatcher::heapRemove(Timer* t) {
     const std::size_t i = t->heapIndex;
-    Timer* last = m_heap.back();
+    const HeapEntry last = m_heap.back();
     m_heap.pop_back();
     if (i < m_heap.size()) {
-        m_heap[i] = last;
-        last->heapIndex = i;
+        place(i, last);
         siftDown(i);
-        siftUp(last->heapIndex);
+        siftUp(last.timer->heapIndex);
     }
 }
 
@@ -281,15 +276,18 @@ int EpollEventDispatcher::activateTimers() {
     const std::uint64_t round = ++m_round;
     int fired = 0;
     while (!m_heap.empty()) {
-        Timer* t = m_heap.front();
+        if (m_heap.front().deadlineNs > now) break;
+        Timer* t = m_heap.front().timer;
         // Timers registered or fired in this round wait for the next one (a zero interval fires
         // once per call, as Qt's).
-        if (t->deadlineNs > now || t->round == round) break;
+        if (t->round == round) break;
         t->round = round;
         const std::int64_t interval = msToNs(t->intervalMs);
         t->deadlineNs += interval;
         if (t->deadlineNs <= now) t->deadlineNs = now + (interval > 0 ? interval : 1);
         t->order = ++m_order;
+        m_heap.front().deadlineNs = t->deadlineNs;
+        m_heap.front().order = t->order;
         siftDown(0);
         if (t->firing) continue;  // its handler runs a nested loop: not again inside itself
         const int id = t->id;
@@ -305,7 +303,7 @@ int EpollEventDispatcher::activateTimers() {
 
 int EpollEventDispatcher::waitTimeoutMs() const {
     if (m_heap.empty()) return -1;
-    const std::int64_t left = m_heap.front()->deadlineNs - nowNs();
+    const std::int64_t left = m_heap.front().deadlineNs - nowNs();
     if (left <= 0) return 0;
     const std::int64_t ms = (left + 999'999) / 1'000'000;  // never early: a wake before the deadline fires nothing
     return ms > INT32_MAX ? INT32_MAX : int(ms);

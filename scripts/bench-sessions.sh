@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The server's CPU per request at a fixed rate spread over more and more Sessions (issue 25):
+# read-1, open loop, one request in flight per Session, our headless ua-server started per step
+# with Qt's event loop (UA_EVENT_LOOP=qt) or the epoll loop, alternately, in the same run. The
+# load tester always runs on the epoll loop, so only the server differs.
+# Usage: scripts/bench-sessions.sh [--sessions 100,1000,3000,10000] [--rate 3000] [--rounds 3]
+#                                  [--seconds 8] [--loops qt,epoll] [--build build]
+# Prints a Markdown table of medians (docs/Benchmarks.md, "An event loop per I/O thread on epoll").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sessions=100,1000,3000,10000 rate=3000 rounds=3 seconds=8 loops=qt,epoll build=build
+while (($#)); do
+    case $1 in
+    --sessions) sessions=$2; shift 2 ;;
+    --rate) rate=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --seconds) seconds=$2; shift 2 ;;
+    --loops) loops=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+server=$build/server-app/ua-server
+loadtest=$build/loadtest-app/ua-loadtest
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+ulimit -n "$(ulimit -Hn)"
+port=4920
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for n in ${sessions//,/ }; do
+    for ((r = 1; r <= rounds; ++r)); do
+        for loop in ${loops//,/ }; do
+            port=$((port + 1))
+            envs=()
+            [[ $loop == qt ]] && envs=(UA_EVENT_LOOP=qt)
+            env "${envs[@]}" "$server" --headless --port "$port" --max-sessions $((n + 100)) \
+                --max-channels $((n + 200)) --max-handshakes 0 --max-pending-sessions 0 \
+                --config "$out/none.json" >"$out/server-$port.log" 2>&1 &
+            spid=$!
+            for _ in $(seq 50); do
+                ss -ltn "sport = :$port" | grep -q LISTEN && break
+                sleep 0.1
+            done
+            if ! "$loadtest" run "opc.tcp://localhost:$port" --sessions "$n" --rate "$rate" --duration "$seconds" \
+                --warmup 2 --connect-window 64 --server-pid "$spid" --quiet --json "$out/$n-$loop-$r.json" \
+                >"$out/$n-$loop-$r.txt" 2>&1; then
+                echo "sessions $n $loop round $r failed:" >&2
+                tail -3 "$out/$n-$loop-$r.txt" >&2
+            fi
+            kill "$spid" 2>/dev/null || true
+            wait "$spid" 2>/dev/null || true
+            echo "sessions $n $loop round $r: $(tail -1 "$out/$n-$loop-$r.txt")" >&2
+        done
+    done
+done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+python3 - "$out" "$sessions" "$loops" <<'EOF'
+import glob, json, statistics, sys
+out, sessions, loops = sys.argv[1], sys.argv[2].split(','), sys.argv[3].split(',')
+def med(xs): return statistics.median(xs) if xs else float('nan')
+print('| Sessions | server loop | requests/s | server CPU % of a core | server CPU µs/request | server RSS MB | KB per Session | p50 / p99 ms | load tester CPU % | rounds |')
+print('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+base = {}
+for n in sessions:
+    for loop in loops:
+        steps = []
+        for f in glob.glob(f'{out}/{n}-{loop}-*.json'):
+            try: steps.append(json.load(open(f))['steps'][0])
+            except Exception: pass
+        if not steps: print(f'| {n} | {loop} | failed | | | | | | | 0 |'); continue
+        us = med([s['serverCpuMsPerOp'] * 1000 for s in steps])
+        rss = med([s['serverRssKb'] for s in steps]) / 1024
+        print(f"| {int(n):,} | {loop} | {med([s['requestsPerS'] for s in steps]):,.0f} | {med([s['serverCpuPercent'] for s in steps]):.1f} "
+              f"| {us:.1f} | {rss:.1f} | {rss * 1024 / int(n):.1f} | {med([s['p50Us'] for s in steps]) / 1000:.2f} / "
+              f"{med([s['p99Us'] for s in steps]) / 1000:.2f} | {med([s['clientCpuPercent'] for s in steps]):.0f} | {len(steps)} |")
+EOF
