@@ -66,7 +66,12 @@ struct Session {
     std::atomic<std::shared_ptr<SessionSubscriptions>> subscriptions;
 
     void touch(int64_t nowMs) { lastActivityMs.store(nowMs, std::memory_order_relaxed); }
-    bool expired(int64_t nowMs) const { return nowMs - lastActivityMs.load(std::memory_order_relaxed) > int64_t(timeoutMs); }
+    // NaN: expired; 1e15 ms and more (infinity): never (SessionManager::nextCheckMs agrees).
+    bool expired(int64_t nowMs) const {
+        if (timeoutMs != timeoutMs) return true;
+        if (timeoutMs >= 1e15) return false;
+        return nowMs - lastActivityMs.load(std::memory_order_relaxed) > int64_t(timeoutMs);
+    }
 };
 
 using SessionPtr = std::shared_ptr<Session>;

@@ -41,15 +41,53 @@ Guid randomGuid() {
 }
 } // namespace
 
+namespace {
+bool laterCheck(const auto& a, const auto& b) { return a.atMs > b.atMs; }  // std::*_heap: a min-heap
+
+int64_t plusMs(int64_t at, double ms) {
+    if (!(ms >= 0)) return at;  // NaN or negative: at once
+    if (ms >= 1e15) return INT64_MAX;
+    return at + int64_t(ms) + 1;
+}
+} // namespace
+
+void SessionManager::forgetUnactivated(const Session* s) {
+    for (std::size_t i = 0; i < m_unactivated.size(); ++i)
+        if (m_unactivated[i].get() == s) {
+            m_unactivated[i] = std::move(m_unactivated.back());
+            m_unactivated.pop_back();
+            return;
+        }
+}
+
 void SessionManager::erased(Session& s, SessionEnd why) {
-    if (!s.activated.load(std::memory_order_relaxed)) m_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (!s.activated.load(std::memory_order_relaxed)) {
+        m_pending.fetch_sub(1, std::memory_order_relaxed);
+        forgetUnactivated(&s);
+    }
     if (onRemoved) onRemoved(s, why);
 }
 
 void SessionManager::markActivated(const SessionPtr& s) {
     QMutexLocker lock(&m_mutex);
     if (s->activated.exchange(true)) return;
-    if (m_byToken.count(s->authenticationToken)) m_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (m_byToken.count(s->authenticationToken)) {
+        m_pending.fetch_sub(1, std::memory_order_relaxed);
+        forgetUnactivated(s.get());
+    }
+}
+
+int64_t SessionManager::nextCheckMs(const Session& s) const {
+    const int64_t last = s.lastActivityMs.load(std::memory_order_relaxed);
+    int64_t due = plusMs(last, s.timeoutMs);
+    if (m_activationTimeoutMs && !s.activated.load(std::memory_order_relaxed))
+        due = std::min(due, plusMs(last, double(m_activationTimeoutMs)));
+    return due;
+}
+
+void SessionManager::scheduleCheck(const SessionPtr& s) {
+    m_checks.push_back(ExpiryCheck{nextCheckMs(*s), s});
+    std::push_heap(m_checks.begin(), m_checks.end(), laterCheck<ExpiryCheck, ExpiryCheck>);
 }
 
 SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t nowMs, StatusCode* refused) {
@@ -67,21 +105,21 @@ SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t 
     }
     if (int(m_byToken.size()) >= m_maxSessions) {
         // 5.7.2.1: against misbehaving clients, the oldest Session not activated makes room.
-        auto oldest = m_byToken.end();
-        for (auto it = m_byToken.begin(); it != m_byToken.end(); ++it)
-            if (!it->second->activated && (oldest == m_byToken.end() || it->second->lastActivityMs < oldest->second->lastActivityMs))
-                oldest = it;
-        if (oldest == m_byToken.end()) {
+        SessionPtr gone;
+        for (const SessionPtr& u : m_unactivated)
+            if (!gone || u->lastActivityMs < gone->lastActivityMs) gone = u;
+        if (!gone) {
             if (refused) *refused = status::BadTooManySessions;
             return nullptr;
         }
-        const SessionPtr gone = oldest->second;
         gone->closed = true;
-        m_byToken.erase(oldest);
+        m_byToken.erase(gone->authenticationToken);
         erased(*gone, SessionEnd::Aborted);
     }
     m_byToken.emplace(s->authenticationToken, s);
     m_pending.fetch_add(1, std::memory_order_relaxed);
+    m_unactivated.push_back(s);
+    scheduleCheck(s);
     return s;
 }
 
@@ -99,34 +137,38 @@ void SessionManager::remove(const SessionPtr& s, SessionEnd why) {
 
 void SessionManager::channelClosed(uint32_t channelId) {
     QMutexLocker lock(&m_mutex);
-    for (auto it = m_byToken.begin(); it != m_byToken.end();) {
-        if (!it->second->activated && it->second->channelId == channelId) {
-            const SessionPtr s = it->second;
-            s->closed = true;
-            it = m_byToken.erase(it);
-            erased(*s, SessionEnd::Aborted);
-        } else {
-            ++it;
+    for (std::size_t i = 0; i < m_unactivated.size();) {
+        if (m_unactivated[i]->channelId != channelId) {
+            ++i;
+            continue;
         }
+        const SessionPtr s = m_unactivated[i];  // erased() takes it out of m_unactivated
+        s->closed = true;
+        m_byToken.erase(s->authenticationToken);
+        erased(*s, SessionEnd::Aborted);
     }
 }
 
 int SessionManager::expire(int64_t nowMs) {
     QMutexLocker lock(&m_mutex);
     int n = 0;
-    for (auto it = m_byToken.begin(); it != m_byToken.end();) {
-        Session& s = *it->second;
+    while (!m_checks.empty() && m_checks.front().atMs <= nowMs) {
+        std::pop_heap(m_checks.begin(), m_checks.end(), laterCheck<ExpiryCheck, ExpiryCheck>);
+        const SessionPtr s = m_checks.back().session.lock();
+        m_checks.pop_back();
+        if (!s || s->closed) continue;  // removed another way
+        const auto it = m_byToken.find(s->authenticationToken);
+        if (it == m_byToken.end() || it->second != s) continue;
         // Not activated: lastActivityMs is its creation time (no request is served before).
-        const bool unactivated = m_activationTimeoutMs && !s.activated &&
-                                 nowMs - s.lastActivityMs.load(std::memory_order_relaxed) > int64_t(m_activationTimeoutMs);
-        if (s.expired(nowMs) || unactivated) {
-            const SessionPtr keep = it->second;
-            keep->closed = true;
-            it = m_byToken.erase(it);
-            erased(*keep, unactivated && !keep->expired(nowMs) ? SessionEnd::Aborted : SessionEnd::TimedOut);
+        const bool unactivated = m_activationTimeoutMs && !s->activated &&
+                                 nowMs - s->lastActivityMs.load(std::memory_order_relaxed) > int64_t(m_activationTimeoutMs);
+        if (s->expired(nowMs) || unactivated) {
+            s->closed = true;
+            m_byToken.erase(it);
+            erased(*s, unactivated && !s->expired(nowMs) ? SessionEnd::Aborted : SessionEnd::TimedOut);
             ++n;
         } else {
-            ++it;
+            scheduleCheck(s);  // active since: looked at again at its new deadline
         }
     }
     return n;

@@ -1,0 +1,127 @@
+// SessionManager (libua/ua/server/SessionManager.h) on its own, with a clock the test sets: expiry
+// looked at at each Session's deadline (an active Session is kept and expires a timeout after its
+// last request), the activation timeout, channelClosed() and making room at maxSessions (OPC
+// 10000-4 5.6.2, 5.7.2.1), and every removal reported once.
+#include "ua/server/SessionManager.h"
+
+#include "ua/encoding/generated/StatusCodes.h"
+
+#include <QTest>
+#include "TestMain.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace ua;
+
+namespace {
+struct SessionEnds {
+    std::vector<SessionEnd> ends;
+    void attach(SessionManager& m) {
+        m.onRemoved = [this](const Session&, SessionEnd why) { ends.push_back(why); };
+    }
+};
+} // namespace
+
+class TestSessionManager : public QObject {
+    Q_OBJECT
+private slots:
+    void anActiveSessionExpiresATimeoutAfterItsLastRequest() {
+        SessionManager m(100);
+        SessionEnds ends;
+        ends.attach(m);
+        const SessionPtr idle = m.create(1, 100, 0);
+        const SessionPtr busy = m.create(2, 100, 0);
+        m.markActivated(idle);
+        m.markActivated(busy);
+        busy->touch(80);
+        QCOMPARE(m.expire(100), 0);  // not past 100 ms yet
+        QCOMPARE(m.expire(101), 1);  // idle: 101 - 0 > 100
+        QVERIFY(idle->closed);
+        QVERIFY(!busy->closed);
+        busy->touch(150);
+        QCOMPARE(m.expire(181), 0);  // its deadline moved: 150 + 100
+        QCOMPARE(m.expire(250), 0);
+        QCOMPARE(m.expire(251), 1);
+        QVERIFY(busy->closed);
+        QCOMPARE(m.count(), 0);
+        QCOMPARE(ends.ends, (std::vector<SessionEnd>{SessionEnd::TimedOut, SessionEnd::TimedOut}));
+    }
+
+    void unactivatedSessionsAreAbortedAfterTheActivationTimeout() {
+        SessionManager m(100, 0, 50);
+        SessionEnds ends;
+        ends.attach(m);
+        const SessionPtr waiting = m.create(1, 10'000, 0);
+        const SessionPtr activated = m.create(1, 10'000, 0);
+        m.markActivated(activated);
+        QCOMPARE(m.pendingCount(), 1);
+        QCOMPARE(m.expire(50), 0);
+        QCOMPARE(m.expire(51), 1);
+        QVERIFY(waiting->closed);
+        QVERIFY(!activated->closed);
+        QCOMPARE(m.pendingCount(), 0);
+        QCOMPARE(ends.ends, std::vector<SessionEnd>{SessionEnd::Aborted});
+    }
+
+    void aClosedChannelTakesOnlyItsUnactivatedSessions() {
+        SessionManager m(100);
+        const SessionPtr a = m.create(7, 1000, 0);
+        const SessionPtr b = m.create(7, 1000, 0);
+        const SessionPtr other = m.create(8, 1000, 0);
+        m.markActivated(b);
+        m.channelClosed(7);
+        QVERIFY(a->closed);
+        QVERIFY(!b->closed);  // activated: it outlives its channel (OPC 10000-4 5.6.2)
+        QVERIFY(!other->closed);
+        QCOMPARE(m.count(), 2);
+        QCOMPARE(m.pendingCount(), 1);
+    }
+
+    void atMaxSessionsTheOldestUnactivatedMakesRoom() {
+        SessionManager m(3);
+        const SessionPtr first = m.create(1, 1000, 10);
+        const SessionPtr second = m.create(1, 1000, 20);
+        const SessionPtr third = m.create(1, 1000, 30);
+        m.markActivated(first);
+        const SessionPtr fourth = m.create(1, 1000, 40);
+        QVERIFY(fourth);
+        QVERIFY(second->closed);  // the oldest not activated
+        QVERIFY(!third->closed);
+        m.markActivated(third);
+        m.markActivated(fourth);
+        StatusCode refused;
+        QVERIFY(!m.create(1, 1000, 50, &refused));
+        QCOMPARE(refused, StatusCode(status::BadTooManySessions));
+    }
+
+    void aRemovedSessionIsNotExpiredAgain() {
+        SessionManager m(10);
+        SessionEnds ends;
+        ends.attach(m);
+        const SessionPtr s = m.create(1, 100, 0);
+        m.markActivated(s);
+        m.remove(s);
+        QCOMPARE(m.expire(1000), 0);
+        QCOMPARE(ends.ends, std::vector<SessionEnd>{SessionEnd::Closed});
+    }
+
+    // A timeout too large for the clock never expires; NaN and negative ones expire at the first
+    // look (a revised timeout is never either: CreateSession clamps it).
+    void timeoutsAtTheEdges() {
+        SessionManager m(10);
+        const SessionPtr huge = m.create(1, 1e300, 0);
+        const SessionPtr inf = m.create(1, std::numeric_limits<double>::infinity(), 0);
+        const SessionPtr neg = m.create(1, -5, 0);
+        const SessionPtr nan = m.create(1, std::nan(""), 0);
+        for (const auto& s : {huge, inf, neg, nan}) m.markActivated(s);
+        QCOMPARE(m.expire(1), 2);
+        QVERIFY(neg->closed && nan->closed);
+        QCOMPARE(m.expire(std::numeric_limits<int64_t>::max() / 2), 0);
+        QVERIFY(!huge->closed && !inf->closed);
+    }
+};
+
+UA_TEST_GUILESS_MAIN(TestSessionManager)
+#include "tst_session_manager.moc"
