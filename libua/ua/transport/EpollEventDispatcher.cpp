@@ -12,6 +12,24 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+// ThreadSanitizer builds: QThread::exit() calls interrupt() from another thread under the
+// QThread's mutex, and the thread deletes its dispatcher only after it has taken the pointer away
+// under the same mutex. Qt is not instrumented, so TSan does not see that edge and reports the
+// eventfd's write() against its close() in the destructor; the annotations below state it (a
+// release at the end of every wakeUp()/interrupt(), an acquire in the destructor). In any other
+// build they are nothing.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#include <sanitizer/tsan_interface.h>
+#define UA_TSAN_RELEASE(p) __tsan_release(p)
+#define UA_TSAN_ACQUIRE(p) __tsan_acquire(p)
+#endif
+#endif
+#ifndef UA_TSAN_RELEASE
+#define UA_TSAN_RELEASE(p) ((void)0)
+#define UA_TSAN_ACQUIRE(p) ((void)0)
+#endif
+
 namespace ua {
 
 namespace {
@@ -51,6 +69,7 @@ EpollEventDispatcher::EpollEventDispatcher(QObject* parent) : QAbstractEventDisp
 }
 
 EpollEventDispatcher::~EpollEventDispatcher() {
+    UA_TSAN_ACQUIRE(this);
     ::close(m_wakeFd);
     ::close(m_epoll);
 }
@@ -312,9 +331,11 @@ int EpollEventDispatcher::waitTimeoutMs() const {
 // --- the loop ------------------------------------------------------------------------------
 
 void EpollEventDispatcher::wakeUp() {
-    if (m_wakePending.exchange(true, std::memory_order_acq_rel)) return;
-    const std::uint64_t one = 1;
-    while (::write(m_wakeFd, &one, sizeof one) < 0 && errno == EINTR) {}
+    if (!m_wakePending.exchange(true, std::memory_order_acq_rel)) {
+        const std::uint64_t one = 1;
+        while (::write(m_wakeFd, &one, sizeof one) < 0 && errno == EINTR) {}
+    }
+    UA_TSAN_RELEASE(this);
 }
 
 void EpollEventDispatcher::interrupt() {
