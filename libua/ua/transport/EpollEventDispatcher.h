@@ -21,7 +21,9 @@
 // Qt::PreciseTimer. A timer late by more than its interval fires once and is rescheduled from now.
 //
 // Differences: with QEventLoop::ExcludeSocketNotifiers the sockets stay in the epoll set, so a
-// waiting loop that excludes them wakes when one is ready (and does not dispatch it).
+// waiting loop that excludes them wakes when one is ready (and does not dispatch it). epoll cannot
+// watch a regular file (EPERM): a notifier on one is never activated and a warning is printed
+// (poll would call it readable at every wait); sockets, pipes, eventfds and inotify work.
 //
 // One thread: the one whose dispatcher it is (QThread::setEventDispatcher before start()), except
 // wakeUp() and interrupt(), which any thread may call.
