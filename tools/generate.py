@@ -5,7 +5,8 @@ Usage: tools/generate.py <nodeset-dir> <csv-dir> <output-dir>
 
 Reads <nodeset-dir>/Opc.Ua.Types.bsd (enumerations and structured types; the pinned npm package
 node-opcua-nodesets, tools/schema/package.json) and <csv-dir>/NodeIds.csv (namespace-0 NodeIds),
-StatusCode.csv and AttributeIds.csv (committed in tools/schema), all OPC 10000 1.05.03, and writes:
+StatusCode.csv and AttributeIds.csv (the OPC Foundation's UA-Nodeset repository, Schema/; not in
+this repository, only their output is: tools/schema/README.md), all OPC 10000 1.05.03, and writes:
   StatusCodes.h/.cpp  every StatusCode with its name and description, and a lookup
   NodeIds.h           a constant for every NodeId of namespace 0, and the AttributeIds
   Types.h             every enumeration and structured type, with encode/decode/forEachField
