@@ -199,8 +199,8 @@ void EpollEventDispatcher::siftDown(std::size_t i) {
     place(i, e);
 }
 
-void EpollEventDispatcher::heapPush(Timer* t) {
-    m_heap.push_back(HeapEntry{t->deadlineNs, t->order, t});
+void EpollEventDispatcher::heapPush(Timer* t, std::int64_t deadlineNs) {
+    m_heap.push_back(HeapEntry{deadlineNs, ++m_order, t});
     siftUp(m_heap.size() - 1);
 }
 
@@ -227,8 +227,8 @@ void EpollEventDispatcher::registerTimer(int timerId, qint64 interval, Qt::Timer
         return;
     }
     Timer& t = it->second;
-    t = Timer{timerId, interval, timerType, object, nowNs() + msToNs(interval), ++m_order, 0, m_round, false};
-    heapPush(&t);
+    t = Timer{timerId, interval, timerType, object, 0, m_round, false};
+    heapPush(&t, nowNs() + msToNs(interval));
     m_timersOf[object].push_back(timerId);
 }
 
@@ -284,7 +284,7 @@ QList<QAbstractEventDispatcher::TimerInfo> EpollEventDispatcher::registeredTimer
 int EpollEventDispatcher::remainingTime(int timerId) {
     const auto it = m_timers.find(timerId);
     if (it == m_timers.end()) return -1;
-    const std::int64_t left = it->second.deadlineNs - nowNs();
+    const std::int64_t left = m_heap[it->second.heapIndex].deadlineNs - nowNs();
     if (left <= 0) return 0;
     return int((left + 999'999) / 1'000'000);
 }
@@ -302,11 +302,10 @@ int EpollEventDispatcher::activateTimers() {
         if (t->round == round) break;
         t->round = round;
         const std::int64_t interval = msToNs(t->intervalMs);
-        t->deadlineNs += interval;
-        if (t->deadlineNs <= now) t->deadlineNs = now + (interval > 0 ? interval : 1);
-        t->order = ++m_order;
-        m_heap.front().deadlineNs = t->deadlineNs;
-        m_heap.front().order = t->order;
+        HeapEntry& top = m_heap.front();
+        top.deadlineNs += interval;
+        if (top.deadlineNs <= now) top.deadlineNs = now + (interval > 0 ? interval : 1);
+        top.order = ++m_order;
         siftDown(0);
         if (t->firing) continue;  // its handler runs a nested loop: not again inside itself
         const int id = t->id;

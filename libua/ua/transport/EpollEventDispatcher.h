@@ -77,9 +77,7 @@ private:
         qint64 intervalMs;
         Qt::TimerType type;
         QObject* object;
-        std::int64_t deadlineNs;
-        std::uint64_t order;  // FIFO among equal deadlines
-        std::size_t heapIndex;
+        std::size_t heapIndex;  // its entry in m_heap, which holds its deadline
         std::uint64_t round;  // the activation round that fired or registered it
         bool firing;
     };
@@ -91,7 +89,7 @@ private:
     int activateTimers();
     int waitTimeoutMs() const;
 
-    void heapPush(Timer* t);
+    void heapPush(Timer* t, std::int64_t deadlineNs);
     void heapRemove(Timer* t);
     void siftUp(std::size_t i);
     void siftDown(std::size_t i);
@@ -99,7 +97,7 @@ private:
     // timers (10,000 timers: the pointer chase was 12 % of the server's samples).
     struct HeapEntry {
         std::int64_t deadlineNs;
-        std::uint64_t order;
+        std::uint64_t order;  // FIFO among equal deadlines
         Timer* timer;
     };
     static bool before(const HeapEntry& a, const HeapEntry& b) {
