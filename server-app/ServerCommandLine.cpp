@@ -59,6 +59,10 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     const QCommandLineOption maxChannels(QStringLiteral("max-channels"),
                                          QStringLiteral("Connections at most; keep it above --max-sessions (beyond: ERR Bad_TcpServerTooBusy)."),
                                          QStringLiteral("n"));
+    const QCommandLineOption maxSubscriptions(QStringLiteral("max-subscriptions"),
+                                              QStringLiteral("Subscriptions at most, server-wide (CreateSubscription beyond: "
+                                                             "Bad_TooManySubscriptions; 0 = no limit; default 5000)."),
+                                              QStringLiteral("n"));
     const QCommandLineOption maxHandshakes(QStringLiteral("max-handshakes"),
                                            QStringLiteral("Channels in their handshake at once (Hello until a Session is activated); "
                                                           "a Hello beyond: ERR Bad_TcpServerTooBusy (0 = no bound; -1, the default: 8 per I/O thread)."),
@@ -91,7 +95,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                             QStringLiteral("name")});
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
-                          maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page, platform})
+                          maxSubscriptions, maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -132,7 +136,8 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     ServerSettings& s = r.settings;
     if (!number(port, 0, 65535, &s.port) || !number(threads, 0, 256, &s.ioThreads) ||
         !number(demoEvents, 0, 3'600'000, &s.demoEventsMs) || !number(maxSessions, 1, 1'000'000, &s.maxSessions) ||
-        !number(maxChannels, 1, 1'000'000, &s.maxChannels) || !number(shutdownDelay, 0, 3600, &s.shutdownDelaySeconds) ||
+        !number(maxChannels, 1, 1'000'000, &s.maxChannels) ||
+        !number(maxSubscriptions, 0, 10'000'000, &s.maxSubscriptions) || !number(shutdownDelay, 0, 3600, &s.shutdownDelaySeconds) ||
         !number(lag, 1, 3600, &r.guiLagReportSeconds) || !number(shotsAfter, 0, 3600, &r.screenshotsAfterSeconds) ||
         !number(maxHandshakes, -1, 1'000'000, &s.admission.maxHandshakes) ||
         !number(maxPending, -1, 1'000'000, &s.admission.maxPendingSessions) ||

@@ -142,7 +142,9 @@ QJsonObject ServerSettings::toJson() const {
                                {"maxChannels", maxChannels},
                                {"maxSessionDiagnosticsObjects", maxSessionDiagnosticsObjects},
                                {"minSessionTimeoutMs", minSessionTimeoutMs},
-                               {"maxSessionTimeoutMs", maxSessionTimeoutMs}}},
+                               {"maxSessionTimeoutMs", maxSessionTimeoutMs},
+                               {"maxSubscriptions", maxSubscriptions},
+                               {"maxMonitoredItems", maxMonitoredItems}}},
         {"admission", QJsonObject{{"maxHandshakes", admission.maxHandshakes},
                                   {"handshakeTimeoutMs", double(admission.handshakeTimeoutMs)},
                                   {"helloTimeoutMs", double(admission.helloTimeoutMs)},
@@ -220,7 +222,9 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
         !readNumber(o, "maxChannels", &s.maxChannels, 1, 1'000'000, lim, error) ||
         !readNumber(o, "maxSessionDiagnosticsObjects", &s.maxSessionDiagnosticsObjects, 0, 1'000'000, lim, error) ||
         !readNumber(o, "minSessionTimeoutMs", &s.minSessionTimeoutMs, 0, 1e12, lim, error) ||
-        !readNumber(o, "maxSessionTimeoutMs", &s.maxSessionTimeoutMs, 0, 1e12, lim, error))
+        !readNumber(o, "maxSessionTimeoutMs", &s.maxSessionTimeoutMs, 0, 1e12, lim, error) ||
+        !readNumber(o, "maxSubscriptions", &s.maxSubscriptions, 0, 10'000'000, lim, error) ||
+        !readNumber(o, "maxMonitoredItems", &s.maxMonitoredItems, 0, 100'000'000, lim, error))
         return std::nullopt;
     if (s.minSessionTimeoutMs > s.maxSessionTimeoutMs) {
         if (error) *error = QStringLiteral("limits: minSessionTimeoutMs is larger than maxSessionTimeoutMs");
@@ -333,6 +337,8 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.maxSessionDiagnosticsObjects = maxSessionDiagnosticsObjects;
     c.minSessionTimeoutMs = minSessionTimeoutMs;
     c.maxSessionTimeoutMs = maxSessionTimeoutMs;
+    c.subscriptions.maxSubscriptions = uint32_t(maxSubscriptions);
+    c.subscriptions.maxMonitoredItems = uint32_t(maxMonitoredItems);
     c.demoNamespace = demoNamespace;
     c.demoUpdateRateMs = demoUpdateRateMs;
     c.demoEventsMs = demoEventsMs;

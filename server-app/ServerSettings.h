@@ -12,7 +12,8 @@
 //                                  { "policy": "Basic256Sha256", "mode": "SignAndEncrypt" }, ... ],
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
 //     "limits": { "maxSessions": 1200, "maxChannels": 1300, "maxSessionDiagnosticsObjects": 100,
-//                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
+//                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000,
+//                 "maxSubscriptions": 5000, "maxMonitoredItems": 100000 },
 //     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "helloTimeoutMs": 10000,
 //                    "busyDelayMs": 100, "maxPendingSessions": -1, "activationTimeoutMs": 10000 },
 //                    (-1: 8 per I/O thread; helloTimeoutMs at most 120000, OPC 10000-6 7.1.3)
@@ -55,6 +56,10 @@ struct ServerSettings {
     int maxSessionDiagnosticsObjects = 100;  // ServerConfig::maxSessionDiagnosticsObjects
     double minSessionTimeoutMs = 10'000;
     double maxSessionTimeoutMs = 3'600'000;
+    // server-wide counts (SubscriptionConfig; beyond: Bad_TooManySubscriptions and
+    // Bad_TooManyMonitoredItems, OPC 10000-4 5.14.2, 5.13.2); 0: no limit
+    int maxSubscriptions = 5'000;
+    int maxMonitoredItems = 100'000;
     // admission control and backpressure (ua/server/AdmissionConfig.h; 0 turns a bound off)
     AdmissionConfig admission;
     BackpressureConfig backpressure;

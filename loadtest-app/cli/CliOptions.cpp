@@ -79,6 +79,8 @@ const QList<OptionSpec>& optionSpecs() {
         {"publishing", Value::Required, kLoad},
         {"queue-size", Value::Required, kLoad},
         {"publish-requests", Value::Required, kLoad},
+        {"keepalive-count", Value::Required, kLoad},
+        {"lifetime-count", Value::Required, kLoad},
         {"no-diagnostics", Value::None, kLoadSoak},
         // the target
         {"spawn-server", Value::Optional, kTargetSoak},
@@ -240,6 +242,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             else if (name == QLatin1String("variables")) p.variableCount = *n;
             else if (name == QLatin1String("queue-size")) p.queueSize = uint32_t(*n);
             else o.rounds = *n;
+        } else if (name == QLatin1String("keepalive-count") || name == QLatin1String("lifetime-count")) {
+            const auto n = integer(value, 1, 1'000'000);
+            if (!n) return bad(QStringLiteral("expected a whole number in [1, 1000000]"));
+            (name == QLatin1String("lifetime-count") ? p.lifetimeCount : p.maxKeepAliveCount) = uint32_t(*n);
         } else if (name == QLatin1String("publish-requests")) {
             const auto n = integer(value, 0, 1000);
             if (!n) return bad(QStringLiteral("expected a whole number in [0, 1000]"));

@@ -72,6 +72,8 @@ QJsonObject LoadParameters::toJson() const {
     o.insert(QStringLiteral("publishingIntervalMs"), publishingIntervalMs);
     o.insert(QStringLiteral("queueSize"), double(queueSize));
     o.insert(QStringLiteral("publishRequests"), double(publishRequests));
+    o.insert(QStringLiteral("maxKeepAliveCount"), double(maxKeepAliveCount));
+    o.insert(QStringLiteral("lifetimeCount"), double(lifetimeCount));
     o.insert(QStringLiteral("serverPid"), double(serverPid));
     o.insert(QStringLiteral("readServerDiagnostics"), readServerDiagnostics);
     return o;
@@ -113,6 +115,8 @@ std::optional<LoadParameters> LoadParameters::fromJson(const QJsonObject& o, QSt
     r.get(QStringLiteral("publishingIntervalMs"), p.publishingIntervalMs, 0, 1e9);
     r.getInt(QStringLiteral("queueSize"), p.queueSize, 0, 4294967295.0);
     r.getInt(QStringLiteral("publishRequests"), p.publishRequests, 0, 1000);
+    r.getInt(QStringLiteral("maxKeepAliveCount"), p.maxKeepAliveCount, 1, 4294967295.0);
+    r.getInt(QStringLiteral("lifetimeCount"), p.lifetimeCount, 1, 4294967295.0);
     r.getInt(QStringLiteral("serverPid"), p.serverPid, 0, 4294967295.0);
     r.get(QStringLiteral("readServerDiagnostics"), p.readServerDiagnostics);
     if (!r.ok()) {

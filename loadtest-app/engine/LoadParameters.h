@@ -78,6 +78,10 @@ struct LoadParameters {
     // client's own rule (2 for one Subscription). A cycle of more notifications than fit one
     // NotificationMessage (the server's maxNotificationsPerPublish) needs several.
     uint32_t publishRequests = 0;
+    // The Subscription's requested counts (OPC 10000-4 5.14.2: the server makes the lifetime at
+    // least 3 x the keep-alive count).
+    uint32_t maxKeepAliveCount = 10;
+    uint32_t lifetimeCount = 60;
 
     // --- Server figures ---
     // The server's process id on this machine (its CPU time and RSS from /proc); 0: unknown.

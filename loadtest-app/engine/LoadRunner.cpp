@@ -287,8 +287,8 @@ struct LoadRunner::Impl {
     void subscribe(Session* s) {
         SubscriptionSettings settings;
         settings.publishingIntervalMs = p.publishingIntervalMs;
-        settings.maxKeepAliveCount = 10;
-        settings.lifetimeCount = 60;
+        settings.maxKeepAliveCount = p.maxKeepAliveCount;
+        settings.lifetimeCount = p.lifetimeCount;
         SubscriptionHandlers h;
         Engine* e = engine.get();
         h.notification = [e, s](const SubscriptionNotification& n) { e->notified(*s, n); };  // on the I/O thread

@@ -44,6 +44,8 @@ ServerSettings nonDefault() {
     s.maxSessions = 2048;
     s.maxChannels = 2100;
     s.maxSessionDiagnosticsObjects = 7;
+    s.maxSubscriptions = 20'100;
+    s.maxMonitoredItems = 0;
     s.minSessionTimeoutMs = 5000;
     s.maxSessionTimeoutMs = 60000;
     s.demoNamespace = false;
@@ -89,6 +91,7 @@ void TestSettingsFile::roundTrip() {
     QCOMPARE(json["security"].toObject()["endpoints"].toArray()[0].toObject()["policy"].toString(), QStringLiteral("Aes256_Sha256_RsaPss"));
     QCOMPARE(json["security"].toObject()["userTokens"].toObject()["certificate"].toBool(), false);
     QCOMPARE(json["limits"].toObject()["maxSessions"].toInt(), 2048);
+    QCOMPARE(json["limits"].toObject()["maxSubscriptions"].toInt(), 20100);
     QCOMPARE(json["demo"].toObject()["eventsMs"].toInt(), 0);
 }
 
@@ -130,6 +133,8 @@ void TestSettingsFile::mapsOntoServerConfig() {
     QCOMPARE(c.maxSessions, 2048);
     QCOMPARE(c.maxChannels, 2100);
     QCOMPARE(c.maxSessionDiagnosticsObjects, 7);
+    QCOMPARE(c.subscriptions.maxSubscriptions, 20100u);
+    QCOMPARE(c.subscriptions.maxMonitoredItems, 0u);  // no limit
     QCOMPARE(c.minSessionTimeoutMs, 5000.0);
     QCOMPARE(c.maxSessionTimeoutMs, 60000.0);
     QVERIFY(!c.demoNamespace);
@@ -144,6 +149,8 @@ void TestSettingsFile::mapsOntoServerConfig() {
     QVERIFY(d.security.users.anonymousRoles & ua::roleBit(ua::Role::Operator));
     QCOMPARE(d.security.endpoints.size(), ua::ServerSecurityConfig{}.endpoints.size());
     QCOMPARE(d.demoEventsMs, 1000u);
+    QCOMPARE(d.subscriptions.maxSubscriptions, ua::SubscriptionConfig{}.maxSubscriptions);
+    QCOMPARE(d.subscriptions.maxMonitoredItems, ua::SubscriptionConfig{}.maxMonitoredItems);
 }
 
 void TestSettingsFile::badValues_data() {
@@ -162,6 +169,8 @@ void TestSettingsFile::badValues_data() {
     QTest::newRow("sessions zero") << QByteArray(R"({"limits":{"maxSessions":0}})") << "limits.maxSessions";
     QTest::newRow("diagnostics objects negative") << QByteArray(R"({"limits":{"maxSessionDiagnosticsObjects":-1}})")
                                                   << "limits.maxSessionDiagnosticsObjects";
+    QTest::newRow("subscriptions negative") << QByteArray(R"({"limits":{"maxSubscriptions":-1}})") << "limits.maxSubscriptions";
+    QTest::newRow("monitored items fraction") << QByteArray(R"({"limits":{"maxMonitoredItems":1.5}})") << "limits.maxMonitoredItems";
     QTest::newRow("timeouts crossed") << QByteArray(R"({"limits":{"minSessionTimeoutMs":9000,"maxSessionTimeoutMs":10}})") << "minSessionTimeoutMs";
     QTest::newRow("hello timeout over two minutes") << QByteArray(R"({"admission":{"helloTimeoutMs":120001}})")
                                                     << "admission.helloTimeoutMs";
@@ -209,6 +218,7 @@ void TestSettingsFile::commandLineOverridesFile() {
                                    QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--pki"), QStringLiteral("/tmp/p"),
                                    QStringLiteral("--demo-events-ms"), QStringLiteral("250"), QStringLiteral("--max-sessions"),
                                    QStringLiteral("3000"), QStringLiteral("--max-channels"), QStringLiteral("3001"),
+                                   QStringLiteral("--max-subscriptions"), QStringLiteral("25000"),
                                    QStringLiteral("--shutdown-delay"), QStringLiteral("0"), QStringLiteral("--hello-timeout"),
                                    QStringLiteral("2500")},
                                   {});
@@ -220,6 +230,8 @@ void TestSettingsFile::commandLineOverridesFile() {
     QCOMPARE(cl.settings.demoEventsMs, 250u);
     QCOMPARE(cl.settings.maxSessions, 3000);
     QCOMPARE(cl.settings.maxChannels, 3001);
+    QCOMPARE(cl.settings.maxSubscriptions, 25000);
+    QCOMPARE(cl.settings.toServerConfig().subscriptions.maxSubscriptions, 25000u);
     QCOMPARE(cl.settings.shutdownDelaySeconds, 0u);
     QCOMPARE(cl.settings.admission.helloTimeoutMs, 2500u);
     QCOMPARE(cl.settings.toServerConfig().admission.helloTimeoutMs, 2500u);
@@ -231,6 +243,7 @@ void TestSettingsFile::commandLineOverridesFile() {
     for (const QStringList& bad : {QStringList{QStringLiteral("--port"), QStringLiteral("65536")},
                                    QStringList{QStringLiteral("--shutdown-delay"), QStringLiteral("-1")},
                                    QStringList{QStringLiteral("--threads"), QStringLiteral("two")},
+                                   QStringList{QStringLiteral("--max-subscriptions"), QStringLiteral("-5")},
                                    QStringList{QStringLiteral("--hello-timeout"), QStringLiteral("0")},
                                    QStringList{QStringLiteral("--hello-timeout"), QStringLiteral("120001")},
                                    QStringList{QStringLiteral("--no-such-option")},

@@ -77,7 +77,7 @@ private slots:
                               "--duration", "7.5", "--warmup", "0", "--rate", "500", "--timeout", "900", "--io-threads", "2",
                               "--security", "Basic256Sha256", "--pki", "/tmp/p", "--first-id", "5000", "--variables", "50",
                               "--items", "7", "--sampling", "20", "--publishing", "250", "--publish-requests", "10",
-                              "--server-pid", "99", "--json", "-"});
+                              "--keepalive-count", "5", "--lifetime-count", "30", "--server-pid", "99", "--json", "-"});
         QVERIFY(o);
         const LoadParameters& p = o->parameters;
         QCOMPARE(o->command, QStringLiteral("run"));
@@ -103,6 +103,11 @@ private slots:
         QCOMPARE(p.publishRequests, 10u);
         QCOMPARE(o->jsonFile, QStringLiteral("-"));
         QVERIFY(parse({"run", "opc.tcp://h:4840"})->parameters.publishRequests == 0u);  // the client's rule
+        QCOMPARE(p.maxKeepAliveCount, 5u);
+        QCOMPARE(p.lifetimeCount, 30u);
+        QCOMPARE(parse({"run", "opc.tcp://h:4840"})->parameters.lifetimeCount, 60u);
+        QVERIFY(!parse({"run", "opc.tcp://h:4840", "--lifetime-count", "0"}));
+        QVERIFY(!parse({"run", "opc.tcp://h:4840", "--keepalive-count", "nan"}));
         QString bad;
         QVERIFY(!parse({"run", "opc.tcp://h:4840", "--publish-requests", "-1"}, &bad));
         QVERIFY2(bad.contains(QStringLiteral("--publish-requests")), qPrintable(bad));
