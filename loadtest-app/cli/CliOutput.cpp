@@ -68,8 +68,9 @@ QString resultLine(const LoadParameters& p, const StepResult& s) {
                  .arg(s.clientCpuMsPerOp >= 0 ? QString::number(s.clientCpuMsPerOp * 1000, 'f', 1) : QStringLiteral("-"))
                  .arg(s.clientCpuPercent, 0, 'f', 0);
     if (s.serverCpuMsPerOp >= 0 || s.serverRssKb >= 0)
-        parts << QStringLiteral("server %1 us/op %2 MB")
+        parts << QStringLiteral("server %1 us/op %2 % %3 MB")
                      .arg(s.serverCpuMsPerOp >= 0 ? QString::number(s.serverCpuMsPerOp * 1000, 'f', 1) : QStringLiteral("?"),
+                          s.serverCpuPercent >= 0 ? QString::number(s.serverCpuPercent, 'f', 1) : QStringLiteral("?"),
                           s.serverRssKb >= 0 ? QString::number(double(s.serverRssKb) / 1024.0, 'f', 1) : QStringLiteral("?"));
     if (p.scenario == Scenario::Subscribe)
         parts << QStringLiteral("notifications/s %1  fidelity min %2 % mean %3 % (%4 items < 99 %)")

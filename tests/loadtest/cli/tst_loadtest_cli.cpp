@@ -259,6 +259,9 @@ void TestLoadtestCli::readAndWriteSpawnedServer() {
     QStringList lines = resultLines(r.out);
     QVERIFY2(lines.size() == 1 && lines[0].startsWith(QStringLiteral("read-1 2x1  ")), qPrintable(r.text()));
     QVERIFY2(figure(lines[0], QStringLiteral("server")) > 0 && lines[0].contains(QStringLiteral(" MB")), qPrintable(lines[0]));
+    // "server X us/op Y % Z MB": the server's share of a core, printed also when no request was made.
+    const QRegularExpressionMatch cpu = QRegularExpression(QStringLiteral("server [0-9.]+ us/op ([0-9.]+) % [0-9.]+ MB")).match(lines[0]);
+    QVERIFY2(cpu.hasMatch() && cpu.captured(1).toDouble() > 0, qPrintable(lines[0]));
     const QJsonObject step = readJson(json).value("steps").toArray().at(0).toObject();
     QVERIFY(step.value("serverCpuMsPerOp").toDouble() > 0);
     QVERIFY(step.value("serverRssKb").toInteger() > 1000);
