@@ -17,6 +17,7 @@
 #include <QtTest>
 #include "MetaTypes.h"
 #include "TestMain.h"
+#include <algorithm>
 #include <cmath>
 
 using namespace ua;
@@ -204,6 +205,8 @@ private slots:
     void transferFromAnotherUserIsDenied();
     void diagnosticsCountWhatHappened();
     void itemsSampleWithTheSessionsRoles();
+    void parkedPublishTimesOutAtItsTimeoutHint();
+    void housekeepingLetsGoOfEmptyClosedSessionsOnly();
     void sessionDiagnosticsCountTheServices();
     void subscriptionDiagnosticsCountRepublishTransferAndDiscards();
 };
@@ -965,6 +968,7 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     session->roles = anonymous;
     session->permissions = defaultPermissions(anonymous);
     f.addSession("anonymous", session);
+    session->subscriptions.store(f.sessions.back());  // as services/SubscriptionService.cpp installs it
     const NodeId d = f.demo("Demo.Scalars.Double");       // only the Operator may read it
     const NodeId hidden = f.demo("Demo.Scalars.Float");   // AccessLevel without CurrentRead
     QCOMPARE(f.space->update([&](AddressSpace& s) {
@@ -996,6 +1000,7 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     // readable, unchanged, so not reported again.
     session->roles = op;
     session->permissions = defaultPermissions(op);
+    sessionAccessChanged(*session);  // what ActivateSession does after storing them
     f.publish(2, {}, 1);
     f.advanceMs(100);
     QCOMPARE(f.responses.size(), std::size_t(2));
@@ -1007,6 +1012,7 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     // Roles taken away again: Bad_UserAccessDenied once more, at the next deadline.
     session->roles = anonymous;
     session->permissions = defaultPermissions(anonymous);
+    sessionAccessChanged(*session);
     f.publish(3, {}, 1);
     f.advanceMs(100);
     QCOMPARE(f.responses.size(), std::size_t(3));
@@ -1014,6 +1020,73 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     QCOMPARE(n.size(), std::size_t(1));
     QCOMPARE(n[0].value.status, StatusCode(status::BadUserAccessDenied));
     QVERIFY(!n[0].value.hasValue);
+}
+
+// 5.14.5 / 7.33 RequestHeader.timeoutHint: a parked Publish request is answered Bad_Timeout at
+// its own deadline (a timer armed for the earliest parked deadline), the others stay parked.
+void TestSubscriptions::parkedPublishTimesOutAtItsTimeoutHint() {
+    SubscriptionFixture f;
+    QVERIFY(f.createSubscription(1000, 1000, 3000) != 0);  // no keep-alive within the test
+    auto publish = [&](uint32_t handle, uint32_t timeoutHintMs) {
+        PublishRequest req;
+        req.requestHeader.requestHandle = handle;
+        req.requestHeader.timeoutHint = timeoutHintMs;
+        f.ss().publish(ResponseTarget{nullptr, 0, handle}, req, f.nowUs);
+    };
+    publish(1, 5000);
+    publish(2, 700);   // earlier than the first: the timer is armed again
+    publish(3, 0);     // no timeoutHint: never times out
+    f.advanceMs(699);
+    QCOMPARE(f.responses.size(), std::size_t(0));
+    QCOMPARE(f.ss().parkedCount(), std::size_t(3));
+    f.advanceMs(2);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(f.responses[0].requestHandle, 2u);
+    QCOMPARE(f.responses[0].response.responseHeader.serviceResult, StatusCode(status::BadTimeout));
+    f.advanceMs(300);  // the first publishing cycle: a keep-alive on the oldest (handle 1)
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QCOMPARE(f.responses[1].requestHandle, 1u);
+    QVERIFY(f.responses[1].response.responseHeader.serviceResult.isGood());
+    publish(4, 3000);  // the timer, past its last deadline, is armed for this one
+    f.advanceMs(2999);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    f.advanceMs(2);
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QCOMPARE(f.responses[2].requestHandle, 4u);
+    QCOMPARE(f.responses[2].response.responseHeader.serviceResult, StatusCode(status::BadTimeout));
+    QCOMPARE(f.ss().parkedCount(), std::size_t(1));  // the one without a timeoutHint
+}
+
+// The scheduler keeps a SessionSubscriptions while its Session lives or it has Subscriptions; the
+// once-a-second housekeeping looks at the empty ones only and lets go of those whose Session is gone.
+void TestSubscriptions::housekeepingLetsGoOfEmptyClosedSessionsOnly() {
+    SubscriptionFixture f;
+    auto open = std::make_shared<Session>();
+    auto closing = std::make_shared<Session>();
+    auto withSubscription = std::make_shared<Session>();
+    for (const auto& s : {open, closing, withSubscription}) {
+        f.addSession("anonymous", s);
+        f.scheduler->adopt(f.sessions.back());
+    }
+    QCOMPARE(f.scheduler->sessionCount(), std::size_t(3));
+    const uint32_t kept = f.createSubscription(1000, 10, 30, 3);
+    QVERIFY(kept != 0);
+    const uint32_t dropped = f.createSubscription(1000, 10, 30, 2);
+    QVERIFY(dropped != 0);
+    QVERIFY(f.ss(2).remove(dropped));  // empty again
+    closing->closed = true;
+    withSubscription->closed = true;   // its Subscription runs out its lifetime first
+    f.scheduler->housekeeping(f.nowUs);
+    QCOMPARE(f.scheduler->sessionCount(), std::size_t(2));
+    QVERIFY(std::none_of(f.scheduler->sessions().begin(), f.scheduler->sessions().end(),
+                         [&](const auto& s) { return s.get() == &f.ss(2); }));
+    open.reset();  // the Session is destroyed: its empty SessionSubscriptions goes too
+    f.scheduler->housekeeping(f.nowUs);
+    QCOMPARE(f.scheduler->sessionCount(), std::size_t(1));
+    QCOMPARE(f.scheduler->sessions().front().get(), &f.ss(3));
+    QVERIFY(f.ss(3).remove(kept));
+    f.scheduler->housekeeping(f.nowUs);
+    QCOMPARE(f.scheduler->sessionCount(), std::size_t(0));
 }
 
 void TestSubscriptions::sessionDiagnosticsCountTheServices() {

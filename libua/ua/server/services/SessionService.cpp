@@ -229,8 +229,11 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
 
     s->userTokenType = user.tokenType;
     s->clientUserId = std::move(user.clientUserId);
-    s->roles.store(user.roles, std::memory_order_relaxed);
-    s->permissions.store(defaultPermissions(user.roles), std::memory_order_relaxed);
+    // Sequentially consistent, as the installation of Session::subscriptions and the loads after
+    // it: either that side sees these values or sessionAccessChanged() sees its object.
+    s->roles.store(user.roles);
+    s->permissions.store(defaultPermissions(user.roles));
+    sessionAccessChanged(*s);
     s->serverNonce = newNonce();  // a serverNonce is used once
     s->channelId = ctx.channelId; // a later activation moves the Session to this channel
     s->localeIds = req.localeIds;

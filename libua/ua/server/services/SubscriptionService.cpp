@@ -21,8 +21,13 @@ std::shared_ptr<SessionSubscriptions> sessionSubscriptions(RequestContext& ctx) 
     auto created = std::make_shared<SessionSubscriptions>(*home, s.sessionId, sessionUserKey(s), ctx.session);
     std::shared_ptr<SessionSubscriptions> expected;
     if (!s.subscriptions.compare_exchange_strong(expected, created)) return expected;
+    created->accessChanged();  // an ActivateSession meanwhile saw no SessionSubscriptions to tell
     home->adopt(created);
     return created;
+}
+
+void sessionAccessChanged(Session& s) {
+    if (auto ss = s.subscriptions.load()) ss->accessChanged();
 }
 
 // --- Handlers ---

@@ -41,6 +41,9 @@ void handleTransferSubscriptions(RequestContext& ctx, const TransferSubscription
 void cancelPublishRequests(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp);
 // CloseSession with deleteSubscriptions (5.6.4): deletes the Session's Subscriptions.
 void deleteSessionSubscriptions(RequestContext& ctx);
+// ActivateSession stored new roles and permissions in s: its Subscriptions sample with them from
+// now on (SessionSubscriptions::accessChanged(); any thread).
+void sessionAccessChanged(Session& s);
 
 // The user a Session acts for, as TransferSubscriptions compares it: identity token type and
 // user name ("anonymous" until ActivateSession accepts other tokens).

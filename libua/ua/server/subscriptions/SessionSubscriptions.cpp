@@ -13,8 +13,13 @@ SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId s
       m_sessionId(std::move(sessionId)), m_userKey(std::move(userKey)), m_session(std::move(session)) {
     // With a Session, nothing is readable until its roles have been read (should it be gone already).
     const std::weak_ptr<Session> none;
-    if (m_session.owner_before(none) || none.owner_before(m_session)) m_access = UserAccess{0, 0};
-    userAccess();
+    if (m_session.owner_before(none) || none.owner_before(m_session)) {
+        m_roles.store(0, std::memory_order_relaxed);
+        m_permissions.store(0, std::memory_order_relaxed);
+    }
+    accessChanged();
+    m_parkedExpiry.self = this;
+    m_parkedTimer = Timer(home.timers(), &m_parkedExpiry);
 }
 
 SessionSubscriptions::~SessionSubscriptions() { removeAll(); }
@@ -26,13 +31,14 @@ bool SessionSubscriptions::sessionGone() const {
     return !s || s->closed;
 }
 
-SessionSubscriptions::UserAccess SessionSubscriptions::userAccess() {
+void SessionSubscriptions::accessChanged() {
     if (const auto s = m_session.lock()) {
-        m_access.roles = s->roles.load(std::memory_order_relaxed);
-        m_access.permissions = s->permissions.load(std::memory_order_relaxed);
+        m_roles.store(s->roles.load(), std::memory_order_relaxed);
+        m_permissions.store(s->permissions.load(), std::memory_order_relaxed);
     }
-    return m_access;
 }
+
+void SessionSubscriptions::emptied() { m_home->watchEmpty(*this); }
 
 Subscription* SessionSubscriptions::find(uint32_t id) {
     auto it = m_subscriptions.find(id);
@@ -54,6 +60,7 @@ StatusCode SessionSubscriptions::create(const Subscription::Parameters& p, int64
 void SessionSubscriptions::dropSubscription(uint32_t id) {
     m_subscriptions.erase(id);
     m_home->registry().remove(id);
+    if (m_subscriptions.empty()) emptied();
 }
 
 bool SessionSubscriptions::remove(uint32_t id) {
@@ -105,7 +112,12 @@ void SessionSubscriptions::publish(const ResponseTarget& target, const PublishRe
         send(m_parked.front().target, std::move(r));
         m_parked.pop_front();
     }
+    const int64_t deadline = p.deadlineUs;
     m_parked.push_back(std::move(p));
+    if (deadline && deadline < m_parkedArmedUs) {
+        m_parkedArmedUs = deadline;
+        m_parkedTimer.arm(deadline);
+    }
     if (flushStatusMessages(nowUs)) return;
     serveLate(nowUs);
 }
@@ -142,6 +154,20 @@ void SessionSubscriptions::expireParked(int64_t nowUs) {
         send(it->target, std::move(r));
         it = m_parked.erase(it);
     }
+}
+
+void SessionSubscriptions::armParkedTimer() {
+    int64_t first = TimerQueue::kNever;
+    for (const ParkedPublish& p : m_parked)  // at most maxPublishRequestsPerSession
+        if (p.deadlineUs && p.deadlineUs < first) first = p.deadlineUs;
+    m_parkedArmedUs = first;
+    if (first == TimerQueue::kNever) m_parkedTimer.disarm();
+    else m_parkedTimer.arm(first);
+}
+
+void SessionSubscriptions::ParkedExpiry::onTimer(uint32_t, int64_t, int64_t nowUs) {
+    self->expireParked(nowUs);
+    self->armParkedTimer();
 }
 
 bool SessionSubscriptions::hasPublishRequest(int64_t nowUs) {
@@ -209,6 +235,7 @@ std::unique_ptr<Subscription> SessionSubscriptions::release(uint32_t id, int64_t
     if (it == m_subscriptions.end()) return nullptr;
     std::unique_ptr<Subscription> s = std::move(it->second);
     m_subscriptions.erase(it);
+    if (m_subscriptions.empty()) emptied();
     s->detach();
     queueStatusMessage(id, s->statusChangeMessage(status::GoodSubscriptionTransferred), nowUs);
     return s;

@@ -16,7 +16,9 @@
 #include "ua/server/diagnostics/ServiceCounters.h"
 #include "ua/server/subscriptions/ResponseTarget.h"
 #include "ua/server/subscriptions/Subscription.h"
+#include "ua/server/subscriptions/TimerQueue.h"
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
@@ -74,15 +76,23 @@ public:
     const SubscriptionConfig& config() const;
     const NodeId& sessionId() const { return m_sessionId; }
     const std::string& userKey() const { return m_userKey; }
-    // The user's Roles (users/Roles.h RoleSet) and default PermissionType bits, read from the
-    // Session's atomics at every call (ActivateSession may change them); the last ones seen once
-    // the Session has gone. Without a Session (unit tests): unrestricted. Home thread; costs one
-    // weak_ptr lock, so samplers call it once per deadline, not per item.
+    // The user's Roles (users/Roles.h RoleSet) and default PermissionType bits: a copy of the
+    // Session's, taken when this object is installed in the Session and pushed again by
+    // accessChanged() at every ActivateSession; the last ones seen once the Session has gone.
+    // Without a Session (unit tests): unrestricted. Two relaxed loads of this object's own memory
+    // (a sampler calls it at every deadline; it was a weak_ptr lock of the Session each time).
     struct UserAccess {
         uint32_t roles = ~uint32_t(0);
         uint32_t permissions = ~uint32_t(0);
     };
-    UserAccess userAccess();
+    UserAccess userAccess() const {
+        return UserAccess{m_roles.load(std::memory_order_relaxed), m_permissions.load(std::memory_order_relaxed)};
+    }
+    // Copies the Session's roles and permissions again: after ActivateSession stored new ones in
+    // the Session (any thread), and once after this object was installed in Session::subscriptions
+    // (so that an activation between the first copy and the installation is not missed: both
+    // sides store, then load, sequentially consistent).
+    void accessChanged();
     // True when its Session has been closed or has expired.
     bool sessionGone() const;
     Sender sender;
@@ -105,8 +115,15 @@ public:
     // Answers parked Publish requests with this requestHandle with Bad_RequestCancelledByClient.
     uint32_t cancel(uint32_t requestHandle);
     std::size_t parkedCount() const { return m_parked.size(); }
-    // Answers parked requests past their timeoutHint with Bad_Timeout.
+    // Answers parked requests past their timeoutHint with Bad_Timeout. A timer of the home's
+    // TimerQueue calls it at the earliest parked deadline (armed when a request with an earlier
+    // one is parked; re-armed for the earliest left when it fires), so no scan of every Session.
     void expireParked(int64_t nowUs);
+    // The scheduler goes first (its destructor): the parked-request timer lets go of its queue.
+    void detachTimers() { m_parkedTimer.reset(); }
+    // Position in the home's list of SessionSubscriptions (SubscriptionScheduler only).
+    std::size_t homeIndex = 0;
+    bool watchedEmpty = false;  // in the home's list of empty ones (SubscriptionScheduler only)
 
     // --- Used by Subscription ---
     bool hasPublishRequest(int64_t nowUs);
@@ -147,12 +164,22 @@ private:
     void serveLate(int64_t nowUs);
     bool flushStatusMessages(int64_t nowUs);
     void dropSubscription(uint32_t id);
+    void emptied();  // the last Subscription left: the home looks at it at its next housekeeping
+    void armParkedTimer();
+    struct ParkedExpiry final : TimerQueue::Client {
+        SessionSubscriptions* self = nullptr;
+        void onTimer(uint32_t, int64_t, int64_t nowUs) override;
+    };
 
     SubscriptionScheduler* m_home;
     NodeId m_sessionId;
     std::string m_userKey;
     std::weak_ptr<Session> m_session;
-    UserAccess m_access;  // the last seen (userAccess())
+    std::atomic<uint32_t> m_roles{~uint32_t(0)};  // userAccess(): the last seen
+    std::atomic<uint32_t> m_permissions{~uint32_t(0)};
+    ParkedExpiry m_parkedExpiry;
+    Timer m_parkedTimer;
+    int64_t m_parkedArmedUs = TimerQueue::kNever;
     std::map<uint32_t, std::unique_ptr<Subscription>> m_subscriptions;
     std::deque<ParkedPublish> m_parked;  // oldest first
     std::deque<StatusMessage> m_statusMessages;

@@ -42,7 +42,11 @@ SubscriptionScheduler::SubscriptionScheduler(SharedAddressSpace& space, const Su
 SubscriptionScheduler::~SubscriptionScheduler() {
     if (t_current == this) t_current = nullptr;
     // Subscriptions hold Timers of m_timers: destroy them first.
-    for (auto& s : m_sessions) s->removeAll();
+    for (auto& s : m_sessions) {
+        s->removeAll();
+        s->detachTimers();  // a Session may keep it alive beyond this scheduler
+    }
+    m_empty.clear();
     m_sessions.clear();
     m_housekeeping.reset();
 }
@@ -72,7 +76,19 @@ const AddressSpace& SubscriptionScheduler::addressSpace() {
     return *m_snapshot;
 }
 
-void SubscriptionScheduler::adopt(std::shared_ptr<SessionSubscriptions> s) { m_sessions.push_back(std::move(s)); }
+void SubscriptionScheduler::adopt(std::shared_ptr<SessionSubscriptions> s) {
+    s->homeIndex = m_sessions.size();
+    SessionSubscriptions& added = *s;
+    m_sessions.push_back(std::move(s));
+    if (added.count() == 0) watchEmpty(added);
+}
+
+void SubscriptionScheduler::watchEmpty(SessionSubscriptions& s) {
+    if (s.watchedEmpty) return;
+    if (s.homeIndex >= m_sessions.size() || m_sessions[s.homeIndex].get() != &s) return;  // not adopted (yet)
+    s.watchedEmpty = true;
+    m_empty.push_back(&s);
+}
 
 int SubscriptionScheduler::runDue(int64_t nowUs) {
     m_lastRunUs = nowUs;
@@ -103,17 +119,26 @@ void SubscriptionScheduler::Housekeeper::onTimer(uint32_t, int64_t dueUs, int64_
     self->housekeeping(nowUs);
 }
 
-void SubscriptionScheduler::housekeeping(int64_t nowUs) {
-    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-        SessionSubscriptions& s = **it;
-        s.expireParked(nowUs);
-        // A closed Session keeps its Subscriptions for TransferSubscriptions until their lifetime
-        // runs out; then its SessionSubscriptions goes.
-        if (s.sessionGone() && s.count() == 0) {
-            it = m_sessions.erase(it);
+void SubscriptionScheduler::housekeeping(int64_t) {
+    // A closed Session keeps its Subscriptions for TransferSubscriptions until their lifetime runs
+    // out; then (empty and its Session gone) its SessionSubscriptions goes.
+    for (std::size_t i = 0; i < m_empty.size();) {
+        SessionSubscriptions& s = *m_empty[i];
+        const bool keepWatching = s.count() == 0 && !s.sessionGone();
+        if (keepWatching) {
+            ++i;
             continue;
         }
-        ++it;
+        s.watchedEmpty = false;
+        m_empty[i] = m_empty.back();
+        m_empty.pop_back();
+        if (s.count() != 0) continue;  // has a Subscription again
+        const std::size_t at = s.homeIndex;  // swap with the last, then let go
+        if (at + 1 != m_sessions.size()) {
+            m_sessions[at] = std::move(m_sessions.back());
+            m_sessions[at]->homeIndex = at;
+        }
+        m_sessions.pop_back();  // s may be destroyed here
     }
 }
 

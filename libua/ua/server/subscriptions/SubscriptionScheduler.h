@@ -54,11 +54,16 @@ public:
 
     // Keeps a SessionSubscriptions homed here alive until its Session is closed and it is empty.
     void adopt(std::shared_ptr<SessionSubscriptions> s);
+    // s has no Subscription (new, or its last one left): housekeeping looks at it until it has one
+    // again or its Session is gone (then it is let go).
+    void watchEmpty(SessionSubscriptions& s);
     // Runs every deadline up to nowUs (tests call this with their fake clock).
     int runDue(int64_t nowUs);
     // Re-arms the QTimer after timers were armed outside runDue (real-time mode; no-op otherwise).
     void reschedule();
-    // Housekeeping once a second: Publish requests past their timeoutHint, closed Sessions.
+    // Housekeeping once a second: lets go of the empty SessionSubscriptions of closed Sessions.
+    // It looks at the empty ones only (watchEmpty()), not at every Session; parked Publish
+    // requests time out by a timer of their own (SessionSubscriptions::expireParked()).
     void housekeeping(int64_t nowUs);
     // SubscriptionDiagnostics of every Subscription homed here. Call on this scheduler's thread.
     std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
@@ -85,7 +90,8 @@ private:
     std::shared_ptr<const AddressSpace> m_snapshot;
     uint64_t m_snapshotVersion = 0;
     std::vector<std::shared_ptr<const AddressSpace>> m_retired;  // released by the event loop
-    std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;
+    std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;  // SessionSubscriptions::homeIndex
+    std::vector<SessionSubscriptions*> m_empty;  // of m_sessions: watchEmpty()
     Housekeeper m_housekeeper;
     Timer m_housekeeping;
 };
