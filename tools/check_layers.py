@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Checks the layering of libua (docs/Architecture.md "Layers"): no include cycles, and each layer
+uses only itself and the layers before it.
+
+    tools/check_layers.py [libua/ua]   checks the tree (default: libua/ua next to this tool)
+    tools/check_layers.py --self-test  shows on small made-up trees that a cycle and each kind of
+                                       violation are found (and a clean tree passes)
+
+Reads every `#include "ua/..."` line of the .h and .cpp files under the folder. A unit is a .h with
+its .cpp of the same name in the same folder; a file of a `generated/` folder belongs to its parent
+folder (addressspace/generated/Ns0Tables.cpp is one unit with addressspace/Ns0Tables.h). Reports:
+  - every include cycle between units (Tarjan's strongly connected components);
+  - every include of a later layer, or of another layer of the same rank (client and server);
+  - every include of a file at the root of a folder the includer sits below (a subfolder never
+    includes its parent folder's files: services/ does not include server/Server.h). ua/ itself
+    holds only Version.h, the library's version (types layer), which anyone may include;
+  - every file in no layer (a new folder must be given its place here).
+Prints `file: includes other (layer A -> layer B)` per violation and exits 1 if there is any.
+Python 3 standard library only.
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+# The layers in order: (name, rank, folders relative to ua/). A unit may include units of its own
+# layer and of layers of a lower rank. client and server/addressspace share a rank: the client sits
+# beside the server and uses neither it nor its folders. Files at the root of server/ count as
+# runtime (the server's configuration headers).
+LAYERS = [
+    ("types", 0, ["types", "sanitize", ""]),  # "": ua/Version.h
+    ("encoding", 1, ["encoding"]),
+    ("transport+pki", 2, ["transport", "pki"]),
+    ("secure", 3, ["secure"]),
+    ("client", 4, ["client"]),
+    ("server/addressspace+users", 4, ["server/addressspace", "server/users"]),
+    ("server/common", 5, ["server/common"]),
+    ("server/services", 6, ["server/services"]),
+    ("server/subscriptions+events", 7, ["server/subscriptions", "server/events"]),
+    ("server/diagnostics", 8, ["server/diagnostics"]),
+    ("server/runtime", 9, ["server/runtime", "server"]),
+]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"(ua/[^"]+)"')
+
+
+def folder_of(path):
+    """The folder a file belongs to (relative to ua/), a generated/ folder counting as its parent."""
+    folder = os.path.dirname(path)
+    parts = folder.split("/") if folder else []
+    while parts and parts[-1] == "generated":
+        parts.pop()
+    return "/".join(parts)
+
+
+def unit_of(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    folder = folder_of(path)
+    return folder + "/" + stem if folder else stem
+
+
+def layer_of(path):
+    """(name, rank) of the layer of a file, or None. The longest matching folder wins."""
+    folder = folder_of(path)
+    best = None
+    for name, rank, folders in LAYERS:
+        for f in folders:
+            if folder == f and (best is None or len(f) > best[0]):
+                best = (len(f), name, rank)
+    return (best[1], best[2]) if best else None
+
+
+def read_includes(root):
+    """{file relative to root's parent ("ua/..."): [(line number, included "ua/..." path)]}"""
+    base = os.path.basename(os.path.normpath(root))
+    files = {}
+    for dirpath, _, names in os.walk(root):
+        for n in sorted(names):
+            if not n.endswith((".h", ".cpp")):
+                continue
+            full = os.path.join(dirpath, n)
+            rel = base + "/" + os.path.relpath(full, root).replace(os.sep, "/")
+            incs = []
+            with open(full, encoding="utf-8", errors="replace") as fh:
+                for no, line in enumerate(fh, 1):
+                    m = INCLUDE.match(line)
+                    if m:
+                        incs.append((no, m.group(1)))
+            files[rel] = incs
+    return files
+
+
+def strongly_connected(graph):
+    """Tarjan's algorithm (iterative); returns the components of more than one node."""
+    index, low, on_stack, stack, comps = {}, {}, set(), [], []
+    counter = [0]
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter[0]
+        counter[0] += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter[0]
+                    counter[0] += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    n = stack.pop()
+                    on_stack.discard(n)
+                    comp.append(n)
+                    if n == node:
+                        break
+                if len(comp) > 1:
+                    comps.append(sorted(comp))
+    return comps
+
+
+def check(root, out=sys.stdout):
+    """Prints the violations and cycles of the tree at root; returns their number."""
+    files = read_includes(root)
+    strip = len(os.path.basename(os.path.normpath(root))) + 1  # "ua/"
+    problems = 0
+    graph = {}
+    edges = {}  # (unit, unit) -> first "file:line includes other"
+    for f in sorted(files):
+        src = f[strip:]
+        src_unit = unit_of(src)
+        graph.setdefault(src_unit, set())
+        src_layer = layer_of(src)
+        if src_layer is None:
+            print(f"{f}: in no layer (give its folder a place in tools/check_layers.py)", file=out)
+            problems += 1
+        for no, inc in files[f]:
+            dst = inc[3:]
+            if "ua/" + dst not in files:
+                continue  # not a file of the tree (a generated .moc, a typo the compiler reports)
+            dst_unit = unit_of(dst)
+            if dst_unit != src_unit:
+                graph[src_unit].add(dst_unit)
+                edges.setdefault((src_unit, dst_unit), f"{f}:{no} includes {inc}")
+            dst_layer = layer_of(dst)
+            if src_layer and dst_layer and src_layer != dst_layer and dst_layer[1] >= src_layer[1]:
+                print(f"{f}: includes {inc} (layer {src_layer[0]} -> layer {dst_layer[0]})", file=out)
+                problems += 1
+            src_folder, dst_folder = folder_of(src), folder_of(dst)
+            if dst_folder and dst_folder != src_folder and src_folder.startswith(dst_folder + "/"):
+                print(f"{f}: includes {inc} (a subfolder includes its parent folder's file)", file=out)
+                problems += 1
+    for comp in strongly_connected(graph):
+        members = set(comp)
+        print(f"cycle of {len(comp)} units: {' '.join(comp)}", file=out)
+        for a in comp:
+            for b in sorted(graph[a] & members):
+                print(f"    {edges[(a, b)]}", file=out)
+        problems += 1
+    return problems
+
+
+def self_test():
+    cases = [
+        ("a clean tree", {"types/A.h": [], "types/A.cpp": ["types/A.h"], "encoding/B.h": ["types/A.h"]}, 0),
+        ("a cycle of two units", {"types/A.h": ["types/B.h"], "types/B.h": [], "types/B.cpp": ["types/A.h"]}, 1),
+        ("a lower layer including a higher one", {"types/A.h": ["encoding/B.h"], "encoding/B.h": []}, 1),
+        ("client including the server", {"client/C.h": ["server/addressspace/N.h"], "server/addressspace/N.h": []}, 1),
+        ("a subfolder including its parent folder's file",
+         {"server/services/S.cpp": ["server/Server.h"], "server/Server.h": []}, 2),  # also runtime
+        ("a file in no layer", {"server/other/X.h": []}, 1),
+        ("generated files belong to their parent folder",
+         {"encoding/generated/T.h": ["encoding/Enc.h"], "encoding/Enc.h": [], "encoding/generated/T.cpp": ["encoding/generated/T.h"]}, 0),
+    ]
+    failed = 0
+    for title, tree, expected in cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = os.path.join(tmp, "ua")
+            for path, incs in tree.items():
+                full = os.path.join(root, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "w", encoding="utf-8") as fh:
+                    fh.write("".join(f'#include "ua/{i}"\n' for i in incs))
+            lines = []
+
+            class Sink:
+                def write(self, s):
+                    lines.append(s)
+
+            got = check(root, out=Sink())
+        ok = got == expected
+        failed += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {title}: {got} problem(s), expected {expected}")
+        if not ok:
+            print("".join(lines), end="")
+    return 1 if failed else 0
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "libua", "ua")
+    if not os.path.isdir(root):
+        print(f"error: {root} is not a folder", file=sys.stderr)
+        return 2
+    problems = check(root)
+    print(f"check_layers: {problems} problem(s) in {os.path.normpath(root)}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
