@@ -136,4 +136,52 @@ void Client::callMethod(const NodeId& objectId, const NodeId& methodId, std::vec
     call({std::move(m)}, context, std::move(done), timeoutMs);
 }
 
+// --- Subscriptions (they post to SubscriptionManager on the I/O thread) ---
+
+void Client::createSubscription(const SubscriptionSettings& settings, QObject* context, SubscriptionHandlers handlers,
+                                SubscriptionCallback done) {
+    post([subs = m_subs, settings, ctx = QPointer<QObject>(context), hasContext = context != nullptr, handlers = std::move(handlers),
+          done = inContext(context, std::move(done))]() mutable {
+        subs->createSubscription(settings, ctx.data(), hasContext, std::move(handlers), std::move(done));
+    });
+}
+
+void Client::modifySubscription(SubscriptionHandle h, const SubscriptionSettings& settings, QObject* context, SubscriptionCallback done) {
+    post([subs = m_subs, h, settings, done = inContext(context, std::move(done))]() mutable {
+        subs->modifySubscription(h, settings, std::move(done));
+    });
+}
+
+void Client::deleteSubscription(SubscriptionHandle h, QObject* context, StatusCallback done) {
+    post([subs = m_subs, h, done = inContext(context, std::move(done))]() mutable { subs->deleteSubscription(h, std::move(done)); });
+}
+
+void Client::createMonitoredItems(SubscriptionHandle h, std::vector<MonitoredItemSpec> items, QObject* context, MonitoredItemsCallback done) {
+    post([subs = m_subs, h, items = std::move(items), done = inContext(context, std::move(done))]() mutable {
+        subs->createMonitoredItems(h, std::move(items), std::move(done));
+    });
+}
+
+void Client::modifyMonitoredItems(SubscriptionHandle h, std::vector<MonitoredItemChange> changes, QObject* context,
+                                  MonitoredItemsCallback done) {
+    post([subs = m_subs, h, changes = std::move(changes), done = inContext(context, std::move(done))]() mutable {
+        subs->modifyMonitoredItems(h, std::move(changes), std::move(done));
+    });
+}
+
+void Client::deleteMonitoredItems(SubscriptionHandle h, std::vector<uint32_t> clientHandles, QObject* context, MonitoredItemsCallback done) {
+    post([subs = m_subs, h, clientHandles = std::move(clientHandles), done = inContext(context, std::move(done))]() mutable {
+        subs->deleteMonitoredItems(h, std::move(clientHandles), std::move(done));
+    });
+}
+
+void Client::setMonitoringMode(SubscriptionHandle h, std::vector<uint32_t> clientHandles, MonitoringMode mode, QObject* context,
+                               MonitoredItemsCallback done) {
+    post([subs = m_subs, h, clientHandles = std::move(clientHandles), mode, done = inContext(context, std::move(done))]() mutable {
+        subs->setMonitoringMode(h, std::move(clientHandles), mode, std::move(done));
+    });
+}
+
+ClientSubscriptionCounters Client::subscriptionCounters() const { return m_subs->counters(); }
+
 } // namespace ua

@@ -2,12 +2,26 @@
 #pragma once
 
 #include "ua/pki/Certificate.h"
-#include "ua/pki/CertificateStore.h"
 #include "ua/pki/PrivateKey.h"
 
 #include <string>
+#include <vector>
 
 namespace ua {
+
+// What a new application instance certificate carries (OPC 10000-6 6.2.2): RSA keyBits with a
+// SHA-256 signature, subjectAltName URI = applicationUri and DNS = each of hostNames (IP addresses
+// as IP entries), keyUsage digitalSignature, nonRepudiation, keyEncipherment, dataEncipherment
+// (and keyCertSign, as self-signed), extendedKeyUsage serverAuth + clientAuth, basicConstraints
+// cA=FALSE, subjectKeyIdentifier and authorityKeyIdentifier.
+struct CertificateRequest {
+    std::string applicationUri;
+    std::string applicationName;  // CN
+    std::string organization = "UA Workbench";
+    std::vector<std::string> hostNames;  // empty: the host's name (QHostInfo::localHostName())
+    int keyBits = 2048;
+    int validityDays = 365 * 5;
+};
 
 // Signs a new X.509 v3 certificate for key with SHA-256, as CertificateRequest describes: subject
 // CN=applicationName, O=organization, DC=<first host name>; a random positive 16-byte serial number;

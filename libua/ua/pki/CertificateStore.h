@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ua/pki/Certificate.h"
+#include "ua/pki/CertificateCreator.h"
 #include "ua/pki/PrivateKey.h"
 #include "ua/types/StatusCode.h"
 
@@ -19,20 +20,6 @@
 #include <vector>
 
 namespace ua {
-
-// What a new application instance certificate carries (OPC 10000-6 6.2.2): RSA keyBits with a
-// SHA-256 signature, subjectAltName URI = applicationUri and DNS = each of hostNames (IP addresses
-// as IP entries), keyUsage digitalSignature, nonRepudiation, keyEncipherment, dataEncipherment
-// (and keyCertSign, as self-signed), extendedKeyUsage serverAuth + clientAuth, basicConstraints
-// cA=FALSE, subjectKeyIdentifier and authorityKeyIdentifier.
-struct CertificateRequest {
-    std::string applicationUri;
-    std::string applicationName;  // CN
-    std::string organization = "UA Workbench";
-    std::vector<std::string> hostNames;  // empty: the host's name (QHostInfo::localHostName())
-    int keyBits = 2048;
-    int validityDays = 365 * 5;
-};
 
 // What validation checks besides the chain (OPC 10000-4 6.1.3).
 struct ValidationOptions {

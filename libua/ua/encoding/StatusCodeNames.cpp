@@ -1,3 +1,6 @@
+// StatusCode::name() and description() (types/StatusCode.h) from the table of every StatusCode,
+// which is generated with the encoding (encoding/generated/StatusCodes.h): the types layer does
+// not include the layer above it.
 #include "ua/types/StatusCode.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
