@@ -3,7 +3,7 @@
 // down, then the Sessions closed and their clients told).
 #pragma once
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <cstdio>
 #include <functional>

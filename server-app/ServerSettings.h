@@ -27,7 +27,7 @@
 // SignAndEncrypt).
 #pragma once
 
-#include "ua/server/ServerConfig.h"
+#include "ua/server/runtime/ServerConfig.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -5,6 +5,7 @@
 #include "window/WindowMode.h"
 
 #include "EventDispatcher.h"
+#include "DemoExtension.h"
 
 #include "ua/Version.h"
 
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     case ua::app::ServerCommandLine::Action::Run:
         break;
     }
+    ua::useDemoByDefault();  // its namespaces (server-app/demo/): ServerConfig::demoNamespace and friends
     ua::app::preferUnixEventDispatcher();
     if (commandLine.headless) {
         QCoreApplication app(argc, argv);

@@ -1,4 +1,4 @@
-#include "ua/server/nodes/BenchmarkNodeManager.h"
+#include "BenchmarkNodeManager.h"
 
 namespace ua {
 

@@ -1,4 +1,4 @@
-#include "ua/server/events/DemoEvents.h"
+#include "DemoEvents.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/events/EventManager.h"

@@ -1,4 +1,4 @@
-#include "ua/server/nodes/DemoNodeManager.h"
+#include "DemoNodeManager.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 

@@ -13,7 +13,7 @@
 // diagnostics nodes come and go with it), so expanded branches stay expanded: never a reset.
 #pragma once
 
-#include "ua/server/ServiceContext.h"
+#include "ua/server/common/ServiceContext.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 
 #include <QAbstractItemModel>

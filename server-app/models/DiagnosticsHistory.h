@@ -5,7 +5,7 @@
 #pragma once
 
 #include "models/ProcessUsage.h"
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
 
 #include <QList>
 #include <QObject>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "models/KeyedTableModel.h"
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
 
 namespace ua::serverapp {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "models/KeyedTableModel.h"
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
 
 #include <unordered_map>
 

@@ -4,7 +4,7 @@
 // the values that changed.
 #pragma once
 
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
 
 #include <QAbstractTableModel>
 #include <array>

@@ -1,6 +1,6 @@
 #include "models/UsersModel.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 namespace ua::serverapp {
 

@@ -2,7 +2,7 @@
 
 #include "models/AddressSpaceModel.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QHeaderView>
 #include <QTreeView>

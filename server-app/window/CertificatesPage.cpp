@@ -5,7 +5,7 @@
 
 #include "models/CertificatesModel.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

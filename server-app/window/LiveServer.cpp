@@ -1,6 +1,6 @@
 #include "LiveServer.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 namespace ua::app {
 

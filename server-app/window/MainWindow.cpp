@@ -11,7 +11,7 @@
 
 #include "models/LogCapture.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QStatusBar>
 #include <QTabWidget>

@@ -2,7 +2,7 @@
 
 #include "SettingsEditor.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

@@ -10,10 +10,11 @@
 //                     [--max-per-request X] [--loadtest PATH]
 // Prints: values, requests in the window, allocations per request, bytes per request. Exit code 1
 // when allocations per request exceed --max-per-request (if given), 2 on errors.
+#include "DemoExtension.h"
 #include "../common/TestServerConfig.h"
 #include "AllocationCounter.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include <QCommandLineParser>
@@ -36,6 +37,7 @@ uint64_t readsServed(Server& server) {
 } // namespace
 
 int main(int argc, char** argv) {
+    ua::useDemoByDefault();  // the benchmark and demo namespaces (server-app/demo/)
     QCoreApplication app(argc, argv);
     QLoggingCategory::setFilterRules(QStringLiteral("ua.server.*.info=false"));
     QCommandLineParser p;

@@ -19,11 +19,12 @@
 //                            [--max-per-request X]
 // Prints one line of figures. Exit code 1 when total allocations per request exceed
 // --max-per-request (if given), 2 on errors.
+#include "DemoExtension.h"
 #include "../common/TestServerConfig.h"
 #include "AllocationCounter.h"
 #include "BenchClient.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -82,6 +83,7 @@ void onThread(QObject* anchor, F f) {
 } // namespace
 
 int main(int argc, char** argv) {
+    ua::useDemoByDefault();  // the benchmark and demo namespaces (server-app/demo/)
     QCoreApplication app(argc, argv);
     QLoggingCategory::setFilterRules(QStringLiteral("ua.server.*.info=false\nua.client.info=false"));
     QCommandLineParser p;

@@ -8,13 +8,14 @@
 //   bench_sampling [items=1024] [seconds=10] [ioThreads=1]
 // Prints one line per run: items, notifications, min/mean percent of expected samples, pass (>= 99 %
 // for every item), and the server's own counters. Exit code 2 on errors only.
+#include "DemoExtension.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/secure/SecurityPolicy.h"
-#include "ua/server/Server.h"
-#include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/runtime/Server.h"
+#include "DemoNodeManager.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/transport/TcpMessages.h"
@@ -159,6 +160,7 @@ std::map<int64_t, uint64_t> g_deltas;  // step differences between consecutive s
 } // namespace
 
 int main(int argc, char** argv) {
+    ua::useDemoByDefault();  // the benchmark and demo namespaces (server-app/demo/)
     QCoreApplication app(argc, argv);
     const int items = argc > 1 ? std::atoi(argv[1]) : 1024;
     const int seconds = argc > 2 ? std::atoi(argv[2]) : 10;

@@ -5,8 +5,9 @@
 // one Read of one Int32 outstanding (closed loop). Rounds alternate None and SignAndEncrypt so the
 // ratio of their medians comes from the same machine state. Then OPN + CreateSession +
 // ActivateSession + CloseSession + CloseSecureChannel in a loop for `seconds`: sessions per second.
+#include "DemoExtension.h"
 #include "BenchClient.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -79,6 +80,7 @@ double sessionRound(const QString& url, const QString& pki, int seconds, QThread
 } // namespace
 
 int main(int argc, char** argv) {
+    ua::useDemoByDefault();  // the benchmark and demo namespaces (server-app/demo/)
     QCoreApplication app(argc, argv);
     const int sessions = argc > 1 ? std::atoi(argv[1]) : 20;
     const int seconds = argc > 2 ? std::atoi(argv[2]) : 3;

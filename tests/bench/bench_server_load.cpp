@@ -19,9 +19,10 @@
 // --self --shutdown S ends with Server::shutdown(S) and times it to shutdownFinished().
 // --server-pid PID (a server on this machine): its CPU time per read and while holding, and its RSS,
 // from /proc. Exit code 1 when a Session failed to open or was lost, or no Read succeeded.
+#include "DemoExtension.h"
 #include "BenchClient.h"
 #include "engine/ProcessStats.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -165,6 +166,7 @@ int subscribeAll(const std::vector<Client*>& clients, const Options& o, std::ato
 } // namespace
 
 int main(int argc, char** argv) {
+    ua::useDemoByDefault();  // the benchmark and demo namespaces (server-app/demo/)
     QCoreApplication app(argc, argv);
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Load driver for an OPC UA server (docs/Benchmarks.md \"Server app\")."));

@@ -6,7 +6,7 @@
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/SecurityPolicy.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include <QElapsedTimer>

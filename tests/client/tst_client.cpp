@@ -8,7 +8,7 @@
 #include "ua/client/Client.h"
 #include "ua/client/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QSignalSpy>
 #include <chrono>

@@ -10,7 +10,7 @@
 
 #include "ua/client/Client.h"
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/events/Event.h"
 
 #include <QSignalSpy>

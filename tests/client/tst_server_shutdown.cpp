@@ -11,7 +11,7 @@
 
 #include "ua/client/Client.h"
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -1,6 +1,8 @@
 // main() of a test bundle: runs the test named by the first argument (TestMain.h).
 #include "TestMain.h"
 
+#include "DemoExtension.h"
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -48,6 +50,7 @@ bool registerTest(const char* sourceFile, TestRunner run) {
 
 int main(int argc, char** argv) {
     using namespace ua::test;
+    ua::useDemoByDefault();  // every ServerConfig has the benchmark and demo namespaces (server-app/demo/)
     if (argc < 2 || argv[1][0] == '-')
         return listTests(argv[0], nullptr);
     for (const RegisteredTest& t : registry()) {

@@ -4,7 +4,7 @@
 // A test changes what it tests on the copy it gets.
 #pragma once
 
-#include "ua/server/ServerConfig.h"
+#include "ua/server/runtime/ServerConfig.h"
 
 namespace ua::test {
 

@@ -11,14 +11,15 @@
 //     in a captured stream match the requests the client sends when it is replayed.
 #pragma once
 
+#include "DemoExtension.h"
 #include "MemorySocket.h"
 
 #include "ua/client/Client.h"
 #include "ua/client/ClientConnection.h"
 #include "ua/client/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
-#include "ua/server/ServerConnection.h"
+#include "ua/server/runtime/Server.h"
+#include "ua/server/runtime/ServerConnection.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 
 #include <QCoreApplication>
@@ -91,7 +92,7 @@ public:
         m_server->nextChannelId = 1;
         g_tokenState = 0;
         socket = new MemorySocket(true);
-        return new ua::ServerConnection(*m_server, socket);
+        return new ua::ServerConnection(m_server->parts(), socket);
     }
     // After a frame: the event loop, then the publishing/sampling deadlines of the next 500 ms.
     void pump() {
@@ -116,6 +117,7 @@ private:
         fuzzApp();
         ua::SessionManager::tokenSource = fuzzTokens;
         ua::ServerConfig c;
+        c.extensions = {std::make_shared<ua::DemoExtension>()};  // namespace 1 (server-app/demo/)
         c.hostName = QStringLiteral("fuzz");
         c.port = 0;
         c.listenAddress = QHostAddress::LocalHost;

@@ -6,7 +6,7 @@
 #include "../common/TestServerConfig.h"
 #include "../transport/RawClient.h"
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include <QTimer>

@@ -1,6 +1,6 @@
 // node-opcua's client (a real peer) against our server, in process: connect (HEL/ACK, OPN),
 // GetEndpoints, FindServers, CreateSession + ActivateSession, CloseSession, CloseSecureChannel.
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,7 +4,7 @@
 // SessionDiagnosticsObject) and SessionDiagnosticsArray changed by exactly that (OPC 10000-5 6.3.3
 // to 6.3.5).
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,7 +2,7 @@
 // client_events.js checks the selected fields of demo events and audit events, the whereClause
 // (Severity > 500 Or OfType AuditEventType) and the statuses of bad EventFilters.
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

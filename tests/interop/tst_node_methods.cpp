@@ -2,7 +2,7 @@
 // browses the demo Methods, reads their Argument Properties, calls them with good and bad
 // arguments, and checks that a Read is answered while a long Method runs.
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QtTest>
 #include "TestMain.h"

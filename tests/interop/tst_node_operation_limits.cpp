@@ -3,7 +3,7 @@
 // (i=11714), gets Bad_TooManyOperations from CreateMonitoredItems one item over it, and lets
 // node-opcua split a larger request by it.
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QtTest>

@@ -6,7 +6,7 @@
 // here shutdownFinished() must come within the countdown plus a margin, with no Session,
 // Subscription or connection left.
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -3,7 +3,7 @@
 // ClientMonitoredItem and ClientMonitoredItemGroup and checks values, counts, sequence numbers,
 // revisions and bad filters.
 #include "NodeScript.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QtTest>
 #include "TestMain.h"

@@ -4,7 +4,7 @@
 // CreateSession/ActivateSession, Browse, Read, Write (and a read back). The client's application
 // certificate is trusted explicitly (no trust-all switch), and anonymous writes are refused by Role.
 #include "ua/pki/CertificateStore.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

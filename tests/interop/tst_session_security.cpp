@@ -11,7 +11,7 @@
 
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

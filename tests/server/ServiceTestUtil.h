@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/ServiceContext.h"
+#include "ua/server/common/ServiceContext.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
 
 #include <QtTest>

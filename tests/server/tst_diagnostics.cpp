@@ -7,7 +7,7 @@
 #include "ua/client/Client.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/client/RelativePath.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"

@@ -5,7 +5,7 @@
 #include "ServiceTestUtil.h"
 
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/nodes/DemoNodeManager.h"
+#include "DemoNodeManager.h"
 #include "ua/server/services/MethodService.h"
 #include "ua/server/users/Roles.h"
 

@@ -2,7 +2,7 @@
 // looked at at each Session's deadline (an active Session is kept and expires a timeout after its
 // last request), the activation timeout, channelClosed() and making room at maxSessions (OPC
 // 10000-4 5.6.2, 5.7.2.1), and every removal reported once.
-#include "ua/server/SessionManager.h"
+#include "ua/server/common/SessionManager.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 

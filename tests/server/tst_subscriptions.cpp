@@ -5,10 +5,10 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
-#include "ua/server/Session.h"
-#include "ua/server/nodes/DemoNodeManager.h"
-#include "ua/server/services/MonitoredItemService.h"
-#include "ua/server/services/SubscriptionService.h"
+#include "ua/server/common/Session.h"
+#include "DemoNodeManager.h"
+#include "ua/server/subscriptions/MonitoredItemService.h"
+#include "ua/server/subscriptions/SubscriptionService.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
@@ -968,7 +968,7 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     session->roles = anonymous;
     session->permissions = defaultPermissions(anonymous);
     f.addSession("anonymous", session);
-    session->subscriptions.store(f.sessions.back());  // as services/SubscriptionService.cpp installs it
+    session->subscriptions.store(f.sessions.back());  // as subscriptions/SubscriptionService.cpp installs it
     const NodeId d = f.demo("Demo.Scalars.Double");       // only the Operator may read it
     const NodeId hidden = f.demo("Demo.Scalars.Float");   // AccessLevel without CurrentRead
     QCOMPARE(f.space->update([&](AddressSpace& s) {

@@ -1,7 +1,7 @@
 // Hand-made DiagnosticsSnapshots for the models' unit tests (before and beside live servers).
 #pragma once
 
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
 
 #include <memory>
 #include <string>

@@ -4,7 +4,7 @@
 #include "../client/ClientTestUtil.h"
 #include "models/AddressSpaceModel.h"
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

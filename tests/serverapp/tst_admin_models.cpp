@@ -14,7 +14,7 @@
 #include "ua/pki/CertificateCreator.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

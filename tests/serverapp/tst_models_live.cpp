@@ -13,7 +13,7 @@
 #include "models/SummaryModel.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include <QAbstractItemModelTester>

@@ -6,7 +6,7 @@
 #include "MainWindow.h"
 #include "models/SessionsModel.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QApplication>
 #include <QLabel>

@@ -7,7 +7,7 @@
 #include "../common/TestServerConfig.h"
 #include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -6,7 +6,7 @@
 #include "../common/ProcessMemory.h"
 #include "../common/TestServerConfig.h"
 #include "RawSession.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 // Bad_TooManyPublishRequests, and a keep-alive reaching the client.
 #include "RawClient.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QtTest>
 #include "TestMain.h"

@@ -1,7 +1,7 @@
 // Session service set rules (OPC 10000-4 5.6) on raw SecureChannels against our server.
 #include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QtTest>
 #include "TestMain.h"

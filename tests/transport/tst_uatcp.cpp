@@ -5,8 +5,8 @@
 #include "../fuzz/MemorySocket.h"
 #include "RawSession.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
-#include "ua/server/ServerConnection.h"
+#include "ua/server/runtime/Server.h"
+#include "ua/server/runtime/ServerConnection.h"
 
 #include <QtTest>
 #include "MetaTypes.h"
@@ -363,7 +363,7 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     // buffers to 16 KB each; the connection keeps them while requests keep coming and gives them
     // back (docs/Scalability.md "Memory per Session") within two idle checks (1 s apart) once it is idle.
     auto* socket = new uafuzz::MemorySocket(true);
-    QPointer<ServerConnection> conn(new ServerConnection(*m_server, socket));
+    QPointer<ServerConnection> conn(new ServerConnection(m_server->parts(), socket));
     RawClient c;  // builds the messages only
     qsizetype at = 0;
     auto exchange = [&](const QByteArray& request) {  // the last whole message the server wrote

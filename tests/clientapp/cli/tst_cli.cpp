@@ -3,7 +3,7 @@
 // node-opcua's servers (node_server.js, node_sub_server.js). Each case checks the output and the
 // documented exit code (0 ok, 1 operation failed, 2 usage, 3 connection failed, 4 user refused).
 #include "ua/pki/CertificateStore.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/users/Roles.h"
 
 #include <QElapsedTimer>

@@ -10,7 +10,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/SecurityPolicy.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

@@ -7,7 +7,7 @@
 
 #include "core/Connection.h"
 #include "ua/secure/SecurityPolicy.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QProcess>
 #include <QSignalSpy>

@@ -7,7 +7,7 @@
 
 #include "core/ProjectFile.h"
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QFile>
 #include <QTemporaryDir>

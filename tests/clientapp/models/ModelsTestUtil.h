@@ -5,8 +5,8 @@
 
 #include "../../client/ClientTestUtil.h"
 #include "core/Connection.h"
-#include "ua/server/Server.h"
-#include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/runtime/Server.h"
+#include "DemoNodeManager.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -15,7 +15,7 @@
 #include "window/NodePanel.h"
 
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/users/Roles.h"
 
 #include <QComboBox>

@@ -19,7 +19,7 @@
 #include "window/NodePanel.h"
 #include "window/TrendPanel.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/server/users/Roles.h"
 
 #include <QLabel>

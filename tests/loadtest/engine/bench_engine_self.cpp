@@ -9,9 +9,10 @@
 // 127.0.0.1, port 0; demo signals every 10 ms; anonymous Operator so that write works).
 // Prints one line: requests/s (over the period, and the median of the per-second samples),
 // values/s, p50, p99, errors, client CPU per request, and the scenario's own figures. Not a ctest test.
+#include "DemoExtension.h"
 #include "engine/LoadRunner.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -24,6 +25,7 @@ using namespace ua;
 using namespace ua::loadtest;
 
 int main(int argc, char** argv) {
+    ua::useDemoByDefault();  // the benchmark and demo namespaces (server-app/demo/)
     QCoreApplication app(argc, argv);
     QLoggingCategory::setFilterRules(QStringLiteral("ua.*.info=false"));
     QCommandLineParser cl;

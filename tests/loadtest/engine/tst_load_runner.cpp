@@ -6,8 +6,8 @@
 // loop only in max.
 #include "engine/LoadRunner.h"
 
-#include "ua/server/Server.h"
-#include "ua/server/nodes/DemoNodeManager.h"
+#include "ua/server/runtime/Server.h"
+#include "DemoNodeManager.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QCoreApplication>

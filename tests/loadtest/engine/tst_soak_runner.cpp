@@ -4,7 +4,7 @@
 // unreachable server ending the soak with an error.
 #include "engine/SoakRunner.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

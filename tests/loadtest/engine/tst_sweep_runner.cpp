@@ -4,7 +4,7 @@
 // trip; beatenBy() on hand-made steps for each rule.
 #include "engine/SweepRunner.h"
 
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>

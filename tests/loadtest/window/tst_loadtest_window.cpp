@@ -10,7 +10,7 @@
 // the window mid-sweep ends it cleanly.
 #include "engine/SweepRunner.h"
 #include "GuiLagProbe.h"
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 #include "window/CompareModel.h"
 #include "window/CompareWindow.h"
 #include "window/MainWindow.h"

@@ -1,4 +1,4 @@
-#include "ua/server/services/NumericRange.h"
+#include "ua/server/common/NumericRange.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 

@@ -3,14 +3,15 @@
 // connection the request came on (SessionSubscriptions.h).
 //
 // A ConnectionLink is shared by a ServerConnection and every ResponseTarget made for it. Its
-// connection pointer is set and cleared only on the connection's thread (cleared by the
-// ServerConnection's destructor), and dereferenced only there: a response for another thread is
-// posted to that thread's SubscriptionScheduler (a QObject that lives as long as the thread), which
-// drops it when the connection has gone.
+// channel pointer is set and cleared only on the connection's thread (set once the Hello made the
+// SecureChannel, cleared by the ServerConnection's destructor), and dereferenced only there: a
+// response for another thread is posted to that thread's I/O worker (runtime/IoWorker.h, a QObject
+// that lives as long as the thread), which drops it when the connection has gone.
 #pragma once
 
 #include "ua/secure/ServerSecureChannel.h"
 
+#include <QObject>
 #include <QThread>
 #include <atomic>
 #include <functional>
@@ -18,13 +19,12 @@
 
 namespace ua {
 
-class ServerConnection;
-class SubscriptionScheduler;
-
 struct ConnectionLink {
-    ServerConnection* connection = nullptr;     // null once the connection is gone (its thread only)
+    // The connection's SecureChannel: null before its Hello and once the connection is gone (its
+    // thread only).
+    ServerSecureChannel* channel = nullptr;
     uint32_t channelId = 0;
-    SubscriptionScheduler* scheduler = nullptr;  // of the connection's thread
+    QObject* poster = nullptr;  // of the connection's thread: responses for it are posted here
     QThread* thread = nullptr;
     std::atomic<bool> open{true};               // any thread: false once the connection is gone
 };

@@ -16,7 +16,7 @@
 // Readers (ServerDiagnostics, any thread) load them relaxed.
 #pragma once
 
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
 #include "ua/types/StatusCode.h"
 
 #include <atomic>

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
-#include "ua/server/ServiceContext.h"
-#include "ua/server/diagnostics/ServiceCounters.h"
+#include "ua/server/common/ServiceContext.h"
+#include "ua/server/common/ServiceCounters.h"
 
 #include <QString>
 

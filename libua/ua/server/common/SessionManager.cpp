@@ -1,4 +1,4 @@
-#include "ua/server/SessionManager.h"
+#include "ua/server/common/SessionManager.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 

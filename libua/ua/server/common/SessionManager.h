@@ -2,7 +2,7 @@
 // does not: each connection keeps the Sessions it has used and checks their atomic state.
 #pragma once
 
-#include "ua/server/Session.h"
+#include "ua/server/common/Session.h"
 
 #include <QMutex>
 #include <atomic>

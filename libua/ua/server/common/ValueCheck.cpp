@@ -1,4 +1,4 @@
-#include "ua/server/services/ValueCheck.h"
+#include "ua/server/common/ValueCheck.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"

@@ -2,7 +2,8 @@
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
+#include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/common/SessionManager.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/users/Roles.h"
 
@@ -286,15 +287,17 @@ StatusCode installDiagnosticsNodes(AddressSpace& space, ServerDiagnostics& diagn
     return status::Good;
 }
 
-SessionDiagnosticsNodes::SessionDiagnosticsNodes(Server& server, QObject* parent)
-    : QObject(parent), m_server(server), m_timer(new QTimer(this)) {
+SessionDiagnosticsNodes::SessionDiagnosticsNodes(ServerDiagnostics& diagnostics, SessionManager& sessions,
+                                                 SharedAddressSpace& space, int maxObjects, QObject* parent)
+    : QObject(parent), m_diagnostics(diagnostics), m_sessions(sessions), m_space(space), m_maxObjects(maxObjects),
+      m_timer(new QTimer(this)) {
     m_timer->setInterval(kIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &SessionDiagnosticsNodes::tick);
     m_timer->start();
 }
 
 void SessionDiagnosticsNodes::tick() {
-    ServerDiagnostics& d = m_server.diagnostics();
+    ServerDiagnostics& d = m_diagnostics;
     const uint32_t version = d.sessionSetVersion();
     const bool enabled = d.enabled();
     if (version == m_version && enabled == m_enabled) return;
@@ -304,7 +307,7 @@ void SessionDiagnosticsNodes::tick() {
     std::map<NodeId, std::pair<SessionPtr, String>> open;
     std::map<NodeId, int64_t> createdTicks;  // read under the lock, for the order of the limit
     if (enabled) {
-        for (const SessionPtr& s : m_server.sessions().snapshot()) {
+        for (const SessionPtr& s : m_sessions.snapshot()) {
             std::lock_guard lock(s->activationMutex);
             if (s->createdAt.isMin()) {
                 complete = false;
@@ -319,7 +322,7 @@ void SessionDiagnosticsNodes::tick() {
         if (!open.count(id)) gone.push_back(id);
     // New objects up to the limit, for the Sessions created first (their ids are random Guids:
     // the order of creation, not of the map).
-    const std::size_t limit = std::size_t(std::max(0, m_server.config().maxSessionDiagnosticsObjects));
+    const std::size_t limit = std::size_t(std::max(0, m_maxObjects));
     const std::size_t room = limit > m_present.size() - gone.size() ? limit - (m_present.size() - gone.size()) : 0;
     std::vector<const std::pair<SessionPtr, String>*> fresh;
     for (const auto& [id, entry] : open)
@@ -333,7 +336,7 @@ void SessionDiagnosticsNodes::tick() {
     if (!gone.empty() || !fresh.empty()) {
         ServerDiagnostics* diagnostics = &d;
         std::map<NodeId, std::vector<NodeId>> added;
-        const StatusCode s = m_server.updateAddressSpace([&](AddressSpace& space) {
+        const StatusCode s = m_space.update([&](AddressSpace& space) {
             for (const NodeId& id : gone)
                 for (const NodeId& n : m_present[id]) space.removeNode(n);
             for (const auto* entry : fresh) {

@@ -22,7 +22,7 @@
 // number of Sessions created or closed meanwhile.
 #pragma once
 
-#include "ua/server/Session.h"
+#include "ua/server/common/Session.h"
 #include "ua/types/StatusCode.h"
 
 #include <QObject>
@@ -34,8 +34,9 @@ class QTimer;
 namespace ua {
 
 class AddressSpace;
-class Server;
 class ServerDiagnostics;
+class SessionManager;
+class SharedAddressSpace;
 
 // Sets the callbacks, RolePermissions and AccessLevels of the namespace-0 nodes of
 // Server.ServerDiagnostics. Bad_NodeIdUnknown when namespace 0 lacks them.
@@ -47,13 +48,19 @@ class SessionDiagnosticsNodes : public QObject {
     Q_OBJECT
 public:
     static constexpr int kIntervalMs = 250;
-    SessionDiagnosticsNodes(Server& server, QObject* parent = nullptr);
+    // Objects for at most maxObjects Sessions (ServerConfig::maxSessionDiagnosticsObjects), published
+    // in space; all four outlive it.
+    SessionDiagnosticsNodes(ServerDiagnostics& diagnostics, SessionManager& sessions, SharedAddressSpace& space,
+                            int maxObjects, QObject* parent = nullptr);
     void tick();
     // Address-space updates published so far (one per tick that had something to change).
     int updates() const { return m_updates; }
 
 private:
-    Server& m_server;
+    ServerDiagnostics& m_diagnostics;
+    SessionManager& m_sessions;
+    SharedAddressSpace& m_space;
+    int m_maxObjects;
     QTimer* m_timer;
     uint32_t m_version = ~0u;
     bool m_enabled = true;

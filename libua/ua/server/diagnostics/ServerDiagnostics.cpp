@@ -1,8 +1,8 @@
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
-#include "ua/server/SessionManager.h"
+#include "ua/server/common/Clock.h"
+#include "ua/server/common/SessionManager.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
@@ -184,8 +184,13 @@ bool isSecurityRejection(StatusCode s) {
 }
 
 struct ServerDiagnostics::State {
-    explicit State(Server& s) : server(s) {}
-    Server& server;
+    State(ServerDiagnostics& d, SessionManager& s, const QString& uri, const std::atomic<int>& channels)
+        : self(d), sessions(s), applicationUri(uri), channelCount(channels) {}
+    ServerDiagnostics& self;
+    SessionManager& sessions;
+    SubscriptionRegistry* registry = nullptr;
+    const QString& applicationUri;
+    const std::atomic<int>& channelCount;
     std::atomic<bool> enabled{true};
     std::atomic<uint32_t> publishingIntervals{0};  // of the latest snapshot
 
@@ -221,7 +226,10 @@ struct ServerDiagnostics::State {
     bool startIfIdle(int64_t now, std::unique_lock<std::mutex>& lock);
 };
 
-ServerDiagnostics::ServerDiagnostics(Server& server) : m_state(std::make_unique<State>(server)) {}
+ServerDiagnostics::ServerDiagnostics(SessionManager& sessions, const QString& applicationUri,
+                                     const std::atomic<int>& channelCount)
+    : m_state(std::make_unique<State>(*this, sessions, applicationUri, channelCount)) {}
+void ServerDiagnostics::setSubscriptionRegistry(SubscriptionRegistry& registry) { m_state->registry = &registry; }
 ServerDiagnostics::~ServerDiagnostics() = default;
 
 bool ServerDiagnostics::enabled() const { return m_state->enabled.load(std::memory_order_relaxed); }
@@ -263,7 +271,7 @@ std::array<ServiceCounterDataType, kServiceKindCount> ServerDiagnostics::service
     std::array<ServiceCounterDataType, kServiceKindCount> out{};
     // Under the manager's lock, so that a Session being removed is counted once (sessionRemoved
     // runs under the same lock).
-    m_state->server.sessions().forEach([&](const SessionPtr& s) {
+    m_state->sessions.forEach([&](const SessionPtr& s) {
         const auto ss = s->subscriptions.load();
         for (std::size_t k = 0; k < kServiceKindCount; ++k) {
             const ServiceCounterDataType c = sessionCount(*s, ss.get(), ServiceKind(k));
@@ -282,14 +290,14 @@ ServerDiagnosticsSummaryDataType ServerDiagnostics::summary() const {
     ServerDiagnosticsSummaryDataType d;
     const ServerCounters& c = m_counters;
     d.serverViewCount = 0;  // the server creates no Views
-    d.currentSessionCount = uint32_t(m_state->server.sessions().count());
+    d.currentSessionCount = uint32_t(m_state->sessions.count());
     d.cumulatedSessionCount = c.cumulatedSessions;
     d.securityRejectedSessionCount = c.securityRejectedSessions;
     d.rejectedSessionCount = c.rejectedSessions;
     d.sessionTimeoutCount = c.sessionTimeouts;
     d.sessionAbortCount = c.sessionAborts;
-    d.currentSubscriptionCount = uint32_t(m_state->server.subscriptionRegistry().subscriptionCount());
-    d.cumulatedSubscriptionCount = m_state->server.subscriptionRegistry().cumulatedCount();
+    d.currentSubscriptionCount = uint32_t(m_state->registry->subscriptionCount());
+    d.cumulatedSubscriptionCount = m_state->registry->cumulatedCount();
     d.publishingIntervalCount = m_state->publishingIntervals.load(std::memory_order_relaxed);
     d.securityRejectedRequestsCount = c.securityRejectedRequests;
     d.rejectedRequestsCount = c.rejectedRequests;
@@ -300,7 +308,7 @@ void ServerDiagnostics::requestSnapshot(QObject* receiver, std::function<void(Di
                                         int maxAgeMs) {
     State& st = *m_state;
     Waiter w{QPointer<QObject>(receiver), std::move(done)};
-    const int64_t now = Server::monotonicMs();
+    const int64_t now = monotonicMs();
     std::unique_lock lock(st.mutex);
     if (st.latest && maxAgeMs > 0 && now - st.latest->takenMs <= maxAgeMs) {
         const DiagnosticsSnapshotPtr snap = st.latest;
@@ -362,12 +370,12 @@ void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& ou
         out.peerAddress = s.peerAddress;
     }
     d.sessionId = s.sessionId;
-    d.serverUri = String::fromQString(server.config().applicationUri);
+    d.serverUri = String::fromQString(applicationUri);
     d.actualSessionTimeout = s.timeoutMs;
     // The wall-clock time of the last request: its monotonic ms plus an offset taken once, so that
     // an idle Session's value does not move between snapshots (a monitored item on it would report
     // changes that did not happen).
-    static const int64_t wallOffsetTicks = DateTime::now().ticks - Server::monotonicMs() * DateTime::kTicksPerMs;
+    static const int64_t wallOffsetTicks = DateTime::now().ticks - monotonicMs() * DateTime::kTicksPerMs;
     d.clientLastContactTime = DateTime{wallOffsetTicks + s.lastActivityMs.load(std::memory_order_relaxed) * DateTime::kTicksPerMs};
     if (home) {
         d.currentSubscriptionsCount = home->subscriptions;
@@ -391,9 +399,9 @@ void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& ou
 
 void ServerDiagnostics::State::fillSessions(DiagnosticsSnapshot& snap,
                                             const std::unordered_map<NodeId, HomePart::SessionPart>& home) const {
-    const std::vector<SessionPtr> sessions = server.sessions().snapshot();
-    snap.sessions.reserve(sessions.size());
-    for (const SessionPtr& s : sessions) {
+    const std::vector<SessionPtr> all = sessions.snapshot();
+    snap.sessions.reserve(all.size());
+    for (const SessionPtr& s : all) {
         SessionSnapshot out;
         const auto it = home.find(s->sessionId);
         fillSession(*s, out, it == home.end() ? nullptr : &it->second);
@@ -415,7 +423,7 @@ SessionSnapshot ServerDiagnostics::describe(const Session& s) const {
 
 std::shared_ptr<const std::vector<SessionSnapshot>> ServerDiagnostics::sessionsNow() const {
     State& st = *m_state;
-    const int64_t now = Server::monotonicMs();
+    const int64_t now = monotonicMs();
     const uint32_t version = sessionSetVersion();
     std::shared_ptr<const std::unordered_map<NodeId, HomePart::SessionPart>> home;
     {
@@ -425,7 +433,7 @@ std::shared_ptr<const std::vector<SessionSnapshot>> ServerDiagnostics::sessionsN
         home = st.homeSessions;
     }
     auto v = std::make_shared<std::vector<SessionSnapshot>>();
-    for (const SessionPtr& s : st.server.sessions().snapshot()) {
+    for (const SessionPtr& s : st.sessions.snapshot()) {
         SessionSnapshot out;
         const auto it = home->find(s->sessionId);
         st.fillSession(*s, out, it == home->end() ? nullptr : &it->second);
@@ -456,7 +464,7 @@ uint64_t ServerDiagnostics::collectionCount() const {
 
 void ServerDiagnostics::refresh(int maxAgeMs) {
     State& st = *m_state;
-    const int64_t now = Server::monotonicMs();
+    const int64_t now = monotonicMs();
     std::unique_lock lock(st.mutex);
     if (st.latest && now - st.latest->takenMs <= maxAgeMs) return;
     st.startIfIdle(now, lock);
@@ -464,7 +472,7 @@ void ServerDiagnostics::refresh(int maxAgeMs) {
 
 void ServerDiagnostics::State::finish(const std::shared_ptr<Collection>& c) {
     DiagnosticsSnapshot& snap = *c->snapshot;
-    snap.takenMs = Server::monotonicMs();
+    snap.takenMs = monotonicMs();
     snap.takenAt = DateTime::now();
     snap.enabled = enabled.load(std::memory_order_relaxed);
     std::unordered_map<NodeId, HomePart::SessionPart> perSession;
@@ -488,7 +496,7 @@ void ServerDiagnostics::State::finish(const std::shared_ptr<Collection>& c) {
     for (const SubscriptionDiagnosticsDataType& s : snap.subscriptions) ++intervals[s.publishingInterval];
     publishingIntervals.store(uint32_t(intervals.size()), std::memory_order_relaxed);
     for (const auto& [id, sp] : perSession) snap.monitoredItems += sp.monitoredItems;
-    snap.channels = server.channelCount.load(std::memory_order_relaxed);
+    snap.channels = channelCount.load(std::memory_order_relaxed);
 
     std::vector<Waiter> waiting;
     {
@@ -513,7 +521,7 @@ void ServerDiagnostics::State::finish(const std::shared_ptr<Collection>& c) {
     DiagnosticsSnapshotPtr published;
     {
         ServerDiagnosticsSummaryDataType sum;
-        const ServerCounters& k = server.diagnostics().counters();
+        const ServerCounters& k = self.counters();
         sum.currentSessionCount = uint32_t(snap.sessions.size());
         sum.cumulatedSessionCount = k.cumulatedSessions;
         sum.securityRejectedSessionCount = k.securityRejectedSessions;
@@ -521,12 +529,12 @@ void ServerDiagnostics::State::finish(const std::shared_ptr<Collection>& c) {
         sum.sessionTimeoutCount = k.sessionTimeouts;
         sum.sessionAbortCount = k.sessionAborts;
         sum.currentSubscriptionCount = uint32_t(snap.subscriptions.size());
-        sum.cumulatedSubscriptionCount = server.subscriptionRegistry().cumulatedCount();
+        sum.cumulatedSubscriptionCount = registry->cumulatedCount();
         sum.publishingIntervalCount = uint32_t(intervals.size());
         sum.securityRejectedRequestsCount = k.securityRejectedRequests;
         sum.rejectedRequestsCount = k.rejectedRequests;
         snap.summary = sum;
-        snap.services = server.diagnostics().serviceTotals();
+        snap.services = self.serviceTotals();
         published = c->snapshot;
     }
     {

@@ -8,23 +8,31 @@
 // arrays once each.
 #pragma once
 
-#include "ua/server/diagnostics/DiagnosticsSnapshot.h"
-#include "ua/server/diagnostics/ServiceCounters.h"
+#include "ua/server/common/DiagnosticsSnapshot.h"
+#include "ua/server/common/ServiceCounters.h"
 
+#include <QString>
+
+#include <atomic>
 #include <functional>
 
 class QObject;
 
 namespace ua {
 
-class Server;
+class SessionManager;
+class SubscriptionRegistry;
 class SubscriptionScheduler;
 struct Session;
 enum class SessionEnd;
 
 class ServerDiagnostics {
 public:
-    explicit ServerDiagnostics(Server& server);
+    // Reads the server's Sessions, ApplicationUri (the serverUri of SessionDiagnostics) and count of
+    // open SecureChannels, all of which outlive it.
+    ServerDiagnostics(SessionManager& sessions, const QString& applicationUri, const std::atomic<int>& channelCount);
+    // The Subscription counts (set once by the Server, before any snapshot).
+    void setSubscriptionRegistry(SubscriptionRegistry& registry);
     ~ServerDiagnostics();
     ServerDiagnostics(const ServerDiagnostics&) = delete;
     ServerDiagnostics& operator=(const ServerDiagnostics&) = delete;

@@ -5,15 +5,13 @@
 #include "ua/pki/Certificate.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/secure/ServerSecureChannel.h"
-#include "ua/server/RequestContext.h"
-#include "ua/server/Server.h"
+#include "ua/server/common/Session.h"
 #include "ua/server/events/EventManager.h"
 
 namespace ua {
 
 namespace {
 
-bool wanted(Server& server) { return server.config().auditing && server.events().hasSubscribers(); }
 
 std::shared_ptr<Event> makeAudit(uint32_t type, std::string_view sourceName, std::string message, StatusCode result,
                                  const std::string& serverId, const String& auditEntryId, const std::string& clientUserId) {
@@ -29,7 +27,7 @@ std::shared_ptr<Event> makeAudit(uint32_t type, std::string_view sourceName, std
     return e;
 }
 
-std::string serverIdOf(Server& server) { return server.config().applicationUri.toStdString(); }
+std::string serverIdOf(const AuditContext& audit) { return audit.applicationUri.toStdString(); }
 
 void setCertificate(Event& e, const std::string& der, const char* field) {
     if (der.empty()) return;
@@ -40,8 +38,11 @@ void setCertificate(Event& e, const std::string& der, const char* field) {
 
 } // namespace
 
-void auditOpenSecureChannel(Server& server, uint32_t channelId, const ServerSecureChannel& channel, StatusCode result) {
-    if (!wanted(server)) return;
+bool auditWanted(const AuditContext& audit) { return audit.auditing && audit.events.hasSubscribers(); }
+
+void auditOpenSecureChannel(const AuditContext& server, uint32_t channelId, const ServerSecureChannel& channel,
+                            StatusCode result) {
+    if (!auditWanted(server)) return;
     auto e = makeAudit(id::AuditOpenSecureChannelEventType, "SecureChannel/OpenSecureChannel", "OpenSecureChannel",
                        result, serverIdOf(server), String(), std::string());
     e->set("SecureChannelId", Variant(String(std::to_string(channelId))));
@@ -51,35 +52,34 @@ void auditOpenSecureChannel(Server& server, uint32_t channelId, const ServerSecu
         const Certificate& c = channel.clientCertificate();
         if (!c.isNull()) setCertificate(*e, c.der(), "ClientCertificate");
     }
-    server.events().raise(std::move(e));
+    server.events.raise(std::move(e));
 }
 
-void auditCreateSession(RequestContext& ctx, const CreateSessionRequest& req, const CreateSessionResponse& resp) {
-    Server& server = ctx.server;
-    if (!wanted(server)) return;
+void auditCreateSession(const AuditContext& server, uint32_t channelId, const CreateSessionRequest& req,
+                        const CreateSessionResponse& resp) {
+    if (!auditWanted(server)) return;
     const StatusCode result = resp.responseHeader.serviceResult;
     auto e = makeAudit(id::AuditCreateSessionEventType, "Session/CreateSession", "CreateSession", result,
                        serverIdOf(server), req.requestHeader.auditEntryId, std::string());
     e->set("SessionId", Variant(resp.sessionId));
-    e->set("SecureChannelId", Variant(String(std::to_string(ctx.channelId))));
+    e->set("SecureChannelId", Variant(String(std::to_string(channelId))));
     e->set("RevisedSessionTimeout", Variant(resp.revisedSessionTimeout));
     setCertificate(*e, req.clientCertificate.str(), "ClientCertificate");
-    server.events().raise(std::move(e));
+    server.events.raise(std::move(e));
     if (result == StatusCode(status::BadCertificateUriInvalid))
-        auditCertificateRejected(server.events(), serverIdOf(server), req.clientCertificate.str(), result,
+        auditCertificateRejected(server.events, serverIdOf(server), req.clientCertificate.str(), result,
                                  req.clientDescription.applicationUri.str());
 }
 
-void auditActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, const ActivateSessionResponse& resp) {
-    Server& server = ctx.server;
-    if (!wanted(server)) return;
+void auditActivateSession(const AuditContext& server, uint32_t channelId, const Session* s,
+                          const ActivateSessionRequest& req, const ActivateSessionResponse& resp) {
+    if (!auditWanted(server)) return;
     const StatusCode result = resp.responseHeader.serviceResult;
-    SessionPtr s = server.sessions().find(req.requestHeader.authenticationToken);
     auto e = makeAudit(id::AuditActivateSessionEventType, "Session/ActivateSession", "ActivateSession", result,
                        serverIdOf(server), req.requestHeader.auditEntryId,
                        s && result.isGood() ? s->clientUserId : std::string());
     if (s) e->set("SessionId", Variant(s->sessionId));
-    e->set("SecureChannelId", Variant(String(std::to_string(ctx.channelId))));
+    e->set("SecureChannelId", Variant(String(std::to_string(channelId))));
     e->set("ClientSoftwareCertificates", Variant(Array<ExtensionObject>::emptyArray()));
     ExtensionObject token = req.userIdentityToken;
     if (const UserNameIdentityToken* u = token.get<UserNameIdentityToken>()) {
@@ -88,7 +88,7 @@ void auditActivateSession(RequestContext& ctx, const ActivateSessionRequest& req
         token = ExtensionObject::make(std::move(copy));
     }
     e->set("UserIdentityToken", Variant(std::move(token)));
-    server.events().raise(std::move(e));
+    server.events.raise(std::move(e));
 }
 
 NodeId auditCertificateEventType(StatusCode reason) {

@@ -26,36 +26,38 @@
 
 #include "ua/encoding/generated/Types.h"
 
+#include <QString>
+
 #include <string>
 
 namespace ua {
 
 class EventManager;
-class Server;
 class ServerSecureChannel;
-struct RequestContext;
+struct Session;
 
-void auditOpenSecureChannel(Server& server, uint32_t channelId, const ServerSecureChannel& channel, StatusCode result);
-void auditCreateSession(RequestContext& ctx, const CreateSessionRequest& req, const CreateSessionResponse& resp);
-void auditActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, const ActivateSessionResponse& resp);
+// What the audit events use of the server: built by the runtime (Server::audit()).
+struct AuditContext {
+    bool auditing;                  // ServerConfig::auditing
+    EventManager& events;
+    const QString& applicationUri;  // the ServerId of the events
+};
+// Whether an audit event would go anywhere now (auditing on and some event item exists).
+bool auditWanted(const AuditContext& audit);
+
+void auditOpenSecureChannel(const AuditContext& audit, uint32_t channelId, const ServerSecureChannel& channel,
+                            StatusCode result);
+// After the Session service handler filled resp (the dispatcher calls them).
+void auditCreateSession(const AuditContext& audit, uint32_t channelId, const CreateSessionRequest& req,
+                        const CreateSessionResponse& resp);
+// session: the Session of req's authenticationToken, or null.
+void auditActivateSession(const AuditContext& audit, uint32_t channelId, const Session* session,
+                          const ActivateSessionRequest& req, const ActivateSessionResponse& resp);
 // certificateDer: the rejected leaf (or chain, leaf first); reason: the Bad_Certificate... status;
 // invalid: for a DataMismatch, the URI or host name that did not match.
 void auditCertificateRejected(EventManager& events, const std::string& serverId, const std::string& certificateDer,
                               StatusCode reason, const std::string& invalid = {});
 // The AuditCertificate subtype for a validation status.
 NodeId auditCertificateEventType(StatusCode reason);
-
-// Runs f when the scope ends (the audit of a handler, after it filled its response).
-template <class F>
-class OnScopeExit {
-public:
-    explicit OnScopeExit(F f) : m_f(std::move(f)) {}
-    ~OnScopeExit() { m_f(); }
-    OnScopeExit(const OnScopeExit&) = delete;
-    OnScopeExit& operator=(const OnScopeExit&) = delete;
-
-private:
-    F m_f;
-};
 
 } // namespace ua

@@ -30,7 +30,7 @@
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/events/Event.h"
-#include "ua/server/services/NumericRange.h"
+#include "ua/server/common/NumericRange.h"
 
 #include <optional>
 #include <string>

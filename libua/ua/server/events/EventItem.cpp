@@ -21,10 +21,6 @@ uint32_t reviseEventQueueSize(const SubscriptionConfig& c, uint32_t requested) {
     return c.maxQueueSize ? std::min(requested, c.maxQueueSize) : requested;
 }
 
-bool reports(const MonitoredItem& item) {
-    return item.mode == MonitoringMode::Reporting || (item.mode == MonitoringMode::Sampling && item.triggered);
-}
-
 } // namespace
 
 EventItem::~EventItem() { unregister(); }
@@ -95,33 +91,8 @@ void EventItem::applyQueueSize(const MonitoredItem& item, uint64_t& overflows) {
     }
 }
 
-// --- Subscription hooks ---
-
-bool hasQueuedEvents(const MonitoredItem& item) { return item.events && item.events->hasQueued(); }
-
-bool drainEventQueues(const std::vector<MonitoredItem*>& items, std::size_t max,
-                      EventNotificationList& out) {
-    bool more = false;
-    for (MonitoredItem* item : items) {
-        if (!item->events || !item->events->hasQueued() || !reports(*item)) continue;
-        if (out.events.size() >= max) return true;
-        if (out.events.isNull()) out.events = Array<EventFieldList>::emptyArray();
-        item->events->drainInto(out.events, max - out.events.size(), item->clientHandle);
-        if (item->events->hasQueued()) more = true;
-        else item->triggered = false;
-    }
-    return more;
-}
-
-void detachEventItems(Subscription& sub) {
-    for (const auto& [id, item] : sub.items())
-        if (item->events) item->events->unregister();
-}
-
-void attachEventItems(Subscription& sub) {
-    EventRouter* router = EventRouter::of(sub.owner().home());
-    for (const auto& [id, item] : sub.items())
-        if (item->events) item->events->registerWith(router, &sub, item.get());
+void EventItem::attach(Subscription& sub, MonitoredItem& item) {
+    registerWith(EventRouter::of(sub.owner().home()), &sub, &item);
 }
 
 // --- Services ---
@@ -186,14 +157,14 @@ MonitoredItemModifyResult modifyEventItem(SessionSubscriptions& ss, Subscription
         r.statusCode = compiled.compile(space, *ef, fr, hasErrors);
         if (hasErrors) r.filterResult = ExtensionObject::make(std::move(fr));
         if (r.statusCode.isBad()) return r;
-        item.events->filter = std::move(compiled);
+        EventItem::of(item).filter = std::move(compiled);
     }
     item.clientHandle = p.clientHandle;
     item.timestamps = timestamps;
     item.discardOldest = p.discardOldest;
     item.queueSize = reviseEventQueueSize(ss.config(), p.queueSize);
     uint64_t overflows = 0;
-    item.events->applyQueueSize(item, overflows);
+    EventItem::of(item).applyQueueSize(item, overflows);
     sub.counters.eventQueueOverflowCount += overflows;
     r.revisedSamplingInterval = 0;
     r.revisedQueueSize = item.queueSize;

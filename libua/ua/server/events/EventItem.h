@@ -30,10 +30,10 @@ class Subscription;
 
 inline constexpr uint32_t kDefaultEventQueueSize = 1000;
 
-class EventItem {
+class EventItem final : public ItemEvents {
 public:
     EventItem() = default;
-    ~EventItem();
+    ~EventItem() override;
     EventItem(const EventItem&) = delete;
     EventItem& operator=(const EventItem&) = delete;
 
@@ -41,18 +41,23 @@ public:
 
     // Offers an event: queues its selected fields (true) when it passes the whereClause; on a full
     // queue applies the overflow rules above (overflows counts dropped events).
-    bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows);
-    bool hasQueued() const { return !m_queue.empty(); }
+    bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows) override;
+    bool hasQueued() const override { return !m_queue.empty(); }
     std::size_t queued() const { return m_queue.size(); }
     // Moves up to max queued events (oldest first) into out, with the item's current clientHandle.
-    std::size_t drainInto(Array<EventFieldList>& out, std::size_t max, uint32_t clientHandle);
-    void clear();
+    std::size_t drainInto(Array<EventFieldList>& out, std::size_t max, uint32_t clientHandle) override;
+    void clear() override;
     // Trims the queue to a new queue size.
     void applyQueueSize(const MonitoredItem& item, uint64_t& overflows);
 
     // Registration with the EventRouter of the home thread (nullptr: none).
     void registerWith(EventRouter* router, Subscription* sub, MonitoredItem* item);
     void unregister();
+    // ItemEvents: unregister(); registerWith the router of sub's home thread.
+    void detach() override { unregister(); }
+    void attach(Subscription& sub, MonitoredItem& item) override;
+    // The EventItem of an event item (item.events set).
+    static EventItem& of(const MonitoredItem& item) { return static_cast<EventItem&>(*item.events); }
 
 private:
     void queueOverflowEvent(const AddressSpace& space, const MonitoredItem& item);
@@ -63,16 +68,6 @@ private:
     QPointer<EventRouter> m_router;
     MonitoredItem* m_item = nullptr;
 };
-
-// --- Hooks of Subscription (home thread) ---
-bool hasQueuedEvents(const MonitoredItem& item);
-// Moves the queued events of the items that report (Reporting, or Sampling and triggered) into
-// out, at most max; true when events are left.
-bool drainEventQueues(const std::vector<MonitoredItem*>& items, std::size_t max,
-                      EventNotificationList& out);
-// TransferSubscriptions: leaves the old home's router / joins the new one.
-void detachEventItems(Subscription& sub);
-void attachEventItems(Subscription& sub);
 
 // --- The MonitoredItem services for event items (home thread) ---
 // CreateMonitoredItems of an item on the EventNotifier attribute with an EventFilter:

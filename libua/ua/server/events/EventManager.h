@@ -11,6 +11,7 @@
 #pragma once
 
 #include "ua/server/events/Event.h"
+#include "ua/server/events/EventHub.h"
 
 #include <atomic>
 #include <memory>
@@ -21,14 +22,6 @@ namespace ua {
 
 class EventRouter;
 class SubscriptionScheduler;
-
-// The state shared by the EventManager and its routers (a router may outlive the manager).
-struct EventHub {
-    std::mutex mutex;
-    std::vector<EventRouter*> routers;  // under mutex
-    std::atomic<int> items{0};          // event MonitoredItems of all routers
-    std::atomic<uint64_t> raised{0};
-};
 
 class EventManager {
 public:

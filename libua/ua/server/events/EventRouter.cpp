@@ -1,8 +1,7 @@
 #include "ua/server/events/EventRouter.h"
 
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/events/EventItem.h"
-#include "ua/server/events/EventManager.h"
+#include "ua/server/events/EventHub.h"
 #include "ua/server/subscriptions/Subscription.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 

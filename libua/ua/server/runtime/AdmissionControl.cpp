@@ -1,4 +1,4 @@
-#include "ua/server/AdmissionControl.h"
+#include "ua/server/runtime/AdmissionControl.h"
 
 namespace ua {
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ua/secure/ChunkBudget.h"
-#include "ua/server/AdmissionConfig.h"
+#include "ua/server/runtime/AdmissionConfig.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,18 +1,16 @@
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/CryptoThreadState.h"
 #include "ua/secure/SecurityPolicy.h"
-#include "ua/server/ServerConnection.h"
+#include "ua/server/runtime/IoWorker.h"
+#include "ua/server/runtime/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/events/AuditEvents.h"
-#include "ua/server/events/DemoEvents.h"
 #include "ua/server/events/EventRouter.h"
-#include "ua/server/nodes/BenchmarkNodeManager.h"
-#include "ua/server/nodes/DemoNodeManager.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/transport/EpollEventDispatcher.h"
@@ -61,15 +59,10 @@ void logSessionEnd(const Session& s, SessionEnd why) {
 }
 } // namespace
 
-int64_t Server::monotonicMs() {
-    static const QElapsedTimer clock = [] { QElapsedTimer t; t.start(); return t; }();
-    return clock.elapsed();
-}
-
 Server::Server(ServerConfig config, QObject* parent)
     : QObject(parent), m_config(std::move(config)),
       m_sessions(m_config.maxSessions, 0, m_config.admission.activationTimeoutMs),
-      m_diagnostics(std::make_unique<ServerDiagnostics>(*this)), m_users(m_config.security.users) {
+      m_diagnostics(std::make_unique<ServerDiagnostics>(m_sessions, m_config.applicationUri, channelCount)), m_users(m_config.security.users) {
     m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) {
         d->sessionRemoved(s, why);
         logSessionEnd(s, why);
@@ -85,7 +78,11 @@ Server::Server(ServerConfig config, QObject* parent)
     m_admission = std::make_unique<AdmissionControl>(m_config.admission, m_config.backpressure);
     m_sessions.setPendingLimit(a.maxPendingSessions);
     m_subscriptionRegistry = std::make_unique<SubscriptionRegistry>(m_config.subscriptions);
+    m_diagnostics->setSubscriptionRegistry(*m_subscriptionRegistry);
     buildAddressSpace();
+    m_parts = std::make_unique<ServerParts>(ServerParts::Refs{
+        m_config, *m_admission, m_sessions, *m_diagnostics, *m_space, *m_events, m_users, m_application, m_endpoints,
+        m_userStore, *m_runtime, channelCount, nextChannelId});
 }
 
 void Server::buildAddressSpace() {
@@ -100,23 +97,10 @@ void Server::buildAddressSpace() {
     AddressSpace space;
     Ns0NodeManager ns0;
     StatusCode s = ns0.install(space);
-    // Namespace 1 is the server's own (OPC 10000-5 NamespaceArray[1]); the benchmark layout lives there.
-    BenchmarkNodeManager bench(m_config.applicationUri.toStdString(), m_config.benchmarkVariables);
-    if (s.isGood()) s = bench.install(space);
-    if (m_config.demoNamespace) {
-        m_demo = std::make_shared<DemoNodeManager>(m_config.demoUpdateRateMs);
-        // Methods/GenerateEvent raises a BaseEventType event from the Server object (the root
-        // notifier, so every event item on the Server gets it when its filter passes).
-        m_demo->setEventCallback([events = std::weak_ptr<EventManager>(m_events)](const QString& message, uint16_t severity) {
-            const auto manager = events.lock();
-            if (!manager) return StatusCode(status::BadShutdown);
-            if (manager->hasSubscribers())
-                manager->raise(makeEvent(NodeId(id::BaseEventType), NodeId(id::Server), "GenerateEvent",
-                                         message.toStdString(), severity));
-            return StatusCode(status::Good);
-        });
-    }
-    if (s.isGood() && m_demo) s = m_demo->install(space);
+    // The application's namespaces (ServerExtension.h; the demo's: namespace 1, the server's own
+    // per OPC 10000-5 NamespaceArray[1], with the benchmark layout, and the demo namespace).
+    for (const auto& e : m_config.extensions)
+        if (s.isGood() && e) s = e->install(space, m_config, m_events);
     if (s.isGood())
         s = installServerObject(space, m_runtime, String::fromQString(m_config.applicationUri), m_config.operationLimits,
                                 EncodingLimits::defaults());
@@ -235,10 +219,10 @@ bool Server::start() {
         t->start();
         // Each I/O thread drives the publishing and sampling timers of the Sessions homed on it.
         QMetaObject::invokeMethod(ctx, [this, ctx] {
-            auto* s = new SubscriptionScheduler(*m_space, m_config.subscriptions, *m_subscriptionRegistry, true, ctx);
-            s->makeCurrent();
-            m_diagnostics->addHome(s);
-            m_events->attach(*s);  // events reach the event items homed on this thread
+            auto* w = new IoWorker(*m_space, m_config.subscriptions, *m_subscriptionRegistry, ctx);
+            w->makeCurrent();
+            m_diagnostics->addHome(&w->scheduler());
+            m_events->attach(w->scheduler());  // events reach the event items homed on this thread
         }, Qt::BlockingQueuedConnection);
         m_threads.push_back(t);
         m_threadContexts.push_back(ctx);
@@ -269,8 +253,9 @@ bool Server::start() {
         m_expiryTimer->setInterval(1000);
         connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] { m_sessions.expire(monotonicMs()); });
         m_expiryTimer->start();
-        new SessionDiagnosticsNodes(*this, m_acceptContext);  // the per-Session diagnostics objects
-        if (m_config.demoEventsMs > 0) new DemoEventSource(*m_events, int(m_config.demoEventsMs), m_acceptContext);
+        new SessionDiagnosticsNodes(*m_diagnostics, m_sessions, *m_space, m_config.maxSessionDiagnosticsObjects, m_acceptContext);  // the per-Session diagnostics objects
+        for (const auto& e : m_config.extensions)
+            if (e) e->started(m_config, *m_events, m_acceptContext);
     }, Qt::BlockingQueuedConnection);
     if (!ok) {
         stop();
@@ -324,7 +309,7 @@ void Server::accept(qintptr fd) {
     QObject* ctx = m_threadContexts[m_nextThread++ % m_threadContexts.size()];
     // The connection is created on its I/O thread and lives there (no thread hop per request); a
     // child of the thread's context, so that shutdown() finds it and stop() deletes it.
-    QMetaObject::invokeMethod(ctx, [this, ctx, fd] { (new ServerConnection(*this, fd))->setParent(ctx); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(ctx, [this, ctx, fd] { (new ServerConnection(*m_parts, fd))->setParent(ctx); }, Qt::QueuedConnection);
 }
 
 void Server::buildDescriptions() {

@@ -5,13 +5,16 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
-#include "ua/server/AdmissionControl.h"
-#include "ua/server/ServerConfig.h"
-#include "ua/server/SessionManager.h"
+#include "ua/server/common/Clock.h"
+#include "ua/server/runtime/AdmissionControl.h"
+#include "ua/server/runtime/ServerConfig.h"
+#include "ua/server/runtime/ServerParts.h"
+#include "ua/server/common/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
+#include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/EventManager.h"
-#include "ua/server/nodes/ServerObject.h"
+#include "ua/server/runtime/ServerObject.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
 #include <QObject>
@@ -25,7 +28,6 @@ class QThread;
 namespace ua {
 
 class CertificateStore;
-class DemoNodeManager;
 class Listener;
 
 class Server : public QObject {
@@ -40,7 +42,7 @@ public:
     // Stops at once: listener, I/O threads and their connections go without telling anyone (see
     // shutdown() for the orderly way). Ends a shutdown() countdown (shutdownFinished() is emitted).
     void stop();
-    // Graceful shutdown (server/ServerShutdown.cpp; OPC 10000-5 6.3.1, 12.6 ServerState SHUTDOWN_4,
+    // Graceful shutdown (server/runtime/ServerShutdown.cpp; OPC 10000-5 6.3.1, 12.6 ServerState SHUTDOWN_4,
     // 12.10 ServerStatusDataType): ServerStatus.State becomes Shutdown and ShutdownReason `reason`
     // (locale "en") at once; SecondsTillShutdown counts `seconds` down once a second, so clients
     // that monitor ServerStatus see it; meanwhile CreateSession is refused with Bad_Shutdown and
@@ -81,16 +83,18 @@ public:
     // Changes the address space (a copy, published atomically; see SharedAddressSpace).
     StatusCode updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change);
     ServerRuntimeState& runtime() { return *m_runtime; }
-    // The demo namespace's manager (its hooks, e.g. setEventCallback); null without demoNamespace.
-    DemoNodeManager* demoNodeManager() { return m_demo.get(); }
     // Subscription ids and the server-wide Subscription/MonitoredItem counts (any thread).
     SubscriptionRegistry& subscriptionRegistry() { return *m_subscriptionRegistry; }
     // Events (events/EventManager.h): raise() from any thread; every event item of every
-    // Subscription whose filter passes gets it. Audit and demo events come through here too.
+    // Subscription whose filter passes gets it. Audit events and those of the extensions (ServerExtension.h) come through here too.
     EventManager& events() { return *m_events; }
+    // What the audit events use (events/AuditEvents.h).
+    AuditContext audit() const { return AuditContext{m_config.auditing, *m_events, m_config.applicationUri}; }
     // Diagnostics (OPC 10000-5 6.3.3): counters, snapshots of Sessions and Subscriptions
     // (diagnostics/ServerDiagnostics.h). Any thread.
     ServerDiagnostics& diagnostics() { return *m_diagnostics; }
+    // What its connections and the service dispatcher use of it (ServerParts.h).
+    ServerParts& parts() { return *m_parts; }
     // Closes a Session as CloseSession with deleteSubscriptions = true would (OPC 10000-4 5.7.4):
     // its Subscriptions are deleted on their home thread, and its client's next request gets
     // Bad_SessionIdInvalid. Bad_SessionIdInvalid when no open Session has this sessionId. For an
@@ -102,7 +106,7 @@ public:
     // Counters sampled by the GUI; updated with relaxed atomics.
     std::atomic<int> channelCount{0};
     std::atomic<uint32_t> nextChannelId{1};
-    static int64_t monotonicMs();
+    static int64_t monotonicMs() { return ua::monotonicMs(); }  // common/Clock.h
 
 signals:
     // The shutdown() has finished: Sessions and connections closed, the listener stopped.
@@ -130,9 +134,9 @@ private:
     UserStore m_users;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
-    std::shared_ptr<DemoNodeManager> m_demo;
     std::unique_ptr<SubscriptionRegistry> m_subscriptionRegistry;
     std::shared_ptr<EventManager> m_events = std::make_shared<EventManager>();
+    std::unique_ptr<ServerParts> m_parts;  // made last by the constructor
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;

@@ -2,9 +2,10 @@
 #pragma once
 
 #include "ua/secure/ServerSecureChannel.h"
-#include "ua/server/AdmissionConfig.h"
-#include "ua/server/ServerSecurityConfig.h"
-#include "ua/server/ServiceContext.h"
+#include "ua/server/runtime/AdmissionConfig.h"
+#include "ua/server/runtime/ServerExtension.h"
+#include "ua/server/runtime/ServerSecurityConfig.h"
+#include "ua/server/common/ServiceContext.h"
 #include "ua/server/subscriptions/SubscriptionConfig.h"
 #include "ua/transport/TcpMessages.h"
 
@@ -40,10 +41,15 @@ struct ServerConfig {
     int maxSessionDiagnosticsObjects = 100;
     OperationLimits operationLimits;       // published in ServerCapabilities.OperationLimits
     SubscriptionConfig subscriptions;      // Subscription/MonitoredItem limits, also in ServerCapabilities
+    // Namespaces and event sources the application adds (ServerExtension.h); starts as the
+    // process's defaults.
+    ServerExtensions extensions = defaultServerExtensions();
+    // The settings of the server app's demo extension (server-app/demo/DemoExtension.h), which
+    // reads them from here; the stack itself does not.
     uint32_t benchmarkVariables = 1100;    // ns=1 Int32 i=1000.. (guide/benchmarks.md); 0: none
-    bool demoNamespace = true;             // urn:ua-workbench:demo (DemoNodeManager.h)
+    bool demoNamespace = true;             // urn:ua-workbench:demo (server-app/demo/DemoNodeManager.h)
     uint32_t demoUpdateRateMs = 1000;      // period of the simulated signals
-    uint32_t demoEventsMs = 0;             // period of the demo events (events/DemoEvents.h); 0: none
+    uint32_t demoEventsMs = 0;             // period of the demo events (server-app/demo/DemoEvents.h); 0: none
     bool auditing = true;                  // raise audit events (events/AuditEvents.h); Server_Auditing
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>

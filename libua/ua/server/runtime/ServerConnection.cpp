@@ -1,10 +1,13 @@
-#include "ua/server/ServerConnection.h"
+#include "ua/server/runtime/ServerConnection.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
-#include "ua/server/ServiceDispatcher.h"
+#include "ua/server/addressspace/ThreadSnapshot.h"
+#include "ua/server/common/Clock.h"
+#include "ua/server/runtime/RequestContext.h"
+#include "ua/server/runtime/ServerParts.h"
+#include "ua/server/runtime/ServiceDispatcher.h"
 #include "ua/server/events/AuditEvents.h"
-#include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/server/runtime/IoWorker.h"
 #include "ua/transport/DescriptorStream.h"
 #include "ua/transport/QtSocketStream.h"
 
@@ -32,22 +35,22 @@ QString peerText(const QHostAddress& address, quint16 port) {
 }
 } // namespace
 
-ServerConnection::ServerConnection(Server& server, qintptr socketDescriptor) : ServerConnection(server) {
+ServerConnection::ServerConnection(ServerParts& server, qintptr socketDescriptor) : ServerConnection(server) {
     auto* stream = new DescriptorStream(int(socketDescriptor), *this, this);
     start(stream, stream->peerAddress(), stream->peerPort());
 }
 
-ServerConnection::ServerConnection(Server& server, QTcpSocket* socket) : ServerConnection(server) {
+ServerConnection::ServerConnection(ServerParts& server, QTcpSocket* socket) : ServerConnection(server) {
     start(new QtSocketStream(socket, *this, this), socket->peerAddress(), socket->peerPort());
 }
 
-ServerConnection::ServerConnection(Server& server)
+ServerConnection::ServerConnection(ServerParts& server)
     : m_server(server), m_stream(nullptr), m_housekeeping(new QTimer(this)), m_maxChunk(kMaxHelloSize),
-      m_channelId(server.nextChannelId.fetch_add(1)) {
+      m_channelId(server.nextChannelId.fetch_add(1)), m_worker(IoWorker::current()),
+      m_snapshot(m_worker ? &m_worker->snapshot() : new ThreadSnapshot(server.addressSpace(), this)) {
     m_link = std::make_shared<ConnectionLink>();
-    m_link->connection = this;
     m_link->channelId = m_channelId;
-    m_link->scheduler = SubscriptionScheduler::current();
+    m_link->poster = m_worker;
     m_link->thread = QThread::currentThread();
     ++m_server.channelCount;
 }
@@ -63,39 +66,14 @@ void ServerConnection::start(TcpStream* stream, const QHostAddress& peer, quint1
 }
 
 ServerConnection::~ServerConnection() {
-    m_link->connection = nullptr;  // responses still posted to this thread are dropped
+    m_link->channel = nullptr;  // responses still posted to this thread are dropped
     m_link->open = false;          // parked Publish requests of this connection are skipped
     --m_server.channelCount;
     if (m_inHandshake) m_server.admission().endHandshake();
     m_server.sessions().channelClosed(m_channelId);
 }
 
-void ServerConnection::rememberSession(const SessionPtr& s) {
-    if (std::find(m_sessions.begin(), m_sessions.end(), s) == m_sessions.end()) m_sessions.push_back(s);
-}
-
-void ServerConnection::forgetSession(const SessionPtr& s) {
-    m_sessions.erase(std::remove(m_sessions.begin(), m_sessions.end(), s), m_sessions.end());
-}
-
-SessionPtr ServerConnection::findSession(const NodeId& token) {
-    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-        if ((*it)->closed) { it = m_sessions.erase(it); continue; }
-        if ((*it)->authenticationToken == token) return *it;
-        ++it;
-    }
-    return nullptr;
-}
-
-const AddressSpace& ServerConnection::addressSpace() {
-    if (m_link->scheduler) return m_link->scheduler->addressSpace();  // the thread's (see there)
-    const uint64_t v = m_server.addressSpaceVersion();
-    if (v != m_spaceVersion || !m_space) {
-        m_space = m_server.addressSpace().snapshot();
-        m_spaceVersion = v;
-    }
-    return *m_space;
-}
+const AddressSpace& ServerConnection::addressSpace() { return m_snapshot->get(); }
 
 void ServerConnection::send(const uint8_t* p, std::size_t n) {
     noteSent(n);  // counted before it is written (BatchedWriter reports what went out directly)
@@ -118,20 +96,20 @@ void ServerConnection::armHousekeeping() {
     if (m_closing) return;
     int64_t due = m_channel ? m_channel->nextDeadlineMs() : kNever;
     if (m_idleCheckMs == kNever && bufferCapacity() > m_capacityKept) {
-        m_idleCheckMs = Server::monotonicMs() + kIdleCheckMs;
+        m_idleCheckMs = monotonicMs() + kIdleCheckMs;
         m_bytesQueuedAtCheck = m_bytesQueued;
     }
     due = std::min(due, m_idleCheckMs);
     if (due >= m_housekeepingDueMs) return;
     m_housekeepingDueMs = due;
-    const int64_t wait = std::clamp<int64_t>(due - Server::monotonicMs(), 0, INT32_MAX);
+    const int64_t wait = std::clamp<int64_t>(due - monotonicMs(), 0, INT32_MAX);
     m_housekeeping->start(int(wait));
 }
 
 void ServerConnection::onHousekeeping() {
     m_housekeepingDueMs = kNever;
     if (m_closing) return;
-    const int64_t now = Server::monotonicMs();
+    const int64_t now = monotonicMs();
     if (m_channel && m_channel->tokenExpired(now)) return fail(status::BadSecureChannelClosed, "SecurityToken expired");
     checkChunkTimeout(now);
     if (m_closing) return;
@@ -154,7 +132,7 @@ void ServerConnection::onHousekeeping() {
 void ServerConnection::releaseIdleBuffers() {
     const bool active = m_bytesQueued != m_bytesQueuedAtCheck;
     if (active || m_readPaused) {
-        m_idleCheckMs = Server::monotonicMs() + kIdleCheckMs;  // again a second later
+        m_idleCheckMs = monotonicMs() + kIdleCheckMs;  // again a second later
         m_bytesQueuedAtCheck = m_bytesQueued;
         return;
     }
@@ -208,10 +186,10 @@ bool ServerConnection::processMessage(const uint8_t* p, std::size_t n) {
         return !m_closing;
     }
     if (h.type == TcpMessageType::Hello) { fail(status::BadTcpMessageTypeInvalid, "a second Hello"); return false; }
-    const int64_t now = Server::monotonicMs();
+    const int64_t now = monotonicMs();
     const auto ev = m_channel->onChunk(p, n, now);
     if (h.type == TcpMessageType::OpenSecureChannel)  // AuditOpenSecureChannelEventType (events/AuditEvents.h)
-        auditOpenSecureChannel(m_server, m_channelId, *m_channel,
+        auditOpenSecureChannel(m_server.audit(), m_channelId, *m_channel,
                                ev.kind == ServerSecureChannel::Event::Kind::Fatal ? (ev.detail.isBad() ? ev.detail : ev.error)
                                                                                   : StatusCode(status::Good));
     switch (ev.kind) {
@@ -224,8 +202,13 @@ bool ServerConnection::processMessage(const uint8_t* p, std::size_t n) {
         return false;
     case ServerSecureChannel::Event::Kind::Close: closeConnection(); return false;
     case ServerSecureChannel::Event::Kind::Request:
-        dispatchRequest(m_server, *this, ev.requestId, ev.typeId, ev.body, ev.bodySize, now);
+    {
+        RequestContext ctx{m_server, *m_channel, m_sessions, *m_snapshot, m_link, m_peerAddress, m_channelId,
+                           nullptr, now, ev.requestId};
+        dispatchRequest(ctx, ev.typeId, ev.body, ev.bodySize);
+        if (ctx.sessionActivated) handshakeDone();
         return !m_closing;
+    }
     }
     return true;
 }
@@ -248,6 +231,7 @@ void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
     m_maxChunk = ack.receiveBufferSize;
     m_channel.emplace(m_channelId, *hello, ack, m_server.config().secureChannel,
                       [this](const uint8_t* d, std::size_t len) { send(d, len); });
+    m_link->channel = &*m_channel;
     Buffer out;
     encodeAcknowledge(out, ack);
     send(out.data(), out.size());

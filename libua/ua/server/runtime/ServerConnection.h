@@ -8,9 +8,9 @@
 #include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
 #include "ua/transport/TcpStream.h"
-#include "ua/server/Session.h"
+#include "ua/server/common/ChannelSessions.h"
 #include "ua/server/addressspace/AddressSpace.h"
-#include "ua/server/subscriptions/ResponseTarget.h"
+#include "ua/server/common/ResponseTarget.h"
 
 #include <QObject>
 #include <memory>
@@ -23,29 +23,31 @@ class QTimer;
 
 namespace ua {
 
-class Server;
+class IoWorker;
+class ServerParts;
+class ThreadSnapshot;
 
 class ServerConnection : public QObject, private TcpStream::Handler {
     Q_OBJECT
 public:
     // A connection over an accepted descriptor, which it takes over (DescriptorStream).
-    ServerConnection(Server& server, qintptr socketDescriptor);
+    ServerConnection(ServerParts& server, qintptr socketDescriptor);
     // A connection over a socket that is already connected, which it takes over (QtSocketStream).
     // The seam for tests that feed the byte stream without the network: the fuzz harnesses give
     // it a tests/fuzz/MemorySocket.h.
-    ServerConnection(Server& server, QTcpSocket* socket);
+    ServerConnection(ServerParts& server, QTcpSocket* socket);
     ~ServerConnection() override;
 
     // Sessions this connection has created or activated: looked up here without a lock.
-    void rememberSession(const SessionPtr& s);
-    void forgetSession(const SessionPtr& s);
-    SessionPtr findSession(const NodeId& authenticationToken);
+    ChannelSessions& sessions() { return m_sessions; }
+    SessionPtr findSession(const NodeId& authenticationToken) { return m_sessions.find(authenticationToken); }
     uint32_t channelId() const { return m_channelId; }
     // "host:port" of the TCP peer (for the Session diagnostics).
     const QString& peerAddress() const { return m_peerAddress; }
     ServerSecureChannel* channel() { return m_channel ? &*m_channel : nullptr; }
-    // The address space snapshot for the current request: reloaded only when the server has
-    // published a new one (one relaxed atomic load per request otherwise).
+    // The address space snapshot for the current request: the I/O thread's (runtime/IoWorker.h),
+    // reloaded only when the server has published a new one (one relaxed atomic load per request
+    // otherwise).
     const AddressSpace& addressSpace();
     // Shared with ResponseTargets of responses sent later (parked Publish requests).
     const std::shared_ptr<ConnectionLink>& link() const { return m_link; }
@@ -62,7 +64,7 @@ public:
     static constexpr std::size_t kIdleBufferKeep = 8192;
 
 private:
-    explicit ServerConnection(Server& server);  // the common part; then start()
+    explicit ServerConnection(ServerParts& server);  // the common part; then start()
     void start(TcpStream* stream, const QHostAddress& peer, quint16 peerPort);
     // TcpStream::Handler
     void onReadable() override;
@@ -89,17 +91,17 @@ private:
     void resumeReading();
     void checkChunkTimeout(int64_t nowMs);
 
-    Server& m_server;
+    ServerParts& m_server;
     TcpStream* m_stream;       // its child
     QTimer* m_housekeeping;    // single-shot, for m_housekeepingDueMs (armHousekeeping)
     MessageFramer m_framer;
     BatchedWriter m_writer;    // the responses of one onReadable() go out in one write
     uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
     uint32_t m_channelId;
+    IoWorker* m_worker;        // of this thread; null without a running server (tests)
     std::optional<ServerSecureChannel> m_channel;
-    std::vector<SessionPtr> m_sessions;
-    std::shared_ptr<const AddressSpace> m_space;
-    uint64_t m_spaceVersion = 0;
+    ChannelSessions m_sessions;
+    ThreadSnapshot* m_snapshot;  // the worker's, or without one its child
     std::shared_ptr<ConnectionLink> m_link;
     QString m_peerAddress;
     bool m_closing = false;

@@ -9,8 +9,9 @@
 // - a connection without a complete Hello after helloTimeoutMs gets ERR Bad_Timeout (7.1.3);
 // - a chunked request unfinished after chunkTimeoutMs closes the channel with ERR Bad_RequestTimeout.
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
-#include "ua/server/ServerConnection.h"
+#include "ua/server/common/Clock.h"
+#include "ua/server/runtime/ServerParts.h"
+#include "ua/server/runtime/ServerConnection.h"
 
 #include <QLoggingCategory>
 #include <QTimer>

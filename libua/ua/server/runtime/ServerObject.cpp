@@ -1,4 +1,4 @@
-#include "ua/server/nodes/ServerObject.h"
+#include "ua/server/runtime/ServerObject.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ua/encoding/EncodingLimits.h"
-#include "ua/server/ServiceContext.h"
+#include "ua/server/common/ServiceContext.h"
 #include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/subscriptions/SubscriptionConfig.h"
 

@@ -6,10 +6,10 @@
 // countdown and the closing run on the accept thread, which hands each I/O thread its part
 // (Subscriptions of the Sessions homed there, then its connections) and waits for it. Nothing here
 // is on the request path: the only cost while running is CreateSession's load of the state.
-#include "ua/server/Server.h"
+#include "ua/server/runtime/Server.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/ServerConnection.h"
+#include "ua/server/runtime/ServerConnection.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 

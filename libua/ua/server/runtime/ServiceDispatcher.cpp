@@ -1,16 +1,18 @@
-#include "ua/server/ServiceDispatcher.h"
+#include "ua/server/runtime/ServiceDispatcher.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Server.h"
-#include "ua/server/ServerConnection.h"
+#include "ua/server/addressspace/ThreadSnapshot.h"
+#include "ua/server/runtime/RequestContext.h"
+#include "ua/server/runtime/ServerParts.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
+#include "ua/server/events/AuditEvents.h"
 #include "ua/server/services/DiscoveryService.h"
 #include "ua/server/services/MethodService.h"
 #include "ua/server/services/AttributeService.h"
-#include "ua/server/services/MonitoredItemService.h"
 #include "ua/server/services/SessionService.h"
-#include "ua/server/services/SubscriptionService.h"
 #include "ua/server/services/ViewService.h"
+#include "ua/server/subscriptions/MonitoredItemService.h"
+#include "ua/server/subscriptions/SubscriptionService.h"
 
 #include <algorithm>
 #include <array>
@@ -23,7 +25,7 @@ enum class Needs { Nothing, Session };
 
 using DispatchFn = void (*)(RequestContext&, uint32_t requestId, const uint8_t* body, std::size_t size);
 
-// Counting (diagnostics/ServiceCounters.h): a request served with its Session costs one relaxed
+// Counting (common/ServiceCounters.h): a request served with its Session costs one relaxed
 // load + store of the Session's counter (the subscription and MonitoredItem services are counted on
 // the Session's home thread instead); everything else (Session-less services, rejections) is rare.
 // Where a request and its response are decoded and built. Read, the service of the hot path, uses
@@ -69,7 +71,7 @@ struct RequestScratch<Req, Resp, ServiceKind::Read> {
 
 template <class Req, class Resp, void (*Handler)(RequestContext&, const Req&, Resp&), Needs needs, ServiceKind kind>
 void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::size_t size) {
-    ServerSecureChannel& ch = *ctx.connection.channel();
+    ServerSecureChannel& ch = ctx.channel;
     ServerCounters& server = ctx.server.diagnostics().counters();
     // A request answered without its Session: counted server-wide.
     const auto rejectWithoutSession = [&](uint32_t requestHandle, StatusCode bad) {
@@ -91,7 +93,7 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
         return;
     }
     if constexpr (needs == Needs::Session) {
-        SessionPtr s = ctx.connection.findSession(req.requestHeader.authenticationToken);
+        SessionPtr s = ctx.channelSessions.find(req.requestHeader.authenticationToken);
         if (!s) s = ctx.server.sessions().find(req.requestHeader.authenticationToken);
         StatusCode bad;
         if (!s || s->closed) bad = status::BadSessionIdInvalid;
@@ -136,14 +138,80 @@ void serve(RequestContext& ctx, uint32_t requestId, const uint8_t* body, std::si
     ch.sendResponse(requestId, resp);
 }
 
-// Adapts a View/Attribute handler (ServiceContext) to the dispatcher's RequestContext.
-template <class Req, class Resp, void (*Handler)(ServiceContext&, const Req&, Resp&)>
-void withServiceContext(RequestContext& ctx, const Req& req, Resp& resp) {
-    ServiceContext sc{ctx.connection.addressSpace(), &ctx.server.addressSpace(), ctx.server.config().operationLimits,
-                      &ctx.session->view, resp.responseHeader.timestamp};
+// Each service set gets a context of its own, built here on the stack for one request from the
+// server and the connection: what the set uses and nothing more (docs/Architecture.md "Layers").
+
+// The View and Attribute sets (and the core of Call): the Session's view of the thread's
+// address-space snapshot.
+ServiceContext serviceContext(RequestContext& ctx, DateTime now) {
+    ServiceContext sc{ctx.snapshot.get(), &ctx.server.addressSpace(), ctx.server.config().operationLimits,
+                      &ctx.session->view, now};
     sc.roles = ctx.session->roles.load(std::memory_order_relaxed);
     sc.permissions = ctx.session->permissions.load(std::memory_order_relaxed);
+    return sc;
+}
+
+template <class Req, class Resp, void (*Handler)(ServiceContext&, const Req&, Resp&)>
+void withServiceContext(RequestContext& ctx, const Req& req, Resp& resp) {
+    ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
     Handler(sc, req, resp);
+}
+
+void serveCallRequest(RequestContext& ctx, const CallRequest& req, CallResponse& resp) {
+    const ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
+    MethodContext mc{sc, ctx.session, ResponseTarget{ctx.link, ctx.requestId, req.requestHeader.requestHandle}};
+    handleCall(mc, req, resp);
+    ctx.deferred = mc.deferred;
+}
+
+template <class Req, class Resp, void (*Handler)(const DiscoveryContext&, const Req&, Resp&)>
+void withDiscoveryContext(RequestContext& ctx, const Req& req, Resp& resp) {
+    const DiscoveryContext dc{ctx.server.applicationDescription(), ctx.server.endpoints()};
+    Handler(dc, req, resp);
+}
+
+SessionServiceContext sessionContext(RequestContext& ctx, bool creating) {
+    ServerParts& server = ctx.server;
+    const ServerConfig& cfg = server.config();
+    return SessionServiceContext{
+        server.sessions(), ctx.channelSessions, ctx.channel, ctx.channelId, ctx.peerAddress, ctx.nowMs, ctx.session, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs,
+        cfg.transport.maxMessageSize, server.endpoints(), server.channelSecurity(), server.userStore(),
+        server.userCertificateStore(), server.admission().counters().busySessions,
+        // Server::shutdown(): no new Session while the server counts down (ServerState Shutdown).
+        creating && server.runtime().state.load(std::memory_order_relaxed) == int32_t(ServerState::Shutdown),
+        &sessionAccessChanged};
+}
+
+// The audit events of CreateSession and ActivateSession (events/AuditEvents.h) follow the handler,
+// once it filled its response.
+void serveCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
+    SessionServiceContext sc = sessionContext(ctx, true);
+    handleCreateSession(sc, req, resp);
+    auditCreateSession(ctx.server.audit(), ctx.channelId, req, resp);
+}
+
+void serveActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, ActivateSessionResponse& resp) {
+    SessionServiceContext sc = sessionContext(ctx, false);
+    handleActivateSession(sc, req, resp);
+    // A Session was activated on this channel: its handshake is over (AdmissionConfig.h).
+    if (resp.responseHeader.serviceResult.isGood()) ctx.sessionActivated = true;
+    const AuditContext audit = ctx.server.audit();
+    if (auditWanted(audit))
+        auditActivateSession(audit, ctx.channelId, ctx.server.sessions().find(req.requestHeader.authenticationToken).get(),
+                             req, resp);
+}
+
+void serveCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse& resp) {
+    if (req.deleteSubscriptions) deleteSessionSubscriptions(*ctx.session);
+    SessionServiceContext sc = sessionContext(ctx, false);
+    handleCloseSession(sc, req, resp);
+}
+
+template <class Req, class Resp, void (*Handler)(SubscriptionContext&, const Req&, Resp&)>
+void withSubscriptionContext(RequestContext& ctx, const Req& req, Resp& resp) {
+    SubscriptionContext sc{ctx.session, ctx.link, ctx.requestId, ctx.server.diagnostics().counters()};
+    Handler(sc, req, resp);
+    ctx.deferred = sc.deferred;
 }
 
 struct Entry {
@@ -151,55 +219,50 @@ struct Entry {
     DispatchFn fn;
 };
 
-#define UA_SERVICE(Name, needs) \
-    Entry{Name##Request::kBinaryEncodingId, &serve<Name##Request, Name##Response, &handle##Name, needs, ServiceKind::Name>}
-
-#define UA_VIEW_SERVICE(Name)                                                                                  \
-    Entry{Name##Request::kBinaryEncodingId,                                                                    \
-          &serve<Name##Request, Name##Response, &withServiceContext<Name##Request, Name##Response, &handle##Name>, \
-                 Needs::Session, ServiceKind::Name>}
+#define UA_ENTRY(Name, handler, needs) \
+    Entry{Name##Request::kBinaryEncodingId, &serve<Name##Request, Name##Response, handler, needs, ServiceKind::Name>}
+#define UA_SERVICE(Name, Context, needs) UA_ENTRY(Name, (&Context<Name##Request, Name##Response, &handle##Name>), needs)
 
 constexpr auto makeTable() {
     std::array table{
-        UA_SERVICE(FindServers, Needs::Nothing),
-        UA_SERVICE(GetEndpoints, Needs::Nothing),
-        UA_SERVICE(CreateSession, Needs::Nothing),
-        UA_SERVICE(ActivateSession, Needs::Nothing),
-        UA_SERVICE(CloseSession, Needs::Session),
-        UA_SERVICE(Cancel, Needs::Session),
-        UA_VIEW_SERVICE(Read),
-        UA_VIEW_SERVICE(Write),
-        UA_VIEW_SERVICE(Browse),
-        UA_VIEW_SERVICE(BrowseNext),
-        UA_VIEW_SERVICE(TranslateBrowsePathsToNodeIds),
-        UA_VIEW_SERVICE(RegisterNodes),
-        UA_VIEW_SERVICE(UnregisterNodes),
-        UA_SERVICE(CreateSubscription, Needs::Session),
-        UA_SERVICE(ModifySubscription, Needs::Session),
-        UA_SERVICE(SetPublishingMode, Needs::Session),
-        UA_SERVICE(DeleteSubscriptions, Needs::Session),
-        UA_SERVICE(Publish, Needs::Session),
-        UA_SERVICE(Republish, Needs::Session),
-        UA_SERVICE(TransferSubscriptions, Needs::Session),
-        UA_SERVICE(CreateMonitoredItems, Needs::Session),
-        UA_SERVICE(ModifyMonitoredItems, Needs::Session),
-        UA_SERVICE(DeleteMonitoredItems, Needs::Session),
-        UA_SERVICE(SetMonitoringMode, Needs::Session),
-        UA_SERVICE(SetTriggering, Needs::Session),
-        UA_SERVICE(Call, Needs::Session),
+        UA_SERVICE(FindServers, withDiscoveryContext, Needs::Nothing),
+        UA_SERVICE(GetEndpoints, withDiscoveryContext, Needs::Nothing),
+        UA_ENTRY(CreateSession, &serveCreateSession, Needs::Nothing),
+        UA_ENTRY(ActivateSession, &serveActivateSession, Needs::Nothing),
+        UA_ENTRY(CloseSession, &serveCloseSession, Needs::Session),
+        UA_SERVICE(Cancel, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(Read, withServiceContext, Needs::Session),
+        UA_SERVICE(Write, withServiceContext, Needs::Session),
+        UA_SERVICE(Browse, withServiceContext, Needs::Session),
+        UA_SERVICE(BrowseNext, withServiceContext, Needs::Session),
+        UA_SERVICE(TranslateBrowsePathsToNodeIds, withServiceContext, Needs::Session),
+        UA_SERVICE(RegisterNodes, withServiceContext, Needs::Session),
+        UA_SERVICE(UnregisterNodes, withServiceContext, Needs::Session),
+        UA_SERVICE(CreateSubscription, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(ModifySubscription, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(SetPublishingMode, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(DeleteSubscriptions, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(Publish, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(Republish, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(TransferSubscriptions, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(CreateMonitoredItems, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(ModifyMonitoredItems, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(DeleteMonitoredItems, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(SetMonitoringMode, withSubscriptionContext, Needs::Session),
+        UA_SERVICE(SetTriggering, withSubscriptionContext, Needs::Session),
+        UA_ENTRY(Call, &serveCallRequest, Needs::Session),
     };
     std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.encodingId < b.encodingId; });
     return table;
 }
 #undef UA_SERVICE
-#undef UA_VIEW_SERVICE
+#undef UA_ENTRY
 
 const auto kTable = makeTable();
 
 } // namespace
 
-void dispatchRequest(Server& server, ServerConnection& connection, uint32_t requestId, uint32_t typeId,
-                     const uint8_t* body, std::size_t size, int64_t nowMs) {
+void dispatchRequest(RequestContext& ctx, uint32_t typeId, const uint8_t* body, std::size_t size) {
     const auto it = std::lower_bound(kTable.begin(), kTable.end(), typeId,
                                      [](const Entry& e, uint32_t id) { return e.encodingId < id; });
     if (it == kTable.end() || it->encodingId != typeId) {
@@ -207,12 +270,11 @@ void dispatchRequest(Server& server, ServerConnection& connection, uint32_t requ
         RequestHeader h;
         BinaryDecoder d(body, size);
         decode(d, h);
-        server.diagnostics().counters().rejected(status::BadServiceUnsupported);
-        connection.channel()->sendServiceFault(requestId, d.ok() ? h.requestHandle : 0, status::BadServiceUnsupported);
+        ctx.server.diagnostics().counters().rejected(status::BadServiceUnsupported);
+        ctx.channel.sendServiceFault(ctx.requestId, d.ok() ? h.requestHandle : 0, status::BadServiceUnsupported);
         return;
     }
-    RequestContext ctx{server, connection, connection.channelId(), nullptr, nowMs, requestId};
-    it->fn(ctx, requestId, body, size);
+    it->fn(ctx, ctx.requestId, body, size);
 }
 
 } // namespace ua

@@ -8,11 +8,10 @@
 
 namespace ua {
 
-class ServerConnection;
-class Server;
+struct RequestContext;
 
-// Decodes, serves and answers one request on the connection's thread.
-void dispatchRequest(Server& server, ServerConnection& connection, uint32_t requestId, uint32_t typeId,
-                     const uint8_t* body, std::size_t size, int64_t nowMs);
+// Decodes, serves and answers one request on the connection's thread; ctx is the connection's
+// (RequestContext.h), typeId the request's DefaultBinary encoding id.
+void dispatchRequest(RequestContext& ctx, uint32_t typeId, const uint8_t* body, std::size_t size);
 
 } // namespace ua

@@ -3,8 +3,8 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/NodeAttributes.h"
-#include "ua/server/services/NumericRange.h"
-#include "ua/server/services/ValueCheck.h"
+#include "ua/server/common/NumericRange.h"
+#include "ua/server/common/ValueCheck.h"
 #include "ua/server/users/Roles.h"
 
 #include <cmath>

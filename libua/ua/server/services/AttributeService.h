@@ -31,7 +31,7 @@
 // so they show in the snapshots of later requests.
 #pragma once
 
-#include "ua/server/ServiceContext.h"
+#include "ua/server/common/ServiceContext.h"
 
 namespace ua {
 

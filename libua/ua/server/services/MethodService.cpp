@@ -2,11 +2,8 @@
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/ServerConnection.h"
-#include "ua/server/Server.h"
 #include "ua/server/addressspace/MethodHandler.h"
-#include "ua/server/services/ValueCheck.h"
-#include "ua/server/subscriptions/ResponseTarget.h"
+#include "ua/server/common/ValueCheck.h"
 #include "ua/server/users/Roles.h"
 
 #include <QThread>
@@ -206,13 +203,10 @@ std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResp
     return started;
 }
 
-void handleCall(RequestContext& ctx, const CallRequest& req, CallResponse& resp) {
+void handleCall(MethodContext& ctx, const CallRequest& req, CallResponse& resp) {
     Session& session = *ctx.session;
-    ServiceContext sc{ctx.connection.addressSpace(), &ctx.server.addressSpace(), ctx.server.config().operationLimits,
-                      &session.view, resp.responseHeader.timestamp};
-    sc.roles = session.roles.load(std::memory_order_relaxed);
-    sc.permissions = session.permissions.load(std::memory_order_relaxed);
-    const ResponseTarget target{ctx.connection.link(), ctx.requestId, req.requestHeader.requestHandle};
+    const ServiceContext& sc = ctx.service;
+    const ResponseTarget& target = ctx.target;
     std::weak_ptr<Session> weak = ctx.session;
     const uint32_t hint = req.requestHeader.timeoutHint;  // ms, 0 = none
     const std::size_t started = serveCall(

@@ -32,12 +32,13 @@
 // Threads. Everything up to the handler runs on the I/O thread serving the request, against its
 // address space snapshot, without locks. Inline handlers run there too. Worker handlers run on
 // methodWorkerPool(); the Call response is then sent, on the connection's thread, when the last
-// of the request's Methods finished (RequestContext::deferred, subscriptions/ResponseTarget.h),
+// of the request's Methods finished (MethodContext::deferred, common/ResponseTarget.h),
 // and dropped when the Session has closed or the connection has gone meanwhile.
 #pragma once
 
-#include "ua/server/RequestContext.h"
-#include "ua/server/ServiceContext.h"
+#include "ua/server/common/ResponseTarget.h"
+#include "ua/server/common/ServiceContext.h"
+#include "ua/server/common/Session.h"
 
 #include <functional>
 
@@ -67,7 +68,16 @@ using CallCompletion = std::function<void(CallResponse&& response)>;
 std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResponse& resp, const NodeId& sessionId,
                       CallCompletion complete, std::function<bool()> abandoned = {}, int64_t deadlineMs = 0);
 
+// What handleCall uses, built by the dispatcher for one request: the service core's context (the
+// Session's view of the address space), the activated Session, where a later response goes.
+struct MethodContext {
+    const ServiceContext& service;
+    const SessionPtr& session;
+    ResponseTarget target;  // the request's connection, requestId and requestHandle
+    bool deferred = false;  // set when Worker handlers answer later: the dispatcher sends nothing
+};
+
 // The dispatcher's entry (needs an activated Session).
-void handleCall(RequestContext& ctx, const CallRequest& req, CallResponse& resp);
+void handleCall(MethodContext& ctx, const CallRequest& req, CallResponse& resp);
 
 } // namespace ua

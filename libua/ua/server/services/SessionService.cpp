@@ -3,11 +3,11 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
-#include "ua/server/Server.h"
-#include "ua/server/ServerConnection.h"
-#include "ua/server/events/AuditEvents.h"
+#include "ua/secure/ServerSecureChannel.h"
+#include "ua/server/common/OnScopeExit.h"
+#include "ua/server/common/SessionManager.h"
 #include "ua/server/services/IdentityTokens.h"
-#include "ua/server/services/SubscriptionService.h"
+#include "ua/server/users/UserStore.h"
 
 #include <QLoggingCategory>
 #include <algorithm>
@@ -57,8 +57,8 @@ Certificate leafOf(const ByteString& der) {
 }
 
 // The endpoint of the channel's policy and mode (GetEndpoints lists each pair once).
-const EndpointDescription* endpointOf(Server& server, const ServerSecureChannel& ch) {
-    for (const EndpointDescription& e : server.endpoints())
+const EndpointDescription* endpointOf(const std::vector<EndpointDescription>& endpoints, const ServerSecureChannel& ch) {
+    for (const EndpointDescription& e : endpoints)
         if (e.securityMode == ch.securityMode() && e.securityPolicyUri.view() == ch.securityPolicy().uri)
             return &e;
     return nullptr;
@@ -77,22 +77,20 @@ StatusCode checkClient(const ServerSecureChannel& ch, const CreateSessionRequest
 
 } // namespace
 
-void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
-    const OnScopeExit audit([&] { auditCreateSession(ctx, req, resp); });
+void handleCreateSession(SessionServiceContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
     // Server::shutdown(): no new Session while the server counts down (ServerState Shutdown).
-    if (ctx.server.runtime().state.load(std::memory_order_relaxed) == int32_t(ServerState::Shutdown)) {
+    if (ctx.shuttingDown) {
         resp.responseHeader.serviceResult = status::BadShutdown;
         return;
     }
     // Admission control (AdmissionConfig.h): too many Sessions wait for their activation. Answered
     // before the signature below, the RSA work of this establishment.
-    if (ctx.server.sessions().establishmentsFull()) {
-        AdmissionControl::bump(ctx.server.admission().counters().busySessions);
+    if (ctx.sessions.establishmentsFull()) {
+        ctx.busySessions.fetch_add(1, std::memory_order_relaxed);
         resp.responseHeader.serviceResult = status::BadServerTooBusy;
         return;
     }
-    const ServerConfig& cfg = ctx.server.config();
-    const ServerSecureChannel& ch = *ctx.connection.channel();
+    const ServerSecureChannel& ch = ctx.channel;
     const bool secure = ch.securityMode() != MessageSecurityMode::None;
     if (secure) {
         if (StatusCode s = checkClient(ch, req); s.isBad()) {
@@ -105,7 +103,7 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
     ByteString serverCertificate;
     if (secure)
         serverCertificate = ByteString(ch.serverCertificateChain());
-    else if (const ServerChannelSecurity* sec = ctx.server.channelSecurity();
+    else if (const ServerChannelSecurity* sec = ctx.channelSecurity;
              sec && !sec->certificate.isNull())
         serverCertificate = ByteString(sec->certificateChain);
     SignatureData serverSignature;
@@ -124,11 +122,11 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
     }
 
     const double timeout =
-        std::clamp(req.requestedSessionTimeout, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs);
+        std::clamp(req.requestedSessionTimeout, ctx.minSessionTimeoutMs, ctx.maxSessionTimeoutMs);
     StatusCode refused = status::BadTooManySessions;
-    SessionPtr s = ctx.server.sessions().create(ctx.channelId, timeout, ctx.nowMs, &refused);
+    SessionPtr s = ctx.sessions.create(ctx.channelId, timeout, ctx.nowMs, &refused);
     if (!s) {
-        if (refused == StatusCode(status::BadServerTooBusy)) AdmissionControl::bump(ctx.server.admission().counters().busySessions);
+        if (refused == StatusCode(status::BadServerTooBusy)) ctx.busySessions.fetch_add(1, std::memory_order_relaxed);
         resp.responseHeader.serviceResult = refused;
         return;
     }
@@ -144,24 +142,23 @@ void handleCreateSession(RequestContext& ctx, const CreateSessionRequest& req, C
         s->createdAt = resp.responseHeader.timestamp;
         s->securityMode = ch.securityMode();
         s->securityPolicyUri = String(ch.securityPolicy().uri);
-        s->peerAddress = ctx.connection.peerAddress();
+        s->peerAddress = ctx.peerAddress;
     }
-    ctx.connection.rememberSession(s);
+    ctx.channelSessions.remember(s);
     resp.sessionId = s->sessionId;
     resp.authenticationToken = s->authenticationToken;
     resp.revisedSessionTimeout = timeout;
     resp.serverNonce = s->serverNonce;
     resp.serverCertificate = std::move(serverCertificate);
     resp.serverSignature = std::move(serverSignature);
-    resp.serverEndpoints = Array<EndpointDescription>(ctx.server.endpoints());
+    resp.serverEndpoints = Array<EndpointDescription>(ctx.endpoints);
     resp.serverSoftwareCertificates = Array<SignedSoftwareCertificate>::emptyArray();
-    resp.maxRequestMessageSize = ctx.server.config().transport.maxMessageSize;
+    resp.maxRequestMessageSize = ctx.maxRequestMessageSize;
 }
 
-void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& req,
+void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequest& req,
                            ActivateSessionResponse& resp) {
-    const OnScopeExit audit([&] { auditActivateSession(ctx, req, resp); });
-    SessionPtr s = ctx.server.sessions().find(req.requestHeader.authenticationToken);
+    SessionPtr s = ctx.sessions.find(req.requestHeader.authenticationToken);
     if (!s || s->closed) {
         resp.responseHeader.serviceResult = status::BadSessionIdInvalid;
         return;
@@ -169,23 +166,23 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     // A Session activated again (another channel, another user) is a new establishment: it waits
     // while too many first activations are pending (AdmissionConfig.h). A first activation is
     // always served: it completes an establishment already counted.
-    if (s->activated && ctx.server.sessions().establishmentsFull()) {
-        AdmissionControl::bump(ctx.server.admission().counters().busySessions);
+    if (s->activated && ctx.sessions.establishmentsFull()) {
+        ctx.busySessions.fetch_add(1, std::memory_order_relaxed);
         resp.responseHeader.serviceResult = status::BadServerTooBusy;
         return;
     }
-    const ServerSecureChannel& ch = *ctx.connection.channel();
+    const ServerSecureChannel& ch = ctx.channel;
     // Marked activated (no longer pending) once activationMutex is released: the SessionManager's
     // lock is never taken under it (diagnostics take them in the other order).
     bool firstActivation = false;
     const OnScopeExit markActivated([&] {
-        if (firstActivation) ctx.server.sessions().markActivated(s);
+        if (firstActivation) ctx.sessions.markActivated(s);
     });
     std::lock_guard lock(s->activationMutex);
     const auto fail = [&](StatusCode code) {
         resp.responseHeader.serviceResult = code;
         qCWarning(lcSession, "ActivateSession of session '%s' from %s refused: %s", s->sessionName.toQString().toUtf8().constData(),
-                  qPrintable(ctx.connection.peerAddress()), code.name().c_str());
+                  qPrintable(ctx.peerAddress), code.name().c_str());
     };
     const bool newChannel = s->channelId != ctx.channelId;
     if (!s->activated && newChannel)
@@ -207,17 +204,17 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
                                       sig.signature.size()))
             return fail(status::BadApplicationSignatureInvalid);
     }
-    const EndpointDescription* endpoint = endpointOf(ctx.server, ch);
+    const EndpointDescription* endpoint = endpointOf(ctx.endpoints, ch);
     if (!endpoint) return fail(status::BadSecurityPolicyRejected);
-    const ServerChannelSecurity* sec = ctx.server.channelSecurity();
+    const ServerChannelSecurity* sec = ctx.channelSecurity;
     const IdentityCheck check{*endpoint,
                               ch.securityPolicy(),
                               ch.securityMode(),
                               sec ? sec->privateKey.get() : nullptr,
                               s->serverCertificate,
                               s->serverNonce,
-                              ctx.server.userStore(),
-                              ctx.server.userCertificateStore(),
+                              ctx.users,
+                              ctx.userCertificates,
                               ctx.nowMs};
     SessionIdentity user;
     if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user);
@@ -233,13 +230,13 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
     // it: either that side sees these values or sessionAccessChanged() sees its object.
     s->roles.store(user.roles);
     s->permissions.store(defaultPermissions(user.roles));
-    sessionAccessChanged(*s);
+    if (ctx.accessChanged) ctx.accessChanged(*s);
     s->serverNonce = newNonce();  // a serverNonce is used once
     s->channelId = ctx.channelId; // a later activation moves the Session to this channel
     s->localeIds = req.localeIds;
     s->securityMode = ch.securityMode();
     s->securityPolicyUri = String(ch.securityPolicy().uri);
-    s->peerAddress = ctx.connection.peerAddress();
+    s->peerAddress = ctx.peerAddress;
     if (s->clientUserIdHistory.empty() || s->clientUserIdHistory.back() != s->clientUserId)
         s->clientUserIdHistory.push_back(s->clientUserId);
     if (!s->activated || newChannel)
@@ -249,21 +246,15 @@ void handleActivateSession(RequestContext& ctx, const ActivateSessionRequest& re
                s->securityPolicyUri.toQString().section(QLatin1Char('#'), 1).toUtf8().constData());
     firstActivation = !s->activated;
     s->touch(ctx.nowMs);
-    ctx.connection.rememberSession(s);
-    ctx.connection.handshakeDone();  // the channel's handshake slot is free (AdmissionConfig.h)
+    ctx.channelSessions.remember(s);  // the dispatcher then frees the channel's handshake slot (AdmissionConfig.h)
     resp.serverNonce = s->serverNonce;
     resp.results = Array<StatusCode>::emptyArray();
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
 }
 
-void handleCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse&) {
-    if (req.deleteSubscriptions) deleteSessionSubscriptions(ctx);
-    ctx.server.sessions().remove(ctx.session);
-    ctx.connection.forgetSession(ctx.session);
-}
-
-void handleCancel(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp) {
-    cancelPublishRequests(ctx, req, resp);
+void handleCloseSession(SessionServiceContext& ctx, const CloseSessionRequest&, CloseSessionResponse&) {
+    ctx.sessions.remove(ctx.session);
+    ctx.channelSessions.forget(ctx.session);
 }
 
 } // namespace ua

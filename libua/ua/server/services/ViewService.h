@@ -34,7 +34,7 @@
 // already O(1)); the Session remembers those that exist.
 #pragma once
 
-#include "ua/server/ServiceContext.h"
+#include "ua/server/common/ServiceContext.h"
 
 namespace ua {
 

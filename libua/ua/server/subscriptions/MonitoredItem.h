@@ -15,7 +15,27 @@
 namespace ua {
 
 class BinaryEncoder;
-class EventItem;
+class Event;
+class MonitoredItem;
+class Subscription;
+
+// The event part of an item on an EventNotifier with an EventFilter (events/EventItem.h
+// implements it): what the item's Subscription and the EventRouter of its thread use of it. Touched only on the home thread; its
+// calls are made only for event items (data items have none).
+class ItemEvents {
+public:
+    virtual ~ItemEvents() = default;
+    // Offers an event (the home thread's EventRouter, events/EventRouter.h): queues its selected
+    // fields (true) when it passes the filter; overflows counts dropped events.
+    virtual bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows) = 0;
+    virtual bool hasQueued() const = 0;
+    // Moves up to max queued events (oldest first) into out, with the item's current clientHandle.
+    virtual std::size_t drainInto(Array<EventFieldList>& out, std::size_t max, uint32_t clientHandle) = 0;
+    virtual void clear() = 0;
+    // TransferSubscriptions: leaves the router of the old home thread / joins that of sub's home.
+    virtual void detach() = 0;
+    virtual void attach(Subscription& sub, MonitoredItem& item) = 0;
+};
 
 // The DataChangeFilter as the item applies it: a Percent deadband is already converted to an
 // absolute one from the node's EURange (7.22.2).
@@ -46,7 +66,7 @@ public:
     bool triggered = false;         // set by a triggering item; cleared when the queue is reported
     // Set for an item on an EventNotifier with an EventFilter (events/EventItem.h): its filter and
     // event queue. Such an item is never sampled and its data queue stays empty.
-    std::shared_ptr<EventItem> events;
+    std::shared_ptr<ItemEvents> events;
 
     // Offers a sampled value. Queues it (and returns true) when it passes the filter against the
     // last queued value; on a full queue discards per discardOldest and sets the Overflow InfoBits
@@ -56,6 +76,7 @@ public:
     // to Reporting mode): returns false when nothing was ever sampled.
     bool requeueLast(uint64_t& overflows);
     bool hasQueued() const { return !m_queue.empty(); }
+    bool hasQueuedEvents() const { return events && events->hasQueued(); }
     std::size_t queued() const { return m_queue.size(); }
     // Encodes up to max queued values (oldest first) as MonitoredItemNotifications (OPC 10000-6
     // binary: clientHandle, DataValue) into e and removes them from the queue; returns how many.

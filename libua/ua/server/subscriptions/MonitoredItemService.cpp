@@ -1,4 +1,4 @@
-#include "ua/server/services/MonitoredItemService.h"
+#include "ua/server/subscriptions/MonitoredItemService.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/events/EventItem.h"
@@ -11,19 +11,19 @@
 
 namespace ua {
 
-void handleCreateMonitoredItems(RequestContext& ctx, const CreateMonitoredItemsRequest& req, CreateMonitoredItemsResponse& resp) {
+void handleCreateMonitoredItems(SubscriptionContext& ctx, const CreateMonitoredItemsRequest& req, CreateMonitoredItemsResponse& resp) {
     runOnHome(ctx, req, resp, &createMonitoredItems);
 }
-void handleModifyMonitoredItems(RequestContext& ctx, const ModifyMonitoredItemsRequest& req, ModifyMonitoredItemsResponse& resp) {
+void handleModifyMonitoredItems(SubscriptionContext& ctx, const ModifyMonitoredItemsRequest& req, ModifyMonitoredItemsResponse& resp) {
     runOnHome(ctx, req, resp, &modifyMonitoredItems);
 }
-void handleDeleteMonitoredItems(RequestContext& ctx, const DeleteMonitoredItemsRequest& req, DeleteMonitoredItemsResponse& resp) {
+void handleDeleteMonitoredItems(SubscriptionContext& ctx, const DeleteMonitoredItemsRequest& req, DeleteMonitoredItemsResponse& resp) {
     runOnHome(ctx, req, resp, &deleteMonitoredItems);
 }
-void handleSetMonitoringMode(RequestContext& ctx, const SetMonitoringModeRequest& req, SetMonitoringModeResponse& resp) {
+void handleSetMonitoringMode(SubscriptionContext& ctx, const SetMonitoringModeRequest& req, SetMonitoringModeResponse& resp) {
     runOnHome(ctx, req, resp, &setMonitoringMode);
 }
-void handleSetTriggering(RequestContext& ctx, const SetTriggeringRequest& req, SetTriggeringResponse& resp) {
+void handleSetTriggering(SubscriptionContext& ctx, const SetTriggeringRequest& req, SetTriggeringResponse& resp) {
     runOnHome(ctx, req, resp, &setTriggering);
 }
 
@@ -282,7 +282,7 @@ void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest&
             item->triggered = false;
         } else if (old == MonitoringMode::Disabled) {
             sub->sampleNow(*item);
-        } else if (item->mode == MonitoringMode::Reporting && (item->hasQueued() || hasQueuedEvents(*item))) {
+        } else if (item->mode == MonitoringMode::Reporting && (item->hasQueued() || item->hasQueuedEvents())) {
             sub->notificationQueued();
         }
         (void)nowUs;

@@ -28,7 +28,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
-#include "ua/server/RequestContext.h"
+#include "ua/server/subscriptions/SubscriptionContext.h"
 #include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/subscriptions/MonitoredItem.h"
 
@@ -36,11 +36,11 @@ namespace ua {
 
 class SessionSubscriptions;
 
-void handleCreateMonitoredItems(RequestContext& ctx, const CreateMonitoredItemsRequest& req, CreateMonitoredItemsResponse& resp);
-void handleModifyMonitoredItems(RequestContext& ctx, const ModifyMonitoredItemsRequest& req, ModifyMonitoredItemsResponse& resp);
-void handleDeleteMonitoredItems(RequestContext& ctx, const DeleteMonitoredItemsRequest& req, DeleteMonitoredItemsResponse& resp);
-void handleSetMonitoringMode(RequestContext& ctx, const SetMonitoringModeRequest& req, SetMonitoringModeResponse& resp);
-void handleSetTriggering(RequestContext& ctx, const SetTriggeringRequest& req, SetTriggeringResponse& resp);
+void handleCreateMonitoredItems(SubscriptionContext& ctx, const CreateMonitoredItemsRequest& req, CreateMonitoredItemsResponse& resp);
+void handleModifyMonitoredItems(SubscriptionContext& ctx, const ModifyMonitoredItemsRequest& req, ModifyMonitoredItemsResponse& resp);
+void handleDeleteMonitoredItems(SubscriptionContext& ctx, const DeleteMonitoredItemsRequest& req, DeleteMonitoredItemsResponse& resp);
+void handleSetMonitoringMode(SubscriptionContext& ctx, const SetMonitoringModeRequest& req, SetMonitoringModeResponse& resp);
+void handleSetTriggering(SubscriptionContext& ctx, const SetTriggeringRequest& req, SetTriggeringResponse& resp);
 
 // --- On the home thread ---
 void createMonitoredItems(SessionSubscriptions& ss, const CreateMonitoredItemsRequest& req,

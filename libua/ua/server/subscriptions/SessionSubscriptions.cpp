@@ -1,7 +1,7 @@
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/Session.h"
+#include "ua/server/common/Session.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 

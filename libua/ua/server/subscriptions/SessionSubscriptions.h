@@ -6,15 +6,15 @@
 // in it (Subscriptions, MonitoredItems, parked Publish requests, counters) is touched only on the
 // home thread, so the Publish and sampling paths take no lock. A request of the Session arriving on
 // another thread (the Session was activated on a channel of another I/O thread) is posted to the
-// home thread and its response posted back (services/SubscriptionService.cpp); that costs two
+// home thread and its response posted back (subscriptions/SubscriptionService.cpp); that costs two
 // thread hops per request only for such a moved Session. TransferSubscriptions moves a
 // Subscription to the target Session's home thread (detach there, attach here).
 //
 // A parked Publish request is a small record (ParkedPublish): no thread, no blocked call.
 #pragma once
 
-#include "ua/server/diagnostics/ServiceCounters.h"
-#include "ua/server/subscriptions/ResponseTarget.h"
+#include "ua/server/common/ServiceCounters.h"
+#include "ua/server/common/ResponseTarget.h"
 #include "ua/server/subscriptions/Subscription.h"
 #include "ua/server/subscriptions/TimerQueue.h"
 
@@ -150,7 +150,7 @@ public:
     // counters above, currentSubscriptionsCount, currentMonitoredItemsCount and
     // currentPublishRequestsInQueue. The other fields of d are left as they are. Home thread.
     void fillSessionDiagnostics(SessionDiagnosticsDataType& d) const;
-    // Counted by the service functions (services/SubscriptionService.h, MonitoredItemService.h) and
+    // Counted by the service functions (subscriptions/SubscriptionService.h, MonitoredItemService.h) and
     // by publish(); Publish errors are the responses answered with a Bad serviceResult
     // (Bad_NoSubscription, Bad_TooManyPublishRequests, Bad_Timeout, Bad_RequestCancelledByClient).
     SessionServiceCounters serviceCounters;

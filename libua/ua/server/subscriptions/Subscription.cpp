@@ -3,7 +3,6 @@
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/events/EventItem.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
@@ -15,6 +14,31 @@
 #include <cstring>
 
 namespace ua {
+
+namespace {
+
+// An item that reports: Reporting, or Sampling and triggered (5.13.1.6).
+bool reportsEvents(const MonitoredItem& item) {
+    return item.mode == MonitoringMode::Reporting || (item.mode == MonitoringMode::Sampling && item.triggered);
+}
+
+// Moves the queued events of the event items that report into out, at most max; true when events
+// are left.
+bool drainEventQueues(const std::vector<MonitoredItem*>& items, std::size_t max, EventNotificationList& out) {
+    bool more = false;
+    for (MonitoredItem* item : items) {
+        if (!item->events || !item->events->hasQueued() || !reportsEvents(*item)) continue;
+        if (out.events.size() >= max) return true;
+        if (out.events.isNull()) out.events = Array<EventFieldList>::emptyArray();
+        item->events->drainInto(out.events, max - out.events.size(), item->clientHandle);
+        if (item->events->hasQueued()) more = true;
+        else item->triggered = false;
+    }
+    return more;
+}
+
+} // namespace
+
 
 struct Subscription::SamplingGroup final : TimerQueue::Client {
     Subscription* sub = nullptr;
@@ -427,7 +451,7 @@ void Subscription::itemTriggered(MonitoredItem& triggering) {
     if (triggering.mode != MonitoringMode::Reporting) return;
     for (uint32_t id : triggering.triggeredItems) {
         MonitoredItem* t = item(id);
-        if (t && t->mode == MonitoringMode::Sampling && (t->hasQueued() || hasQueuedEvents(*t))) {
+        if (t && t->mode == MonitoringMode::Sampling && (t->hasQueued() || t->hasQueuedEvents())) {
             t->triggered = true;
             m_notificationsAvailable = true;
         }
@@ -443,7 +467,8 @@ void Subscription::detach() {
     m_timer.reset();
     m_moreTimer.reset();
     for (auto& [interval, g] : m_groups) g->timer.reset();
-    detachEventItems(*this);
+    for (const auto& [id, item] : m_items)  // event items leave the old home's router
+        if (item->events) item->events->detach();
 }
 
 void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
@@ -455,7 +480,8 @@ void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
         g->timer = Timer(owner.home().timers(), g.get());
         g->timer.arm(nextOnGrid(nowUs, interval, g->phaseUs));
     }
-    attachEventItems(*this);
+    for (const auto& [id, item] : m_items)  // and join this one's
+        if (item->events) item->events->attach(*this, *item);
     resetLifetimeCounter();
     m_messageSent = false;  // the new Session hears from it at the first expiry
     m_state = State::Normal;

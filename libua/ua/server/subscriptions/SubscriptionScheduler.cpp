@@ -1,7 +1,5 @@
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 
-#include "ua/server/ServerConnection.h"
-#include "ua/server/subscriptions/ResponseTarget.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 
 #include <QTimer>
@@ -14,19 +12,16 @@ thread_local SubscriptionScheduler* t_current = nullptr;
 constexpr int64_t kHousekeepingUs = 1'000'000;
 } // namespace
 
-ServerSecureChannel* ResponseTarget::channel() const {
-    if (!link || !link->connection) return nullptr;
-    return link->connection->channel();
-}
-
-void ResponseTarget::post(std::function<void()> f) const {
-    if (!link || !link->scheduler) return;
-    QMetaObject::invokeMethod(link->scheduler, std::move(f), Qt::QueuedConnection);
-}
-
 SubscriptionScheduler::SubscriptionScheduler(SharedAddressSpace& space, const SubscriptionConfig& config,
                                              SubscriptionRegistry& registry, bool realTime, QObject* parent)
-    : QObject(parent), m_space(space), m_config(config), m_registry(registry), m_realTime(realTime) {
+    : SubscriptionScheduler(*new ThreadSnapshot(space), config, registry, realTime, parent) {
+    m_ownSnapshot = &m_snapshot;
+    m_ownSnapshot->setParent(this);
+}
+
+SubscriptionScheduler::SubscriptionScheduler(ThreadSnapshot& snapshot, const SubscriptionConfig& config,
+                                             SubscriptionRegistry& registry, bool realTime, QObject* parent)
+    : QObject(parent), m_snapshot(snapshot), m_config(config), m_registry(registry), m_realTime(realTime) {
     m_housekeeper.self = this;
     m_housekeeping = Timer(m_timers, &m_housekeeper);
     m_housekeeping.arm(clockUs() + kHousekeepingUs);
@@ -59,21 +54,6 @@ int64_t SubscriptionScheduler::clockUs() {
     static const int64_t offset = duration_cast<microseconds>(system_clock::now().time_since_epoch()).count() -
                                   duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
     return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count() + offset;
-}
-
-const AddressSpace& SubscriptionScheduler::addressSpace() {
-    const uint64_t v = m_space.version();
-    if (!m_snapshot || v != m_snapshotVersion) {
-        if (m_snapshot) {
-            // A caller up the stack may still hold a reference to it: release it from the event
-            // loop (a change of the address space, not per request).
-            if (m_retired.empty()) QMetaObject::invokeMethod(this, [this] { m_retired.clear(); }, Qt::QueuedConnection);
-            m_retired.push_back(std::move(m_snapshot));
-        }
-        m_snapshot = m_space.snapshot();
-        m_snapshotVersion = v;
-    }
-    return *m_snapshot;
 }
 
 void SubscriptionScheduler::adopt(std::shared_ptr<SessionSubscriptions> s) {

@@ -1,8 +1,10 @@
 // The subscription engine of one I/O thread: the TimerQueue that drives publishing and sampling
-// deadlines of the Sessions homed on this thread, a cached address-space snapshot to sample from,
-// and the SessionSubscriptions it keeps alive (see SessionSubscriptions.h for the home rule).
+// deadlines of the Sessions homed on this thread, the thread's address-space snapshot to sample
+// from (addressspace/ThreadSnapshot.h, shared with the thread's connections), and the
+// SessionSubscriptions it keeps alive (see SessionSubscriptions.h for the home rule).
 //
-// One scheduler per I/O thread, created on it by Server::start() (current() finds it). In real-time
+// One scheduler per I/O thread, created on it by its I/O worker (runtime/IoWorker.h; current()
+// finds it). In real-time
 // mode a precise single-shot QTimer is armed for the earliest deadline; tests construct it with
 // realTime false and call runDue() with a fake clock.
 //
@@ -11,7 +13,7 @@
 // wall-clock boundaries on which the demo signals change.
 #pragma once
 
-#include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/addressspace/ThreadSnapshot.h"
 #include "ua/server/subscriptions/SubscriptionConfig.h"
 #include "ua/server/subscriptions/TimerQueue.h"
 
@@ -30,6 +32,10 @@ struct SubscriptionDiagnosticsDataType;
 class SubscriptionScheduler : public QObject {
     Q_OBJECT
 public:
+    // Samples from snapshot, the thread's (it outlives the scheduler).
+    SubscriptionScheduler(ThreadSnapshot& snapshot, const SubscriptionConfig& config, SubscriptionRegistry& registry,
+                          bool realTime, QObject* parent = nullptr);
+    // With a snapshot of its own (unit tests).
     SubscriptionScheduler(SharedAddressSpace& space, const SubscriptionConfig& config, SubscriptionRegistry& registry,
                           bool realTime, QObject* parent = nullptr);
     ~SubscriptionScheduler() override;
@@ -45,11 +51,8 @@ public:
     TimerQueue& timers() { return m_timers; }
     const SubscriptionConfig& config() const { return m_config; }
     SubscriptionRegistry& registry() { return m_registry; }
-    // The current snapshot of this thread (reloaded when the server published a new one). The
-    // connections of this thread use it too, so that an idle connection does not keep an old copy
-    // of the address space alive (each one is a copy of the whole node table). A reference stays
-    // valid until control returns to the event loop: a replaced snapshot is released only then.
-    const AddressSpace& addressSpace();
+    // The current snapshot of this thread (ThreadSnapshot::get()).
+    const AddressSpace& addressSpace() { return m_snapshot.get(); }
     QThread* homeThread() const { return thread(); }
 
     // Keeps a SessionSubscriptions homed here alive until its Session is closed and it is empty.
@@ -79,7 +82,8 @@ private:
     };
     void onQtTimer();
 
-    SharedAddressSpace& m_space;
+    ThreadSnapshot* m_ownSnapshot = nullptr;  // its child, when it has one of its own
+    ThreadSnapshot& m_snapshot;
     const SubscriptionConfig& m_config;
     SubscriptionRegistry& m_registry;
     bool m_realTime;
@@ -87,9 +91,6 @@ private:
     QTimer* m_qtimer = nullptr;
     int64_t m_armedForUs = TimerQueue::kNever;
     int64_t m_lastRunUs = 0;
-    std::shared_ptr<const AddressSpace> m_snapshot;
-    uint64_t m_snapshotVersion = 0;
-    std::vector<std::shared_ptr<const AddressSpace>> m_retired;  // released by the event loop
     std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;  // SessionSubscriptions::homeIndex
     std::vector<SessionSubscriptions*> m_empty;  // of m_sessions: watchEmpty()
     Housekeeper m_housekeeper;

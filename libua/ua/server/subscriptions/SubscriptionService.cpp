@@ -1,6 +1,5 @@
-#include "ua/server/services/SubscriptionService.h"
+#include "ua/server/subscriptions/SubscriptionService.h"
 
-#include "ua/server/Server.h"
 #include "ua/server/subscriptions/HomeDispatch.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 
@@ -13,7 +12,7 @@ std::string sessionUserKey(Session& s) {
     return std::to_string(int(s.userTokenType)) + ":" + s.clientUserId;
 }
 
-std::shared_ptr<SessionSubscriptions> sessionSubscriptions(RequestContext& ctx) {
+std::shared_ptr<SessionSubscriptions> sessionSubscriptions(SubscriptionContext& ctx) {
     Session& s = *ctx.session;
     if (auto existing = s.subscriptions.load()) return existing;
     SubscriptionScheduler* home = SubscriptionScheduler::current();
@@ -32,28 +31,28 @@ void sessionAccessChanged(Session& s) {
 
 // --- Handlers ---
 
-void handleCreateSubscription(RequestContext& ctx, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp) {
+void handleCreateSubscription(SubscriptionContext& ctx, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp) {
     runOnHome(ctx, req, resp, &createSubscription);
 }
-void handleModifySubscription(RequestContext& ctx, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp) {
+void handleModifySubscription(SubscriptionContext& ctx, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp) {
     runOnHome(ctx, req, resp, &modifySubscription);
 }
-void handleSetPublishingMode(RequestContext& ctx, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp) {
+void handleSetPublishingMode(SubscriptionContext& ctx, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp) {
     runOnHome(ctx, req, resp, &setPublishingMode);
 }
-void handleDeleteSubscriptions(RequestContext& ctx, const DeleteSubscriptionsRequest& req, DeleteSubscriptionsResponse& resp) {
+void handleDeleteSubscriptions(SubscriptionContext& ctx, const DeleteSubscriptionsRequest& req, DeleteSubscriptionsResponse& resp) {
     runOnHome(ctx, req, resp, &deleteSubscriptions);
 }
-void handleRepublish(RequestContext& ctx, const RepublishRequest& req, RepublishResponse& resp) {
+void handleRepublish(SubscriptionContext& ctx, const RepublishRequest& req, RepublishResponse& resp) {
     runOnHome(ctx, req, resp, &republish);
 }
-void cancelPublishRequests(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp) {
+void handleCancel(SubscriptionContext& ctx, const CancelRequest& req, CancelResponse& resp) {
     resp.cancelCount = 0;
     if (!ctx.session->subscriptions.load()) return;  // nothing was ever parked
     runOnHome(ctx, req, resp, &cancelPublish);
 }
 
-void handlePublish(RequestContext& ctx, const PublishRequest& req, PublishResponse& resp) {
+void handlePublish(SubscriptionContext& ctx, const PublishRequest& req, PublishResponse& resp) {
     auto ss = sessionSubscriptions(ctx);
     if (!ss) {
         resp.responseHeader.serviceResult = status::BadInternalError;
@@ -74,7 +73,7 @@ void handlePublish(RequestContext& ctx, const PublishRequest& req, PublishRespon
     }, Qt::QueuedConnection);
 }
 
-void handleTransferSubscriptions(RequestContext& ctx, const TransferSubscriptionsRequest& req,
+void handleTransferSubscriptions(SubscriptionContext& ctx, const TransferSubscriptionsRequest& req,
                                  TransferSubscriptionsResponse& resp) {
     auto ss = sessionSubscriptions(ctx);
     if (!ss) {
@@ -93,8 +92,8 @@ void handleTransferSubscriptions(RequestContext& ctx, const TransferSubscription
     else QMetaObject::invokeMethod(&ss->home(), run, Qt::QueuedConnection);
 }
 
-void deleteSessionSubscriptions(RequestContext& ctx) {
-    auto ss = ctx.session->subscriptions.load();
+void deleteSessionSubscriptions(Session& session) {
+    auto ss = session.subscriptions.load();
     if (!ss) return;
     if (ss->home().thread() == QThread::currentThread()) ss->removeAll();
     else QMetaObject::invokeMethod(&ss->home(), [ss] { ss->removeAll(); }, Qt::QueuedConnection);

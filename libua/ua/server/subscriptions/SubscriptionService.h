@@ -2,7 +2,7 @@
 // of parked Publish requests. The Subscription model itself lives in server/subscriptions/.
 //
 // Two layers:
-//  - handleX(RequestContext&, ...) are the dispatcher's handlers (ServiceDispatcher.cpp). Each finds
+//  - handleX(SubscriptionContext&, ...) are the dispatcher's handlers (runtime/ServiceDispatcher.cpp). Each finds
 //    the Session's SessionSubscriptions (created on first use, homed on the calling thread) and runs
 //    the service on its home thread: at once when that is this thread (the normal case), else posted
 //    there with the response posted back (ctx.deferred). Publish always answers later (parked).
@@ -20,7 +20,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
-#include "ua/server/RequestContext.h"
+#include "ua/server/subscriptions/SubscriptionContext.h"
 
 #include <memory>
 
@@ -28,19 +28,20 @@ namespace ua {
 
 class SessionSubscriptions;
 
-void handleCreateSubscription(RequestContext& ctx, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp);
-void handleModifySubscription(RequestContext& ctx, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp);
-void handleSetPublishingMode(RequestContext& ctx, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp);
-void handleDeleteSubscriptions(RequestContext& ctx, const DeleteSubscriptionsRequest& req, DeleteSubscriptionsResponse& resp);
-void handlePublish(RequestContext& ctx, const PublishRequest& req, PublishResponse& resp);
-void handleRepublish(RequestContext& ctx, const RepublishRequest& req, RepublishResponse& resp);
-void handleTransferSubscriptions(RequestContext& ctx, const TransferSubscriptionsRequest& req,
+void handleCreateSubscription(SubscriptionContext& ctx, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp);
+void handleModifySubscription(SubscriptionContext& ctx, const ModifySubscriptionRequest& req, ModifySubscriptionResponse& resp);
+void handleSetPublishingMode(SubscriptionContext& ctx, const SetPublishingModeRequest& req, SetPublishingModeResponse& resp);
+void handleDeleteSubscriptions(SubscriptionContext& ctx, const DeleteSubscriptionsRequest& req, DeleteSubscriptionsResponse& resp);
+void handlePublish(SubscriptionContext& ctx, const PublishRequest& req, PublishResponse& resp);
+void handleRepublish(SubscriptionContext& ctx, const RepublishRequest& req, RepublishResponse& resp);
+void handleTransferSubscriptions(SubscriptionContext& ctx, const TransferSubscriptionsRequest& req,
                                  TransferSubscriptionsResponse& resp);
-// 5.6.5 Cancel: parked Publish requests with req.requestHandle are answered with
-// Bad_RequestCancelledByClient; cancelCount says how many.
-void cancelPublishRequests(RequestContext& ctx, const CancelRequest& req, CancelResponse& resp);
-// CloseSession with deleteSubscriptions (5.6.4): deletes the Session's Subscriptions.
-void deleteSessionSubscriptions(RequestContext& ctx);
+// 5.6.5 Cancel (of the Session service set, served here): parked Publish requests with
+// req.requestHandle are answered with Bad_RequestCancelledByClient; cancelCount says how many.
+void handleCancel(SubscriptionContext& ctx, const CancelRequest& req, CancelResponse& resp);
+// CloseSession with deleteSubscriptions (5.6.4): deletes the Session's Subscriptions (the
+// dispatcher calls it before services/SessionService.h handleCloseSession).
+void deleteSessionSubscriptions(Session& session);
 // ActivateSession stored new roles and permissions in s: its Subscriptions sample with them from
 // now on (SessionSubscriptions::accessChanged(); any thread).
 void sessionAccessChanged(Session& s);
@@ -49,7 +50,7 @@ void sessionAccessChanged(Session& s);
 // user name ("anonymous" until ActivateSession accepts other tokens).
 std::string sessionUserKey(const Session& s);
 // The Session's SessionSubscriptions, created (homed on the calling thread) on first use.
-std::shared_ptr<SessionSubscriptions> sessionSubscriptions(RequestContext& ctx);
+std::shared_ptr<SessionSubscriptions> sessionSubscriptions(SubscriptionContext& ctx);
 
 // --- On the home thread ---
 void createSubscription(SessionSubscriptions& ss, const CreateSubscriptionRequest& req, CreateSubscriptionResponse& resp,
