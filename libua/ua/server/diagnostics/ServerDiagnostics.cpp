@@ -118,7 +118,9 @@ struct HomePart {
 
 HomePart collectHome(const SubscriptionScheduler& home) {
     HomePart part;
-    for (const auto& ss : home.sessions()) {
+    for (const auto& owner : home.sessions()) {
+        // The scheduler's owners are the SessionSubscriptions of its Sessions.
+        const auto* ss = static_cast<const SessionSubscriptions*>(owner.get());
         std::vector<SubscriptionDiagnosticsDataType> d = ss->diagnostics();
         part.subscriptions.insert(part.subscriptions.end(), std::make_move_iterator(d.begin()),
                                   std::make_move_iterator(d.end()));

@@ -77,8 +77,9 @@ void Server::finishShutdown(const QString& reason) {
             SubscriptionScheduler* home = SubscriptionScheduler::current();
             if (!home) return;
             const int64_t now = SubscriptionScheduler::clockUs();
-            const std::vector<std::shared_ptr<SessionSubscriptions>> homed = home->sessions();
-            for (const auto& ss : homed) {
+            const std::vector<std::shared_ptr<SubscriptionOwner>> homed = home->sessions();
+            for (const auto& owner : homed) {
+                auto* ss = static_cast<SessionSubscriptions*>(owner.get());  // the only owners
                 subscribed += ss->count() > 0;
                 ss->closeAll(status::BadShutdown, status::BadSessionClosed, now);
             }

@@ -9,7 +9,7 @@ namespace ua {
 
 SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, std::string userKey,
                                            std::weak_ptr<Session> session)
-    : sender([](const ResponseTarget& t, PublishResponse&& r) { t.send(std::move(r)); }), m_home(&home),
+    : SubscriptionOwner(home, home.config()), sender([](const ResponseTarget& t, PublishResponse&& r) { t.send(std::move(r)); }),
       m_sessionId(std::move(sessionId)), m_userKey(std::move(userKey)), m_session(std::move(session)) {
     // With a Session, nothing is readable until its roles have been read (should it be gone already).
     const std::weak_ptr<Session> none;
@@ -23,8 +23,6 @@ SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId s
 }
 
 SessionSubscriptions::~SessionSubscriptions() { removeAll(); }
-
-const SubscriptionConfig& SessionSubscriptions::config() const { return m_home->config(); }
 
 bool SessionSubscriptions::sessionGone() const {
     const auto s = m_session.lock();

@@ -16,6 +16,7 @@
 #include "ua/server/common/ServiceCounters.h"
 #include "ua/server/common/ResponseTarget.h"
 #include "ua/server/subscriptions/Subscription.h"
+#include "ua/server/subscriptions/SubscriptionOwner.h"
 #include "ua/server/subscriptions/TimerQueue.h"
 
 #include <atomic>
@@ -62,7 +63,7 @@ private:
     const ResponseHeader& m_header;
 };
 
-class SessionSubscriptions : public std::enable_shared_from_this<SessionSubscriptions> {
+class SessionSubscriptions final : public std::enable_shared_from_this<SessionSubscriptions>, public SubscriptionOwner {
 public:
     // How a Publish response leaves (tests replace it to capture responses).
     using Sender = std::function<void(const ResponseTarget&, PublishResponse&&)>;
@@ -70,41 +71,27 @@ public:
     // userKey identifies the user for TransferSubscriptions (same identity token type and name).
     SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, std::string userKey,
                          std::weak_ptr<Session> session = {});
-    ~SessionSubscriptions();
+    ~SessionSubscriptions() override;
 
-    SubscriptionScheduler& home() const { return *m_home; }
-    const SubscriptionConfig& config() const;
     const NodeId& sessionId() const { return m_sessionId; }
     const std::string& userKey() const { return m_userKey; }
-    // The user's Roles (users/Roles.h RoleSet) and default PermissionType bits: a copy of the
-    // Session's, taken when this object is installed in the Session and pushed again by
-    // accessChanged() at every ActivateSession; the last ones seen once the Session has gone.
-    // Without a Session (unit tests): unrestricted. Two relaxed loads of this object's own memory
-    // (a sampler calls it at every deadline; it was a weak_ptr lock of the Session each time).
-    struct UserAccess {
-        uint32_t roles = ~uint32_t(0);
-        uint32_t permissions = ~uint32_t(0);
-    };
-    UserAccess userAccess() const {
-        return UserAccess{m_roles.load(std::memory_order_relaxed), m_permissions.load(std::memory_order_relaxed)};
-    }
     // Copies the Session's roles and permissions again: after ActivateSession stored new ones in
     // the Session (any thread), and once after this object was installed in Session::subscriptions
     // (so that an activation between the first copy and the installation is not missed: both
     // sides store, then load, sequentially consistent).
     void accessChanged();
     // True when its Session has been closed or has expired.
-    bool sessionGone() const;
+    bool sessionGone() const override;
     Sender sender;
 
     // --- Subscriptions ---
     Subscription* find(uint32_t id);
-    std::size_t count() const { return m_subscriptions.size(); }
+    std::size_t count() const override { return m_subscriptions.size(); }
     // 5.14.2: a new Subscription, or Bad_TooManySubscriptions (per Session or server-wide).
     StatusCode create(const Subscription::Parameters& p, int64_t nowUs, Subscription** created);
     // 5.14.8: deletes it and its items; false when unknown.
     bool remove(uint32_t id);
-    void removeAll();
+    void removeAll() override;
     const std::map<uint32_t, std::unique_ptr<Subscription>>& subscriptions() const { return m_subscriptions; }
 
     // --- Publish (5.14.5) and Cancel (5.6.5) ---
@@ -120,20 +107,17 @@ public:
     // one is parked; re-armed for the earliest left when it fires), so no scan of every Session.
     void expireParked(int64_t nowUs);
     // The scheduler goes first (its destructor): the parked-request timer lets go of its queue.
-    void detachTimers() { m_parkedTimer.reset(); }
-    // Position in the home's list of SessionSubscriptions (SubscriptionScheduler only).
-    std::size_t homeIndex = 0;
-    bool watchedEmpty = false;  // in the home's list of empty ones (SubscriptionScheduler only)
+    void detachTimers() override { m_parkedTimer.reset(); }
 
     // --- Used by Subscription ---
-    bool hasPublishRequest(int64_t nowUs);
+    bool hasPublishRequest(int64_t nowUs) override;
     // Answers the oldest valid parked request with resp; false when none is parked.
-    bool answerPublish(PublishResponse& resp, int64_t nowUs);
+    bool answerPublish(PublishResponse& resp, int64_t nowUs) override;
     // A Subscription's final message (Bad_Timeout, Good_SubscriptionTransferred): sent on the next
     // Publish request (now when one is parked).
     void queueStatusMessage(uint32_t subscriptionId, NotificationMessage msg, int64_t nowUs);
     // The lifetime of s ran out: it is deleted (after queueing its Bad_Timeout message).
-    void expired(Subscription& s, int64_t nowUs);
+    void expired(Subscription& s, int64_t nowUs) override;
     // The Session ends with the server (Server::shutdown()): every Subscription is deleted and its
     // StatusChangeNotification `status` sent on a parked Publish request while one is left (the
     // others are dropped); the parked requests left over are answered with parkedStatus.
@@ -145,7 +129,7 @@ public:
     std::unique_ptr<Subscription> release(uint32_t id, int64_t nowUs);
     void adopt(std::unique_ptr<Subscription> s, int64_t nowUs);
 
-    std::vector<SubscriptionDiagnosticsDataType> diagnostics() const;
+    std::vector<SubscriptionDiagnosticsDataType> diagnostics() const override;
     // The subscription part of SessionDiagnosticsDataType (OPC 10000-5 12.11): the service
     // counters above, currentSubscriptionsCount, currentMonitoredItemsCount and
     // currentPublishRequestsInQueue. The other fields of d are left as they are. Home thread.
@@ -171,12 +155,9 @@ private:
         void onTimer(uint32_t, int64_t, int64_t nowUs) override;
     };
 
-    SubscriptionScheduler* m_home;
     NodeId m_sessionId;
     std::string m_userKey;
     std::weak_ptr<Session> m_session;
-    std::atomic<uint32_t> m_roles{~uint32_t(0)};  // userAccess(): the last seen
-    std::atomic<uint32_t> m_permissions{~uint32_t(0)};
     ParkedExpiry m_parkedExpiry;
     Timer m_parkedTimer;
     int64_t m_parkedArmedUs = TimerQueue::kNever;

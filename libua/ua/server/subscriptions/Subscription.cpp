@@ -4,7 +4,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/services/AttributeService.h"
-#include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionOwner.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/server/users/Roles.h"
@@ -86,7 +86,7 @@ DataValue failedSample(StatusCode st) {
 // user (5.13.2.1: an item the user may not read reports Bad_NotReadable / Bad_UserAccessDenied, and
 // starts reporting values once its access rights allow it).
 DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, DateTime now,
-                      const SessionSubscriptions::UserAccess& user) {
+                      const SubscriptionOwner::UserAccess& user) {
     // The node at the item's index may have been removed (AddressSpace::removeNode) and its index
     // taken by another: then the NodeId differs and the slow path answers by NodeId.
     if (item.fastPath && item.node < space.size() && space.node(item.node).nodeId == item.itemToMonitor.nodeId) {
@@ -137,7 +137,7 @@ Subscription::Parameters Subscription::revise(const SubscriptionConfig& c, doubl
     return p;
 }
 
-Subscription::Subscription(uint32_t id, SessionSubscriptions& owner, const Parameters& p, int64_t nowUs)
+Subscription::Subscription(uint32_t id, SubscriptionOwner& owner, const Parameters& p, int64_t nowUs)
     : m_id(id), m_owner(&owner), m_params(p), m_keepAliveCounter(p.maxKeepAliveCount), m_lifetimeCounter(p.lifetimeCount),
       m_intervalUs(toUs(p.publishingIntervalMs)) {
     m_timerClient.self = this;
@@ -427,7 +427,7 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
     if (nowUs - dueUs >= g.intervalUs) counters.samplingTicksSkipped += uint64_t((nowUs - dueUs) / g.intervalUs);
     const AddressSpace& space = m_owner->home().addressSpace();
     const DateTime now = DateTime::now();
-    const SessionSubscriptions::UserAccess user = m_owner->userAccess();
+    const SubscriptionOwner::UserAccess user = m_owner->userAccess();
     uint64_t overflows = 0;
     // Items of the same node next to each other share one read: a sample is the value at this
     // deadline, so they all see the same one, however long the loop takes.
@@ -471,7 +471,7 @@ void Subscription::detach() {
         if (item->events) item->events->detach();
 }
 
-void Subscription::attach(SessionSubscriptions& owner, int64_t nowUs) {
+void Subscription::attach(SubscriptionOwner& owner, int64_t nowUs) {
     m_owner = &owner;
     m_timer = Timer(owner.home().timers(), &m_timerClient);
     m_moreTimer = Timer(owner.home().timers(), &m_moreClient);

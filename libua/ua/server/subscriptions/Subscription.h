@@ -32,7 +32,7 @@
 
 namespace ua {
 
-class SessionSubscriptions;
+class SubscriptionOwner;
 
 // SubscriptionDiagnostics counters (OPC 10000-5 12.15 SubscriptionDiagnosticsDataType) kept as
 // plain integers on the home thread; read them through SessionSubscriptions::diagnostics().
@@ -76,7 +76,7 @@ public:
     static Parameters revise(const SubscriptionConfig& c, double publishingIntervalMs, uint32_t lifetimeCount,
                              uint32_t maxKeepAliveCount, uint32_t maxNotificationsPerPublish);
 
-    Subscription(uint32_t id, SessionSubscriptions& owner, const Parameters& p, int64_t nowUs);
+    Subscription(uint32_t id, SubscriptionOwner& owner, const Parameters& p, int64_t nowUs);
     ~Subscription();
     Subscription(const Subscription&) = delete;
     Subscription& operator=(const Subscription&) = delete;
@@ -84,7 +84,7 @@ public:
     uint32_t id() const { return m_id; }
     const Parameters& parameters() const { return m_params; }
     State state() const { return m_state; }
-    SessionSubscriptions& owner() { return *m_owner; }
+    SubscriptionOwner& owner() { return *m_owner; }
 
     // --- Subscription services ---
     void modify(const Parameters& p, int64_t nowUs);            // 5.14.3
@@ -125,7 +125,7 @@ public:
     // --- Moving between Sessions (TransferSubscriptions 5.14.7) ---
     // Releases the timers (on the old home thread) / re-arms them with the new owner.
     void detach();
-    void attach(SessionSubscriptions& owner, int64_t nowUs);
+    void attach(SubscriptionOwner& owner, int64_t nowUs);
     // sendInitialValues: every Reporting item queues its last value again.
     void queueInitialValues();
 
@@ -164,7 +164,7 @@ private:
     uint32_t takeSequenceNumber();
 
     uint32_t m_id;
-    SessionSubscriptions* m_owner;
+    SubscriptionOwner* m_owner;  // its SessionSubscriptions
     Parameters m_params;
     State m_state = State::Normal;
     bool m_messageSent = false;

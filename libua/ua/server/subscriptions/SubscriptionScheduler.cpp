@@ -1,6 +1,6 @@
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 
-#include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionOwner.h"
 
 #include <QTimer>
 #include <chrono>
@@ -56,14 +56,14 @@ int64_t SubscriptionScheduler::clockUs() {
     return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count() + offset;
 }
 
-void SubscriptionScheduler::adopt(std::shared_ptr<SessionSubscriptions> s) {
+void SubscriptionScheduler::adopt(std::shared_ptr<SubscriptionOwner> s) {
     s->homeIndex = m_sessions.size();
-    SessionSubscriptions& added = *s;
+    SubscriptionOwner& added = *s;
     m_sessions.push_back(std::move(s));
     if (added.count() == 0) watchEmpty(added);
 }
 
-void SubscriptionScheduler::watchEmpty(SessionSubscriptions& s) {
+void SubscriptionScheduler::watchEmpty(SubscriptionOwner& s) {
     if (s.watchedEmpty) return;
     if (s.homeIndex >= m_sessions.size() || m_sessions[s.homeIndex].get() != &s) return;  // not adopted (yet)
     s.watchedEmpty = true;
@@ -103,7 +103,7 @@ void SubscriptionScheduler::housekeeping(int64_t) {
     // A closed Session keeps its Subscriptions for TransferSubscriptions until their lifetime runs
     // out; then (empty and its Session gone) its SessionSubscriptions goes.
     for (std::size_t i = 0; i < m_empty.size();) {
-        SessionSubscriptions& s = *m_empty[i];
+        SubscriptionOwner& s = *m_empty[i];
         const bool keepWatching = s.count() == 0 && !s.sessionGone();
         if (keepWatching) {
             ++i;

@@ -25,7 +25,7 @@ class QTimer;
 
 namespace ua {
 
-class SessionSubscriptions;
+class SubscriptionOwner;
 class SubscriptionRegistry;
 struct SubscriptionDiagnosticsDataType;
 
@@ -56,10 +56,10 @@ public:
     QThread* homeThread() const { return thread(); }
 
     // Keeps a SessionSubscriptions homed here alive until its Session is closed and it is empty.
-    void adopt(std::shared_ptr<SessionSubscriptions> s);
+    void adopt(std::shared_ptr<SubscriptionOwner> s);
     // s has no Subscription (new, or its last one left): housekeeping looks at it until it has one
     // again or its Session is gone (then it is let go).
-    void watchEmpty(SessionSubscriptions& s);
+    void watchEmpty(SubscriptionOwner& s);
     // Runs every deadline up to nowUs (tests call this with their fake clock).
     int runDue(int64_t nowUs);
     // Re-arms the QTimer after timers were armed outside runDue (real-time mode; no-op otherwise).
@@ -73,7 +73,7 @@ public:
     std::size_t sessionCount() const { return m_sessions.size(); }
     // The SessionSubscriptions homed here (also those of closed Sessions whose Subscriptions still
     // run out their lifetime; diagnostics/ServerDiagnostics.cpp reads them). This scheduler's thread only.
-    const std::vector<std::shared_ptr<SessionSubscriptions>>& sessions() const { return m_sessions; }
+    const std::vector<std::shared_ptr<SubscriptionOwner>>& sessions() const { return m_sessions; }
 
 private:
     struct Housekeeper final : TimerQueue::Client {
@@ -91,8 +91,8 @@ private:
     QTimer* m_qtimer = nullptr;
     int64_t m_armedForUs = TimerQueue::kNever;
     int64_t m_lastRunUs = 0;
-    std::vector<std::shared_ptr<SessionSubscriptions>> m_sessions;  // SessionSubscriptions::homeIndex
-    std::vector<SessionSubscriptions*> m_empty;  // of m_sessions: watchEmpty()
+    std::vector<std::shared_ptr<SubscriptionOwner>> m_sessions;  // SessionSubscriptions::homeIndex
+    std::vector<SubscriptionOwner*> m_empty;  // of m_sessions: watchEmpty()
     Housekeeper m_housekeeper;
     Timer m_housekeeping;
 };
