@@ -6,7 +6,7 @@
 namespace ua {
 
 namespace {
-thread_local IoWorker* t_current = nullptr;
+thread_local IoWorker* t_worker = nullptr;
 } // namespace
 
 IoWorker::IoWorker(SharedAddressSpace& space, const SubscriptionConfig& config, SubscriptionRegistry& registry,
@@ -15,14 +15,14 @@ IoWorker::IoWorker(SharedAddressSpace& space, const SubscriptionConfig& config, 
       m_scheduler(new SubscriptionScheduler(*m_snapshot, config, registry, true, this)) {}
 
 IoWorker::~IoWorker() {
-    if (t_current == this) t_current = nullptr;
+    if (t_worker == this) t_worker = nullptr;
     delete m_scheduler;  // its Subscriptions go before the snapshot they sample from
 }
 
-IoWorker* IoWorker::current() { return t_current; }
+IoWorker* IoWorker::current() { return t_worker; }
 
 void IoWorker::makeCurrent() {
-    t_current = this;
+    t_worker = this;
     m_scheduler->makeCurrent();
 }
 

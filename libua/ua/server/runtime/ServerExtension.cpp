@@ -3,13 +3,13 @@
 namespace ua {
 
 namespace {
-ServerExtensions& defaults() {
+ServerExtensions& defaultList() {
     static ServerExtensions list;
     return list;
 }
 } // namespace
 
-void setDefaultServerExtensions(ServerExtensions extensions) { defaults() = std::move(extensions); }
-const ServerExtensions& defaultServerExtensions() { return defaults(); }
+void setDefaultServerExtensions(ServerExtensions extensions) { defaultList() = std::move(extensions); }
+const ServerExtensions& defaultServerExtensions() { return defaultList(); }
 
 } // namespace ua
