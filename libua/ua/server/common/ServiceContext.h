@@ -29,6 +29,12 @@ struct OperationLimits {
     uint32_t maxReferencesPerNode = 1000;
 };
 
+// The default limits, for the ServiceContext of the server's own reads (sampling, filter checks).
+inline const OperationLimits& defaultOperationLimits() {
+    static const OperationLimits l;
+    return l;
+}
+
 // A paused Browse (OPC 10000-4 7.9): the references not yet returned.
 struct BrowseContinuationPoint {
     ByteString id;                 // what the client got (8 bytes, unique within the Session)

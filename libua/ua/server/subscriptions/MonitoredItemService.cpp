@@ -29,11 +29,6 @@ void handleSetTriggering(SubscriptionContext& ctx, const SetTriggeringRequest& r
 
 namespace {
 
-const OperationLimits& noLimits() {
-    static const OperationLimits l;
-    return l;
-}
-
 // More operations in one call than SubscriptionConfig::maxMonitoredItemsPerCall (0: no limit).
 bool tooManyOperations(const SessionSubscriptions& ss, std::size_t operations) {
     const uint32_t max = ss.config().maxMonitoredItemsPerCall;
@@ -99,7 +94,7 @@ MonitoredItemCreateResult createOne(SessionSubscriptions& ss, Subscription& sub,
     const SubscriptionConfig& c = ss.config();
     if (!validMode(in.monitoringMode)) { r.statusCode = status::BadMonitoringModeInvalid; return r; }
     const ReadValueId& what = in.itemToMonitor;
-    ServiceContext rc{space, nullptr, noLimits(), nullptr, DateTime::now()};
+    ServiceContext rc{space, nullptr, defaultOperationLimits(), nullptr, DateTime::now()};
     const DataValue probe = readValue(rc, what, TimestampsToReturn::Neither);
     if (probe.hasStatus && failsCreation(probe.status)) { r.statusCode = probe.status; return r; }
     const NodeIndex index = space.indexOf(what.nodeId);

@@ -57,10 +57,6 @@ namespace {
 
 int64_t toUs(double ms) { return std::max<int64_t>(1, std::llround(ms * 1000.0)); }
 
-const OperationLimits& noLimits() {
-    static const OperationLimits l;
-    return l;
-}
 
 void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now) {
     const bool source = t == TimestampsToReturn::Source || t == TimestampsToReturn::Both;
@@ -108,7 +104,7 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
         applyTimestamps(dv, item.timestamps, now);
         return dv;
     }
-    ServiceContext ctx{space, nullptr, noLimits(), nullptr, now};
+    ServiceContext ctx{space, nullptr, defaultOperationLimits(), nullptr, now};
     ctx.roles = user.roles;
     ctx.permissions = user.permissions;
     return readValue(ctx, item.itemToMonitor, item.timestamps);
