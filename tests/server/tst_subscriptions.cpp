@@ -19,6 +19,7 @@
 #include "TestMain.h"
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 using namespace ua;
 
@@ -53,7 +54,7 @@ struct SubscriptionFixture {
         addSession("anonymous");
     }
     ~SubscriptionFixture() {
-        for (auto& s : sessions) s->removeAll();
+        for (auto& s : sessions) if (s) s->removeAll();
     }
     SessionSubscriptions& ss(std::size_t i = 0) { return *sessions[i]; }
     // Without a Session the items sample unrestricted; with one, with its roles at each sample.
@@ -1170,8 +1171,13 @@ void TestSubscriptions::housekeepingLetsGoOfEmptyClosedSessionsOnly() {
     QVERIFY(f.ss(2).remove(dropped));  // empty again
     closing->closed = true;
     withSubscription->closed = true;   // its Subscription runs out its lifetime first
+    const std::size_t timers = f.scheduler->timers().size();
     f.scheduler->housekeeping(f.nowUs);
     QCOMPARE(f.scheduler->sessionCount(), std::size_t(2));
+    // Let go of, it has given back its timer on the home thread: the Session that still holds it
+    // may be destroyed on another thread, which must not touch the home's TimerQueue.
+    QCOMPARE(f.scheduler->timers().size(), timers - 1);
+    std::thread([&] { f.sessions[2].reset(); }).join();
     QVERIFY(std::none_of(f.scheduler->sessions().begin(), f.scheduler->sessions().end(),
                          [&](const auto& s) { return s.get() == &f.ss(2); }));
     open.reset();  // the Session is destroyed: its empty SessionSubscriptions goes too
