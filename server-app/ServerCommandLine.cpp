@@ -93,9 +93,16 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                                   QStringLiteral("seconds")});
     const QCommandLineOption page = hidden({QStringLiteral("page"), QStringLiteral("The page shown first (sessions, diagnostics, ...)."),
                                             QStringLiteral("name")});
+    const QCommandLineOption sessionsFilter = hidden({QStringLiteral("sessions-filter"),
+                                                      QStringLiteral("The Sessions page's filter text."), QStringLiteral("text")});
+    const QCommandLineOption sessionsSort = hidden({QStringLiteral("sessions-sort"),
+                                                    QStringLiteral("Sort the Sessions page by a column (Name, Requests, ...; "
+                                                                   "-COLUMN descending)."),
+                                                    QStringLiteral("column")});
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
-                          maxSubscriptions, maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page, platform})
+                          maxSubscriptions, maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page,
+                          sessionsFilter, sessionsSort, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -150,6 +157,8 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     if (p.isSet(secure)) s.applySecureProfile();
     r.screenshotsDir = p.value(shots);
     r.firstPage = p.value(page);
+    r.sessionsFilter = p.value(sessionsFilter);
+    r.sessionsSort = p.value(sessionsSort);
 
     const bool wantsWindow = p.isSet(window) || r.guiLagReportSeconds > 0 || !r.screenshotsDir.isEmpty();
     r.headless = p.isSet(headless) || (!wantsWindow && noDisplay(env, p.value(platform)));

@@ -29,6 +29,8 @@ struct ServerCommandLine {
     QString screenshotsDir;      // --screenshots DIR: one PNG per page, then exit
     int screenshotsAfterSeconds = 10; // --screenshots-after: seconds of live data first
     QString firstPage;           // --page NAME: the page shown first ("sessions" for sessionsPage)
+    QString sessionsFilter;      // --sessions-filter TEXT: the Sessions page's filter text
+    QString sessionsSort;        // --sessions-sort COLUMN: sorted by it ("-COLUMN": descending)
 
     // Parses arguments (argv, the program name first), loads the configuration file and applies the
     // overrides; env decides the mode when neither --headless nor --window is given.

@@ -68,6 +68,14 @@ QVariant SessionsModel::data(const QModelIndex& index, int role) const {
     const SessionSnapshot& s = *rowAt(index.row()).snapshot;
     const SessionDiagnosticsDataType& d = s.diagnostics;
     if (role == SessionIdRole) return QString::fromStdString(d.sessionId.toString());
+    if (role == FilterRole) {
+        QString text;
+        for (int c : {Name, ClientApplication, Address, Security, User}) {
+            if (!text.isEmpty()) text += QLatin1Char('\n');
+            text += data(index.siblingAtColumn(c), Qt::DisplayRole).toString();
+        }
+        return text;
+    }
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
         case ClientApplication: return d.clientDescription.applicationUri.toQString();

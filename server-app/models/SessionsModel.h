@@ -40,6 +40,10 @@ public:
 
     // Qt::UserRole + 2 on any cell: the row's sessionId as a QString (NodeId::toString).
     static constexpr int SessionIdRole = Qt::UserRole + 2;
+    // Qt::UserRole + 3 on any cell: the text the Sessions page's filter matches, the row's name,
+    // client application, address, security and user, one per line (one call per row and filter
+    // pass, not one per column).
+    static constexpr int FilterRole = Qt::UserRole + 3;
 
     explicit SessionsModel(QObject* parent = nullptr) : KeyedTableModel(parent) {}
 

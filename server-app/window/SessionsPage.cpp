@@ -5,6 +5,8 @@
 #include "models/SessionsModel.h"
 
 #include <QLabel>
+#include <QLineEdit>
+#include <QMetaEnum>
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QVBoxLayout>
@@ -15,10 +17,23 @@ SessionsPage::SessionsPage(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("sessionsPage"));
     m_model = new serverapp::SessionsModel(this);
     m_view = makeTableView(QStringLiteral("sessionsView"), m_model, this, serverapp::SessionsModel::Created);
+    m_proxy = static_cast<QSortFilterProxyModel*>(m_view->model());
+    m_proxy->setFilterRole(serverapp::SessionsModel::FilterRole);
+    m_proxy->setFilterKeyColumn(0);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, &SessionsPage::showMenu);
+    m_filter = new QLineEdit;
+    m_filter->setObjectName(QStringLiteral("sessionsFilter"));
+    m_filter->setPlaceholderText(tr("Filter by session, client, address, security or user"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        showCount();
+    });
     m_status = new QLabel;
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
 }
@@ -36,8 +51,29 @@ void SessionsPage::attach(LiveServer* live) {
         m_model->update(s);  // shares the snapshot
         // Columns fit the rows while there are few (sizing scans rows; with hundreds the user sizes them).
         if (m_model->rowCount() != before && m_model->rowCount() <= 100) fitColumns(m_view);
-        m_status->setText(tr("%n Session(s); right-click a row to close it.", nullptr, m_model->rowCount()));
+        showCount();
     });
+}
+
+void SessionsPage::showCount() {
+    if (!m_live) return;
+    const int all = m_model->rowCount();
+    if (m_filter->text().isEmpty())
+        m_status->setText(tr("%n Session(s); right-click a row to close it.", nullptr, all));
+    else
+        m_status->setText(tr("%1 of %n Session(s) match the filter; right-click a row to close it.", nullptr, all)
+                              .arg(m_proxy->rowCount()));
+}
+
+void SessionsPage::setFilterText(const QString& text) { m_filter->setText(text); }
+
+bool SessionsPage::sortBy(const QString& column, Qt::SortOrder order) {
+    const QMetaEnum e = QMetaEnum::fromType<serverapp::SessionsModel::Column>();
+    bool ok = false;
+    const int c = e.keyToValue(column.toLatin1().constData(), &ok);
+    if (!ok || c < 0 || c >= serverapp::SessionsModel::ColumnCount) return false;
+    m_view->sortByColumn(c, order);
+    return true;
 }
 
 void SessionsPage::showMenu(const QPoint& pos) {

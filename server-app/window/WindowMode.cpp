@@ -3,6 +3,7 @@
 #include "AddressSpacePage.h"
 #include "GuiLagProbe.h"
 #include "MainWindow.h"
+#include "SessionsPage.h"
 #include "ServerLifecycle.h"
 #include "SignalWatcher.h"
 
@@ -49,6 +50,13 @@ int runWindow(const ServerCommandLine& commandLine) {
     if (!commandLine.firstPage.isEmpty())
         if (auto* page = window.pages()->findChild<QWidget*>(commandLine.firstPage + QStringLiteral("Page")))
             window.pages()->setCurrentWidget(page);
+    if (auto* sessions = window.findChild<SessionsPage*>()) {
+        if (!commandLine.sessionsFilter.isEmpty()) sessions->setFilterText(commandLine.sessionsFilter);
+        const QString& sort = commandLine.sessionsSort;
+        if (!sort.isEmpty() && !sessions->sortBy(sort.startsWith(QLatin1Char('-')) ? sort.mid(1) : sort,
+                                                 sort.startsWith(QLatin1Char('-')) ? Qt::DescendingOrder : Qt::AscendingOrder))
+            std::fprintf(stderr, "ua-server: --sessions-sort: no column %s\n", qPrintable(sort));
+    }
     window.show();
     QString error;
     if (window.startServer(&error))

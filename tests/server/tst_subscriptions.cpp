@@ -19,6 +19,7 @@
 #include "TestMain.h"
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 using namespace ua;
 
@@ -53,7 +54,7 @@ struct SubscriptionFixture {
         addSession("anonymous");
     }
     ~SubscriptionFixture() {
-        for (auto& s : sessions) s->removeAll();
+        for (auto& s : sessions) if (s) s->removeAll();
     }
     SessionSubscriptions& ss(std::size_t i = 0) { return *sessions[i]; }
     // Without a Session the items sample unrestricted; with one, with its roles at each sample.
@@ -178,6 +179,8 @@ private slots:
     void subscriptionParametersAreRevised();
     void keepAliveAfterMaxKeepAliveCountIntervals();
     void keepAliveCarriesNextSequenceNumberAndIsNotAcknowledgeable();
+    void idlePublishingTimerWakesOnlyWhenSomethingIsDue();
+    void firstExpiryIsRoundedToTheQuantum();
     void lifetimeExpiryQueuesBadTimeout();
     void publishRequestsResetTheLifetime();
     void samplingDeadlinesDoNotDrift();
@@ -270,6 +273,98 @@ void TestSubscriptions::keepAliveAfterMaxKeepAliveCountIntervals() {
     f.advanceMs(300);
     QCOMPARE(f.responses.size(), std::size_t(3));
     QCOMPARE(f.responses[2].requestHandle, 3u);  // oldest parked request first
+}
+
+// An idle Subscription's timer is armed for its keep-alive (or, LATE, for its lifetime's end), not
+// for every interval; the skipped expiries still count the counters down, and a data change pulls
+// the timer in to the next interval.
+void TestSubscriptions::idlePublishingTimerWakesOnlyWhenSomethingIsDue() {
+    SubscriptionFixture f;
+    const int64_t t0 = f.nowUs;
+    const int64_t s1 = 1'000'000;
+    const uint32_t sub = f.createSubscription(1000, 10, 30);
+    const NodeId node = f.demo("Demo.Scalars.Double");
+    QVERIFY(f.createItem(sub, node, 1000).statusCode.isGood());
+    f.publish(1);
+    f.publish(2);
+    f.advanceMs(1000);  // the first expiry: the initial value
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(notifications(f.responses[0].response).size(), std::size_t(1));
+    Subscription* s = f.ss().find(sub);
+    QCOMPARE(s->publishingTimerDueUs(), t0 + 11 * s1);  // the keep-alive, 10 intervals on
+    QCOMPARE(s->currentKeepAliveCount(), 10u);
+    f.advanceMs(3000);
+    QCOMPARE(s->currentKeepAliveCount(), 7u);  // three expiries counted, none timed
+    QCOMPARE(s->currentLifetimeCount(), 27u);
+    f.publish(3);  // a Publish request resets the lifetime, after counting the expiries before it
+    QCOMPARE(s->currentLifetimeCount(), 30u);
+    QCOMPARE(s->currentKeepAliveCount(), 7u);
+    f.advanceMs(2000);
+    QCOMPARE(s->currentLifetimeCount(), 28u);
+    f.write(node, 4.25);
+    f.advanceMs(250);  // sampled at t0 + 6.25 s: the timer comes back to the next interval
+    QCOMPARE(s->publishingTimerDueUs(), t0 + 7 * s1);
+    f.advanceMs(749);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    f.advanceMs(1);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QCOMPARE(f.responses[1].requestHandle, 2u);
+    QCOMPARE(notifications(f.responses[1].response).size(), std::size_t(1));
+    QCOMPARE(s->publishingTimerDueUs(), t0 + 17 * s1);
+    f.advanceMs(9999);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QCOMPARE(s->currentKeepAliveCount(), 1u);
+    f.advanceMs(1);  // exactly maxKeepAliveCount intervals after the last message
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QVERIFY(isKeepAlive(f.responses[2].response));
+    QCOMPARE(f.responses[2].requestHandle, 3u);
+    // No Publish request left: the next keep-alive finds none (LATE), then only the lifetime counts.
+    f.advanceMs(10000);
+    QCOMPARE(s->state(), Subscription::State::Late);
+    QCOMPARE(s->counters.latePublishRequestCount, uint64_t(1));
+    QCOMPARE(s->currentLifetimeCount(), 20u);
+    QCOMPARE(s->publishingTimerDueUs(), t0 + 47 * s1);  // 30 intervals after the keep-alive
+    f.advanceMs(5000);
+    QCOMPARE(s->currentLifetimeCount(), 15u);
+    f.advanceMs(14999);
+    QVERIFY(f.ss().find(sub));
+    QCOMPARE(s->currentLifetimeCount(), 1u);
+    f.advanceMs(1);
+    QVERIFY(!f.ss().find(sub));  // lifetime over, at the 30th expiry
+    f.publish(4);
+    QCOMPARE(f.responses.size(), std::size_t(4));
+    QVERIFY(statusChange(f.responses[3].response));
+    QCOMPARE(statusChange(f.responses[3].response)->status, StatusCode(status::BadTimeout));
+}
+
+// The first expiry of a long interval is rounded up to a quantum of the clock, so that
+// Subscriptions created at different times share the thread's wake-ups.
+void TestSubscriptions::firstExpiryIsRoundedToTheQuantum() {
+    QCOMPARE(Subscription::publishingQuantumUs(50'000), int64_t(1));
+    QCOMPARE(Subscription::publishingQuantumUs(99'999), int64_t(1));
+    QCOMPARE(Subscription::publishingQuantumUs(100'000), int64_t(1000));
+    QCOMPARE(Subscription::publishingQuantumUs(399'999), int64_t(2000));
+    QCOMPARE(Subscription::publishingQuantumUs(1'000'000), int64_t(8000));
+    QCOMPARE(Subscription::publishingQuantumUs(3'600'000'000), int64_t(16000));
+    SubscriptionFixture f;
+    const int64_t t0 = f.nowUs;  // a multiple of 16 ms
+    f.nowUs += 3'000;
+    const uint32_t a = f.createSubscription(1000, 10, 30);
+    f.nowUs += 4'500;
+    const uint32_t b = f.createSubscription(1000, 10, 30);
+    const uint32_t c = f.createSubscription(50, 100, 300);
+    QCOMPARE(f.ss().find(a)->publishingTimerDueUs(), t0 + 1'008'000);
+    QCOMPARE(f.ss().find(b)->publishingTimerDueUs(), t0 + 1'008'000);  // the same wake-up
+    QCOMPARE(f.ss().find(c)->publishingTimerDueUs(), t0 + 57'500);     // short: not rounded
+    f.publish(1);
+    f.publish(2);
+    f.nowUs = t0 + 1'007'999;
+    f.scheduler->runDue(f.nowUs);
+    QCOMPARE(f.responses.size(), std::size_t(1));  // c's first keep-alive only
+    f.nowUs += 1;
+    f.scheduler->runDue(f.nowUs);
+    QCOMPARE(f.responses.size(), std::size_t(2));  // a's or b's; the other has no Publish request left
+    QCOMPARE(int(f.ss().find(a)->state() == Subscription::State::Late) + int(f.ss().find(b)->state() == Subscription::State::Late), 1);
 }
 
 void TestSubscriptions::keepAliveCarriesNextSequenceNumberAndIsNotAcknowledgeable() {
@@ -1076,8 +1171,13 @@ void TestSubscriptions::housekeepingLetsGoOfEmptyClosedSessionsOnly() {
     QVERIFY(f.ss(2).remove(dropped));  // empty again
     closing->closed = true;
     withSubscription->closed = true;   // its Subscription runs out its lifetime first
+    const std::size_t timers = f.scheduler->timers().size();
     f.scheduler->housekeeping(f.nowUs);
     QCOMPARE(f.scheduler->sessionCount(), std::size_t(2));
+    // Let go of, it has given back its timer on the home thread: the Session that still holds it
+    // may be destroyed on another thread, which must not touch the home's TimerQueue.
+    QCOMPARE(f.scheduler->timers().size(), timers - 1);
+    std::thread([&] { f.sessions[2].reset(); }).join();
     QVERIFY(std::none_of(f.scheduler->sessions().begin(), f.scheduler->sessions().end(),
                          [&](const auto& s) { return s.get() == &f.ss(2); }));
     open.reset();  // the Session is destroyed: its empty SessionSubscriptions goes too

@@ -4,12 +4,14 @@
 // closes a Session through Server::closeSession; Stop and Start on the Server page.
 #include "../client/ClientTestUtil.h"
 #include "MainWindow.h"
+#include "SessionsPage.h"
 #include "models/SessionsModel.h"
 
 #include "ua/server/runtime/Server.h"
 
 #include <QApplication>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QTabWidget>
@@ -29,6 +31,7 @@ private slots:
     void sessionRowsAppearAndDisappear();
     void subscriptionRowsAppearAndDisappear();
     void closeSessionFromContextMenu();
+    void filterAndSortTheSessions();
     void stopAndStartFromServerPage();
     void everyPageIsThere();
 
@@ -128,6 +131,46 @@ void TestWindowSessions::subscriptionRowsAppearAndDisappear() {
     client->deleteSubscription(created->handle, this, deleted.callback());
     QVERIFY(deleted.wait());
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 0, 5000);
+}
+
+// The filter field keeps the rows whose name, client, address, security or user contains its text
+// (case-insensitive); sortBy() sorts by a named column.
+void TestWindowSessions::filterAndSortTheSessions() {
+    auto* page = m_window->findChild<app::SessionsPage*>();
+    QVERIFY(page);
+    QTableView* view = page->view();
+    auto a = connect(QStringLiteral("plant-a"));
+    auto b = connect(QStringLiteral("plant-b"));
+    auto c = connect(QStringLiteral("office-c"));
+    QVERIFY(a && b && c);
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 3, 5000);
+    page->setFilterText(QStringLiteral("PLANT"));
+    QCOMPARE(page->filter()->text(), QStringLiteral("PLANT"));
+    QCOMPARE(column(view, serverapp::SessionsModel::Name), (QStringList{"plant-a", "plant-b"}));
+    page->setFilterText(QStringLiteral("office"));
+    QCOMPARE(column(view, serverapp::SessionsModel::Name), (QStringList{"office-c"}));
+    page->setFilterText(QStringLiteral("127.0.0.1:"));  // the address column
+    QCOMPARE(view->model()->rowCount(), 3);
+    page->setFilterText(QStringLiteral("(anonymous)"));  // the user column
+    QCOMPARE(view->model()->rowCount(), 3);
+    page->setFilterText(QStringLiteral("no such session"));
+    QCOMPARE(view->model()->rowCount(), 0);
+    page->setFilterText(QString());
+    QCOMPARE(view->model()->rowCount(), 3);
+    QVERIFY(page->sortBy(QStringLiteral("Name"), Qt::DescendingOrder));
+    QCOMPARE(view->model()->index(0, serverapp::SessionsModel::Name).data().toString(), QStringLiteral("plant-b"));
+    QVERIFY(page->sortBy(QStringLiteral("Name"), Qt::AscendingOrder));
+    QCOMPARE(view->model()->index(0, serverapp::SessionsModel::Name).data().toString(), QStringLiteral("office-c"));
+    QVERIFY(!page->sortBy(QStringLiteral("NoSuchColumn"), Qt::AscendingOrder));
+    // A filtered view follows the Sessions: a new matching one appears, a closed one goes.
+    page->setFilterText(QStringLiteral("plant"));
+    auto d = connect(QStringLiteral("plant-d"));
+    QVERIFY(d);
+    QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), (QStringList{"plant-a", "plant-b", "plant-d"}), 5000);
+    test::Awaited<ServiceResult<CloseSessionResponse>> closed;
+    a->closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+    QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), (QStringList{"plant-b", "plant-d"}), 5000);
 }
 
 void TestWindowSessions::closeSessionFromContextMenu() {

@@ -58,7 +58,7 @@ void EventRouter::deliver(const EventPtr& e) {
         en.sub->counters.eventQueueOverflowCount += overflows;
         if (!queued) continue;
         if (item.mode == MonitoringMode::Reporting) en.sub->notificationQueued();
-        if (!item.triggeredItems.empty()) en.sub->itemTriggered(item);
+        if (!item.triggeredItems.empty()) en.sub->itemTriggered(item, m_scheduler.now());
     }
 }
 

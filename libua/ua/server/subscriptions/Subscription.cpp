@@ -147,12 +147,102 @@ Subscription::~Subscription() {
     if (!m_items.empty()) m_owner->home().registry().releaseItems(uint32_t(m_items.size()));
 }
 
+int64_t Subscription::publishingQuantumUs(int64_t intervalUs) {
+    int64_t q = 1000;
+    if (intervalUs < 100 * q) return 1;
+    while (q < 16000 && 2 * q * 100 <= intervalUs) q *= 2;
+    return q;
+}
+
 void Subscription::armPublishingTimer(int64_t afterUs) {
-    m_timer.arm(afterUs + m_intervalUs);
+    // The first expiry one interval from now, rounded up to the quantum on the scheduler's clock.
+    const int64_t q = publishingQuantumUs(m_intervalUs);
+    int64_t first = afterUs + m_intervalUs;
+    if (q > 1 && first % q) first += q - first % q;
+    m_lastDueUs = first - m_intervalUs;
+    m_armedDueUs = first;
+    m_timer.arm(first);
+}
+
+uint64_t Subscription::noOpsAhead() const {
+    if (m_state == State::Closed) return 0;
+    const uint64_t lifetime = m_lifetimeCounter > 0 ? m_lifetimeCounter - 1 : 0;  // the last one closes it
+    if (m_state == State::Late) return lifetime;  // only a Publish request (publishNow) ends LATE
+    if (!m_messageSent || (m_params.publishingEnabled && hasReportable())) return 0;
+    const uint64_t keepAlive = m_keepAliveCounter > 0 ? m_keepAliveCounter - 1 : 0;  // the last one sends
+    return std::min(keepAlive, lifetime);
+}
+
+uint64_t Subscription::pendingNoOps(int64_t nowUs) const {
+    if (m_state == State::Closed || !m_timer.valid()) return 0;
+    const int64_t until = std::min(nowUs, m_armedDueUs - 1);
+    if (until < m_lastDueUs + m_intervalUs) return 0;
+    return std::min<uint64_t>(uint64_t((until - m_lastDueUs) / m_intervalUs), noOpsAhead());
+}
+
+void Subscription::countNoOps(uint64_t n) {
+    if (n == 0) return;
+    m_lifetimeCounter -= uint32_t(n);  // n <= noOpsAhead(): stays >= 1
+    if (m_state != State::Late) {
+        m_keepAliveCounter -= uint32_t(n);
+        m_state = State::KeepAlive;
+    }
+    m_lastDueUs += int64_t(n) * m_intervalUs;
+}
+
+void Subscription::catchUp(int64_t nowUs) { countNoOps(pendingNoOps(nowUs)); }
+
+void Subscription::pullIn(int64_t nowUs) {
+    if (m_state == State::Closed || !m_timer.valid() || m_armedDueUs <= m_lastDueUs) return;  // firing now
+    catchUp(nowUs);
+    const uint64_t skip = std::min<uint64_t>(noOpsAhead(), uint64_t((m_armedDueUs - m_lastDueUs) / m_intervalUs));
+    const int64_t wanted = m_lastDueUs + int64_t(skip + 1) * m_intervalUs;
+    if (wanted >= m_armedDueUs) return;
+    m_armedDueUs = wanted;
+    m_timer.arm(wanted);
+}
+
+void Subscription::armNext(int64_t dueUs, int64_t nowUs) {
+    // A late thread catches up on the expiries it missed, one by one, so the keep-alive and
+    // lifetime counters count every interval; only after a stall of more than 1000 intervals are
+    // the missed ones skipped. The no-op expiries ahead are not timed (see the header).
+    if ((nowUs - dueUs) / m_intervalUs >= 1000) m_lastDueUs = nextOnGrid(nowUs, m_intervalUs, dueUs % m_intervalUs) - m_intervalUs;
+    // At most a day of intervals at once (no overflow for huge intervals and lifetimes).
+    const uint64_t cap = uint64_t(std::max<int64_t>(1, 86'400'000'000 / m_intervalUs));
+    const uint64_t skip = std::min(noOpsAhead(), cap);
+    m_armedDueUs = m_lastDueUs + int64_t(skip + 1) * m_intervalUs;
+    m_timer.arm(m_armedDueUs);
+}
+
+void Subscription::resetLifetimeCounter() {
+    catchUp(m_owner->home().now());  // the expiries before the reset counted it down
+    m_lifetimeCounter = m_params.lifetimeCount;
+}
+
+void Subscription::notificationQueued() { markReportable(m_owner->home().now()); }
+
+void Subscription::markReportable(int64_t atUs) {
+    // The expiries before this change had nothing to report: count them first (every state
+    // change does, pendingNoOps() counts with the state as it is). atUs is when the change
+    // happened (a sample's deadline), which a late thread serves after its now: an expiry at or
+    // after it has the change to send.
+    if (!m_notificationsAvailable) catchUp(atUs - 1);
+    m_notificationsAvailable = true;
+    if (m_params.publishingEnabled) pullIn(atUs - 1);
+}
+
+uint32_t Subscription::currentKeepAliveCount() const {
+    if (m_state == State::Late) return m_keepAliveCounter;
+    return m_keepAliveCounter - uint32_t(pendingNoOps(m_owner->home().now()));
+}
+
+uint32_t Subscription::currentLifetimeCount() const {
+    return m_lifetimeCounter - uint32_t(pendingNoOps(m_owner->home().now()));
 }
 
 void Subscription::modify(const Parameters& p, int64_t nowUs) {
     const bool intervalChanged = toUs(p.publishingIntervalMs) != m_intervalUs;
+    catchUp(nowUs);
     const bool enabled = m_params.publishingEnabled;
     m_params = p;
     m_params.publishingEnabled = enabled;
@@ -161,12 +251,15 @@ void Subscription::modify(const Parameters& p, int64_t nowUs) {
     resetLifetimeCounter();
     ++counters.modifyCount;
     if (intervalChanged) armPublishingTimer(nowUs);  // takes effect within one new interval
+    else pullIn(nowUs);                              // a lower keep-alive count may be due sooner
 }
 
 void Subscription::setPublishingEnabled(bool enabled) {
+    catchUp(m_owner->home().now());
     if (enabled != m_params.publishingEnabled) ++(enabled ? counters.enableCount : counters.disableCount);
     m_params.publishingEnabled = enabled;
     resetLifetimeCounter();
+    pullIn(m_owner->home().now());
 }
 
 StatusCode Subscription::acknowledge(uint32_t seq) {
@@ -215,32 +308,36 @@ NotificationMessage Subscription::statusChangeMessage(StatusCode s) {
 bool Subscription::hasReportable() const { return m_notificationsAvailable || m_moreNotifications; }
 
 void Subscription::onPublishingTimer(int64_t dueUs, int64_t nowUs) {
-    // The next expiry on the same grid (no drift). A late thread catches up on the expiries it
-    // missed, one by one, so the keep-alive and lifetime counters count every interval; only after
-    // a stall of more than 1000 intervals are the missed ones skipped.
-    if ((nowUs - dueUs) / m_intervalUs < 1000) m_timer.arm(dueUs + m_intervalUs);
-    else m_timer.arm(nextOnGrid(nowUs, m_intervalUs, dueUs % m_intervalUs));
     if (m_state == State::Closed) return;
+    // The expiries between the last one counted and this one had nothing to do (pullIn() would
+    // have armed the timer earlier): count them, then this one.
+    if (dueUs > m_lastDueUs) countNoOps(std::min<uint64_t>(uint64_t((dueUs - m_lastDueUs) / m_intervalUs) - 1, noOpsAhead()));
+    m_lastDueUs = dueUs;
+    m_armedDueUs = dueUs;  // firing: pullIn() leaves the timer to armNext()
+    expiry(dueUs, nowUs);
+}
+
+void Subscription::expiry(int64_t dueUs, int64_t nowUs) {
     if (m_lifetimeCounter > 0) --m_lifetimeCounter;
     if (m_lifetimeCounter == 0) {
         expire();
         m_owner->expired(*this, nowUs);  // deletes this
         return;
     }
-    const bool notifications = m_params.publishingEnabled && hasReportable();
-    if (m_state == State::Late) return;  // still waiting for a Publish request
-    const bool send = notifications || !m_messageSent || m_keepAliveCounter <= 1;
-    if (!send) {
-        --m_keepAliveCounter;
-        m_state = State::KeepAlive;
-        return;
+    if (m_state != State::Late) {  // LATE: still waiting for a Publish request
+        const bool notifications = m_params.publishingEnabled && hasReportable();
+        const bool send = notifications || !m_messageSent || m_keepAliveCounter <= 1;
+        if (!send) {
+            --m_keepAliveCounter;
+            m_state = State::KeepAlive;
+        } else if (!sendMessage(!notifications, nowUs)) {
+            m_state = State::Late;
+            ++counters.latePublishRequestCount;
+        } else {
+            scheduleMore();
+        }
     }
-    if (!sendMessage(!notifications, nowUs)) {
-        m_state = State::Late;
-        ++counters.latePublishRequestCount;
-        return;
-    }
-    scheduleMore();
+    armNext(dueUs, nowUs);
 }
 
 bool Subscription::publishNow(int64_t nowUs) {
@@ -262,6 +359,7 @@ void Subscription::sendMore(int64_t nowUs) {
 
 bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
     if (!m_owner->hasPublishRequest(nowUs)) return false;
+    catchUp(nowUs);  // the expiries before this message are counted before the counters restart
     PublishResponse r;
     r.subscriptionId = m_id;
     NotificationMessage& msg = r.notificationMessage;
@@ -332,9 +430,11 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
     ++counters.publishRequestCount;
     m_messageSent = true;
     m_keepAliveCounter = m_params.maxKeepAliveCount;
-    resetLifetimeCounter();
+    m_lifetimeCounter = m_params.lifetimeCount;  // the expiries before it were counted (catchUp above)
     m_state = State::Normal;
-    return m_owner->answerPublish(r, nowUs);
+    const bool answered = m_owner->answerPublish(r, nowUs);
+    pullIn(nowUs);  // the keep-alive counter starts again: its end may come before the armed expiry
+    return answered;
 }
 
 void Subscription::expire() {
@@ -410,8 +510,8 @@ void Subscription::sampleNow(MonitoredItem& item) {
     const DataValue v = sampleValue(item, m_owner->home().addressSpace(), DateTime::now(), m_owner->userAccess());
     ++counters.samplesTaken;
     if (item.offer(v, overflows)) {
-        if (item.mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
-        if (!item.triggeredItems.empty()) itemTriggered(item);
+        if (item.mode == MonitoringMode::Reporting) markReportable(m_owner->home().now());
+        if (!item.triggeredItems.empty()) itemTriggered(item, m_owner->home().now());
     }
     counters.monitoringQueueOverflowCount += overflows;
 }
@@ -425,6 +525,7 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
     const DateTime now = DateTime::now();
     const SubscriptionOwner::UserAccess user = m_owner->userAccess();
     uint64_t overflows = 0;
+    bool reportable = false;
     // Items of the same node next to each other share one read: a sample is the value at this
     // deadline, so they all see the same one, however long the loop takes.
     const MonitoredItem* previous = nullptr;
@@ -437,19 +538,20 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
         if (!same) value = sampleValue(*item, space, now, user);
         previous = item;
         if (!item->offer(value, overflows)) continue;
-        if (item->mode == MonitoringMode::Reporting) m_notificationsAvailable = true;
-        if (!item->triggeredItems.empty()) itemTriggered(*item);
+        if (item->mode == MonitoringMode::Reporting) reportable = true;
+        if (!item->triggeredItems.empty()) itemTriggered(*item, dueUs);
     }
     counters.monitoringQueueOverflowCount += overflows;
+    if (reportable) markReportable(dueUs);
 }
 
-void Subscription::itemTriggered(MonitoredItem& triggering) {
+void Subscription::itemTriggered(MonitoredItem& triggering, int64_t atUs) {
     if (triggering.mode != MonitoringMode::Reporting) return;
     for (uint32_t id : triggering.triggeredItems) {
         MonitoredItem* t = item(id);
         if (t && t->mode == MonitoringMode::Sampling && (t->hasQueued() || t->hasQueuedEvents())) {
             t->triggered = true;
-            m_notificationsAvailable = true;
+            markReportable(atUs);
         }
     }
 }
@@ -485,9 +587,11 @@ void Subscription::attach(SubscriptionOwner& owner, int64_t nowUs) {
 
 void Subscription::queueInitialValues() {
     uint64_t overflows = 0;
+    bool reportable = false;
     for (auto& [id, item] : m_items)
-        if (item->mode == MonitoringMode::Reporting && item->requeueLast(overflows)) m_notificationsAvailable = true;
+        if (item->mode == MonitoringMode::Reporting && item->requeueLast(overflows)) reportable = true;
     counters.monitoringQueueOverflowCount += overflows;
+    if (reportable) markReportable(m_owner->home().now());
 }
 
 } // namespace ua

@@ -17,6 +17,17 @@
 //  - a NotificationMessage holds at most maxNotificationsPerPublish notifications; the rest are
 //    sent with moreNotifications set, at once while Publish requests are parked.
 //
+// Publishing timer: an expiry that has nothing to do (no notifications, no keep-alive and no
+// lifetime end due, or LATE with its lifetime not yet run out) only counts the two counters down.
+// Such expiries are not timed one by one: the timer is armed for the first expiry that has
+// something to do, and the ones before it are counted when it fires, when the state changes
+// (pullIn(): a notification queued, a message sent, a counter reset, ModifySubscription,
+// SetPublishingMode) or when the counters are read. An idle Subscription with maxKeepAliveCount 10
+// so costs one timer event per keep-alive, not one per publishing interval. Its deadlines stay on
+// the grid of its first expiry (no drift); the first expiry is rounded up to a multiple of
+// publishingQuantumUs() (at most 1/100 of the interval, at most 16 ms), so Subscriptions with the same
+// interval created at different times share a wake-up of the thread.
+//
 // Threading: owned by a SessionSubscriptions and used only on its home thread. Time is passed in
 // (microseconds of SubscriptionScheduler's clock), so tests drive it with a fake clock.
 #pragma once
@@ -94,7 +105,7 @@ public:
     // 5.14.6: the message, or nullptr (Bad_MessageNotAvailable).
     const NotificationMessage* republish(uint32_t sequenceNumber);
     Array<uint32_t> availableSequenceNumbers() const;
-    void resetLifetimeCounter() { m_lifetimeCounter = m_params.lifetimeCount; }
+    void resetLifetimeCounter();
 
     // --- Publishing (driven by SessionSubscriptions) ---
     // A Publish request arrived while this Subscription is LATE or has more notifications: answers
@@ -118,9 +129,10 @@ public:
     const std::map<uint32_t, std::unique_ptr<MonitoredItem>>& items() const { return m_items; }
     // Samples one item now (its first value on creation, as 5.13.1.2 asks).
     void sampleNow(MonitoredItem& item);
-    // Marks that some item queued something that is to be reported.
-    void notificationQueued() { m_notificationsAvailable = true; }
-    void itemTriggered(MonitoredItem& triggering);
+    // Marks that some item queued something that is to be reported (the next expiry sends it).
+    void notificationQueued();
+    // atUs: when the triggering item queued (scheduler clock, us).
+    void itemTriggered(MonitoredItem& triggering, int64_t atUs);
 
     // --- Moving between Sessions (TransferSubscriptions 5.14.7) ---
     // Releases the timers (on the old home thread) / re-arms them with the new owner.
@@ -131,8 +143,14 @@ public:
 
     SubscriptionCounters counters;
     uint32_t nextSequenceNumber() const { return m_nextSequence; }
-    uint32_t currentKeepAliveCount() const { return m_keepAliveCounter; }
-    uint32_t currentLifetimeCount() const { return m_lifetimeCounter; }
+    // The counters as the expiries up to the scheduler's now() left them.
+    uint32_t currentKeepAliveCount() const;
+    uint32_t currentLifetimeCount() const;
+    // The deadline the publishing timer is armed for (scheduler clock, us); tests look at it.
+    int64_t publishingTimerDueUs() const { return m_armedDueUs; }
+    // The rounding of a first expiry for a publishing interval (us): the largest power of two of
+    // milliseconds <= interval / 100, at most 16 ms; 1 us below 100 ms.
+    static int64_t publishingQuantumUs(int64_t intervalUs);
     std::size_t unacknowledgedMessageCount() const { return m_retransmission.size(); }
     std::size_t disabledItemCount() const;
 
@@ -150,9 +168,20 @@ private:
         void onTimer(uint32_t, int64_t, int64_t nowUs) override { self->sendMore(nowUs); }
     };
     void onPublishingTimer(int64_t dueUs, int64_t nowUs);
+    void expiry(int64_t dueUs, int64_t nowUs);
     void sendMore(int64_t nowUs);
     void scheduleMore();
     void armPublishingTimer(int64_t afterUs);
+    // Expiries from now on that would only count down (see above), before the first that acts.
+    uint64_t noOpsAhead() const;
+    // No-op expiries before the armed one that are due by nowUs and not yet counted.
+    uint64_t pendingNoOps(int64_t nowUs) const;
+    void countNoOps(uint64_t n);
+    // Counts the pending no-op expiries, then arms the timer earlier if the state now wants it.
+    void catchUp(int64_t nowUs);
+    void pullIn(int64_t nowUs);
+    void armNext(int64_t dueUs, int64_t nowUs);
+    void markReportable(int64_t atUs);
     void sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs);
     void fileItem(MonitoredItem& item, int64_t nowUs);
     void unfileItem(MonitoredItem& item);
@@ -174,6 +203,8 @@ private:
     uint32_t m_lifetimeCounter;
     uint32_t m_nextSequence = 1;
     int64_t m_intervalUs;
+    int64_t m_lastDueUs = 0;   // the last expiry counted (grid: m_lastDueUs + k * m_intervalUs)
+    int64_t m_armedDueUs = 0;  // the expiry the timer is armed for (> m_lastDueUs)
     PublishTimer m_timerClient;
     Timer m_timer;
     MoreTimer m_moreClient;

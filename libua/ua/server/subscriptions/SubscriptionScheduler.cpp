@@ -113,6 +113,9 @@ void SubscriptionScheduler::housekeeping(int64_t) {
         m_empty[i] = m_empty.back();
         m_empty.pop_back();
         if (s.count() != 0) continue;  // has a Subscription again
+        // Its timer goes back here, on the home thread: the Session, which may hold the last
+        // reference, is destroyed on another thread.
+        s.detachTimers();
         const std::size_t at = s.homeIndex;  // swap with the last, then let go
         if (at + 1 != m_sessions.size()) {
             m_sessions[at] = std::move(m_sessions.back());
