@@ -1177,9 +1177,10 @@ void TestSubscriptions::housekeepingLetsGoOfEmptyClosedSessionsOnly() {
     // Let go of, it has given back its timer on the home thread: the Session that still holds it
     // may be destroyed on another thread, which must not touch the home's TimerQueue.
     QCOMPARE(f.scheduler->timers().size(), timers - 1);
+    const SessionSubscriptions* letGo = f.sessions[2].get();
     std::thread([&] { f.sessions[2].reset(); }).join();
     QVERIFY(std::none_of(f.scheduler->sessions().begin(), f.scheduler->sessions().end(),
-                         [&](const auto& s) { return s.get() == &f.ss(2); }));
+                         [&](const auto& s) { return s.get() == letGo; }));
     open.reset();  // the Session is destroyed: its empty SessionSubscriptions goes too
     f.scheduler->housekeeping(f.nowUs);
     QCOMPARE(f.scheduler->sessionCount(), std::size_t(1));
