@@ -21,6 +21,19 @@ if [[ -z ${DISPLAY:-} ]]; then
     export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}  # widget tests without a display
 fi
 build=$(ua_build_dir)
+# ctest, then on a failure the lines that say why, last: a CI log that is cut in the middle still
+# shows which check failed and what a sanitizer reported (ctest keeps every test's whole output in
+# Testing/Temporary/LastTest.log).
+run_ctest() {
+    local rc=0
+    ctest --test-dir "$build" --output-on-failure -j2 "$@" || rc=$?
+    if ((rc != 0)); then
+        echo "=== why the failing tests failed (from $build/Testing/Temporary/LastTest.log):"
+        grep -E -A3 '^FAIL!|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|^SUMMARY: |Test timeout|QFATAL' \
+            "$build/Testing/Temporary/LastTest.log" | cut -c1-400 | head -80 || true
+    fi
+    return $rc
+}
 case $UA_MODE in
     asan)
         # Every finding fails its test: UBSan stops at the first (-fno-sanitize-recover=all), ASan
@@ -28,11 +41,13 @@ case $UA_MODE in
         export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=0:strict_string_checks=1:check_initialization_order=1}
         export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
         export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
-        exec ctest --test-dir "$build" --output-on-failure -j2 -LE no_sanitizer "$@"
+        run_ctest -LE no_sanitizer "$@"
+        exit
         ;;
     tsan)
         export TSAN_OPTIONS=${TSAN_OPTIONS:-suppressions=$PWD/tests/tsan.supp:halt_on_error=1:second_deadlock_stack=1:history_size=4}
-        exec ctest --test-dir "$build" --output-on-failure -j2 -L tsan "$@"
+        run_ctest -L tsan "$@"
+        exit
         ;;
 esac
-exec ctest --test-dir "$build" --output-on-failure -j2 "$@"
+run_ctest "$@"
