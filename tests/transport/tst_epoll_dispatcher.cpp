@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -29,10 +30,12 @@ using namespace ua;
 
 namespace {
 
-// Runs body on a thread whose event loop is an EpollEventDispatcher, and waits for it.
-void onEpollThread(const std::function<void(EpollEventDispatcher&)>& body) {
+// Runs body on a thread whose event loop is an EpollEventDispatcher (waiting with poll() up to
+// pollUpTo descriptors), and waits for it.
+void onEpollThread(const std::function<void(EpollEventDispatcher&)>& body,
+                   std::size_t pollUpTo = EpollEventDispatcher::kPollUpTo) {
     QThread thread;
-    auto* dispatcher = new EpollEventDispatcher;
+    auto* dispatcher = new EpollEventDispatcher(pollUpTo);
     thread.setEventDispatcher(dispatcher);
     thread.start();
     QObject context;
@@ -80,6 +83,13 @@ struct EpollTimerLog : QObject {
         return n;
     }
 };
+
+// The socket cases run in both ways of waiting: epoll at every count, and poll() at every count.
+void addWaitModes() {
+    QTest::addColumn<qulonglong>("pollUpTo");
+    QTest::newRow("epoll") << qulonglong(0);
+    QTest::newRow("poll") << qulonglong(100000);
+}
 
 struct EpollSocketPair {
     int a = -1;
@@ -289,7 +299,9 @@ private slots:
     }
 
     // 500 descriptors watched; one wait dispatches the 10 that are readable and no other.
+    void onlyTheReadyDescriptorsAreDispatched_data() { addWaitModes(); }
     void onlyTheReadyDescriptorsAreDispatched() {
+        QFETCH(qulonglong, pollUpTo);
         std::vector<int> activatedPairs;
         std::size_t watched = 0, watchedAfter = 99;
         onEpollThread([&](EpollEventDispatcher& d) {
@@ -315,7 +327,7 @@ private slots:
             d.processEvents(QEventLoop::AllEvents);
             notifiers.clear();
             watchedAfter = d.watchedDescriptors();
-        });
+        }, pollUpTo);
         QCOMPARE(watched, std::size_t(500));
         std::sort(activatedPairs.begin(), activatedPairs.end());
         std::vector<int> expected;
@@ -327,7 +339,9 @@ private slots:
     // A descriptor closed before its notifier is gone (as DescriptorStream's destructor does), and
     // its number reused at once: the new notifier is watched and the old one's events are not
     // delivered to it.
+    void closedAndReusedDescriptorNumber_data() { addWaitModes(); }
     void closedAndReusedDescriptorNumber() {
+        QFETCH(qulonglong, pollUpTo);
         int reusedFd = -1, firstFd = -2, activations = 0;
         std::size_t watched = 99;
         onEpollThread([&](EpollEventDispatcher& d) {
@@ -351,14 +365,14 @@ private slots:
             (void)!::write(second->b, &c, 1);
             spinUntil([&] { return activations > 0; }, 2000);
             watched = d.watchedDescriptors();
-        });
+        }, pollUpTo);
         QCOMPARE(reusedFd, firstFd);
         QCOMPARE(activations, 1);
         QCOMPARE(watched, std::size_t(1));
     }
 
     // A write notifier switched on and off between two waits (what a socket does whose send went
-    // out whole) costs no epoll_ctl; switched on across a wait it does.
+    // out whole) costs no epoll_ctl; switched on across a wait it does (epoll at every count).
     void writeNotifierToggledBetweenWaitsCostsNoSystemCall() {
         std::uint64_t toggledBetween = 99, toggledAcross = 0;
         int writableSeen = 0;
@@ -383,14 +397,16 @@ private slots:
             d.processEvents(QEventLoop::AllEvents);  // MOD to IN|OUT, writable at once
             d.processEvents(QEventLoop::AllEvents);  // MOD back to IN
             toggledAcross = d.epollCtlCalls() - start - toggledBetween;
-        });
+        }, 0);
         QCOMPARE(toggledBetween, std::uint64_t(0));
         QCOMPARE(toggledAcross, std::uint64_t(2));
         QCOMPARE(writableSeen, 1);
     }
 
     // Qt's own sockets on this loop: 1 MiB echoed over loopback TCP arrives whole and in order.
+    void qtTcpSocketsEchoOverLoopback_data() { addWaitModes(); }
     void qtTcpSocketsEchoOverLoopback() {
+        QFETCH(qulonglong, pollUpTo);
         QByteArray received;
         QByteArray sent;
         for (int i = 0; i < (1 << 20); ++i) sent.append(char(i * 7 + (i >> 11)));
@@ -411,9 +427,154 @@ private slots:
             spinUntil([&] { return received.size() >= sent.size(); }, 20000);
             client.disconnectFromHost();
             spinUntil([&] { return client.state() == QAbstractSocket::UnconnectedState; }, 2000);
-        });
+        }, pollUpTo);
         QCOMPARE(received.size(), sent.size());
         QVERIFY(received == sent);
+    }
+
+    // With pollUpTo 4: poll() up to 4 descriptors, epoll from the 5th (each moved into the set
+    // once), poll again at 2 (each taken out once); readiness is dispatched in every phase.
+    void waitFollowsTheDescriptorCount() {
+        bool epollAt[4] = {true, false, false, true};
+        int activationsAt[3] = {0, 0, 0};
+        std::uint64_t ctlToEpoll = 0, ctlInEpoll = 0, ctlToPoll = 0;
+        onEpollThread([&](EpollEventDispatcher& d) {
+            std::vector<std::unique_ptr<EpollSocketPair>> pairs;
+            std::vector<std::unique_ptr<QSocketNotifier>> notifiers;
+            int activations = 0;
+            const auto add = [&] {
+                pairs.push_back(std::make_unique<EpollSocketPair>());
+                const int fd = pairs.back()->a;
+                auto n = std::make_unique<QSocketNotifier>(fd, QSocketNotifier::Read);
+                QObject::connect(n.get(), &QSocketNotifier::activated, n.get(), [&activations, fd] {
+                    ++activations;
+                    char c[8];
+                    while (::read(fd, c, sizeof c) > 0) {}
+                });
+                notifiers.push_back(std::move(n));
+            };
+            const auto poke = [&](std::size_t i) {
+                const char c = 'p';
+                (void)!::write(pairs[i]->b, &c, 1);
+            };
+            for (int i = 0; i < 4; ++i) add();
+            d.processEvents(QEventLoop::AllEvents);
+            epollAt[0] = d.waitsWithEpoll();
+            poke(3);
+            spinUntil([&] { return activations == 1; }, 2000);
+            activationsAt[0] = activations;
+            std::uint64_t before = d.epollCtlCalls();
+            add();
+            d.processEvents(QEventLoop::AllEvents);
+            epollAt[1] = d.waitsWithEpoll();
+            ctlToEpoll = d.epollCtlCalls() - before;
+            poke(0);
+            poke(4);
+            spinUntil([&] { return activations == 3; }, 2000);
+            activationsAt[1] = activations;
+            before = d.epollCtlCalls();
+            notifiers.pop_back();  // 4 left: 4 > 2, still epoll
+            notifiers.pop_back();  // 3
+            d.processEvents(QEventLoop::AllEvents);
+            epollAt[2] = d.waitsWithEpoll();
+            ctlInEpoll = d.epollCtlCalls() - before;
+            before = d.epollCtlCalls();
+            notifiers.pop_back();  // 2: back to poll
+            d.processEvents(QEventLoop::AllEvents);
+            epollAt[3] = d.waitsWithEpoll();
+            ctlToPoll = d.epollCtlCalls() - before;
+            poke(1);
+            spinUntil([&] { return activations == 4; }, 2000);
+            activationsAt[2] = activations;
+        }, 4);
+        QCOMPARE(epollAt[0], false);
+        QCOMPARE(activationsAt[0], 1);
+        QCOMPARE(epollAt[1], true);
+        QCOMPARE(ctlToEpoll, std::uint64_t(5));
+        QCOMPARE(activationsAt[1], 3);
+        QCOMPARE(epollAt[2], true);
+        QCOMPARE(ctlInEpoll, std::uint64_t(2));  // each removed one left the set
+        QCOMPARE(epollAt[3], false);
+        QCOMPARE(ctlToPoll, std::uint64_t(1 + 2));  // the third removed, then the 2 left moved out
+        QCOMPARE(activationsAt[2], 4);
+    }
+
+    // poll() reports a descriptor closed under its registered notifier at every wait (POLLNVAL):
+    // it is dropped with a warning, the loop does not spin on it, and the others are still served.
+    void descriptorClosedUnderItsNotifierIsDroppedInPollMode() {
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("descriptor \\d+ was closed while its socket notifier"));
+        std::size_t watchedBefore = 0, watchedAfter = 99;
+        int activations = 0;
+        bool idleWaitReturned = false;
+        int passes = 0;
+        onEpollThread([&](EpollEventDispatcher& d) {
+            auto doomed = std::make_unique<EpollSocketPair>();
+            EpollSocketPair alive;
+            QSocketNotifier gone(doomed->a, QSocketNotifier::Read);
+            QSocketNotifier served(alive.a, QSocketNotifier::Read);
+            QObject::connect(&served, &QSocketNotifier::activated, &served, [&] {
+                ++activations;
+                char c[8];
+                while (::read(alive.a, c, sizeof c) > 0) {}
+            });
+            d.processEvents(QEventLoop::AllEvents);
+            watchedBefore = d.watchedDescriptors();
+            ::close(doomed->a);
+            doomed->a = -1;
+            d.processEvents(QEventLoop::AllEvents);  // POLLNVAL: dropped
+            watchedAfter = d.watchedDescriptors();
+            // Nothing ready now but a timer 50 ms away: the waits block until it (each would return
+            // at once on a POLLNVAL left in the list).
+            QTimer::singleShot(50, [&] { idleWaitReturned = true; });
+            while (!idleWaitReturned && passes < 100000) {
+                d.processEvents(QEventLoop::WaitForMoreEvents);
+                ++passes;
+            }
+            const char c = 'z';
+            (void)!::write(alive.b, &c, 1);
+            spinUntil([&] { return activations > 0; }, 2000);
+        }, 100000);
+        QCOMPARE(watchedBefore, std::size_t(2));
+        QCOMPARE(watchedAfter, std::size_t(1));
+        QVERIFY(idleWaitReturned);
+        QVERIFY2(passes <= 5, qPrintable(QString::number(passes)));
+        QCOMPARE(activations, 1);
+    }
+
+    // A notifier's handler runs a nested loop, which waits again and serves the other ready
+    // descriptors: the outer pass does not serve them a second time from its overwritten list.
+    void nestedLoopInANotifierServesEachOnce_data() { addWaitModes(); }
+    void nestedLoopInANotifierServesEachOnce() {
+        QFETCH(qulonglong, pollUpTo);
+        int counts[3] = {0, 0, 0};
+        onEpollThread([&](EpollEventDispatcher& d) {
+            EpollSocketPair pairs[3];
+            std::vector<std::unique_ptr<QSocketNotifier>> notifiers;
+            bool nested = false;
+            for (int i = 0; i < 3; ++i) {
+                auto n = std::make_unique<QSocketNotifier>(pairs[i].a, QSocketNotifier::Read);
+                QObject::connect(n.get(), &QSocketNotifier::activated, n.get(), [&, i] {
+                    ++counts[i];
+                    char c[8];
+                    while (::read(pairs[i].a, c, sizeof c) > 0) {}
+                    if (!nested) {
+                        nested = true;
+                        d.processEvents(QEventLoop::AllEvents);
+                    }
+                });
+                notifiers.push_back(std::move(n));
+            }
+            d.processEvents(QEventLoop::AllEvents);
+            for (auto& p : pairs) {
+                const char c = 'n';
+                (void)!::write(p.b, &c, 1);
+            }
+            d.processEvents(QEventLoop::AllEvents);
+            d.processEvents(QEventLoop::AllEvents);
+        }, pollUpTo);
+        QCOMPARE(counts[0], 1);
+        QCOMPARE(counts[1], 1);
+        QCOMPARE(counts[2], 1);
     }
 
     void quitWakesABlockedLoop() {
@@ -432,6 +593,10 @@ private slots:
         QThread a;
         qputenv("UA_EVENT_LOOP", "qt");
         QVERIFY(!installIoEventLoop(&a));
+        qputenv("UA_EVENT_LOOP", "epoll");
+        QThread e;
+        QVERIFY(installIoEventLoop(&e));
+        QVERIFY(static_cast<EpollEventDispatcher*>(e.eventDispatcher())->waitsWithEpoll());
         qunsetenv("UA_EVENT_LOOP");
         QThread b;
         QVERIFY(installIoEventLoop(&b));
@@ -444,6 +609,7 @@ private slots:
             context.moveToThread(QCoreApplication::instance()->thread());
         }, Qt::BlockingQueuedConnection);
         QVERIFY(dynamic_cast<EpollEventDispatcher*>(used) != nullptr);
+        QVERIFY(!static_cast<EpollEventDispatcher*>(used)->waitsWithEpoll());  // no descriptor yet: poll
         b.quit();
         QVERIFY(b.wait(5000));
     }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -39,6 +40,10 @@ constexpr std::uint64_t kWakeData = ~std::uint64_t(0);
 constexpr std::uint32_t kTypeEvents[3] = {EPOLLIN, EPOLLOUT, EPOLLPRI};  // Read, Write, Exception
 constexpr std::uint32_t kTypeReady[3] = {EPOLLIN | EPOLLHUP | EPOLLERR, EPOLLOUT | EPOLLHUP | EPOLLERR,
                                          EPOLLPRI | EPOLLHUP | EPOLLERR};
+// poll() and epoll report readiness with the same bits on Linux: a poll's revents go through the
+// same dispatch as an epoll event.
+static_assert(POLLIN == EPOLLIN && POLLOUT == EPOLLOUT && POLLPRI == EPOLLPRI && POLLERR == EPOLLERR &&
+              POLLHUP == EPOLLHUP);
 
 std::int64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -56,7 +61,8 @@ std::uint32_t wantedEvents(const QSocketNotifier* const (&n)[3]) {
 
 } // namespace
 
-EpollEventDispatcher::EpollEventDispatcher(QObject* parent) : QAbstractEventDispatcher(parent) {
+EpollEventDispatcher::EpollEventDispatcher(std::size_t pollUpTo, QObject* parent)
+    : QAbstractEventDispatcher(parent), m_pollUpTo(pollUpTo), m_epollMode(pollUpTo == 0) {
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (m_epoll < 0 || m_wakeFd < 0) qFatal("EpollEventDispatcher: epoll_create1/eventfd failed: %s", std::strerror(errno));
@@ -66,6 +72,7 @@ EpollEventDispatcher::EpollEventDispatcher(QObject* parent) : QAbstractEventDisp
     if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wakeFd, &ev) != 0)
         qFatal("EpollEventDispatcher: cannot watch its eventfd: %s", std::strerror(errno));
     m_events.resize(kEventsPerWait);
+    m_list.push_back(pollfd{m_wakeFd, POLLIN, 0});
 }
 
 EpollEventDispatcher::~EpollEventDispatcher() {
@@ -112,11 +119,37 @@ void EpollEventDispatcher::unregisterSocketNotifier(QSocketNotifier* notifier) {
     }
 }
 
+void EpollEventDispatcher::listAdd(int fd, std::uint32_t events) {
+    m_descriptors[std::size_t(fd)].listIndex = std::uint32_t(m_list.size());
+    m_list.push_back(pollfd{fd, short(events), 0});
+}
+
+void EpollEventDispatcher::listRemove(int fd) {
+    const std::uint32_t i = m_descriptors[std::size_t(fd)].listIndex;
+    m_list[i] = m_list.back();
+    m_descriptors[std::size_t(m_list[i].fd)].listIndex = i;
+    m_list.pop_back();
+}
+
+bool EpollEventDispatcher::epollAdd(int fd, std::uint32_t events) {
+    Descriptor& d = m_descriptors[std::size_t(fd)];
+    epoll_event ev{};
+    ev.events = events;
+    ev.data.u64 = (std::uint64_t(d.generation) << 32) | std::uint32_t(fd);
+    ++m_ctlCalls;
+    int rc = ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev);
+    if (rc != 0 && errno == EEXIST) rc = ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev);  // one left by a reused number
+    return rc == 0;
+}
+
 bool EpollEventDispatcher::removeFromKernel(int fd) {
     Descriptor& d = m_descriptors[std::size_t(fd)];
     if (!d.inKernel) return false;
-    ++m_ctlCalls;
-    ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);  // EBADF/ENOENT: closed already, which removed it
+    if (m_epollMode) {
+        ++m_ctlCalls;
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);  // EBADF/ENOENT: closed already, which removed it
+    }
+    listRemove(fd);
     d.inKernel = 0;
     ++d.generation;  // events of this wait for the old registration are dropped
     --m_watched;
@@ -132,6 +165,16 @@ void EpollEventDispatcher::applyChange(int fd) {
         removeFromKernel(fd);
         return;
     }
+    if (!m_epollMode) {
+        if (d.inKernel) {
+            m_list[d.listIndex].events = short(want);
+        } else {
+            listAdd(fd, want);
+            ++m_watched;
+        }
+        d.inKernel = want;
+        return;
+    }
     epoll_event ev{};
     ev.events = want;
     ev.data.u64 = (std::uint64_t(d.generation) << 32) | std::uint32_t(fd);
@@ -144,18 +187,95 @@ void EpollEventDispatcher::applyChange(int fd) {
     else if (rc != 0 && op == EPOLL_CTL_ADD && errno == EEXIST) rc = ::epoll_ctl(m_epoll, op = EPOLL_CTL_MOD, fd, &ev);
     if (rc != 0) {
         qWarning("EpollEventDispatcher: epoll_ctl for descriptor %d failed: %s", fd, std::strerror(errno));
-        if (d.inKernel) --m_watched;
+        if (d.inKernel) {
+            --m_watched;
+            listRemove(fd);
+        }
         d.inKernel = 0;
         return;
     }
-    if (!d.inKernel) ++m_watched;
+    if (d.inKernel) {
+        m_list[d.listIndex].events = short(want);
+    } else {
+        listAdd(fd, want);
+        ++m_watched;
+    }
     d.inKernel = want;
+}
+
+void EpollEventDispatcher::switchToEpoll() {
+    m_epollMode = true;
+    for (std::size_t i = 1; i < m_list.size();) {
+        const int fd = m_list[i].fd;
+        if (epollAdd(fd, std::uint32_t(std::uint16_t(m_list[i].events)))) {
+            ++i;
+            continue;
+        }
+        qWarning("EpollEventDispatcher: epoll_ctl for descriptor %d failed: %s", fd, std::strerror(errno));
+        Descriptor& d = m_descriptors[std::size_t(fd)];
+        listRemove(fd);  // the last entry comes to i
+        d.inKernel = 0;
+        ++d.generation;
+        --m_watched;
+    }
+}
+
+void EpollEventDispatcher::switchToPoll() {
+    m_epollMode = false;
+    for (std::size_t i = 1; i < m_list.size(); ++i) {
+        ++m_ctlCalls;
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_list[i].fd, nullptr);
+    }
 }
 
 void EpollEventDispatcher::applyChanges() {
     // applyChange does not register notifiers, so m_dirty does not grow while it is walked.
     for (const int fd : m_dirty) applyChange(fd);
     m_dirty.clear();
+    // Between the two counts the mode stays: a count that goes up and down around one of them does
+    // not move every descriptor back and forth.
+    if (m_pollUpTo == 0) return;
+    if (!m_epollMode && m_watched > m_pollUpTo) switchToEpoll();
+    else if (m_epollMode && m_watched <= m_pollUpTo / 2) switchToPoll();
+}
+
+int EpollEventDispatcher::waitWithPoll(int timeoutMs) {
+    int ready = ::poll(m_list.data(), nfds_t(m_list.size()), timeoutMs);
+    if (ready <= 0) return ready;
+    // Collected before anything is dispatched, with each descriptor's generation: a handler may
+    // change the list, or close a descriptor whose number is reused at once.
+    int n = 0;
+    for (std::size_t i = 0; i < m_list.size() && ready > 0; ++i) {
+        pollfd& p = m_list[i];
+        if (!p.revents) continue;
+        --ready;
+        const short revents = p.revents;
+        p.revents = 0;
+        if (revents & POLLNVAL) {
+            // Closed while its notifier is still registered: epoll forgets such a descriptor
+            // silently; poll would report it at every wait, so it is no longer watched until its
+            // notifier is switched or registered again.
+            qWarning("EpollEventDispatcher: descriptor %d was closed while its socket notifier is registered", p.fd);
+            Descriptor& d = m_descriptors[std::size_t(p.fd)];
+            const int fd = p.fd;
+            listRemove(fd);
+            d.inKernel = 0;
+            ++d.generation;
+            --m_watched;
+            --i;  // the last entry came to i
+            continue;
+        }
+        if (std::size_t(n) == m_events.size()) break;  // the rest at the next wait, as with epoll
+        epoll_event& ev = m_events[std::size_t(n++)];
+        ev.events = std::uint32_t(std::uint16_t(revents));
+        if (i == 0) {
+            ev.data.u64 = kWakeData;
+        } else {
+            const Descriptor& d = m_descriptors[std::size_t(p.fd)];
+            ev.data.u64 = (std::uint64_t(d.generation) << 32) | std::uint32_t(p.fd);
+        }
+    }
+    return n;
 }
 
 void EpollEventDispatcher::dispatchDescriptor(std::uint64_t data, std::uint32_t events) {
@@ -356,13 +476,19 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags) {
     int timeout = 0;
     if (canWait) timeout = includeTimers ? waitTimeoutMs() : -1;
     applyChanges();
-    int n = ::epoll_wait(m_epoll, m_events.data(), int(m_events.size()), timeout);
+    int n = m_epollMode ? ::epoll_wait(m_epoll, m_events.data(), int(m_events.size()), timeout)
+                        : waitWithPoll(timeout);
     if (n < 0) {
-        if (errno != EINTR) qWarning("EpollEventDispatcher: epoll_wait failed: %s", std::strerror(errno));
+        if (errno != EINTR)
+            qWarning("EpollEventDispatcher: %s failed: %s", m_epollMode ? "epoll_wait" : "poll", std::strerror(errno));
         n = 0;
     }
+    const std::uint64_t wait = ++m_waits;
     int handled = 0;
     for (int i = 0; i < n; ++i) {
+        // A handler that ran a nested loop has waited again into m_events: the rest of this
+        // wait's entries are gone, and (level-triggered) still ready ones come again.
+        if (m_waits != wait) break;
         const epoll_event& ev = m_events[std::size_t(i)];
         if (ev.data.u64 == kWakeData) {
             // Read first, then clear: a wakeUp() between the two finds the flag set and does not
@@ -382,8 +508,10 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags) {
 }
 
 bool installIoEventLoop(QThread* thread) {
-    if (qEnvironmentVariable("UA_EVENT_LOOP") == QLatin1String("qt")) return false;
-    thread->setEventDispatcher(new EpollEventDispatcher);
+    const QString loop = qEnvironmentVariable("UA_EVENT_LOOP");
+    if (loop == QLatin1String("qt")) return false;
+    thread->setEventDispatcher(
+        new EpollEventDispatcher(loop == QLatin1String("epoll") ? 0 : EpollEventDispatcher::kPollUpTo));
     return true;
 }
 

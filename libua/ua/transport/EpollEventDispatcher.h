@@ -9,6 +9,14 @@
 //     changes only when a QSocketNotifier is enabled or disabled; a change of the event mask is
 //     applied just before the next wait, so a write notifier switched on and off between two
 //     waits costs no system call;
+//   - while the thread watches few descriptors (at most pollUpTo, default kPollUpTo) it waits with
+//     poll() over them instead, and goes back to epoll above that (and to poll again at half of
+//     it). epoll keeps its callback on every watched socket's wait queue, so each segment that
+//     arrives runs it in the sender's context, also while this thread is busy and not waiting;
+//     poll's entries exist only during the wait. With few sockets and a busy thread that callback
+//     was the cost that mattered (read-1 20 x 1 closed loop: 0.86x of Qt's poll loop, the load
+//     tester's send() spending 5-6 % in the wait-queue lock; docs/Benchmarks.md), and a poll over
+//     a handful of descriptors costs little;
 //   - keeps the timers in a binary min-heap ordered by deadline: register, unregister and fire in
 //     O(log n), the wait's timeout read from the top;
 //   - wakes with an eventfd, written at most once between two waits (wakeUp() from any thread).
@@ -37,13 +45,19 @@
 #include <vector>
 
 struct epoll_event;
+struct pollfd;
 class QThread;
 
 namespace ua {
 
 class EpollEventDispatcher final : public QAbstractEventDispatcher {
 public:
-    explicit EpollEventDispatcher(QObject* parent = nullptr);
+    // Descriptors up to which a thread waits with poll() (see above); UA_EVENT_LOOP=epoll makes
+    // installIoEventLoop() use 0, epoll at every count.
+    static constexpr std::size_t kPollUpTo = 32;
+
+    // pollUpTo: the most descriptors watched with poll(); 0: always epoll.
+    explicit EpollEventDispatcher(std::size_t pollUpTo = kPollUpTo, QObject* parent = nullptr);
     ~EpollEventDispatcher() override;
 
     bool processEvents(QEventLoop::ProcessEventsFlags flags) override;
@@ -62,14 +76,17 @@ public:
     // For tests and diagnostics: descriptors in the epoll set (the wake-up eventfd not counted),
     // timers registered, system calls epoll_ctl() made so far.
     std::size_t watchedDescriptors() const { return m_watched; }
+    // Whether the next wait is an epoll_wait() (true) or a poll() (false).
+    bool waitsWithEpoll() const { return m_epollMode; }
     std::size_t timerCount() const { return m_timers.size(); }
     std::uint64_t epollCtlCalls() const { return m_ctlCalls; }
 
 private:
     struct Descriptor {
         QSocketNotifier* notifiers[3] = {nullptr, nullptr, nullptr};  // by QSocketNotifier::Type
-        std::uint32_t inKernel = 0;  // the event mask registered with epoll, 0 when not in the set
+        std::uint32_t inKernel = 0;  // the event mask watched (in the epoll set or the poll list), 0 when not
         std::uint32_t generation = 0;  // bumped when the descriptor leaves the set
+        std::uint32_t listIndex = 0;   // its entry in m_list while watched
         bool dirty = false;
     };
     struct Timer {
@@ -85,6 +102,12 @@ private:
     void applyChanges();
     void applyChange(int fd);
     bool removeFromKernel(int fd);
+    bool epollAdd(int fd, std::uint32_t events);
+    void listAdd(int fd, std::uint32_t events);
+    void listRemove(int fd);
+    void switchToEpoll();
+    void switchToPoll();
+    int waitWithPoll(int timeoutMs);
     void dispatchDescriptor(std::uint64_t data, std::uint32_t events);
     int activateTimers();
     int waitTimeoutMs() const;
@@ -115,9 +138,15 @@ private:
     std::atomic<bool> m_interrupted{false};
     std::vector<Descriptor> m_descriptors;  // by descriptor number
     std::vector<int> m_dirty;               // descriptors whose event mask changed since the last wait
-    std::vector<epoll_event> m_events;      // what one wait returns
+    std::vector<epoll_event> m_events;      // what one wait returns (a poll()'s ready ones as well)
+    // Every watched descriptor with its event mask, in either mode; entry 0 is the wake-up eventfd.
+    // It is what poll() is given; in epoll mode it is the list to move back from.
+    std::vector<pollfd> m_list;
+    std::size_t m_pollUpTo;
+    bool m_epollMode = false;
     std::size_t m_watched = 0;
     std::uint64_t m_ctlCalls = 0;
+    std::uint64_t m_waits = 0;
 
     std::unordered_map<int, Timer> m_timers;  // by timer id; nodes stay put, the heap points at them
     std::unordered_map<QObject*, std::vector<int>> m_timersOf;
@@ -127,7 +156,8 @@ private:
 };
 
 // Installs an EpollEventDispatcher as thread's event loop; call before thread->start(). With the
-// environment variable UA_EVENT_LOOP=qt the thread keeps Qt's own dispatcher (for A/B benchmarks).
+// environment variable UA_EVENT_LOOP=qt the thread keeps Qt's own dispatcher, with
+// UA_EVENT_LOOP=epoll it waits with epoll at every descriptor count (both for A/B benchmarks).
 // Returns whether it was installed.
 bool installIoEventLoop(QThread* thread);
 
