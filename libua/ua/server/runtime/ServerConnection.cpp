@@ -84,9 +84,13 @@ std::size_t ServerConnection::bufferCapacity() const {
     return m_framer.capacity() + m_writer.capacity() + (m_channel ? m_channel->bufferCapacity() : 0);
 }
 
-// The connection's one timer (m_housekeeping) is armed for the earliest of: the SecurityToken's
-// expiry without renewal (6.7.4: the channel is closed), the timeout of a chunked request waiting
-// for its final chunk, and, while a buffer grew since the last release, an idle check 1 s later.
+// The connection's one timer (m_housekeeping) is armed for the earliest of: the Hello timeout
+// until the Hello came, the handshake timeout until a Session was activated (AdmissionConfig.h),
+// the SecurityToken's expiry without renewal (6.7.4: the channel is closed), the timeout of a
+// chunked request waiting for its final chunk, and, while a buffer grew since the last release,
+// an idle check 1 s later. (The Hello and handshake timeouts were a single-shot QTimer object each
+// per connection, created at connect and fired 10 s later whether still needed or not: at 10,000
+// Sessions set up, 20,000 timer objects firing in the seconds after.)
 // An idle connection whose buffers are small has only its token's expiry armed (by default an
 // hour away): nothing per connection per second, so the thread's cost does not grow with the
 // connections it holds (docs/Benchmarks.md, "An event loop per I/O thread on epoll"). Checked
@@ -99,17 +103,35 @@ void ServerConnection::armHousekeeping() {
         m_idleCheckMs = monotonicMs() + kIdleCheckMs;
         m_bytesQueuedAtCheck = m_bytesQueued;
     }
-    due = std::min(due, m_idleCheckMs);
+    due = std::min({due, m_idleCheckMs, m_helloDeadlineMs, m_handshakeDeadlineMs});
     if (due >= m_housekeepingDueMs) return;
     m_housekeepingDueMs = due;
     const int64_t wait = std::clamp<int64_t>(due - monotonicMs(), 0, INT32_MAX);
     m_housekeeping->start(int(wait));
 }
 
+void ServerConnection::disarmDeadline(int64_t& deadlineMs) {
+    if (deadlineMs == kNever) return;
+    const bool armedForIt = deadlineMs == m_housekeepingDueMs;
+    deadlineMs = kNever;
+    if (!armedForIt) return;  // the timer is armed for an earlier one, which re-arms it when it fires
+    m_housekeepingDueMs = kNever;
+    m_housekeeping->stop();
+    armHousekeeping();
+}
+
 void ServerConnection::onHousekeeping() {
     m_housekeepingDueMs = kNever;
     if (m_closing) return;
     const int64_t now = monotonicMs();
+    if (m_helloDeadlineMs <= now) {
+        m_helloDeadlineMs = kNever;
+        if (!m_channel && !m_readPaused) return helloTimedOut();
+    }
+    if (m_handshakeDeadlineMs <= now) {
+        m_handshakeDeadlineMs = kNever;
+        handshakeTimedOut();
+    }
     if (m_channel && m_channel->tokenExpired(now)) return fail(status::BadSecureChannelClosed, "SecurityToken expired");
     checkChunkTimeout(now);
     if (m_closing) return;
@@ -227,6 +249,7 @@ void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
     }
     if (!helloBufferSizesValid(*hello)) return fail(status::BadTcpInternalError, "buffer sizes below 1024 bytes");
     if (!admitHello()) return;  // too many handshakes: ERR Bad_TcpServerTooBusy, nothing more is read
+    disarmDeadline(m_helloDeadlineMs);
     const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_server.config().transport);
     m_maxChunk = ack.receiveBufferSize;
     m_channel.emplace(m_channelId, *hello, ack, m_server.config().secureChannel,

@@ -77,6 +77,7 @@ private:
     void fail(StatusCode error, const std::string& reason);
     void closeConnection();
     void armHousekeeping();  // after a batch and after a tick: the timer for the earliest deadline
+    void disarmDeadline(int64_t& deadlineMs);  // that deadline is gone: re-armed for the next one
     void onHousekeeping();
     void releaseIdleBuffers();
     void send(const uint8_t* p, std::size_t n);
@@ -85,6 +86,8 @@ private:
     void setUpAdmission();                 // the constructor's part
     bool admitHello();                     // false: refused (ERR Bad_TcpServerTooBusy on its way)
     void refuseBusy(const char* reason, uint32_t delayMs);
+    void helloTimedOut();                  // ERR Bad_Timeout: no Hello within helloTimeoutMs
+    void handshakeTimedOut();              // no Session activated within handshakeTimeoutMs: the slot is given back
     void noteSent(std::size_t n);          // one response (or ACK/ERR) handed to the socket
     void noteWritten(std::size_t n);       // n bytes of them went to the kernel
     bool mustPauseReading();               // true: stop reading now (or already stopped)
@@ -119,6 +122,8 @@ private:
     static constexpr int64_t kIdleCheckMs = 1000;
     int64_t m_housekeepingDueMs = kNever;  // when m_housekeeping fires (Server::monotonicMs())
     int64_t m_idleCheckMs = kNever;        // the next idle check, armed when a buffer grew
+    int64_t m_helloDeadlineMs = kNever;    // no Hello by then: ERR Bad_Timeout (helloTimeoutMs)
+    int64_t m_handshakeDeadlineMs = kNever;  // the handshake slot is given back then (handshakeTimeoutMs)
     uint64_t m_bytesQueuedAtCheck = 0;     // m_bytesQueued when the idle check was armed
     std::size_t m_capacityKept = 0;        // bufferCapacity() after the last release
 };

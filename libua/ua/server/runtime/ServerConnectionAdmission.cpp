@@ -36,16 +36,27 @@ void ServerConnection::setUpAdmission() {
         return;
     }
     // OPC 10000-6 7.1.3: no Hello in time (an idle socket, or one trickled a byte at a time) closes
-    // the connection. One timer per connection, until its Hello: nothing on the request path.
+    // the connection. A deadline of the connection's one timer until its Hello: nothing on the
+    // request path.
     if (const uint32_t limit = m_server.admission().admission().helloTimeoutMs) {
-        QTimer::singleShot(int(limit), this, [this] {
-            if (m_channel || m_closing || m_readPaused) return;  // Hello done, closing, or refused busy
-            AdmissionControl::bump(m_server.admission().counters().helloTimeouts);
-            qCDebug(lcAdmission, "connection %u from %s closed: no Hello within %u ms", m_channelId, qPrintable(m_peerAddress),
-                    m_server.admission().admission().helloTimeoutMs);
-            fail(status::BadTimeout, "no Hello within the server's Hello timeout");
-        });
+        m_helloDeadlineMs = monotonicMs() + int64_t(limit);
+        armHousekeeping();
     }
+}
+
+void ServerConnection::helloTimedOut() {
+    AdmissionControl::bump(m_server.admission().counters().helloTimeouts);
+    qCDebug(lcAdmission, "connection %u from %s closed: no Hello within %u ms", m_channelId, qPrintable(m_peerAddress),
+            m_server.admission().admission().helloTimeoutMs);
+    fail(status::BadTimeout, "no Hello within the server's Hello timeout");
+}
+
+void ServerConnection::handshakeTimedOut() {
+    if (!m_inHandshake) return;
+    // No Session activated in time: the slot goes to someone else, the channel stays.
+    m_inHandshake = false;
+    m_server.admission().endHandshake();
+    AdmissionControl::bump(m_server.admission().counters().handshakeTimeouts);
 }
 
 bool ServerConnection::admitHello() {
@@ -56,13 +67,8 @@ bool ServerConnection::admitHello() {
     }
     m_inHandshake = true;
     if (const uint32_t limit = a.admission().handshakeTimeoutMs) {
-        QTimer::singleShot(int(limit), this, [this] {
-            if (!m_inHandshake) return;
-            // No Session activated in time: the slot goes to someone else, the channel stays.
-            m_inHandshake = false;
-            m_server.admission().endHandshake();
-            AdmissionControl::bump(m_server.admission().counters().handshakeTimeouts);
-        });
+        m_handshakeDeadlineMs = monotonicMs() + int64_t(limit);
+        armHousekeeping();
     }
     return true;
 }
@@ -71,6 +77,7 @@ void ServerConnection::handshakeDone() {
     if (!m_inHandshake) return;
     m_inHandshake = false;
     m_server.admission().endHandshake();
+    disarmDeadline(m_handshakeDeadlineMs);
 }
 
 void ServerConnection::refuseBusy(const char* reason, uint32_t delayMs) {
