@@ -6,11 +6,14 @@
 # EpollEventDispatcher::kPollUpTo descriptors, epoll above; the "epoll" of runs before 2026-12-03).
 # The load tester always runs on its default loop, so only the server differs.
 # Usage: scripts/bench-sessions.sh [--sessions 100,1000,3000,10000] [--rate 3000] [--rounds 3]
-#                                  [--seconds 8] [--loops qt,default] [--build build]
+#                                  [--seconds 8] [--loops qt,default] [--client-threads N] [--build build]
+# --client-threads: the load tester's I/O threads at every step (default: its own rule, 1 per 100
+# Sessions, so 1 at 100 Sessions and 2 from 101 on a 2-core machine; each thread paces and sends
+# on its own, so the server's wake-ups per request change with that count, not with its own).
 # Prints a Markdown table of medians (docs/Benchmarks.md, "An event loop per I/O thread on epoll").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sessions=100,1000,3000,10000 rate=3000 rounds=3 seconds=8 loops=qt,default build=build
+sessions=100,1000,3000,10000 rate=3000 rounds=3 seconds=8 loops=qt,default build=build clientThreads=
 while (($#)); do
     case $1 in
     --sessions) sessions=$2; shift 2 ;;
@@ -18,6 +21,7 @@ while (($#)); do
     --rounds) rounds=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --loops) loops=$2; shift 2 ;;
+    --client-threads) clientThreads=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
@@ -49,7 +53,7 @@ for n in ${sessions//,/ }; do
                 sleep 0.1
             done
             if ! "$loadtest" run "opc.tcp://localhost:$port" --sessions "$n" --rate "$rate" --duration "$seconds" \
-                --warmup 2 --connect-window 64 --server-pid "$spid" --quiet --json "$out/$n-$loop-$r.json" \
+                --warmup 2 --connect-window 64 ${clientThreads:+--io-threads "$clientThreads"} --server-pid "$spid" --quiet --json "$out/$n-$loop-$r.json" \
                 >"$out/$n-$loop-$r.txt" 2>&1; then
                 echo "sessions $n $loop round $r failed:" >&2
                 tail -3 "$out/$n-$loop-$r.txt" >&2
