@@ -597,6 +597,9 @@ private slots:
         QThread e;
         QVERIFY(installIoEventLoop(&e));
         QVERIFY(static_cast<EpollEventDispatcher*>(e.eventDispatcher())->waitsWithEpoll());
+        e.start();  // a thread that never ran does not delete its dispatcher
+        e.quit();
+        QVERIFY(e.wait(5000));
         qunsetenv("UA_EVENT_LOOP");
         QThread b;
         QVERIFY(installIoEventLoop(&b));
