@@ -4,6 +4,7 @@
 #include "ua/server/services/AttributeService.h"
 
 #include <cmath>
+#include <limits>
 #include "MetaTypes.h"
 #include "TestMain.h"
 
@@ -85,6 +86,10 @@ void TestAttributeService::readRequestLevelErrors() {
     QVERIFY(resp.results.empty());
     req.maxAge = std::nan("");
     QCOMPARE(f.call(&handleRead, req).responseHeader.serviceResult, status::BadMaxAgeInvalid);
+    req.maxAge = -std::numeric_limits<double>::infinity();
+    QCOMPARE(f.call(&handleRead, req).responseHeader.serviceResult, status::BadMaxAgeInvalid);
+    req.maxAge = std::numeric_limits<double>::infinity();  // any age will do: the current value is read
+    QCOMPARE(f.call(&handleRead, req).responseHeader.serviceResult, status::Good);
     req.maxAge = 0;
     req.timestampsToReturn = TimestampsToReturn(4);
     QCOMPARE(f.call(&handleRead, req).responseHeader.serviceResult, status::BadTimestampsToReturnInvalid);

@@ -604,6 +604,9 @@ void TestSubscriptions::monitoredItemRevisions_data() {
     QTest::newRow("0 is the fastest") << "Demo.Scalars.Double" << 0.0 << 1u << 5.0 << 1u;
     QTest::newRow("below the fastest") << "Demo.Scalars.Double" << 1.0 << 1u << 5.0 << 1u;
     QTest::newRow("huge sampling interval") << "Demo.Scalars.Double" << 1e15 << 1u << 3'600'000.0 << 1u;
+    QTest::newRow("NaN is the publishing interval") << "Demo.Scalars.Double" << double(NAN) << 1u << 400.0 << 1u;
+    QTest::newRow("-infinity is the publishing interval") << "Demo.Scalars.Double" << -double(INFINITY) << 1u << 400.0 << 1u;
+    QTest::newRow("+infinity is the slowest") << "Demo.Scalars.Double" << double(INFINITY) << 1u << 3'600'000.0 << 1u;
     QTest::newRow("MinimumSamplingInterval of the node") << "Demo.Simulation.Ramp" << 0.0 << 1u << 10.0 << 1u;
 }
 
@@ -645,6 +648,9 @@ void TestSubscriptions::filterErrors_data() {
     QTest::newRow("percent -1") << "Demo.Analog.Temperature" << value << deadband(DeadbandType::Percent, -1) << uint(status::BadDeadbandFilterInvalid);
     QTest::newRow("percent without EURange") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Percent, 10) << uint(status::BadDeadbandFilterInvalid);
     QTest::newRow("negative absolute") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Absolute, -1) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("NaN absolute") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Absolute, double(NAN)) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("infinite absolute") << "Demo.Scalars.Double" << value << deadband(DeadbandType::Absolute, double(INFINITY)) << uint(status::BadDeadbandFilterInvalid);
+    QTest::newRow("NaN percent") << "Demo.Analog.Temperature" << value << deadband(DeadbandType::Percent, double(NAN)) << uint(status::BadDeadbandFilterInvalid);
     QTest::newRow("unknown deadband type") << "Demo.Scalars.Double" << value << deadband(DeadbandType(7), 1) << uint(status::BadDeadbandFilterInvalid);
     QTest::newRow("unknown trigger") << "Demo.Scalars.Double" << value << deadband(DeadbandType::None, 0, DataChangeTrigger(9)) << uint(status::BadMonitoredItemFilterInvalid);
     QTest::newRow("filter on DisplayName") << "Demo.Scalars.Double" << uint(AttributeId::DisplayName) << deadband(DeadbandType::None, 0) << uint(status::BadFilterNotAllowed);

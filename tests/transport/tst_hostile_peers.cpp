@@ -767,14 +767,14 @@ void TestHostilePeers::beyondMonitoredItemsPerCall() {
         req.requestHeader.authenticationToken = c.token;
         req.subscriptionId = sub.subscriptionId;
         req.timestampsToReturn = TimestampsToReturn::Both;
+        req.itemsToCreate.resize(std::size_t(n));  // filled in place (a moved local tripped GCC 12's -Wmaybe-uninitialized)
         for (int i = 0; i < n; ++i) {
-            MonitoredItemCreateRequest m;
+            MonitoredItemCreateRequest& m = req.itemsToCreate[std::size_t(i)];
             m.itemToMonitor.nodeId = NodeId(1, uint32_t(1000 + i));
             m.itemToMonitor.attributeId = uint32_t(AttributeId::Value);
             m.monitoringMode = MonitoringMode::Reporting;
             m.requestedParameters.samplingInterval = 1000;
             m.requestedParameters.queueSize = 1;
-            req.itemsToCreate.push_back(std::move(m));
         }
         return req;
     };

@@ -4,6 +4,8 @@
 #include "ua/server/runtime/Server.h"
 
 #include <QtTest>
+
+#include <cmath>
 #include "TestMain.h"
 
 using namespace ua;
@@ -41,6 +43,8 @@ private slots:
     void laterActivationMovesTheSession();
     void unactivatedSessionEndsWithItsChannel();
     void sessionTimesOut();
+    void sessionTimeoutIsAlwaysARealNumber_data();
+    void sessionTimeoutIsAlwaysARealNumber();
     void identityTokensTheEndpointDoesNotOfferAreInvalid();
     void addressSpaceUpdatesReachOpenConnections();
     void tooManySessions();
@@ -173,6 +177,32 @@ void TestSessions::sessionTimesOut() {
     QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
     QTest::qWait(1600);  // the server checks for expiry every second
     QCOMPARE(cancel(*c, s.authenticationToken), status::BadSessionIdInvalid);
+}
+
+// Every requestedSessionTimeout has a defined revision (5.7.2): NaN, 0, negatives and -infinity
+// the server's minimum, +infinity and huge values its maximum; the Session is usable with it.
+void TestSessions::sessionTimeoutIsAlwaysARealNumber_data() {
+    QTest::addColumn<double>("requested");
+    QTest::addColumn<double>("revised");
+    const double maxMs = ServerConfig().maxSessionTimeoutMs;
+    QTest::newRow("NaN") << double(NAN) << 300.0;
+    QTest::newRow("0") << 0.0 << 300.0;
+    QTest::newRow("negative") << -5000.0 << 300.0;
+    QTest::newRow("-infinity") << -double(INFINITY) << 300.0;
+    QTest::newRow("+infinity") << double(INFINITY) << maxMs;
+    QTest::newRow("huge") << 1e300 << maxMs;
+    QTest::newRow("within") << 4321.5 << 4321.5;
+}
+
+void TestSessions::sessionTimeoutIsAlwaysARealNumber() {
+    QFETCH(double, requested);
+    RawClient* c = channel();
+    QVERIFY(c);
+    const CreateSessionResponse s = createSession(*c, requested);
+    QVERIFY(!s.authenticationToken.isNull());
+    QTEST(s.revisedSessionTimeout, "revised");
+    QCOMPARE(rawActivate(*c, s.authenticationToken), StatusCode());
+    QCOMPARE(cancel(*c, s.authenticationToken), StatusCode());  // still there
 }
 
 void TestSessions::identityTokensTheEndpointDoesNotOfferAreInvalid() {

@@ -121,8 +121,7 @@ void handleCreateSession(SessionServiceContext& ctx, const CreateSessionRequest&
             ByteString(reinterpret_cast<const char*>(signature.data()), signature.size());
     }
 
-    const double timeout =
-        std::clamp(req.requestedSessionTimeout, ctx.minSessionTimeoutMs, ctx.maxSessionTimeoutMs);
+    const double timeout = reviseSessionTimeout(req.requestedSessionTimeout, ctx.minSessionTimeoutMs, ctx.maxSessionTimeoutMs);
     StatusCode refused = status::BadTooManySessions;
     SessionPtr s = ctx.sessions.create(ctx.channelId, timeout, ctx.nowMs, &refused);
     if (!s) {
@@ -154,6 +153,11 @@ void handleCreateSession(SessionServiceContext& ctx, const CreateSessionRequest&
     resp.serverEndpoints = Array<EndpointDescription>(ctx.endpoints);
     resp.serverSoftwareCertificates = Array<SignedSoftwareCertificate>::emptyArray();
     resp.maxRequestMessageSize = ctx.maxRequestMessageSize;
+}
+
+double reviseSessionTimeout(double requestedMs, double minMs, double maxMs) {
+    if (!(requestedMs > minMs)) return minMs;  // also NaN, which compares false
+    return requestedMs < maxMs ? requestedMs : maxMs;
 }
 
 void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequest& req,

@@ -47,6 +47,11 @@ struct SessionServiceContext {
     void (*accessChanged)(Session&) = nullptr;
 };
 
+// 5.7.2 requestedSessionTimeout (ms) → revisedSessionTimeout: clamped into [minMs, maxMs]; 0, a
+// negative value, -infinity and NaN become minMs (the server's shortest, as 0 always did),
+// +infinity and anything above maxMs become maxMs. Always a finite number.
+double reviseSessionTimeout(double requestedMs, double minMs, double maxMs);
+
 // 5.7.2: a Session bound to this channel; Bad_TooManySessions when the limit is reached;
 // Bad_Shutdown while the server shuts down (Server::shutdown(), ServerState Shutdown).
 // On a Sign / SignAndEncrypt channel: the leaf of clientCertificate must be the channel's client

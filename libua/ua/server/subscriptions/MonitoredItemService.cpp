@@ -155,7 +155,8 @@ StatusCode parseDataChangeFilter(const AddressSpace& space, const Node& node, ui
         return status::Good;
     case uint32_t(DeadbandType::Absolute):
         if (!numericDataType(space, node)) return status::BadFilterNotAllowed;
-        if (!(f->deadbandValue >= 0)) return status::BadDeadbandFilterInvalid;
+        // Negative, NaN and infinite deadbands are invalid (an infinite one would pass no change).
+        if (!(f->deadbandValue >= 0 && std::isfinite(f->deadbandValue))) return status::BadDeadbandFilterInvalid;
         out.deadbandType = DeadbandType::Absolute;
         out.absoluteDeadband = f->deadbandValue;
         return status::Good;
