@@ -206,6 +206,9 @@ private slots:
     void monitoringModeDisabledStopsSampling();
     void transferSubscriptionsBetweenSessions();
     void transferFromAnotherUserIsDenied();
+    void lastSubscriptionTransferredAwayAnswersTheParkedRequests();
+    void closeSessionAnswersParkedRequests_data();
+    void closeSessionAnswersParkedRequests();
     void diagnosticsCountWhatHappened();
     void itemsSampleWithTheSessionsRoles();
     void parkedPublishTimesOutAtItsTimeoutHint();
@@ -1021,6 +1024,50 @@ void TestSubscriptions::transferSubscriptionsBetweenSessions() {
     QCOMPARE(*notifications(now)[0].value.value.get<double>(), 3.25);
     QCOMPARE(old.notificationMessage.sequenceNumber, 2u);
     QCOMPARE(now.notificationMessage.sequenceNumber, 2u);  // the transfer status message did not consume 2: no gap
+}
+
+// 5.14.7 / 5.14.8: the old Session's last Subscription moves away; one parked request carries
+// Good_SubscriptionTransferred, the others are answered Bad_NoSubscription at once.
+void TestSubscriptions::lastSubscriptionTransferredAwayAnswersTheParkedRequests() {
+    SubscriptionFixture f;
+    f.addSession("anonymous");
+    const uint32_t sub = f.createSubscription(60000, 10, 30);
+    for (uint32_t h = 1; h <= 3; ++h) f.publish(h);
+    QCOMPARE(f.responses.size(), std::size_t(0));
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{sub};
+    TransferSubscriptionsResponse resp;
+    transferSubscriptions(f.sessions[1], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); }, f.nowUs);
+    QCOMPARE(resp.results.size(), std::size_t(1));
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::Good));
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QVERIFY(statusChange(f.responses[0].response));
+    QCOMPARE(statusChange(f.responses[0].response)->status, StatusCode(status::GoodSubscriptionTransferred));
+    QCOMPARE(f.responses[1].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
+    QCOMPARE(f.responses[2].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
+    QCOMPARE(f.ss(0).parkedCount(), std::size_t(0));
+}
+
+void TestSubscriptions::closeSessionAnswersParkedRequests_data() {
+    QTest::addColumn<bool>("deleteSubscriptions");
+    QTest::newRow("deleteSubscriptions true") << true;
+    QTest::newRow("deleteSubscriptions false") << false;
+}
+
+// 5.7.4.1: every parked Publish request is answered Bad_SessionClosed; the Subscription is
+// deleted only with deleteSubscriptions.
+void TestSubscriptions::closeSessionAnswersParkedRequests() {
+    QFETCH(bool, deleteSubscriptions);
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(60000, 10, 30);
+    for (uint32_t h = 1; h <= 3; ++h) f.publish(h);
+    f.ss().closeSession(deleteSubscriptions);
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    for (const auto& r : f.responses)
+        QCOMPARE(r.response.responseHeader.serviceResult, StatusCode(status::BadSessionClosed));
+    QCOMPARE(f.ss().parkedCount(), std::size_t(0));
+    QCOMPARE(f.ss().find(sub) != nullptr, !deleteSubscriptions);
+    QCOMPARE(f.registry->subscriptionCount(), deleteSubscriptions ? 0 : 1);
 }
 
 void TestSubscriptions::transferFromAnotherUserIsDenied() {

@@ -7,6 +7,8 @@
 #include "ua/server/runtime/Server.h"
 
 #include <QtTest>
+
+#include <map>
 #include "TestMain.h"
 
 using namespace ua;
@@ -54,6 +56,8 @@ class TestPublishWire : public QObject {
     Q_OBJECT
 private slots:
     void parkedPublishCancelAndOverflow();
+    void closeSessionAnswersParkedPublishRequests_data();
+    void closeSessionAnswersParkedPublishRequests();
 };
 
 void TestPublishWire::parkedPublishCancelAndOverflow() {
@@ -139,6 +143,93 @@ void TestPublishWire::parkedPublishCancelAndOverflow() {
     QCOMPARE(keepAlive.subscriptionId, subr.subscriptionId);
     QVERIFY(keepAlive.notificationMessage.notificationData.empty());
     QCOMPARE(keepAlive.notificationMessage.sequenceNumber, 1u);
+    QVERIFY(c.getEndpoints());  // the channel still serves other requests
+}
+
+void TestPublishWire::closeSessionAnswersParkedPublishRequests_data() {
+    QTest::addColumn<bool>("deleteSubscriptions");
+    QTest::newRow("deleteSubscriptions true") << true;
+    QTest::newRow("deleteSubscriptions false") << false;
+}
+
+// OPC 10000-4 5.7.4.1: CloseSession answers every outstanding request of the Session with
+// Bad_SessionClosed: three parked Publish requests are answered at once (their 6 s timeoutHint
+// far away), with or without deleteSubscriptions; without it the Subscription stays.
+void TestPublishWire::closeSessionAnswersParkedPublishRequests() {
+    QFETCH(bool, deleteSubscriptions);
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 2;
+    Server server(cfg);
+    QVERIFY(server.start());
+    RawClient c;
+    QVERIFY(c.connectTo(server.port()));
+    QVERIFY(c.openChannel());
+    uint32_t handle = 0, fault = 0;
+    CreateSessionRequest cs;
+    cs.requestedSessionTimeout = 60000;
+    send(c, cs, NodeId(), 1);
+    CreateSessionResponse csr;
+    QVERIFY(readResponse(c, handle, fault, &csr));
+    ActivateSessionRequest as;
+    AnonymousIdentityToken anon;
+    anon.policyId = String("anonymous");
+    as.userIdentityToken = ExtensionObject::make(anon);
+    send(c, as, csr.authenticationToken, 2);
+    ActivateSessionResponse asr;
+    QVERIFY(readResponse(c, handle, fault, &asr));
+    QCOMPARE(fault, 0u);
+    const NodeId token = csr.authenticationToken;
+    CreateSubscriptionRequest sub;
+    sub.requestedPublishingInterval = 60000;
+    sub.requestedMaxKeepAliveCount = 10;
+    sub.requestedLifetimeCount = 30;
+    sub.publishingEnabled = true;
+    send(c, sub, token, 3);
+    CreateSubscriptionResponse subr;
+    QVERIFY(readResponse(c, handle, fault, &subr));
+    QVERIFY(subr.subscriptionId != 0);
+    const int subscriptions = server.subscriptionRegistry().subscriptionCount();
+
+    for (uint32_t h = 41; h <= 43; ++h) {
+        PublishRequest p;
+        p.requestHeader.timeoutHint = 6000;
+        send(c, p, token, h);
+    }
+    QTest::qWait(100);  // parked on the Subscriptions' thread
+    CloseSessionRequest close;
+    close.deleteSubscriptions = deleteSubscriptions;
+    send(c, close, token, 50);
+    // Four answers, in any order: the Publish faults come from the Subscriptions' thread.
+    std::map<uint32_t, uint32_t> answered;  // requestHandle -> fault (0: a response)
+    QElapsedTimer clock;
+    clock.start();
+    while (answered.size() < 4 && clock.elapsed() < 3000) {
+        const RawMessage m = c.read();
+        NodeId type;
+        BinaryDecoder* d = nullptr;
+        std::vector<uint8_t> storage;
+        if (!RawClient::response(m, type, d, storage)) {
+            delete d;
+            break;
+        }
+        if (type == NodeId(id::ServiceFault_Encoding_DefaultBinary)) {
+            ServiceFault f;
+            decode(*d, f);
+            answered[f.responseHeader.requestHandle] = f.responseHeader.serviceResult.code;
+        } else if (type == NodeId(CloseSessionResponse::kBinaryEncodingId)) {
+            CloseSessionResponse r;
+            decode(*d, r);
+            answered[r.responseHeader.requestHandle] = r.responseHeader.serviceResult.code;
+        }
+        delete d;
+    }
+    QVERIFY2(clock.elapsed() < 3000, "answered before the timeoutHint");
+    QCOMPARE(answered.size(), std::size_t(4));
+    for (uint32_t h = 41; h <= 43; ++h) QCOMPARE(answered[h], status::BadSessionClosed.code);
+    QCOMPARE(answered[50], 0u);
+    QTRY_COMPARE(server.subscriptionRegistry().subscriptionCount(), subscriptions - (deleteSubscriptions ? 1 : 0));
     QVERIFY(c.getEndpoints());  // the channel still serves other requests
 }
 

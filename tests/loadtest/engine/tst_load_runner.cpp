@@ -484,7 +484,10 @@ private slots:
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
         QVERIFY2(r.sent >= uint64_t(0.99 * p.targetRate * r.durationS), qPrintable(describe(r)));  // the schedule's
-        QVERIFY2(r.timeouts > r.answered, qPrintable(describe(r)));
+        // Some never got a slot (timed out). How many depends on the machine: one that answers
+        // 180,000 requests/s on 2 in flight answered more than it timed out (the check was
+        // timeouts > answered, which held on slower machines only).
+        QVERIFY2(r.timeouts > 0 && r.answered < r.sent, qPrintable(describe(r)));
         QVERIFY2(r.requestsPerS > 0 && r.requestsPerS < 0.5 * p.targetRate, qPrintable(describe(r)));
         QVERIFY(r.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("target rate was not kept")));
         // The timeline ends with the measurement (the drain is not charted as measured seconds).

@@ -202,7 +202,7 @@ void serveActivateSession(RequestContext& ctx, const ActivateSessionRequest& req
 }
 
 void serveCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse& resp) {
-    if (req.deleteSubscriptions) deleteSessionSubscriptions(*ctx.session);
+    closeSessionSubscriptions(*ctx.session, req.deleteSubscriptions);
     SessionServiceContext sc = sessionContext(ctx, false);
     handleCloseSession(sc, req, resp);
 }

@@ -66,15 +66,22 @@ bool SessionSubscriptions::remove(uint32_t id) {
     dropSubscription(id);
     // 5.14.1.2 DeleteClientPublReqQueue: the last Subscription gone, parked Publish requests are
     // answered (Bad_NoSubscription) rather than left hanging.
-    if (m_subscriptions.empty() && m_statusMessages.empty()) {
-        while (!m_parked.empty()) {
-            PublishResponse r;
-            r.responseHeader.serviceResult = status::BadNoSubscription;
-            send(m_parked.front().target, std::move(r));
-            m_parked.pop_front();
-        }
-    }
+    if (m_subscriptions.empty() && m_statusMessages.empty()) answerParked(status::BadNoSubscription);
     return true;
+}
+
+void SessionSubscriptions::answerParked(StatusCode status) {
+    while (!m_parked.empty()) {
+        PublishResponse r;
+        r.responseHeader.serviceResult = status;
+        send(m_parked.front().target, std::move(r));
+        m_parked.pop_front();
+    }
+}
+
+void SessionSubscriptions::closeSession(bool deleteSubscriptions) {
+    answerParked(status::BadSessionClosed);
+    if (deleteSubscriptions) removeAll();
 }
 
 void SessionSubscriptions::removeAll() {
@@ -220,12 +227,7 @@ void SessionSubscriptions::closeAll(StatusCode status, StatusCode parkedStatus, 
     }
     flushStatusMessages(nowUs);
     m_statusMessages.clear();
-    while (!m_parked.empty()) {
-        PublishResponse r;
-        r.responseHeader.serviceResult = parkedStatus;
-        send(m_parked.front().target, std::move(r));
-        m_parked.pop_front();
-    }
+    answerParked(parkedStatus);
 }
 
 std::unique_ptr<Subscription> SessionSubscriptions::release(uint32_t id, int64_t nowUs) {
@@ -236,6 +238,9 @@ std::unique_ptr<Subscription> SessionSubscriptions::release(uint32_t id, int64_t
     if (m_subscriptions.empty()) emptied();
     s->detach();
     queueStatusMessage(id, s->statusChangeMessage(status::GoodSubscriptionTransferred), nowUs);
+    // The last one moved away: once its StatusChangeNotification went out, the parked requests
+    // left are answered as on deletion (5.14.8: Bad_NoSubscription), not left to time out.
+    if (m_subscriptions.empty() && m_statusMessages.empty()) answerParked(status::BadNoSubscription);
     return s;
 }
 

@@ -122,6 +122,10 @@ public:
     // StatusChangeNotification `status` sent on a parked Publish request while one is left (the
     // others are dropped); the parked requests left over are answered with parkedStatus.
     void closeAll(StatusCode status, StatusCode parkedStatus, int64_t nowUs);
+    // CloseSession (5.7.4.1): every parked Publish request is answered Bad_SessionClosed; with
+    // deleteSubscriptions the Subscriptions are deleted too, else they stay until their lifetime
+    // ends (or another Session takes them with TransferSubscriptions).
+    void closeSession(bool deleteSubscriptions);
 
     // --- TransferSubscriptions (5.14.7) ---
     // Takes a Subscription out (detached from the timers) and queues Good_SubscriptionTransferred
@@ -150,6 +154,7 @@ private:
     void dropSubscription(uint32_t id);
     void emptied();  // the last Subscription left: the home looks at it at its next housekeeping
     void armParkedTimer();
+    void answerParked(StatusCode status);  // every parked request, oldest first
     struct ParkedExpiry final : TimerQueue::Client {
         SessionSubscriptions* self = nullptr;
         void onTimer(uint32_t, int64_t, int64_t nowUs) override;

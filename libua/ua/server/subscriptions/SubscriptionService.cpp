@@ -92,11 +92,13 @@ void handleTransferSubscriptions(SubscriptionContext& ctx, const TransferSubscri
     else QMetaObject::invokeMethod(&ss->home(), run, Qt::QueuedConnection);
 }
 
-void deleteSessionSubscriptions(Session& session) {
+void closeSessionSubscriptions(Session& session, bool deleteSubscriptions) {
     auto ss = session.subscriptions.load();
     if (!ss) return;
-    if (ss->home().thread() == QThread::currentThread()) ss->removeAll();
-    else QMetaObject::invokeMethod(&ss->home(), [ss] { ss->removeAll(); }, Qt::QueuedConnection);
+    if (ss->home().thread() == QThread::currentThread()) ss->closeSession(deleteSubscriptions);
+    else
+        QMetaObject::invokeMethod(&ss->home(), [ss, deleteSubscriptions] { ss->closeSession(deleteSubscriptions); },
+                                  Qt::QueuedConnection);
 }
 
 // --- On the home thread ---

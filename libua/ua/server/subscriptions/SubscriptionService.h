@@ -39,9 +39,11 @@ void handleTransferSubscriptions(SubscriptionContext& ctx, const TransferSubscri
 // 5.6.5 Cancel (of the Session service set, served here): parked Publish requests with
 // req.requestHandle are answered with Bad_RequestCancelledByClient; cancelCount says how many.
 void handleCancel(SubscriptionContext& ctx, const CancelRequest& req, CancelResponse& resp);
-// CloseSession with deleteSubscriptions (5.6.4): deletes the Session's Subscriptions (the
-// dispatcher calls it before services/SessionService.h handleCloseSession).
-void deleteSessionSubscriptions(Session& session);
+// CloseSession (OPC 10000-4 5.7.4.1): the Session's parked Publish requests are answered
+// Bad_SessionClosed, and with deleteSubscriptions its Subscriptions are deleted (the dispatcher
+// calls it before services/SessionService.h handleCloseSession; the answers come from the
+// Subscriptions' home thread, so they may follow the CloseSession response).
+void closeSessionSubscriptions(Session& session, bool deleteSubscriptions);
 // ActivateSession stored new roles and permissions in s: its Subscriptions sample with them from
 // now on (SessionSubscriptions::accessChanged(); any thread).
 void sessionAccessChanged(Session& s);
