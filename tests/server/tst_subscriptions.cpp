@@ -197,6 +197,8 @@ private slots:
     void absoluteAndPercentDeadbands();
     void queueOverflowSetsInfoBits_data();
     void queueOverflowSetsInfoBits();
+    void shrinkingTheQueueSetsOverflow_data();
+    void shrinkingTheQueueSetsOverflow();
     void tooManyMonitoredItems();
     void tooManySubscriptions();
     void tooManyOperationsPerCall();
@@ -206,6 +208,7 @@ private slots:
     void monitoringModeDisabledStopsSampling();
     void transferSubscriptionsBetweenSessions();
     void transferFromAnotherUserIsDenied();
+    void transferPastTheLimitIsTooManySubscriptions();
     void lastSubscriptionTransferredAwayAnswersTheParkedRequests();
     void closeSessionAnswersParkedRequests_data();
     void closeSessionAnswersParkedRequests();
@@ -737,6 +740,57 @@ void TestSubscriptions::queueOverflowSetsInfoBits() {
     QCOMPARE(f.ss().find(sub)->counters.monitoringQueueOverflowCount, uint64_t(2));
 }
 
+void TestSubscriptions::shrinkingTheQueueSetsOverflow_data() {
+    QTest::addColumn<bool>("discardOldest");
+    QTest::addColumn<uint>("newSize");
+    QTest::addColumn<QList<double>>("values");
+    QTest::addColumn<int>("overflowIndex");  // -1: none
+    QTest::newRow("discard oldest, 5 to 3") << true << 3u << QList<double>{3.0, 4.0, 5.0} << 0;
+    QTest::newRow("discard newest, 5 to 3") << false << 3u << QList<double>{1.0, 2.0, 5.0} << 2;
+    QTest::newRow("to 1: no bit") << true << 1u << QList<double>{5.0} << -1;
+}
+
+// 5.13.1.5, 7.25.2: ModifyMonitoredItems shrinking a full queue purges values, and a purge sets
+// the Overflow InfoBits like an overflow does (none for a queue of 1).
+void TestSubscriptions::shrinkingTheQueueSetsOverflow() {
+    QFETCH(bool, discardOldest);
+    QFETCH(uint, newSize);
+    QFETCH(QList<double>, values);
+    QFETCH(int, overflowIndex);
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    f.write(d, 1.0);
+    const MonitoredItemCreateResult item = f.createItem(sub, d, 10, 5, {}, uint32_t(AttributeId::Value), discardOldest);
+    QVERIFY(item.statusCode.isGood());  // queues 1
+    for (double v : {2.0, 3.0, 4.0, 5.0}) {
+        f.write(d, v);
+        f.advanceMs(10);
+    }
+    ModifyMonitoredItemsRequest m;
+    m.subscriptionId = sub;
+    m.timestampsToReturn = TimestampsToReturn::Both;
+    MonitoredItemModifyRequest mi;
+    mi.monitoredItemId = item.monitoredItemId;
+    mi.requestedParameters.samplingInterval = 1000;
+    mi.requestedParameters.queueSize = newSize;
+    mi.requestedParameters.discardOldest = discardOldest;
+    m.itemsToModify = Array<MonitoredItemModifyRequest>{mi};
+    ModifyMonitoredItemsResponse mr;
+    modifyMonitoredItems(f.ss(), m, mr, f.nowUs);
+    QCOMPARE(mr.results.size(), std::size_t(1));
+    QCOMPARE(mr.results[0].revisedQueueSize, newSize);
+    f.publish(1);
+    f.advanceMs(1000);
+    const auto n = notifications(f.responses.at(0).response);
+    QCOMPARE(n.size(), std::size_t(values.size()));
+    for (int i = 0; i < int(n.size()); ++i) {
+        QCOMPARE(*n[std::size_t(i)].value.value.get<double>(), values[i]);
+        const bool overflow = (n[std::size_t(i)].value.status.code & kOverflowInfoBits) == kOverflowInfoBits;
+        QCOMPARE(overflow, i == overflowIndex);
+    }
+}
+
 void TestSubscriptions::tooManyMonitoredItems() {
     SubscriptionConfig c;
     c.maxMonitoredItemsPerSubscription = 2;
@@ -1068,6 +1122,33 @@ void TestSubscriptions::closeSessionAnswersParkedRequests() {
     QCOMPARE(f.ss().parkedCount(), std::size_t(0));
     QCOMPARE(f.ss().find(sub) != nullptr, !deleteSubscriptions);
     QCOMPARE(f.registry->subscriptionCount(), deleteSubscriptions ? 0 : 1);
+}
+
+// 5.14.7 Table 96: into a Session at maxSubscriptionsPerSession a transfer is
+// Bad_TooManySubscriptions and the Subscription stays where it was; one the Session already owns
+// is Bad_NothingToDo; the operations below the limit in the same call still move.
+void TestSubscriptions::transferPastTheLimitIsTooManySubscriptions() {
+    SubscriptionConfig c;
+    c.maxSubscriptionsPerSession = 2;
+    SubscriptionFixture f(c);
+    f.addSession("anonymous");
+    const uint32_t own = f.createSubscription(1000, 10, 30, 1);  // the target holds one
+    QVERIFY(own != 0);
+    const uint32_t a = f.createSubscription(1000, 10, 30, 0);
+    const uint32_t b = f.createSubscription(1000, 10, 30, 0);
+    QVERIFY(a && b);
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{own, a, b};
+    TransferSubscriptionsResponse resp;
+    transferSubscriptions(f.sessions[1], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); }, f.nowUs);
+    QCOMPARE(resp.results.size(), std::size_t(3));
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::BadNothingToDo));
+    QCOMPARE(resp.results[1].statusCode, StatusCode(status::Good));
+    QCOMPARE(resp.results[2].statusCode, StatusCode(status::BadTooManySubscriptions));
+    QCOMPARE(f.ss(1).count(), std::size_t(2));
+    QVERIFY(f.ss(1).find(a));
+    QVERIFY(f.ss(0).find(b));  // not moved
+    QCOMPARE(f.registry->owner(b), f.sessions[0]);
 }
 
 void TestSubscriptions::transferFromAnotherUserIsDenied() {

@@ -138,10 +138,19 @@ std::size_t MonitoredItem::drainEncoded(BinaryEncoder& e, std::size_t max) {
 }
 
 void MonitoredItem::applyQueueSize(uint64_t& overflows) {
+    bool purged = false;
     while (m_queue.size() > queueSize) {
         ++overflows;
+        purged = true;
         if (discardOldest) m_queue.erase(m_queue.begin());
         else m_queue.erase(m_queue.end() - 2);  // keep the newest
+    }
+    // 5.13.1.5 / 7.25.2: values purged from a queue above 1 set the Overflow InfoBits, on the oldest
+    // value left (discardOldest) or on the newest, which took the last place (as push() does); a
+    // queue of 1 sets none.
+    if (purged && queueSize > 1) {
+        DataValue& carrier = discardOldest ? m_queue.front() : m_queue.back();
+        carrier.setStatus(withOverflow(carrier.hasStatus ? carrier.status : StatusCode()));
     }
 }
 

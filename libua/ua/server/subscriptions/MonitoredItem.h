@@ -84,7 +84,8 @@ public:
     void clearQueue() { m_queue.clear(); }
     // Forgets the last value (a change to Disabled mode): the next sample is reported as new.
     void resetLast() { m_last.reset(); }
-    // Trims the queue to the (new) queueSize, dropping per discardOldest.
+    // Trims the queue to the (new) queueSize, dropping per discardOldest; when it dropped any and
+    // queueSize > 1, the oldest value left (discardOldest) or the newest carries the Overflow bit.
     void applyQueueSize(uint64_t& overflows);
     const std::optional<DataValue>& lastValue() const { return m_last; }
 

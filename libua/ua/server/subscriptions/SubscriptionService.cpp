@@ -228,6 +228,12 @@ void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, 
     job->response.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
     SubscriptionRegistry& registry = target->home().registry();
     const bool sendInitial = req.sendInitialValues;
+    // 5.14.7 Table 96: a transfer that would take the Session past maxSubscriptionsPerSession is
+    // Bad_TooManySubscriptions for that operation, and nothing moves. Counted with the ones this
+    // call already accepted (those homed elsewhere arrive later). A CreateSubscription served on
+    // the home thread before such a late one arrives can still take the Session one over.
+    const std::size_t limit = target->config().maxSubscriptionsPerSession;
+    std::size_t accepted = 0;
     for (std::size_t i = 0; i < req.subscriptionIds.size(); ++i) {
         const uint32_t id = req.subscriptionIds[i];
         TransferResult& result = job->response.results[i];
@@ -241,6 +247,11 @@ void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, 
             if (s) ++s->counters.transferRequestCount;
             continue;
         }
+        if (limit && target->count() + accepted >= limit) {
+            result.statusCode = status::BadTooManySubscriptions;
+            continue;
+        }
+        ++accepted;
         const bool sameClient = owner->sessionGone();  // a reconnecting client takes its own back
         if (&owner->home() == &target->home()) {
             std::unique_ptr<Subscription> s = owner->release(id, nowUs);
