@@ -195,6 +195,11 @@ private slots:
     void filterErrors_data();
     void filterErrors();
     void absoluteAndPercentDeadbands();
+    void nanIsReportedOnceWhenEntered_data();
+    void nanIsReportedOnceWhenEntered();
+    void nullAndEmptyAreTheSameValue_data();
+    void nullAndEmptyAreTheSameValue();
+    void statusValueTimestampWithADeadbandIsStatusValue();
     void queueOverflowSetsInfoBits_data();
     void queueOverflowSetsInfoBits();
     void shrinkingTheQueueSetsOverflow_data();
@@ -705,6 +710,108 @@ void TestSubscriptions::absoluteAndPercentDeadbands() {
     for (const auto& n : notifications(f.responses[1].response)) got.push_back(*n.value.value.get<double>());
     std::sort(got.begin(), got.end());
     QCOMPARE(got, (std::vector<double>{5.3, 20.0, 37.6}));
+}
+
+namespace {
+// The values of the notifications of one Publish response, in order.
+std::vector<Variant> notifiedValues(const PublishResponse& r) {
+    std::vector<Variant> out;
+    for (const auto& n : notifications(r)) out.push_back(n.value.value);
+    return out;
+}
+} // namespace
+
+void TestSubscriptions::nanIsReportedOnceWhenEntered_data() {
+    QTest::addColumn<ExtensionObject>("filter");
+    QTest::newRow("no deadband") << ExtensionObject();
+    QTest::newRow("absolute deadband 5") << deadband(DeadbandType::Absolute, 5);
+}
+
+// 7.10 STATUS_VALUE: one notification when the value enters NaN, none while it stays NaN, and
+// (our choice, which 7.10 leaves open) one when it leaves NaN, also inside a deadband.
+void TestSubscriptions::nanIsReportedOnceWhenEntered() {
+    QFETCH(ExtensionObject, filter);
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");  // 3.25
+    QVERIFY(f.createItem(sub, d, 10, 20, filter).statusCode.isGood());
+    f.advanceMs(10);
+    f.write(d, double(NAN));
+    for (int i = 0; i < 5; ++i) f.advanceMs(10);  // five samples of NaN
+    f.write(d, 3.0);
+    f.advanceMs(10);
+    f.publish(1);
+    f.advanceMs(1000);
+    const std::vector<Variant> v = notifiedValues(f.responses.at(0).response);
+    QCOMPARE(v.size(), std::size_t(3));
+    QCOMPARE(*v[0].get<double>(), 3.25);
+    QVERIFY(std::isnan(*v[1].get<double>()));
+    QCOMPARE(*v[2].get<double>(), 3.0);
+}
+
+void TestSubscriptions::nullAndEmptyAreTheSameValue_data() {
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<Variant>("empty");
+    QTest::addColumn<Variant>("null");
+    QTest::addColumn<Variant>("other");
+    Array<int32_t> nullInts;
+    Array<double> nullDoubles;
+    QTest::newRow("String") << "Demo.Scalars.String" << Variant(String("")) << Variant(String()) << Variant(String("x"));
+    QTest::newRow("ByteString") << "Demo.Scalars.ByteString" << Variant(ByteString("")) << Variant(ByteString()) << Variant(ByteString("x"));
+    QTest::newRow("Int32 array") << "Demo.Arrays.Int32" << Variant(Array<int32_t>::emptyArray()) << Variant(nullInts)
+                                 << Variant(Array<int32_t>{1});
+    QTest::newRow("Double array") << "Demo.Arrays.Double" << Variant(Array<double>::emptyArray()) << Variant(nullDoubles)
+                                  << Variant(Array<double>{double(NAN)});
+}
+
+// 7.10: null and empty arrays of one DataType, and null and empty Strings and ByteStrings, are
+// the same value: going from one to the other is no data change.
+void TestSubscriptions::nullAndEmptyAreTheSameValue() {
+    QFETCH(QString, node);
+    QFETCH(Variant, empty);
+    QFETCH(Variant, null);
+    QFETCH(Variant, other);
+    SubscriptionFixture f;
+    const NodeId n = f.demo(node.toUtf8().constData());
+    f.write(n, empty);
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    QVERIFY(f.createItem(sub, n, 10, 20).statusCode.isGood());
+    f.advanceMs(10);
+    f.write(n, null);
+    f.advanceMs(10);
+    f.write(n, empty);
+    f.advanceMs(10);
+    f.write(n, other);
+    f.advanceMs(10);
+    f.write(n, other);  // the same again (a NaN element equals a NaN element)
+    f.advanceMs(10);
+    f.publish(1);
+    f.advanceMs(1000);
+    const std::vector<Variant> v = notifiedValues(f.responses.at(0).response);
+    QCOMPARE(v.size(), std::size_t(2));  // the initial value and `other`
+}
+
+// 7.10: with a deadband, STATUS_VALUE_TIMESTAMP behaves as STATUS_VALUE: a new SourceTimestamp
+// with the same value, or a change inside the deadband, is not reported.
+void TestSubscriptions::statusValueTimestampWithADeadbandIsStatusValue() {
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    f.write(d, 10.0);
+    QVERIFY(f.createItem(sub, d, 10, 20, deadband(DeadbandType::Absolute, 5, DataChangeTrigger::StatusValueTimestamp))
+                .statusCode.isGood());
+    f.advanceMs(10);
+    f.write(d, 10.0);  // the same value, a new SourceTimestamp
+    f.advanceMs(10);
+    f.write(d, 11.0);  // inside the deadband
+    f.advanceMs(10);
+    f.write(d, 20.0);  // outside it
+    f.advanceMs(10);
+    f.publish(1);
+    f.advanceMs(1000);
+    const std::vector<Variant> v = notifiedValues(f.responses.at(0).response);
+    QCOMPARE(v.size(), std::size_t(2));
+    QCOMPARE(*v[1].get<double>(), 20.0);
 }
 
 void TestSubscriptions::queueOverflowSetsInfoBits_data() {

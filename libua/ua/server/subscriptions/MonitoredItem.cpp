@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <variant>
 
 namespace ua {
 
@@ -42,20 +44,65 @@ bool numericElements(const Variant& v, std::vector<double>& out) {
            arrayToDoubles<double>(v, out);
 }
 
+template <class T> struct IsArray : std::false_type {};
+template <class U> struct IsArray<Array<U>> : std::true_type {};
+
+// One element or scalar compared as 7.10 asks: a NaN equals a NaN, a null String or ByteString
+// equals an empty one.
+template <class T>
+bool sameElement(const T& x, const T& y) {
+    if constexpr (std::is_floating_point_v<T>) return x == y || (std::isnan(x) && std::isnan(y));
+    else if constexpr (std::is_same_v<T, String> || std::is_same_v<T, ByteString>) return x.view() == y.view();
+    else return x == y;
+}
+
+// 7.10 STATUS_VALUE: whether two values are the same for reporting a data change. As operator==,
+// but a float or double NaN equals NaN (only entering NaN is a change: one notification, not one per
+// sample), null and empty arrays of one DataType are equal, and so are null and empty Strings and
+// ByteStrings (also as array elements).
+bool sameForDataChange(const Variant& a, const Variant& b) {
+    if (a.storage().index() != b.storage().index()) return false;
+    const auto& da = static_cast<const std::vector<int32_t>&>(a.arrayDimensions());
+    const auto& db = static_cast<const std::vector<int32_t>&>(b.arrayDimensions());
+    if (da != db) return false;
+    return std::visit(
+        [&](const auto& x) -> bool {
+            using T = std::decay_t<decltype(x)>;
+            const T& y = *std::get_if<T>(&b.storage());
+            if constexpr (IsArray<T>::value) {
+                if (x.size() != y.size()) return false;  // null and empty: both 0
+                for (std::size_t i = 0; i < x.size(); ++i)
+                    if (!sameElement(x[i], y[i])) return false;
+                return true;
+            } else {
+                return sameElement(x, y);
+            }
+        },
+        a.storage());
+}
+
+// 7.22.2 / 7.10: entering or leaving NaN is a change whatever the deadband, NaN to NaN is none
+// (leaving NaN is reported: the text asks for entering only and leaves leaving open).
+bool deadbandExceeded(double a, double b, double deadband) {
+    const bool an = std::isnan(a), bn = std::isnan(b);
+    if (an || bn) return an != bn;
+    return std::fabs(a - b) > deadband;
+}
+
 // 7.22.2: a change is reported when |last - new| exceeds the deadband (for arrays: any element;
 // a change of the array's length is always reported).
 bool exceedsDeadband(const Variant& last, const Variant& next, double deadband) {
     if (last.isScalar() && next.isScalar()) {
         double a = 0, b = 0;
         if (!toDouble(last.storage(), last.storage().index(), a) || !toDouble(next.storage(), next.storage().index(), b))
-            return !(last == next);
-        return std::fabs(a - b) > deadband;
+            return !sameForDataChange(last, next);
+        return deadbandExceeded(a, b, deadband);
     }
     std::vector<double> a, b;
-    if (!numericElements(last, a) || !numericElements(next, b)) return !(last == next);
+    if (!numericElements(last, a) || !numericElements(next, b)) return !sameForDataChange(last, next);
     if (a.size() != b.size()) return true;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::fabs(a[i] - b[i]) > deadband) return true;
+        if (deadbandExceeded(a[i], b[i], deadband)) return true;
     return false;
 }
 
@@ -77,12 +124,13 @@ bool MonitoredItem::passesFilter(const DataValue& v) const {
     if (filter.trigger == DataChangeTrigger::Status) return false;
     bool valueChanged;
     if (filter.deadbandType == DeadbandType::None) {
-        valueChanged = last.hasValue != v.hasValue || !(last.value == v.value);
+        valueChanged = last.hasValue != v.hasValue || !sameForDataChange(last.value, v.value);
     } else {
         valueChanged = last.hasValue != v.hasValue || exceedsDeadband(last.value, v.value, filter.absoluteDeadband);
     }
     if (valueChanged) return true;
-    if (filter.trigger == DataChangeTrigger::StatusValueTimestamp)
+    // 7.10: with a deadband, STATUS_VALUE_TIMESTAMP behaves as STATUS_VALUE.
+    if (filter.trigger == DataChangeTrigger::StatusValueTimestamp && filter.deadbandType == DeadbandType::None)
         return last.hasSourceTimestamp != v.hasSourceTimestamp || last.sourceTimestamp != v.sourceTimestamp ||
                last.sourcePicoseconds != v.sourcePicoseconds;
     return false;
