@@ -210,6 +210,7 @@ private slots:
     void republishReturnsKeptMessages();
     void maxNotificationsPerPublishSplitsMessages();
     void triggeringReportsSampledItems();
+    void samplingItemTriggersItsLinks();
     void monitoringModeDisabledStopsSampling();
     void transferSubscriptionsBetweenSessions();
     void transferFromAnotherUserIsDenied();
@@ -1116,6 +1117,53 @@ void TestSubscriptions::triggeringReportsSampledItems() {
     SetTriggeringResponse bad;
     setTriggering(f.ss(), st, bad, f.nowUs);
     QCOMPARE(bad.responseHeader.serviceResult, StatusCode(status::BadMonitoredItemIdInvalid));
+}
+
+// 5.13.1.6: a triggering item in Sampling mode triggers its linked items (the linked ones are
+// reported, the triggering one is not); in Disabled mode it does not.
+void TestSubscriptions::samplingItemTriggersItsLinks() {
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId a = f.demo("Demo.Scalars.Double"), b = f.demo("Demo.Scalars.Int32");
+    const auto ta = f.createItem(sub, a, 10, 5, {}, uint32_t(AttributeId::Value), true, MonitoringMode::Sampling);
+    const auto tb = f.createItem(sub, b, 10, 5, {}, uint32_t(AttributeId::Value), true, MonitoringMode::Sampling);
+    SetTriggeringRequest st;
+    st.subscriptionId = sub;
+    st.triggeringItemId = ta.monitoredItemId;
+    st.linksToAdd = Array<uint32_t>{tb.monitoredItemId};
+    SetTriggeringResponse sr;
+    setTriggering(f.ss(), st, sr, f.nowUs);
+    QCOMPARE(sr.addResults, (Array<StatusCode>{status::Good}));
+    const auto onlyB = [](const PublishResponse& r) {  // b's values, none of a's
+        const auto n = notifications(r);
+        return !n.empty() && std::all_of(n.begin(), n.end(), [](const auto& x) { return x.value.value.template get<int32_t>() != nullptr; });
+    };
+    f.publish(1);
+    f.publish(2);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QVERIFY(isKeepAlive(f.responses[0].response));  // both only sampled (the first samples came before the link)
+    f.write(b, int32_t(5));
+    f.advanceMs(20);  // b queues 5, not reported
+    f.write(a, 8.0);  // a (Sampling) triggers again
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QVERIFY(onlyB(f.responses[1].response));  // b's initial -32 and its 5
+    QCOMPARE(notifications(f.responses[1].response).size(), std::size_t(2));
+    QCOMPARE(*notifications(f.responses[1].response)[1].value.value.get<int32_t>(), 5);
+    // Disabled, it triggers nothing.
+    SetMonitoringModeRequest mm;
+    mm.subscriptionId = sub;
+    mm.monitoringMode = MonitoringMode::Disabled;
+    mm.monitoredItemIds = Array<uint32_t>{ta.monitoredItemId};
+    SetMonitoringModeResponse mr;
+    setMonitoringMode(f.ss(), mm, mr, f.nowUs);
+    f.publish(3);
+    f.write(b, int32_t(7));
+    f.advanceMs(20);
+    f.write(a, 9.0);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(2));
 }
 
 void TestSubscriptions::monitoringModeDisabledStopsSampling() {

@@ -546,7 +546,9 @@ void Subscription::sampleGroup(SamplingGroup& g, int64_t dueUs, int64_t nowUs) {
 }
 
 void Subscription::itemTriggered(MonitoredItem& triggering, int64_t atUs) {
-    if (triggering.mode != MonitoringMode::Reporting) return;
+    // 5.13.1.6: a Reporting or a Sampling triggering item triggers (a Sampling one is not reported
+    // itself); a Disabled one does not.
+    if (triggering.mode == MonitoringMode::Disabled) return;
     for (uint32_t id : triggering.triggeredItems) {
         MonitoredItem* t = item(id);
         if (t && t->mode == MonitoringMode::Sampling && (t->hasQueued() || t->hasQueuedEvents())) {
