@@ -216,6 +216,7 @@ private slots:
     void transferFromAnotherUserIsDenied();
     void transferPastTheLimitIsTooManySubscriptions();
     void lastSubscriptionTransferredAwayAnswersTheParkedRequests();
+    void morePublishRequestsThanSubscriptionsAreAccepted();
     void closeSessionAnswersParkedRequests_data();
     void closeSessionAnswersParkedRequests();
     void diagnosticsCountWhatHappened();
@@ -1255,6 +1256,24 @@ void TestSubscriptions::lastSubscriptionTransferredAwayAnswersTheParkedRequests(
     QCOMPARE(f.responses[1].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
     QCOMPARE(f.responses[2].response.responseHeader.serviceResult, StatusCode(status::BadNoSubscription));
     QCOMPARE(f.ss(0).parkedCount(), std::size_t(0));
+}
+
+// 5.14.5.1: more queued Publish requests than Subscriptions are accepted, whatever the configured
+// cap: with the cap at 3 and 5 Subscriptions, 6 are parked and the 7th answers the oldest
+// Bad_TooManyPublishRequests.
+void TestSubscriptions::morePublishRequestsThanSubscriptionsAreAccepted() {
+    SubscriptionConfig c;
+    c.maxPublishRequestsPerSession = 3;
+    SubscriptionFixture f(c);
+    for (int i = 0; i < 5; ++i) QVERIFY(f.createSubscription(60000, 10, 30) != 0);
+    for (uint32_t h = 1; h <= 6; ++h) f.publish(h);
+    QCOMPARE(f.ss().parkedCount(), std::size_t(6));
+    QCOMPARE(f.responses.size(), std::size_t(0));
+    f.publish(7);
+    QCOMPARE(f.ss().parkedCount(), std::size_t(6));
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(f.responses[0].requestHandle, 1u);
+    QCOMPARE(f.responses[0].response.responseHeader.serviceResult, StatusCode(status::BadTooManyPublishRequests));
 }
 
 void TestSubscriptions::closeSessionAnswersParkedRequests_data() {

@@ -110,7 +110,9 @@ void SessionSubscriptions::publish(const ResponseTarget& target, const PublishRe
         return;
     }
     for (auto& [id, s] : m_subscriptions) s->resetLifetimeCounter();  // the Client is alive
-    const uint32_t max = std::max<uint32_t>(1, config().maxPublishRequestsPerSession);
+    // 5.14.5.1: the server shall accept more queued Publish requests than the Session has
+    // Subscriptions, so the configured cap rises to one more than their count.
+    const std::size_t max = std::max<std::size_t>(config().maxPublishRequestsPerSession, m_subscriptions.size() + 1);
     while (m_parked.size() >= max) {
         PublishResponse r;
         r.responseHeader.serviceResult = status::BadTooManyPublishRequests;

@@ -19,7 +19,8 @@ struct SubscriptionConfig {
     uint32_t maxSubscriptions = 5'000;           // server-wide: Bad_TooManySubscriptions
     uint32_t maxSubscriptionsPerSession = 100;   // per Session: Bad_TooManySubscriptions
     // Parked Publish requests per Session (5.14.5): one more answers the oldest with
-    // Bad_TooManyPublishRequests.
+    // Bad_TooManyPublishRequests. A Session with this many Subscriptions or more may park one more
+    // than it has Subscriptions (5.14.5.1: more queued requests than Subscriptions shall be accepted).
     uint32_t maxPublishRequestsPerSession = 20;
     // Unacknowledged NotificationMessages kept per Subscription for Republish (5.14.6); the oldest
     // is discarded beyond (counted in SubscriptionDiagnostics.discardedMessageCount).
