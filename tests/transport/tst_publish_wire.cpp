@@ -50,6 +50,25 @@ void send(RawClient& c, Req req, const NodeId& token, uint32_t handle) {
     c.sendRaw(c.request(req));
 }
 
+// CreateSession (handle 1) and an anonymous ActivateSession (handle 2); the authenticationToken,
+// or a null NodeId when either failed.
+NodeId openSession(RawClient& c) {
+    uint32_t handle = 0, fault = 0;
+    CreateSessionRequest cs;
+    cs.requestedSessionTimeout = 60000;
+    send(c, cs, NodeId(), 1);
+    CreateSessionResponse csr;
+    if (!readResponse(c, handle, fault, &csr) || fault) return {};
+    ActivateSessionRequest as;
+    AnonymousIdentityToken anon;
+    anon.policyId = String("anonymous");
+    as.userIdentityToken = ExtensionObject::make(anon);
+    send(c, as, csr.authenticationToken, 2);
+    ActivateSessionResponse asr;
+    if (!readResponse(c, handle, fault, &asr) || fault) return {};
+    return csr.authenticationToken;
+}
+
 } // namespace
 
 class TestPublishWire : public QObject {
@@ -72,20 +91,8 @@ void TestPublishWire::parkedPublishCancelAndOverflow() {
     QVERIFY(c.connectTo(server.port()));
     QVERIFY(c.openChannel());
     uint32_t handle = 0, fault = 0;
-    CreateSessionRequest cs;
-    cs.requestedSessionTimeout = 60000;
-    send(c, cs, NodeId(), 1);
-    CreateSessionResponse csr;
-    QVERIFY(readResponse(c, handle, fault, &csr));
-    ActivateSessionRequest as;
-    AnonymousIdentityToken anon;
-    anon.policyId = String("anonymous");
-    as.userIdentityToken = ExtensionObject::make(anon);
-    send(c, as, csr.authenticationToken, 2);
-    ActivateSessionResponse asr;
-    QVERIFY(readResponse(c, handle, fault, &asr));
-    QCOMPARE(fault, 0u);
-    const NodeId token = csr.authenticationToken;
+    const NodeId token = openSession(c);
+    QVERIFY(!token.isNull());
 
     // Publish without a Subscription: Bad_NoSubscription at once.
     send(c, PublishRequest{}, token, 10);
@@ -167,20 +174,8 @@ void TestPublishWire::closeSessionAnswersParkedPublishRequests() {
     QVERIFY(c.connectTo(server.port()));
     QVERIFY(c.openChannel());
     uint32_t handle = 0, fault = 0;
-    CreateSessionRequest cs;
-    cs.requestedSessionTimeout = 60000;
-    send(c, cs, NodeId(), 1);
-    CreateSessionResponse csr;
-    QVERIFY(readResponse(c, handle, fault, &csr));
-    ActivateSessionRequest as;
-    AnonymousIdentityToken anon;
-    anon.policyId = String("anonymous");
-    as.userIdentityToken = ExtensionObject::make(anon);
-    send(c, as, csr.authenticationToken, 2);
-    ActivateSessionResponse asr;
-    QVERIFY(readResponse(c, handle, fault, &asr));
-    QCOMPARE(fault, 0u);
-    const NodeId token = csr.authenticationToken;
+    const NodeId token = openSession(c);
+    QVERIFY(!token.isNull());
     CreateSubscriptionRequest sub;
     sub.requestedPublishingInterval = 60000;
     sub.requestedMaxKeepAliveCount = 10;

@@ -131,6 +131,25 @@ void EpollEventDispatcher::listRemove(int fd) {
     m_list.pop_back();
 }
 
+void EpollEventDispatcher::noteWatched(int fd, std::uint32_t events) {
+    Descriptor& d = m_descriptors[std::size_t(fd)];
+    if (d.inKernel) {
+        m_list[d.listIndex].events = short(events);
+    } else {
+        listAdd(fd, events);
+        ++m_watched;
+    }
+    d.inKernel = events;
+}
+
+void EpollEventDispatcher::forgetWatched(int fd) {
+    Descriptor& d = m_descriptors[std::size_t(fd)];
+    listRemove(fd);
+    d.inKernel = 0;
+    ++d.generation;  // events of this wait for the old registration are dropped
+    --m_watched;
+}
+
 bool EpollEventDispatcher::epollAdd(int fd, std::uint32_t events) {
     Descriptor& d = m_descriptors[std::size_t(fd)];
     epoll_event ev{};
@@ -149,10 +168,7 @@ bool EpollEventDispatcher::removeFromKernel(int fd) {
         ++m_ctlCalls;
         ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);  // EBADF/ENOENT: closed already, which removed it
     }
-    listRemove(fd);
-    d.inKernel = 0;
-    ++d.generation;  // events of this wait for the old registration are dropped
-    --m_watched;
+    forgetWatched(fd);
     return true;
 }
 
@@ -165,16 +181,7 @@ void EpollEventDispatcher::applyChange(int fd) {
         removeFromKernel(fd);
         return;
     }
-    if (!m_epollMode) {
-        if (d.inKernel) {
-            m_list[d.listIndex].events = short(want);
-        } else {
-            listAdd(fd, want);
-            ++m_watched;
-        }
-        d.inKernel = want;
-        return;
-    }
+    if (!m_epollMode) return noteWatched(fd, want);
     epoll_event ev{};
     ev.events = want;
     ev.data.u64 = (std::uint64_t(d.generation) << 32) | std::uint32_t(fd);
@@ -187,20 +194,10 @@ void EpollEventDispatcher::applyChange(int fd) {
     else if (rc != 0 && op == EPOLL_CTL_ADD && errno == EEXIST) rc = ::epoll_ctl(m_epoll, op = EPOLL_CTL_MOD, fd, &ev);
     if (rc != 0) {
         qWarning("EpollEventDispatcher: epoll_ctl for descriptor %d failed: %s", fd, std::strerror(errno));
-        if (d.inKernel) {
-            --m_watched;
-            listRemove(fd);
-        }
-        d.inKernel = 0;
+        if (d.inKernel) forgetWatched(fd);
         return;
     }
-    if (d.inKernel) {
-        m_list[d.listIndex].events = short(want);
-    } else {
-        listAdd(fd, want);
-        ++m_watched;
-    }
-    d.inKernel = want;
+    noteWatched(fd, want);
 }
 
 void EpollEventDispatcher::switchToEpoll() {
@@ -212,11 +209,7 @@ void EpollEventDispatcher::switchToEpoll() {
             continue;
         }
         qWarning("EpollEventDispatcher: epoll_ctl for descriptor %d failed: %s", fd, std::strerror(errno));
-        Descriptor& d = m_descriptors[std::size_t(fd)];
-        listRemove(fd);  // the last entry comes to i
-        d.inKernel = 0;
-        ++d.generation;
-        --m_watched;
+        forgetWatched(fd);  // the last entry comes to i
     }
 }
 
@@ -256,12 +249,7 @@ int EpollEventDispatcher::waitWithPoll(int timeoutMs) {
             // silently; poll would report it at every wait, so it is no longer watched until its
             // notifier is switched or registered again.
             qWarning("EpollEventDispatcher: descriptor %d was closed while its socket notifier is registered", p.fd);
-            Descriptor& d = m_descriptors[std::size_t(p.fd)];
-            const int fd = p.fd;
-            listRemove(fd);
-            d.inKernel = 0;
-            ++d.generation;
-            --m_watched;
+            forgetWatched(p.fd);
             --i;  // the last entry came to i
             continue;
         }

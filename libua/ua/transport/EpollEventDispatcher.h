@@ -105,6 +105,8 @@ private:
     bool epollAdd(int fd, std::uint32_t events);
     void listAdd(int fd, std::uint32_t events);
     void listRemove(int fd);
+    void noteWatched(int fd, std::uint32_t events);  // watched with these events (in the list; the kernel is the caller's)
+    void forgetWatched(int fd);  // no longer watched: out of the list, a new generation
     void switchToEpoll();
     void switchToPoll();
     int waitWithPoll(int timeoutMs);
