@@ -14,6 +14,7 @@
 #include "ua/server/events/Event.h"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 #include "TestMain.h"
 #include <set>
@@ -131,6 +132,7 @@ private slots:
     void lostPublishResponsesAreRepublished();
     void messagesTheServerNoLongerHasAreReportedLost();
     void newSessionGetsTheSubscriptionsTransferred();
+    void anonymousSubscriptionsOverNoneAreRecreated();
     void subscriptionsAreRecreatedWhenTransferFails();
     void expiredSubscriptionIsRecreatedAfterStatusChange();
     void eventsOfOurServerPassTheWhereClause();
@@ -518,11 +520,24 @@ void TestClientSubscriptions::messagesTheServerNoLongerHasAreReportedLost() {
 }
 
 void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
-    auto server = startServer();
+    // A named user: over None, 5.14.7.1 lets only the same ClientUserId take the Subscriptions
+    // (an anonymous one is created again: anonymousSubscriptionsOverNoneAreRecreated).
+    QTemporaryDir pki;  // the server's certificate encrypts the password on the None channel
+    QVERIFY(pki.isValid());
+    ServerConfig scfg = subscriptionServerConfig();
+    scfg.security.pkiDir = pki.filePath("server");
+    scfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 2000);
+    auto server = startServer(scfg);
     QVERIFY(server);
     TcpProxy proxy(server->port());
     QVERIFY(proxy.listen());
-    Client client(subscriptionClientConfig());
+    ClientConfig ccfg = subscriptionClientConfig();
+    ccfg.identity = UserIdentity::fromUserName(QStringLiteral("alice"), QStringLiteral("alice-pw"));
+    ccfg.pkiDir = pki.filePath("client");
+    ccfg.securityPolicyUri = QString::fromUtf8(kSecurityPolicyNone);
+    ccfg.securityMode = MessageSecurityMode::None;
+    ccfg.trustCallback = [](const Certificate&, StatusCode) { return TrustDecision::AcceptOnce; };
+    Client client(ccfg);
     QCOMPARE(connectSession(client, proxy.url()), status::Good);
     const NodeId oldSession = client.sessionId();
     QSignalSpy recreated(&client, &Client::sessionRecreated);
@@ -558,6 +573,31 @@ void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
     for (std::size_t k = 1; k < rec.messages.size(); ++k) QVERIFY(rec.messages[k].sequenceNumber > rec.messages[k - 1].sequenceNumber);
     QCOMPARE(rec.count(SubscriptionEvent::MessagesLost), 0);
     QCOMPARE(client.subscriptionCounters().messagesLost, 0u);
+}
+
+void TestClientSubscriptions::anonymousSubscriptionsOverNoneAreRecreated() {
+    auto server = startServer();
+    QVERIFY(server);
+    TcpProxy proxy(server->port());
+    QVERIFY(proxy.listen());
+    Client client(subscriptionClientConfig());
+    QCOMPARE(connectSession(client, proxy.url()), status::Good);
+    QSignalSpy recreated(&client, &Client::sessionRecreated);
+    Recorder rec;
+    const SubscriptionInfo info = create(client, rec, fast(50, 5, 600));
+    QCOMPARE(info.status, status::Good);
+    QCOMPARE(addItems(client, info.handle, {valueItem(NodeId(1, 1003), 10, 10, 5)}).items[0].statusCode, status::Good);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.dataChanges(), std::size_t(1), 3000);
+    server->sessions().remove(server->sessions().snapshot()[0]);
+    proxy.cutAll();
+    QTRY_COMPARE_WITH_TIMEOUT(recreated.size(), 1, 10000);
+    // Anonymous on a None channel: the server refuses the transfer (5.14.7.1) and the client
+    // creates the Subscription and its item again, with the current value first.
+    QTRY_COMPARE_WITH_TIMEOUT(rec.count(SubscriptionEvent::Recreated), 1, 5000);
+    QCOMPARE(rec.count(SubscriptionEvent::Transferred), 0);
+    QCOMPARE(rec.first(SubscriptionEvent::Recreated)->status, status::BadUserAccessDenied);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.dataChanges(), std::size_t(2), 3000);
+    QCOMPARE(rec.messages.back().dataChanges.back().clientHandle, 5u);
 }
 
 void TestClientSubscriptions::subscriptionsAreRecreatedWhenTransferFails() {

@@ -70,7 +70,7 @@ struct EventFixture {
         registry = std::make_unique<SubscriptionRegistry>(config);
         scheduler = std::make_unique<SubscriptionScheduler>(*space, config, *registry, false);
         events.attach(*scheduler);
-        session = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, 1u), "anonymous");
+        session = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, 1u), TransferUser{});
         session->sender = [this](const ResponseTarget&, PublishResponse&& r) { responses.push_back(std::move(r)); };
     }
     ~EventFixture() { session->removeAll(); }
@@ -639,7 +639,7 @@ void TestEvents::auditCertificateEvents() {
 // home's on attach; the new Session gets the events.
 void TestEvents::transferKeepsEventItems() {
     EventFixture f;
-    auto second = std::make_shared<SessionSubscriptions>(*f.scheduler, NodeId(1, 2u), "anonymous");
+    auto second = std::make_shared<SessionSubscriptions>(*f.scheduler, NodeId(1, 2u), TransferUser{});
     std::vector<PublishResponse> got;
     second->sender = [&got](const ResponseTarget&, PublishResponse&& r) { got.push_back(std::move(r)); };
     const uint32_t sub = f.createSubscription();

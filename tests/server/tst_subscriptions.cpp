@@ -58,8 +58,20 @@ struct SubscriptionFixture {
     }
     SessionSubscriptions& ss(std::size_t i = 0) { return *sessions[i]; }
     // Without a Session the items sample unrestricted; with one, with its roles at each sample.
+    // user: "anonymous" (of one application, on a SignAndEncrypt channel) or "username:<name>".
+    static TransferUser testUser(const std::string& user) {
+        TransferUser u;
+        u.applicationUri = "urn:ua-workbench:test:client";
+        u.securityMode = MessageSecurityMode::SignAndEncrypt;
+        if (user.rfind("username:", 0) == 0) {
+            u.tokenType = UserTokenType::UserName;
+            u.clientUserId = user.substr(9);
+        }
+        return u;
+    }
     SessionSubscriptions& addSession(const std::string& user, const std::shared_ptr<Session>& session = nullptr) {
-        auto s = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, uint32_t(sessions.size() + 1)), user, session);
+        auto s = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, uint32_t(sessions.size() + 1)),
+                                                        testUser(user), session);
         const std::size_t index = sessions.size();
         s->sender = [this, index](const ResponseTarget& t, PublishResponse&& r) {
             r.responseHeader.requestHandle = t.requestHandle;
@@ -214,6 +226,9 @@ private slots:
     void monitoringModeDisabledStopsSampling();
     void transferSubscriptionsBetweenSessions();
     void transferFromAnotherUserIsDenied();
+    void transferFollowsTheOwnersLatestUser();
+    void anonymousTransferRule_data();
+    void anonymousTransferRule();
     void transferPastTheLimitIsTooManySubscriptions();
     void lastSubscriptionTransferredAwayAnswersTheParkedRequests();
     void morePublishRequestsThanSubscriptionsAreAccepted();
@@ -1345,6 +1360,57 @@ void TestSubscriptions::transferFromAnotherUserIsDenied() {
     QCOMPARE(resp.results.size(), std::size_t(1));
     QCOMPARE(resp.results[0].statusCode, StatusCode(status::BadUserAccessDenied));
     QVERIFY(f.ss(0).find(sub));
+}
+
+void TestSubscriptions::transferFollowsTheOwnersLatestUser() {
+    SubscriptionFixture f;
+    f.ss(0).setTransferUser(SubscriptionFixture::testUser("username:alice"));
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    f.addSession("username:alice");
+    f.addSession("username:bob");
+    // The owner's ActivateSession changed its user to bob: alice may no longer take it, bob may.
+    f.ss(0).setTransferUser(SubscriptionFixture::testUser("username:bob"));
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{sub};
+    TransferSubscriptionsResponse resp;
+    transferSubscriptions(f.sessions[1], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); }, f.nowUs);
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::BadUserAccessDenied));
+    transferSubscriptions(f.sessions[2], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); }, f.nowUs);
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::Good));
+    QVERIFY(f.ss(2).find(sub));
+}
+
+void TestSubscriptions::anonymousTransferRule_data() {
+    QTest::addColumn<int>("takerToken");
+    QTest::addColumn<QString>("takerUri");
+    QTest::addColumn<int>("takerMode");
+    QTest::addColumn<int>("ownerToken");
+    QTest::addColumn<bool>("allowed");
+    const int anon = int(UserTokenType::Anonymous), name = int(UserTokenType::UserName);
+    const int none = int(MessageSecurityMode::None), sign = int(MessageSecurityMode::Sign),
+              sae = int(MessageSecurityMode::SignAndEncrypt);
+    QTest::newRow("anonymous, same application, Sign") << anon << "urn:a" << sign << anon << true;
+    QTest::newRow("anonymous, same application, SignAndEncrypt") << anon << "urn:a" << sae << anon << true;
+    QTest::newRow("anonymous, same application, None") << anon << "urn:a" << none << anon << false;
+    QTest::newRow("anonymous, other application, SignAndEncrypt") << anon << "urn:b" << sae << anon << false;
+    QTest::newRow("anonymous from a named user") << anon << "urn:a" << sae << name << false;
+    QTest::newRow("named user from anonymous") << name << "urn:a" << sae << anon << false;
+    QTest::newRow("same named user, other application, None") << name << "urn:b" << none << name << true;
+}
+
+void TestSubscriptions::anonymousTransferRule() {
+    QFETCH(int, takerToken);
+    QFETCH(QString, takerUri);
+    QFETCH(int, takerMode);
+    QFETCH(int, ownerToken);
+    QFETCH(bool, allowed);
+    const auto user = [](int token, std::string uri, int mode) {
+        TransferUser u{UserTokenType(token), token == int(UserTokenType::Anonymous) ? "" : "alice", std::move(uri),
+                       MessageSecurityMode(mode)};
+        return u;
+    };
+    const TransferUser owner = user(ownerToken, "urn:a", int(MessageSecurityMode::SignAndEncrypt));
+    QCOMPARE(mayTakeSubscription(user(takerToken, takerUri.toStdString(), takerMode), owner), allowed);
 }
 
 void TestSubscriptions::diagnosticsCountWhatHappened() {

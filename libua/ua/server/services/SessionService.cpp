@@ -234,12 +234,12 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
     // it: either that side sees these values or sessionAccessChanged() sees its object.
     s->roles.store(user.roles);
     s->permissions.store(defaultPermissions(user.roles));
-    if (ctx.accessChanged) ctx.accessChanged(*s);
     s->serverNonce = newNonce();  // a serverNonce is used once
     s->channelId = ctx.channelId; // a later activation moves the Session to this channel
     s->localeIds = req.localeIds;
     s->securityMode = ch.securityMode();
     s->securityPolicyUri = String(ch.securityPolicy().uri);
+    if (ctx.accessChanged) ctx.accessChanged(*s);  // with the user and the channel's mode set
     s->peerAddress = ctx.peerAddress;
     if (s->clientUserIdHistory.empty() || s->clientUserIdHistory.back() != s->clientUserId)
         s->clientUserIdHistory.push_back(s->clientUserId);

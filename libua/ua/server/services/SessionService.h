@@ -42,8 +42,9 @@ struct SessionServiceContext {
     CertificateStore* userCertificates;   // null: X509IdentityTokens are rejected
     std::atomic<uint64_t>& busySessions;  // AdmissionControl's counter of Bad_ServerTooBusy answers
     bool shuttingDown;                    // ServerState Shutdown: no new Session
-    // ActivateSession stored new roles and permissions in the Session: its Subscriptions sample
-    // with them from now on (subscriptions/SubscriptionService.h sessionAccessChanged).
+    // ActivateSession stored a new user, roles and permissions in the Session: its Subscriptions
+    // sample with them from now on (subscriptions/SubscriptionService.h sessionAccessChanged).
+    // Called with the Session's activationMutex held.
     void (*accessChanged)(Session&) = nullptr;
 };
 

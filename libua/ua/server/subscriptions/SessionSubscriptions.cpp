@@ -7,10 +7,10 @@
 
 namespace ua {
 
-SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, std::string userKey,
+SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, TransferUser user,
                                            std::weak_ptr<Session> session)
     : SubscriptionOwner(home, home.config()), sender([](const ResponseTarget& t, PublishResponse&& r) { t.send(std::move(r)); }),
-      m_sessionId(std::move(sessionId)), m_userKey(std::move(userKey)), m_session(std::move(session)) {
+      m_sessionId(std::move(sessionId)), m_user(std::move(user)), m_session(std::move(session)) {
     // With a Session, nothing is readable until its roles have been read (should it be gone already).
     const std::weak_ptr<Session> none;
     if (m_session.owner_before(none) || none.owner_before(m_session)) {
@@ -34,6 +34,16 @@ void SessionSubscriptions::accessChanged() {
         m_roles.store(s->roles.load(), std::memory_order_relaxed);
         m_permissions.store(s->permissions.load(), std::memory_order_relaxed);
     }
+}
+
+TransferUser SessionSubscriptions::transferUser() const {
+    std::lock_guard lock(m_userMutex);
+    return m_user;
+}
+
+void SessionSubscriptions::setTransferUser(TransferUser user) {
+    std::lock_guard lock(m_userMutex);
+    m_user = std::move(user);
 }
 
 void SessionSubscriptions::emptied() { m_home->watchEmpty(*this); }

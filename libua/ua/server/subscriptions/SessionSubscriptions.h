@@ -18,12 +18,14 @@
 #include "ua/server/subscriptions/Subscription.h"
 #include "ua/server/subscriptions/SubscriptionOwner.h"
 #include "ua/server/subscriptions/TimerQueue.h"
+#include "ua/server/subscriptions/TransferUser.h"
 
 #include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace ua {
@@ -68,13 +70,16 @@ public:
     // How a Publish response leaves (tests replace it to capture responses).
     using Sender = std::function<void(const ResponseTarget&, PublishResponse&&)>;
 
-    // userKey identifies the user for TransferSubscriptions (same identity token type and name).
-    SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, std::string userKey,
+    // user: who the Session acts for, as TransferSubscriptions compares it (TransferUser.h).
+    SessionSubscriptions(SubscriptionScheduler& home, NodeId sessionId, TransferUser user,
                          std::weak_ptr<Session> session = {});
     ~SessionSubscriptions() override;
 
     const NodeId& sessionId() const { return m_sessionId; }
-    const std::string& userKey() const { return m_userKey; }
+    // The user TransferSubscriptions compares (any thread): set at creation and by every
+    // ActivateSession (setTransferUser), the last one kept once the Session has gone.
+    TransferUser transferUser() const;
+    void setTransferUser(TransferUser user);
     // Copies the Session's roles and permissions again: after ActivateSession stored new ones in
     // the Session (any thread), and once after this object was installed in Session::subscriptions
     // (so that an activation between the first copy and the installation is not missed: both
@@ -161,7 +166,8 @@ private:
     };
 
     NodeId m_sessionId;
-    std::string m_userKey;
+    mutable std::mutex m_userMutex;  // guards m_user only (ActivateSession and transfers: rare)
+    TransferUser m_user;
     std::weak_ptr<Session> m_session;
     ParkedExpiry m_parkedExpiry;
     Timer m_parkedTimer;

@@ -5,28 +5,34 @@
 
 namespace ua {
 
-// The user as TransferSubscriptions compares it (OPC 10000-4 5.13.7): the identity token type and
-// the user name or X509 subject that ActivateSession accepted.
-std::string sessionUserKey(Session& s) {
+namespace {
+TransferUser lockedTransferUser(Session& s) {
     std::lock_guard lock(s.activationMutex);
-    return std::to_string(int(s.userTokenType)) + ":" + s.clientUserId;
+    return transferUser(s);
 }
+} // namespace
 
 std::shared_ptr<SessionSubscriptions> sessionSubscriptions(SubscriptionContext& ctx) {
     Session& s = *ctx.session;
     if (auto existing = s.subscriptions.load()) return existing;
     SubscriptionScheduler* home = SubscriptionScheduler::current();
     if (!home) return nullptr;
-    auto created = std::make_shared<SessionSubscriptions>(*home, s.sessionId, sessionUserKey(s), ctx.session);
+    auto created = std::make_shared<SessionSubscriptions>(*home, s.sessionId, lockedTransferUser(s), ctx.session);
     std::shared_ptr<SessionSubscriptions> expected;
     if (!s.subscriptions.compare_exchange_strong(expected, created)) return expected;
-    created->accessChanged();  // an ActivateSession meanwhile saw no SessionSubscriptions to tell
+    // An ActivateSession meanwhile saw no SessionSubscriptions to tell. Its user is read under
+    // activationMutex: an ActivateSession after this read finds the object installed.
+    created->accessChanged();
+    created->setTransferUser(lockedTransferUser(s));
     home->adopt(created);
     return created;
 }
 
 void sessionAccessChanged(Session& s) {
-    if (auto ss = s.subscriptions.load()) ss->accessChanged();
+    if (auto ss = s.subscriptions.load()) {
+        ss->accessChanged();
+        ss->setTransferUser(transferUser(s));  // the caller (ActivateSession) holds activationMutex
+    }
 }
 
 // --- Handlers ---
@@ -234,17 +240,21 @@ void transferSubscriptions(const std::shared_ptr<SessionSubscriptions>& target, 
     // the home thread before such a late one arrives can still take the Session one over.
     const std::size_t limit = target->config().maxSubscriptionsPerSession;
     std::size_t accepted = 0;
+    const TransferUser taker = target->transferUser();
     for (std::size_t i = 0; i < req.subscriptionIds.size(); ++i) {
         const uint32_t id = req.subscriptionIds[i];
         TransferResult& result = job->response.results[i];
         result.availableSequenceNumbers = Array<uint32_t>::emptyArray();
         std::shared_ptr<SessionSubscriptions> owner = registry.owner(id);
         if (!owner) { result.statusCode = status::BadSubscriptionIdInvalid; continue; }
-        if (owner->userKey() != target->userKey()) { result.statusCode = status::BadUserAccessDenied; continue; }
         if (owner == target) {  // already this Session's: nothing moves (1.05 Table 96: Bad_NothingToDo)
             Subscription* s = target->find(id);
             result.statusCode = s ? StatusCode(status::BadNothingToDo) : StatusCode(status::BadSubscriptionIdInvalid);
             if (s) ++s->counters.transferRequestCount;
+            continue;
+        }
+        if (!mayTakeSubscription(taker, owner->transferUser())) {
+            result.statusCode = status::BadUserAccessDenied;
             continue;
         }
         if (limit && target->count() + accepted >= limit) {

@@ -15,7 +15,8 @@
 // Bad_MessageNotAvailable (Republish of a message not in the retransmission queue),
 // Bad_TooManySubscriptions (CreateSubscription over MaxSubscriptions / MaxSubscriptionsPerSession).
 // Operation level: Bad_SubscriptionIdInvalid, Bad_SequenceNumberUnknown (acknowledgements),
-// Bad_UserAccessDenied (TransferSubscriptions from another user), Bad_NothingToDo (TransferSubscriptions
+// Bad_UserAccessDenied (TransferSubscriptions from another user, or anonymous from another
+// ApplicationUri or onto a None channel: TransferUser.h), Bad_NothingToDo (TransferSubscriptions
 // of a Subscription the Session already owns; counted as a transfer request, nothing else happens).
 #pragma once
 
@@ -44,13 +45,10 @@ void handleCancel(SubscriptionContext& ctx, const CancelRequest& req, CancelResp
 // calls it before services/SessionService.h handleCloseSession; the answers come from the
 // Subscriptions' home thread, so they may follow the CloseSession response).
 void closeSessionSubscriptions(Session& session, bool deleteSubscriptions);
-// ActivateSession stored new roles and permissions in s: its Subscriptions sample with them from
-// now on (SessionSubscriptions::accessChanged(); any thread).
+// ActivateSession stored a new user, roles and permissions in s: its Subscriptions sample with
+// them from now on (SessionSubscriptions::accessChanged(); any thread), and TransferSubscriptions
+// compares the new user (TransferUser.h). The caller holds s.activationMutex.
 void sessionAccessChanged(Session& s);
-
-// The user a Session acts for, as TransferSubscriptions compares it: identity token type and
-// user name ("anonymous" until ActivateSession accepts other tokens).
-std::string sessionUserKey(const Session& s);
 // The Session's SessionSubscriptions, created (homed on the calling thread) on first use.
 std::shared_ptr<SessionSubscriptions> sessionSubscriptions(SubscriptionContext& ctx);
 
