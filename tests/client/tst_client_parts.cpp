@@ -1,11 +1,12 @@
 // The client's small parts: NodeIdConverter ("nsu=" strings), the RelativePath text form,
-// EndpointUrl, and the reconnect backoff.
+// EndpointUrl, the reconnect backoff and the extended sequence numbers.
 #include "ua/client/DeadlineQueues.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/client/NodeIdConverter.h"
 #include "ua/client/PendingTable.h"
 #include "ua/client/ReconnectBackoff.h"
 #include "ua/client/RelativePath.h"
+#include "ua/client/SequenceNumbers.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QtTest>
@@ -29,6 +30,7 @@ private slots:
     void endpointUrls_data();
     void endpointUrls();
     void backoffGrowsWithJitter();
+    void sequenceNumbersGoOnPastTheWrap();
     void deadlineQueuesKeepEachTimeoutInOrder();
     void deadlineQueuesDropCompletedCallsAtTheFront();
     void pendingTableFindsByHandleAndForgetsTakenCalls();
@@ -156,6 +158,26 @@ void TestClientParts::endpointUrls() {
     QCOMPARE(e->path, path);
     QCOMPARE(EndpointUrl::parse(e->toString())->host, host);
     QCOMPARE(e->withHost("other").host, QString("other"));
+}
+
+void TestClientParts::sequenceNumbersGoOnPastTheWrap() {
+    constexpr uint64_t P = kSequencePeriod;
+    QCOMPARE(wireSequence(1), 1u);
+    QCOMPARE(wireSequence(P), 0xFFFFFFFFu);
+    QCOMPARE(wireSequence(P + 1), 1u);  // 0 is skipped
+    QCOMPARE(extendSequence(1, 1), uint64_t(1));
+    QCOMPARE(extendSequence(5, 1), uint64_t(5));
+    QCOMPARE(extendSequence(0xFFFFFFFFu, P), P);
+    QCOMPARE(extendSequence(1, P + 1), P + 1);   // the number after 0xFFFFFFFF
+    QCOMPARE(extendSequence(3, P - 1), P + 3);   // a gap across the wrap stays a gap of 4
+    QCOMPARE(extendSequence(0xFFFFFFFEu, P + 2), P - 1);  // an old one from before the wrap stays old
+    QCOMPARE(extendSequence(0xFFFFFFF0u, 1), uint64_t(0xFFFFFFF0u));  // nothing before the first turn
+    QCOMPARE(extendSequence(0, P + 5), P);       // 0 (never sent) is 0xFFFFFFFF
+    for (uint64_t e : {uint64_t(1), P - 3, P, P + 1, 3 * P + 17})
+        for (int64_t d : {-1000, -1, 0, 1, 1000}) {  // expected within 1,000 of it, on either side
+            if (int64_t(e) + d < 1) continue;
+            QCOMPARE(extendSequence(wireSequence(e), uint64_t(int64_t(e) + d)), e);
+        }
 }
 
 void TestClientParts::backoffGrowsWithJitter() {

@@ -12,6 +12,9 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
 #include "ua/server/events/Event.h"
+#include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionRegistry.h"
+#include "ua/server/subscriptions/SubscriptionScheduler.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -132,6 +135,7 @@ private slots:
     void lostPublishResponsesAreRepublished();
     void messagesTheServerNoLongerHasAreReportedLost();
     void newSessionGetsTheSubscriptionsTransferred();
+    void sequenceNumbersWrapToOne();
     void anonymousSubscriptionsOverNoneAreRecreated();
     void subscriptionsAreRecreatedWhenTransferFails();
     void expiredSubscriptionIsRecreatedAfterStatusChange();
@@ -573,6 +577,42 @@ void TestClientSubscriptions::newSessionGetsTheSubscriptionsTransferred() {
     for (std::size_t k = 1; k < rec.messages.size(); ++k) QVERIFY(rec.messages[k].sequenceNumber > rec.messages[k - 1].sequenceNumber);
     QCOMPARE(rec.count(SubscriptionEvent::MessagesLost), 0);
     QCOMPARE(client.subscriptionCounters().messagesLost, 0u);
+}
+
+void TestClientSubscriptions::sequenceNumbersWrapToOne() {
+    auto server = startServer();
+    QVERIFY(server);
+    Client client(subscriptionClientConfig());
+    QCOMPARE(connectSession(client, server->endpointUrl()), status::Good);
+    Recorder rec;
+    const SubscriptionInfo info = create(client, rec, fast(50, 5, 600));
+    QCOMPARE(info.status, status::Good);
+    // The server's counter three numbers before its wrap (7.8: 0xFFFFFFFF is followed by 1).
+    std::shared_ptr<SessionSubscriptions> owner = server->subscriptionRegistry().owner(info.subscriptionId);
+    QVERIFY(owner);
+    QMetaObject::invokeMethod(&owner->home(), [&] {
+        if (Subscription* s = owner->find(info.subscriptionId)) s->setNextSequenceNumber(0xFFFFFFFDu);
+    }, Qt::BlockingQueuedConnection);
+    QCOMPARE(addItems(client, info.handle, {valueItem(NodeId(1, 1003), 10, 10, 5)}).items[0].statusCode, status::Good);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.dataChanges(), std::size_t(1), 3000);
+    for (int32_t v = 1; v <= 6; ++v) {
+        Awaited<ServiceResult<WriteResponse>> w;
+        client.writeValue(NodeId(1, 1003), Variant(int32_t(100 + v)), this, w.callback());
+        QVERIFY(w.wait());
+        QTRY_COMPARE_WITH_TIMEOUT(rec.dataChanges(), std::size_t(1 + v), 3000);
+        QCOMPARE(*rec.messages.back().dataChanges.back().value.value.get<int32_t>(), 100 + v);
+    }
+    std::vector<uint32_t> numbers;
+    for (const auto& m : rec.messages) numbers.push_back(m.sequenceNumber);
+    const std::vector<uint32_t> expected{0xFFFFFFFDu, 0xFFFFFFFEu, 0xFFFFFFFFu, 1, 2, 3, 4};
+    QCOMPARE(numbers, expected);
+    // The jump the test made may be reported (a keep-alive numbered 1 or 2 came first); nothing
+    // at or after the wrap is.
+    for (const SubscriptionStatusChange& st : rec.statuses)
+        if (st.event == SubscriptionEvent::MessagesLost) {
+            QVERIFY(st.firstSequenceNumber <= 2);
+            QCOMPARE(st.lastSequenceNumber, 0xFFFFFFFCu);
+        }
 }
 
 void TestClientSubscriptions::anonymousSubscriptionsOverNoneAreRecreated() {

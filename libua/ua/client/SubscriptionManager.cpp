@@ -1,6 +1,7 @@
 #include "ua/client/SubscriptionManager.h"
 
 #include "ua/client/ClientCore.h"
+#include "ua/client/SequenceNumbers.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -25,7 +26,9 @@ bool nothingReceived(const ServiceResult<Resp>& r) {
     return r.status.isBad() && r.response.responseHeader.requestHandle == 0;
 }
 
-bool contains(const Array<uint32_t>& a, uint32_t v) { return std::find(a.begin(), a.end(), v) != a.end(); }
+bool contains(const Array<uint32_t>& a, uint64_t extended) {
+    return std::find(a.begin(), a.end(), wireSequence(extended)) != a.end();
+}
 
 CreateSubscriptionRequest createRequest(const SubscriptionSettings& settings) {
     CreateSubscriptionRequest req;
@@ -322,7 +325,7 @@ void SubscriptionManager::handleMessage(Sub& s, const NotificationMessage& m, co
         status(s, SubscriptionEvent::KeepAliveResumed, status::Good);
         armWatchdog();
     }
-    const uint32_t seq = m.sequenceNumber;
+    const uint64_t seq = extendSequence(m.sequenceNumber, s.lastDelivered + 1);
     if (m.notificationData.empty()) {
         // A keep-alive carries the next sequence number: everything below it was sent.
         m_counters.keepAlives.fetch_add(1, std::memory_order_relaxed);
@@ -331,12 +334,12 @@ void SubscriptionManager::handleMessage(Sub& s, const NotificationMessage& m, co
         flush(s);
         return;
     }
-    m_acks.push_back({s.id, seq});
+    m_acks.push_back({s.id, m.sequenceNumber});
     if (seq <= s.lastDelivered || s.held.count(seq)) return;  // seen already
     SubscriptionNotification n;
     n.handle = s.handle;
     n.subscriptionId = s.id;
-    n.sequenceNumber = seq;
+    n.sequenceNumber = m.sequenceNumber;
     n.publishTime = m.publishTime;
     n.republished = republished;
     std::vector<StatusCode> statusChanges;
@@ -361,20 +364,21 @@ void SubscriptionManager::handleMessage(Sub& s, const NotificationMessage& m, co
     }
 }
 
-void SubscriptionManager::noteGap(Sub& s, uint32_t upTo, const Array<uint32_t>& available) {
-    const uint32_t next = s.lastDelivered + 1;
+void SubscriptionManager::noteGap(Sub& s, uint64_t upTo, const Array<uint32_t>& available) {
+    const uint64_t next = s.lastDelivered + 1;
     if (upTo <= next) return;
     if (upTo - next > kMaxGap) {
-        qCWarning(lcClientSub) << "subscription" << s.id << ": sequence numbers" << next << "to" << upTo - 1 << "lost";
-        m_counters.messagesLost.fetch_add(upTo - next, std::memory_order_relaxed);
-        status(s, SubscriptionEvent::MessagesLost, status::BadMessageNotAvailable, next, upTo - 1);
+        qCWarning(lcClientSub) << "subscription" << s.id << ": sequence numbers" << wireSequence(next) << "to"
+                               << wireSequence(upTo - 1) << "lost";
+        m_counters.messagesLost.fetch_add(uint32_t(upTo - next), std::memory_order_relaxed);
+        status(s, SubscriptionEvent::MessagesLost, status::BadMessageNotAvailable, wireSequence(next), wireSequence(upTo - 1));
         s.lastDelivered = upTo - 1;
         s.held.erase(s.held.begin(), s.held.lower_bound(upTo));
         s.missing.erase(s.missing.begin(), s.missing.lower_bound(upTo));
         s.lost.erase(s.lost.begin(), s.lost.lower_bound(upTo));
         return;
     }
-    for (uint32_t k = next; k < upTo; ++k) {
+    for (uint64_t k = next; k < upTo; ++k) {
         if (s.held.count(k) || s.missing.count(k) || s.lost.count(k) || s.skipped.count(k)) continue;
         if (contains(available, k)) {
             s.missing.insert(k);
@@ -390,20 +394,20 @@ void SubscriptionManager::noteGap(Sub& s, uint32_t upTo, const Array<uint32_t>& 
     }
 }
 
-void SubscriptionManager::republish(Sub& s, uint32_t seq) {
+void SubscriptionManager::republish(Sub& s, uint64_t seq) {
     if (s.republishInFlight.count(seq) || m_core->state() != ClientState::Connected) return;  // sent after the reconnect
     s.republishInFlight.insert(seq);
     m_counters.republishRequests.fetch_add(1, std::memory_order_relaxed);
-    qCDebug(lcClientSub) << "Republish" << s.id << seq;
+    qCDebug(lcClientSub) << "Republish" << s.id << wireSequence(seq);
     RepublishRequest req;
     req.subscriptionId = s.id;
-    req.retransmitSequenceNumber = seq;
+    req.retransmitSequenceNumber = wireSequence(seq);
     m_core->call<RepublishRequest, RepublishResponse>(
         std::move(req), 0, [this, h = s.handle, id = s.id, seq](const ServiceResult<RepublishResponse>& r) {
             Sub* s = find(h);
             if (!s || s->id != id) return;
             s->republishInFlight.erase(seq);
-            if (r.status.isGood() && r.response.notificationMessage.sequenceNumber == seq) {
+            if (r.status.isGood() && r.response.notificationMessage.sequenceNumber == wireSequence(seq)) {
                 m_counters.messagesRepublished.fetch_add(1, std::memory_order_relaxed);
                 s->missing.erase(seq);
                 handleMessage(*s, r.response.notificationMessage, {}, true);
@@ -418,16 +422,18 @@ void SubscriptionManager::republish(Sub& s, uint32_t seq) {
 }
 
 void SubscriptionManager::flush(Sub& s) {
-    uint32_t lostFirst = 0, lostLast = 0;
+    uint64_t lostFirst = 0, lostLast = 0;
     auto reportLost = [&] {
         if (!lostFirst) return;
-        m_counters.messagesLost.fetch_add(lostLast - lostFirst + 1, std::memory_order_relaxed);
-        qCInfo(lcClientSub) << "subscription" << s.id << ": messages" << lostFirst << "to" << lostLast << "lost";
-        status(s, SubscriptionEvent::MessagesLost, status::BadMessageNotAvailable, lostFirst, lostLast);
+        m_counters.messagesLost.fetch_add(uint32_t(lostLast - lostFirst + 1), std::memory_order_relaxed);
+        qCInfo(lcClientSub) << "subscription" << s.id << ": messages" << wireSequence(lostFirst) << "to"
+                            << wireSequence(lostLast) << "lost";
+        status(s, SubscriptionEvent::MessagesLost, status::BadMessageNotAvailable, wireSequence(lostFirst),
+               wireSequence(lostLast));
         lostFirst = lostLast = 0;
     };
     for (;;) {
-        const uint32_t next = s.lastDelivered + 1;
+        const uint64_t next = s.lastDelivered + 1;
         const auto h = s.held.find(next);
         if (h != s.held.end()) {
             reportLost();
@@ -438,7 +444,8 @@ void SubscriptionManager::flush(Sub& s) {
             continue;
         }
         if (s.skipped.erase(next)) {
-            qCInfo(lcClientSub) << "subscription" << s.id << ": sequence number" << next << "skipped after the transfer";
+            qCInfo(lcClientSub) << "subscription" << s.id << ": sequence number" << wireSequence(next)
+                                << "skipped after the transfer";
             s.lastDelivered = next;
             continue;
         }
@@ -520,8 +527,8 @@ void SubscriptionManager::onStateChanged(ClientState state) {
         for (auto& [h, s] : m_subs) {
             s.lastHeardMs = now;
             if (s.id == 0) continue;
-            const std::vector<uint32_t> missing(s.missing.begin(), s.missing.end());
-            for (uint32_t k : missing) republish(s, k);
+            const std::vector<uint64_t> missing(s.missing.begin(), s.missing.end());
+            for (uint64_t k : missing) republish(s, k);
         }
         fillPipeline();
         armWatchdog();
@@ -572,15 +579,18 @@ void SubscriptionManager::recover() {
                 status(*s, SubscriptionEvent::Transferred, status::Good);
                 const Array<uint32_t>& available = r.response.results[i].availableSequenceNumbers;
                 // 5.13.7: acknowledge the listed messages we will not ask for (those delivered already).
+                uint64_t newest = 0;
                 for (uint32_t k : available) {
                     const bool queued = std::any_of(m_acks.begin(), m_acks.end(), [&](const SubscriptionAcknowledgement& a) {
                         return a.subscriptionId == s->id && a.sequenceNumber == k;
                     });
-                    if (k <= s->lastDelivered && !queued) m_acks.push_back({s->id, k});
+                    const uint64_t e = extendSequence(k, s->lastDelivered + 1);
+                    newest = std::max(newest, e);
+                    if (e <= s->lastDelivered && !queued) m_acks.push_back({s->id, k});
                 }
-                const std::vector<uint32_t> missing(s->missing.begin(), s->missing.end());  // asked for before the loss
-                for (uint32_t k : missing) republish(*s, k);
-                if (!available.empty()) noteGap(*s, *std::max_element(available.begin(), available.end()) + 1, available);
+                const std::vector<uint64_t> missing(s->missing.begin(), s->missing.end());  // asked for before the loss
+                for (uint64_t k : missing) republish(*s, k);
+                if (newest) noteGap(*s, newest + 1, available);
                 flush(*s);
             }
             fillPipeline();

@@ -78,13 +78,14 @@ private:
         std::shared_ptr<Sink> sink;
         std::map<uint32_t, Item> items;              // by clientHandle
         uint32_t nextClientHandle = 1;
-        // Ordering: lastDelivered + 1 is the next sequence number to hand out.
-        uint32_t lastDelivered = 0;
-        std::map<uint32_t, SubscriptionNotification> held;  // received after a gap
-        std::set<uint32_t> missing;                  // to Republish (or being republished)
-        std::set<uint32_t> republishInFlight;
-        std::set<uint32_t> lost;                     // not available any more: skipped in order
-        std::set<uint32_t> skipped;                  // after a transfer: never ours to see, skipped silently
+        // Ordering: lastDelivered + 1 is the next sequence number to hand out. All of these are
+        // extended numbers (SequenceNumbers.h): they go on counting where the server wraps.
+        uint64_t lastDelivered = 0;
+        std::map<uint64_t, SubscriptionNotification> held;  // received after a gap
+        std::set<uint64_t> missing;                  // to Republish (or being republished)
+        std::set<uint64_t> republishInFlight;
+        std::set<uint64_t> lost;                     // not available any more: skipped in order
+        std::set<uint64_t> skipped;                  // after a transfer: never ours to see, skipped silently
         bool resync = false;                         // transferred: the next message sets where numbering goes on
         int64_t lastHeardMs = 0;
         bool keepAliveMissing = false;
@@ -99,8 +100,8 @@ private:
     void sendPublish();
     void onPublish(const ServiceResult<PublishResponse>& r, const std::vector<SubscriptionAcknowledgement>& acks, uint64_t gen);
     void handleMessage(Sub& s, const NotificationMessage& m, const Array<uint32_t>& available, bool republished);
-    void noteGap(Sub& s, uint32_t upTo, const Array<uint32_t>& available);
-    void republish(Sub& s, uint32_t sequenceNumber);
+    void noteGap(Sub& s, uint64_t upTo, const Array<uint32_t>& available);
+    void republish(Sub& s, uint64_t sequenceNumber);
     void flush(Sub& s);
     void serverStatusChange(Sub& s, StatusCode st);
     void status(Sub& s, SubscriptionEvent e, StatusCode st, uint32_t first = 0, uint32_t last = 0);

@@ -143,6 +143,8 @@ public:
 
     SubscriptionCounters counters;
     uint32_t nextSequenceNumber() const { return m_nextSequence; }
+    // Where numbering goes on (0 is taken as 1): tests start a Subscription near the wrap.
+    void setNextSequenceNumber(uint32_t n) { m_nextSequence = n ? n : 1; }
     // The counters as the expiries up to the scheduler's now() left them.
     uint32_t currentKeepAliveCount() const;
     uint32_t currentLifetimeCount() const;
