@@ -227,6 +227,7 @@ private slots:
     void transferSubscriptionsBetweenSessions();
     void transferFromAnotherUserIsDenied();
     void transferFollowsTheOwnersLatestUser();
+    void sendInitialValuesSendsWhatIsQueuedOnce();
     void anonymousTransferRule_data();
     void anonymousTransferRule();
     void transferPastTheLimitIsTooManySubscriptions();
@@ -1258,6 +1259,43 @@ void TestSubscriptions::transferSubscriptionsBetweenSessions() {
     QCOMPARE(*notifications(now)[0].value.value.get<double>(), 3.25);
     QCOMPARE(old.notificationMessage.sequenceNumber, 2u);
     QCOMPARE(now.notificationMessage.sequenceNumber, 2u);  // the transfer status message did not consume 2: no gap
+}
+
+// Table 94 sendInitialValues: a queued value is what is sent (once); the last one sent is repeated
+// only for an item whose queue is empty.
+void TestSubscriptions::sendInitialValuesSendsWhatIsQueuedOnce() {
+    SubscriptionFixture f;
+    f.addSession("anonymous");
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId queuedNode = f.demo("Demo.Scalars.Double"), quietNode = f.demo("Demo.Scalars.Int32");
+    QVERIFY(f.createItem(sub, queuedNode, 10, 5).statusCode.isGood());
+    QVERIFY(f.createItem(sub, quietNode, 10, 5).statusCode.isGood());
+    f.publish(1);
+    f.advanceMs(100);  // both initial values sent
+    QCOMPARE(notifications(f.responses.back().response).size(), std::size_t(2));
+    // The client is gone: a change is queued, no Publish request takes it.
+    f.write(queuedNode, Variant(7.5));
+    f.advanceMs(100);
+    TransferSubscriptionsRequest req;
+    req.subscriptionIds = Array<uint32_t>{sub};
+    req.sendInitialValues = true;
+    TransferSubscriptionsResponse resp;
+    transferSubscriptions(f.sessions[1], req, [&](TransferSubscriptionsResponse&& r) { resp = std::move(r); }, f.nowUs);
+    QCOMPARE(resp.results[0].statusCode, StatusCode(status::Good));
+    f.publish(2, {}, 1);
+    f.advanceMs(100);
+    const auto n = notifications(f.responses.back().response);
+    std::vector<double> doubles;
+    std::vector<int32_t> ints;
+    for (const auto& x : n) {
+        if (const double* d = x.value.value.get<double>()) doubles.push_back(*d);
+        if (const int32_t* i = x.value.value.get<int32_t>()) ints.push_back(*i);
+    }
+    QCOMPARE(doubles, std::vector<double>{7.5});   // the queued one, not the queued one twice
+    QCOMPARE(ints.size(), std::size_t(1));         // the last one sent, repeated
+    f.publish(3, {}, 1);
+    f.advanceMs(600);                              // nothing changes: keep-alive only, no repeat
+    QCOMPARE(notifications(f.responses.back().response).size(), std::size_t(0));
 }
 
 // 5.14.7 / 5.14.8: the old Session's last Subscription moves away; one parked request carries

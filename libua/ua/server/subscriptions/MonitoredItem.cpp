@@ -169,6 +169,7 @@ bool MonitoredItem::offer(const DataValue& v, uint64_t& overflows) {
 }
 
 bool MonitoredItem::requeueLast(uint64_t& overflows) {
+    if (!m_queue.empty()) return true;  // what is queued goes out; the last value would be a duplicate
     if (!m_last) return false;
     push(*m_last, overflows);
     return true;

@@ -72,8 +72,9 @@ public:
     // last queued value; on a full queue discards per discardOldest and sets the Overflow InfoBits
     // (5.13.1.5) unless the queue size is 1. overflows counts the discards.
     bool offer(const DataValue& v, uint64_t& overflows);
-    // Queues the last sampled value again (sendInitialValues of TransferSubscriptions, or a change
-    // to Reporting mode): returns false when nothing was ever sampled.
+    // sendInitialValues of TransferSubscriptions (5.14.7.2 Table 94), or a change to Reporting
+    // mode: with values queued, those are sent and nothing is added; with an empty queue the last
+    // value is queued again. False when nothing is queued and nothing was ever sampled.
     bool requeueLast(uint64_t& overflows);
     bool hasQueued() const { return !m_queue.empty(); }
     bool hasQueuedEvents() const { return events && events->hasQueued(); }

@@ -138,7 +138,8 @@ public:
     // Releases the timers (on the old home thread) / re-arms them with the new owner.
     void detach();
     void attach(SubscriptionOwner& owner, int64_t nowUs);
-    // sendInitialValues: every Reporting item queues its last value again.
+    // sendInitialValues: every Reporting item with an empty queue queues its last value again
+    // (MonitoredItem::requeueLast).
     void queueInitialValues();
 
     SubscriptionCounters counters;
