@@ -8,10 +8,12 @@
 //   ApplicationUri, broken user tokens, a Session moved to another channel.
 // After every bad input another client is still served.
 #include "SecureTestClient.h"
+#include "../pki/PkiTestUtil.h"
 
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
 #include "ua/server/runtime/Server.h"
+#include "ua/server/services/CertificateSignatures.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,6 +76,7 @@ private slots:
     void cleanupTestCase();
     void nodeOpcuaClientLogsIn();
     void serverSignatureVerifies();
+    void signaturesCoverTheLeafOfAChain();
     void tamperedClientSignatureIsRefused();
     void shortClientNonceIsRefused();
     void foreignCertificateOrUriIsRefused();
@@ -292,6 +295,64 @@ void TestSessionSecurity::serverSignatureVerifies() {
     QVERIFY(crypto::asymmetricVerify(*m_policy, server.publicKey(), data.data(), data.size(),
                                      reinterpret_cast<const uint8_t*>(resp.serverSignature.signature.data()),
                                      resp.serverSignature.signature.size()));
+}
+
+// 5.7.2.2 / 5.7.3.2: a client whose certificate comes with its CA: the server signs the leaf +
+// clientNonce; a signature over the server's leaf, or (backward compatibility) over its whole
+// chain, is accepted.
+void TestSessionSecurity::signaturesCoverTheLeafOfAChain() {
+    const PrivateKey caKey = PrivateKey::generateRsa(2048), leafKey = PrivateKey::generateRsa(2048);
+    const Certificate ca = pkitest::issue(pkitest::caSpec("Session chain CA"), caKey);
+    pkitest::CertSpec spec;
+    spec.cn = "chain client";
+    spec.uri = "urn:ua-workbench:test:chain-client";
+    spec.dns = {"127.0.0.1"};
+    const Certificate leaf = pkitest::issue(spec, leafKey, ca, caKey);
+    const std::string chain = leaf.der() + ca.der();
+    SecureTestClient c;
+    ClientChannelSecurity sec;
+    sec.policy = SecurityPolicyId::Basic256Sha256;
+    sec.mode = MessageSecurityMode::SignAndEncrypt;
+    sec.clientCertificateChain = chain;
+    sec.clientKey = leafKey;
+    sec.serverCertificate = m_server->certificateStore()->ownCertificate();
+    QVERIFY2(c.open(m_server->port(), m_server->endpointUrl().toStdString(), sec), c.error().c_str());
+    CreateSessionRequest req = createRequest(m_client);
+    req.clientDescription.applicationUri = String(spec.uri);
+    req.clientCertificate = bytes(chain);
+    CreateSessionResponse created;
+    COMPARE_STATUS(c.call(req, created), status::Good);
+    c.authenticationToken = created.authenticationToken;
+    const Certificate server = Certificate::fromDer(created.serverCertificate.str());
+    const auto signedOver = [&](const std::string& certificate) {
+        const std::vector<uint8_t> data = concat(bytes(certificate), req.clientNonce);
+        return crypto::asymmetricVerify(*m_policy, server.publicKey(), data.data(), data.size(),
+                                        reinterpret_cast<const uint8_t*>(created.serverSignature.signature.data()),
+                                        created.serverSignature.signature.size());
+    };
+    QVERIFY(signedOver(leaf.der()));
+    QVERIFY(!signedOver(chain));
+    // ActivateSession signed by the leaf's key over the server's certificate.
+    ActivateSessionRequest a;
+    a.clientSignature = clientSignature(SessionIdentity{leaf, leafKey}, created.serverCertificate, created.serverNonce);
+    ActivateSessionResponse resp;
+    COMPARE_STATUS(c.call(a, resp), status::Good);
+
+    // The verifier with a server certificate that is itself a chain: the leaf's signature, and
+    // the whole chain's, are accepted; another certificate's, or another nonce's, not.
+    const ByteString serverChain = bytes(chain), nonce = bytes(crypto::randomBytes(32));
+    const auto sign = [&](const std::string& over, const ByteString& n) {
+        const std::vector<uint8_t> data = concat(bytes(over), n);
+        std::vector<uint8_t> sig;
+        crypto::asymmetricSign(*m_policy, m_client.key.get(), data.data(), data.size(), sig);
+        return bytes(sig);
+    };
+    EVP_PKEY* key = m_client.certificate.publicKey();
+    QVERIFY(verifyCertificateAndNonce(*m_policy, key, serverChain, nonce, sign(leaf.der(), nonce)));
+    QVERIFY(verifyCertificateAndNonce(*m_policy, key, serverChain, nonce, sign(chain, nonce)));
+    QVERIFY(!verifyCertificateAndNonce(*m_policy, key, serverChain, nonce, sign(ca.der(), nonce)));
+    QVERIFY(!verifyCertificateAndNonce(*m_policy, key, serverChain, bytes(crypto::randomBytes(32)), sign(leaf.der(), nonce)));
+    QCOMPARE(leafDerOf(serverChain), leaf.der());
 }
 
 void TestSessionSecurity::tamperedClientSignatureIsRefused() {

@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/server/services/CertificateSignatures.h"
 #include "ua/server/users/UserStore.h"
 
 #include <cstring>
@@ -98,14 +99,8 @@ StatusCode checkX509(const IdentityCheck& c, const X509IdentityToken& t, const S
         return status::BadIdentityTokenRejected;
 
     if (signature.algorithm.view() != policy->asymmetricSignatureUri) return status::BadUserSignatureInvalid;
-    std::vector<uint8_t> data(c.serverCertificate.size() + c.serverNonce.size());
-    if (!c.serverCertificate.isEmpty())
-        std::memcpy(data.data(), c.serverCertificate.data(), c.serverCertificate.size());
-    if (!c.serverNonce.isEmpty())
-        std::memcpy(data.data() + c.serverCertificate.size(), c.serverNonce.data(), c.serverNonce.size());
-    if (!crypto::asymmetricVerify(*policy, leaf.publicKey(), data.data(), data.size(),
-                                  reinterpret_cast<const uint8_t*>(signature.signature.data()),
-                                  signature.signature.size()))
+    // Over the server certificate's leaf + serverNonce, or the whole chain (5.7.3.2, 7.36).
+    if (!verifyCertificateAndNonce(*policy, leaf.publicKey(), c.serverCertificate, c.serverNonce, signature.signature))
         return status::BadUserSignatureInvalid;
 
     const std::shared_ptr<const UserDatabase> db = c.users.snapshot();

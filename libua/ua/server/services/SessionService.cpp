@@ -6,6 +6,7 @@
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/common/OnScopeExit.h"
 #include "ua/server/common/SessionManager.h"
+#include "ua/server/services/CertificateSignatures.h"
 #include "ua/server/services/IdentityTokens.h"
 #include "ua/server/users/UserStore.h"
 
@@ -108,7 +109,9 @@ void handleCreateSession(SessionServiceContext& ctx, const CreateSessionRequest&
         serverCertificate = ByteString(sec->certificateChain);
     SignatureData serverSignature;
     if (secure) {
-        const std::vector<uint8_t> data = concat(req.clientCertificate, req.clientNonce);
+        // 5.7.2.2: over the leaf of the clientCertificate (checkClient: the channel's) + clientNonce,
+        // whatever CA certificates the client sent after it.
+        const std::vector<uint8_t> data = concat(ByteString(ch.clientCertificate().der()), req.clientNonce);
         std::vector<uint8_t> signature;
         const StatusCode s = crypto::asymmetricSign(ch.securityPolicy(), ch.serverPrivateKey(), data.data(),
                                                     data.size(), signature);
@@ -198,14 +201,12 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
         return fail(status::BadSecurityChecksFailed);
     if (ch.securityMode() != MessageSecurityMode::None) {
         // The client proves it holds the key of its certificate: a signature of the serverCertificate
-        // and the last serverNonce (5.7.3, 6.1.8 / 7.36).
+        // (its leaf; the whole chain is accepted too, 5.7.3.2) and the last serverNonce (7.36).
         const SecurityPolicy& policy = ch.securityPolicy();
-        const std::vector<uint8_t> data = concat(s->serverCertificate, s->serverNonce);
         const SignatureData& sig = req.clientSignature;
         if (sig.algorithm.view() != policy.asymmetricSignatureUri ||
-            !crypto::asymmetricVerify(policy, ch.clientCertificate().publicKey(), data.data(), data.size(),
-                                      reinterpret_cast<const uint8_t*>(sig.signature.data()),
-                                      sig.signature.size()))
+            !verifyCertificateAndNonce(policy, ch.clientCertificate().publicKey(), s->serverCertificate, s->serverNonce,
+                                       sig.signature))
             return fail(status::BadApplicationSignatureInvalid);
     }
     const EndpointDescription* endpoint = endpointOf(ctx.endpoints, ch);
