@@ -34,8 +34,10 @@ public:
         h.requestHandle = 1;
         m_channel->sendOpen(m_requestId++, SecurityTokenRequestType::Issue, 600000, h);
         e = next();
-        if (e.kind != ClientSecureChannel::Event::Kind::Opened || e.error.isBad())
+        if (e.kind != ClientSecureChannel::Event::Kind::Opened || e.error.isBad()) {
+            m_openError = e.error;
             return fail("open: " + std::string(e.reason));
+        }
         return true;
     }
 
@@ -64,6 +66,8 @@ public:
     }
 
     const std::string& error() const { return m_error; }
+    // The status the server refused the OpenSecureChannel with (its ERR), Good otherwise.
+    StatusCode openError() const { return m_openError; }
     QTcpSocket& socket() { return m_socket; }
     NodeId authenticationToken;
 
@@ -100,6 +104,7 @@ private:
     std::optional<ClientSecureChannel> m_channel;
     uint32_t m_requestId = 1;
     std::string m_error;
+    StatusCode m_openError = status::Good;
 };
 
 } // namespace ua::test

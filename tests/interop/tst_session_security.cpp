@@ -77,6 +77,7 @@ private slots:
     void nodeOpcuaClientLogsIn();
     void serverSignatureVerifies();
     void signaturesCoverTheLeafOfAChain();
+    void trustingAllClientsWaivesOnlyTheTrustList();
     void tamperedClientSignatureIsRefused();
     void shortClientNonceIsRefused();
     void foreignCertificateOrUriIsRefused();
@@ -309,6 +310,9 @@ void TestSessionSecurity::signaturesCoverTheLeafOfAChain() {
     spec.dns = {"127.0.0.1"};
     const Certificate leaf = pkitest::issue(spec, leafKey, ca, caKey);
     const std::string chain = leaf.der() + ca.der();
+    // Trusting all clients waives the trust list only: the CA's CRL must be known (Table 106).
+    QVERIFY(m_server->certificateStore()->addIssuer(ca));
+    QVERIFY(m_server->certificateStore()->addIssuerCrl(pkitest::crl(ca, caKey)));
     SecureTestClient c;
     ClientChannelSecurity sec;
     sec.policy = SecurityPolicyId::Basic256Sha256;
@@ -353,6 +357,52 @@ void TestSessionSecurity::signaturesCoverTheLeafOfAChain() {
     QVERIFY(!verifyCertificateAndNonce(*m_policy, key, serverChain, nonce, sign(ca.der(), nonce)));
     QVERIFY(!verifyCertificateAndNonce(*m_policy, key, serverChain, bytes(crypto::randomBytes(32)), sign(leaf.der(), nonce)));
     QCOMPARE(leafDerOf(serverChain), leaf.der());
+}
+
+// 6.1.3 Table 106 with trustAllClients (this server): an unknown certificate is accepted, an expired
+// one is refused Bad_CertificateTimeInvalid, and a self-signed one without keyCertSign (OPC 10000-6
+// 6.2.2) Bad_CertificateUseNotAllowed, also from trusted/; a good client is served afterwards.
+void TestSessionSecurity::trustingAllClientsWaivesOnlyTheTrustList() {
+    const auto openWith = [&](const Certificate& cert, const PrivateKey& key, SecureTestClient& c) {
+        ClientChannelSecurity sec;
+        sec.policy = SecurityPolicyId::Basic256Sha256;
+        sec.mode = MessageSecurityMode::SignAndEncrypt;
+        sec.clientCertificateChain = cert.der();
+        sec.clientKey = key;
+        sec.serverCertificate = m_server->certificateStore()->ownCertificate();
+        return c.open(m_server->port(), m_server->endpointUrl().toStdString(), sec);
+    };
+    const PrivateKey key = PrivateKey::generateRsa(2048);
+    pkitest::CertSpec spec;
+    spec.cn = "expired client";
+    spec.uri = "urn:ua-workbench:test:expired-client";
+    spec.dns = {"127.0.0.1"};
+    spec.notBeforeDays = -30;
+    spec.notAfterDays = -1;
+    {
+        SecureTestClient c;
+        QVERIFY(!openWith(pkitest::issue(spec, key), key, c));
+        COMPARE_STATUS(c.openError(), status::BadCertificateTimeInvalid);
+    }
+    spec.cn = "no certsign client";
+    spec.notBeforeDays = -1;
+    spec.notAfterDays = 365;
+    spec.keyUsage = "digitalSignature,nonRepudiation,keyEncipherment,dataEncipherment";
+    const Certificate noCertSign = pkitest::issue(spec, key);
+    QVERIFY(m_server->certificateStore()->addTrusted(noCertSign));
+    {
+        SecureTestClient c;
+        QVERIFY(!openWith(noCertSign, key, c));
+        COMPARE_STATUS(c.openError(), status::BadCertificateUseNotAllowed);
+    }
+    spec.cn = "unknown client";
+    spec.keyUsage.clear();
+    {
+        SecureTestClient c;
+        QVERIFY2(openWith(pkitest::issue(spec, key), key, c), c.error().c_str());
+    }
+    auto good = channel(m_client);
+    QVERIFY(good);
 }
 
 void TestSessionSecurity::tamperedClientSignatureIsRefused() {

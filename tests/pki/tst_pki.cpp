@@ -83,6 +83,8 @@ private slots:
     void chainBuilding();
     void validityPeriods();
     void keyUsage();
+    void selfSignedWithoutKeyCertSign();
+    void waivingTheTrustListWaivesNothingElse();
     void securityPolicy();
     void uriAndHostName();
     void malformedAndTampered();
@@ -325,6 +327,55 @@ void TestPki::keyUsage() {
     QVERIFY(p.store.addIssuerCrl(pkitest::crl(notCa, keys->leaf)));
     QCOMPARE_STATUS(p.store.validate(issue({.cn = "Below Not A CA"}, keys->inter, notCa, keys->leaf).der()),
                     status::BadCertificateIssuerUseNotAllowed);
+}
+
+// OPC 10000-6 6.2.2: a self-signed certificate shall include keyCertSign. One without it is
+// refused at the Certificate Usage step, even from trusted/, and the reason says so.
+void TestPki::selfSignedWithoutKeyCertSign() {
+    Pki p;
+    const Certificate leaf = issue(
+        CertSpec{.cn = "No CertSign", .keyUsage = "digitalSignature,nonRepudiation,keyEncipherment,dataEncipherment"},
+        keys->leaf);
+    QVERIFY(p.store.addTrusted(leaf));
+    std::string reason;
+    QCOMPARE_STATUS(p.store.validate(leaf.der(), {}, &reason), status::BadCertificateUseNotAllowed);
+    QVERIFY2(reason.find("Certificate Usage") != std::string::npos, reason.c_str());
+    QVERIFY2(reason.find("keyCertSign") != std::string::npos, reason.c_str());
+    // A user certificate (no application key usage checked) needs no CRL of its own either.
+    ValidationOptions user;
+    user.checkKeyUsage = false;
+    QCOMPARE_STATUS(p.store.validate(leaf.der(), user), status::Good);
+    // The same with keyCertSign is fine, and the reason of a trusted certificate is empty.
+    const Certificate good = issue(CertSpec{.cn = "With CertSign"}, keys->leaf);
+    QVERIFY(p.store.addTrusted(good));
+    QCOMPARE_STATUS(p.store.validate(good.der(), {}, &reason), status::Good);
+    QVERIFY(reason.empty());
+}
+
+// trustAllClients (waiveTrustList) waives Table 106's trust list step only: an expired or revoked
+// certificate, or one refused at another step, is refused as before.
+void TestPki::waivingTheTrustListWaivesNothingElse() {
+    Pki p;
+    ValidationOptions trustAll;
+    trustAll.waiveTrustList = true;
+    const Certificate selfSigned = issue(CertSpec{.cn = "Unknown Peer"}, keys->leaf);
+    QCOMPARE_STATUS(p.store.validate(selfSigned.der(), trustAll), status::Good);
+    QCOMPARE(p.fileCount("rejected/certs"), 0);
+    const Certificate expired = issue(CertSpec{.cn = "Expired Peer", .notBeforeDays = -30, .notAfterDays = -1}, keys->leaf);
+    QCOMPARE_STATUS(p.store.validate(expired.der()), status::BadCertificateUntrusted);  // the earliest step
+    std::string reason;
+    QCOMPARE_STATUS(p.store.validate(expired.der(), trustAll, &reason), status::BadCertificateTimeInvalid);
+    QVERIFY2(reason.find("Validity Period") != std::string::npos, reason.c_str());
+    // Issued by a CA that is not trusted, listed in its CRL (the CA in issuers/ with the CRL).
+    const Certificate revoked = p.leafOf(p.rootCa, keys->root);
+    QVERIFY(p.store.addIssuer(p.rootCa));
+    QVERIFY(p.store.addIssuerCrl(pkitest::crl(p.rootCa, keys->root, {revoked})));
+    QCOMPARE_STATUS(p.store.validate(revoked.der()), status::BadCertificateUntrusted);
+    QCOMPARE_STATUS(p.store.validate(revoked.der(), trustAll), status::BadCertificateRevoked);
+    const Certificate fine = p.leafOf(p.rootCa, keys->root, {.cn = "Fine Peer"});
+    QCOMPARE_STATUS(p.store.validate(fine.der(), trustAll), status::Good);
+    const Certificate noUsage = issue(CertSpec{.cn = "Sign Only", .keyUsage = "digitalSignature,keyCertSign"}, keys->leaf);
+    QCOMPARE_STATUS(p.store.validate(noUsage.der(), trustAll), status::BadCertificateUseNotAllowed);
 }
 
 void TestPki::securityPolicy() {

@@ -32,6 +32,9 @@ struct ValidationOptions {
     // encipherment (keyUsage digitalSignature + keyEncipherment/dataEncipherment, or
     // Bad_CertificateUseNotAllowed).
     bool checkKeyUsage = true;
+    // Skip the trust list step (Bad_CertificateUntrusted) and nothing else: a server that trusts
+    // all clients still refuses an expired, revoked or otherwise invalid certificate (6.1.3).
+    bool waiveTrustList = false;
 };
 
 class CertificateStore {
@@ -65,10 +68,15 @@ public:
     // expired) one gives Bad_CertificateRevocationUnknown when it is the leaf's issuer's (the leaf's
     // status is unknown) and Bad_CertificateIssuerRevocationUnknown when it is a CA's issuer's; a
     // listed certificate gives Bad_CertificateRevoked (the leaf) / Bad_CertificateIssuerRevoked (a CA).
-    // A self-signed certificate (a self-signed leaf, the root CA) needs no CRL of its own.
+    // A self-signed certificate (a self-signed leaf, the root CA) needs no CRL of its own; with
+    // checkKeyUsage, a self-signed leaf must include keyCertSign (OPC 10000-6 6.2.2;
+    // Bad_CertificateUseNotAllowed).
     // Returns Good when the certificate is trusted. An untrusted leaf (Bad_CertificateUntrusted) is
     // copied to rejected/certs (at most 100 files, the oldest go) and reported to the rejected callback.
-    StatusCode validate(const std::string& chainDer, const ValidationOptions& options = {});
+    // reason (when given) is set to the failed step's name and what is wrong, for a log line
+    // ("Certificate Usage: ..."); empty on Good.
+    StatusCode validate(const std::string& chainDer, const ValidationOptions& options = {},
+                        std::string* reason = nullptr);
 
     // Called (on the validating thread) with a leaf that validation rejected as untrusted.
     using RejectedCallback = std::function<void(const Certificate& certificate, StatusCode reason)>;

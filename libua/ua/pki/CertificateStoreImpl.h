@@ -38,7 +38,7 @@ std::shared_ptr<const TrustLists> loadTrustLists(const std::string& root, const 
 
 // The OPC UA status of chain (leaf first) against lists; see CertificateStore::validate.
 StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>& chain,
-                         const ValidationOptions& o);
+                         const ValidationOptions& o, std::string* reason = nullptr);
 
 // Files of a store folder.
 std::vector<std::string> listFiles(const std::string& dir, std::initializer_list<const char*> suffixes);

@@ -27,6 +27,9 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <string>
+
+#include <QDateTime>
 
 namespace ua {
 
@@ -48,10 +51,29 @@ enum class Step {
     Revocation
 };
 
+// Table 106's names of the steps, for the reason text.
+const char* stepName(Step s) {
+    switch (s) {
+    case Step::Structure: return "Certificate Structure";
+    case Step::Chain: return "Build Certificate Chain";
+    case Step::Signature: return "Signature";
+    case Step::Policy: return "Security Policy Check";
+    case Step::Trust: return "Trust List Check";
+    case Step::Validity: return "Validity Period";
+    case Step::HostName: return "Host Name";
+    case Step::Uri: return "URI";
+    case Step::Usage: return "Certificate Usage";
+    case Step::FindRevocation: return "Find Revocation List";
+    case Step::Revocation: return "Revocation Check";
+    }
+    return "?";
+}
+
 struct Finding {
     Step step;
     int depth; // 0 = the leaf
     StatusCode status;
+    std::string why;
     bool operator<(const Finding& o) const { return step != o.step ? step < o.step : depth < o.depth; }
 };
 
@@ -70,6 +92,13 @@ int collectError(int ok, X509_STORE_CTX* ctx) {
 
 bool selfIssued(X509* x) { return X509_check_issued(x, x) == X509_V_OK; }
 
+// Signed by its own key under its own name, whatever its keyUsage says (OpenSSL's check_issued
+// refuses one whose keyUsage lacks keyCertSign).
+bool signedByItself(X509* x) {
+    return X509_NAME_cmp(X509_get_subject_name(x), X509_get_issuer_name(x)) == 0 &&
+           X509_verify(x, X509_get0_pubkey(x)) == 1;
+}
+
 // The Table 106 step of an OpenSSL verification error at depth; nullopt for errors that are no
 // problem here (trust is decided from trusted/, not by OpenSSL's notion of a trust anchor).
 std::optional<Finding> mapVerifyError(int error, int depth, bool selfSigned) {
@@ -83,29 +112,29 @@ std::optional<Finding> mapVerifyError(int error, int depth, bool selfSigned) {
         return std::nullopt;
     case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION:
     case X509_V_ERR_INVALID_EXTENSION:
-        return Finding{Step::Structure, depth, s::BadCertificateInvalid};
+        return Finding{Step::Structure, depth, s::BadCertificateInvalid, {}};
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
     case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
     case X509_V_ERR_CERT_CHAIN_TOO_LONG:
-        return Finding{Step::Chain, depth, s::BadCertificateChainIncomplete};
+        return Finding{Step::Chain, depth, s::BadCertificateChainIncomplete, {}};
     case X509_V_ERR_CA_KEY_TOO_SMALL:
     case X509_V_ERR_EE_KEY_TOO_SMALL:
     case X509_V_ERR_CA_MD_TOO_WEAK:
-        return Finding{Step::Policy, depth, s::BadCertificatePolicyCheckFailed};
+        return Finding{Step::Policy, depth, s::BadCertificatePolicyCheckFailed, {}};
     case X509_V_ERR_CERT_NOT_YET_VALID:
     case X509_V_ERR_CERT_HAS_EXPIRED:
     case X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD:
     case X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD:
         return Finding{Step::Validity, depth,
-                       leaf ? s::BadCertificateTimeInvalid : s::BadCertificateIssuerTimeInvalid};
+                       leaf ? s::BadCertificateTimeInvalid : s::BadCertificateIssuerTimeInvalid, {}};
     case X509_V_ERR_INVALID_CA:
     case X509_V_ERR_PATH_LENGTH_EXCEEDED:
     case X509_V_ERR_KEYUSAGE_NO_CERTSIGN:
     case X509_V_ERR_INVALID_PURPOSE:
     case X509_V_ERR_INVALID_NON_CA:
         return Finding{Step::Usage, depth,
-                       leaf ? s::BadCertificateUseNotAllowed : s::BadCertificateIssuerUseNotAllowed};
+                       leaf ? s::BadCertificateUseNotAllowed : s::BadCertificateIssuerUseNotAllowed, {}};
     case X509_V_ERR_UNABLE_TO_GET_CRL:
     case X509_V_ERR_UNABLE_TO_GET_CRL_ISSUER:
     case X509_V_ERR_CRL_NOT_YET_VALID:
@@ -120,12 +149,12 @@ std::optional<Finding> mapVerifyError(int error, int depth, bool selfSigned) {
     case X509_V_ERR_UNHANDLED_CRITICAL_CRL_EXTENSION:
         if (selfSigned) return std::nullopt; // nobody can revoke a self-signed certificate
         return Finding{Step::FindRevocation, depth,
-                       leaf ? s::BadCertificateRevocationUnknown : s::BadCertificateIssuerRevocationUnknown};
+                       leaf ? s::BadCertificateRevocationUnknown : s::BadCertificateIssuerRevocationUnknown, {}};
     case X509_V_ERR_CERT_REVOKED:
         return Finding{Step::Revocation, depth,
-                       leaf ? s::BadCertificateRevoked : s::BadCertificateIssuerRevoked};
+                       leaf ? s::BadCertificateRevoked : s::BadCertificateIssuerRevoked, {}};
     default: // signature failures and anything else that makes the chain unverifiable
-        return Finding{Step::Signature, depth, s::BadCertificateInvalid};
+        return Finding{Step::Signature, depth, s::BadCertificateInvalid, {}};
     }
 }
 
@@ -156,9 +185,13 @@ bool outsideValidity(X509* x) {
 } // namespace
 
 StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>& chain,
-                         const ValidationOptions& o) {
+                         const ValidationOptions& o, std::string* reason) {
     namespace s = status;
-    if (chain.empty() || chain.front().isNull()) return s::BadCertificateInvalid;
+    if (reason) reason->clear();
+    if (chain.empty() || chain.front().isNull()) {
+        if (reason) *reason = "Certificate Structure: not a DER certificate (chain)";
+        return s::BadCertificateInvalid;
+    }
     const Certificate& leaf = chain.front();
 
     // OpenSSL: chain building from the received chain, issuers/ and trusted/, signatures, times, CA
@@ -190,11 +223,26 @@ StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>
     if (built.empty()) built.push_back(leaf);
 
     std::vector<Finding> findings;
+    // A leaf signed by itself but without keyCertSign: OpenSSL does not take it as self-signed and
+    // looks for an issuer (and a CRL) in vain. It is self-signed; what is wrong is its usage.
+    const bool selfSignedNoCertSign = !selfIssued(leaf.x509()) && signedByItself(leaf.x509());
     auto selfSignedAt = [&](int depth) {
+        if (depth == 0 && selfSignedNoCertSign) return true;
         return depth >= 0 && depth < static_cast<int>(built.size()) && selfIssued(built[depth].x509());
     };
-    for (const VerifyError& e : errors)
-        if (auto f = mapVerifyError(e.error, e.depth, selfSignedAt(e.depth))) findings.push_back(*f);
+    for (const VerifyError& e : errors) {
+        if (selfSignedNoCertSign && e.depth == 0 &&
+            (e.error == X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT || e.error == X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY ||
+             e.error == X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE))
+            continue;
+        if (auto f = mapVerifyError(e.error, e.depth, selfSignedAt(e.depth))) {
+            f->why = X509_verify_cert_error_string(e.error);
+            findings.push_back(*f);
+        }
+    }
+    if (selfSignedNoCertSign && o.checkKeyUsage)
+        findings.push_back({Step::Usage, 0, s::BadCertificateUseNotAllowed,
+                            "a self-signed certificate without keyCertSign in its keyUsage (OPC 10000-6 6.2.2)"});
 
     for (int i = 0; i < static_cast<int>(built.size()); ++i) {
         X509* x = built[i].x509();
@@ -203,18 +251,24 @@ StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>
         // these too (with CHECK_SS_SIGNATURE); done here as well so the step never depends on its flags.
         X509* issuer = !top ? built[i + 1].x509() : selfIssued(x) ? x : nullptr;
         if (issuer && X509_verify(x, X509_get0_pubkey(issuer)) != 1)
-            findings.push_back({Step::Signature, i, s::BadCertificateInvalid});
+            findings.push_back({Step::Signature, i, s::BadCertificateInvalid, "its issuer's signature does not verify"});
         // Security policy: every key long enough, the leaf's not too long (CAs often use longer keys);
         // signature hashes but the root's (whose self-signature protects nothing).
         const int bits = built[i].keyBits();
         const int hash = built[i].signatureHashBits();
         const bool hashChecked = i == 0 || !selfIssued(x);
-        if (bits < o.minKeyBits || (i == 0 && bits > o.maxKeyBits) ||
-            (hashChecked && (hash == 0 || (hash == 1 && !o.allowSha1Signature))))
-            findings.push_back({Step::Policy, i, s::BadCertificatePolicyCheckFailed});
+        if (bits < o.minKeyBits || (i == 0 && bits > o.maxKeyBits))
+            findings.push_back({Step::Policy, i, s::BadCertificatePolicyCheckFailed,
+                                std::to_string(bits) + "-bit key, the policy allows " + std::to_string(o.minKeyBits) +
+                                    ".." + std::to_string(o.maxKeyBits)});
+        else if (hashChecked && (hash == 0 || (hash == 1 && !o.allowSha1Signature)))
+            findings.push_back({Step::Policy, i, s::BadCertificatePolicyCheckFailed,
+                                hash == 1 ? "signed with SHA-1" : "signature hash not allowed"});
         if (outsideValidity(x))
             findings.push_back({Step::Validity, i,
-                                i == 0 ? s::BadCertificateTimeInvalid : s::BadCertificateIssuerTimeInvalid});
+                                i == 0 ? s::BadCertificateTimeInvalid : s::BadCertificateIssuerTimeInvalid,
+                                "outside its validity period (" + built[i].notBefore().toQDateTime().toString(Qt::ISODate).toStdString() +
+                                    " .. " + built[i].notAfter().toQDateTime().toString(Qt::ISODate).toStdString() + ")"});
     }
     ERR_clear_error();
 
@@ -222,7 +276,8 @@ StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>
     const bool trusted = std::any_of(built.begin(), built.end(), [&](const Certificate& c) {
         return lists.trustedThumbprints.count(c.thumbprint()) != 0;
     });
-    if (!trusted) findings.push_back({Step::Trust, 0, s::BadCertificateUntrusted});
+    if (!trusted && !o.waiveTrustList)
+        findings.push_back({Step::Trust, 0, s::BadCertificateUntrusted, "neither it nor a CA of its chain is in trusted/"});
 
     if (!o.expectedHostName.empty()) {
         std::vector<std::string> names = leaf.dnsNames();
@@ -230,24 +285,37 @@ StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>
         names.insert(names.end(), ips.begin(), ips.end());
         if (std::none_of(names.begin(), names.end(),
                          [&](const std::string& n) { return equalsIgnoringCase(n, o.expectedHostName); }))
-            findings.push_back({Step::HostName, 0, s::BadCertificateHostNameInvalid});
+            findings.push_back({Step::HostName, 0, s::BadCertificateHostNameInvalid,
+                                "\"" + o.expectedHostName + "\" is none of its DNS names and IP addresses"});
     }
     if (!o.expectedApplicationUri.empty() && leaf.applicationUri() != o.expectedApplicationUri)
-        findings.push_back({Step::Uri, 0, s::BadCertificateUriInvalid});
+        findings.push_back({Step::Uri, 0, s::BadCertificateUriInvalid,
+                            "its URI " + leaf.applicationUri() + " is not " + o.expectedApplicationUri});
     if (o.checkKeyUsage && !leafUsageAllowed(leaf.x509()))
-        findings.push_back({Step::Usage, 0, s::BadCertificateUseNotAllowed});
+        findings.push_back({Step::Usage, 0, s::BadCertificateUseNotAllowed,
+                            "its keyUsage lacks digitalSignature or key/data encipherment, or its extendedKeyUsage "
+                            "serverAuth/clientAuth"});
 
     if (findings.empty()) return s::Good;
-    return std::min_element(findings.begin(), findings.end())->status;
+    const Finding& first = *std::min_element(findings.begin(), findings.end());
+    if (reason) {
+        *reason = std::string(stepName(first.step)) + ": ";
+        if (first.depth > 0) *reason += "the CA at depth " + std::to_string(first.depth) + ": ";
+        *reason += first.why;
+    }
+    return first.status;
 }
 
 } // namespace pki_detail
 
-StatusCode CertificateStore::validate(const std::string& chainDer, const ValidationOptions& options) {
+StatusCode CertificateStore::validate(const std::string& chainDer, const ValidationOptions& options, std::string* reason) {
     const std::vector<Certificate> chain =
         Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(chainDer.data()), chainDer.size());
-    if (chain.empty()) return status::BadCertificateInvalid;
-    const StatusCode result = pki_detail::validateChain(*d->currentLists(), chain, options);
+    if (chain.empty()) {
+        if (reason) *reason = "Certificate Structure: not a DER certificate (chain)";
+        return status::BadCertificateInvalid;
+    }
+    const StatusCode result = pki_detail::validateChain(*d->currentLists(), chain, options, reason);
     if (result == status::BadCertificateUntrusted) {
         d->saveRejected(chain.front());
         RejectedCallback callback;

@@ -59,6 +59,32 @@ bool ServerSecureChannel::chunkedRequestExpired(int64_t nowMs) const {
     return m_assembling && m_config.chunkTimeoutMs && nowMs - m_assemblyStartMs > int64_t(m_config.chunkTimeoutMs);
 }
 
+namespace {
+
+// What a refused client is told about its certificate (OPC 10000-4 5.6.2.3 Table 12, as clarified
+// by OPC Mantis 8938): the problems it can act on (time, host name, URI, usage, revocation) pass
+// through; anything that would tell what the trust list holds, or how the signature failed, is
+// Bad_SecurityChecksFailed. The whole reason goes to the log and the audit event.
+StatusCode clientMayKnow(StatusCode v) {
+    switch (v.code) {
+    case status::BadCertificateTimeInvalid.code:
+    case status::BadCertificateIssuerTimeInvalid.code:
+    case status::BadCertificateHostNameInvalid.code:
+    case status::BadCertificateUriInvalid.code:
+    case status::BadCertificateUseNotAllowed.code:
+    case status::BadCertificateIssuerUseNotAllowed.code:
+    case status::BadCertificateRevocationUnknown.code:
+    case status::BadCertificateIssuerRevocationUnknown.code:
+    case status::BadCertificateRevoked.code:
+    case status::BadCertificateIssuerRevoked.code:
+        return v;
+    default:
+        return status::BadSecurityChecksFailed;
+    }
+}
+
+} // namespace
+
 ServerSecureChannel::Event ServerSecureChannel::fatal(StatusCode s, std::string reason, StatusCode detail) {
     Event e;
     e.kind = Event::Kind::Fatal;
@@ -254,7 +280,7 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
         // Only now that the signature proves the sender holds the key: the trust decision.
         const StatusCode v = sec->validateCertificate ? sec->validateCertificate(std::string(ah.senderCertificate), *policy)
                                                       : StatusCode(status::BadCertificateUntrusted);
-        if (v.isBad()) return fatal(status::BadSecurityChecksFailed, "the client certificate was not accepted", v);
+        if (v.isBad()) return fatal(clientMayKnow(v), "the client certificate was not accepted", v);
     }
     BinaryDecoder d(opened.body, opened.bodySize);
     NodeId typeId;

@@ -188,8 +188,15 @@ bool Server::setUpSecurity() {
         options.minKeyBits = int(policy.minAsymmetricKeyBits);
         options.maxKeyBits = int(policy.maxAsymmetricKeyBits);
         options.allowSha1Signature = policy.minCertificateSignatureHash == HashAlgorithm::Sha1;
-        const StatusCode v = s->validate(chain, options);
-        if (trustAll && v == StatusCode(status::BadCertificateUntrusted)) return status::Good;
+        options.waiveTrustList = trustAll;  // trusting all clients waives the trust list, nothing else
+        std::string reason;
+        const StatusCode v = s->validate(chain, options, &reason);
+        if (v.isBad()) {
+            const std::vector<Certificate> certs =
+                Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(chain.data()), chain.size());
+            qCWarning(lcSecurity, "client certificate %s refused: %s (%s)",
+                      certs.empty() ? "(unreadable)" : certs.front().subjectName().c_str(), v.name().c_str(), reason.c_str());
+        }
         if (v.isBad() && auditing)
             if (auto e = events.lock()) auditCertificateRejected(*e, serverId, chain, v);
         return v;
