@@ -144,7 +144,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     if (!number(port, 0, 65535, &s.port) || !number(threads, 0, 256, &s.ioThreads) ||
         !number(demoEvents, 0, 3'600'000, &s.demoEventsMs) || !number(maxSessions, 1, 1'000'000, &s.maxSessions) ||
         !number(maxChannels, 1, 1'000'000, &s.maxChannels) ||
-        !number(maxSubscriptions, 0, 10'000'000, &s.maxSubscriptions) || !number(shutdownDelay, 0, 3600, &s.shutdownDelaySeconds) ||
+        !number(maxSubscriptions, 0, 10'000'000, &s.subscriptions.maxSubscriptions) || !number(shutdownDelay, 0, 3600, &s.shutdownDelaySeconds) ||
         !number(lag, 1, 3600, &r.guiLagReportSeconds) || !number(shotsAfter, 0, 3600, &r.screenshotsAfterSeconds) ||
         !number(maxHandshakes, -1, 1'000'000, &s.admission.maxHandshakes) ||
         !number(maxPending, -1, 1'000'000, &s.admission.maxPendingSessions) ||

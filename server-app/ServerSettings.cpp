@@ -1,5 +1,7 @@
 #include "ServerSettings.h"
 
+#include "SettingLimits.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -75,6 +77,29 @@ bool readObject(const QJsonObject& json, const char* key, QJsonObject* out, QStr
     return true;
 }
 
+QJsonObject limitsJson(const ServerSettings& s, const std::vector<SettingLimit>& limits) {
+    QJsonObject o;
+    for (const SettingLimit& l : limits) o.insert(QLatin1String(l.key), l.get(s));
+    return o;
+}
+
+bool readLimits(const QJsonObject& o, const std::vector<SettingLimit>& limits, ServerSettings& s, const QString& where,
+                QString* error) {
+    for (const SettingLimit& l : limits) {
+        double v = l.get(s);
+        const bool ok = l.isCount() ? [&] {
+            int64_t n = int64_t(v);
+            if (!readNumber(o, l.key, &n, l.lo, l.hi, where, error)) return false;
+            v = double(n);
+            return true;
+        }()
+                                    : readNumber(o, l.key, &v, l.lo, l.hi, where, error);
+        if (!ok) return false;
+        l.set(s, v);
+    }
+    return true;
+}
+
 } // namespace
 
 QString policyName(SecurityPolicyId id) {
@@ -138,13 +163,8 @@ QJsonObject ServerSettings::toJson() const {
                                  {"userTokens", QJsonObject{{"anonymous", allowAnonymous},
                                                             {"userName", allowUserName},
                                                             {"certificate", allowX509}}}}},
-        {"limits", QJsonObject{{"maxSessions", maxSessions},
-                               {"maxChannels", maxChannels},
-                               {"maxSessionDiagnosticsObjects", maxSessionDiagnosticsObjects},
-                               {"minSessionTimeoutMs", minSessionTimeoutMs},
-                               {"maxSessionTimeoutMs", maxSessionTimeoutMs},
-                               {"maxSubscriptions", maxSubscriptions},
-                               {"maxMonitoredItems", maxMonitoredItems}}},
+        {"limits", limitsJson(*this, sessionLimits())},
+        {"subscriptions", limitsJson(*this, subscriptionLimits())},
         {"admission", QJsonObject{{"maxHandshakes", admission.maxHandshakes},
                                   {"handshakeTimeoutMs", double(admission.handshakeTimeoutMs)},
                                   {"helloTimeoutMs", double(admission.helloTimeoutMs)},
@@ -218,17 +238,27 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
 
     if (!readObject(json, "limits", &o, error)) return std::nullopt;
     const QString lim = QStringLiteral("limits");
-    if (!readNumber(o, "maxSessions", &s.maxSessions, 1, 1'000'000, lim, error) ||
-        !readNumber(o, "maxChannels", &s.maxChannels, 1, 1'000'000, lim, error) ||
-        !readNumber(o, "maxSessionDiagnosticsObjects", &s.maxSessionDiagnosticsObjects, 0, 1'000'000, lim, error) ||
-        !readNumber(o, "minSessionTimeoutMs", &s.minSessionTimeoutMs, 0, 1e12, lim, error) ||
-        !readNumber(o, "maxSessionTimeoutMs", &s.maxSessionTimeoutMs, 0, 1e12, lim, error) ||
-        !readNumber(o, "maxSubscriptions", &s.maxSubscriptions, 0, 10'000'000, lim, error) ||
-        !readNumber(o, "maxMonitoredItems", &s.maxMonitoredItems, 0, 100'000'000, lim, error))
+    // The older file kept the two server-wide counts here; "subscriptions" below wins.
+    if (!readLimits(o, sessionLimits(), s, lim, error) ||
+        !readNumber(o, "maxSubscriptions", &s.subscriptions.maxSubscriptions, 0, 10'000'000, lim, error) ||
+        !readNumber(o, "maxMonitoredItems", &s.subscriptions.maxMonitoredItems, 0, 100'000'000, lim, error))
         return std::nullopt;
     if (s.minSessionTimeoutMs > s.maxSessionTimeoutMs) {
         if (error) *error = QStringLiteral("limits: minSessionTimeoutMs is larger than maxSessionTimeoutMs");
         return std::nullopt;
+    }
+    if (!readObject(json, "subscriptions", &o, error) ||
+        !readLimits(o, subscriptionLimits(), s, QStringLiteral("subscriptions"), error))
+        return std::nullopt;
+    {
+        const SubscriptionConfig& c = s.subscriptions;
+        const char* wrong = c.minPublishingIntervalMs > c.maxPublishingIntervalMs ? "minPublishingIntervalMs is larger than maxPublishingIntervalMs"
+                            : c.minSamplingIntervalMs > c.maxSamplingIntervalMs  ? "minSamplingIntervalMs is larger than maxSamplingIntervalMs"
+                                                                                 : nullptr;
+        if (wrong) {
+            if (error) *error = QStringLiteral("subscriptions: %1").arg(QLatin1String(wrong));
+            return std::nullopt;
+        }
     }
 
     if (!readObject(json, "admission", &o, error)) return std::nullopt;
@@ -337,8 +367,7 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.maxSessionDiagnosticsObjects = maxSessionDiagnosticsObjects;
     c.minSessionTimeoutMs = minSessionTimeoutMs;
     c.maxSessionTimeoutMs = maxSessionTimeoutMs;
-    c.subscriptions.maxSubscriptions = uint32_t(maxSubscriptions);
-    c.subscriptions.maxMonitoredItems = uint32_t(maxMonitoredItems);
+    c.subscriptions = subscriptions;
     c.demoNamespace = demoNamespace;
     c.demoUpdateRateMs = demoUpdateRateMs;
     c.demoEventsMs = demoEventsMs;

@@ -12,8 +12,11 @@
 //                                  { "policy": "Basic256Sha256", "mode": "SignAndEncrypt" }, ... ],
 //                   "userTokens": { "anonymous": true, "userName": true, "certificate": true } },
 //     "limits": { "maxSessions": 1200, "maxChannels": 1300, "maxSessionDiagnosticsObjects": 100,
-//                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000,
-//                 "maxSubscriptions": 5000, "maxMonitoredItems": 100000 },
+//                 "minSessionTimeoutMs": 10000, "maxSessionTimeoutMs": 3600000 },
+//     "subscriptions": { every field of ua::SubscriptionConfig by its name, e.g.
+//                        "maxSubscriptionsPerSession": 100, "maxPublishRequestsPerSession": 20,
+//                        "maxQueueSize": 10000, "maxLifetimeCount": 1000000, ... (SettingLimits.h) },
+//                 (the older "limits.maxSubscriptions" and "limits.maxMonitoredItems" are still read)
 //     "admission": { "maxHandshakes": -1, "handshakeTimeoutMs": 10000, "helloTimeoutMs": 10000,
 //                    "busyDelayMs": 100, "maxPendingSessions": -1, "activationTimeoutMs": 10000 },
 //                    (-1: 8 per I/O thread; helloTimeoutMs at most 120000, OPC 10000-6 7.1.3)
@@ -56,10 +59,9 @@ struct ServerSettings {
     int maxSessionDiagnosticsObjects = 100;  // ServerConfig::maxSessionDiagnosticsObjects
     double minSessionTimeoutMs = 10'000;
     double maxSessionTimeoutMs = 3'600'000;
-    // server-wide counts (SubscriptionConfig; beyond: Bad_TooManySubscriptions and
-    // Bad_TooManyMonitoredItems, OPC 10000-4 5.14.2, 5.13.2); 0: no limit
-    int maxSubscriptions = 5'000;
-    int maxMonitoredItems = 100'000;
+    // the Subscription and MonitoredItem limits and revision rules (OPC 10000-4 5.13, 5.14), all
+    // of them (SettingLimits.h lists each with its range)
+    SubscriptionConfig subscriptions;
     // admission control and backpressure (ua/server/AdmissionConfig.h; 0 turns a bound off)
     AdmissionConfig admission;
     BackpressureConfig backpressure;

@@ -1,6 +1,7 @@
 #include "SettingsEditor.h"
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -68,13 +69,16 @@ SettingsEditor::SettingsEditor(QWidget* parent) : QWidget(parent) {
     tl->addWidget(m_x509 = new QCheckBox(tr("X509 certificate")));
     tl->addStretch();
 
-    auto* limits = new QGroupBox(tr("Limits and demo"));
+    auto* limits = new QGroupBox(tr("Sessions and demo"));
     auto* lf = new QFormLayout(limits);
-    lf->addRow(tr("Max Sessions"), m_maxSessions = spin(1, 1'000'000));
-    lf->addRow(tr("Max SecureChannels"), m_maxChannels = spin(1, 1'000'000));
+    addLimits(lf, sessionLimits());
     lf->addRow(tr("Demo events every"), m_demoEvents = spin(0, 3'600'000, tr(" ms")));
     m_demoEvents->setSpecialValueText(tr("never"));
     lf->addRow(tr("Shutdown delay"), m_shutdownDelay = spin(0, 3600, tr(" s")));
+
+    auto* subscriptions = new QGroupBox(tr("Subscriptions and MonitoredItems"));
+    auto* sf = new QFormLayout(subscriptions);
+    addLimits(sf, subscriptionLimits());
 
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -82,13 +86,37 @@ SettingsEditor::SettingsEditor(QWidget* parent) : QWidget(parent) {
     layout->addWidget(limits, 0, 1);
     layout->addWidget(security, 1, 0);
     layout->addWidget(tokens, 1, 1);
+    layout->addWidget(subscriptions, 0, 2, 2, 1);
 
     for (auto* e : {m_host, m_pki}) connect(e, &QLineEdit::textEdited, this, &SettingsEditor::edited);
-    for (auto* s : {m_port, m_threads, m_maxSessions, m_maxChannels, m_demoEvents, m_shutdownDelay})
+    for (auto* s : {m_port, m_threads, m_demoEvents, m_shutdownDelay})
         connect(s, &QSpinBox::valueChanged, this, &SettingsEditor::edited);
+    for (const LimitField& f : m_limits) {
+        if (f.count) connect(f.count, &QSpinBox::valueChanged, this, &SettingsEditor::edited);
+        if (f.value) connect(f.value, &QDoubleSpinBox::valueChanged, this, &SettingsEditor::edited);
+    }
     for (auto* b : {m_deprecated, m_anonymous, m_userName, m_x509, m_anonymousWrites})
         connect(b, &QCheckBox::toggled, this, &SettingsEditor::edited);
     for (auto& [key, box] : m_endpoints) connect(box, &QCheckBox::toggled, this, &SettingsEditor::edited);
+}
+
+void SettingsEditor::addLimits(QFormLayout* form, const std::vector<SettingLimit>& limits) {
+    for (const SettingLimit& l : limits) {
+        LimitField f{&l};
+        QWidget* w = nullptr;
+        if (l.isCount()) {
+            w = f.count = spin(int(l.lo), int(std::min(l.hi, 2'147'483'647.0)), QString::fromUtf8(l.unit));
+        } else {
+            f.value = new QDoubleSpinBox;
+            f.value->setDecimals(0);
+            f.value->setRange(l.lo, l.hi);
+            f.value->setSuffix(QString::fromUtf8(l.unit));
+            w = f.value;
+        }
+        w->setObjectName(QStringLiteral("limit_%1").arg(QLatin1String(l.key)));
+        form->addRow(tr(l.label), w);
+        m_limits.push_back(f);
+    }
 }
 
 void SettingsEditor::setSettings(const ServerSettings& s) {
@@ -108,8 +136,11 @@ void SettingsEditor::setSettings(const ServerSettings& s) {
     m_anonymousWrites->setChecked(s.users.anonymousRoles & roleBit(Role::Operator));
     m_userName->setChecked(s.allowUserName);
     m_x509->setChecked(s.allowX509);
-    m_maxSessions->setValue(s.maxSessions);
-    m_maxChannels->setValue(s.maxChannels);
+    for (const LimitField& f : m_limits) {
+        const double v = f.limit->get(s);
+        if (f.count) f.count->setValue(int(std::min(v, 2'147'483'647.0)));
+        else f.value->setValue(v);
+    }
     m_demoEvents->setValue(int(s.demoEventsMs));
     m_shutdownDelay->setValue(int(s.shutdownDelaySeconds));
 }
@@ -135,8 +166,7 @@ ServerSettings SettingsEditor::settings() const {
         s.users.anonymousRoles &= ~roleBit(Role::Operator);
     s.allowUserName = m_userName->isChecked();
     s.allowX509 = m_x509->isChecked();
-    s.maxSessions = m_maxSessions->value();
-    s.maxChannels = m_maxChannels->value();
+    for (const LimitField& f : m_limits) f.limit->set(s, f.count ? double(f.count->value()) : f.value->value());
     s.demoEventsMs = uint32_t(m_demoEvents->value());
     s.shutdownDelaySeconds = uint32_t(m_shutdownDelay->value());
     return s;

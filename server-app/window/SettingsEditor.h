@@ -1,15 +1,21 @@
 // The configuration editor on the Server page: a form over ServerSettings (endpoint, security
-// policies and modes, user token types, PKI folder, threads, limits, demo options, shutdown delay).
+// policies and modes, user token types, PKI folder, threads, the Session limits and every
+// Subscription limit of SettingLimits.h, demo options, shutdown delay).
 // The users are edited on the Certificates page; they pass through unchanged here.
 #pragma once
 
 #include "ServerSettings.h"
 
+#include "SettingLimits.h"
+
 #include <QWidget>
 #include <map>
 #include <utility>
+#include <vector>
 
 class QCheckBox;
+class QDoubleSpinBox;
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 
@@ -40,8 +46,14 @@ private:
     QCheckBox* m_userName;
     QCheckBox* m_x509;
     QCheckBox* m_anonymousWrites;
-    QSpinBox* m_maxSessions;
-    QSpinBox* m_maxChannels;
+    // One field per SettingLimit (a QSpinBox for counts, a QDoubleSpinBox for durations).
+    struct LimitField {
+        const SettingLimit* limit;
+        QSpinBox* count = nullptr;
+        QDoubleSpinBox* value = nullptr;
+    };
+    void addLimits(QFormLayout* form, const std::vector<SettingLimit>& limits);
+    std::vector<LimitField> m_limits;
     QSpinBox* m_demoEvents;
     QSpinBox* m_shutdownDelay;
 };

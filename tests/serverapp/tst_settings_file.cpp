@@ -2,6 +2,7 @@
 // values refused with a message, and command-line options over the file (ServerCommandLine).
 #include "ServerCommandLine.h"
 #include "ServerSettings.h"
+#include "SettingLimits.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -44,8 +45,14 @@ ServerSettings nonDefault() {
     s.maxSessions = 2048;
     s.maxChannels = 2100;
     s.maxSessionDiagnosticsObjects = 7;
-    s.maxSubscriptions = 20'100;
-    s.maxMonitoredItems = 0;
+    s.subscriptions.maxSubscriptions = 20'100;
+    s.subscriptions.maxMonitoredItems = 0;
+    s.subscriptions.maxSubscriptionsPerSession = 7;
+    s.subscriptions.maxPublishRequestsPerSession = 33;
+    s.subscriptions.maxQueueSize = 64;
+    s.subscriptions.maxLifetimeCount = 9000;
+    s.subscriptions.minPublishingIntervalMs = 25;
+    s.subscriptions.minSamplingIntervalMs = 2;
     s.minSessionTimeoutMs = 5000;
     s.maxSessionTimeoutMs = 60000;
     s.demoNamespace = false;
@@ -91,7 +98,11 @@ void TestSettingsFile::roundTrip() {
     QCOMPARE(json["security"].toObject()["endpoints"].toArray()[0].toObject()["policy"].toString(), QStringLiteral("Aes256_Sha256_RsaPss"));
     QCOMPARE(json["security"].toObject()["userTokens"].toObject()["certificate"].toBool(), false);
     QCOMPARE(json["limits"].toObject()["maxSessions"].toInt(), 2048);
-    QCOMPARE(json["limits"].toObject()["maxSubscriptions"].toInt(), 20100);
+    QCOMPARE(json["subscriptions"].toObject()["maxSubscriptions"].toInt(), 20100);
+    QCOMPARE(json["subscriptions"].toObject()["maxPublishRequestsPerSession"].toInt(), 33);
+    QCOMPARE(json["limits"].toObject()["minSessionTimeoutMs"].toInt(), 5000);
+    // Every limit of SubscriptionConfig is in the file under its own name.
+    QCOMPARE(json["subscriptions"].toObject().size(), qsizetype(ua::app::subscriptionLimits().size()));
     QCOMPARE(json["demo"].toObject()["eventsMs"].toInt(), 0);
 }
 
@@ -135,6 +146,12 @@ void TestSettingsFile::mapsOntoServerConfig() {
     QCOMPARE(c.maxSessionDiagnosticsObjects, 7);
     QCOMPARE(c.subscriptions.maxSubscriptions, 20100u);
     QCOMPARE(c.subscriptions.maxMonitoredItems, 0u);  // no limit
+    QCOMPARE(c.subscriptions.maxSubscriptionsPerSession, 7u);
+    QCOMPARE(c.subscriptions.maxPublishRequestsPerSession, 33u);
+    QCOMPARE(c.subscriptions.maxQueueSize, 64u);
+    QCOMPARE(c.subscriptions.maxLifetimeCount, 9000u);
+    QCOMPARE(c.subscriptions.minPublishingIntervalMs, 25.0);
+    QCOMPARE(c.subscriptions.minSamplingIntervalMs, 2.0);
     QCOMPARE(c.minSessionTimeoutMs, 5000.0);
     QCOMPARE(c.maxSessionTimeoutMs, 60000.0);
     QVERIFY(!c.demoNamespace);
@@ -171,6 +188,14 @@ void TestSettingsFile::badValues_data() {
                                                   << "limits.maxSessionDiagnosticsObjects";
     QTest::newRow("subscriptions negative") << QByteArray(R"({"limits":{"maxSubscriptions":-1}})") << "limits.maxSubscriptions";
     QTest::newRow("monitored items fraction") << QByteArray(R"({"limits":{"maxMonitoredItems":1.5}})") << "limits.maxMonitoredItems";
+    QTest::newRow("publish queue zero") << QByteArray(R"({"subscriptions":{"maxPublishRequestsPerSession":0}})")
+                                        << "subscriptions.maxPublishRequestsPerSession";
+    QTest::newRow("queue size fraction") << QByteArray(R"({"subscriptions":{"maxQueueSize":2.5}})") << "subscriptions.maxQueueSize";
+    QTest::newRow("publishing interval zero") << QByteArray(R"({"subscriptions":{"minPublishingIntervalMs":0}})")
+                                              << "subscriptions.minPublishingIntervalMs";
+    QTest::newRow("sampling intervals crossed")
+        << QByteArray(R"({"subscriptions":{"minSamplingIntervalMs":500,"maxSamplingIntervalMs":100}})") << "minSamplingIntervalMs";
+    QTest::newRow("subscriptions not object") << QByteArray(R"({"subscriptions":3})") << "subscriptions";
     QTest::newRow("timeouts crossed") << QByteArray(R"({"limits":{"minSessionTimeoutMs":9000,"maxSessionTimeoutMs":10}})") << "minSessionTimeoutMs";
     QTest::newRow("hello timeout over two minutes") << QByteArray(R"({"admission":{"helloTimeoutMs":120001}})")
                                                     << "admission.helloTimeoutMs";
@@ -230,7 +255,7 @@ void TestSettingsFile::commandLineOverridesFile() {
     QCOMPARE(cl.settings.demoEventsMs, 250u);
     QCOMPARE(cl.settings.maxSessions, 3000);
     QCOMPARE(cl.settings.maxChannels, 3001);
-    QCOMPARE(cl.settings.maxSubscriptions, 25000);
+    QCOMPARE(cl.settings.subscriptions.maxSubscriptions, 25000u);
     QCOMPARE(cl.settings.toServerConfig().subscriptions.maxSubscriptions, 25000u);
     QCOMPARE(cl.settings.shutdownDelaySeconds, 0u);
     QCOMPARE(cl.settings.admission.helloTimeoutMs, 2500u);
