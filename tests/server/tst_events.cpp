@@ -70,10 +70,17 @@ struct EventFixture {
         registry = std::make_unique<SubscriptionRegistry>(config);
         scheduler = std::make_unique<SubscriptionScheduler>(*space, config, *registry, false);
         events.attach(*scheduler);
-        session = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, 1u), TransferUser{});
+        session = std::make_shared<SessionSubscriptions>(*scheduler, NodeId(1, 1u), testUser());
         session->sender = [this](const ResponseTarget&, PublishResponse&& r) { responses.push_back(std::move(r)); };
     }
     ~EventFixture() { session->removeAll(); }
+    // Anonymous, of one application, on a SignAndEncrypt channel: may take its own Subscriptions.
+    static TransferUser testUser() {
+        TransferUser u;
+        u.applicationUri = "urn:ua-workbench:test:client";
+        u.securityMode = MessageSecurityMode::SignAndEncrypt;
+        return u;
+    }
     const AddressSpace& as() { return scheduler->addressSpace(); }
     uint32_t createSubscription(double intervalMs = 100) {
         CreateSubscriptionRequest req;
@@ -168,6 +175,7 @@ private slots:
     void modifyEventItem();
     void auditCertificateEvents();
     void transferKeepsEventItems();
+    void notifierHierarchyIsFollowed();
     void deliveryCost();
 };
 
@@ -637,9 +645,57 @@ void TestEvents::auditCertificateEvents() {
 
 // TransferSubscriptions (5.14.7): the event item leaves its router on detach and joins the new
 // home's on attach; the new Session gets the events.
+// OPC 10000-3 7.16, 7.17: an item on a notifier sees the events of every source below it through
+// HasNotifier and HasEventSource, not through Organizes. Area -HasNotifier-> Boiler
+// -HasEventSource-> Valve; Area -Organizes-> Loose.
+void TestEvents::notifierHierarchyIsFollowed() {
+    EventFixture f;
+    const NodeId area(1, String("Area")), boiler(1, String("Boiler")), valve(1, String("Valve")), loose(1, String("Loose"));
+    QVERIFY(f.space->update([&](AddressSpace& s) {
+        if (s.addNamespace("urn:ua-workbench:test:plant") != 1) return StatusCode(status::BadUnexpectedError);
+        for (const NodeId& id : {area, boiler, valve, loose}) {
+            Node n;
+            n.nodeId = id;
+            n.nodeClass = NodeClass::Object;
+            n.browseName = {1, id.string()};
+            n.displayName.text = id.string();
+            n.eventNotifier = (id == area || id == boiler) ? 1 : 0;  // SubscribeToEvents
+            if (StatusCode st = s.addNode(std::move(n)); st.isBad()) return st;
+        }
+        StatusCode st = s.addReference(area, NodeId(id::HasNotifier), boiler);
+        if (st.isGood()) st = s.addReference(boiler, NodeId(id::HasEventSource), valve);
+        if (st.isGood()) st = s.addReference(area, NodeId(id::Organizes), loose);
+        return st;
+    }).isGood());
+    const uint32_t sub = f.createSubscription();
+    const auto filter = makeEventFilter({field("SourceName")});
+    QCOMPARE(f.createItem(sub, filter, area).statusCode, StatusCode(status::Good));
+    QCOMPARE(f.createItem(sub, filter, boiler).statusCode, StatusCode(status::Good));
+    const auto from = [](const NodeId& source, const char* name) {
+        return makeEvent(NodeId(id::BaseEventType), source, name, "x", 500);
+    };
+    f.raise(from(valve, "valve"));
+    f.raise(from(loose, "loose"));
+    f.raise(from(boiler, "boiler"));
+    f.raise(from(area, "area"));
+    std::map<std::string, int> seen;
+    for (const EventFieldList& e : eventsOf(f.publish()))
+        if (const String* name = e.eventFields[0].get<String>()) ++seen[name->str()];
+    QCOMPARE(seen["valve"], 2);   // Area (through Boiler) and Boiler
+    QCOMPARE(seen["boiler"], 2);  // Area and Boiler itself
+    QCOMPARE(seen["area"], 1);    // Area only
+    QCOMPARE(seen.count("loose"), std::size_t(0));  // Organizes is no notifier reference
+    // The hierarchy seen from a source: itself, then upwards.
+    const AddressSpace& as = f.as();
+    const std::vector<NodeIndex> up = eventNotifiersOf(as, as.indexOf(valve));
+    QCOMPARE(up.size(), std::size_t(3));
+    QCOMPARE(up[1], as.indexOf(boiler));
+    QCOMPARE(up[2], as.indexOf(area));
+}
+
 void TestEvents::transferKeepsEventItems() {
     EventFixture f;
-    auto second = std::make_shared<SessionSubscriptions>(*f.scheduler, NodeId(1, 2u), TransferUser{});
+    auto second = std::make_shared<SessionSubscriptions>(*f.scheduler, NodeId(1, 2u), EventFixture::testUser());
     std::vector<PublishResponse> got;
     second->sender = [&got](const ResponseTarget&, PublishResponse&& r) { got.push_back(std::move(r)); };
     const uint32_t sub = f.createSubscription();

@@ -40,6 +40,23 @@ void EventRouter::remove(MonitoredItem* item) {
     m_hub->items.fetch_sub(1, std::memory_order_relaxed);
 }
 
+std::vector<NodeIndex> eventNotifiersOf(const AddressSpace& space, NodeIndex source) {
+    std::vector<NodeIndex> found;
+    if (source == kNoNode) return found;
+    const NodeIndex hasEventSource = space.indexOf(NodeId(id::HasEventSource));
+    found.push_back(source);
+    // Breadth first up the inverse HasEventSource / HasNotifier (and subtypes) references; the
+    // hierarchy may have loops and several parents: each node once.
+    for (std::size_t i = 0; i < found.size() && found.size() < kMaxNotifierDepth; ++i) {
+        for (const Reference& r : space.node(found[i]).references) {
+            if (r.isForward || hasEventSource == kNoNode) continue;
+            if (r.referenceType != hasEventSource && !space.isSubtypeOf(r.referenceType, hasEventSource)) continue;
+            if (std::find(found.begin(), found.end(), r.target) == found.end()) found.push_back(r.target);
+        }
+    }
+    return found;
+}
+
 void EventRouter::deliver(const EventPtr& e) {
     if (!e || m_entries.empty()) return;
     ++m_delivered;
@@ -47,11 +64,14 @@ void EventRouter::deliver(const EventPtr& e) {
     const NodeIndex server = space.indexOf(NodeId(id::Server));
     const Variant* source = e->field("SourceNode");
     const NodeId* sourceNode = source ? source->get<NodeId>() : nullptr;
+    // The notifiers that report this event: its source and every node above it through
+    // HasEventSource / HasNotifier (OPC 10000-3 7.16, 7.17), found once per event.
+    const std::vector<NodeIndex> notifiers = eventNotifiersOf(space, sourceNode ? space.indexOf(*sourceNode) : kNoNode);
     for (const Entry& en : m_entries) {
         MonitoredItem& item = *en.item;
         if (item.mode == MonitoringMode::Disabled || !item.events) continue;
-        // The Server object is the root notifier; another notifier reports its own events.
-        if (item.node != server && !(sourceNode && item.node < space.size() && space.node(item.node).nodeId == *sourceNode))
+        // The Server object is the root notifier: every event.
+        if (item.node != server && std::find(notifiers.begin(), notifiers.end(), item.node) == notifiers.end())
             continue;
         uint64_t overflows = 0;
         const bool queued = item.events->offer(space, *e, item, overflows);

@@ -5,9 +5,12 @@
 // deliver() then runs on the home thread: for each item (Disabled skipped) the whereClause is
 // evaluated, the select clauses queued, and the Subscription told (notificationQueued, and the
 // triggered items of SetTriggering). An item on the Server object (the root notifier) gets every
-// event; an item on another notifier gets the events whose SourceNode is that node.
+// event; an item on another notifier N gets the events whose SourceNode is N or lies below N in
+// the notifier hierarchy: reached from N by forward HasEventSource references and their subtypes
+// (HasNotifier), OPC 10000-3 7.16, 7.17 and OPC 10000-5 (not through Organizes or HasComponent).
 #pragma once
 
+#include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/events/Event.h"
 
 #include <QObject>
@@ -21,6 +24,12 @@ class MonitoredItem;
 class Subscription;
 class SubscriptionScheduler;
 struct EventHub;
+
+// The source and the notifiers above it: source first, then the sources of inverse
+// HasEventSource references (and subtypes), breadth first, each once; at most kMaxNotifierDepth
+// nodes. Empty for kNoNode.
+inline constexpr std::size_t kMaxNotifierDepth = 256;
+std::vector<NodeIndex> eventNotifiersOf(const AddressSpace& space, NodeIndex source);
 
 class EventRouter : public QObject {
     Q_OBJECT
