@@ -65,6 +65,7 @@ private slots:
     void summaryNodesReadTheCounters();
     void sessionArraysNeedSecurityAdmin();
     void sessionObjectFollowsTheSession();
+    void sessionObjectsAreVisibleToTheirSessionAndAdmins();
     void burstOfSessionsIsOneUpdatePerTick();
     void sessionObjectsAreBoundedByTheLimit();
     void enabledFlagIsWritableByAdminsOnly();
@@ -593,6 +594,72 @@ void TestDiagnostics::sessionObjectFollowsTheSession() {
     QVERIFY(closed2.wait());
 }
 
+// Issue 26 item 16: a Session's SessionDiagnosticsObject (and everything below it) is visible to
+// that Session and to SecurityAdmin; to another Session it does not exist (Browse leaves it out,
+// Read answers Bad_NodeIdUnknown, a browse path does not reach it). The arrays of every Session stay
+// SecurityAdmin's (sessionArraysNeedSecurityAdmin).
+void TestDiagnostics::sessionObjectsAreVisibleToTheirSessionAndAdmins() {
+    Client a(clientConfig()), b(clientConfig());
+    const NodeId idA = connect(a), idB = connect(b);
+    QVERIFY(!idA.isNull() && !idB.isNull());
+    const NodeId nameOfA(1, String(idA.guid().toString() + ".SessionDiagnostics.SessionName"));
+    const NodeId nameOfB(1, String(idB.guid().toString() + ".SessionDiagnostics.SessionName"));
+    StatusCode st = status::BadNodeIdUnknown;
+    QVERIFY(QTest::qWaitFor([&] { value(a, nameOfA, &st); return st.isGood(); }, 2000));
+    QVERIFY(QTest::qWaitFor([&] { value(b, nameOfB, &st); return st.isGood(); }, 2000));
+    value(b, nameOfA, &st);
+    QCOMPARE(st, status::BadNodeIdUnknown);
+    value(b, idA, &st);  // the object itself (its Value attribute does not exist either way)
+    const auto browseSummary = [&](Client& c) {
+        BrowseRequest req;
+        BrowseDescription d;
+        d.nodeId = NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary);
+        d.browseDirection = BrowseDirection::Forward;
+        d.includeSubtypes = true;
+        d.resultMask = 0x3F;
+        req.nodesToBrowse.push_back(d);
+        Awaited<ServiceResult<BrowseResponse>> r;
+        c.browse(std::move(req), {}, this, r.callback());
+        std::set<NodeId> seen;
+        if (r.wait() && r->status.isGood() && !r->response.results.empty())
+            for (const ReferenceDescription& x : r->response.results[0].references) seen.insert(x.nodeId.nodeId);
+        return seen;
+    };
+    const std::set<NodeId> seenByB = browseSummary(b);
+    QVERIFY(seenByB.count(idB));
+    QVERIFY(!seenByB.count(idA));
+    QVERIFY(seenByB.count(NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionDiagnosticsArray)));
+    BrowseRequest direct;
+    BrowseDescription d;
+    d.nodeId = idA;
+    d.browseDirection = BrowseDirection::Forward;
+    direct.nodesToBrowse.push_back(d);
+    Awaited<ServiceResult<BrowseResponse>> br;
+    b.browse(std::move(direct), {}, this, br.callback());
+    QVERIFY(br.wait());
+    QCOMPARE(br->response.results[0].statusCode, status::BadNodeIdUnknown);
+    BrowsePath path;
+    path.startingNode = NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary);
+    path.relativePath = *parseRelativePath("/1:UA Workbench Client/0:SessionDiagnostics/0:SessionName");
+    Awaited<ServiceResult<TranslateBrowsePathsToNodeIdsResponse>> t;
+    b.translateBrowsePaths({path}, this, t.callback());
+    QVERIFY(t.wait());
+    for (const BrowsePathTarget& target : t->response.results[0].targets)
+        QVERIFY(!(target.targetId.nodeId == nameOfA));  // B reaches its own only
+    // SecurityAdmin sees both.
+    auto admin = this->admin();
+    QVERIFY(admin);
+    value(*admin, nameOfA, &st);
+    QCOMPARE(st, status::Good);
+    const std::set<NodeId> seenByAdmin = browseSummary(*admin);
+    QVERIFY(seenByAdmin.count(idA) && seenByAdmin.count(idB));
+    for (Client* c : {&a, &b, admin.get()}) {
+        Awaited<ServiceResult<CloseSessionResponse>> closed;
+        c->closeSession(this, closed.callback());
+        QVERIFY(closed.wait());
+    }
+}
+
 void TestDiagnostics::burstOfSessionsIsOneUpdatePerTick() {
     // Let the reconciler settle, then open a burst of Sessions at once.
     QTest::qWait(2 * SessionDiagnosticsNodes::kIntervalMs);
@@ -621,7 +688,8 @@ void TestDiagnostics::burstOfSessionsIsOneUpdatePerTick() {
     for (int i = 0; i < kSessions; ++i) {
         const NodeId name(1, String(created[i]->response.sessionId.guid().toString() + ".SessionDiagnostics.SessionName"));
         StatusCode st = status::BadNodeIdUnknown;
-        QVERIFY2(QTest::qWaitFor([&] { value(*clients[0], name, &st); return st.isGood(); }, 3000),
+        // Each Session reads its own object (another Session's is not visible to it).
+        QVERIFY2(QTest::qWaitFor([&] { value(*clients[i], name, &st); return st.isGood(); }, 3000),
                  qPrintable(QStringLiteral("Session %1: %2").arg(i).arg(QString::fromStdString(st.name()))));
     }
     const uint64_t updates = m_server->addressSpaceVersion() - before;
@@ -666,24 +734,22 @@ void TestDiagnostics::sessionObjectsAreBoundedByTheLimit() {
         QVERIFY(!ids.back().isNull());
         QTest::qWait(20);
     }
-    Client& reader = *clients[0];
+    // Each Session reads its own object (another Session's is not visible to it).
     StatusCode st = status::BadNodeIdUnknown;
-    QVERIFY(QTest::qWaitFor([&] { value(reader, nameNode(ids[1]), &st); return st.isGood(); }, 3000));
-    value(reader, nameNode(ids[0]), &st);
+    QVERIFY(QTest::qWaitFor([&] { value(*clients[1], nameNode(ids[1]), &st); return st.isGood(); }, 3000));
+    value(*clients[0], nameNode(ids[0]), &st);
     QCOMPARE(st, status::Good);
     // A few more ticks: the third stays without an object.
     QTest::qWait(3 * SessionDiagnosticsNodes::kIntervalMs);
-    value(reader, nameNode(ids[2]), &st);
+    value(*clients[2], nameNode(ids[2]), &st);
     QCOMPARE(st, StatusCode(status::BadNodeIdUnknown));
     QCOMPARE(server.diagnostics().sessionsNow()->size(), std::size_t(3));
     // The first closes: its object goes and the third gets one.
     Awaited<ServiceResult<CloseSessionResponse>> closed;
     clients[0]->closeSession(this, closed.callback());
     QVERIFY(closed.wait());
-    Client& reader2 = *clients[1];
-    QVERIFY(QTest::qWaitFor([&] { value(reader2, nameNode(ids[2]), &st); return st.isGood(); }, 3000));
-    value(reader2, nameNode(ids[0]), &st);
-    QCOMPARE(st, StatusCode(status::BadNodeIdUnknown));
+    QVERIFY(QTest::qWaitFor([&] { value(*clients[2], nameNode(ids[2]), &st); return st.isGood(); }, 3000));
+    QVERIFY(!server.addressSpace().snapshot()->find(nameNode(ids[0])));  // the first's object went
     for (std::size_t i = 1; i < clients.size(); ++i) {
         Awaited<ServiceResult<CloseSessionResponse>> c;
         clients[i]->closeSession(this, c.callback());

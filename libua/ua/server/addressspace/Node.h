@@ -96,6 +96,10 @@ struct Node {
     bool containsNoLoops = false;
     // Object, View: EventNotifierType bits.
     uint8_t eventNotifier = 0;
+    // Non-zero: the node belongs to one Session (Session::scope), e.g. its SessionDiagnosticsObject
+    // and everything below it: only that Session and SecurityAdmin see it
+    // (users/NodeVisibility.h); to anyone else it does not exist (Bad_NodeIdUnknown).
+    uint32_t sessionScope = 0;
 
     // Variable, VariableType.
     NodeId dataType;

@@ -70,6 +70,9 @@ struct ServiceContext {
     // restricts (in-process use, unit tests); the dispatcher sets the Session's.
     uint32_t roles = ~uint32_t(0);
     uint32_t permissions = ~uint32_t(0);
+    // The Session's Session::scope: the session-scoped nodes it sees (Node::sessionScope); 0 for
+    // none (only an unrestricted caller or SecurityAdmin sees such nodes then).
+    uint32_t sessionScope = 0;
 };
 
 } // namespace ua

@@ -27,6 +27,7 @@ struct Session {
     double timeoutMs = 0;        // revisedSessionTimeout
     ByteString serverNonce;
     std::atomic<uint32_t> channelId{0};     // the SecureChannel it is bound to
+    uint32_t scope = 0;          // a small number unique in the server, never 0: Node::sessionScope
     std::atomic<bool> activated{false};
     std::atomic<bool> closed{false};
     std::atomic<int64_t> lastActivityMs{0}; // monotonic ms

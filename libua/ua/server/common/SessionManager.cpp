@@ -93,6 +93,8 @@ void SessionManager::scheduleCheck(const SessionPtr& s) {
 SessionPtr SessionManager::create(uint32_t channelId, double timeoutMs, int64_t nowMs, StatusCode* refused) {
     auto s = std::make_shared<Session>();
     s->sessionId = NodeId(1, randomGuid());
+    static std::atomic<uint32_t> scopes{0};
+    do s->scope = scopes.fetch_add(1, std::memory_order_relaxed) + 1; while (s->scope == 0);
     s->authenticationToken = NodeId(0, randomGuid());
     s->serverNonce = randomBytes(32);
     s->timeoutMs = timeoutMs;

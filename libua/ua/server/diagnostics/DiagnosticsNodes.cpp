@@ -135,10 +135,12 @@ void setFieldChildren(AddressSpace& space, uint32_t parent, std::function<std::o
 struct Builder {
     AddressSpace& space;
     std::vector<NodeId>& added;
+    uint32_t sessionScope = 0;  // every node added belongs to this Session (users/NodeVisibility.h)
     StatusCode status = status::Good;
 
     void add(Node n, const NodeId& parent, uint32_t reference, uint32_t type) {
         if (status.isBad()) return;
+        n.sessionScope = sessionScope;
         const NodeId id = n.nodeId;
         status = space.addNode(std::move(n));
         if (status.isBad()) return;
@@ -191,7 +193,8 @@ struct Builder {
 std::vector<NodeId> addSessionObject(AddressSpace& space, const SessionPtr& session, const String& sessionName,
                                      ServerDiagnostics* diagnostics, StatusCode* result) {
     std::vector<NodeId> added;
-    Builder b{space, added};
+    // The object and everything below it: visible to its own Session and to SecurityAdmin only.
+    Builder b{space, added, session->scope};
     const NodeId& sid = session->sessionId;
     const std::string prefix = sid.idType() == NodeId::IdType::Guid ? sid.guid().toString() : sid.toString();
     Node object;

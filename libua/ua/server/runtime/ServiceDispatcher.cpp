@@ -148,6 +148,7 @@ ServiceContext serviceContext(RequestContext& ctx, DateTime now) {
                       &ctx.session->view, now};
     sc.roles = ctx.session->roles.load(std::memory_order_relaxed);
     sc.permissions = ctx.session->permissions.load(std::memory_order_relaxed);
+    sc.sessionScope = ctx.session->scope;
     return sc;
 }
 

@@ -5,6 +5,7 @@
 #include "ua/server/addressspace/NodeAttributes.h"
 #include "ua/server/common/NumericRange.h"
 #include "ua/server/common/ValueCheck.h"
+#include "ua/server/users/NodeVisibility.h"
 #include "ua/server/users/Roles.h"
 
 #include <cmath>
@@ -103,7 +104,7 @@ void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now, bool isV
 
 void readValueInto(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps, DataValue& out) {
     const Node* node = ctx.addressSpace.find(item.nodeId);
-    if (!node) { out = failed(status::BadNodeIdUnknown); return; }
+    if (!node || !nodeVisible(*node, ctx.sessionScope, ctx.roles)) { out = failed(status::BadNodeIdUnknown); return; }
     if (!validAttributeId(item.attributeId)) { out = failed(status::BadAttributeIdInvalid); return; }
     const auto attribute = AttributeId(item.attributeId);
     if (!hasAttribute(*node, attribute)) { out = failed(status::BadAttributeIdInvalid); return; }
@@ -267,7 +268,7 @@ void handleWrite(ServiceContext& ctx, const WriteRequest& req, WriteResponse& re
         const WriteValue& w = req.nodesToWrite[i];
         StatusCode& result = resp.results[i];
         const Node* node = ctx.addressSpace.find(w.nodeId);
-        if (!node) { result = status::BadNodeIdUnknown; continue; }
+        if (!node || !nodeVisible(*node, ctx.sessionScope, ctx.roles)) { result = status::BadNodeIdUnknown; continue; }
         if (!validAttributeId(w.attributeId) || !hasAttribute(*node, AttributeId(w.attributeId))) {
             result = status::BadAttributeIdInvalid;
             continue;

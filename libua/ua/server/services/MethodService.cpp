@@ -4,6 +4,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/MethodHandler.h"
 #include "ua/server/common/ValueCheck.h"
+#include "ua/server/users/NodeVisibility.h"
 #include "ua/server/users/Roles.h"
 
 #include <QThread>
@@ -138,7 +139,10 @@ std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResp
         const CallMethodRequest& m = req.methodsToCall[i];
         CallMethodResult& r = resp.results[i];
         const NodeIndex object = s.indexOf(m.objectId);
-        if (object == kNoNode) { r.statusCode = status::BadNodeIdUnknown; continue; }
+        if (object == kNoNode || !nodeVisible(s.node(object), sc.sessionScope, sc.roles)) {
+            r.statusCode = status::BadNodeIdUnknown;
+            continue;
+        }
         const NodeClass oc = s.node(object).nodeClass;
         if (oc != NodeClass::Object && oc != NodeClass::ObjectType) { r.statusCode = status::BadNodeIdInvalid; continue; }
         const NodeIndex method = s.indexOf(m.methodId);

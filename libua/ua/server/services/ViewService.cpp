@@ -1,6 +1,7 @@
 #include "ua/server/services/ViewService.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/users/NodeVisibility.h"
 
 #include <algorithm>
 #include <cstring>
@@ -81,7 +82,10 @@ BrowseResult browseOne(ServiceContext& ctx, const BrowseDescription& d, uint32_t
     BrowseResult result;
     const AddressSpace& s = ctx.addressSpace;
     const NodeIndex node = s.indexOf(d.nodeId);
-    if (node == kNoNode) { result.statusCode = status::BadNodeIdUnknown; return result; }
+    if (node == kNoNode || !nodeVisible(s.node(node), ctx.sessionScope, ctx.roles)) {
+        result.statusCode = status::BadNodeIdUnknown;
+        return result;
+    }
     if (int32_t(d.browseDirection) < 0 || d.browseDirection > BrowseDirection::Both) {
         result.statusCode = status::BadBrowseDirectionInvalid;
         return result;
@@ -97,6 +101,7 @@ BrowseResult browseOne(ServiceContext& ctx, const BrowseDescription& d, uint32_t
         if (d.browseDirection == BrowseDirection::Inverse && r.isForward) continue;
         if (!typeMatches(s, r.referenceType, wanted, d.includeSubtypes)) continue;
         if (d.nodeClassMask && !(d.nodeClassMask & uint32_t(s.node(r.target).nodeClass))) continue;
+        if (!nodeVisible(s.node(r.target), ctx.sessionScope, ctx.roles)) continue;
         found.push_back(describe(s, r, d.resultMask));
     }
     if (maxReferences && found.size() > maxReferences) {
@@ -200,10 +205,14 @@ void handleBrowseNext(ServiceContext& ctx, const BrowseNextRequest& req, BrowseN
 
 namespace {
 
-BrowsePathResult translate(const AddressSpace& s, const BrowsePath& path) {
+BrowsePathResult translate(const ServiceContext& ctx, const BrowsePath& path) {
     BrowsePathResult result;
+    const AddressSpace& s = ctx.addressSpace;
     const NodeIndex start = s.indexOf(path.startingNode);
-    if (start == kNoNode) { result.statusCode = status::BadNodeIdUnknown; return result; }
+    if (start == kNoNode || !nodeVisible(s.node(start), ctx.sessionScope, ctx.roles)) {
+        result.statusCode = status::BadNodeIdUnknown;
+        return result;
+    }
     const auto& elements = path.relativePath.elements;
     if (elements.empty()) { result.statusCode = status::BadNothingToDo; return result; }
     for (std::size_t i = 0; i + 1 < elements.size(); ++i)
@@ -222,6 +231,7 @@ BrowsePathResult translate(const AddressSpace& s, const BrowsePath& path) {
                 if (r.isForward == e.isInverse) continue;
                 if (!typeMatches(s, r.referenceType, wanted, e.includeSubtypes)) continue;
                 if (!anyName && !(s.node(r.target).browseName == e.targetName)) continue;
+                if (!nodeVisible(s.node(r.target), ctx.sessionScope, ctx.roles)) continue;
                 if (seen.insert(r.target).second) next.push_back(r.target);
             }
         }
@@ -249,7 +259,7 @@ void handleTranslateBrowsePathsToNodeIds(ServiceContext& ctx, const TranslateBro
     }
     resp.results = Array<BrowsePathResult>::emptyArray();
     resp.results.reserve(req.browsePaths.size());
-    for (const BrowsePath& p : req.browsePaths) resp.results.push_back(translate(ctx.addressSpace, p));
+    for (const BrowsePath& p : req.browsePaths) resp.results.push_back(translate(ctx, p));
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
 }
 

@@ -5,6 +5,7 @@
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/subscriptions/HomeDispatch.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
+#include "ua/server/users/NodeVisibility.h"
 
 #include <algorithm>
 #include <cmath>
@@ -95,6 +96,13 @@ MonitoredItemCreateResult createOne(SessionSubscriptions& ss, Subscription& sub,
     if (!validMode(in.monitoringMode)) { r.statusCode = status::BadMonitoringModeInvalid; return r; }
     const ReadValueId& what = in.itemToMonitor;
     ServiceContext rc{space, nullptr, defaultOperationLimits(), nullptr, DateTime::now()};
+    // Whether the node exists for this user (a session-scoped node of another Session does not:
+    // Bad_NodeIdUnknown); its RolePermissions are checked at each sample instead.
+    const SubscriptionOwner::UserAccess user = ss.userAccess();
+    if (const Node* n = space.find(what.nodeId); n && !nodeVisible(*n, user.sessionScope, user.roles)) {
+        r.statusCode = status::BadNodeIdUnknown;
+        return r;
+    }
     const DataValue probe = readValue(rc, what, TimestampsToReturn::Neither);
     if (probe.hasStatus && failsCreation(probe.status)) { r.statusCode = probe.status; return r; }
     const NodeIndex index = space.indexOf(what.nodeId);

@@ -13,6 +13,7 @@ SessionSubscriptions::SessionSubscriptions(SubscriptionScheduler& home, NodeId s
       m_sessionId(std::move(sessionId)), m_user(std::move(user)), m_session(std::move(session)) {
     // With a Session, nothing is readable until its roles have been read (should it be gone already).
     const std::weak_ptr<Session> none;
+    if (const auto s = m_session.lock()) m_sessionScope = s->scope;
     if (m_session.owner_before(none) || none.owner_before(m_session)) {
         m_roles.store(0, std::memory_order_relaxed);
         m_permissions.store(0, std::memory_order_relaxed);

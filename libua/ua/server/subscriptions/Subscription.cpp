@@ -107,6 +107,7 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
     ServiceContext ctx{space, nullptr, defaultOperationLimits(), nullptr, now};
     ctx.roles = user.roles;
     ctx.permissions = user.permissions;
+    ctx.sessionScope = user.sessionScope;
     return readValue(ctx, item.itemToMonitor, item.timestamps);
 }
 

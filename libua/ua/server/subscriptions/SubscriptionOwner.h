@@ -34,9 +34,11 @@ public:
     struct UserAccess {
         uint32_t roles = ~uint32_t(0);
         uint32_t permissions = ~uint32_t(0);
+        uint32_t sessionScope = 0;  // the Session's Session::scope (users/NodeVisibility.h)
     };
     UserAccess userAccess() const {
-        return UserAccess{m_roles.load(std::memory_order_relaxed), m_permissions.load(std::memory_order_relaxed)};
+        return UserAccess{m_roles.load(std::memory_order_relaxed), m_permissions.load(std::memory_order_relaxed),
+                          m_sessionScope};
     }
 
     // --- Used by Subscription ---
@@ -66,6 +68,7 @@ protected:
     const SubscriptionConfig* m_config;  // the home's
     std::atomic<uint32_t> m_roles{~uint32_t(0)};  // userAccess(): the last seen
     std::atomic<uint32_t> m_permissions{~uint32_t(0)};
+    uint32_t m_sessionScope = 0;  // set once, when the owner is made for its Session
 };
 
 } // namespace ua
