@@ -4,8 +4,8 @@
 // One ClientSubscription (100 ms) with ClientMonitoredItems on Demo.Simulation.Ramp (its update
 // rate written to 100 ms) and on Demo.Scalars.Int32 (written by the script), a
 // ClientMonitoredItemGroup, raw CreateMonitoredItems calls with bad filters, ModifySubscription,
-// SetPublishingMode, the ServerCapabilities limits, and the sequence numbers of every
-// NotificationMessage. Prints one JSON object {ok, checks: {name: {ok, detail}}}; exits 1 on failure.
+// SetPublishingMode, the ServerCapabilities limits, the Server's GetMonitoredItems and ResendData
+// Methods, and the sequence numbers of every NotificationMessage. Prints one JSON object {ok, checks: {name: {ok, detail}}}; exits 1 on failure.
 "use strict";
 const log = (...a) => process.stderr.write(a.join(" ") + "\n");
 console.log = console.info = console.warn = console.debug = log;
@@ -123,6 +123,27 @@ async function main(url) {
         await sleep(2500);
         check("keep-alives while publishing is disabled", keepAlives > before, `${before} -> ${keepAlives}`);
         await session.setPublishingMode(true, [sub.subscriptionId]);
+
+        // OPC 10000-5 9.1 GetMonitoredItems and 9.2 ResendData, Methods of the Server object.
+        const items = await session.getMonitoredItems(sub.subscriptionId);
+        const serverHandles = Array.from(items.serverHandles || []), clientHandles = Array.from(items.clientHandles || []);
+        check("GetMonitoredItems", serverHandles.includes(rampItem.monitoredItemId) && serverHandles.includes(intItem.monitoredItemId) &&
+              serverHandles.length === clientHandles.length, `${JSON.stringify(serverHandles)} ${JSON.stringify(clientHandles)}`);
+        const call = (methodId, subscriptionId, s = session) => s.call({ objectId: "i=2253", methodId,
+            inputArguments: [{ dataType: DataType.UInt32, value: subscriptionId }] });
+        const unknown = await call("i=11492", 987654);
+        check("GetMonitoredItems of an unknown id", unknown.statusCode === StatusCodes.BadSubscriptionIdInvalid, unknown.statusCode.toString());
+        const count = written.length;
+        const resent = await call("i=12873", sub.subscriptionId);
+        await sleep(800);
+        check("ResendData", resent.statusCode === StatusCodes.Good && written.length === count + 1 &&
+              written[written.length - 1] === written[count - 1], `${resent.statusCode.toString()} ${JSON.stringify(written.slice(count - 1))}`);
+        const other = await client.createSession();
+        const foreign = await call("i=11492", sub.subscriptionId, other);
+        const foreignResend = await call("i=12873", sub.subscriptionId, other);
+        check("Subscription Methods from another Session", foreign.statusCode === StatusCodes.BadUserAccessDenied &&
+              foreignResend.statusCode === StatusCodes.BadUserAccessDenied, `${foreign.statusCode.toString()} ${foreignResend.statusCode.toString()}`);
+        await other.close();
 
         await sub.terminate();
         const gone = await session.deleteSubscriptions({ subscriptionIds: [sub.subscriptionId] });

@@ -1,7 +1,7 @@
 // node-opcua's client (a real peer) against our server's Subscription and MonitoredItem services:
 // client_subscriptions.js subscribes to demo variables through ClientSubscription,
 // ClientMonitoredItem and ClientMonitoredItemGroup and checks values, counts, sequence numbers,
-// revisions and bad filters.
+// revisions, bad filters, and the Server's GetMonitoredItems and ResendData Methods.
 #include "NodeScript.h"
 #include "ua/server/runtime/Server.h"
 
@@ -24,7 +24,7 @@ void TestNodeSubscriptions::nodeOpcuaClientSubscribes() {
     ua::Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     const ua::test::NodeScriptResult node = ua::test::runNodeScript(QStringLiteral("client_subscriptions.js"), {server.endpointUrl()});
-    ua::test::verifyNodeChecks(node, 14);
+    ua::test::verifyNodeChecks(node, 18);
     if (QTest::currentTestFailed()) return;
     QTRY_COMPARE(server.subscriptionRegistry().subscriptionCount(), 0);
 }

@@ -12,6 +12,7 @@
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/EventRouter.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
+#include "ua/server/subscriptions/SubscriptionMethods.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 #include "ua/transport/EpollEventDispatcher.h"
 #include "ua/Version.h"
@@ -106,6 +107,7 @@ void Server::buildAddressSpace() {
                                 EncodingLimits::defaults());
     if (s.isGood()) s = installSubscriptionCapabilities(space, m_config.subscriptions);
     if (s.isGood()) s = installDiagnosticsNodes(space, *m_diagnostics);
+    if (s.isGood()) s = installSubscriptionMethods(space, *m_subscriptionRegistry);
     if (s.isGood() && m_config.auditing) {  // OPC 10000-5 6.3.1 Server.Auditing: audit events are raised
         Node* auditing = space.findMutable(NodeId(id::Server_Auditing));
         if (auditing && auditing->value) auditing->value->store(DataValue(Variant(true)));
