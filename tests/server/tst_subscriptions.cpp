@@ -241,6 +241,8 @@ private slots:
     void housekeepingLetsGoOfEmptyClosedSessionsOnly();
     void sessionDiagnosticsCountTheServices();
     void subscriptionDiagnosticsCountRepublishTransferAndDiscards();
+    void emptiedQueuesSendNoEarlyKeepAlive_data();
+    void emptiedQueuesSendNoEarlyKeepAlive();
 };
 
 void TestSubscriptions::subscriptionParametersAreRevised_data() {
@@ -1795,6 +1797,57 @@ void TestSubscriptions::subscriptionDiagnosticsCountRepublishTransferAndDiscards
     QCOMPARE(s1.transferSubscriptionsCount.errorCount, 0u);
     QCOMPARE(s0.republishCount.totalCount, 2u);
     QCOMPARE(s0.republishCount.errorCount, 1u);
+}
+
+void TestSubscriptions::emptiedQueuesSendNoEarlyKeepAlive_data() {
+    QTest::addColumn<int>("how");
+    QTest::newRow("SetMonitoringMode Disabled") << 0;
+    QTest::newRow("SetMonitoringMode Sampling") << 1;
+    QTest::newRow("DeleteMonitoredItems") << 2;
+}
+
+// 5.14.1.2: NotificationsAvailable is FALSE once the only queued value is gone (its item disabled,
+// set to Sampling or deleted): the next expiry counts the keep-alive counter down, and the
+// keep-alive goes out maxKeepAliveCount expiries after the last message, not at that expiry.
+void TestSubscriptions::emptiedQueuesSendNoEarlyKeepAlive() {
+    QFETCH(int, how);
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(100, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    const auto item = f.createItem(sub, d, 50);
+    QVERIFY(item.statusCode.isGood());
+    f.publish(1);
+    f.publish(2);
+    f.advanceMs(100);  // the initial value
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(notifications(f.responses[0].response).size(), std::size_t(1));
+    f.write(d, 7.0);
+    f.advanceMs(60);  // sampled at +112.5 ms: queued for the expiry at +200 ms
+    QCOMPARE(f.ss().find(sub)->item(item.monitoredItemId)->queued(), std::size_t(1));
+    if (how == 2) {
+        DeleteMonitoredItemsRequest req;
+        req.subscriptionId = sub;
+        req.monitoredItemIds = Array<uint32_t>{item.monitoredItemId};
+        DeleteMonitoredItemsResponse resp;
+        deleteMonitoredItems(f.ss(), req, resp, f.nowUs);
+        QCOMPARE(resp.results, (Array<StatusCode>{status::Good}));
+    } else {
+        SetMonitoringModeRequest req;
+        req.subscriptionId = sub;
+        req.monitoringMode = how == 0 ? MonitoringMode::Disabled : MonitoringMode::Sampling;
+        req.monitoredItemIds = Array<uint32_t>{item.monitoredItemId};
+        SetMonitoringModeResponse resp;
+        setMonitoringMode(f.ss(), req, resp, f.nowUs);
+        QCOMPARE(resp.results, (Array<StatusCode>{status::Good}));
+    }
+    f.advanceMs(40);  // the expiry at +200 ms: nothing to send
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    f.advanceMs(399);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    f.advanceMs(1);  // +600 ms: the 5th expiry after the message at +100 ms
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QVERIFY(isKeepAlive(f.responses[1].response));
+    QCOMPARE(f.ss().find(sub)->counters.keepAliveCount, uint64_t(1));
 }
 
 UA_TEST_GUILESS_MAIN(TestSubscriptions)

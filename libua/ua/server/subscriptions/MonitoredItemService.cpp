@@ -261,6 +261,7 @@ void deleteMonitoredItems(SessionSubscriptions& ss, const DeleteMonitoredItemsRe
     resp.diagnosticInfos = Array<DiagnosticInfo>::emptyArray();
     for (uint32_t id : req.monitoredItemIds)
         resp.results.push_back(sub->removeItem(id) ? StatusCode(status::Good) : StatusCode(status::BadMonitoredItemIdInvalid));
+    sub->recheckNotificationsAvailable();  // 5.14.1.2: the deleted items' queued values are gone
 }
 
 void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest& req, SetMonitoringModeResponse& resp,
@@ -292,6 +293,8 @@ void setMonitoringMode(SessionSubscriptions& ss, const SetMonitoringModeRequest&
         (void)nowUs;
         resp.results.push_back(status::Good);
     }
+    // 5.14.1.2: a Disabled item keeps nothing queued, a Sampling one reports nothing (untriggered).
+    if (req.monitoringMode != MonitoringMode::Reporting) sub->recheckNotificationsAvailable();
 }
 
 void setTriggering(SessionSubscriptions& ss, const SetTriggeringRequest& req, SetTriggeringResponse& resp, int64_t) {

@@ -17,7 +17,7 @@ namespace ua {
 
 namespace {
 
-// An item that reports: Reporting, or Sampling and triggered (5.13.1.6).
+// An item that reports its queues (data or events): Reporting, or Sampling and triggered (5.13.1.6).
 bool reportsEvents(const MonitoredItem& item) {
     return item.mode == MonitoringMode::Reporting || (item.mode == MonitoringMode::Sampling && item.triggered);
 }
@@ -221,6 +221,17 @@ void Subscription::resetLifetimeCounter() {
 }
 
 void Subscription::notificationQueued() { markReportable(m_owner->home().now()); }
+
+void Subscription::recheckNotificationsAvailable() {
+    if (!m_notificationsAvailable && !m_moreNotifications) return;
+    for (const MonitoredItem* item : m_itemOrder)
+        if ((item->hasQueued() || item->hasQueuedEvents()) && reportsEvents(*item)) return;
+    // Nothing to report: the armed expiry (the next one) now only counts the counters down, and
+    // armNext() times the ones after it as it does for an idle Subscription.
+    catchUp(m_owner->home().now());
+    m_notificationsAvailable = false;
+    m_moreNotifications = false;
+}
 
 void Subscription::markReportable(int64_t atUs) {
     // The expiries before this change had nothing to report: count them first (every state

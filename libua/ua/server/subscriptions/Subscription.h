@@ -131,6 +131,13 @@ public:
     void sampleNow(MonitoredItem& item);
     // Marks that some item queued something that is to be reported (the next expiry sends it).
     void notificationQueued();
+    // NotificationsAvailable (5.14.1.2) again after queued values went unsent: an item set to
+    // Disabled or Sampling (SetMonitoringMode) or deleted (DeleteMonitoredItems). When no item to
+    // report (Reporting, or Sampling and triggered) has anything queued it is FALSE (and so is
+    // MoreNotifications): the next expiry counts the keep-alive counter down and the keep-alive goes
+    // out maxKeepAliveCount expiries after the last message, not early. One walk of the items per
+    // service call, none per expiry or sample.
+    void recheckNotificationsAvailable();
     // atUs: when the triggering item queued (scheduler clock, us).
     void itemTriggered(MonitoredItem& triggering, int64_t atUs);
 
