@@ -243,6 +243,7 @@ private slots:
     void subscriptionDiagnosticsCountRepublishTransferAndDiscards();
     void emptiedQueuesSendNoEarlyKeepAlive_data();
     void emptiedQueuesSendNoEarlyKeepAlive();
+    void publishingDisabledKeepsPublishRequestsParked();
 };
 
 void TestSubscriptions::subscriptionParametersAreRevised_data() {
@@ -1848,6 +1849,52 @@ void TestSubscriptions::emptiedQueuesSendNoEarlyKeepAlive() {
     QCOMPARE(f.responses.size(), std::size_t(2));
     QVERIFY(isKeepAlive(f.responses[1].response));
     QCOMPARE(f.ss().find(sub)->counters.keepAliveCount, uint64_t(1));
+}
+
+// 5.14.1.2 (NORMAL, Receive Publish Request, PublishingEnabled FALSE): a Publish request is queued
+// even with MoreNotifications set; the keep-alives come when due and say moreNotifications false.
+// Enabled again, the next expiry sends the rest.
+void TestSubscriptions::publishingDisabledKeepsPublishRequestsParked() {
+    SubscriptionFixture f;
+    CreateSubscriptionRequest req;
+    req.requestedPublishingInterval = 100;
+    req.requestedMaxKeepAliveCount = 5;
+    req.requestedLifetimeCount = 50;
+    req.maxNotificationsPerPublish = 1;
+    req.publishingEnabled = true;
+    CreateSubscriptionResponse resp;
+    createSubscription(f.ss(), req, resp, f.nowUs);
+    const uint32_t sub = resp.subscriptionId;
+    for (const char* n : {"Demo.Scalars.Double", "Demo.Scalars.Int32"})
+        QVERIFY(f.createItem(sub, f.demo(n), 50).statusCode.isGood());
+    f.publish(1);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(notifications(f.responses[0].response).size(), std::size_t(1));
+    QVERIFY(f.responses[0].response.moreNotifications);
+    SetPublishingModeRequest pm;
+    pm.publishingEnabled = false;
+    pm.subscriptionIds = Array<uint32_t>{sub};
+    SetPublishingModeResponse pmr;
+    setPublishingMode(f.ss(), pm, pmr, f.nowUs);
+    QCOMPARE(pmr.results, (Array<StatusCode>{status::Good}));
+    f.publish(2);
+    f.publish(3);
+    QCOMPARE(f.responses.size(), std::size_t(1));  // parked
+    f.advanceMs(499);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    f.advanceMs(1);  // +600 ms: the keep-alive
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    QVERIFY(isKeepAlive(f.responses[1].response));
+    QVERIFY(!f.responses[1].response.moreNotifications);
+    QCOMPARE(f.responses[1].requestHandle, 2u);
+    pm.publishingEnabled = true;
+    setPublishingMode(f.ss(), pm, pmr, f.nowUs);
+    QCOMPARE(f.responses.size(), std::size_t(2));
+    f.advanceMs(100);  // the next expiry sends the notification left
+    QCOMPARE(f.responses.size(), std::size_t(3));
+    QCOMPARE(notifications(f.responses[2].response).size(), std::size_t(1));
+    QVERIFY(!f.responses[2].response.moreNotifications);
 }
 
 UA_TEST_GUILESS_MAIN(TestSubscriptions)

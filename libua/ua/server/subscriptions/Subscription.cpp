@@ -437,7 +437,7 @@ bool Subscription::sendMessage(bool keepAlive, int64_t nowUs) {
         msg.sequenceNumber = m_nextSequence;  // the next number, not consumed (5.14.1.1)
         ++counters.keepAliveCount;
     }
-    r.moreNotifications = m_moreNotifications;
+    r.moreNotifications = !keepAlive && m_moreNotifications;  // a keep-alive carries no notifications
     r.availableSequenceNumbers = availableSequenceNumbers();
     ++counters.publishRequestCount;
     m_messageSent = true;

@@ -108,9 +108,14 @@ public:
     void resetLifetimeCounter();
 
     // --- Publishing (driven by SessionSubscriptions) ---
-    // A Publish request arrived while this Subscription is LATE or has more notifications: answers
-    // it now (returns true) with notifications or a keep-alive.
-    bool wantsPublishRequest() const { return m_state == State::Late || m_moreNotifications; }
+    // A Publish request arrived while this Subscription is LATE, or has more notifications with
+    // publishing enabled: answers it now (returns true) with notifications or a keep-alive. With
+    // PublishingEnabled FALSE a request is queued even with MoreNotifications set (5.14.1.2, NORMAL
+    // "Receive Publish Request"): keep-alives go out when due only. A keep-alive always says
+    // moreNotifications false; the notifications left go out once publishing is enabled again.
+    bool wantsPublishRequest() const {
+        return m_state == State::Late || (m_moreNotifications && m_params.publishingEnabled);
+    }
     bool publishNow(int64_t nowUs);
     // The timer expired without a Publish request for the final Bad_Timeout message: nothing.
     // Builds a StatusChangeNotification message with the next sequence number (Bad_Timeout on
