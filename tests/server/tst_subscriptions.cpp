@@ -244,6 +244,8 @@ private slots:
     void emptiedQueuesSendNoEarlyKeepAlive_data();
     void emptiedQueuesSendNoEarlyKeepAlive();
     void publishingDisabledKeepsPublishRequestsParked();
+    void statusValueTimestampWithoutSourceTimestamps_data();
+    void statusValueTimestampWithoutSourceTimestamps();
 };
 
 void TestSubscriptions::subscriptionParametersAreRevised_data() {
@@ -1895,6 +1897,55 @@ void TestSubscriptions::publishingDisabledKeepsPublishRequestsParked() {
     QCOMPARE(f.responses.size(), std::size_t(3));
     QCOMPARE(notifications(f.responses[2].response).size(), std::size_t(1));
     QVERIFY(!f.responses[2].response.moreNotifications);
+}
+
+void TestSubscriptions::statusValueTimestampWithoutSourceTimestamps_data() {
+    QTest::addColumn<int>("timestampsValue");  // TimestampsToReturn
+    QTest::newRow("Server") << int(TimestampsToReturn::Server);
+    QTest::newRow("Neither") << int(TimestampsToReturn::Neither);
+}
+
+// 7.10 STATUS_VALUE_TIMESTAMP: a new SourceTimestamp is a data change also when the client asked
+// for no SourceTimestamp (timestampsToReturn Server or Neither); the notifications come without it.
+void TestSubscriptions::statusValueTimestampWithoutSourceTimestamps() {
+    QFETCH(int, timestampsValue);
+    const TimestampsToReturn timestamps = TimestampsToReturn(timestampsValue);
+    SubscriptionFixture f;
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    const NodeId d = f.demo("Demo.Scalars.Double");
+    f.write(d, 10.0);
+    CreateMonitoredItemsRequest req;
+    req.subscriptionId = sub;
+    req.timestampsToReturn = timestamps;
+    MonitoredItemCreateRequest item;
+    item.itemToMonitor.nodeId = d;
+    item.itemToMonitor.attributeId = uint32_t(AttributeId::Value);
+    item.monitoringMode = MonitoringMode::Reporting;
+    item.requestedParameters.clientHandle = 77;
+    item.requestedParameters.samplingInterval = 10;
+    item.requestedParameters.queueSize = 10;
+    item.requestedParameters.discardOldest = true;
+    item.requestedParameters.filter = deadband(DeadbandType::None, 0, DataChangeTrigger::StatusValueTimestamp);
+    req.itemsToCreate = Array<MonitoredItemCreateRequest>{item};
+    CreateMonitoredItemsResponse resp;
+    createMonitoredItems(f.ss(), req, resp, f.nowUs);
+    QCOMPARE(resp.results.size(), std::size_t(1));
+    QVERIFY(resp.results[0].statusCode.isGood());
+    for (int i = 0; i < 2; ++i) {
+        f.advanceMs(10);
+        f.write(d, 10.0);  // the same value, a new SourceTimestamp
+    }
+    f.advanceMs(10);
+    f.advanceMs(10);  // no write: nothing new
+    f.publish(1);
+    f.advanceMs(1000);
+    const auto n = notifications(f.responses.at(0).response);
+    QCOMPARE(n.size(), std::size_t(3));  // the initial value and the two new SourceTimestamps
+    for (const auto& x : n) {
+        QVERIFY(!x.value.hasSourceTimestamp);
+        QVERIFY(!x.value.hasSourcePicoseconds);
+        QCOMPARE(x.value.hasServerTimestamp, timestamps == TimestampsToReturn::Server);
+    }
 }
 
 UA_TEST_GUILESS_MAIN(TestSubscriptions)

@@ -137,27 +137,35 @@ bool MonitoredItem::passesFilter(const DataValue& v) const {
 }
 
 void MonitoredItem::push(const DataValue& v, uint64_t& overflows) {
+    DataValue* slot = nullptr;  // where v went
     if (m_queue.size() < queueSize) {
         // Grows by doubling up to what the item has needed (capacity kept when drained), not to
         // queueSize at once: an item that changes once per publishing interval holds one value
         // (a queue of 30 reserved up front was 6 KB per item, 60 KB per Session of 10 items).
         m_queue.push_back(v);
-        return;
-    }
-    ++overflows;
-    if (queueSize == 1) {  // 5.13.1.5: a queue of one always holds the newest value, no overflow bit
-        m_queue.back() = v;
-        return;
-    }
-    if (discardOldest) {
-        m_queue.erase(m_queue.begin());
-        m_queue.push_back(v);
-        DataValue& first = m_queue.front();  // the oldest value left carries the bit
-        first.setStatus(withOverflow(first.hasStatus ? first.status : StatusCode()));
+        slot = &m_queue.back();
     } else {
-        DataValue& lastQueued = m_queue.back();  // the newest value replaces the last one
-        lastQueued = v;
-        lastQueued.setStatus(withOverflow(v.hasStatus ? v.status : StatusCode()));
+        ++overflows;
+        if (queueSize == 1) {  // 5.13.1.5: a queue of one always holds the newest value, no overflow bit
+            m_queue.back() = v;
+            slot = &m_queue.back();
+        } else if (discardOldest) {
+            m_queue.erase(m_queue.begin());
+            m_queue.push_back(v);
+            slot = &m_queue.back();
+            DataValue& first = m_queue.front();  // the oldest value left carries the bit
+            first.setStatus(withOverflow(first.hasStatus ? first.status : StatusCode()));
+        } else {
+            slot = &m_queue.back();  // the newest value replaces the last one
+            *slot = v;
+            slot->setStatus(withOverflow(v.hasStatus ? v.status : StatusCode()));
+        }
+    }
+    // Sampled with its SourceTimestamp (the filter compares it); sent without, as asked.
+    if (timestamps == TimestampsToReturn::Server || timestamps == TimestampsToReturn::Neither) {
+        slot->hasSourceTimestamp = slot->hasSourcePicoseconds = false;
+        slot->sourceTimestamp = {};
+        slot->sourcePicoseconds = 0;
     }
 }
 

@@ -70,7 +70,10 @@ public:
 
     // Offers a sampled value. Queues it (and returns true) when it passes the filter against the
     // last queued value; on a full queue discards per discardOldest and sets the Overflow InfoBits
-    // (5.13.1.5) unless the queue size is 1. overflows counts the discards.
+    // (5.13.1.5) unless the queue size is 1. overflows counts the discards. v carries its
+    // SourceTimestamp whatever timestampsToReturn says: the filter compares it (7.10
+    // STATUS_VALUE_TIMESTAMP, also for Server and Neither), and for Server and Neither the queued
+    // copy goes without it.
     bool offer(const DataValue& v, uint64_t& overflows);
     // sendInitialValues of TransferSubscriptions (5.14.7.2 Table 94), or a change to Reporting
     // mode: with values queued, those are sent and nothing is added; with an empty queue the last
@@ -94,7 +97,7 @@ private:
     bool passesFilter(const DataValue& v) const;
     void push(const DataValue& v, uint64_t& overflows);
 
-    std::optional<DataValue> m_last;  // the last sampled value that passed the filter
+    std::optional<DataValue> m_last;  // the last sampled value that passed the filter, with its SourceTimestamp
     // Oldest first. A vector that keeps its capacity: no allocation per sample once warm (a deque
     // allocated a block every few samples); its capacity is what the item has needed so far.
     std::vector<DataValue> m_queue;

@@ -58,14 +58,11 @@ namespace {
 int64_t toUs(double ms) { return std::max<int64_t>(1, std::llround(ms * 1000.0)); }
 
 
-void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now) {
-    const bool source = t == TimestampsToReturn::Source || t == TimestampsToReturn::Both;
+// The ServerTimestamp of a sample as the item's timestampsToReturn asks. The SourceTimestamp is
+// kept whatever it asks: STATUS_VALUE_TIMESTAMP (7.10) compares it also for Server and Neither, and
+// MonitoredItem::push leaves it out of what is queued and sent for those.
+void applyServerTimestamp(DataValue& dv, TimestampsToReturn t, DateTime now) {
     const bool server = t == TimestampsToReturn::Server || t == TimestampsToReturn::Both;
-    if (!source) {
-        dv.hasSourceTimestamp = dv.hasSourcePicoseconds = false;
-        dv.sourceTimestamp = {};
-        dv.sourcePicoseconds = 0;
-    }
     dv.hasServerPicoseconds = false;
     dv.serverPicoseconds = 0;
     if (server) dv.setServerTimestamp(now);
@@ -101,14 +98,18 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
             dv.value = Variant();
             dv.hasValue = false;
         }
-        applyTimestamps(dv, item.timestamps, now);
+        applyServerTimestamp(dv, item.timestamps, now);
         return dv;
     }
     ServiceContext ctx{space, nullptr, defaultOperationLimits(), nullptr, now};
     ctx.roles = user.roles;
     ctx.permissions = user.permissions;
     ctx.sessionScope = user.sessionScope;
-    return readValue(ctx, item.itemToMonitor, item.timestamps);
+    // With the SourceTimestamp also for Server and Neither (see applyServerTimestamp()).
+    TimestampsToReturn t = item.timestamps;
+    if (t == TimestampsToReturn::Server) t = TimestampsToReturn::Both;
+    else if (t == TimestampsToReturn::Neither) t = TimestampsToReturn::Source;
+    return readValue(ctx, item.itemToMonitor, t);
 }
 
 } // namespace
