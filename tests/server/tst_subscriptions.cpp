@@ -246,6 +246,7 @@ private slots:
     void publishingDisabledKeepsPublishRequestsParked();
     void statusValueTimestampWithoutSourceTimestamps_data();
     void statusValueTimestampWithoutSourceTimestamps();
+    void arrayDimensionsChangeIsReportedUnderADeadband();
 };
 
 void TestSubscriptions::subscriptionParametersAreRevised_data() {
@@ -1946,6 +1947,32 @@ void TestSubscriptions::statusValueTimestampWithoutSourceTimestamps() {
         QVERIFY(!x.value.hasSourcePicoseconds);
         QCOMPARE(x.value.hasServerTimestamp, timestamps == TimestampsToReturn::Server);
     }
+}
+
+// 7.22.2: under a deadband a change of an array's ArrayDimensions ({2,3} to {3,2}, the same
+// elements) is reported, as a change of its length is.
+void TestSubscriptions::arrayDimensionsChangeIsReportedUnderADeadband() {
+    SubscriptionFixture f;
+    const NodeId n = f.demo("Demo.Arrays.Double");
+    const auto matrix = [](Array<int32_t> dims) {
+        Variant v(Array<double>{1, 2, 3, 4, 5, 6});
+        v.setArrayDimensions(std::move(dims));
+        return v;
+    };
+    f.write(n, matrix(Array<int32_t>{2, 3}));
+    const uint32_t sub = f.createSubscription(1000, 5, 50);
+    QVERIFY(f.createItem(sub, n, 10, 10, deadband(DeadbandType::Absolute, 1)).statusCode.isGood());
+    f.advanceMs(10);
+    f.write(n, matrix(Array<int32_t>{3, 2}));
+    f.advanceMs(10);
+    f.write(n, matrix(Array<int32_t>{3, 2}));  // the same again
+    f.advanceMs(10);
+    f.publish(1);
+    f.advanceMs(1000);
+    const std::vector<Variant> v = notifiedValues(f.responses.at(0).response);
+    QCOMPARE(v.size(), std::size_t(2));
+    QVERIFY(v[0].arrayDimensions() == (Array<int32_t>{2, 3}));
+    QVERIFY(v[1].arrayDimensions() == (Array<int32_t>{3, 2}));
 }
 
 UA_TEST_GUILESS_MAIN(TestSubscriptions)

@@ -60,11 +60,15 @@ bool sameElement(const T& x, const T& y) {
 // but a float or double NaN equals NaN (only entering NaN is a change: one notification, not one per
 // sample), null and empty arrays of one DataType are equal, and so are null and empty Strings and
 // ByteStrings (also as array elements).
+// The ArrayDimensions of two values are the same (null and empty: both none).
+bool sameDimensions(const Variant& a, const Variant& b) {
+    return static_cast<const std::vector<int32_t>&>(a.arrayDimensions()) ==
+           static_cast<const std::vector<int32_t>&>(b.arrayDimensions());
+}
+
 bool sameForDataChange(const Variant& a, const Variant& b) {
     if (a.storage().index() != b.storage().index()) return false;
-    const auto& da = static_cast<const std::vector<int32_t>&>(a.arrayDimensions());
-    const auto& db = static_cast<const std::vector<int32_t>&>(b.arrayDimensions());
-    if (da != db) return false;
+    if (!sameDimensions(a, b)) return false;
     return std::visit(
         [&](const auto& x) -> bool {
             using T = std::decay_t<decltype(x)>;
@@ -90,7 +94,8 @@ bool deadbandExceeded(double a, double b, double deadband) {
 }
 
 // 7.22.2: a change is reported when |last - new| exceeds the deadband (for arrays: any element;
-// a change of the array's length is always reported).
+// a change of the array's length or of its ArrayDimensions, e.g. {2,3} to {3,2}, is always
+// reported).
 bool exceedsDeadband(const Variant& last, const Variant& next, double deadband) {
     if (last.isScalar() && next.isScalar()) {
         double a = 0, b = 0;
@@ -98,6 +103,7 @@ bool exceedsDeadband(const Variant& last, const Variant& next, double deadband) 
             return !sameForDataChange(last, next);
         return deadbandExceeded(a, b, deadband);
     }
+    if (!sameDimensions(last, next)) return true;
     std::vector<double> a, b;
     if (!numericElements(last, a) || !numericElements(next, b)) return !sameForDataChange(last, next);
     if (a.size() != b.size()) return true;
