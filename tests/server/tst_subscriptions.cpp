@@ -247,6 +247,7 @@ private slots:
     void statusValueTimestampWithoutSourceTimestamps_data();
     void statusValueTimestampWithoutSourceTimestamps();
     void arrayDimensionsChangeIsReportedUnderADeadband();
+    void diagnosticsShowTheRequestedMaxNotificationsPerPublish();
 };
 
 void TestSubscriptions::subscriptionParametersAreRevised_data() {
@@ -1973,6 +1974,32 @@ void TestSubscriptions::arrayDimensionsChangeIsReportedUnderADeadband() {
     QCOMPARE(v.size(), std::size_t(2));
     QVERIFY(v[0].arrayDimensions() == (Array<int32_t>{2, 3}));
     QVERIFY(v[1].arrayDimensions() == (Array<int32_t>{3, 2}));
+}
+
+// OPC 10000-5 12.15: SubscriptionDiagnostics.maxNotificationsPerPublish is what the Subscription
+// was created with (0: no limit), while messages are still split at the server's cap.
+void TestSubscriptions::diagnosticsShowTheRequestedMaxNotificationsPerPublish() {
+    SubscriptionConfig c;
+    c.maxNotificationsPerPublish = 1;
+    SubscriptionFixture f(c);
+    CreateSubscriptionRequest req;
+    req.requestedPublishingInterval = 100;
+    req.requestedMaxKeepAliveCount = 5;
+    req.requestedLifetimeCount = 50;
+    req.maxNotificationsPerPublish = 0;
+    req.publishingEnabled = true;
+    CreateSubscriptionResponse resp;
+    createSubscription(f.ss(), req, resp, f.nowUs);
+    for (const char* n : {"Demo.Scalars.Double", "Demo.Scalars.Int32"})
+        QVERIFY(f.createItem(resp.subscriptionId, f.demo(n), 50).statusCode.isGood());
+    const auto diag = f.ss().diagnostics();
+    QCOMPARE(diag.size(), std::size_t(1));
+    QCOMPARE(diag[0].maxNotificationsPerPublish, 0u);
+    f.publish(1);
+    f.advanceMs(100);
+    QCOMPARE(f.responses.size(), std::size_t(1));
+    QCOMPARE(notifications(f.responses[0].response).size(), std::size_t(1));  // split at the cap
+    QVERIFY(f.responses[0].response.moreNotifications);
 }
 
 UA_TEST_GUILESS_MAIN(TestSubscriptions)

@@ -275,7 +275,7 @@ std::vector<SubscriptionDiagnosticsDataType> SessionSubscriptions::diagnostics()
         d.publishingInterval = s->parameters().publishingIntervalMs;
         d.maxKeepAliveCount = s->parameters().maxKeepAliveCount;
         d.maxLifetimeCount = s->parameters().lifetimeCount;
-        d.maxNotificationsPerPublish = s->parameters().maxNotificationsPerPublish;
+        d.maxNotificationsPerPublish = s->parameters().requestedMaxNotificationsPerPublish;  // 0: no limit
         d.publishingEnabled = s->parameters().publishingEnabled;
         d.modifyCount = uint32_t(c.modifyCount);
         d.enableCount = uint32_t(c.enableCount);

@@ -129,6 +129,7 @@ Subscription::Parameters Subscription::revise(const SubscriptionConfig& c, doubl
     }
     p.maxKeepAliveCount = ka;
     p.lifetimeCount = uint32_t(lt);
+    p.requestedMaxNotificationsPerPublish = maxNotifications;
     p.maxNotificationsPerPublish = maxNotifications;
     if (c.maxNotificationsPerPublish && (maxNotifications == 0 || maxNotifications > c.maxNotificationsPerPublish))
         p.maxNotificationsPerPublish = c.maxNotificationsPerPublish;

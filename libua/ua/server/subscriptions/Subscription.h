@@ -79,7 +79,12 @@ public:
         double publishingIntervalMs = 0;
         uint32_t lifetimeCount = 0;
         uint32_t maxKeepAliveCount = 0;
+        // The split of NotificationMessages: the client's value capped at
+        // SubscriptionConfig::maxNotificationsPerPublish (a client's 0, "no limit", gets the cap).
         uint32_t maxNotificationsPerPublish = 0;
+        // What the client asked for (0: no limit); SubscriptionDiagnostics shows it (OPC 10000-5
+        // 12.15: the value the Subscription was created or modified with).
+        uint32_t requestedMaxNotificationsPerPublish = 0;
         bool publishingEnabled = true;
         uint8_t priority = 0;
     };
