@@ -20,10 +20,14 @@ std::shared_ptr<SessionSubscriptions> sessionSubscriptions(SubscriptionContext& 
     auto created = std::make_shared<SessionSubscriptions>(*home, s.sessionId, lockedTransferUser(s), ctx.session);
     std::shared_ptr<SessionSubscriptions> expected;
     if (!s.subscriptions.compare_exchange_strong(expected, created)) return expected;
-    // An ActivateSession meanwhile saw no SessionSubscriptions to tell. Its user is read under
-    // activationMutex: an ActivateSession after this read finds the object installed.
+    // An ActivateSession meanwhile saw no SessionSubscriptions to tell. The user is read and
+    // stored under activationMutex, as ActivateSession stores it: the later of the two leaves the
+    // latest user (an ActivateSession after this finds the object installed).
     created->accessChanged();
-    created->setTransferUser(lockedTransferUser(s));
+    {
+        std::lock_guard lock(s.activationMutex);
+        created->setTransferUser(transferUser(s));
+    }
     home->adopt(created);
     return created;
 }
