@@ -12,6 +12,11 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include "TestMain.h"
 #include <set>
 
@@ -44,6 +49,7 @@ class TestAdmission : public QObject {
 private slots:
     void initTestCase();
     void helloBeyondHandshakesIsTooBusyAfterADelay();
+    void refusedPeerThatKeepsItsSideOpenIsDroppedAfterTwoSeconds();
     void handshakeEndsWithActivation();
     void connectionsBeyondMaxChannelsAreTooBusy();
     void createSessionBeyondPendingIsTooBusy();
@@ -66,6 +72,46 @@ private:
 void TestAdmission::initTestCase() {
     qRegisterMetaType<ua::ClientState>();
     qRegisterMetaType<ua::StatusCode>();
+}
+
+// After the ERR the server shuts its side down and waits for the peer's close; a peer that never
+// closes is dropped 2 s later (a deadline of the connection's housekeeping timer).
+void TestAdmission::refusedPeerThatKeepsItsSideOpenIsDroppedAfterTwoSeconds() {
+    ServerConfig cfg = admissionServerConfig();
+    cfg.admission.maxHandshakes = 1;
+    cfg.admission.busyDelayMs = 100;
+    auto server = start(cfg);
+    QVERIFY(server);
+    RawClient a;
+    QVERIFY(a.connectTo(server->port()) && a.openChannel());
+    // A plain socket (a QTcpSocket closes itself when the peer shuts its side down).
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(fd >= 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(server->port());
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QVERIFY(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0);
+    QTRY_COMPARE(server->channelCount.load(), 2);
+    QElapsedTimer t;
+    t.start();
+    const QByteArray hello = RawClient::hello();
+    QCOMPARE(::send(fd, hello.constData(), std::size_t(hello.size()), 0), ssize_t(hello.size()));
+    // The ERR, then the server's end of the stream; this side stays open.
+    QByteArray got;
+    char buf[256];
+    while (t.elapsed() < 3000) {
+        QTest::qWait(20);
+        const ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n > 0) got.append(buf, qsizetype(n));
+        if (n == 0) break;
+    }
+    QVERIFY(got.startsWith("ERRF"));
+    QCOMPARE(server->channelCount.load(), 2);  // still waiting for this side's close
+    QTRY_COMPARE_WITH_TIMEOUT(server->channelCount.load(), 1, 3000);
+    QVERIFY2(t.elapsed() >= 1900, qPrintable(QString::number(t.elapsed())));
+    ::close(fd);
+    QVERIFY(a.getEndpoints());
 }
 
 void TestAdmission::helloBeyondHandshakesIsTooBusyAfterADelay() {

@@ -103,7 +103,7 @@ void ServerConnection::armHousekeeping() {
         m_idleCheckMs = monotonicMs() + kIdleCheckMs;
         m_bytesQueuedAtCheck = m_bytesQueued;
     }
-    due = std::min({due, m_idleCheckMs, m_helloDeadlineMs, m_handshakeDeadlineMs});
+    due = std::min({due, m_idleCheckMs, m_helloDeadlineMs, m_handshakeDeadlineMs, m_busyRefusalMs});
     if (due >= m_housekeepingDueMs) return;
     m_housekeepingDueMs = due;
     const int64_t wait = std::clamp<int64_t>(due - monotonicMs(), 0, INT32_MAX);
@@ -122,8 +122,15 @@ void ServerConnection::disarmDeadline(int64_t& deadlineMs) {
 
 void ServerConnection::onHousekeeping() {
     m_housekeepingDueMs = kNever;
-    if (m_closing) return;
     const int64_t now = monotonicMs();
+    if (m_closing) {
+        if (m_deleteDueMs <= now) deleteLater();  // a peer that never closed its side
+        return;
+    }
+    if (m_busyRefusalMs <= now) {
+        m_busyRefusalMs = kNever;
+        return fail(status::BadTcpServerTooBusy, m_busyReason);
+    }
     if (m_helloDeadlineMs <= now) {
         m_helloDeadlineMs = kNever;
         if (!m_channel && !m_readPaused) return helloTimedOut();
@@ -272,12 +279,8 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
     m_writer.flush();
     if (m_stream->shutdownWrite()) {
         m_closing = true;
-        m_housekeeping->stop();
         m_stream->setReading(true);  // also after a refusal: the peer's close ends the connection (onReadable drops the rest)
-        if (!m_deleteScheduled) {
-            m_deleteScheduled = true;
-            QTimer::singleShot(2000, this, &QObject::deleteLater);  // a peer that never closes its side
-        }
+        scheduleDelete();
         return;
     }
     closeConnection();
@@ -287,15 +290,22 @@ void ServerConnection::closeConnection() {
     if (!m_closing) {
         m_closing = true;
         m_housekeeping->stop();
+        m_housekeepingDueMs = kNever;
         m_writer.flush();                // the ERR, if any, goes out first
         m_stream->disconnectFromHost();
     }
-    if (m_stream->state() == TcpStream::State::Unconnected) {
-        deleteLater();
-    } else if (!m_deleteScheduled) {
-        m_deleteScheduled = true;
-        QTimer::singleShot(2000, this, &QObject::deleteLater);  // a peer that never closes its side
-    }
+    if (m_stream->state() == TcpStream::State::Unconnected) deleteLater();
+    else scheduleDelete();
+}
+
+// Closing: the housekeeping timer (no other deadline counts any more) deletes the connection in
+// 2 s should the peer never close its side. No Qt timer object of its own per closed connection.
+void ServerConnection::scheduleDelete() {
+    if (m_deleteScheduled) return;
+    m_deleteScheduled = true;
+    m_deleteDueMs = monotonicMs() + 2000;
+    m_housekeepingDueMs = m_deleteDueMs;
+    m_housekeeping->start(2000);
 }
 
 } // namespace ua

@@ -15,6 +15,7 @@
 #include <QObject>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 class QHostAddress;
@@ -86,6 +87,7 @@ private:
     void setUpAdmission();                 // the constructor's part
     bool admitHello();                     // false: refused (ERR Bad_TcpServerTooBusy on its way)
     void refuseBusy(const char* reason, uint32_t delayMs);
+    void scheduleDelete();
     void helloTimedOut();                  // ERR Bad_Timeout: no Hello within helloTimeoutMs
     void handshakeTimedOut();              // no Session activated within handshakeTimeoutMs: the slot is given back
     void noteSent(std::size_t n);          // one response (or ACK/ERR) handed to the socket
@@ -124,6 +126,9 @@ private:
     int64_t m_idleCheckMs = kNever;        // the next idle check, armed when a buffer grew
     int64_t m_helloDeadlineMs = kNever;    // no Hello by then: ERR Bad_Timeout (helloTimeoutMs)
     int64_t m_handshakeDeadlineMs = kNever;  // the handshake slot is given back then (handshakeTimeoutMs)
+    int64_t m_busyRefusalMs = kNever;      // a delayed refusal: ERR Bad_TcpServerTooBusy then (refuseBusy)
+    std::string m_busyReason;              // its log text
+    int64_t m_deleteDueMs = kNever;        // closing: deleted then if the peer has not closed its side
     uint64_t m_bytesQueuedAtCheck = 0;     // m_bytesQueued when the idle check was armed
     std::size_t m_capacityKept = 0;        // bufferCapacity() after the last release
 };

@@ -14,7 +14,6 @@
 #include "ua/server/runtime/ServerConnection.h"
 
 #include <QLoggingCategory>
-#include <QTimer>
 
 namespace ua {
 
@@ -90,7 +89,11 @@ void ServerConnection::refuseBusy(const char* reason, uint32_t delayMs) {
         fail(status::BadTcpServerTooBusy, reason);
         return;
     }
-    QTimer::singleShot(int(delayMs), this, [this, why = std::string(reason)] { fail(status::BadTcpServerTooBusy, why); });
+    // A deadline of the housekeeping timer (onHousekeeping), not a Qt timer of its own: a connect
+    // storm refuses thousands of connections a second.
+    m_busyReason = reason;
+    m_busyRefusalMs = monotonicMs() + int64_t(delayMs);
+    armHousekeeping();
 }
 
 void ServerConnection::noteSent(std::size_t n) {
