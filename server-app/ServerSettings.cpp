@@ -86,16 +86,15 @@ QJsonObject limitsJson(const ServerSettings& s, const std::vector<SettingLimit>&
 bool readLimits(const QJsonObject& o, const std::vector<SettingLimit>& limits, ServerSettings& s, const QString& where,
                 QString* error) {
     for (const SettingLimit& l : limits) {
-        double v = l.get(s);
-        const bool ok = l.isCount() ? [&] {
-            int64_t n = int64_t(v);
+        if (l.isCount()) {  // a whole number
+            int64_t n = int64_t(l.get(s));
             if (!readNumber(o, l.key, &n, l.lo, l.hi, where, error)) return false;
-            v = double(n);
-            return true;
-        }()
-                                    : readNumber(o, l.key, &v, l.lo, l.hi, where, error);
-        if (!ok) return false;
-        l.set(s, v);
+            l.set(s, double(n));
+        } else {
+            double v = l.get(s);
+            if (!readNumber(o, l.key, &v, l.lo, l.hi, where, error)) return false;
+            l.set(s, v);
+        }
     }
     return true;
 }

@@ -83,21 +83,16 @@ async function main() {
         () => takeOver(["A", sae, user("alice")], ["B", none, user("alice")]));
     await scenario("otherUser", "BadUserAccessDenied",
         () => takeOver(["A", sae, user("alice")], ["A", sae, user("bob")]));
-    // The owner's ActivateSession changes its user: the Subscription follows the new user.
-    await scenario("ownerChangedUserOldUserRefused", "BadUserAccessDenied", async () => {
+    // The owner's ActivateSession changes its user from alice to bob: the Subscription follows.
+    const afterChangeUser = async (taker) => {
         const a = await session("A", sae, user("alice"));
         const id = await createSubscription(a);
         const changed = await a.changeUser(user("bob"));
         if (changed.name !== "Good") return "changeUser " + changed.name;
-        return transfer(await session("A", sae, user("alice")), id);
-    });
-    await scenario("ownerChangedUserNewUserTakes", "Good", async () => {
-        const a = await session("A", sae, user("alice"));
-        const id = await createSubscription(a);
-        const changed = await a.changeUser(user("bob"));
-        if (changed.name !== "Good") return "changeUser " + changed.name;
-        return transfer(await session("B", none, user("bob")), id);
-    });
+        return transfer(await session(...taker), id);
+    };
+    await scenario("ownerChangedUserOldUserRefused", "BadUserAccessDenied", () => afterChangeUser(["A", sae, user("alice")]));
+    await scenario("ownerChangedUserNewUserTakes", "Good", () => afterChangeUser(["B", none, user("bob")]));
     // Table 96: a Subscription the Session already owns.
     await scenario("alreadyOwned", "BadNothingToDo", async () => {
         const a = await session("A", sae, user("alice"));

@@ -94,12 +94,14 @@ struct SubscriptionFixture {
             scheduler->runDue(nowUs);
         }
     }
+    // maxNotifications: the request's maxNotificationsPerPublish (0: no limit).
     uint32_t createSubscription(double intervalMs, uint32_t keepAlive, uint32_t lifetime, std::size_t session = 0,
-                                CreateSubscriptionResponse* out = nullptr) {
+                                CreateSubscriptionResponse* out = nullptr, uint32_t maxNotifications = 0) {
         CreateSubscriptionRequest req;
         req.requestedPublishingInterval = intervalMs;
         req.requestedMaxKeepAliveCount = keepAlive;
         req.requestedLifetimeCount = lifetime;
+        req.maxNotificationsPerPublish = maxNotifications;
         req.publishingEnabled = true;
         CreateSubscriptionResponse resp;
         ua::createSubscription(ss(session), req, resp, nowUs);
@@ -1094,16 +1096,9 @@ void TestSubscriptions::republishReturnsKeptMessages() {
 
 void TestSubscriptions::maxNotificationsPerPublishSplitsMessages() {
     SubscriptionFixture f;
-    CreateSubscriptionRequest req;
-    req.requestedPublishingInterval = 100;
-    req.requestedMaxKeepAliveCount = 5;
-    req.requestedLifetimeCount = 50;
-    req.maxNotificationsPerPublish = 2;
-    req.publishingEnabled = true;
-    CreateSubscriptionResponse resp;
-    createSubscription(f.ss(), req, resp, f.nowUs);
+    const uint32_t sub = f.createSubscription(100, 5, 50, 0, nullptr, 2);
     for (const char* n : {"Demo.Scalars.Double", "Demo.Scalars.Int32", "Demo.Scalars.Int16", "Demo.Scalars.Byte", "Demo.Scalars.Float"})
-        QVERIFY(f.createItem(resp.subscriptionId, f.demo(n), 50).statusCode.isGood());
+        QVERIFY(f.createItem(sub, f.demo(n), 50).statusCode.isGood());
     f.publish(1);
     f.publish(2);
     f.advanceMs(100);
@@ -1860,15 +1855,7 @@ void TestSubscriptions::emptiedQueuesSendNoEarlyKeepAlive() {
 // Enabled again, the next expiry sends the rest.
 void TestSubscriptions::publishingDisabledKeepsPublishRequestsParked() {
     SubscriptionFixture f;
-    CreateSubscriptionRequest req;
-    req.requestedPublishingInterval = 100;
-    req.requestedMaxKeepAliveCount = 5;
-    req.requestedLifetimeCount = 50;
-    req.maxNotificationsPerPublish = 1;
-    req.publishingEnabled = true;
-    CreateSubscriptionResponse resp;
-    createSubscription(f.ss(), req, resp, f.nowUs);
-    const uint32_t sub = resp.subscriptionId;
+    const uint32_t sub = f.createSubscription(100, 5, 50, 0, nullptr, 1);
     for (const char* n : {"Demo.Scalars.Double", "Demo.Scalars.Int32"})
         QVERIFY(f.createItem(sub, f.demo(n), 50).statusCode.isGood());
     f.publish(1);
@@ -1982,16 +1969,9 @@ void TestSubscriptions::diagnosticsShowTheRequestedMaxNotificationsPerPublish() 
     SubscriptionConfig c;
     c.maxNotificationsPerPublish = 1;
     SubscriptionFixture f(c);
-    CreateSubscriptionRequest req;
-    req.requestedPublishingInterval = 100;
-    req.requestedMaxKeepAliveCount = 5;
-    req.requestedLifetimeCount = 50;
-    req.maxNotificationsPerPublish = 0;
-    req.publishingEnabled = true;
-    CreateSubscriptionResponse resp;
-    createSubscription(f.ss(), req, resp, f.nowUs);
+    const uint32_t sub = f.createSubscription(100, 5, 50, 0, nullptr, 0);
     for (const char* n : {"Demo.Scalars.Double", "Demo.Scalars.Int32"})
-        QVERIFY(f.createItem(resp.subscriptionId, f.demo(n), 50).statusCode.isGood());
+        QVERIFY(f.createItem(sub, f.demo(n), 50).statusCode.isGood());
     const auto diag = f.ss().diagnostics();
     QCOMPARE(diag.size(), std::size_t(1));
     QCOMPARE(diag[0].maxNotificationsPerPublish, 0u);

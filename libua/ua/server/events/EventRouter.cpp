@@ -65,14 +65,20 @@ void EventRouter::deliver(const EventPtr& e) {
     const Variant* source = e->field("SourceNode");
     const NodeId* sourceNode = source ? source->get<NodeId>() : nullptr;
     // The notifiers that report this event: its source and every node above it through
-    // HasEventSource / HasNotifier (OPC 10000-3 7.16, 7.17), found once per event.
-    const std::vector<NodeIndex> notifiers = eventNotifiersOf(space, sourceNode ? space.indexOf(*sourceNode) : kNoNode);
+    // HasEventSource / HasNotifier (OPC 10000-3 7.16, 7.17), found once per event and only when an
+    // item on a notifier other than the Server object (the root: every event) is there.
+    std::vector<NodeIndex> notifiers;
+    bool notifiersFound = false;
     for (const Entry& en : m_entries) {
         MonitoredItem& item = *en.item;
         if (item.mode == MonitoringMode::Disabled || !item.events) continue;
-        // The Server object is the root notifier: every event.
-        if (item.node != server && std::find(notifiers.begin(), notifiers.end(), item.node) == notifiers.end())
-            continue;
+        if (item.node != server) {
+            if (!notifiersFound) {
+                notifiers = eventNotifiersOf(space, sourceNode ? space.indexOf(*sourceNode) : kNoNode);
+                notifiersFound = true;
+            }
+            if (std::find(notifiers.begin(), notifiers.end(), item.node) == notifiers.end()) continue;
+        }
         uint64_t overflows = 0;
         const bool queued = item.events->offer(space, *e, item, overflows);
         en.sub->counters.eventQueueOverflowCount += overflows;
