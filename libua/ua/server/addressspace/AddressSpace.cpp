@@ -7,18 +7,6 @@
 
 namespace ua {
 
-StatusCode ValueCell::update(const std::function<StatusCode(const DataValue*, DataValue&)>& change) {
-    std::shared_ptr<const DataValue> current = m_value.load(std::memory_order_acquire);
-    for (;;) {
-        DataValue next;
-        const StatusCode s = change(current.get(), next);
-        if (s.isBad()) return s;
-        auto replacement = std::make_shared<const DataValue>(std::move(next));
-        if (m_value.compare_exchange_weak(current, replacement, std::memory_order_acq_rel, std::memory_order_acquire))
-            return s;
-    }
-}
-
 AddressSpace::AddressSpace() { m_namespaces.emplace_back(kNs0Uri); }
 
 uint16_t AddressSpace::addNamespace(std::string_view uri) {

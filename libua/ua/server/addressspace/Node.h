@@ -9,9 +9,9 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/ValueCell.h"
 #include "ua/types/Variant.h"
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -45,23 +45,6 @@ struct Reference {
     NodeIndex target = kNoNode;         // the node at the other end
     bool isForward = true;
     friend bool operator==(const Reference&, const Reference&) = default;
-};
-
-// The stored Value of a Variable or VariableType. Reads and writes are atomic (a reader gets a
-// whole DataValue, never a torn one) and need no lock held by the caller.
-class ValueCell {
-public:
-    ValueCell() = default;
-    explicit ValueCell(DataValue v) : m_value(std::make_shared<const DataValue>(std::move(v))) {}
-    // nullptr when no value was ever stored.
-    std::shared_ptr<const DataValue> load() const { return m_value.load(std::memory_order_acquire); }
-    void store(DataValue v) { m_value.store(std::make_shared<const DataValue>(std::move(v)), std::memory_order_release); }
-    // Replaces the value with change(current) atomically (current is nullptr when unset); when
-    // change returns a Bad status nothing is stored and that status is returned.
-    StatusCode update(const std::function<StatusCode(const DataValue* current, DataValue& next)>& change);
-
-private:
-    std::atomic<std::shared_ptr<const DataValue>> m_value;
 };
 
 // Callbacks of a live Variable. Both run on the I/O thread serving the request, so they must be

@@ -116,8 +116,8 @@ StatusCode readAttribute(const Node& n, AttributeId a, Variant& out) {
     case AttributeId::AccessRestrictions: out = *n.accessRestrictions; break;
     case AttributeId::AccessLevelEx: out = n.accessLevelEx.value_or(n.accessLevel); break;
     case AttributeId::Value: {
-        const auto v = n.value ? n.value->load() : nullptr;
-        out = v ? v->value : Variant();
+        DataValue v;
+        out = n.value && n.value->copyTo(v) ? std::move(v.value) : Variant();
         break;
     }
     }

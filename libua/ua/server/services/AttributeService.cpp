@@ -2,6 +2,7 @@
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/addressspace/EpochReclamation.h"
 #include "ua/server/addressspace/NodeAttributes.h"
 #include "ua/server/common/NumericRange.h"
 #include "ua/server/common/ValueCheck.h"
@@ -81,7 +82,7 @@ void currentValueInto(const Node& node, DataValue& out) {
         out = node.source.read();
         return;
     }
-    const auto stored = node.value ? node.value->load() : nullptr;
+    const DataValue* stored = node.value ? node.value->peek() : nullptr;  // under the caller's guard
     if (stored) out = *stored;
     else out = DataValue(Variant());
 }
@@ -148,6 +149,7 @@ void readValueInto(const ServiceContext& ctx, const ReadValueId& item, Timestamp
 }
 
 DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps) {
+    const epoch::ReadGuard guard;
     DataValue dv;
     readValueInto(ctx, item, timestamps, dv);
     return dv;
@@ -178,6 +180,7 @@ void handleRead(ServiceContext& ctx, const ReadRequest& req, ReadResponse& resp)
     // DataValue is overwritten whole, its Variant assigned rather than destroyed and built again.
     resp.results.setNotNull();
     resp.results.resize(req.nodesToRead.size());
+    const epoch::ReadGuard guard;  // one for all the values of the request (ValueCell::peek)
     for (std::size_t i = 0; i < req.nodesToRead.size(); ++i)
         readValueInto(ctx, req.nodesToRead[i], req.timestampsToReturn, resp.results[i]);
     resp.diagnosticInfos.setEmpty();

@@ -41,7 +41,9 @@ void handleWrite(ServiceContext& ctx, const WriteRequest& request, WriteResponse
 // One Read operation (also for MonitoredItems later): the DataValue 5.10.2 describes.
 DataValue readValue(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps);
 // The same into out, every field of which is set (out may hold an earlier result: the Read
-// service reads into its reused response's DataValues).
+// service reads into its reused response's DataValues). The caller holds an epoch::ReadGuard
+// (addressspace/EpochReclamation.h) for as long as it calls this: readValue() and handleRead()
+// open one.
 void readValueInto(const ServiceContext& ctx, const ReadValueId& item, TimestampsToReturn timestamps, DataValue& out);
 
 } // namespace ua

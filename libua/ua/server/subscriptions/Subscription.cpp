@@ -92,8 +92,7 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
         }
         DataValue dv;
         if (n.source.read) dv = n.source.read();
-        else if (auto v = n.value ? n.value->load() : nullptr) dv = *v;
-        else dv = DataValue(Variant());
+        else if (!n.value || !n.value->copyTo(dv)) dv = DataValue(Variant());
         if (dv.hasStatus && dv.status.isBad()) {
             dv.value = Variant();
             dv.hasValue = false;
