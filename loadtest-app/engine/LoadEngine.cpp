@@ -64,6 +64,7 @@ void Counts::merge(const Counts& o) {
     valuesInPeriod += o.valuesInPeriod;
     serverTooBusy += o.serverTooBusy;
     retries += o.retries;
+    pacerWakeups += o.pacerWakeups;
     for (const auto& [k, v] : o.errorsByStatus) errorsByStatus[k] += v;
     latency.merge(o.latency);
 }
@@ -113,12 +114,23 @@ int64_t Engine::intended(const Session& s, uint64_t k) const {
 void Engine::fill(Session& s, int64_t now) {
     if (s.lost) return;
     const int64_t end = measureEndNs.load(std::memory_order_relaxed);
+    IoStats& io = *s.io;
     while (s.inFlight < p.outstanding) {
         const int64_t t = intended(s, s.nextK);
         if (t > now || t >= end) break;
+        if (passed(io, s, s.nextK)) --io.unsent;
         ++s.nextK;
         send(s, t);
     }
+    io.backlog.store(std::max<int64_t>(0, io.unsent), std::memory_order_relaxed);
+}
+
+void Engine::dropFromSchedule(Session& s) {
+    if (!openLoop) return;
+    IoStats& io = *s.io;
+    const uint64_t passedCount = io.round + (s.pacedAt < io.cursor ? 1 : 0);
+    if (passedCount > s.nextK) io.unsent -= int64_t(passedCount - s.nextK);
+    io.backlog.store(std::max<int64_t>(0, io.unsent), std::memory_order_relaxed);
 }
 
 uint64_t Engine::unsentDue(const Session& s) const {
@@ -134,21 +146,46 @@ uint64_t Engine::unsentDue(const Session& s) const {
     return to > from ? uint64_t(to - from) : 0;
 }
 
+void Engine::startPacing(IoStats& io) {
+    io.paced.clear();
+    for (auto& sp : sessions)
+        if (sp->io == &io) {
+            sp->pacedAt = io.paced.size();
+            io.paced.push_back(sp.get());
+        }
+    io.cursor = 0;
+    io.round = 0;
+    io.unsent = 0;
+    pace(io);
+}
+
 void Engine::pace(IoStats& io) {
-    if (!sending.load(std::memory_order_relaxed)) return;
+    if (!sending.load(std::memory_order_relaxed) || io.paced.empty()) return;
+    ++io.measured.pacerWakeups;
     const int64_t now = steadyNs();
     const int64_t end = measureEndNs.load(std::memory_order_relaxed);
-    const int64_t last = std::min(now, end - 1);
-    int64_t backlog = 0;
-    for (auto& sp : sessions) {
-        Session& s = *sp;
-        if (s.io != &io || s.lost) continue;
+    int64_t next = kNever;
+    for (;;) {
+        Session& s = *io.paced[io.cursor];
+        const uint64_t k = io.round;
+        const int64_t t = intended(s, k);
+        if (t >= end) break;
+        if (t > now) {
+            next = t;
+            break;
+        }
+        if (++io.cursor == io.paced.size()) {
+            io.cursor = 0;
+            ++io.round;
+        }
+        if (s.lost) continue;
+        // The entry just passed is unsent unless an answer already let the Session send it.
+        if (s.nextK <= k) ++io.unsent;
         fill(s, now);
-        // Due and waiting for a free slot: the schedule's sends up to `last` not made yet.
-        const double due = (double(last - loadStartNs) / nsPerRequest - double(s.index)) / double(p.sessions);
-        if (due >= 0) backlog += std::max<int64_t>(0, int64_t(std::floor(due)) + 1 - int64_t(s.nextK));
     }
-    io.backlog.store(backlog, std::memory_order_relaxed);
+    io.backlog.store(std::max<int64_t>(0, io.unsent), std::memory_order_relaxed);
+    // Armed for the next entry (ms resolution: rounded up, so never early); none after the end.
+    if (next != kNever && io.pacer) io.pacer->start(int((next - now + 999'999) / 1'000'000));
 }
 
 void Engine::send(Session& s, int64_t fromNs) {
@@ -273,7 +310,10 @@ void Engine::ended(Session& s, int64_t tag, StatusCode status, uint64_t values, 
     record(*s.io, tag & ~int64_t(1), now, (tag & 1) != 0, status, values);
     --s.inFlight;
     s.io->addInFlight(-1);
-    if (isLost(status)) s.lost = true;
+    if (isLost(status) && !s.lost) {
+        s.lost = true;
+        dropFromSchedule(s);
+    }
     if (!sending.load(std::memory_order_relaxed) || s.lost) return;
     if (openLoop) fill(s, now);  // a free slot: the next due request goes at once
     else if (now < measureEndNs.load(std::memory_order_relaxed)) send(s, now);

@@ -49,6 +49,7 @@ struct Counts {
     uint64_t valuesInPeriod = 0;
     uint64_t serverTooBusy = 0;   // connect
     uint64_t retries = 0;         // connect
+    uint64_t pacerWakeups = 0;    // open loop: runs of the pacers (the whole step, not only the period)
     std::map<QString, uint64_t> errorsByStatus;
     LatencyHistogram latency;     // µs
     void merge(const Counts& o);
@@ -61,10 +62,15 @@ struct ItemSamples {
     uint64_t received = 0;
 };
 
+struct Session;
+
 // The figures of one I/O thread and the objects living there.
 struct IoStats {
     QObject* anchor = nullptr;    // lives in the I/O thread: timers and posted work
-    QTimer* pacer = nullptr;      // open loop: sends the requests that are due (created in the thread)
+    // Open loop: a single-shot timer armed for the next send the schedule has due on this thread
+    // (created in the thread). It never ticks when nothing is due: 30 requests/s wake it about 30
+    // times a second, whatever the number of Sessions.
+    QTimer* pacer = nullptr;
     qint64 tid = 0;
     Counts measured;
     Counts second;                // everything that ended since the last timeline sample
@@ -73,6 +79,15 @@ struct IoStats {
     // read-modify-write per request.
     void addInFlight(int64_t d) { inFlight.store(inFlight.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
     std::atomic<int64_t> backlog{0};   // open loop: due by the schedule, not sent yet (at most outstanding in flight)
+    // Open loop: the schedule as this thread sees it. The whole schedule sends request j at
+    // loadStart + j / rate from Session j mod sessions, so this thread's entries come due in the
+    // order of `paced` (its Sessions by index), round after round; (paced[cursor], round) is the
+    // next entry not passed yet. A pacer run visits only the entries that came due: O(1) per
+    // request, not a scan of the Sessions.
+    std::vector<Session*> paced;
+    std::size_t cursor = 0;
+    uint64_t round = 0;
+    int64_t unsent = 0;           // passed entries not sent yet (what `backlog` publishes)
     // Read: one request per start variable, built once and shared by the thread's Sessions (the
     // client encodes it at once; its RequestHeader is filled per send), so a request costs no
     // NodeId copies. Empty when variables x valuesPerRequest is over kMaxPrebuiltValues.
@@ -91,6 +106,7 @@ struct Session {
     int32_t writeValue = 0;
     ReadRequest readRequest;      // Read without IoStats::reads: reused, its NodeIds set per request
     uint64_t nextK = 0;           // open loop: the next send of this Session's schedule
+    std::size_t pacedAt = 0;      // open loop: its place in IoStats::paced
     bool lost = false;            // its connection is gone: it sends no more
     SubscriptionHandle subscription = 0;
     std::vector<ItemSamples> items;
@@ -118,16 +134,27 @@ public:
 
     // On the Session's I/O thread: its first requests (closed loop), or its first connect cycle.
     void begin(Session& s);
-    // On an I/O thread, by its pacer: every Session of the thread sends what its schedule has due.
+    // Open loop, on an I/O thread when the load starts: its Sessions in schedule order, then the
+    // first pacer run.
+    void startPacing(IoStats& io);
     // Open loop: the Session's requests due inside the measured period (by the schedule) and
     // never sent (no free slot before the end): they count as sent and timed out.
     uint64_t unsentDue(const Session& s) const;
+    // On an I/O thread, by its pacer: the Sessions whose schedule entries came due send them (as
+    // far as their free slots allow; the rest go when answers free a slot), then the pacer is armed
+    // for the next entry.
     void pace(IoStats& io);
     // Subscribe: a NotificationMessage for Session s (its I/O thread).
     void notified(Session& s, const SubscriptionNotification& n);
 
 private:
     void fill(Session& s, int64_t now);
+    // Open loop: whether the pacer has passed Session s's k-th schedule entry.
+    static bool passed(const IoStats& io, const Session& s, uint64_t k) {
+        return k < io.round || (k == io.round && s.pacedAt < io.cursor);
+    }
+    // Open loop: Session s is lost; its passed and unsent entries leave the backlog.
+    void dropFromSchedule(Session& s);
     int64_t intended(const Session& s, uint64_t k) const;
     void send(Session& s, int64_t fromNs);
     // Read: the valuesPerRequest variables from start on (wrapping) into r.

@@ -390,10 +390,9 @@ struct LoadRunner::Impl {
                 if (e->openLoop) {
                     raw->pacer = new QTimer(raw->anchor);
                     raw->pacer->setTimerType(Qt::PreciseTimer);
-                    raw->pacer->setInterval(1);
+                    raw->pacer->setSingleShot(true);  // armed by each run for the next due entry
                     QObject::connect(raw->pacer, &QTimer::timeout, raw->anchor, [e, raw] { e->pace(*raw); });
-                    raw->pacer->start();
-                    e->pace(*raw);
+                    e->startPacing(*raw);
                 }
             });
         }
@@ -535,6 +534,7 @@ struct LoadRunner::Impl {
         result.latency = c.latency;
         result.serverTooBusy = c.serverTooBusy;
         result.retries = c.retries;
+        result.pacerWakeups = c.pacerWakeups;
         result.computeFigures();
         const double d = result.durationS;
         // Throughput: what the server answered inside the period (see Counts::answeredInPeriod).

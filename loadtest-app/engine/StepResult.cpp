@@ -140,6 +140,7 @@ QJsonObject StepResult::toJson() const {
     o.insert(QStringLiteral("setupS"), setupS);
     o.insert(QStringLiteral("setupSessionsPerS"), setupSessionsPerS);
     o.insert(QStringLiteral("ioThreads"), ioThreads);
+    o.insert(QStringLiteral("pacerWakeups"), double(pacerWakeups));
     o.insert(QStringLiteral("clientCpuMsPerOp"), clientCpuMsPerOp);
     o.insert(QStringLiteral("clientCpuPercent"), clientCpuPercent);
     o.insert(QStringLiteral("clientRssKb"), double(clientRssKb));
@@ -194,6 +195,7 @@ std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* er
     r.get(QStringLiteral("setupS"), s.setupS, 0);
     r.get(QStringLiteral("setupSessionsPerS"), s.setupSessionsPerS, 0);
     r.getInt(QStringLiteral("ioThreads"), s.ioThreads, 0, 256);
+    if (r.has(QStringLiteral("pacerWakeups"))) r.getInt(QStringLiteral("pacerWakeups"), s.pacerWakeups, 0, 1.8e19);
     r.get(QStringLiteral("clientCpuMsPerOp"), s.clientCpuMsPerOp, -1);
     r.get(QStringLiteral("clientCpuPercent"), s.clientCpuPercent, 0);
     r.getInt(QStringLiteral("clientRssKb"), s.clientRssKb, -1, 1e15);

@@ -80,6 +80,9 @@ struct StepResult {
     double setupS = 0;
     double setupSessionsPerS = 0;
     int ioThreads = 0;                // the client I/O threads the step ran with (LoadParameters::ioThreads resolved)
+    // Open loop: how often the pacers woke to send what was due, over the whole step (warm-up
+    // included); about once per due request at low rates, at most ~1,000 a second per I/O thread.
+    uint64_t pacerWakeups = 0;
 
     // The load generator over the measured period: CPU of its I/O threads (where requests are built,
     // sent, answered and recorded; not a server in the same process), RSS of this process.
