@@ -137,9 +137,15 @@ uint64_t Engine::unsentDue(const Session& s) const {
     // A lost Session stopped its schedule (the step says connectionBroken): nothing more is due.
     if (!openLoop || nsPerRequest <= 0 || s.lost) return 0;
     // k with measureStart <= intended(s, k) < measureEnd, from s.nextK on.
+    // The first k with intended(s, k) >= ns, by the same arithmetic as intended() (which fill()
+    // and send() compare with the period's bounds): the division estimates it, and rounding can
+    // put that one entry off, which then counted as due and unsent, a timeout nothing had sent.
     auto firstK = [&](int64_t ns) {
-        const double k = (double(ns - loadStartNs) / nsPerRequest - double(s.index)) / double(p.sessions);
-        return int64_t(std::max(0.0, std::ceil(k)));
+        const double estimate = (double(ns - loadStartNs) / nsPerRequest - double(s.index)) / double(p.sessions);
+        int64_t k = int64_t(std::max(0.0, std::ceil(estimate)));
+        while (k > 0 && intended(s, uint64_t(k - 1)) >= ns) --k;
+        while (intended(s, uint64_t(k)) < ns) ++k;
+        return k;
     };
     const int64_t from = std::max<int64_t>(firstK(measureStartNs.load()), int64_t(s.nextK));
     const int64_t to = firstK(measureEndNs.load());
