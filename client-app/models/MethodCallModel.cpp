@@ -237,6 +237,8 @@ QString MethodCallModel::inputText(int row) const {
 }
 
 void MethodCallModel::call() {
+    // The previous call's outputs go now: a call that fails (here or at the server) shows none.
+    clearOutputValues();
     // Trailing empty inputs are not sent (the server says which are missing).
     int last = -1;
     for (int i = 0; i < rowCount(); ++i)
@@ -265,6 +267,7 @@ void MethodCallModel::call() {
 }
 
 void MethodCallModel::callWith(std::vector<Variant> inputs) {
+    clearOutputValues();
     Client* client = m_connection->client();
     if (!client) return finishCall(status::BadServerNotConnected, {});
     for (Input& in : m_rows) {
@@ -302,6 +305,10 @@ void MethodCallModel::callWith(std::vector<Variant> inputs) {
                                m_outputs->setValues(std::vector<Variant>(res.outputArguments.begin(), res.outputArguments.end()));
                                finishCall(res.statusCode, {});
                            }));
+}
+
+void MethodCallModel::clearOutputValues() {
+    if (!m_outputs->values().empty()) m_outputs->setValues({});
 }
 
 void MethodCallModel::finishCall(StatusCode status, const QString& message) {

@@ -3,7 +3,8 @@
 // TranslateBrowsePaths (".InputArguments", ".OutputArguments") and read; an editable table of the
 // inputs (name, DataType, value as text); call() parses each input with parseValue (ValueText.h) as
 // its DataType and ValueRank and sends one Call (OPC 10000-4 5.11.2); outputs() then holds the
-// OutputArguments, the Input table's Result column each inputArgumentResult, and methodStatus() the
+// OutputArguments (emptied when a call starts, so a failed call shows no outputs: issue 27 item 5),
+// the Input table's Result column each inputArgumentResult, and methodStatus() the
 // CallMethodResult's statusCode (e.g. Bad_ArgumentsMissing, Bad_TooManyArguments,
 // Bad_InvalidArgument, Bad_TypeMismatch, Bad_OutOfRange, Bad_UserAccessDenied).
 //
@@ -118,6 +119,8 @@ private:
     void findParent();
     void readArguments();
     void finishCall(ua::StatusCode status, const QString& message);
+    // Empties the outputs' values (their names stay): a call starts without the last one's results.
+    void clearOutputValues();
 
     Connection* m_connection;
     DataTypeNames* m_names;

@@ -23,6 +23,7 @@ private slots:
     void generatedEventAppears();
     void fieldsAndCapacity();
     void callScale();
+    void failedCallClearsOutputs();
     void wrongArguments();
 
 private:
@@ -160,6 +161,46 @@ void TestEventsMethodModels::callScale() {
     QCOMPARE(model.outputs()->index(0, MethodOutputsModel::ValueColumn).data().toString(), QStringLiteral("[2, 5, -6]"));
     QCOMPARE(model.outputs()->index(1, MethodOutputsModel::ValueColumn).data().toString(), QStringLiteral("1"));
     QVERIFY(test::logCount(*m_connection, QStringLiteral("Call")) >= 1);
+}
+
+// Issue 27 item 5: after a failed Call the previous call's outputs are gone (their names stay), for
+// a failure found here (an input that does not parse) and one the server answers.
+void TestEventsMethodModels::failedCallClearsOutputs() {
+    MethodCallModel model(m_connection.get());
+    QAbstractItemModelTester outTester(model.outputs(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy loaded(&model, &MethodCallModel::loaded);
+    model.setMethod(test::demoNode(*m_connection, "Demo.Methods.Scale"), test::demoNode(*m_connection, "Demo.Methods"));
+    QVERIFY(loaded.wait(10000));
+    QSignalSpy finished(&model, &MethodCallModel::callFinished);
+    const auto callGood = [&] {
+        model.setInputText(0, QStringLiteral("[1, 2]"));
+        model.setInputText(1, QStringLiteral("3"));
+        model.call();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.last().at(0).value<StatusCode>(), StatusCode());
+        QCOMPARE(model.outputs()->values().size(), std::size_t(2));
+        QCOMPARE(model.outputs()->index(0, MethodOutputsModel::ValueColumn).data().toString(), QStringLiteral("[3, 6]"));
+    };
+    const auto outputsEmpty = [&] {
+        QVERIFY(model.outputs()->values().empty());
+        QCOMPARE(model.outputs()->rowCount(), 2);  // the declared outputs, without values
+        QCOMPARE(model.outputs()->index(0, MethodOutputsModel::NameColumn).data().toString(), QStringLiteral("Scaled"));
+        QCOMPARE(model.outputs()->index(0, MethodOutputsModel::ValueColumn).data().toString(), QString());
+        QCOMPARE(model.outputs()->index(1, MethodOutputsModel::ValueColumn).data().toString(), QString());
+    };
+
+    callGood();
+    model.setInputText(1, QStringLiteral("three"));  // refused here, nothing sent
+    model.call();
+    QCOMPARE(finished.last().at(0).value<StatusCode>(), StatusCode(status::BadTypeMismatch));
+    outputsEmpty();
+
+    callGood();
+    model.setInputText(1, QString());  // Factor missing: the server's Bad_ArgumentsMissing
+    model.call();
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.last().at(0).value<StatusCode>(), StatusCode(status::BadArgumentsMissing));
+    outputsEmpty();
 }
 
 void TestEventsMethodModels::wrongArguments() {
