@@ -1,5 +1,7 @@
 #include "core/ServiceLog.h"
 
+#include "core/ValueText.h"
+
 namespace ua::clientapp {
 
 ServiceLog::ServiceLog(int capacity, QObject* parent) : QObject(parent), m_capacity(std::max(1, capacity)) {}
@@ -89,7 +91,7 @@ QVariant ServiceLogModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case TimeColumn: return r->time.toString(QStringLiteral("HH:mm:ss.zzz"));
     case ServiceColumn: return r->service;
-    case StatusColumn: return QString::fromStdString(r->status.name());
+    case StatusColumn: return statusName(r->status);  // "Bad_UserAccessDenied", as the status bar writes it
     case ElapsedColumn: return r->elapsedMs;
     case DetailColumn: return r->detail;
     default: return {};

@@ -121,7 +121,9 @@ void MainWindow::buildDocks() {
     m_logView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_logView->setColumnWidth(ServiceLogModel::TimeColumn, 95);
     m_logView->setColumnWidth(ServiceLogModel::ServiceColumn, 150);
-    m_logView->setColumnWidth(ServiceLogModel::StatusColumn, 140);
+    // Wide enough for the usual status names whole ("Bad_TcpEndpointUrlInvalid"; issue 27 item 6).
+    m_logView->setColumnWidth(ServiceLogModel::StatusColumn,
+                              m_logView->fontMetrics().horizontalAdvance(QStringLiteral("Bad_CertificateHostNameInvalid")) + 16);
     m_logView->setColumnWidth(ServiceLogModel::ElapsedColumn, 50);
     connect(logModel, &QAbstractItemModel::rowsInserted, m_logView, [this] {
         QScrollBar* bar = m_logView->verticalScrollBar();

@@ -406,7 +406,7 @@ void TestConnection::serviceLogModel() {
     QTRY_COMPARE(model.rowCount(), 2);
     QCOMPARE(inserted.size(), 1);   // both in one insert
     QCOMPARE(model.index(1, ServiceLogModel::ServiceColumn).data().toString(), QStringLiteral("Write"));
-    QCOMPARE(model.index(1, ServiceLogModel::StatusColumn).data().toString(), QStringLiteral("BadUserAccessDenied"));
+    QCOMPARE(model.index(1, ServiceLogModel::StatusColumn).data().toString(), QStringLiteral("Bad_UserAccessDenied"));  // the specification's spelling
     QCOMPARE(model.index(1, ServiceLogModel::ElapsedColumn).data().toLongLong(), 4);
     QCOMPARE(model.index(1, ServiceLogModel::DetailColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("ns=1;i=1000 = 5"));
     QVERIFY(!model.index(0, ServiceLogModel::TimeColumn).data().toString().isEmpty());
