@@ -19,6 +19,7 @@ namespace ua::clientapp {
 
 namespace {
 constexpr uint32_t kMaxReferencesPerRequest = 1000;    // the server may send fewer; CPs are followed
+constexpr std::size_t kProbeNodesPerRequest = 100;     // nodes per "has it children?" Browse
 constexpr int kMaxDepthToRoot = 40;                    // inverse Browses when going to a NodeId
 constexpr uint32_t kPathTargetComplete = 0xFFFFFFFFu;  // BrowsePathTarget.remainingPathIndex (5.8.4)
 
@@ -224,6 +225,9 @@ void AddressTreeModel::applyBrowse(Item* item, const ServiceResult<BrowseRespons
                 item->children.push_back(std::move(child));
             }
             endInsertRows();
+            std::vector<quint64> fresh;
+            for (std::size_t i = std::size_t(first); i < item->children.size(); ++i) fresh.push_back(item->children[i]->serial);
+            probeChildren(std::move(fresh));
         }
     }
     if (parentIndex.isValid()) emit dataChanged(parentIndex, parentIndex);  // tooltip, FetchStatusRole
@@ -231,6 +235,47 @@ void AddressTreeModel::applyBrowse(Item* item, const ServiceResult<BrowseRespons
     waiters.swap(item->waiters);
     emit fetchFinished(parentIndex, status);
     for (auto& w : waiters) w(status);
+}
+
+// Whether new rows have children of their own (issue 27 item 6: a leaf Variable must not show an
+// expand arrow until clicked): one Browse for all of them (in requests of kProbeNodesPerRequest),
+// at most one reference per node, no fields. A node with none is marked fetched (Done, Good, no
+// children): hasChildren() false, nothing to fetch; the view hears it through dataChanged. A node
+// with children, or whose probe failed, stays as it was (fetched when expanded).
+void AddressTreeModel::probeChildren(std::vector<quint64> serials) {
+    Client* client = m_connection->client();
+    if (!isUsable(client)) return;
+    for (std::size_t from = 0; from < serials.size(); from += kProbeNodesPerRequest) {
+        BrowseRequest req;
+        req.requestedMaxReferencesPerNode = 1;
+        std::vector<quint64> asked;
+        for (std::size_t i = from; i < serials.size() && i < from + kProbeNodesPerRequest; ++i) {
+            const Item* it = live(serials[i]);
+            if (!it || it->nodeId.isNull() || it->fetch != Item::Fetch::No) continue;
+            BrowseDescription d = hierarchical(it->nodeId, BrowseDirection::Forward);
+            d.resultMask = 0;  // only whether there is a reference
+            req.nodesToBrowse.push_back(std::move(d));
+            asked.push_back(serials[i]);
+        }
+        if (asked.empty()) continue;
+        const QString detailText = tr("whether %n node(s) have children", nullptr, int(asked.size()));
+        QObject* op = m_connection->beginOperation(tr("Browse %n node(s)", nullptr, int(asked.size())));
+        client->browse(std::move(req), BrowseOptions{1}, op,
+                       detail::loggedOp<BrowseResponse>(
+                           m_connection, op, this, QStringLiteral("Browse"), detailText,
+                           [this, asked](const ServiceResult<BrowseResponse>& r) {
+                               if (r.status.isBad() || r.response.results.size() != asked.size()) return;
+                               for (std::size_t i = 0; i < asked.size(); ++i) {
+                                   Item* it = live(asked[i]);
+                                   const BrowseResult& br = r.response.results[i];
+                                   if (!it || it->fetch != Item::Fetch::No || br.statusCode.isBad() || !br.references.empty()) continue;
+                                   it->fetch = Item::Fetch::Done;
+                                   it->fetchStatus = StatusCode();
+                                   const QModelIndex idx = indexOf(it);
+                                   emit dataChanged(idx, idx);
+                               }
+                           }));
+    }
 }
 
 void AddressTreeModel::refresh(const QModelIndex& index) {

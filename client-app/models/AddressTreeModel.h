@@ -5,7 +5,9 @@
 // ContinuationPoints are followed by ua::Client::browse. Children are fetched on demand
 // (canFetchMore/fetchMore, asynchronously: rows are inserted when the answer arrives) and each
 // Browse is logged ("Browse", "<NodeId>") and can be cancelled (Connection::cancelOperations; the
-// node can then be fetched again).
+// node can then be fetched again). New rows are probed at once (one Browse for all of them, one
+// reference each): a node without hierarchical children is then fetched with none, so hasChildren()
+// is false and a leaf Variable shows no expand arrow (issue 27 item 6).
 //
 // Follows the Connection: clientChanged or the first Connected state of a Client resets the tree
 // (fetched again when the view asks); a reconnect to the same Session keeps it.
@@ -112,6 +114,7 @@ private:
     QModelIndex indexOf(const Item* item, int column = 0) const;
     void startFetch(Item* item, std::function<void(ua::StatusCode)> then = {});
     void applyBrowse(Item* item, const ua::ServiceResult<ua::BrowseResponse>& result);
+    void probeChildren(std::vector<quint64> serials);
     void onClientChanged();
     void onConnected();
     void expandChain(std::vector<ua::NodeId> chain, std::size_t step, Item* at, GoToCallback done);

@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QMimeData>
+#include <algorithm>
 #include "TestMain.h"
 
 using namespace ua;
@@ -25,6 +26,7 @@ private slots:
     void dragGivesPersistentNodeIds();
     void goToPathAndNodeId();
     void refreshKeepsRowsAndCancelAllowsAgain();
+    void leavesShowNoExpandArrow();
     void referencesOfTheServerObject();
 
 private:
@@ -232,6 +234,48 @@ void TestAddressModels::refreshKeepsRowsAndCancelAllowsAgain() {
     QCOMPARE(fetched.at(0).at(1).value<StatusCode>(), StatusCode(status::BadRequestCancelledByClient));
     QVERIFY(model.canFetchMore(d));
     QVERIFY(fetchedRow(model, d, QStringLiteral("Simulation")) >= 0);
+}
+
+// Issue 27 item 6: a leaf Variable shows no expand arrow before it is clicked. When a level arrives,
+// one Browse asks whether each new row has children; a row without is fetched with none
+// (hasChildren() false, nothing to fetch), a Variable with children (ServerStatus) keeps its arrow.
+// No tester here: QAbstractItemModelTester fetches every row it visits, which would hide the probe.
+void TestAddressModels::leavesShowNoExpandArrow() {
+    Connection& c = *m_connection;
+    if (c.state() != ClientState::Connected) QCOMPARE(test::connectApp(c, m_server->endpointUrl()), StatusCode());
+    AddressTreeModel model(&c);
+    const QModelIndex objects = model.index(fetchedRow(model, {}, QStringLiteral("Objects")), 0);
+    const QModelIndex demo = model.index(fetchedRow(model, objects, QStringLiteral("Demo")), 0, objects);
+    const int scalarsRow = fetchedRow(model, demo, QStringLiteral("Scalars"));
+    QVERIFY(scalarsRow >= 0);
+    const QModelIndex scalars = model.index(scalarsRow, 0, demo);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    const int int32Row = fetchedRow(model, scalars, QStringLiteral("Int32"));
+    QVERIFY(int32Row >= 0);
+    const QModelIndex int32 = model.index(int32Row, 0, scalars);
+    QTRY_VERIFY(!model.hasChildren(int32));
+    QVERIFY(!model.canFetchMore(int32));
+    QVERIFY(!model.isFetching(int32));
+    QCOMPARE(StatusCode(int32.data(AddressTreeModel::FetchStatusRole).toUInt()), StatusCode());
+    QVERIFY(std::any_of(changed.begin(), changed.end(), [&](const QList<QVariant>& args) {
+        return args.at(0).toModelIndex() == int32;  // the view hears it
+    }));
+    // Every Scalar is a leaf; not one was browsed on its own (one Browse asked for all of them).
+    for (int r = 0; r < model.rowCount(scalars); ++r) QTRY_VERIFY(!model.hasChildren(model.index(r, 0, scalars)));
+    const QString int32Id = QString::fromStdString(model.nodeIdAt(int32).toString());
+    for (const ServiceLogRecord& rec : c.log()->records())
+        QVERIFY2(!(rec.service == QLatin1String("Browse") && rec.detail == int32Id), "the leaf was browsed by itself");
+
+    // A Variable with children keeps its arrow: Server's ServerStatus (CurrentTime, State, ...).
+    const QModelIndex server = model.index(fetchedRow(model, objects, QStringLiteral("Server")), 0, objects);
+    const int statusRow = fetchedRow(model, server, QStringLiteral("ServerStatus"));
+    QVERIFY(statusRow >= 0);
+    const QModelIndex serverStatus = model.index(statusRow, 0, server);
+    QCOMPARE(model.nodeClassAt(serverStatus), NodeClass::Variable);
+    QTest::qWait(300);  // the probe's answer is in
+    QVERIFY(model.hasChildren(serverStatus));
+    QVERIFY(model.canFetchMore(serverStatus));
+    QVERIFY(fetchedRow(model, serverStatus, QStringLiteral("State")) >= 0);
 }
 
 void TestAddressModels::referencesOfTheServerObject() {
