@@ -6,6 +6,7 @@
 #include "window/ArrayEditorDialog.h"
 #include "window/ValueEditorDelegate.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -13,6 +14,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ua::clientapp {
 
@@ -50,7 +52,10 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
                                       QAbstractItemView::SelectedClicked);
     m_attributesView->header()->setStretchLastSection(false);
     m_attributesView->header()->setSectionResizeMode(AttributesModel::AttributeColumn, QHeaderView::ResizeToContents);
-    m_attributesView->header()->setSectionResizeMode(AttributesModel::ValueColumn, QHeaderView::Stretch);
+    // Not Stretch: a stretched Value column elides long values (issue 27 item 6); fitValueColumn().
+    m_attributesView->header()->setSectionResizeMode(AttributesModel::ValueColumn, QHeaderView::Interactive);
+    m_attributesView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_attributesView->viewport()->installEventFilter(this);
     m_attributesView->header()->setSectionResizeMode(AttributesModel::DataTypeColumn, QHeaderView::Interactive);
     m_attributesView->header()->setSectionResizeMode(AttributesModel::StatusColumn, QHeaderView::Interactive);
     m_attributesView->header()->resizeSection(AttributesModel::DataTypeColumn, 90);
@@ -84,7 +89,10 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
     layout->addWidget(splitter);
 
     connect(refresh, &QToolButton::clicked, this, &NodePanel::refresh);
-    connect(m_attributes, &AttributesModel::loaded, this, [this] { m_attributesView->expand(m_attributes->valueIndex()); });
+    connect(m_attributes, &AttributesModel::loaded, this, [this] {
+        m_attributesView->expand(m_attributes->valueIndex());
+        fitValueColumn();
+    });
     connect(m_attributes, &AttributesModel::writeFinished, this, [this](StatusCode status, const QString& message) {
         m_writeStatus->setStyleSheet(status.isGood() ? QStringLiteral("color: #1b5e20") : QStringLiteral("color: #b00020"));
         m_writeStatus->setText(status.isGood() ? tr("Write: Good") : tr("Write: %1").arg(message.isEmpty() ? statusName(status) : message));
@@ -94,6 +102,20 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
         const QString target = index.data(ReferencesModel::NodeIdRole).toString();
         if (!target.isEmpty()) emit goToRequested(target);
     });
+}
+
+bool NodePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_attributesView->viewport() && event->type() == QEvent::Resize) fitValueColumn();
+    return QWidget::eventFilter(watched, event);
+}
+
+void NodePanel::fitValueColumn() {
+    QHeaderView* header = m_attributesView->header();
+    const int others = header->sectionSize(AttributesModel::AttributeColumn) + header->sectionSize(AttributesModel::DataTypeColumn) +
+                       header->sectionSize(AttributesModel::StatusColumn);
+    // (QTreeView makes sizeHintForColumn protected; QAbstractItemView's is public and virtual.)
+    const int contents = static_cast<const QAbstractItemView*>(m_attributesView)->sizeHintForColumn(AttributesModel::ValueColumn);
+    header->resizeSection(AttributesModel::ValueColumn, std::max(contents, m_attributesView->viewport()->width() - others));
 }
 
 void NodePanel::setNode(const NodeId& node) {

@@ -45,7 +45,14 @@ signals:
     // A reference's target was double-clicked.
     void goToRequested(const QString& nodeId);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // The Value column as wide as its widest text (NodeId, AccessLevel, ... whole; a horizontal
+    // scroll bar when the panel is narrower), and at least what the other columns leave.
+    void fitValueColumn();
+
     AttributesModel* m_attributes;
     ReferencesModel* m_references;
     QTreeView* m_attributesView;

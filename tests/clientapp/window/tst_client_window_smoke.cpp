@@ -123,6 +123,19 @@ void TestClientWindowSmoke::goesToANodeAndShowsItsAttributesAndReferences() {
     AttributesModel* attributes = m_window->nodePanel()->attributes();
     QTRY_VERIFY_WITH_TIMEOUT(attributes->valueIndex().isValid(), 5000);
     QCOMPARE(attributes->valueIndex().siblingAtColumn(AttributesModel::DataTypeColumn).data().toString(), QStringLiteral("Int32"));
+    // NodeId and AccessLevel are shown whole, not elided (issue 27 item 6).
+    QTreeView* view = m_window->nodePanel()->attributesView();
+    int whole = 0;
+    for (int r = 0; r < attributes->rowCount(); ++r) {
+        const QModelIndex cell = attributes->index(r, AttributesModel::ValueColumn);
+        const int attribute = cell.data(AttributesModel::AttributeIdRole).toInt();
+        if (attribute != 1 && attribute != 17) continue;  // NodeId, AccessLevel
+        const QString text = cell.data().toString();
+        QVERIFY2(view->columnWidth(AttributesModel::ValueColumn) > view->fontMetrics().horizontalAdvance(text),
+                 qPrintable(text));
+        ++whole;
+    }
+    QCOMPARE(whole, 2);
     ReferencesModel* references = m_window->nodePanel()->references();
     QTRY_VERIFY_WITH_TIMEOUT(references->rowCount() >= 2, 5000);  // HasTypeDefinition forward, HasComponent inverse
     QVERIFY(test::columnTexts(references, ReferencesModel::DirectionColumn).contains(QStringLiteral("Inverse")));
