@@ -154,7 +154,8 @@ void MainWindow::buildActions() {
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->setMovable(false);
 
-    m_connectAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Connect..."), this);
+    // Three distinct icons (issue 27 item 6): Connect a network, Recent a list, Refresh the arrows.
+    m_connectAction = new QAction(style()->standardIcon(QStyle::SP_DriveNetIcon), tr("Connect..."), this);
     m_connectAction->setObjectName(QStringLiteral("connectAction"));
     m_connectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
     m_connectAction->setToolTip(tr("Discover a server's endpoints and connect (Ctrl+K)"));
@@ -164,7 +165,7 @@ void MainWindow::buildActions() {
     m_recentButton->setObjectName(QStringLiteral("recentButton"));
     m_recentButton->setText(tr("Recent"));
     m_recentButton->setToolTip(tr("Reconnect to a server you used before"));
-    m_recentButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    m_recentButton->setIcon(style()->standardIcon(QStyle::SP_FileDialogListView));
     m_recentButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_recentButton->setPopupMode(QToolButton::InstantPopup);
     auto* recentMenu = new QMenu(m_recentButton);

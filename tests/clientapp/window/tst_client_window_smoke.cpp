@@ -50,6 +50,7 @@ private slots:
     void savesAndOpensAProject();
     void reconnectsFromRecentInTwoClicks();
     void monitorsANodeDraggedFromTheTree();
+    void toolbarIconsAreDistinct();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const QString& name);
@@ -269,6 +270,21 @@ void TestClientWindowSmoke::monitorsANodeDraggedFromTheTree() {
     QCOMPARE(model->rowCount(), before + 1);
     QTRY_COMPARE_WITH_TIMEOUT(model->index(before, MonitoredItemsModel::DisplayNameColumn).data().toString(), QStringLiteral("Ramp"), 5000);
     QTRY_COMPARE_WITH_TIMEOUT(model->index(before, MonitoredItemsModel::StatusColumn).data().toString(), QStringLiteral("Good"), 5000);
+}
+
+// Connect, Recent and Refresh each have an icon of their own (issue 27 item 6).
+void TestClientWindowSmoke::toolbarIconsAreDistinct() {
+    auto* connectAction = m_window->findChild<QAction*>(QStringLiteral("connectAction"));
+    auto* refreshAction = m_window->findChild<QAction*>(QStringLiteral("refreshAction"));
+    auto* recent = m_window->findChild<QToolButton*>(QStringLiteral("recentButton"));
+    QVERIFY(connectAction && refreshAction && recent);
+    const QImage c = connectAction->icon().pixmap(16, 16).toImage();
+    const QImage r = recent->icon().pixmap(16, 16).toImage();
+    const QImage f = refreshAction->icon().pixmap(16, 16).toImage();
+    QVERIFY(!c.isNull() && !r.isNull() && !f.isNull());
+    QVERIFY(c != r);
+    QVERIFY(c != f);
+    QVERIFY(r != f);
 }
 
 UA_TEST_MAIN(TestClientWindowSmoke)
