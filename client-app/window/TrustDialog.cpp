@@ -1,5 +1,6 @@
 #include "window/TrustDialog.h"
 
+#include "core/ConnectErrors.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/types/DateTime.h"
 
@@ -17,15 +18,6 @@ QString why(StatusCode reason) {
     if (reason == StatusCode(status::BadCertificateUntrusted))
         return QObject::tr("Neither this certificate nor an issuer of it is in the client's trust list (pki/trusted).");
     return QString::fromStdString(reason.name());
-}
-
-QString colonHex(const std::string& hex) {
-    QString out;
-    for (std::size_t i = 0; i < hex.size(); i += 2) {
-        if (i) out += QLatin1Char(':');
-        out += QString::fromStdString(hex.substr(i, 2));
-    }
-    return out;
 }
 
 QLabel* selectable(const QString& text) {
@@ -60,7 +52,7 @@ TrustDialog::TrustDialog(const Certificate& certificate, StatusCode reason, QWid
     form->addRow(tr("Application URI:"), selectable(QString::fromStdString(certificate.applicationUri())));
     form->addRow(tr("Host names:"), selectable(hosts.join(QStringLiteral(", "))));
     form->addRow(tr("Key:"), selectable(tr("RSA %1 bits, SHA-%2 signature").arg(certificate.keyBits()).arg(certificate.signatureHashBits())));
-    form->addRow(tr("Thumbprint (SHA-1):"), selectable(colonHex(certificate.thumbprintHex())));
+    form->addRow(tr("Thumbprint (SHA-1):"), selectable(colonHex(QString::fromStdString(certificate.thumbprintHex()))));
     auto* reasonLabel = selectable(why(reason));
     reasonLabel->setObjectName(QStringLiteral("trustReason"));
     form->addRow(tr("Why untrusted:"), reasonLabel);
@@ -73,11 +65,24 @@ TrustDialog::TrustDialog(const Certificate& certificate, StatusCode reason, QWid
     trust->setObjectName(QStringLiteral("trustPermanently"));
     once->setObjectName(QStringLiteral("acceptOnce"));
     rejectButton->setObjectName(QStringLiteral("reject"));
-    rejectButton->setDefault(true);
+    // Return must never trust (issue 27 item 3): Reject is the default button and has the focus, and
+    // the trust buttons are not auto-default, so Return on them (after Tab) still rejects. Trusting
+    // takes a click (or Space on a focused trust button).
+    trust->setAutoDefault(false);
+    once->setAutoDefault(false);
+    m_reject = rejectButton;
     connect(trust, &QPushButton::clicked, this, [this] { m_decision = TrustDecision::TrustPermanently; accept(); });
     connect(once, &QPushButton::clicked, this, [this] { m_decision = TrustDecision::AcceptOnce; accept(); });
     connect(rejectButton, &QPushButton::clicked, this, [this] { m_decision = TrustDecision::Reject; reject(); });
     layout->addWidget(buttons);
+    // Only now, inside the dialog: QDialog remembers it as its default (before, the button's window
+    // was the button box, and QDialog chose the first auto-default button, Trust permanently).
+    rejectButton->setDefault(true);
+}
+
+void TrustDialog::showEvent(QShowEvent* event) {
+    QDialog::showEvent(event);
+    m_reject->setFocus(Qt::OtherFocusReason);
 }
 
 TrustDecision TrustDialog::ask(const Certificate& certificate, StatusCode reason, QWidget* parent) {

@@ -8,6 +8,8 @@
 
 #include <QDialog>
 
+class QPushButton;
+
 namespace ua::clientapp {
 
 class TrustDialog : public QDialog {
@@ -20,8 +22,13 @@ public:
     // Runs the dialog modally and returns the answer (a TrustPrompt).
     static TrustDecision ask(const Certificate& certificate, StatusCode reason, QWidget* parent);
 
+protected:
+    // Gives Reject the focus once the dialog is up (before, QDialog's own choice would win).
+    void showEvent(QShowEvent* event) override;
+
 private:
     TrustDecision m_decision = TrustDecision::Reject;
+    QPushButton* m_reject = nullptr;
 };
 
 } // namespace ua::clientapp
