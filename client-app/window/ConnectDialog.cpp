@@ -1,5 +1,6 @@
 #include "window/ConnectDialog.h"
 
+#include "core/ConnectErrors.h"
 #include "core/Connection.h"
 #include "core/ServerHistory.h"
 #include "core/ValueText.h"
@@ -98,6 +99,13 @@ ConnectDialog::ConnectDialog(Connection* connection, ServerHistory* history, QWi
     m_discover->setToolTip(tr("FindServers and GetEndpoints on this URL (SecurityPolicy None, no Session)"));
     urlRow->addWidget(m_discover);
     layout->addLayout(urlRow);
+    // Why the URL cannot be used (issue 27 item 4), shown under it while Connect and Discover are off.
+    m_urlError = new QLabel;
+    m_urlError->setObjectName(QStringLiteral("urlError"));
+    m_urlError->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_urlError->setWordWrap(true);
+    m_urlError->hide();
+    layout->addWidget(m_urlError);
 
     m_tree = new QTreeWidget;
     m_tree->setObjectName(QStringLiteral("endpointTree"));
@@ -147,12 +155,15 @@ ConnectDialog::ConnectDialog(Connection* connection, ServerHistory* history, QWi
     auto* buttons = new QDialogButtonBox;
     m_connect = buttons->addButton(tr("Connect"), QDialogButtonBox::AcceptRole);
     m_connect->setObjectName(QStringLiteral("connectButton"));
-    m_connect->setDefault(true);
     buttons->addButton(QDialogButtonBox::Cancel);
     layout->addWidget(buttons);
+    // Set once the button is in the dialog: before, QDialog does not learn it and makes the first
+    // auto-default button of the focus chain (Discover) the default, so Return discovered.
+    m_connect->setDefault(true);
     identityChanged();
+    urlChanged();
 
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_discover, &QPushButton::clicked, this, [this] {
         if (m_discovering) {
@@ -161,16 +172,38 @@ ConnectDialog::ConnectDialog(Connection* connection, ServerHistory* history, QWi
             m_discovering = false;
             m_discover->setText(tr("Discover"));
             m_status->setText(tr("Discovery stopped."));
+            urlChanged();
         } else {
             discover();
         }
     });
     connect(m_identity, &QComboBox::currentIndexChanged, this, &ConnectDialog::identityChanged);
     connect(m_url, &QComboBox::activated, this, &ConnectDialog::historyChosen);
+    connect(m_url, &QComboBox::editTextChanged, this, &ConnectDialog::urlChanged);
     connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &ConnectDialog::endpointChosen);
     connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         if (item->data(0, kEndpointRole).toBool()) accept();
     });
+}
+
+QString ConnectDialog::urlProblem() const {
+    return endpointUrlProblem(m_url->currentText());
+}
+
+void ConnectDialog::urlChanged() {
+    const QString problem = urlProblem();
+    m_urlError->setText(problem);
+    m_urlError->setVisible(!problem.isEmpty());
+    m_connect->setEnabled(problem.isEmpty());
+    m_discover->setEnabled(problem.isEmpty() || m_discovering);  // Stop stays available
+}
+
+void ConnectDialog::accept() {
+    if (!urlProblem().isEmpty()) {  // a double-clicked endpoint, or Return, with a URL that cannot work
+        urlChanged();
+        return;
+    }
+    QDialog::accept();
 }
 
 void ConnectDialog::historyChosen(int index) {
@@ -216,6 +249,7 @@ void ConnectDialog::identityChanged() {
 
 void ConnectDialog::discover() {
     const QString url = m_url->currentText().trimmed();
+    if (!urlProblem().isEmpty()) return urlChanged();
     m_tree->clear();
     m_discovering = true;
     const int round = ++m_discoveryRound;
@@ -226,6 +260,7 @@ void ConnectDialog::discover() {
         if (!self || round != self->m_discoveryRound) return;
         self->m_discovering = false;
         self->m_discover->setText(tr("Discover"));
+        self->urlChanged();
         self->showDiscovery(r, url);
         emit self->discovered(r);
     });
@@ -234,7 +269,11 @@ void ConnectDialog::discover() {
 void ConnectDialog::showDiscovery(const DiscoveryResult& r, const QString& url) {
     m_tree->clear();
     if (r.status.isBad()) {
-        m_status->setText(tr("Discovery of %1 failed: %2").arg(url, statusName(r.status)));
+        ConnectFailureContext context;
+        context.endpointUrl = url;
+        const QString sentence = connectFailureSentence(r.status, context);
+        m_status->setText(sentence.isEmpty() ? tr("Discovery of %1 failed: %2").arg(url, statusName(r.status))
+                                             : tr("Discovery of %1 failed: %2: %3").arg(url, statusName(r.status), sentence));
         return;
     }
     auto* best = new QTreeWidgetItem(m_tree, {tr("Best available")});

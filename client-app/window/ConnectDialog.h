@@ -3,7 +3,8 @@
 // Stop while it runs) listing every server and each of its endpoints with SecurityPolicy, mode, user
 // token types and security level, the user identity (anonymous, user name + password, certificate +
 // private key files), and Connect. Choosing an endpoint fixes the policy and mode; "best available"
-// leaves the choice to the client (ClientConfig). Double-clicking an endpoint connects.
+// leaves the choice to the client (ClientConfig). Double-clicking an endpoint connects. A URL that
+// cannot work (no opc.tcp:// scheme, no host, a bad port) is refused in the dialog with the reason.
 #pragma once
 
 #include "core/ConnectionSettings.h"
@@ -38,6 +39,11 @@ public:
     QTreeWidget* endpointTree() const { return m_tree; }
     // Selects the endpoint row with this policy URI and mode; false when none is listed.
     bool selectEndpoint(const QString& policyUri, MessageSecurityMode mode);
+    // Why the URL in the field cannot be used (endpointUrlProblem), empty when it can. While it is
+    // not empty the problem shows under the field, Connect and Discover are disabled and accept()
+    // keeps the dialog open.
+    QString urlProblem() const;
+    void accept() override;
 
 signals:
     void discovered(const ua::DiscoveryResult& result);
@@ -47,12 +53,14 @@ private:
     void endpointChosen();
     void identityChanged();
     void historyChosen(int index);
+    void urlChanged();
 
     Connection* m_connection;
     ServerHistory* m_history;
     QComboBox* m_url;
     QPushButton* m_discover;
     QLabel* m_status;
+    QLabel* m_urlError;
     QTreeWidget* m_tree;
     QComboBox* m_identity;
     QStackedWidget* m_identityPages;

@@ -1,5 +1,6 @@
 #include "window/MainWindow.h"
 
+#include "core/ConnectErrors.h"
 #include "core/Connection.h"
 #include "core/ServerHistory.h"
 #include "core/ServiceLog.h"
@@ -16,11 +17,14 @@
 #include "window/NodePanel.h"
 #include "window/TrendPanel.h"
 #include "window/TrustDialog.h"
+#include "ua/client/EndpointUrl.h"
+#include "ua/encoding/generated/StatusCodes.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QHostInfo>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -225,6 +229,8 @@ void MainWindow::buildActions() {
 
     m_stateLabel = new QLabel;
     m_stateLabel->setObjectName(QStringLiteral("connectionState"));
+    // A long state or failure text must not widen the window: it is cut, and whole in the tooltip.
+    m_stateLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_operationLabel = new QLabel;
     m_operationLabel->setObjectName(QStringLiteral("operationState"));
     statusBar()->addWidget(m_stateLabel, 1);
@@ -261,6 +267,8 @@ void MainWindow::connectTo(ConnectionSettings settings) {
     }
     if (settings.identityKind == UserIdentity::Kind::UserName) m_passwords.insert(passwordKey(settings), settings.password);
     m_pending = settings;
+    m_connectFailure.clear();
+    ++m_connectAttempt;
     m_connection->connectTo(settings);
 }
 
@@ -305,8 +313,13 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
         color = reason.isBad() ? QStringLiteral("#b00020") : QStringLiteral("#555");
         break;
     }
-    m_stateLabel->setText(text);
-    m_stateLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(color));
+    if (state == ClientState::Disconnected && !m_connectFailure.isEmpty()) {
+        // The failed connect's sentence stays (showConnectFailure) until the next connect.
+    } else {
+        m_stateLabel->setText(text);
+        m_stateLabel->setToolTip(text);
+        m_stateLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(color));
+    }
     m_disconnectAction->setEnabled(state != ClientState::Disconnected);
     setWindowTitle(state == ClientState::Connected ? tr("%1 - UA Workbench Client").arg(s.displayName.isEmpty() ? s.endpointUrl : s.displayName)
                                                    : tr("UA Workbench Client"));
@@ -319,8 +332,33 @@ void MainWindow::connectFinished(StatusCode status) {
         statusBar()->showMessage(tr("Session active"), 3000);
     } else {
         m_passwords.remove(passwordKey(m_pending));  // a wrong password is asked again
-        statusBar()->showMessage(tr("Connect failed: %1").arg(statusName(status)), 10000);
+        // A sentence beside the status code (issue 27 item 4), kept in the state label until the
+        // next connect. Bad_ConnectionRejected is both "unknown host" and "nothing listens" (the
+        // specification has no code for an unknown host): a host lookup tells them apart.
+        ConnectFailureContext context;
+        context.endpointUrl = m_connection->settings().endpointUrl;
+        if ((status.code & 0xFFFF0000u) == status::BadSecurityChecksFailed.code)
+            context.clientCertificate = ownCertificateIn(m_connection->pkiDir());
+        const bool cancelled = (status.code & 0xFFFF0000u) == status::BadDisconnect.code;
+        showConnectFailure(connectFailureText(status, context), cancelled);
+        const std::optional<EndpointUrl> url = EndpointUrl::parse(context.endpointUrl);
+        if ((status.code & 0xFFFF0000u) == status::BadConnectionRejected.code && url) {
+            const int attempt = m_connectAttempt;
+            QHostInfo::lookupHost(url->host, this, [this, attempt, status, context](const QHostInfo& info) mutable {
+                if (attempt != m_connectAttempt || m_connection->state() != ClientState::Disconnected) return;
+                context.hostResolved = info.error() == QHostInfo::NoError && !info.addresses().isEmpty();
+                showConnectFailure(connectFailureText(status, context), false);
+            });
+        }
     }
+}
+
+void MainWindow::showConnectFailure(const QString& text, bool cancelled) {
+    m_connectFailure = text;
+    m_stateLabel->setText(text);
+    m_stateLabel->setToolTip(text);
+    m_stateLabel->setStyleSheet(cancelled ? QStringLiteral("color: #555; font-weight: bold")
+                                          : QStringLiteral("color: #b00020; font-weight: bold"));
 }
 
 void MainWindow::operationsChanged(int count, const QString& latest) {

@@ -83,6 +83,7 @@ private:
     void fillRecentMenu();
     void stateChanged(ClientState state, StatusCode reason);
     void connectFinished(StatusCode status);
+    void showConnectFailure(const QString& text, bool cancelled);
     void operationsChanged(int count, const QString& latest);
     void nodeSelected(const NodeId& node);
     QString passwordKey(const ConnectionSettings& s) const;
@@ -106,6 +107,8 @@ private:
     QLabel* m_operationLabel = nullptr;
     QHash<QString, QString> m_passwords;  // this run only: url + user -> password
     ConnectionSettings m_pending;         // the connectTo() in progress
+    QString m_connectFailure;             // why the last connect failed, in a sentence (shown while Disconnected)
+    int m_connectAttempt = 0;             // a host lookup's answer for an older attempt is ignored
 };
 
 } // namespace ua::clientapp

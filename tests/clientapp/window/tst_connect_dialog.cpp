@@ -1,0 +1,154 @@
+// Connect errors in the window (issue 27 item 4): the Connect dialog refuses a URL that cannot work
+// (typed with QTest keys: no opc.tcp:// scheme) with the reason under the field and Connect disabled;
+// a failed connect shows its status with a sentence beside it (a closed port: nothing listens), and
+// Cancel of a hanging connect says "cancelled" instead of "Connect failed: Bad_Disconnect". The log
+// writes "Bad_ConnectionRejected" as the status bar does, in a column wide enough (item 6).
+#include "core/Connection.h"
+#include "core/ConnectionSettings.h"
+#include "core/ServiceLog.h"
+#include "window/ConnectDialog.h"
+#include "window/MainWindow.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QtTest>
+#include "TestMain.h"
+#include <memory>
+
+using namespace ua;
+using namespace ua::clientapp;
+
+class TestConnectDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void urlWithoutSchemeIsRefusedInTheDialog();
+    void closedPortIsExplained();
+    void cancelSaysCancelled();
+
+private:
+    QLabel* stateLabel() const { return m_window->findChild<QLabel*>(QStringLiteral("connectionState")); }
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestConnectDialog::initTestCase() {
+    QVERIFY(m_dir.isValid());
+}
+
+void TestConnectDialog::init() {
+    WindowOptions options;
+    options.pkiDir = m_dir.filePath(QStringLiteral("pki"));
+    options.historyFile = m_dir.filePath(QStringLiteral("history.ini"));
+    m_window = std::make_unique<MainWindow>(options);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestConnectDialog::cleanup() {
+    m_window.reset();
+}
+
+void TestConnectDialog::urlWithoutSchemeIsRefusedInTheDialog() {
+    ConnectDialog dialog(m_window->connection(), m_window->history(), m_window.get());
+    dialog.show();
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    auto* url = dialog.findChild<QComboBox*>(QStringLiteral("urlField"));
+    auto* error = dialog.findChild<QLabel*>(QStringLiteral("urlError"));
+    auto* connectButton = dialog.findChild<QPushButton*>(QStringLiteral("connectButton"));
+    auto* discoverButton = dialog.findChild<QPushButton*>(QStringLiteral("discoverButton"));
+    QVERIFY(url && url->lineEdit() && error && connectButton && discoverButton);
+    QVERIFY(!error->isVisible());  // the default URL is fine
+    QVERIFY(connectButton->isEnabled());
+
+    url->lineEdit()->setFocus();
+    url->lineEdit()->selectAll();
+    QTest::keyClick(url->lineEdit(), Qt::Key_Delete);
+    QTest::keyClicks(url->lineEdit(), QStringLiteral("localhost:24840"));
+    QCOMPARE(url->currentText(), QStringLiteral("localhost:24840"));
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("opc.tcp://localhost:24840")), qPrintable(error->text()));
+    QVERIFY(!connectButton->isEnabled());
+    QVERIFY(!discoverButton->isEnabled());
+    QCOMPARE(dialog.urlProblem(), error->text());
+
+    // Return in the dialog presses its default button, Connect: disabled, so the dialog stays.
+    QTest::keyClick(&dialog, Qt::Key_Return);
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    dialog.accept();  // as a double-clicked endpoint would
+    QVERIFY(dialog.isVisible());
+
+    QTest::keyClick(url->lineEdit(), Qt::Key_Home);
+    QTest::keyClicks(url->lineEdit(), QStringLiteral("opc.tcp://"));
+    QCOMPARE(url->currentText(), QStringLiteral("opc.tcp://localhost:24840"));
+    QVERIFY(!error->isVisible());
+    QVERIFY(connectButton->isEnabled());
+    QVERIFY(discoverButton->isEnabled());
+    QTest::keyClick(&dialog, Qt::Key_Return);
+    QVERIFY(!dialog.isVisible());
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.settings().endpointUrl, QStringLiteral("opc.tcp://localhost:24840"));
+}
+
+void TestConnectDialog::closedPortIsExplained() {
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    ConnectionSettings s;
+    s.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port);
+    m_window->connectTo(s);
+    // After the host lookup (an address: at once) the sentence says that the host is there.
+    const QString expected = QStringLiteral("Connect failed: Bad_ConnectionRejected: Nothing accepted a connection at 127.0.0.1:%1").arg(port);
+    QTRY_VERIFY2_WITH_TIMEOUT(stateLabel()->text().startsWith(expected), qPrintable(stateLabel()->text()), 10000);
+    QCOMPARE(stateLabel()->toolTip(), stateLabel()->text());
+    QCOMPARE(m_window->connection()->state(), ClientState::Disconnected);
+
+    // The log writes the status as the status bar does, and its column shows it whole (item 6).
+    QTableView* log = m_window->logView();
+    QModelIndex status;
+    QTRY_VERIFY([&] {
+        for (int r = 0; r < log->model()->rowCount(); ++r)
+            if (log->model()->index(r, ServiceLogModel::ServiceColumn).data().toString() == QLatin1String("Connect"))
+                status = log->model()->index(r, ServiceLogModel::StatusColumn);
+        return status.isValid();
+    }());
+    QCOMPARE(status.data().toString(), QStringLiteral("Bad_ConnectionRejected"));
+    QVERIFY(log->columnWidth(ServiceLogModel::StatusColumn) > log->fontMetrics().horizontalAdvance(QStringLiteral("Bad_TcpEndpointUrlInvalid")));
+}
+
+void TestConnectDialog::cancelSaysCancelled() {
+    QTcpServer silent;  // accepts and never answers
+    QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+    std::vector<QTcpSocket*> sockets;
+    connect(&silent, &QTcpServer::newConnection, this, [&] {
+        while (QTcpSocket* c = silent.nextPendingConnection()) sockets.push_back(c);
+    });
+    ConnectionSettings s;
+    s.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(silent.serverPort());
+    m_window->connectTo(s);
+    QTRY_COMPARE_WITH_TIMEOUT(int(sockets.size()), 1, 5000);
+    QAction* cancel = m_window->findChild<QAction*>(QStringLiteral("cancelAction"));
+    QVERIFY(cancel);
+    QTRY_VERIFY_WITH_TIMEOUT(cancel->isEnabled(), 2000);
+    cancel->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->connection()->state(), ClientState::Disconnected, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateLabel()->text(), QStringLiteral("Connect cancelled."), 2000);
+    QTest::qWait(200);  // nothing overwrites it afterwards
+    QCOMPARE(stateLabel()->text(), QStringLiteral("Connect cancelled."));
+}
+
+UA_TEST_MAIN(TestConnectDialog)
+#include "tst_connect_dialog.moc"
