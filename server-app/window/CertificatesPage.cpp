@@ -56,12 +56,14 @@ QWidget* CertificatesPage::makeList(const QString& title, const QString& objectN
     connect(model, &QAbstractItemModel::rowsInserted, view, [view] { fitColumns(view); });
     fitColumns(view);
     auto* buttons = new QHBoxLayout;
+    QList<QAbstractButton*> rowButtons;
     for (const QString& action : actions) {
         auto* b = new QPushButton(action == QLatin1String("trust")    ? tr("Trust")
                                   : action == QLatin1String("reject") ? tr("Reject")
                                                                       : tr("Delete"));
         b->setObjectName(objectName + QLatin1Char('_') + action);
         buttons->addWidget(b);
+        rowButtons << b;
         connect(b, &QPushButton::clicked, this, [this, view, model, action] {
             const QModelIndex i = view->currentIndex();
             if (!i.isValid()) return;
@@ -74,6 +76,7 @@ QWidget* CertificatesPage::makeList(const QString& title, const QString& objectN
         });
     }
     buttons->addStretch();
+    enableWithSelection(view, rowButtons);
     auto* l = new QVBoxLayout(box);
     l->addWidget(view, 1);
     l->addLayout(buttons);

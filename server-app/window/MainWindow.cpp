@@ -2,6 +2,7 @@
 
 #include "AddressSpacePage.h"
 #include "CertificatesPage.h"
+#include "Confirmation.h"
 #include "DiagnosticsPage.h"
 #include "LogPage.h"
 #include "ServerLifecycle.h"
@@ -32,7 +33,18 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     m_tabs->addTab(m_serverPage, tr("Server"));
     m_views.push_back(m_serverPage);
     connect(m_serverPage, &ServerPage::startRequested, this, [this] { startServer(); });
-    connect(m_serverPage, &ServerPage::stopRequested, this, [this] { stopServer(); });
+    connect(m_serverPage, &ServerPage::stopRequested, this, [this] {
+        // Stopping disconnects every client: asked first while there are any (issue 27 item 8).
+        const int sessions = m_server ? m_server->sessions().count() : 0;
+        if (sessions > 0 &&
+            !confirmAction(this, tr("Stop the server"),
+                           tr("%n client Session(s) are connected. Stopping tells them ServerState Shutdown, then closes "
+                              "their Sessions after %1 s. Stop the server?", nullptr, sessions)
+                               .arg(m_settings.shutdownDelaySeconds),
+                           tr("Stop")))
+            return;
+        stopServer();
+    });
     connect(m_serverPage, &ServerPage::settingsSaved, this, [this](const ServerSettings& s) { m_settings = s; });
     auto addView = [this](auto* page, const QString& title) {
         m_tabs->addTab(page, title);

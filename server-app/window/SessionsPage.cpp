@@ -1,5 +1,6 @@
 #include "SessionsPage.h"
 
+#include "Confirmation.h"
 #include "TableViews.h"
 
 #include "models/SessionsModel.h"
@@ -83,11 +84,24 @@ void SessionsPage::showMenu(const QPoint& pos) {
     const int row = proxy->mapToSource(index).row();
     const NodeId id = m_model->sessionId(row);
     const QString name = m_model->index(row, serverapp::SessionsModel::Name).data().toString();
+    const QString address = m_model->index(row, serverapp::SessionsModel::Address).data().toString();
+    const QString client = m_model->index(row, serverapp::SessionsModel::ClientApplication).data().toString();
     QMenu menu(this);
-    QAction* close = menu.addAction(tr("Close session \"%1\"").arg(name));
+    // Two Sessions may share a name: the client's address tells them apart (issue 27 item 8).
+    QAction* close = menu.addAction(address.isEmpty() ? tr("Close session \"%1\"").arg(name)
+                                                      : tr("Close session \"%1\" from %2").arg(name, address));
     close->setObjectName(QStringLiteral("closeSessionAction"));
-    connect(close, &QAction::triggered, this, [this, id, name] {
+    connect(close, &QAction::triggered, this, [this, id, name, address, client] {
         if (!m_live) return;
+        // Closing cuts a client off: asked first, Cancel the default.
+        const QString who = client.isEmpty() ? address : tr("%1 at %2").arg(client, address);
+        if (!confirmAction(this, tr("Close session"),
+                           tr("Close Session \"%1\" of %2 (SessionId %3)? The client loses its Subscriptions and "
+                              "must create a new Session.")
+                               .arg(name, who, QString::fromStdString(id.toString())),
+                           tr("Close session")))
+            return;
+        if (!m_live) return;  // stopped while the question was open
         const StatusCode status = m_live->closeSession(id);
         m_status->setText(status.isGood() ? tr("Closed Session \"%1\".").arg(name)
                                           : tr("Could not close \"%1\": %2").arg(name, QString::fromStdString(status.name())));

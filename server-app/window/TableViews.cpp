@@ -3,6 +3,7 @@
 #include "models/KeyedTableModel.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 
 namespace ua::app {
 
@@ -29,6 +30,18 @@ QTableView* makeTableView(const QString& objectName, QAbstractItemModel* model, 
 
 void fitColumns(QTableView* view) {
     view->resizeColumnsToContents();
+}
+
+void enableWithSelection(QTableView* view, const QList<QAbstractButton*>& buttons) {
+    auto update = [view, buttons] {
+        const bool selected = view->selectionModel() && view->selectionModel()->hasSelection() && view->currentIndex().isValid();
+        for (QAbstractButton* b : buttons) b->setEnabled(selected);
+    };
+    QObject::connect(view->selectionModel(), &QItemSelectionModel::selectionChanged, view, update);
+    QObject::connect(view->selectionModel(), &QItemSelectionModel::currentChanged, view, update);
+    QObject::connect(view->model(), &QAbstractItemModel::rowsRemoved, view, update);
+    QObject::connect(view->model(), &QAbstractItemModel::modelReset, view, update);
+    update();
 }
 
 } // namespace ua::app

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <QSortFilterProxyModel>
+#include <QAbstractButton>
+#include <QList>
 #include <QTableView>
 
 namespace ua::app {
@@ -13,5 +15,8 @@ QTableView* makeTableView(const QString& objectName, QAbstractItemModel* model, 
                           Qt::SortOrder order = Qt::AscendingOrder);
 // Columns sized to contents now (views call it once rows have arrived; the last column stretches).
 void fitColumns(QTableView* view);
+// Keeps buttons that act on the selected row enabled only while view has one (issue 27 item 8:
+// Delete, Reject, Remove did nothing with nothing selected). Follows selection and row changes.
+void enableWithSelection(QTableView* view, const QList<QAbstractButton*>& buttons);
 
 } // namespace ua::app

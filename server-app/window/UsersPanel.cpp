@@ -32,6 +32,7 @@ UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&,
     add->setObjectName(QStringLiteral("addUserButton"));
     remove->setObjectName(QStringLiteral("removeUserButton"));
     password->setObjectName(QStringLiteral("setPasswordButton"));
+    unlock->setObjectName(QStringLiteral("unlockUserButton"));
     auto* buttons = new QHBoxLayout;
     for (auto* b : {add, remove, password, unlock}) buttons->addWidget(b);
     buttons->addWidget(m_status = new QLabel, 1);
@@ -54,6 +55,7 @@ UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&,
     connect(m_model, &QAbstractItemModel::rowsInserted, m_view, [this] { fitColumns(m_view); });
     connect(m_model, &QAbstractItemModel::dataChanged, m_view, [this] { fitColumns(m_view); });
     fitColumns(m_view);
+    enableWithSelection(m_view, {remove, password, unlock});
     // The lockout column changes with time and failed logins.
     auto* timer = new QTimer(this);
     connect(timer, &QTimer::timeout, m_model, [this] {

@@ -1,7 +1,9 @@
 // The server app's window, opened in-process under the offscreen platform with its own running
 // server: our Client's Sessions and Subscriptions appear as rows in the views (found by
 // objectName) and disappear when they close; "Close session" in the Sessions view's context menu
-// closes a Session through Server::closeSession; Stop and Start on the Server page.
+// closes a Session through Server::closeSession after a confirmation, and names the client's address
+// (two Sessions of one name told apart); Stop asks first while clients are connected; the buttons
+// of the certificate lists and users are disabled with nothing selected (issue 27 item 8).
 #include "../client/ClientTestUtil.h"
 #include "MainWindow.h"
 #include "SessionsPage.h"
@@ -10,9 +12,11 @@
 #include "ua/server/runtime/Server.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
@@ -34,8 +38,16 @@ private slots:
     void filterAndSortTheSessions();
     void stopAndStartFromServerPage();
     void everyPageIsThere();
+    void twinSessionsAreToldApart();
+    void rowButtonsNeedASelection();
 
 private:
+    // Answers the next confirmation (Confirmation.h) with its confirm or its Cancel button, once it
+    // is the active modal widget; *text gets its question. Call before the action that asks.
+    void answerConfirmation(bool confirm, QString* text = nullptr);
+    // Opens the Sessions view's context menu on row and returns the "Close session" action's text;
+    // triggers it when trigger is set.
+    QString closeSessionAction(QTableView* view, int row, bool trigger);
     // A connected Client with its Session named name (nullptr on failure).
     std::unique_ptr<Client> connect(const QString& name);
     static QStringList column(QTableView* view, int column);
@@ -53,6 +65,7 @@ void TestWindowSessions::init() {
     s.pkiDir = m_dir->filePath(QStringLiteral("pki"));
     s.demoEventsMs = 0;
     s.shutdownDelaySeconds = 1;
+    s.users.setUser("operator1", "operator1-pw", roleBit(Role::Operator), 1000);  // a row in the users view
     m_window = std::make_unique<app::MainWindow>(s, m_dir->filePath(QStringLiteral("ua-server.json")));
     m_window->show();
     QString error;
@@ -81,6 +94,39 @@ QStringList TestWindowSessions::column(QTableView* view, int column) {
     for (int r = 0; r < view->model()->rowCount(); ++r) out << view->model()->index(r, column).data().toString();
     out.sort();
     return out;
+}
+
+void TestWindowSessions::answerConfirmation(bool confirm, QString* text) {
+    auto* poll = new QTimer(m_window.get());  // goes with this test's window
+    poll->start(20);
+    QElapsedTimer waited;
+    waited.start();
+    QObject::connect(poll, &QTimer::timeout, this, [poll, confirm, text, waited] {
+        if (waited.hasExpired(10000)) return poll->deleteLater();  // none came
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != QLatin1String("confirmation")) return;
+        poll->deleteLater();
+        if (text) *text = box->text();
+        auto* cancel = box->findChild<QPushButton*>(QStringLiteral("cancelButton"));
+        QCOMPARE(box->defaultButton(), cancel);  // Return would keep things as they are
+        QTest::mouseClick(box->findChild<QPushButton*>(confirm ? QStringLiteral("confirmButton") : QStringLiteral("cancelButton")),
+                          Qt::LeftButton);
+    });
+}
+
+QString TestWindowSessions::closeSessionAction(QTableView* view, int row, bool trigger) {
+    QString text;
+    QTimer::singleShot(200, this, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu) return;
+        auto* action = menu->findChild<QAction*>(QStringLiteral("closeSessionAction"));
+        if (!action) return;
+        text = action->text();
+        menu->close();
+        if (trigger) action->trigger();
+    });
+    emit view->customContextMenuRequested(view->visualRect(view->model()->index(row, 0)).center());
+    return text;
 }
 
 void TestWindowSessions::sessionRowsAppearAndDisappear() {
@@ -186,19 +232,16 @@ void TestWindowSessions::closeSessionFromContextMenu() {
         if (view->model()->index(r, serverapp::SessionsModel::Name).data().toString() == QStringLiteral("window-victim")) row = r;
     QVERIFY(row >= 0);
 
-    // Open the context menu on the victim's row and pick "Close session".
-    bool triggered = false;
-    QTimer::singleShot(200, this, [&] {
-        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
-        if (!menu) return;
-        auto* action = menu->findChild<QAction*>(QStringLiteral("closeSessionAction"));
-        if (!action) return;
-        triggered = true;
-        action->trigger();
-        menu->close();
-    });
-    emit view->customContextMenuRequested(view->visualRect(view->model()->index(row, 0)).center());
-    QVERIFY(triggered);
+    // Open the context menu on the victim's row and pick "Close session": asked first; Cancel keeps it.
+    QString question;
+    answerConfirmation(false, &question);
+    QVERIFY(closeSessionAction(view, row, true).startsWith(QStringLiteral("Close session \"window-victim\" from 127.0.0.1:")));
+    QVERIFY2(question.contains(QStringLiteral("window-victim")), qPrintable(question));
+    QTest::qWait(300);
+    QCOMPARE(column(view, serverapp::SessionsModel::Name), (QStringList{"window-other", "window-victim"}));
+    // Confirmed: closed.
+    answerConfirmation(true);
+    QVERIFY(!closeSessionAction(view, row, true).isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), QStringList{"window-other"}, 5000);
     // The closed Session's client learns it on its next request.
     test::Awaited<ServiceResult<ReadResponse>> read;
@@ -219,7 +262,17 @@ void TestWindowSessions::stopAndStartFromServerPage() {
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 1, 5000);
     QVERIFY(stop->isEnabled() && !start->isEnabled());
 
+    // A client is connected: Stop asks first; Cancel keeps the server running.
     QSignalSpy stopped(m_window.get(), &app::MainWindow::serverStopped);
+    QString question;
+    answerConfirmation(false, &question);
+    stop->click();
+    QVERIFY2(question.contains(QStringLiteral("1 client Session")), qPrintable(question));
+    QTest::qWait(300);
+    QVERIFY(m_window->server());
+    QVERIFY(state->text().contains(QStringLiteral("Running")));
+    QCOMPARE(stopped.count(), 0);
+    answerConfirmation(true);
     stop->click();
     QTRY_VERIFY_WITH_TIMEOUT(state->text().contains(QStringLiteral("Shutdown")), 2000);
     QVERIFY(stopped.wait(6000));
@@ -233,6 +286,18 @@ void TestWindowSessions::stopAndStartFromServerPage() {
     auto again = connect(QStringLiteral("window-after-start"));
     QVERIFY(again);
     QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), QStringList{"window-after-start"}, 5000);
+
+    // No client connected: Stop does not ask.
+    test::Awaited<ServiceResult<CloseSessionResponse>> closed;
+    again->closeSession(this, closed.callback());
+    QVERIFY(closed.wait());
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->server()->sessions().count(), 0, 5000);
+    stopped.clear();
+    question.clear();
+    answerConfirmation(false, &question);  // would keep the server running, had it asked
+    stop->click();
+    QVERIFY(stopped.wait(6000));
+    QCOMPARE(question, QString());
 }
 
 void TestWindowSessions::everyPageIsThere() {
@@ -246,6 +311,44 @@ void TestWindowSessions::everyPageIsThere() {
     // The address space tree shows the RootFolder's children.
     auto* tree = m_window->findChild<QAbstractItemView*>(QStringLiteral("addressSpaceView"));
     QTRY_VERIFY(tree->model()->rowCount() >= 3);
+}
+
+// Two Sessions of one name: the context menu names each one's client address.
+void TestWindowSessions::twinSessionsAreToldApart() {
+    auto* view = m_window->findChild<QTableView*>(QStringLiteral("sessionsView"));
+    QVERIFY(view);
+    m_window->pages()->setCurrentWidget(view->parentWidget());
+    auto first = connect(QStringLiteral("twin"));
+    auto second = connect(QStringLiteral("twin"));
+    QVERIFY(first && second);
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 2, 5000);
+    const QString a = closeSessionAction(view, 0, false);
+    const QString b = closeSessionAction(view, 1, false);
+    QVERIFY2(a.startsWith(QStringLiteral("Close session \"twin\" from ")), qPrintable(a));
+    QVERIFY2(b.startsWith(QStringLiteral("Close session \"twin\" from ")), qPrintable(b));
+    QVERIFY(a != b);
+    QVERIFY(a.endsWith(view->model()->index(0, serverapp::SessionsModel::Address).data().toString()));
+}
+
+// Reject, Trust, Delete, Remove, Set password and Unlock act on the selected row: disabled without one.
+void TestWindowSessions::rowButtonsNeedASelection() {
+    const QStringList names{"trustedView_reject", "trustedView_delete", "rejectedView_trust", "rejectedView_delete",
+                            "removeUserButton", "setPasswordButton", "unlockUserButton"};
+    for (const QString& name : names) {
+        auto* b = m_window->findChild<QPushButton*>(name);
+        QVERIFY2(b, qPrintable(name));
+        QVERIFY2(!b->isEnabled(), qPrintable(name));
+    }
+    auto* users = m_window->findChild<QTableView*>(QStringLiteral("usersView"));
+    QVERIFY(users);
+    QVERIFY(users->model()->rowCount() > 0);  // operator1
+    users->selectRow(0);
+    for (const char* name : {"removeUserButton", "setPasswordButton", "unlockUserButton"})
+        QVERIFY2(m_window->findChild<QPushButton*>(QLatin1String(name))->isEnabled(), name);
+    QVERIFY(!m_window->findChild<QPushButton*>(QStringLiteral("trustedView_delete"))->isEnabled());  // another list
+    users->clearSelection();
+    for (const char* name : {"removeUserButton", "setPasswordButton", "unlockUserButton"})
+        QVERIFY2(!m_window->findChild<QPushButton*>(QLatin1String(name))->isEnabled(), name);
 }
 
 UA_TEST_MAIN(TestWindowSessions)
