@@ -361,12 +361,12 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     if (o.command == QLatin1String("sweep")) {
         if (!sessionsText.isEmpty()) {
             const auto l = parseStepList(sessionsText);
-            if (!l) return usage(QStringLiteral("--sessions %1: expected ascending whole numbers > 0, e.g. 1,2,5,10").arg(sessionsText));
+            if (!l) return usage(QStringLiteral("--sessions %1: expected whole numbers > 0, e.g. 1,2,5,10").arg(sessionsText));
             o.plan.sessions = *l;
         }
         if (!outstandingText.isEmpty()) {
             const auto l = parseStepList(outstandingText);
-            if (!l) return usage(QStringLiteral("--outstanding %1: expected ascending whole numbers > 0, e.g. 1,10,100").arg(outstandingText));
+            if (!l) return usage(QStringLiteral("--outstanding %1: expected whole numbers > 0, e.g. 1,10,100").arg(outstandingText));
             o.plan.outstanding = *l;
         }
     } else {

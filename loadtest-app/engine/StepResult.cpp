@@ -4,6 +4,7 @@
 #include "JsonFields.h"
 
 #include <QJsonArray>
+#include <algorithm>
 
 namespace ua::loadtest {
 
@@ -355,9 +356,13 @@ std::optional<std::vector<int>> parseStepList(const QString& text) {
     for (const QString& part : text.split(QLatin1Char(','))) {
         bool ok = false;
         const int n = part.trimmed().toInt(&ok);
-        if (!ok || n < 1 || n > 1'000'000 || (!out.empty() && n <= out.back())) return std::nullopt;
+        if (!ok || n < 1 || n > 1'000'000) return std::nullopt;
         out.push_back(n);
     }
+    // "5,2,1,2" is 1,2,5 (issue 27 item 13; docs/LoadTesterWindow.md): the order of the steps is the
+    // engine's anyway, and a value twice would run the same step twice.
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

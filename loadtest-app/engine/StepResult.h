@@ -115,9 +115,9 @@ struct StopRules {
     bool brokenConnection = true;       // a lost connection
 };
 
-// A sweep dimension typed as text, "1, 2, 5, 10": whole numbers 1..1,000,000, strictly ascending,
-// spaces allowed around each; nullopt for an empty list, anything else, or a value out of order
-// (the command line's --sessions/--outstanding and the window's fields).
+// A sweep dimension typed as text, "1, 2, 5, 10": whole numbers 1..1,000,000 in any order, spaces
+// allowed around each, returned sorted and de-duplicated ("5,2,1,2" is 1,2,5); nullopt for an empty
+// list or anything else (the command line's --sessions/--outstanding and the window's fields).
 std::optional<std::vector<int>> parseStepList(const QString& text);
 
 struct SweepPlan {

@@ -237,8 +237,8 @@ std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
         return std::nullopt;
     };
     if (!url.startsWith(QLatin1String("opc.tcp://"))) return fail(m_endpoint, tr("The endpoint URL must start with opc.tcp://"));
-    if (!sessions) return fail(m_sessions, tr("Sessions: ascending positive whole numbers, e.g. 1,2,5,10,20"));
-    if (!outstanding) return fail(m_outstanding, tr("Outstanding: ascending positive whole numbers, e.g. 1,10,100"));
+    if (!sessions) return fail(m_sessions, tr("Sessions: positive whole numbers separated by commas, e.g. 1,2,5,10,20"));
+    if (!outstanding) return fail(m_outstanding, tr("Outstanding: positive whole numbers separated by commas, e.g. 1,10,100"));
     LoadParameters p;
     p.endpointUrl = url;
     p.securityPolicyUri = m_policy->currentData().toString();

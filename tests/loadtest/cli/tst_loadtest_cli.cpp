@@ -154,7 +154,7 @@ void TestLoadtestCli::usageErrors() {
         {{QStringLiteral("run"), QStringLiteral("http://x:1")}, "not an opc.tcp://host:port URL"},
         {{QStringLiteral("run"), url, QStringLiteral("--scenario"), QStringLiteral("fly")}, "expected read, write, browse, subscribe or connect"},
         {{QStringLiteral("run"), url, QStringLiteral("--sessions"), QStringLiteral("1,2")}, "lists are for sweep"},
-        {{QStringLiteral("sweep"), url, QStringLiteral("--sessions"), QStringLiteral("5,2")}, "expected ascending whole numbers"},
+        {{QStringLiteral("sweep"), url, QStringLiteral("--sessions"), QStringLiteral("5,x")}, "expected whole numbers > 0"},
         {{QStringLiteral("run"), url, QStringLiteral("--duration"), QStringLiteral("0")}, "expected seconds > 0"},
         {{QStringLiteral("run"), url, QStringLiteral("--browse-node"), QStringLiteral("garbage")}, "not a NodeId"},
         {{QStringLiteral("run"), url, QStringLiteral("--counter-node"), QStringLiteral("nsu=urn:x")}, "not a NodeId"},

@@ -139,7 +139,8 @@ private slots:
         QCOMPARE(ab->b.counterNode, QStringLiteral("ns=1;s=Counter"));
         QCOMPARE(ab->rounds, 5);
 
-        QVERIFY(!parseStepList(QStringLiteral("1,1")));
+        QCOMPARE(*parseStepList(QStringLiteral("1,1")), (std::vector<int>{1}));  // de-duplicated
+        QCOMPARE(*parseStepList(QStringLiteral("5,2,1,2")), (std::vector<int>{1, 2, 5}));  // sorted
         QVERIFY(!parseStepList(QStringLiteral("0,1")));
         QVERIFY(!parseStepList(QStringLiteral("")));
         QCOMPARE(*parseStepList(QStringLiteral("1, 20,300")), (std::vector<int>{1, 20, 300}));

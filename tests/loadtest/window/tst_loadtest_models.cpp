@@ -193,8 +193,10 @@ void TestLoadtestModels::parseStepList_data() {
     QTest::addColumn<QList<int>>("expected");   // empty: refused
     QTest::newRow("sweep") << "1,2,5,10,20" << QList<int>{1, 2, 5, 10, 20};
     QTest::newRow("spaces") << " 1, 2 ,10" << QList<int>{1, 2, 10};
-    QTest::newRow("order") << "10,1,2" << QList<int>{};
-    QTest::newRow("duplicates") << "1,2,2" << QList<int>{};
+    // Sorted and de-duplicated, as docs/LoadTesterWindow.md says (issue 27 item 13).
+    QTest::newRow("order") << "10,1,2" << QList<int>{1, 2, 10};
+    QTest::newRow("duplicates") << "1,2,2" << QList<int>{1, 2};
+    QTest::newRow("both") << "5,2,1,2" << QList<int>{1, 2, 5};
     QTest::newRow("zero") << "0,1" << QList<int>{};
     QTest::newRow("negative") << "-1" << QList<int>{};
     QTest::newRow("empty") << " , " << QList<int>{};
