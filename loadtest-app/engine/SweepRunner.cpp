@@ -9,8 +9,11 @@ namespace ua::loadtest {
 
 namespace {
 
-QString us(double v) {
-    return v >= 1000 ? QStringLiteral("%1 ms").arg(v / 1000.0, 0, 'f', 1) : QStringLiteral("%1 us").arg(v, 0, 'f', 0);
+// Latencies in the notes in one unit, ms, with the digits of the window's latency columns
+// ("p99 1.500 ms > 10 x 0.100 ms", not "1.5 ms > 10 x 100 us": issue 27 item 13).
+QString ms(double us) {
+    const double v = us / 1000.0;
+    return QStringLiteral("%1 ms").arg(v, 0, 'f', v >= 100 ? 0 : v >= 10 ? 1 : 3);
 }
 
 } // namespace
@@ -23,7 +26,7 @@ QString beatenBy(const StepResult& step, double lightestP99Us, const StepResult*
     if (failed > rules.maxErrorFraction)
         return QStringLiteral("errors %1 % > %2 %").arg(failed * 100, 0, 'f', 1).arg(rules.maxErrorFraction * 100, 0, 'g', 3);
     if (lightestP99Us > 0 && step.p99Us > rules.maxP99Factor * lightestP99Us)
-        return QStringLiteral("p99 %1 > %2 x %3").arg(us(step.p99Us)).arg(rules.maxP99Factor, 0, 'g', 3).arg(us(lightestP99Us));
+        return QStringLiteral("p99 %1 > %2 x %3").arg(ms(step.p99Us)).arg(rules.maxP99Factor, 0, 'g', 3).arg(ms(lightestP99Us));
     if (previous && step.requestsPerS < rules.minThroughputFactor * previous->requestsPerS)
         return QStringLiteral("throughput %1/s < %2 x %3/s")
             .arg(step.requestsPerS, 0, 'f', 0)

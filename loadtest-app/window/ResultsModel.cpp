@@ -1,5 +1,7 @@
 #include "window/ResultsModel.h"
 
+#include "window/SweepProgress.h"
+
 #include <QApplication>
 #include <QBrush>
 #include <QColor>
@@ -69,8 +71,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const StepResult& s = m_steps[std::size_t(index.row())];
     const int c = index.column();
+    // A step that failed before anything was answered measured nothing: its figures stay empty
+    // rather than read 0.000 (issue 27 item 12); Notes says why.
+    const bool measured = s.error.isEmpty() || s.answered > 0;
     switch (role) {
     case Qt::DisplayRole:
+        if (!measured && c >= RequestsPerSColumn && c != ErrorsColumn && c != TimeoutsColumn && c != NotesColumn) return QString();
         switch (c) {
         case SessionsColumn: return s.sessions;
         case OutstandingColumn: return s.outstanding;
@@ -105,7 +111,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return {};
     case Qt::ToolTipRole: {
         QStringList tip;
-        tip << tr("%1 sessions x %2 outstanding, %3 s measured").arg(s.sessions).arg(s.outstanding).arg(s.durationS, 0, 'f', 1);
+        tip << tr("%1, %2 s measured").arg(stepTitle(s.sessions, s.outstanding)).arg(s.durationS, 0, 'f', 1);
         tip << tr("sent %1, answered %2, errors %3, timeouts %4").arg(s.sent).arg(s.answered).arg(s.errors).arg(s.timeouts);
         for (const auto& [status, n] : s.errorsByStatus) tip << QStringLiteral("  %1: %2").arg(status).arg(n);
         if (s.clientCpuPercent >= 0) tip << tr("client CPU %1 % of a core").arg(s.clientCpuPercent, 0, 'f', 0);

@@ -81,7 +81,7 @@ private slots:
         QCOMPARE(beatenBy(step(1000, 968, 20, 12, 900, 200), 100, &prev, rules), QStringLiteral("errors 3.2 % > 1 %"));
         // p99 over 10 x the lightest step's.
         QCOMPARE(beatenBy(step(1000, 1000, 0, 0, 900, 1000), 100, &prev, rules), QString());
-        QCOMPARE(beatenBy(step(1000, 1000, 0, 0, 900, 1500), 100, &prev, rules), QStringLiteral("p99 1.5 ms > 10 x 100 us"));
+        QCOMPARE(beatenBy(step(1000, 1000, 0, 0, 900, 1500), 100, &prev, rules), QStringLiteral("p99 1.500 ms > 10 x 0.100 ms"));  // one unit
         // Throughput under half the previous step's; the first step of a row has no previous.
         QCOMPARE(beatenBy(step(1000, 1000, 0, 0, 499, 200), 100, &prev, rules), QStringLiteral("throughput 499/s < 0.5 x 1000/s"));
         QCOMPARE(beatenBy(step(1000, 1000, 0, 0, 499, 200), 100, nullptr, rules), QString());

@@ -149,6 +149,21 @@ void TestLoadtestModels::resultsModel() {
     QVERIFY(model.index(1, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("Bad_TooManySessions: 4")));
     QVERIFY(!model.index(1, 0).data(Qt::BackgroundRole).isNull());
     QCOMPARE(model.headerData(ResultsModel::P99Column, Qt::Horizontal).toString(), QStringLiteral("p99 ms"));
+    QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().startsWith(QLatin1String("1 session x 1 outstanding")));  // not "1 sessions"
+
+    // A step that failed before any answer measured nothing: no 0.000 latencies, the reason in Notes
+    // (issue 27 item 12).
+    StepResult failed;
+    failed.sessions = 1;
+    failed.outstanding = 1;
+    failed.error = QStringLiteral("Bad_ConnectionRejected: 1 of 1 Sessions could not be set up");
+    failed.beatenBy = QStringLiteral("did not run: ") + failed.error;
+    model.addStep(failed);
+    for (int c : {ResultsModel::RequestsPerSColumn, ResultsModel::ValuesPerSColumn, ResultsModel::P50Column, ResultsModel::P99Column,
+                  ResultsModel::MaxColumn, ResultsModel::ClientCpuColumn})
+        QCOMPARE(text(2, c), QString());
+    QCOMPARE(text(2, ResultsModel::SessionsColumn), QStringLiteral("1"));
+    QCOMPARE(text(2, ResultsModel::NotesColumn), QStringLiteral("failed: ") + failed.error);
     model.clear();
     QCOMPARE(model.rowCount(), 0);
     model.setSteps({step(1, 1, 1, 1), step(2, 1, 1, 1), step(5, 1, 1, 1)});
