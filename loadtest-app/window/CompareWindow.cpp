@@ -4,7 +4,11 @@
 #include "window/SweepChart.h"
 #include "window/SweepProgress.h"
 
+#include <QDialogButtonBox>
 #include <QHBoxLayout>
+#include <QKeySequence>
+#include <QPushButton>
+#include <QShortcut>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -65,6 +69,16 @@ CompareWindow::CompareWindow(QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
+    // A window of its own closes like one (issue 27 item 13): a Close button, Esc and Ctrl+W.
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    buttons->button(QDialogButtonBox::Close)->setObjectName(QStringLiteral("closeCompareButton"));
+    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
+    layout->addWidget(buttons);
+    for (const QKeySequence& keys : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)}) {
+        auto* shortcut = new QShortcut(keys, this);
+        shortcut->setContext(Qt::WindowShortcut);
+        connect(shortcut, &QShortcut::activated, this, &QWidget::close);
+    }
 }
 
 void CompareWindow::setRuns(const RunResult& a, const RunResult& b) {
