@@ -69,6 +69,9 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
         m_setup->restore(*s);
         m_lastDir = s->value(QStringLiteral("lastDir")).toString();
     }
+    // Before any sweep the bar counts the set-up's planned steps (issue 27 item 11).
+    m_progress->setPlanned(m_setup->plannedSteps());
+    connect(m_setup, &SetupPanel::changed, this, [this] { m_progress->setPlanned(m_setup->plannedSteps()); });
     connect(m_runner, &SweepRunner::stepStarted, this, &MainWindow::stepStarted);
     connect(m_runner, &SweepRunner::phaseChanged, m_progress, &SweepProgress::phaseChanged);
     connect(m_runner, &SweepRunner::sample, this, &MainWindow::sampleArrived);
@@ -298,6 +301,7 @@ bool MainWindow::startSweep(bool quiet) {
     const int total = int(plan->sessions.size() * plan->outstanding.size());
     m_progress->sweepStarted(total, base->warmupS, base->durationS);
     m_timeline->startStep(tr("starting"), base->warmupS, base->durationS);
+    m_sampleLabel->clear();  // the last sweep's last second is not this sweep's (issue 27 item 12)
     m_timeline->setValuesShown(valuesDiffer(*base));
     m_timeline->setTargetRate(base->targetRate);
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(m_run.label));
@@ -351,7 +355,7 @@ void MainWindow::stepFinished(const StepResult& step) {
 void MainWindow::sweepDone(const RunResult& run) {
     m_run = run;
     if (m_results->steps().size() != run.steps.size()) showRun(run);
-    m_progress->sweepFinished(int(run.steps.size()));
+    m_progress->sweepFinished(run.steps);
     setRunning(false);
     statusBar()->showMessage(tr("Finished. File > Save run keeps it for a comparison later."));
     emit sweepFinished(run);
@@ -433,6 +437,8 @@ QString MainWindow::askPath(bool save, const QString& title, const QString& filt
     dialog.setAcceptMode(save ? QFileDialog::AcceptSave : QFileDialog::AcceptOpen);
     dialog.setFileMode(save ? QFileDialog::AnyFile : QFileDialog::ExistingFile);
     if (!suffix.isEmpty()) dialog.setDefaultSuffix(suffix);
+    // Save and export suggest a name (label, scenario, start time) rather than an empty field.
+    if (save && !suffix.isEmpty()) dialog.selectFile(suggestedFileName(m_run, suffix));
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
     const QString path = dialog.selectedFiles().constFirst();
     m_lastDir = QFileInfo(path).absolutePath();

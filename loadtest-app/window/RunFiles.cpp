@@ -1,5 +1,7 @@
 #include "window/RunFiles.h"
 
+#include <QRegularExpression>
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QPainter>
@@ -46,6 +48,20 @@ std::optional<RunResult> loadRunJson(const QString& path, QString* error) {
 
 bool saveRunCsv(const RunResult& run, const QString& path, QString* error) {
     return writeFile(path, run.toCsv().toUtf8(), error);
+}
+
+QString suggestedFileName(const RunResult& run, const QString& suffix) {
+    QString shape = scenarioName(run.parameters.scenario);
+    if (run.parameters.scenario == Scenario::Read || run.parameters.scenario == Scenario::Write)
+        shape += QStringLiteral("-%1").arg(run.parameters.valuesPerRequest);
+    QStringList parts{run.label.trimmed().isEmpty() ? QStringLiteral("run") : run.label.trimmed(), shape};
+    if (run.startedUtc.isValid()) parts << run.startedUtc.toUTC().toString(QStringLiteral("yyyyMMdd-HHmm"));
+    QString name = parts.join(QLatin1Char('-'));
+    // A URL as label ("opc.tcp://host:4840") and spaces make awkward file names.
+    static const QRegularExpression awkward(QStringLiteral("[^A-Za-z0-9._+-]+"));
+    name.replace(awkward, QStringLiteral("-"));
+    while (name.startsWith(QLatin1Char('-')) || name.startsWith(QLatin1Char('.'))) name.remove(0, 1);
+    return name + QLatin1Char('.') + suffix;
 }
 
 QImage renderGrid(const std::vector<QWidget*>& widgets, int columns) {

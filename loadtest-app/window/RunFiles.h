@@ -19,6 +19,10 @@ bool saveRunJson(const RunResult& run, const QString& path, QString* error = nul
 // JSON, or not a run.
 std::optional<RunResult> loadRunJson(const QString& path, QString* error = nullptr);
 bool saveRunCsv(const RunResult& run, const QString& path, QString* error = nullptr);
+// The name the save and export dialogs suggest (issue 27 item 13): label, scenario and start time,
+// "ours-read-1-20261130-1000.csv"; characters a file name should not hold become '-'. Without a
+// start time (nothing run yet) no time; without a label "run".
+QString suggestedFileName(const RunResult& run, const QString& suffix);
 // The widgets (charts) drawn in a grid of `columns`, each at its size on screen, on white.
 QImage renderGrid(const std::vector<QWidget*>& widgets, int columns);
 

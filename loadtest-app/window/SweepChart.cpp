@@ -25,6 +25,17 @@ std::pair<double, double> logRange(double lo, double hi) {
     return {std::pow(10.0, a) * 0.999, std::pow(10.0, b) * 1.001};
 }
 
+void fitCountAxis(QValueAxis* axis, double top) {
+    axis->setRange(0, top > 0 ? top * 1.1 : 10);
+    axis->applyNiceNumbers();
+    // As many decimals as the tick interval has (2.5 -> 1, 0.125 -> 3, 2000 -> 0).
+    const double interval = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+    int decimals = 0;
+    for (double scaled = interval; decimals < 3 && std::abs(scaled - std::round(scaled)) > 1e-6 * std::max(1.0, scaled); scaled *= 10)
+        ++decimals;
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
 SweepChart::SweepChart(const QString& title, const QString& yTitle, bool logY, QWidget* parent)
     : QChartView(new QChart, parent), m_x(new QCategoryAxis), m_logY(logY) {
     QChart* c = chart();
@@ -44,8 +55,7 @@ SweepChart::SweepChart(const QString& title, const QString& yTitle, bool logY, Q
         m_y = y;
     } else {
         auto* y = new QValueAxis;
-        y->setLabelFormat(QStringLiteral("%.0f"));
-        y->setRange(0, 1);
+        fitCountAxis(y, 0);
         m_y = y;
     }
     m_y->setTitleText(yTitle);
@@ -131,9 +141,7 @@ void SweepChart::replot() {
         const auto [a, b] = any ? logRange(lo, hi) : std::pair{0.1, 10.0};
         m_y->setRange(a, b);
     } else {
-        auto* y = static_cast<QValueAxis*>(m_y);
-        y->setRange(0, any && hi > 0 ? hi * 1.1 : 1);
-        y->applyNiceNumbers();
+        fitCountAxis(static_cast<QValueAxis*>(m_y), any ? hi : 0);
     }
 }
 

@@ -21,6 +21,10 @@ namespace ua::loadtest {
 QColor seriesColor(int n);
 // A log axis range [10^a, 10^b] holding [lo, hi] (both > 0); a decade at least.
 std::pair<double, double> logRange(double lo, double hi);
+// A linear axis of counts from 0 to a nice number above top (nothing yet, top 0: 0..10), labelled
+// with as many decimals as its tick interval needs, so no two ticks read the same (a 0..1 axis
+// printed with %.0f read "0, 0, 1, 1, 1": issue 27 item 11).
+void fitCountAxis(QValueAxis* axis, double top);
 
 class SweepChart : public QChartView {
     Q_OBJECT

@@ -59,6 +59,7 @@ QString SweepProgress::text() const {
 
 void SweepProgress::sweepStarted(int totalSteps, double warmupS, double durationS) {
     m_running = true;
+    m_finished = false;
     m_total = totalSteps;
     m_index = 0;
     m_sessions = m_outstanding = 0;
@@ -96,16 +97,39 @@ void SweepProgress::stepFinished() {
     m_bar->setValue(std::min(m_index + 1, m_bar->maximum()));
 }
 
-void SweepProgress::sweepFinished(int stepsRun) {
+void SweepProgress::sweepFinished(const std::vector<StepResult>& steps) {
     m_running = false;
+    m_finished = true;
     m_bar->setValue(m_bar->maximum());
+    const int stepsRun = int(steps.size());
     const int skipped = m_total - stepsRun;
-    m_label->setText(skipped > 0 ? tr("Sweep finished: %1 run, %2 skipped (the server was beaten, or Stop)").arg(stepsText(stepsRun)).arg(skipped)
-                                 : tr("Sweep finished: %1").arg(stepsText(stepsRun)));
+    int failed = 0;
+    QString firstError;
+    for (const StepResult& s : steps)
+        if (!s.error.isEmpty() && failed++ == 0) firstError = s.error;
+    QString text = tr("Sweep finished: %1").arg(stepsText(stepsRun));
+    // A failed step is not a beaten server (issue 27 item 12): it says so, with its reason.
+    if (failed > 0)
+        text += failed < stepsRun ? tr(", %1 failed: %2").arg(QString::number(failed), firstError)
+                : stepsRun == 1   ? tr(", it failed: %1").arg(firstError)
+                                  : tr(", all failed: %1").arg(firstError);
+    if (skipped > 0)
+        text += failed > 0 ? tr("; %1 not run").arg(skipped) : tr(", %1 skipped (the server was beaten, or Stop)").arg(skipped);
+    m_label->setText(text);
+}
+
+void SweepProgress::setPlanned(int steps) {
+    if (m_running || m_finished) return;
+    m_total = steps;
+    m_bar->setRange(0, std::max(1, steps));
+    m_bar->setValue(0);
+    m_label->setText(steps > 0 ? tr("No sweep running: %1 planned").arg(stepsText(steps))
+                               : tr("No sweep running: the set-up's lists are not valid"));
 }
 
 void SweepProgress::showText(const QString& text) {
     m_running = false;
+    m_finished = true;
     m_bar->setValue(m_bar->maximum());
     m_label->setText(text);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "engine/LoadRunner.h"
+#include "engine/StepResult.h"
 
 #include <QWidget>
 
@@ -32,7 +33,11 @@ public:
     void phaseChanged(LoadRunner::Phase phase);
     void sampleAt(double tS);   // a TimelineSample's tS
     void stepFinished();
-    void sweepFinished(int stepsRun);
+    // The end: steps as they ran; those that failed (StepResult::error) are told apart from the
+    // planned steps that never ran.
+    void sweepFinished(const std::vector<StepResult>& steps);
+    // No sweep running yet: the bar over the set-up's planned steps ("0 of 15 steps").
+    void setPlanned(int steps);
     // Not running: the bar full and this text (an opened run).
     void showText(const QString& text);
 
@@ -42,6 +47,7 @@ private:
     QProgressBar* m_bar;
     QLabel* m_label;
     bool m_running = false;
+    bool m_finished = false;  // a sweep ended (or a run was opened): its summary stays until the next
     double m_warmupS = 0, m_durationS = 0, m_lastT = 0;
     int m_index = 0, m_total = 0, m_sessions = 0, m_outstanding = 0;
     LoadRunner::Phase m_phase = LoadRunner::Phase::Idle;

@@ -109,7 +109,7 @@ TimelineCharts::TimelineCharts(QWidget* parent) : QWidget(parent) {
         layout->addWidget(v);
     }
     setTargetRate(0);
-    startStep(tr("Throughput"), 0, 10);
+    startStep({}, 0, 10);  // before any run: "Throughput" and "Latency" alone
 }
 
 void TimelineCharts::setTargetRate(double perS) {
@@ -125,8 +125,8 @@ void TimelineCharts::startStep(const QString& title, double warmupS, double dura
     m_durationS = durationS;
     m_lastT = 0;
     m_maxRequests = m_maxValues = m_minLatency = m_maxLatency = 0;
-    m_throughputView->chart()->setTitle(tr("Throughput: %1").arg(title));
-    m_latencyView->chart()->setTitle(tr("Latency: %1").arg(title));
+    m_throughputView->chart()->setTitle(title.isEmpty() ? tr("Throughput") : tr("Throughput: %1").arg(title));
+    m_latencyView->chart()->setTitle(title.isEmpty() ? tr("Latency") : tr("Latency: %1").arg(title));
     fitAxes();
 }
 
@@ -179,10 +179,8 @@ void TimelineCharts::fitAxes() {
         t->setTickInterval(step);
     }
     const double top = std::max(m_maxRequests, m_targetRate);
-    m_requestsAxis->setRange(0, top > 0 ? top * 1.1 : 1);
-    m_requestsAxis->applyNiceNumbers();
-    m_valuesAxis->setRange(0, m_maxValues > 0 ? m_maxValues * 1.1 : 1);
-    m_valuesAxis->applyNiceNumbers();
+    fitCountAxis(m_requestsAxis, top);
+    fitCountAxis(m_valuesAxis, m_maxValues);
     const auto [lo, hi] = m_maxLatency > 0 ? logRange(m_minLatency, m_maxLatency) : std::pair{0.1, 10.0};
     m_latencyAxis->setRange(lo, hi);
     m_startThroughput->replace({QPointF(0, 0), QPointF(0, m_requestsAxis->max())});

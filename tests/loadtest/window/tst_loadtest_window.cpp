@@ -91,6 +91,13 @@ void TestLoadtestWindow::initTestCase() {
     m_window->resize(1400, 900);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    // Before any sweep the bar counts the set-up's planned steps, and follows its lists (item 11).
+    const int planned = m_window->setup()->plannedSteps();
+    QVERIFY(planned > 1);
+    QCOMPARE(m_window->progress()->text(), QStringLiteral("0 of %1 steps").arg(planned));
+    field<QLineEdit>("sessionsList")->setText(QStringLiteral("5,2,1,2"));  // sorted, de-duplicated: 1,2,5
+    field<QLineEdit>("outstandingList")->setText(QStringLiteral("10,1"));
+    QCOMPARE(m_window->progress()->text(), QStringLiteral("0 of 6 steps"));
 }
 
 void TestLoadtestWindow::cleanupTestCase() {
@@ -206,6 +213,22 @@ void TestLoadtestWindow::exportsParse() {
     QCOMPARE(run->steps[1].answered, m_window->run().steps[1].answered);
     QVERIFY(!run->steps[0].timeline.empty());
 
+    // File > Export CSV... suggests a name: the run's label, scenario and start time (item 13).
+    QAction* exportCsv = nullptr;
+    for (QAction* a : m_window->findChildren<QAction*>())
+        if (a->text() == QLatin1String("Export &CSV...")) exportCsv = a;
+    QVERIFY(exportCsv && exportCsv->isEnabled());
+    QString suggested;
+    QTimer::singleShot(0, this, [&] {
+        QTRY_VERIFY(qobject_cast<QFileDialog*>(QApplication::activeModalWidget()));
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog->selectedFiles().isEmpty()) suggested = QFileInfo(dialog->selectedFiles().constFirst()).fileName();
+        dialog->reject();
+    });
+    exportCsv->trigger();
+    QCOMPARE(suggested, suggestedFileName(m_window->run(), QStringLiteral("csv")));
+    QVERIFY2(suggested.startsWith(QLatin1String("first-read-1-")) && suggested.endsWith(QLatin1String(".csv")), qPrintable(suggested));
+
     const QString pngPath = m_dir.filePath(QStringLiteral("charts.png"));
     QVERIFY2(m_window->exportChartsPng(pngPath, &error), qPrintable(error));
     QImage image;
@@ -315,6 +338,16 @@ void TestLoadtestWindow::unreachableServerShowsTheError() {
     QVERIFY(!results->index(0, ResultsModel::NotesColumn).data(Qt::DecorationRole).isNull());
     QCOMPARE(m_window->progress()->value(), m_window->progress()->maximum());
     QVERIFY(m_window->startButton()->isEnabled());
+    // It says that it failed and why, not measured-looking 0.000 figures or "the server was beaten";
+    // the status bar no longer shows the previous sweep's last second (item 12).
+    QCOMPARE(results->index(0, ResultsModel::P50Column).data().toString(), QString());
+    QCOMPARE(results->index(0, ResultsModel::RequestsPerSColumn).data().toString(), QString());
+    const QString summary = m_window->sweepProgress()->text();
+    QVERIFY2(summary.contains(QLatin1String("failed: ")) && summary.contains(QLatin1String("Bad_ConnectionRejected")), qPrintable(summary));
+    QVERIFY2(!summary.contains(QLatin1String("beaten")), qPrintable(summary));
+    auto* sample = m_window->findChild<QLabel*>(QStringLiteral("sampleLabel"));
+    QVERIFY(sample);
+    QCOMPARE(sample->text(), QString());
 }
 
 void TestLoadtestWindow::closingDuringASweep() {
