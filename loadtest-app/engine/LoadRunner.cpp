@@ -2,6 +2,7 @@
 // requests themselves are LoadEngine's (on the I/O threads).
 #include "LoadRunner.h"
 
+#include "ClientCertificate.h"
 #include "LoadEngine.h"
 #include "ProcessStats.h"
 
@@ -37,9 +38,7 @@ ClientConfig clientConfig(const LoadParameters& p) {
     if (!p.userName.isEmpty()) c.identity = UserIdentity::fromUserName(p.userName, p.password);
     const bool needsPki = !p.securityPolicyUri.isEmpty() && p.securityPolicyUri != QLatin1String(kSecurityPolicyNone);
     if (needsPki || !p.userName.isEmpty())
-        c.pkiDir = p.pkiDir.isEmpty()
-                       ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/loadtest-pki")
-                       : p.pkiDir;
+        c.pkiDir = effectivePkiDir(p);
     if (p.trustServer) c.trustCallback = [](const Certificate&, StatusCode) { return TrustDecision::AcceptOnce; };
     c.connectTimeoutMs = std::max<uint32_t>(p.requestTimeoutMs, 1000);
     c.requestTimeoutMs = p.requestTimeoutMs;
@@ -147,7 +146,8 @@ struct LoadRunner::Impl {
     }
 
     void fail(const QString& error) {
-        result.error = error;
+        // A refused certificate is named, so the user knows which one to trust on the server.
+        result.error = withCertificateHint(error, effectivePkiDir(p));
         close();
     }
 
