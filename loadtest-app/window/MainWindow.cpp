@@ -151,6 +151,12 @@ void MainWindow::buildCentral() {
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
+    // Long notes wrap in a taller row instead of being cut (issue 27 item 13); a row is fitted when
+    // it arrives and again when the Notes column changes width.
+    m_table->setWordWrap(true);
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, m_table, [this](int section) {
+        if (section == ResultsModel::NotesColumn) m_table->resizeRowsToContents();
+    });
 
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("centerSplitter"));
@@ -345,6 +351,7 @@ void MainWindow::plotStep(const StepResult& step) {
 void MainWindow::stepFinished(const StepResult& step) {
     m_run.steps.push_back(step);
     m_results->addStep(step);
+    m_table->resizeRowToContents(m_results->rowCount() - 1);
     m_progress->stepFinished();
     plotStep(step);
     if (!step.beatenBy.isEmpty())
@@ -371,6 +378,7 @@ void MainWindow::showRun(const RunResult& run) {
         c->setSessions(sessions);
     }
     for (const StepResult& s : run.steps) plotStep(s);
+    m_table->resizeRowsToContents();
     if (!run.steps.empty()) m_table->selectRow(int(run.steps.size()) - 1);
 }
 

@@ -26,6 +26,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonDocument>
 #include <QLabel>
@@ -348,6 +349,11 @@ void TestLoadtestWindow::unreachableServerShowsTheError() {
     auto* sample = m_window->findChild<QLabel*>(QStringLiteral("sampleLabel"));
     QVERIFY(sample);
     QCOMPARE(sample->text(), QString());
+    // The long note wraps in a row tall enough for it, instead of being cut (item 13).
+    QTableView* table = m_window->resultsView();
+    const int needed = static_cast<const QAbstractItemView*>(table)->sizeHintForRow(0);
+    QVERIFY(needed > table->verticalHeader()->defaultSectionSize());  // the note needs more than one line
+    QCOMPARE(table->rowHeight(0), needed);
 }
 
 void TestLoadtestWindow::closingDuringASweep() {
