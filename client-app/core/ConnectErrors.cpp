@@ -3,10 +3,8 @@
 #include "core/ValueText.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/types/DateTime.h"
+#include "ua/pki/OwnCertificate.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QObject>
 #include <QUrl>
 
@@ -134,17 +132,6 @@ QString connectFailureText(StatusCode status, const ConnectFailureContext& conte
                               : QObject::tr("Connect failed: %1: %2").arg(statusName(status), sentence);
 }
 
-Certificate ownCertificateIn(const QString& pkiDir) {
-    const QDir dir(pkiDir + QStringLiteral("/own/certs"));
-    const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.der"), QStringLiteral("*.pem"), QStringLiteral("*.crt"),
-                                                   QStringLiteral("*.cer")},
-                                                  QDir::Files, QDir::Time);  // newest first
-    const DateTime now = DateTime::now();
-    for (const QFileInfo& f : files) {
-        Certificate c = Certificate::load(f.absoluteFilePath().toStdString());
-        if (!c.isNull() && !(c.notAfter() < now)) return c;
-    }
-    return {};
-}
+Certificate ownCertificateIn(const QString& pkiDir) { return findOwnCertificate(pkiDir.toStdString()); }
 
 } // namespace ua::clientapp

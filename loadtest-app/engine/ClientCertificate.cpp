@@ -1,9 +1,7 @@
 #include "engine/ClientCertificate.h"
 
-#include "ua/types/DateTime.h"
+#include "ua/pki/OwnCertificate.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QStandardPaths>
 
 namespace ua::loadtest {
@@ -13,18 +11,7 @@ QString effectivePkiDir(const LoadParameters& p) {
                               : p.pkiDir;
 }
 
-Certificate ownCertificateIn(const QString& pkiDir) {
-    const QDir dir(pkiDir + QStringLiteral("/own/certs"));
-    const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.der"), QStringLiteral("*.pem"), QStringLiteral("*.crt"),
-                                                   QStringLiteral("*.cer")},
-                                                  QDir::Files, QDir::Time);  // newest first
-    const DateTime now = DateTime::now();
-    for (const QFileInfo& f : files) {
-        Certificate c = Certificate::load(f.absoluteFilePath().toStdString());
-        if (!c.isNull() && !(c.notAfter() < now)) return c;
-    }
-    return {};
-}
+Certificate ownCertificateIn(const QString& pkiDir) { return findOwnCertificate(pkiDir.toStdString()); }
 
 QString untrustedCertificateHint(const QString& pkiDir) {
     const Certificate c = ownCertificateIn(pkiDir);
