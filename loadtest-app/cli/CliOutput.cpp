@@ -71,7 +71,9 @@ QString resultLine(const LoadParameters& p, const StepResult& s) {
         parts << QStringLiteral("server %1 us/op %2 % %3 MB")
                      .arg(s.serverCpuMsPerOp >= 0 ? QString::number(s.serverCpuMsPerOp * 1000, 'f', 1) : QStringLiteral("?"),
                           s.serverCpuPercent >= 0 ? QString::number(s.serverCpuPercent, 'f', 1) : QStringLiteral("?"),
-                          s.serverRssKb >= 0 ? QString::number(double(s.serverRssKb) / 1024.0, 'f', 1) : QStringLiteral("?"));
+                          s.serverRssKb >= 0 ? QString::number(double(s.serverRssKb) / 1024.0, 'f', 1) : QStringLiteral("?"))
+                 + (std::isfinite(s.serverKbPerSession()) ? QStringLiteral(" (%1 KB/Session)").arg(s.serverKbPerSession(), 0, 'f', 1)
+                                                          : QString());
     if (p.scenario == Scenario::Subscribe)
         parts << QStringLiteral("notifications/s %1  fidelity min %2 % mean %3 % (%4 items < 99 %)")
                      .arg(rate(s.notificationsPerS))

@@ -200,6 +200,8 @@ struct LoadRunner::Impl {
                 if (stopRequested) return fail(QStringLiteral("stopped"));
                 const QString nodesError = resolveNodes();
                 if (!nodesError.isEmpty()) return fail(nodesError);
+                // The server before this step's Sessions: their memory is what it has more at the end.
+                if (p.serverPid > 0) result.serverRssBeforeKb = sampleProcess(p.serverPid).rssKb;
                 createSessions();
             });
         });

@@ -1,6 +1,8 @@
 // StepResult / RunResult: figures from the histogram, JSON both ways, CSV (see StepResult.h).
 #include "StepResult.h"
 
+#include <cmath>
+
 #include "JsonFields.h"
 
 #include <QJsonArray>
@@ -149,6 +151,8 @@ QJsonObject StepResult::toJson() const {
     o.insert(QStringLiteral("serverCpuMsPerOp"), serverCpuMsPerOp);
     o.insert(QStringLiteral("serverCpuPercent"), serverCpuPercent);
     o.insert(QStringLiteral("serverRssKb"), double(serverRssKb));
+    o.insert(QStringLiteral("serverRssBeforeKb"), double(serverRssBeforeKb));
+    if (std::isfinite(serverKbPerSession())) o.insert(QStringLiteral("serverKbPerSession"), serverKbPerSession());
     if (serverDiagnostics)
         o.insert(QStringLiteral("serverDiagnostics"),
                  QJsonObject{{QStringLiteral("after"), mapToJson(serverDiagnostics->after)},
@@ -204,6 +208,7 @@ std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* er
     r.get(QStringLiteral("serverCpuMsPerOp"), s.serverCpuMsPerOp, -1);
     r.get(QStringLiteral("serverCpuPercent"), s.serverCpuPercent, -1);
     r.getInt(QStringLiteral("serverRssKb"), s.serverRssKb, -1, 1e15);
+    if (r.has(QStringLiteral("serverRssBeforeKb"))) r.getInt(QStringLiteral("serverRssBeforeKb"), s.serverRssBeforeKb, -1, 1e15);
     if (r.has(QStringLiteral("serverDiagnostics"))) {
         const QJsonObject d = r.object(QStringLiteral("serverDiagnostics"));
         ServerDiagnostics diag;
@@ -321,10 +326,15 @@ std::optional<RunResult> RunResult::fromJson(const QJsonObject& o, QString* erro
     return run;
 }
 
+double StepResult::serverKbPerSession() const {
+    if (serverRssKb < 0 || serverRssBeforeKb < 0 || sessions <= 0) return std::nan("");
+    return double(serverRssKb - serverRssBeforeKb) / double(sessions);
+}
+
 QString RunResult::toCsv() const {
     QString csv = QStringLiteral(
         "scenario,sessions,outstanding,requestsPerS,valuesPerS,p50Us,p90Us,p99Us,p999Us,maxUs,sent,answered,errors,"
-        "timeouts,clientCpuMsPerOp,serverCpuMsPerOp,clientRssKb,serverRssKb,beatenBy\n");
+        "timeouts,clientCpuMsPerOp,serverCpuMsPerOp,clientRssKb,serverRssKb,beatenBy,serverKbPerSession\n");
     const QString scenario = scenarioName(parameters.scenario);
     for (const StepResult& s : steps) {
         const QStringList row{scenario,
@@ -345,7 +355,8 @@ QString RunResult::toCsv() const {
                               QString::number(s.serverCpuMsPerOp, 'g', 4),
                               QString::number(s.clientRssKb),
                               QString::number(s.serverRssKb),
-                              csvField(s.beatenBy)};
+                              csvField(s.beatenBy),
+                              std::isfinite(s.serverKbPerSession()) ? QString::number(s.serverKbPerSession(), 'f', 1) : QString()};
         csv += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

@@ -7,6 +7,8 @@
 #include "window/RunFiles.h"
 #include "window/SetupPanel.h"
 #include "window/SweepChart.h"
+
+#include <cmath>
 #include "window/SweepProgress.h"
 #include "window/TimelineCharts.h"
 
@@ -126,11 +128,17 @@ void MainWindow::buildCentral() {
     m_stepThroughput->setObjectName(QStringLiteral("stepThroughputChart"));
     m_stepP99 = new SweepChart(tr("p99 latency per step"), tr("ms (log)"), true);
     m_stepP99->setObjectName(QStringLiteral("stepP99Chart"));
+    m_stepCpu = new SweepChart(tr("CPU per request per step"), tr("µs per request"), false);
+    m_stepCpu->setObjectName(QStringLiteral("stepCpuChart"));
+    m_stepMemory = new SweepChart(tr("Server memory per Session"), tr("KB per Session"), false);
+    m_stepMemory->setObjectName(QStringLiteral("stepMemoryChart"));
     auto* stepCharts = new QWidget;
     auto* stepRow = new QHBoxLayout(stepCharts);
     stepRow->setContentsMargins(0, 0, 0, 0);
     stepRow->addWidget(m_stepThroughput);
     stepRow->addWidget(m_stepP99);
+    stepRow->addWidget(m_stepCpu);
+    stepRow->addWidget(m_stepMemory);
 
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -300,7 +308,7 @@ bool MainWindow::startSweep(bool quiet) {
     m_run.plan = *plan;
     m_results->clear();
     m_outstandingOrder = plan->outstanding;
-    for (SweepChart* c : {m_stepThroughput, m_stepP99}) {
+    for (SweepChart* c : {m_stepThroughput, m_stepP99, m_stepCpu, m_stepMemory}) {
         c->clearSeries();
         c->setSessions(plan->sessions);
     }
@@ -346,6 +354,14 @@ void MainWindow::plotStep(const StepResult& step) {
     const QString name = tr("outstanding %1").arg(step.outstanding);
     m_stepThroughput->addPoint(name, pen, step.sessions, step.requestsPerS);
     m_stepP99->addPoint(name, pen, step.sessions, step.p99Us / 1000);
+    if (step.serverCpuMsPerOp >= 0) m_stepCpu->addPoint(tr("server, %1").arg(name), pen, step.sessions, step.serverCpuMsPerOp * 1000);
+    if (step.clientCpuMsPerOp >= 0) {
+        QPen dashed = pen;
+        dashed.setStyle(Qt::DashLine);
+        m_stepCpu->addPoint(tr("load tester, %1").arg(name), dashed, step.sessions, step.clientCpuMsPerOp * 1000);
+    }
+    // Memory given back (a negative growth) is drawn as 0: the axis starts there.
+    if (const double kb = step.serverKbPerSession(); std::isfinite(kb)) m_stepMemory->addPoint(name, pen, step.sessions, std::max(0.0, kb));
 }
 
 void MainWindow::stepFinished(const StepResult& step) {
@@ -373,7 +389,7 @@ void MainWindow::showRun(const RunResult& run) {
     m_outstandingOrder = run.plan.outstanding;
     std::vector<int> sessions = run.plan.sessions;
     for (const StepResult& s : run.steps) sessions.push_back(s.sessions);
-    for (SweepChart* c : {m_stepThroughput, m_stepP99}) {
+    for (SweepChart* c : {m_stepThroughput, m_stepP99, m_stepCpu, m_stepMemory}) {
         c->clearSeries();
         c->setSessions(sessions);
     }
@@ -421,7 +437,7 @@ bool MainWindow::exportJson(const QString& path, QString* error) {
 }
 
 bool MainWindow::exportChartsPng(const QString& path, QString* error) {
-    const QImage image = renderGrid({m_timeline->throughputView(), m_timeline->latencyView(), m_stepThroughput, m_stepP99}, 2);
+    const QImage image = renderGrid({m_timeline->throughputView(), m_timeline->latencyView(), m_stepThroughput, m_stepP99, m_stepCpu, m_stepMemory}, 2);
     if (image.isNull() || !image.save(path, "PNG")) {
         if (error) *error = tr("%1: could not write the image").arg(path);
         return false;

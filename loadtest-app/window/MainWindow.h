@@ -52,6 +52,10 @@ public:
     TimelineCharts* timeline() const { return m_timeline; }
     SweepChart* stepThroughputChart() const { return m_stepThroughput; }
     SweepChart* stepP99Chart() const { return m_stepP99; }
+    // Cost against Sessions (a sweep at a fixed --rate): CPU per request of the server and of the
+    // load tester, and the server's RSS per Session.
+    SweepChart* stepCpuChart() const { return m_stepCpu; }
+    SweepChart* stepMemoryChart() const { return m_stepMemory; }
     QProgressBar* progress() const;
     SweepProgress* sweepProgress() const { return m_progress; }
     QPushButton* startButton() const { return m_startButton; }
@@ -100,6 +104,8 @@ private:
     TimelineCharts* m_timeline = nullptr;
     SweepChart* m_stepThroughput = nullptr;
     SweepChart* m_stepP99 = nullptr;
+    SweepChart* m_stepCpu = nullptr;
+    SweepChart* m_stepMemory = nullptr;
     QTableView* m_table = nullptr;
     SweepProgress* m_progress = nullptr;
     QLabel* m_sampleLabel = nullptr;

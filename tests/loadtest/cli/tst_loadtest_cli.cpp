@@ -265,6 +265,10 @@ void TestLoadtestCli::readAndWriteSpawnedServer() {
     const QJsonObject step = readJson(json).value("steps").toArray().at(0).toObject();
     QVERIFY(step.value("serverCpuMsPerOp").toDouble() > 0);
     QVERIFY(step.value("serverRssKb").toInteger() > 1000);
+    // The server's RSS before the step's Sessions, and their cost each, also on the result line.
+    QVERIFY(step.value("serverRssBeforeKb").toInteger() > 1000);
+    QVERIFY(step.contains("serverKbPerSession"));
+    QVERIFY2(QRegularExpression(QStringLiteral("[0-9.]+ MB \\(-?[0-9.]+ KB/Session\\)")).match(lines[0]).hasMatch(), qPrintable(lines[0]));
     QVERIFY(step.value("answered").toInteger() > 0);
     QVERIFY(step.contains("serverDiagnostics"));  // our server exposes ServerDiagnosticsSummary
 

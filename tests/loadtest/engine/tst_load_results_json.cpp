@@ -5,6 +5,7 @@
 #include "engine/StepResult.h"
 
 #include <QJsonDocument>
+#include <cmath>
 #include <QThread>
 #include <algorithm>
 #include <QtTest>
@@ -78,6 +79,7 @@ StepResult sampleStep(int sessions, int outstanding) {
     s.serverCpuMsPerOp = 0.045;
     s.serverCpuPercent = 150;
     s.serverRssKb = 99999;
+    s.serverRssBeforeKb = 59999;
     s.serverDiagnostics = ServerDiagnostics{{{QStringLiteral("currentSessionCount"), 21}}, {{QStringLiteral("cumulatedSessionCount"), 20}}};
     s.connectionBroken = true;
     s.beatenBy = QStringLiteral("errors 1.0 % > 1 %, \"quoted\"");
@@ -215,6 +217,10 @@ private slots:
         QCOMPARE(back->setupS, 95.25);
         QCOMPARE(back->setupSessionsPerS, 10.5);
         QCOMPARE(back->ioThreads, 2);
+        // The server's growth over the step's Sessions.
+        QCOMPARE(back->serverRssBeforeKb, 59999L);
+        QCOMPARE(back->serverKbPerSession(), 40000.0 / double(s.sessions));
+        QCOMPARE(s.toJson().value(QStringLiteral("serverKbPerSession")).toDouble(), 40000.0 / double(s.sessions));
         // Saved before the set-up figures existed: 0.
         QJsonObject old = s.toJson();
         old.remove(QStringLiteral("setupS"));
@@ -224,6 +230,12 @@ private slots:
         QVERIFY(oldBack);
         QCOMPARE(oldBack->setupS, 0.0);
         QCOMPARE(oldBack->setupSessionsPerS, 0.0);
+        // Saved before the RSS before the step was kept: no figure per Session.
+        QJsonObject older = s.toJson();
+        older.remove(QStringLiteral("serverRssBeforeKb"));
+        const auto olderBack = StepResult::fromJson(older);
+        QVERIFY(olderBack);
+        QVERIFY(std::isnan(olderBack->serverKbPerSession()));
         // Without diagnostics: stays absent.
         StepResult plain = sampleStep(1, 1);
         plain.serverDiagnostics.reset();
@@ -305,9 +317,10 @@ private slots:
         const QStringList lines = run.toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(QStringLiteral("scenario,sessions,outstanding,requestsPerS,valuesPerS,p50Us")));
-        QVERIFY(lines[0].endsWith(QStringLiteral(",beatenBy")));
+        QVERIFY(lines[0].endsWith(QStringLiteral(",beatenBy,serverKbPerSession")));
         QVERIFY(lines[2].startsWith(QStringLiteral("subscribe,2,1,495.0,49500.0,")));
-        QVERIFY(lines[2].endsWith(QStringLiteral("\"errors 1.0 % > 1 %, \"\"quoted\"\"\"")));  // quoted CSV field
+        // A quoted CSV field, then the server's KB per Session: (99,999 - 59,999) KB / 2 Sessions.
+        QVERIFY2(lines[2].endsWith(QStringLiteral("\"errors 1.0 % > 1 %, \"\"quoted\"\"\",20000.0")), qPrintable(lines[2]));
     }
 
     void runRefused() {

@@ -22,6 +22,7 @@
 #include "window/TimelineCharts.h"
 
 #include <QDoubleSpinBox>
+#include <cmath>
 #include <QAction>
 #include <QFile>
 #include <QFileDialog>
@@ -179,6 +180,15 @@ void TestLoadtestWindow::sweepThroughTheControls() {
     QCOMPARE(m_window->stepThroughputChart()->pointCount(series), 2);
     QCOMPARE(m_window->stepP99Chart()->pointCount(series), 2);
     QCOMPARE(m_window->stepThroughputChart()->seriesCount(), 1);
+    // Cost against Sessions: the server's and the load tester's CPU per request, the server's KB
+    // per Session (the server is this process, its figures known).
+    QCOMPARE(m_window->stepCpuChart()->pointCount(QStringLiteral("server, outstanding 1")), 2);
+    QCOMPARE(m_window->stepCpuChart()->pointCount(QStringLiteral("load tester, outstanding 1")), 2);
+    QCOMPARE(m_window->stepMemoryChart()->pointCount(series), 2);
+    for (const StepResult& s : m_window->run().steps) {
+        QVERIFY(s.serverRssBeforeKb > 0);
+        QVERIFY(std::isfinite(s.serverKbPerSession()));
+    }
     QCOMPARE(m_window->run().steps.size(), std::size_t(2));
     QCOMPARE(m_window->run().label, QStringLiteral("first"));
     // The set-up was remembered.
