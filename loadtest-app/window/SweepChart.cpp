@@ -1,6 +1,7 @@
 #include "window/SweepChart.h"
 
 #include <QCategoryAxis>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -103,6 +104,12 @@ void SweepChart::addPoint(const QString& name, const QPen& pen, int sessions, do
         rebuildAxis();
     }
     replot();
+}
+
+void SweepChart::setLegendShown(const QString& name, bool shown) {
+    const auto it = m_series.find(name);
+    if (it == m_series.end()) return;
+    for (QLegendMarker* m : chart()->legend()->markers(it->second.line)) m->setVisible(shown);
 }
 
 int SweepChart::pointCount(const QString& name) const {

@@ -38,6 +38,9 @@ public:
     // Adds (sessions, y) to the series named `name` (created with this pen). y <= 0 on a log axis
     // is not plotted.
     void addPoint(const QString& name, const QPen& pen, int sessions, double y);
+    // Shows or hides a series' entry in the legend (a series drawn as a variant of a listed one,
+    // e.g. dashed, that the title explains). Nothing when the series does not exist yet.
+    void setLegendShown(const QString& name, bool shown);
     // Points of a series (0 when it does not exist).
     int pointCount(const QString& name) const;
     int seriesCount() const { return int(m_series.size()); }
