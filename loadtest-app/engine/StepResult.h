@@ -94,8 +94,9 @@ struct StepResult {
     double serverCpuMsPerOp = -1;
     double serverCpuPercent = -1;
     long serverRssKb = -1;
-    // The server's RSS when the step started, before its Sessions were opened (-1 unknown): the
-    // step's Sessions cost (serverRssKb - serverRssBeforeKb) / sessions each.
+    // The server's RSS when the step started, before its Sessions were opened (in a sweep: before
+    // the sweep's first step's Sessions); -1 unknown. The step's Sessions cost
+    // (serverRssKb - serverRssBeforeKb) / sessions each.
     long serverRssBeforeKb = -1;
     // KB of server RSS per Session of this step (the growth from before its Sessions to the end of
     // the period, over the Sessions; negative when the server gave memory back); NaN when unknown.

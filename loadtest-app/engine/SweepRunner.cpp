@@ -46,6 +46,7 @@ struct SweepRunner::Impl {
     double lightestP99Us = 0;
     bool haveLightest = false;
     std::optional<StepResult> previous;  // in this row
+    long idleRssKb = -1;                 // the server's RSS before the first step's Sessions
 
     explicit Impl(SweepRunner* s) : q(s) {}
 
@@ -61,6 +62,11 @@ struct SweepRunner::Impl {
     }
 
     void stepDone(StepResult step) {
+        // The server's memory per Session is counted from its RSS before the sweep's first
+        // Sessions: a server keeps much of what earlier (smaller) steps allocated, so the growth
+        // over one step alone says little about what a Session costs.
+        if (idleRssKb < 0) idleRssKb = step.serverRssBeforeKb;
+        else if (step.serverRssBeforeKb >= 0) step.serverRssBeforeKb = idleRssKb;
         if (!haveLightest && step.error.isEmpty()) {
             lightestP99Us = step.p99Us;
             haveLightest = true;

@@ -4,6 +4,8 @@
 // trip; beatenBy() on hand-made steps for each rule.
 #include "engine/SweepRunner.h"
 
+#include <QCoreApplication>
+
 #include "ua/server/runtime/Server.h"
 
 #include <QJsonDocument>
@@ -113,8 +115,15 @@ private slots:
         int stepsFinished = 0;
         QSignalSpy samples(&sweep, &SweepRunner::sample);
         QSignalSpy phases(&sweep, &SweepRunner::phaseChanged);
-        const RunResult run = runSweep(sweep, base(), plan, &started, &stepsFinished);
+        LoadParameters p = base();
+        p.serverPid = QCoreApplication::applicationPid();  // the server runs in this process
+        const RunResult run = runSweep(sweep, p, plan, &started, &stepsFinished);
         QVERIFY(!sweep.isRunning());
+        // Memory per Session is counted from the server's RSS before the sweep's first Sessions,
+        // in every step (a server keeps what earlier steps allocated).
+        QCOMPARE(run.steps.size(), std::size_t(4));
+        QVERIFY(run.steps[0].serverRssBeforeKb > 0);
+        for (const StepResult& s : run.steps) QCOMPARE(s.serverRssBeforeKb, run.steps[0].serverRssBeforeKb);
         QCOMPARE(sweep.stepCount(), 4);
         QCOMPARE(stepsFinished, 4);
         QCOMPARE(started.size(), 4);
