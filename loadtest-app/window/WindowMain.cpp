@@ -9,8 +9,11 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QRadioButton>
 #include <QSpinBox>
+#include <QTimer>
 #include <cstdio>
 
 namespace ua::loadtest {
@@ -45,16 +48,37 @@ int runWindow(int argc, char** argv) {
     const QCommandLineOption comparePidOption = hidden(QStringLiteral("compare-server-pid"), QStringLiteral("Screenshots: the server pid of run B."), QStringLiteral("pid"));
     const QCommandLineOption compareLabelOption = hidden(QStringLiteral("compare-label"), QStringLiteral("Screenshots: the label of run B."), QStringLiteral("text"));
     const QCommandLineOption lagOption = hidden(QStringLiteral("gui-lag-report"), QStringLiteral("Print the GUI timer lag after this many seconds and exit."), QStringLiteral("seconds"));
+    // A sweep set up and started from the command line (measurements of the window at scale, e.g.
+    // with --gui-lag-report: docs/Benchmarks.md): the set-up panel's fields, then Start.
+    const QCommandLineOption sessionsOption = hidden(QStringLiteral("sessions"), QStringLiteral("The sweep's sessions list."), QStringLiteral("list"));
+    const QCommandLineOption outstandingOption = hidden(QStringLiteral("outstanding"), QStringLiteral("The sweep's outstanding list."), QStringLiteral("list"));
+    const QCommandLineOption rateOption = hidden(QStringLiteral("rate"), QStringLiteral("Open loop at this many requests/s."), QStringLiteral("r"));
+    const QCommandLineOption durationOption = hidden(QStringLiteral("duration"), QStringLiteral("Measured seconds per step."), QStringLiteral("s"));
+    const QCommandLineOption timeoutOption = hidden(QStringLiteral("timeout"), QStringLiteral("Request timeout (ms)."), QStringLiteral("ms"));
+    QCommandLineOption startOption(QStringLiteral("start"), QStringLiteral("Start the sweep at once."));
+    startOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addPositionalArgument(QStringLiteral("run"), QStringLiteral("A saved run to open (as --open)."), QStringLiteral("[run.json]"));
     parser.addOptions({endpointOption, pidOption, labelOption, openOption, shotsOption, compareEndpointOption, comparePidOption,
-                       compareLabelOption, lagOption});
+                       compareLabelOption, lagOption, sessionsOption, outstandingOption, rateOption, durationOption, timeoutOption,
+                       startOption});
     parser.process(app);
 
     MainWindow window;
     if (parser.isSet(endpointOption)) window.setup()->findChild<QLineEdit*>(QStringLiteral("endpointUrl"))->setText(parser.value(endpointOption));
     if (parser.isSet(pidOption)) window.setup()->findChild<QSpinBox*>(QStringLiteral("serverPid"))->setValue(parser.value(pidOption).toInt());
     if (parser.isSet(labelOption)) window.setup()->findChild<QLineEdit*>(QStringLiteral("runLabel"))->setText(parser.value(labelOption));
+    QWidget* setup = window.setup();
+    if (parser.isSet(sessionsOption)) setup->findChild<QLineEdit*>(QStringLiteral("sessionsList"))->setText(parser.value(sessionsOption));
+    if (parser.isSet(outstandingOption))
+        setup->findChild<QLineEdit*>(QStringLiteral("outstandingList"))->setText(parser.value(outstandingOption));
+    if (parser.isSet(rateOption)) {
+        setup->findChild<QRadioButton*>(QStringLiteral("openLoop"))->setChecked(true);
+        setup->findChild<QDoubleSpinBox*>(QStringLiteral("targetRate"))->setValue(parser.value(rateOption).toDouble());
+    }
+    if (parser.isSet(durationOption)) setup->findChild<QDoubleSpinBox*>(QStringLiteral("durationS"))->setValue(parser.value(durationOption).toDouble());
+    if (parser.isSet(timeoutOption)) setup->findChild<QSpinBox*>(QStringLiteral("requestTimeoutMs"))->setValue(parser.value(timeoutOption).toInt());
     window.show();
+    if (parser.isSet(startOption)) QTimer::singleShot(0, &window, [&window] { window.startSweep(); });
     const QString runFile = parser.isSet(openOption) ? parser.value(openOption) : parser.positionalArguments().value(0);
     if (!runFile.isEmpty()) {
         QString error;
