@@ -325,7 +325,7 @@ void ClientCore::flushQueue() {
 // ---------------------------------------------------------------------------------------------
 // Connection
 
-void ClientCore::openConnection(StatusCallback done) {
+void ClientCore::openConnection(const ClientChannelSecurity& security, StatusCallback done) {
     dropConnection(status::BadConnectionClosed, false);
     const uint64_t gen = ++m_connGeneration;
     ClientConnection::Handlers h;
@@ -340,7 +340,7 @@ void ClientCore::openConnection(StatusCallback done) {
     h.closed = [this, gen](StatusCode reason) {
         if (gen == m_connGeneration) connectionLost(reason, reason);
     };
-    m_conn = new ClientConnection(m_config, std::move(h), m_channelSecurity, this);
+    m_conn = new ClientConnection(m_config, std::move(h), security, this);
     m_openDone = std::move(done);
     m_conn->open(m_url.host, m_url.port, m_urlText);
 }
@@ -607,15 +607,8 @@ StatusCode ClientCore::chooseEndpoint() {
         qCInfo(lcClient) << "the identity token needs the server certificate validated, but there is no pkiDir";
         return status::BadCertificateUntrusted;
     }
-    ServerCertificateExpectations expected;
-    expected.applicationUri = m_endpoint.server.applicationUri.str();
-    expected.hostName = m_url.host;
-    expected.policy = secureChannel ? choice.channelPolicy : m_tokenSecurity;
-    const StatusCode trusted = checkServerCertificate(*m_store, m_endpoint.serverCertificate.view(), expected, m_config.trustCallback);
-    if (trusted.isBad()) {
-        qCInfo(lcClient) << "server certificate not accepted:" << QString::fromStdString(trusted.name());
-        return trusted;
-    }
+    const StatusCode trusted = validateServerCertificate(m_endpoint, secureChannel ? choice.channelPolicy : m_tokenSecurity);
+    if (trusted.isBad()) return trusted;
     m_serverCertificate = Certificate::fromDer(leafCertificateDer(m_endpoint.serverCertificate.view()));
     if (m_serverCertificate.isNull()) return status::BadCertificateInvalid;
     if (secureChannel) {
@@ -626,6 +619,17 @@ StatusCode ClientCore::chooseEndpoint() {
         m_channelSecurity.serverCertificate = m_serverCertificate;
     }
     return status::Good;
+}
+
+StatusCode ClientCore::validateServerCertificate(const EndpointDescription& ep, const SecurityPolicy* policy) {
+    if (!m_store) return status::BadCertificateUntrusted;
+    ServerCertificateExpectations expected;
+    expected.applicationUri = ep.server.applicationUri.str();
+    expected.hostName = m_url.host;
+    expected.policy = policy;
+    const StatusCode trusted = checkServerCertificate(*m_store, ep.serverCertificate.view(), expected, m_config.trustCallback);
+    if (trusted.isBad()) qCInfo(lcClient) << "server certificate not accepted:" << QString::fromStdString(trusted.name());
+    return trusted;
 }
 
 void ClientCore::disconnectFromServer(StatusCallback done) {
@@ -970,6 +974,97 @@ void ClientCore::reconnectFailed() {
 
 void ClientCore::attemptReconnect() {
     if (m_state != ClientState::Reconnecting || m_userDisconnect) return;
+    if (m_serverCertificate.isNull()) {  // nothing of the server's certificate is used
+        reopenAndActivate();
+        return;
+    }
+    // The server may be back with another certificate (reinstalled, renewed): a SecureChannel
+    // encrypted for the old one cannot be opened, so the endpoints are fetched first (issue 27
+    // item 2). A new certificate is validated like the first one; one the user (or the trust list)
+    // does not accept ends the reconnect: Disconnected with that status, never connected silently.
+    rediscover([this](StatusCode s, bool refused) {
+        if (m_state != ClientState::Reconnecting || m_userDisconnect) return;
+        if (s.isGood()) {
+            reopenAndActivate();
+            return;
+        }
+        if (refused) {
+            qCInfo(lcClient) << "reconnect given up: the server's new certificate was not accepted:" << QString::fromStdString(s.name());
+            m_reconnectTimer->stop();
+            m_session = Session();
+            setState(ClientState::Disconnected, s);
+            failQueued(status::BadServerNotConnected);
+            return;
+        }
+        if (s != status::BadDisconnect) scheduleReconnect();
+    });
+}
+
+void ClientCore::rediscover(std::function<void(StatusCode, bool)> done) {
+    openConnection(ClientChannelSecurity(), [this, done](StatusCode opened) {
+        if (opened.isBad()) {
+            done(opened, false);
+            return;
+        }
+        GetEndpointsRequest req;
+        req.endpointUrl = String::fromQString(m_urlText);
+        req.localeIds = Array<String>::emptyArray();
+        req.profileUris = Array<String>::emptyArray();
+        internalCall<GetEndpointsRequest, GetEndpointsResponse>(std::move(req), 0, [this, done](const ServiceResult<GetEndpointsResponse>& r) {
+            // Nothing is held open on the server while the trust callback may wait for a user.
+            dropConnection(status::BadConnectionClosed, true);
+            if (r.status.isBad()) {
+                done(r.status, false);
+                return;
+            }
+            if (m_state != ClientState::Reconnecting || m_userDisconnect) {
+                done(status::BadDisconnect, false);
+                return;
+            }
+            bool refused = false;
+            const StatusCode s = adoptEndpoints(r.response.endpoints, &refused);
+            done(s, refused);
+        });
+    });
+}
+
+StatusCode ClientCore::adoptEndpoints(const Array<EndpointDescription>& endpoints, bool* refused) {
+    // OPC 10000-4 6.7: a reconnect uses the same security policy (and mode) as before.
+    EndpointWanted wanted;
+    wanted.securityPolicyUri = m_endpoint.securityPolicyUri.str();
+    wanted.mode = m_endpoint.securityMode;
+    wanted.tokenType = tokenTypeOf(m_config.identity.kind);
+    wanted.haveCertificate = m_store != nullptr;
+    wanted.allowDeprecated = m_config.allowDeprecatedPolicies;
+    const EndpointChoice choice = selectEndpoint(endpoints, wanted);
+    if (choice.status.isBad()) {
+        qCInfo(lcClient) << "reconnect: the server no longer offers the endpoint:" << QString::fromStdString(choice.status.name());
+        return choice.status;
+    }
+    const EndpointDescription& ep = endpoints[choice.endpointIndex];
+    const std::string leaf = leafCertificateDer(ep.serverCertificate.view());
+    const bool secureChannel = choice.channelPolicy->id != SecurityPolicyId::None;
+    if (leaf != m_serverCertificate.der()) {
+        qCInfo(lcClient) << "reconnect: the server's certificate changed; validating the new one";
+        const StatusCode trusted = validateServerCertificate(ep, secureChannel ? choice.channelPolicy : choice.tokenPolicy);
+        const Certificate certificate = trusted.isGood() ? Certificate::fromDer(leaf) : Certificate();
+        if (trusted.isBad() || certificate.isNull()) {
+            *refused = true;
+            return trusted.isBad() ? trusted : StatusCode(status::BadCertificateInvalid);
+        }
+        m_serverCertificate = certificate;
+        m_session.serverCertificate = leaf;  // what ActivateSession's clientSignature covers
+        if (secureChannel) m_channelSecurity.serverCertificate = certificate;
+    }
+    m_endpoints = endpoints;
+    m_endpoint = ep;
+    m_tokenPolicy = ep.userIdentityTokens[choice.tokenIndex];
+    m_tokenSecurity = choice.tokenPolicy;
+    publish();
+    return status::Good;
+}
+
+void ClientCore::reopenAndActivate() {
     openConnection([this](StatusCode s) {
         if (s.isBad()) {
             if (s != status::BadDisconnect) scheduleReconnect();

@@ -224,7 +224,8 @@ private:
     bool userRequestsMaySend() const;
 
     // Connection.
-    void openConnection(StatusCallback done);
+    void openConnection(StatusCallback done) { openConnection(m_channelSecurity, std::move(done)); }
+    void openConnection(const ClientChannelSecurity& security, StatusCallback done);
     void dropConnection(StatusCode forPending, bool sendClose);
     void connectionLost(StatusCode reason, StatusCode forPending);
     void startConnect();
@@ -237,6 +238,9 @@ private:
     void finishConnect(const ServiceResult<GetEndpointsResponse>& r);
     void completeConnect(StatusCode s, const GetEndpointsResponse& response);
     StatusCode chooseEndpoint();
+    // The server certificate of ep validated for policy, the trust callback asked when untrusted
+    // (ServerTrust.h). Good or the failure.
+    StatusCode validateServerCertificate(const EndpointDescription& ep, const SecurityPolicy* policy);
     bool openStore();
     void finishDiscover(const std::shared_ptr<DiscoveryResult>& result, StatusCode s, const DiscoveryCallback& done);
     void retryLater(int attempt, std::function<void()> action);
@@ -261,6 +265,12 @@ private:
     void onKeepAlive();
     void scheduleReconnect();
     void attemptReconnect();
+    void reopenAndActivate();  // a reconnect's SecureChannel, then the Session moved or created
+    // Before a reconnect that uses the server's certificate: GetEndpoints again on a None channel
+    // (closed after). done(Good) with the endpoint of the same policy and mode taken over, its
+    // certificate validated again when it changed (*refused: the new certificate was not accepted).
+    void rediscover(std::function<void(StatusCode, bool refused)> done);
+    StatusCode adoptEndpoints(const Array<EndpointDescription>& endpoints, bool* refused);
     void reconnectFailed();
     void finishReconnect(bool sessionRecreated);
 
