@@ -1,5 +1,6 @@
 #include "core/Connection.h"
 
+#include "ua/client/EndpointUrl.h"
 #include "ua/encoding/generated/StatusCodes.h"
 
 #include <QDir>
@@ -90,7 +91,18 @@ TrustDecision Connection::askTrust(const Certificate& certificate, StatusCode re
     return m_trustPrompt ? m_trustPrompt(certificate, reason) : TrustDecision::Reject;
 }
 
+bool Connection::sameServer(const QString& a, const QString& b) {
+    const std::optional<EndpointUrl> x = EndpointUrl::parse(a), y = EndpointUrl::parse(b);
+    if (!x || !y) return a.trimmed() == b.trimmed();
+    auto path = [](QString p) {
+        while (p.endsWith(QLatin1Char('/'))) p.chop(1);
+        return p;
+    };
+    return x->host.compare(y->host, Qt::CaseInsensitive) == 0 && x->port == y->port && path(x->path) == path(y->path);
+}
+
 void Connection::connectTo(const ConnectionSettings& settings) {
+    const bool otherServer = !m_settings.endpointUrl.isEmpty() && !sameServer(m_settings.endpointUrl, settings.endpointUrl);
     dropClient();
     m_settings = settings;
     QString error;
@@ -130,6 +142,7 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     Client* client = m_client.get();
     connect(client, &Client::stateChanged, this, &Connection::stateChanged);
     emit clientChanged(client);
+    if (otherServer) emit serverChanged(settings.endpointUrl);
 
     QObject* ctx = m_connectContext = new QObject(this);
     m_connectOperation = beginOperation(tr("Connect to %1").arg(settings.endpointUrl));

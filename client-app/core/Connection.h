@@ -65,6 +65,9 @@ public:
     void discover(const QString& url, std::function<void(const DiscoveryResult&)> done);
 
     ClientState state() const;
+    // Whether two endpoint URLs name the same server: scheme, host (without case), port (4840 when
+    // absent) and path (without a trailing '/'); text that does not parse is compared trimmed.
+    static bool sameServer(const QString& a, const QString& b);
     // The Client of the current connection (null before the first connectTo). Valid until the next
     // connectTo() or the Connection's destruction: do not keep it; keep the Connection.
     Client* client() const { return m_client.get(); }
@@ -93,6 +96,11 @@ signals:
     void connectFinished(ua::StatusCode status);
     // The Client was replaced (connectTo): models drop what they hold of the old one.
     void clientChanged(ua::Client* client);
+    // A connectTo() names another server than the one before (another endpoint URL: sameServer();
+    // not for the first connectTo()): right after clientChanged. What was about the old server (the
+    // Data access items, the events) goes: a new connection starts clean (issue 27 item 1). A
+    // connectTo() of the same server again (Recent after Disconnect) keeps them.
+    void serverChanged(const QString& endpointUrl);
     // Number of operations in progress and the description of the latest one.
     void operationsChanged(int count, const QString& latest);
 

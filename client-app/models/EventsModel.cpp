@@ -34,6 +34,14 @@ EventsModel::EventsModel(Connection* connection, int capacity, QObject* parent)
         m_clientHandle = 0;
         setStatus(status::BadWaitingForInitialData);
     });
+    connect(connection, &Connection::serverChanged, this, [this] {
+        clear();
+        if (m_notifier.namespaceIndex() != 0) {  // its index means nothing on the new server
+            static const NodeId server(id::Server);  // (a temporary NodeId moved in: GCC 12's -Wmaybe-uninitialized)
+            m_notifier = server;
+            emit notifierReset(m_notifier);
+        }
+    });
     connect(connection, &Connection::stateChanged, this, [this](ClientState s, StatusCode) {
         if (s == ClientState::Connected && m_running && !m_subscription) subscribe();
     });

@@ -4,7 +4,10 @@
 // ClientSubscription.h); one row per event, newest last, at most `capacity` rows (the oldest removed
 // first). The columns are the selected fields, in order (default Time, SourceName, EventType,
 // Severity, Message). Changing the notifier or the fields re-creates the item (and clears the
-// rows: the columns change). Starts with start(); re-created on a new Client once Connected.
+// rows: the columns change). Starts with start(); re-created on a new Client once Connected. A new
+// connection to another server (Connection::serverChanged) clears the rows, and a notifier outside
+// namespace 0 goes back to the Server object: the events shown are the connected server's only
+// (issue 27 item 1).
 // Calls are logged ("CreateSubscription", "CreateMonitoredItems", ...).
 #pragma once
 
@@ -66,6 +69,8 @@ signals:
     // rows were appended (count events of one notification).
     void eventsReceived(int count);
     void statusChanged(ua::StatusCode status);
+    // The notifier was set back to the Server object (another server: see the header comment).
+    void notifierReset(const ua::NodeId& notifier);
 
 private:
     void subscribe();

@@ -82,6 +82,7 @@ MonitoredItemsModel::MonitoredItemsModel(Connection* connection, QObject* parent
         if (!m_rows.empty()) emit dataChanged(index(0, DataTypeColumn), index(rowCount() - 1, DataTypeColumn));
     });
     connect(connection, &Connection::clientChanged, this, [this] { onClientChanged(); });
+    connect(connection, &Connection::serverChanged, this, [this] { removeAllRows(); });
     connect(connection, &Connection::stateChanged, this, [this](ClientState s, StatusCode) {
         if (s == ClientState::Connected) onStateChanged();
     });
@@ -131,6 +132,18 @@ void MonitoredItemsModel::onStateChanged() {
     }
     if (!undescribed.empty()) describe(undescribed);
     createPending();
+}
+
+void MonitoredItemsModel::removeAllRows() {
+    if (m_rows.empty()) return;
+    std::vector<std::pair<uint32_t, QString>> trends;
+    for (const Row& r : m_rows)
+        if (r.trend) trends.emplace_back(r.clientHandle, r.displayName);
+    beginResetModel();
+    m_rows.clear();
+    m_rowOfHandle.clear();
+    endResetModel();
+    for (const auto& [h, name] : trends) emit trendChanged(h, false, name);
 }
 
 // --- Rows -------------------------------------------------------------------------------------

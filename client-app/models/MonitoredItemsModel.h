@@ -6,8 +6,10 @@
 // interval and queue size, then every value change.
 //
 // The subscription is created with the first item (and again for a new Client: clientChanged, then
-// the items are created again on it once Connected; the rows and their settings stay). A reconnect
-// to the same Session keeps it (the Client transfers it). Its publishing interval is set with
+// the items are created again on it once Connected; the rows and their settings stay). A new
+// connection to another server (Connection::serverChanged) removes every row instead: NodeIds and
+// settings belong to the server they were made on (issue 27 item 1). A reconnect to the same
+// Session keeps it (the Client transfers it). Its publishing interval is set with
 // setPublishingInterval (ModifySubscription). Per-item settings (sampling interval, queue size,
 // deadband) change with setItemSettings() or by editing those columns (ModifyMonitoredItems);
 // removeRows() deletes the items (DeleteMonitoredItems). Every call is logged (service name,
@@ -124,6 +126,7 @@ private:
     struct Row;
     void onClientChanged();
     void onStateChanged();
+    void removeAllRows();  // another server: no DeleteMonitoredItems (the old Client is gone)
     void ensureSubscription();
     void createPending();
     void describe(std::vector<uint32_t> handles);

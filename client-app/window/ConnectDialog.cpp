@@ -216,6 +216,7 @@ void ConnectDialog::setSettings(const ConnectionSettings& s) {
     m_policy = s.securityPolicyUri;
     m_mode = s.securityMode;
     m_displayName = s.displayName;
+    m_displayNameUrl = s.endpointUrl;
     m_endpointLabel->setText(m_policy.isEmpty() && m_mode == MessageSecurityMode::Invalid
                                  ? tr("best available")
                                  : policyShortName(m_policy) + QStringLiteral(", ") + modeName(m_mode));
@@ -229,7 +230,8 @@ void ConnectDialog::setSettings(const ConnectionSettings& s) {
 ConnectionSettings ConnectDialog::settings() const {
     ConnectionSettings s;
     s.endpointUrl = m_url->currentText().trimmed();
-    s.displayName = m_displayName;
+    // The name belongs to the URL it came with: another URL typed over it is another server.
+    if (Connection::sameServer(m_displayNameUrl, s.endpointUrl)) s.displayName = m_displayName;
     s.securityPolicyUri = m_policy;
     s.securityMode = m_mode;
     s.identityKind = UserIdentity::Kind(m_identity->currentIndex());
@@ -307,7 +309,10 @@ void ConnectDialog::showDiscovery(const DiscoveryResult& r, const QString& url) 
         item->setData(0, kPolicyRole, e.securityPolicyUri.toQString());
         item->setData(0, kModeRole, int(e.securityMode));
         item->setToolTip(PolicyColumn, e.securityPolicyUri.toQString());
-        if (m_displayName.isEmpty()) m_displayName = e.server.applicationName.text.toQString();
+        if (m_displayName.isEmpty() || !Connection::sameServer(m_displayNameUrl, url)) {
+            m_displayName = e.server.applicationName.text.toQString();
+            m_displayNameUrl = url;
+        }
         ++endpoints;
     }
     m_tree->expandAll();

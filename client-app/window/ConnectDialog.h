@@ -73,6 +73,7 @@ private:
     QString m_policy;
     MessageSecurityMode m_mode = MessageSecurityMode::Invalid;
     QString m_displayName;
+    QString m_displayNameUrl;  // the URL m_displayName belongs to
     bool m_discovering = false;
     int m_discoveryRound = 0;
 };

@@ -69,6 +69,10 @@ EventsPanel::EventsPanel(Connection* connection, QWidget* parent)
     });
     connect(clear, &QPushButton::clicked, m_model, &EventsModel::clear);
     connect(m_model, &EventsModel::statusChanged, this, &EventsPanel::updateStatus);
+    connect(m_model, &EventsModel::notifierReset, this, [this](const NodeId& notifier) {
+        m_notifier->setText(QString::fromStdString(notifier.toString()));
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &EventsPanel::updateStatus);
     // Columns fit the first events (again after the fields change: a model reset).
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_sized = false; });
     connect(m_model, &EventsModel::eventsReceived, this, [this] {

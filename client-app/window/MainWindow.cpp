@@ -288,7 +288,7 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
     case ClientState::Connected: {
         // What was chosen, not what was asked ("best"): the endpoint's policy and mode, the user.
         const ClientSnapshot snap = m_connection->client() ? m_connection->client()->snapshot() : ClientSnapshot();
-        const QString name = s.displayName.isEmpty() ? snap.endpoint.server.applicationName.text.toQString() : s.displayName;
+        const QString name = serverName();
         QString user = tr("anonymous");
         if (s.identityKind == UserIdentity::Kind::UserName) user = s.userName;
         else if (s.identityKind == UserIdentity::Kind::Certificate) user = tr("user certificate");
@@ -321,13 +321,24 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
         m_stateLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(color));
     }
     m_disconnectAction->setEnabled(state != ClientState::Disconnected);
-    setWindowTitle(state == ClientState::Connected ? tr("%1 - UA Workbench Client").arg(s.displayName.isEmpty() ? s.endpointUrl : s.displayName)
+    const QString title = serverName();
+    setWindowTitle(state == ClientState::Connected ? tr("%1 - UA Workbench Client").arg(title.isEmpty() ? s.endpointUrl : title)
                                                    : tr("UA Workbench Client"));
+}
+
+QString MainWindow::serverName() const {
+    // The name the connected server gives itself in its EndpointDescription: a displayName kept in
+    // the settings may belong to the server connected before (issue 27 item 1).
+    const ClientSnapshot snap = m_connection->client() ? m_connection->client()->snapshot() : ClientSnapshot();
+    const QString name = snap.endpoint.server.applicationName.text.toQString();
+    return name.isEmpty() ? m_connection->settings().displayName : name;
 }
 
 void MainWindow::connectFinished(StatusCode status) {
     if (status.isGood()) {
-        m_history->use(m_connection->settings());
+        ConnectionSettings used = m_connection->settings();
+        used.displayName = serverName();
+        m_history->use(used);
         m_events->connected();
         statusBar()->showMessage(tr("Session active"), 3000);
     } else {
@@ -404,11 +415,13 @@ void MainWindow::applyProject(const Project& p) {
     if (!p.windowGeometry.isEmpty()) restoreGeometry(p.windowGeometry);
     if (!p.windowState.isEmpty()) restoreState(p.windowState);
     m_trend->setWindowSeconds(p.trendWindowSeconds);
+    // The connection first: one to another server clears the items and events of the old one
+    // (Connection::serverChanged), and the project's must stay.
+    if (!p.server.endpointUrl.isEmpty()) connectTo(p.server);
     m_dataAccess->model()->setSubscriptionSettings(p.subscription);
     m_dataAccess->model()->setItems(p.monitoredItems);
     if (!p.eventFields.isEmpty()) m_events->setFields(p.eventFields);
     if (!p.eventNotifier.isEmpty()) m_events->setNotifierText(p.eventNotifier);
-    if (!p.server.endpointUrl.isEmpty()) connectTo(p.server);
 }
 
 bool MainWindow::openProject(const QString& path, QString* error) {

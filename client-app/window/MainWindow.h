@@ -87,6 +87,8 @@ private:
     void operationsChanged(int count, const QString& latest);
     void nodeSelected(const NodeId& node);
     QString passwordKey(const ConnectionSettings& s) const;
+    // The connected server's ApplicationName (from its endpoint), else the settings' displayName.
+    QString serverName() const;
 
     WindowOptions m_options;
     Connection* m_connection;

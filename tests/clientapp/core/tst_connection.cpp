@@ -41,6 +41,7 @@ private slots:
     void cancelOperationsDropsPendingCallback();
     void destroyedWhileTheTrustQuestionWaits();
     void connectToReplacesTheClient();
+    void sameServer();
     void serviceLogModel();
 
 private:
@@ -363,11 +364,13 @@ void TestConnection::destroyedWhileTheTrustQuestionWaits() {
 void TestConnection::connectToReplacesTheClient() {
     Connection c(freshPki());
     QSignalSpy clients(&c, &Connection::clientChanged);
+    QSignalSpy servers(&c, &Connection::serverChanged);
     const auto s = settings(QString::fromLatin1(kSecurityPolicyNone), MessageSecurityMode::None);
     QCOMPARE(connectAndWait(c, s), status::Good);
     const int sessionsBefore = m_server->sessions().count();
     QCOMPARE(connectAndWait(c, s), status::Good);
     QCOMPARE(clients.size(), 2);
+    QCOMPARE(servers.size(), 0);  // the first connection, then the same server again
     QVERIFY(clients.at(0).at(0).value<Client*>() != clients.at(1).at(0).value<Client*>());
     QCOMPARE(c.client(), clients.at(1).at(0).value<Client*>());
     // The first Client closed its Session (CloseSession), not left it to time out.
@@ -384,13 +387,28 @@ void TestConnection::connectToReplacesTheClient() {
         results.append(st);
         if (st.isBad()) retry.connectTo(s);
     });
+    QSignalSpy retryServers(&retry, &Connection::serverChanged);
     retry.connectTo(wrong);
     QTRY_COMPARE(results.size(), 2);
+    // Port 1, then the server's port: another server (issue 27 item 1), right after clientChanged.
+    QCOMPARE(retryServers.size(), 1);
+    QCOMPARE(retryServers.at(0).at(0).toString(), s.endpointUrl);
     QCOMPARE(results[0], status::BadConnectionRejected);
     QCOMPARE(results[1], status::Good);
     QCOMPARE(retry.state(), ClientState::Connected);
     QTest::qWait(100);
     QCOMPARE(results.size(), 2);
+}
+
+// Which endpoint URLs name the same server (Connection::serverChanged, issue 27 item 1).
+void TestConnection::sameServer() {
+    QVERIFY(Connection::sameServer(QStringLiteral("opc.tcp://Plc7:4840"), QStringLiteral(" opc.tcp://plc7:4840/ ")));
+    QVERIFY(Connection::sameServer(QStringLiteral("opc.tcp://plc7"), QStringLiteral("opc.tcp://plc7:4840")));
+    QVERIFY(Connection::sameServer(QStringLiteral("opc.tcp://plc7:4840/ua"), QStringLiteral("opc.tcp://plc7:4840/ua/")));
+    QVERIFY(!Connection::sameServer(QStringLiteral("opc.tcp://plc7:4840"), QStringLiteral("opc.tcp://plc7:4841")));
+    QVERIFY(!Connection::sameServer(QStringLiteral("opc.tcp://plc7:4840"), QStringLiteral("opc.tcp://plc8:4840")));
+    QVERIFY(!Connection::sameServer(QStringLiteral("opc.tcp://plc7:4840/a"), QStringLiteral("opc.tcp://plc7:4840/b")));
+    QVERIFY(Connection::sameServer(QStringLiteral("localhost:4840"), QStringLiteral("localhost:4840")));  // not URLs: as text
 }
 
 void TestConnection::serviceLogModel() {
