@@ -7,6 +7,7 @@
 #include "models/NodeIdMime.h"
 #include "models/TrendBuffer.h"
 
+#include <QColor>
 #include <QMimeData>
 #include <QRegularExpression>
 #include <algorithm>
@@ -84,7 +85,12 @@ MonitoredItemsModel::MonitoredItemsModel(Connection* connection, QObject* parent
     connect(connection, &Connection::clientChanged, this, [this] { onClientChanged(); });
     connect(connection, &Connection::serverChanged, this, [this] { removeAllRows(); });
     connect(connection, &Connection::stateChanged, this, [this](ClientState s, StatusCode) {
-        if (s == ClientState::Connected) onStateChanged();
+        if (s == ClientState::Connected) {
+            setStale(false);
+            onStateChanged();
+        } else if (s == ClientState::Reconnecting || s == ClientState::Disconnected) {
+            setStale(true);
+        }
     });
 }
 
@@ -99,6 +105,7 @@ MonitoredItemsModel::~MonitoredItemsModel() {
 
 void MonitoredItemsModel::onClientChanged() {
     ++m_generation;
+    m_stale = false;  // no value is shown until the new Client delivers one
     m_subscription = 0;  // it belonged to the old Client
     m_creatingSubscription = false;
     m_revisedPublishingIntervalMs = 0;
@@ -132,6 +139,12 @@ void MonitoredItemsModel::onStateChanged() {
     }
     if (!undescribed.empty()) describe(undescribed);
     createPending();
+}
+
+void MonitoredItemsModel::setStale(bool stale) {
+    if (stale == m_stale) return;
+    m_stale = stale;
+    if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 void MonitoredItemsModel::removeAllRows() {
@@ -550,7 +563,9 @@ int MonitoredItemsModel::columnCount(const QModelIndex& parent) const {
 QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const Row& r = m_rows[std::size_t(index.row())];
-    const StatusCode shownStatus = r.itemStatus.isBad() || !r.hasValue ? r.itemStatus : r.value.status;
+    StatusCode shownStatus = r.itemStatus.isBad() || !r.hasValue ? r.itemStatus : r.value.status;
+    const bool stale = m_stale && r.hasValue;
+    if (stale) shownStatus = status::BadServerNotConnected;
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
@@ -577,7 +592,13 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
     case Qt::CheckStateRole:
         if (index.column() == DisplayNameColumn) return r.trend ? Qt::Checked : Qt::Unchecked;
         return {};
+    case Qt::ForegroundRole:
+        if (stale && index.column() >= ValueColumn && index.column() <= ServerTimestampColumn) return QColor(0x8a, 0x8a, 0x8a);
+        return {};
     case Qt::ToolTipRole:
+        if (stale && (index.column() == ValueColumn || index.column() == StatusColumn))
+            return tr("The connection to the server is lost: the last value received (status %1), not the current one")
+                .arg(statusName(r.itemStatus.isBad() ? r.itemStatus : r.value.status));
         if (index.column() == ValueColumn && r.hasValue) return formatVariant(r.value.value);
         if (index.column() == SamplingIntervalColumn) return tr("requested %1 ms").arg(r.samplingMs);
         if (index.column() == StatusColumn) return QString::fromLatin1(shownStatus.description());
@@ -589,6 +610,7 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
             if (auto v = TrendBuffer::numericValue(r.value.value)) return *v;
         return {};
     case StatusCodeRole: return uint(shownStatus.code);
+    case StaleRole: return stale;
     default: return {};
     }
 }

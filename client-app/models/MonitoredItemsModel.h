@@ -9,8 +9,10 @@
 // the items are created again on it once Connected; the rows and their settings stay). A new
 // connection to another server (Connection::serverChanged) removes every row instead: NodeIds and
 // settings belong to the server they were made on (issue 27 item 1). A reconnect to the same
-// Session keeps it (the Client transfers it). Its publishing interval is set with
-// setPublishingInterval (ModifySubscription). Per-item settings (sampling interval, queue size,
+// Session keeps it (the Client transfers it). While the connection is lost (Reconnecting,
+// Disconnected) every row is stale (issue 27 item 2): the last value stays, its status reads
+// Bad_ServerNotConnected, in grey (StaleRole, ForegroundRole) until Connected again. Its
+// publishing interval is set with setPublishingInterval (ModifySubscription). Per-item settings (sampling interval, queue size,
 // deadband) change with setItemSettings() or by editing those columns (ModifyMonitoredItems);
 // removeRows() deletes the items (DeleteMonitoredItems). Every call is logged (service name,
 // status, "3 items") and its per-item results are shown in the Status column.
@@ -56,6 +58,7 @@ public:
         NodeIdRole,                           // QString: NodeId text
         NumericValueRole,                     // double when the value is a numeric scalar, else invalid
         StatusCodeRole,                       // uint: the shown status
+        StaleRole,                            // bool: the connection is lost; the value is the last one received
     };
     Q_ENUM(Role)
 
@@ -93,6 +96,9 @@ public:
     ua::NodeId nodeIdAt(int row) const;
     QString displayNameAt(int row) const;
     const ua::DataValue* lastValueAt(int row) const;
+    // True while the connection is lost (Reconnecting or Disconnected after a connection): the
+    // values shown are the last ones received, not the server's current ones.
+    bool isStale() const { return m_stale; }
     bool trendAt(int row) const;
     void setTrend(int row, bool on);
 
@@ -126,6 +132,7 @@ private:
     struct Row;
     void onClientChanged();
     void onStateChanged();
+    void setStale(bool stale);
     void removeAllRows();  // another server: no DeleteMonitoredItems (the old Client is gone)
     void ensureSubscription();
     void createPending();
@@ -147,6 +154,7 @@ private:
     double m_defaultSamplingMs = -1;
     uint32_t m_defaultQueueSize = 1;
     quint64 m_generation = 0;  // bumped on clientChanged
+    bool m_stale = false;
 };
 
 } // namespace ua::clientapp

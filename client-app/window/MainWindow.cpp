@@ -310,6 +310,9 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
         break;
     case ClientState::Disconnected:
         text = reason.isBad() ? tr("Disconnected: %1").arg(statusName(reason)) : tr("Disconnected");
+        // A reconnect that found a new server certificate and was told not to trust it (issue 27 item 2).
+        if (m_lastState == ClientState::Reconnecting && statusName(reason).startsWith(QLatin1String("Bad_Certificate")))
+            text += tr(": the server came back with another certificate, which was not accepted; reconnecting stopped (Connect asks again)");
         color = reason.isBad() ? QStringLiteral("#b00020") : QStringLiteral("#555");
         break;
     }
@@ -320,6 +323,7 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
         m_stateLabel->setToolTip(text);
         m_stateLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(color));
     }
+    m_lastState = state;
     m_disconnectAction->setEnabled(state != ClientState::Disconnected);
     const QString title = serverName();
     setWindowTitle(state == ClientState::Connected ? tr("%1 - UA Workbench Client").arg(title.isEmpty() ? s.endpointUrl : title)

@@ -111,6 +111,7 @@ private:
     ConnectionSettings m_pending;         // the connectTo() in progress
     QString m_connectFailure;             // why the last connect failed, in a sentence (shown while Disconnected)
     int m_connectAttempt = 0;             // a host lookup's answer for an older attempt is ignored
+    ClientState m_lastState = ClientState::Disconnected;
 };
 
 } // namespace ua::clientapp
