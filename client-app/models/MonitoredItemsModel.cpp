@@ -564,7 +564,9 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const Row& r = m_rows[std::size_t(index.row())];
     StatusCode shownStatus = r.itemStatus.isBad() || !r.hasValue ? r.itemStatus : r.value.status;
-    const bool stale = m_stale && r.hasValue;
+    // Lost connection: every row but one the server refused (its failure says more), also an item
+    // created whose first value has not come yet (its create status, Good, is no news either).
+    const bool stale = m_stale && !r.refused;
     if (stale) shownStatus = status::BadServerNotConnected;
     switch (role) {
     case Qt::DisplayRole:
@@ -597,8 +599,9 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
         return {};
     case Qt::ToolTipRole:
         if (stale && (index.column() == ValueColumn || index.column() == StatusColumn))
-            return tr("The connection to the server is lost: the last value received (status %1), not the current one")
-                .arg(statusName(r.itemStatus.isBad() ? r.itemStatus : r.value.status));
+            return r.hasValue ? tr("The connection to the server is lost: the last value received (status %1), not the current one")
+                                    .arg(statusName(r.itemStatus.isBad() ? r.itemStatus : r.value.status))
+                              : tr("The connection to the server is lost: no value received yet");
         if (index.column() == ValueColumn && r.hasValue) return formatVariant(r.value.value);
         if (index.column() == SamplingIntervalColumn) return tr("requested %1 ms").arg(r.samplingMs);
         if (index.column() == StatusColumn) return QString::fromLatin1(shownStatus.description());

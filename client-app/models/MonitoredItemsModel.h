@@ -10,8 +10,8 @@
 // connection to another server (Connection::serverChanged) removes every row instead: NodeIds and
 // settings belong to the server they were made on (issue 27 item 1). A reconnect to the same
 // Session keeps it (the Client transfers it). While the connection is lost (Reconnecting,
-// Disconnected) every row is stale (issue 27 item 2): the last value stays, its status reads
-// Bad_ServerNotConnected, in grey (StaleRole, ForegroundRole) until Connected again. Its
+// Disconnected) every row but a refused one is stale (issue 27 item 2): the last value stays, its
+// status reads Bad_ServerNotConnected, in grey (StaleRole, ForegroundRole) until Connected again. Its
 // publishing interval is set with setPublishingInterval (ModifySubscription). Per-item settings (sampling interval, queue size,
 // deadband) change with setItemSettings() or by editing those columns (ModifyMonitoredItems);
 // removeRows() deletes the items (DeleteMonitoredItems). Every call is logged (service name,
@@ -58,7 +58,7 @@ public:
         NodeIdRole,                           // QString: NodeId text
         NumericValueRole,                     // double when the value is a numeric scalar, else invalid
         StatusCodeRole,                       // uint: the shown status
-        StaleRole,                            // bool: the connection is lost; the value is the last one received
+        StaleRole,                            // bool: the connection is lost; the value (if any) is the last one received
     };
     Q_ENUM(Role)
 
