@@ -28,6 +28,10 @@ using namespace ua::test;
 
 namespace {
 
+// The state's name: a failed QCOMPARE of two ClientStates crashes (QTest's fallback finds
+// ua::toString(ClientState) by argument-dependent lookup and frees its static text).
+QByteArray stateOf(const Client& client) { return ua::toString(client.state()); }
+
 // What the trust callback was asked (on the client's I/O thread), and its answer.
 struct TrustLog {
     QMutex mutex;
@@ -128,11 +132,11 @@ void TestClientNewServerCertificate::acceptedNewCertificateReconnects() {
     const quint16 port = server->port();
     const std::string first = server->certificateStore()->ownCertificate().thumbprintHex();
     TrustLog trust;
+    std::atomic<int> changes{0};  // before the Client: its item callback writes it
     Client client(clientConfig(trust));
     QCOMPARE(connectSession(client, urlOf(port), this), status::Good);
     QVERIFY(trust.asked() == std::vector<std::string>{first});
     QCOMPARE(client.snapshot().endpoint.securityMode, MessageSecurityMode::SignAndEncrypt);
-    std::atomic<int> changes{0};
     QVERIFY(subscribe(client, changes));
     QTRY_VERIFY_WITH_TIMEOUT(changes.load() >= 2, 5000);
     const NodeId oldSession = client.sessionId();
@@ -140,16 +144,16 @@ void TestClientNewServerCertificate::acceptedNewCertificateReconnects() {
 
     // Restarted on the same port with another certificate.
     server.reset();
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Reconnecting"), 5000);
     server = startServer(QStringLiteral("accept-b"), port);
     QVERIFY(server);
     const std::string second = server->certificateStore()->ownCertificate().thumbprintHex();
     QVERIFY(second != first);
 
     // Asked about the new certificate, accepted once: a new Session, values again.
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Connected"), 15000);
     QVERIFY(trust.asked() == (std::vector<std::string>{first, second}));
-    QCOMPARE(recreated.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(recreated.count(), 1, 5000);  // queued from the I/O thread, after the state
     QVERIFY(!(client.sessionId() == oldSession));
     QCOMPARE(client.snapshot().endpoint.securityMode, MessageSecurityMode::SignAndEncrypt);
     QCOMPARE(Certificate::fromDer(leafCertificateDer(client.snapshot().endpoint.serverCertificate.view())).thumbprintHex(), second);
@@ -174,17 +178,17 @@ void TestClientNewServerCertificate::rejectedNewCertificateStopsReconnecting() {
 
     trust.answer = TrustDecision::Reject;
     server.reset();
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Reconnecting"), 5000);
     server = startServer(QStringLiteral("reject-b"), port);
     QVERIFY(server);
 
     // Asked once about the new certificate; Reject ends the reconnect with its status.
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Disconnected, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Disconnected"), 15000);
     QCOMPARE(trust.asked().size(), std::size_t(2));
     QCOMPARE(states.last().at(1).value<StatusCode>(), status::BadCertificateUntrusted);
     // No further attempt: not connected, not asked again, no Session on the new server.
     QTest::qWait(1500);
-    QCOMPARE(client.state(), ClientState::Disconnected);
+    QCOMPARE(stateOf(client), QByteArray("Disconnected"));
     QCOMPARE(trust.asked().size(), std::size_t(2));
     QVERIFY(client.sessionId().isNull());
     QCOMPARE(server->sessions().snapshot().size(), std::size_t(0));
@@ -203,10 +207,10 @@ void TestClientNewServerCertificate::sameCertificateReconnectsWithoutAsking() {
     QCOMPARE(connectSession(client, urlOf(port), this), status::Good);
     QCOMPARE(trust.asked().size(), std::size_t(1));
     server.reset();
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Reconnecting, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Reconnecting"), 5000);
     server = startServer(QStringLiteral("same"), port);  // the same PKI folder: the same certificate
     QVERIFY(server);
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Connected"), 15000);
     QCOMPARE(trust.asked().size(), std::size_t(1));
 }
 
