@@ -91,6 +91,26 @@ void auditActivateSession(const AuditContext& server, uint32_t channelId, const 
     server.events.raise(std::move(e));
 }
 
+void auditSessionTerminated(const AuditContext& server, const NodeId& sessionId, const std::string& administrator) {
+    if (!auditWanted(server)) return;
+    auto e = makeAudit(id::AuditSessionEventType, "Session/Terminated", "Session closed by the administrator",
+                       StatusCode(status::Good), serverIdOf(server), String(), administrator);
+    e->set("SessionId", Variant(sessionId));
+    server.events.raise(std::move(e));
+}
+
+void auditTrustListUpdated(const AuditContext& server, bool added, const std::string& certificateDer,
+                           const std::string& administrator, StatusCode result) {
+    if (!auditWanted(server)) return;
+    const Certificate c = Certificate::fromDer(certificateDer);
+    const std::string name = c.isNull() ? std::string("(unreadable)") : c.subjectName() + " (SHA-1 " + c.thumbprintHex() + ")";
+    auto e = makeAudit(id::TrustListUpdatedAuditEventType, "Security/TrustList",
+                       (added ? "Certificate added to the trust list: " : "Certificate removed from the trust list: ") + name,
+                       result, serverIdOf(server), String(), administrator);
+    e->set("TrustListId", Variant(NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList)));
+    server.events.raise(std::move(e));
+}
+
 NodeId auditCertificateEventType(StatusCode reason) {
     switch (reason.base()) {
     case status::BadCertificateUntrusted: return NodeId(id::AuditCertificateUntrustedEventType);

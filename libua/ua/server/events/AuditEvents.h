@@ -22,6 +22,20 @@
 //                                    by the reason (Untrusted, Expired, Revoked, DataMismatch with
 //                                    InvalidUri/InvalidHostname, Mismatch, else Invalid); Certificate;
 //                                    SourceName "Security/Certificate"
+//   AuditSessionEventType            the administrator closed a Session (Server::closeSession):
+//                                    SessionId; SourceName "Session/Terminated" (OPC 10000-4 6.5.6:
+//                                    neither a CloseSession call nor a timeout); ClientUserId the
+//                                    administrator
+//   TrustListUpdatedAuditEventType   the administrator changed the trust list (the server app's Trust,
+//                                    Reject and Delete of a trusted certificate; OPC 10000-12 7.8.2;
+//                                    in the 1.05.03 schema a direct subtype of AuditEventType whose
+//                                    only own field is TrustListId, 1.05.06 moved it below
+//                                    AuditUpdateMethodEventType): TrustListId the DefaultApplicationGroup's
+//                                    TrustList (i=12642); SourceNode the Server object (OPC 10000-5
+//                                    6.4.3: the subtype defines none); SourceName "Security/TrustList"
+//                                    (our choice: none is defined); Message "Certificate added to /
+//                                    removed from the trust list: <subject> (SHA-1 <thumbprint>)";
+//                                    ClientUserId the administrator
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
@@ -57,6 +71,12 @@ void auditActivateSession(const AuditContext& audit, uint32_t channelId, const S
 // invalid: for a DataMismatch, the URI or host name that did not match.
 void auditCertificateRejected(EventManager& events, const std::string& serverId, const std::string& certificateDer,
                               StatusCode reason, const std::string& invalid = {});
+// sessionId: the Session closed; administrator: who closed it (ClientUserId).
+void auditSessionTerminated(const AuditContext& audit, const NodeId& sessionId, const std::string& administrator);
+// added: the certificate went into the trust list (AddCertificate), else out of it
+// (RemoveCertificate); certificateDer: that certificate; result: Good, or why the store failed.
+void auditTrustListUpdated(const AuditContext& audit, bool added, const std::string& certificateDer,
+                           const std::string& administrator, StatusCode result);
 // The AuditCertificate subtype for a validation status.
 NodeId auditCertificateEventType(StatusCode reason);
 

@@ -10,6 +10,7 @@
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/events/AuditEvents.h"
+#include "ua/server/events/AuditLog.h"
 #include "ua/server/events/EventRouter.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionMethods.h"
@@ -196,8 +197,11 @@ bool Server::setUpSecurity() {
         if (v.isBad()) {
             const std::vector<Certificate> certs =
                 Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(chain.data()), chain.size());
-            qCWarning(lcSecurity, "client certificate %s refused: %s (%s)",
-                      certs.empty() ? "(unreadable)" : certs.front().subjectName().c_str(), v.name().c_str(), reason.c_str());
+            // An audit line (events/AuditLog.h): the subject and thumbprint the administrator finds
+            // in the rejected list.
+            qCWarning(lcAudit, "client certificate %s (SHA-1 %s) refused: %s (%s)",
+                      certs.empty() ? "(unreadable)" : certs.front().subjectName().c_str(),
+                      certs.empty() ? "-" : certs.front().thumbprintHex().c_str(), v.name().c_str(), reason.c_str());
         }
         if (v.isBad() && auditing)
             if (auto e = events.lock()) auditCertificateRejected(*e, serverId, chain, v);
@@ -298,9 +302,20 @@ void Server::stop() {
 
 void Server::stopListening() { m_listener.reset(); }
 
-StatusCode Server::closeSession(const NodeId& sessionId) {
+StatusCode Server::closeSession(const NodeId& sessionId, const QString& administrator) {
     const SessionPtr s = m_sessions.findBySessionId(sessionId);
-    if (!s) return status::BadSessionIdInvalid;
+    if (!s) {
+        qCWarning(lcAudit, "%s: closing Session %s failed: BadSessionIdInvalid (it has gone already)",
+                  qPrintable(administrator), sessionId.toString().c_str());
+        return status::BadSessionIdInvalid;
+    }
+    std::string user;
+    QString from;
+    {
+        std::lock_guard lock(s->activationMutex);  // the user and the address change under it
+        user = s->clientUserId.empty() ? std::string("anonymous") : "'" + s->clientUserId + "'";
+        from = s->peerAddress.isEmpty() ? QStringLiteral("an unknown address") : s->peerAddress;
+    }
     if (auto ss = s->subscriptions.load()) {
         QMetaObject::invokeMethod(&ss->home(), [ss] {
             ss->removeAll();
@@ -308,6 +323,10 @@ StatusCode Server::closeSession(const NodeId& sessionId) {
         }, Qt::QueuedConnection);
     }
     m_sessions.remove(s, SessionEnd::ClosedByServer);
+    // The administrator's action: an audit line (events/AuditLog.h) and event (OPC 10000-4 6.5.6).
+    qCInfo(lcAudit, "%s: closed Session '%s' (%s) of user %s from %s", qPrintable(administrator),
+           s->sessionName.toQString().toUtf8().constData(), sessionId.toString().c_str(), user.c_str(), qPrintable(from));
+    auditSessionTerminated(audit(), sessionId, administrator.toStdString());
     return status::Good;
 }
 

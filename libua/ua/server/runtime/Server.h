@@ -98,8 +98,10 @@ public:
     // Closes a Session as CloseSession with deleteSubscriptions = true would (OPC 10000-4 5.7.4):
     // its Subscriptions are deleted on their home thread, and its client's next request gets
     // Bad_SessionIdInvalid. Bad_SessionIdInvalid when no open Session has this sessionId. For an
-    // administrator (the server app's "close session"); any thread.
-    StatusCode closeSession(const NodeId& sessionId);
+    // administrator (the server app's "close session"); any thread. administrator says who, for the
+    // audit line ("ua.audit": the Session's name, id, user and address) and the AuditSessionEventType
+    // "Session/Terminated" it raises (events/AuditEvents.h).
+    StatusCode closeSession(const NodeId& sessionId, const QString& administrator = QStringLiteral("administrator"));
     // Admission control and backpressure (AdmissionControl.h): handshakes in progress, the chunk
     // budget, the counters of refusals and read pauses. Any thread.
     AdmissionControl& admission() { return *m_admission; }

@@ -6,6 +6,7 @@
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/common/OnScopeExit.h"
 #include "ua/server/common/SessionManager.h"
+#include "ua/server/events/AuditLog.h"
 #include "ua/server/services/CertificateSignatures.h"
 #include "ua/server/services/IdentityTokens.h"
 #include "ua/server/users/UserStore.h"
@@ -35,6 +36,19 @@ String boundedSessionName(const String& name) {
     while (n > 0 && (static_cast<unsigned char>(v[n]) & 0xC0) == 0x80) --n;  // v[n] starts the next character
     return String(v.data(), n);
 }
+// Who a refused identity token claimed to be, for the audit line: the user name, the X509
+// certificate's subject and thumbprint, "anonymous".
+std::string loginName(const ExtensionObject& token) {
+    if (const auto* u = token.get<UserNameIdentityToken>()) return u->userName.str();
+    if (const auto* x = token.get<X509IdentityToken>()) {
+        const std::vector<Certificate> chain = Certificate::chainFromDer(
+            reinterpret_cast<const uint8_t*>(x->certificateData.data()), x->certificateData.size());
+        return chain.empty() ? std::string("(an unreadable X509 certificate)")
+                             : chain.front().subjectName() + " (SHA-1 " + chain.front().thumbprintHex() + ")";
+    }
+    return token.isNull() || token.get<AnonymousIdentityToken>() ? "anonymous" : "(an issued or unknown token)";
+}
+
 constexpr std::size_t kMinClientNonce = 32; // bytes (5.7.2.3 Bad_NonceInvalid)
 constexpr std::size_t kMaxClientNonce = 128;
 
@@ -223,8 +237,15 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
                               ctx.nowMs};
     SessionIdentity user;
     if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user);
-        st.isBad())
-        return fail(st);
+        st.isBad()) {
+        // A refused login is an audit line (events/AuditLog.h): who tried, from where; never the password.
+        resp.responseHeader.serviceResult = st;
+        const std::string who = loginName(req.userIdentityToken);
+        const bool lockedOut = req.userIdentityToken.get<UserNameIdentityToken>() && ctx.users.isLockedOut(who, ctx.nowMs);
+        qCWarning(lcAudit, "login of user '%s' from %s refused: %s (Session '%s')%s", who.c_str(), qPrintable(ctx.peerAddress),
+                  st.name().c_str(), s->sessionName.toQString().toUtf8().constData(), lockedOut ? "; the user is locked out" : "");
+        return;
+    }
     // 5.7.3: on a new channel the user must stay the same.
     if (newChannel && !(user.tokenType == s->userTokenType && user.clientUserId == s->clientUserId))
         return fail(status::BadIdentityChangeNotSupported);

@@ -1,7 +1,9 @@
 #include "ua/server/users/UserStore.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/events/AuditLog.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -257,7 +259,7 @@ UserStore::Login UserStore::authenticate(std::string_view userName, std::string_
         if (it != m_attempts.end() && it->second.lockedUntilMs > nowMs) return {status::BadUserAccessDenied};
     }
     const bool ok = user->password.verify(password);
-    std::lock_guard lock(m_attemptsMutex);
+    std::unique_lock lock(m_attemptsMutex);
     if (ok) {
         m_attempts.erase(key);
         return {status::Good, user->roles | roleBit(Role::AuthenticatedUser)};
@@ -268,6 +270,12 @@ UserStore::Login UserStore::authenticate(std::string_view userName, std::string_
     if (db->maxFailedAuthenticationAttempts && a.failed >= db->maxFailedAuthenticationAttempts) {
         a.lockedUntilMs = nowMs + int64_t(db->lockoutSeconds) * 1000;
         a.failed = 0;
+        lock.unlock();
+        // Once, when the lockout starts (the attempts refused during it log as failed logins).
+        qCWarning(lcAudit, "user '%s' locked out for %u s, until %s, after %u failed logins in a row", key.c_str(),
+                  db->lockoutSeconds,
+                  qPrintable(QDateTime::currentDateTimeUtc().addSecs(db->lockoutSeconds).toString(Qt::ISODate)),
+                  db->maxFailedAuthenticationAttempts);
     }
     return {status::BadUserAccessDenied};
 }

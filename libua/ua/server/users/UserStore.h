@@ -112,8 +112,9 @@ public:
     // user, a wrong password, a user without a password, and for every attempt (even with the right
     // password, which is not checked then) while the user is locked out. The
     // maxFailedAuthenticationAttempts-th wrong password in a row locks the user out for
-    // lockoutSeconds; a successful login resets the count. An unknown name costs the same hashing
-    // as a known one. Thread-safe; the hashing runs without a lock held.
+    // lockoutSeconds (logged once, in category "ua.audit", with until when); a successful login
+    // resets the count. An unknown name costs the same hashing as a known one. Thread-safe; the
+    // hashing runs without a lock held.
     Login authenticate(std::string_view userName, std::string_view password, int64_t nowMs);
     // True while userName is locked out.
     bool isLockedOut(std::string_view userName, int64_t nowMs) const;

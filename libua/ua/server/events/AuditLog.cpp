@@ -1,0 +1,7 @@
+#include "ua/server/events/AuditLog.h"
+
+namespace ua {
+
+Q_LOGGING_CATEGORY(lcAudit, "ua.audit", QtInfoMsg)
+
+} // namespace ua
