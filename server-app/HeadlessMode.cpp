@@ -3,6 +3,8 @@
 #include "ServerLifecycle.h"
 #include "SignalWatcher.h"
 
+#include "ua/server/events/AuditLog.h"
+
 #include <QCoreApplication>
 #include <csignal>
 
@@ -17,12 +19,17 @@ int runHeadless(const ServerCommandLine& commandLine) {
         return 1;
     }
     printEndpoints(server, stdout);
+    // The audit lines of headless mode (ua/server/events/AuditLog.h): nobody but the configuration
+    // and the signals acts here.
+    qCInfo(lcAudit, "headless: started the server on %s (configuration %s)", qPrintable(server.endpointUrl()),
+           qPrintable(commandLine.configPath));
 
     bool shuttingDown = false;
     QObject::connect(&watcher, &SignalWatcher::received, &server, [&](int number) {
         if (shuttingDown) {
             std::printf("ua-server: %s again: stopping now\n", number == SIGINT ? "SIGINT" : "SIGTERM");
             std::fflush(stdout);
+            qCInfo(lcAudit, "headless: %s again: stopped the server at once", number == SIGINT ? "SIGINT" : "SIGTERM");
             server.stop();
             QCoreApplication::exit(0);
             return;
@@ -31,8 +38,11 @@ int runHeadless(const ServerCommandLine& commandLine) {
         std::printf("ua-server: %s: shutting down in %u s\n", number == SIGINT ? "SIGINT" : "SIGTERM",
                     settings.shutdownDelaySeconds);
         std::fflush(stdout);
+        qCInfo(lcAudit, "headless: %s: stopping the server: ServerState Shutdown for %u s, then its %d Session(s) are closed",
+               number == SIGINT ? "SIGINT" : "SIGTERM", settings.shutdownDelaySeconds, server.sessions().count());
         shutDownGracefully(server, settings.shutdownDelaySeconds, QStringLiteral("The server was asked to shut down"),
                            &server, [] {
+                               qCInfo(lcAudit, "headless: stopped the server");
                                std::printf("ua-server: shut down\n");
                                std::fflush(stdout);
                                QCoreApplication::exit(0);

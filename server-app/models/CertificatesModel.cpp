@@ -45,18 +45,44 @@ void CertificatesModel::reload() {
     }
 }
 
-bool CertificatesModel::act(int row, bool (CertificateStore::*action)(const Certificate&)) {
+bool CertificatesModel::act(int row, Action action) {
     const Certificate c = certificate(row);
     if (!m_store || c.isNull()) return false;
-    const bool ok = (m_store->*action)(c);
+    bool ok = false;
+    switch (action) {
+    case Action::Trust: ok = m_store->addTrusted(c); break;
+    case Action::Reject: ok = m_store->reject(c); break;
+    case Action::Remove: ok = m_store->remove(c); break;
+    }
     reload();
     emit storeChanged();
+    // The audit line, and the Audit event when the trust list (trusted/ and issuers/) changed.
+    const QString name = auditName(c);
+    const QString from = m_list == List::Trusted ? tr("the trusted list") : m_list == List::Rejected ? tr("the rejected list")
+                                                                                                     : tr("the issuers");
+    switch (action) {
+    case Action::Trust:
+        m_audit.line(ok, tr("trusted the certificate %1 (from %2)").arg(name, from),
+                     tr("could not trust the certificate %1").arg(name), tr("the certificate store failed"));
+        break;
+    case Action::Reject:
+        m_audit.line(ok, tr("rejected the certificate %1 (moved from %2 to the rejected list)").arg(name, from),
+                     tr("could not reject the certificate %1").arg(name), tr("the certificate store failed"));
+        break;
+    case Action::Remove:
+        m_audit.line(ok, tr("deleted the certificate %1 (from %2)").arg(name, from),
+                     tr("could not delete the certificate %1").arg(name), tr("the certificate store failed"));
+        break;
+    }
+    const bool wasTrusted = m_list != List::Rejected;
+    const bool isTrusted = action == Action::Trust;
+    if (ok && wasTrusted != isTrusted) m_audit.trustListUpdated(isTrusted, c);
     return ok;
 }
 
-bool CertificatesModel::trust(int row) { return act(row, &CertificateStore::addTrusted); }
-bool CertificatesModel::reject(int row) { return act(row, &CertificateStore::reject); }
-bool CertificatesModel::remove(int row) { return act(row, &CertificateStore::remove); }
+bool CertificatesModel::trust(int row) { return act(row, Action::Trust); }
+bool CertificatesModel::reject(int row) { return act(row, Action::Reject); }
+bool CertificatesModel::remove(int row) { return act(row, Action::Remove); }
 
 void CertificatesModel::link(CertificatesModel& other) {
     connect(this, &CertificatesModel::storeChanged, &other, &CertificatesModel::reload);

@@ -1,12 +1,14 @@
 // The certificates of a CertificateStore (ua/pki/CertificateStore.h) for the server app's
 // certificates page: one list per model (trusted/, rejected/ or issuers/), keyed by thumbprint,
 // with the administrator's actions on a row: trust (move to trusted/), reject (move to rejected/),
-// remove (delete from every folder). An action reloads the model and emits storeChanged(); link()
+// remove (delete from every folder), each one an audit line and, when it changed the trust list, a
+// TrustListUpdatedAuditEventType (setAudit, AdminAudit.h). An action reloads the model and emits storeChanged(); link()
 // two models (the trusted and the rejected list) so that each reloads when the other acts.
 // reload() re-reads the list (call it from a timer too: certificates knock at the door from the
 // server's I/O threads, which write rejected/ while validating).
 #pragma once
 
+#include "models/AdminAudit.h"
 #include "models/KeyedTableModel.h"
 #include "ua/pki/Certificate.h"
 
@@ -62,6 +64,9 @@ public:
     Certificate certificate(int row) const;
     CertificateDetails details(int row) const { return describeCertificate(certificate(row)); }
 
+    // Who acts, and the server whose Audit events tell (default: the window's administrator, no events).
+    void setAudit(AdminAudit audit) { m_audit = std::move(audit); }
+
     // Actions on a row; false on a bad row or an I/O failure of the store.
     bool trust(int row);
     bool reject(int row);
@@ -82,10 +87,12 @@ protected:
     std::string keyOf(const Certificate& c) const override { return c.thumbprintHex(); }
 
 private:
-    bool act(int row, bool (CertificateStore::*action)(const Certificate&));
+    enum class Action { Trust, Reject, Remove };
+    bool act(int row, Action action);
 
     CertificateStore* m_store;
     List m_list;
+    AdminAudit m_audit;
 };
 
 } // namespace ua::serverapp

@@ -52,9 +52,17 @@ bool UsersModel::change(const std::function<bool(UserDatabase&)>& edit) {
     return true;
 }
 
+namespace {
+QString usersRoleList(RoleSet roles) {
+    QStringList names;
+    for (const std::string& n : ua::roleNames(roles)) names << QString::fromStdString(n);
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+} // namespace
+
 bool UsersModel::addUser(const QString& name, const QString& password, RoleSet roles) {
     const std::string n = name.toStdString();
-    return change([&](UserDatabase& db) {
+    const bool ok = change([&](UserDatabase& db) {
         if (n.empty()) {
             m_error = tr("a user needs a name");
             return false;
@@ -66,22 +74,29 @@ bool UsersModel::addUser(const QString& name, const QString& password, RoleSet r
         db.setUser(n, password.toStdString(), roles, m_iterations);
         return true;
     });
+    m_audit.line(ok, tr("added user '%1' (Roles: %2)").arg(name, usersRoleList(roles)), tr("could not add user '%1'").arg(name),
+                 m_error);
+    return ok;
 }
 
 bool UsersModel::removeUser(int row) {
-    const std::string n = userName(row).toStdString();
-    return change([&](UserDatabase& db) {
+    const QString name = userName(row);
+    const std::string n = name.toStdString();
+    const bool ok = change([&](UserDatabase& db) {
         if (n.empty() || !db.removeUser(n)) {
             m_error = tr("no such user");
             return false;
         }
         return true;
     });
+    m_audit.line(ok, tr("removed user '%1'").arg(name), tr("could not remove user '%1'").arg(name), m_error);
+    return ok;
 }
 
 bool UsersModel::setPassword(int row, const QString& password) {
-    const std::string n = userName(row).toStdString();
-    return change([&](UserDatabase& db) {
+    const QString name = userName(row);
+    const std::string n = name.toStdString();
+    const bool ok = change([&](UserDatabase& db) {
         const UserRecord* u = n.empty() ? nullptr : db.find(n);
         if (!u) {
             m_error = tr("no such user");
@@ -90,11 +105,15 @@ bool UsersModel::setPassword(int row, const QString& password) {
         db.setUser(n, password.toStdString(), u->roles, m_iterations);  // keeps the certificate mapping
         return true;
     });
+    m_audit.line(ok, tr("set the password of user '%1'").arg(name), tr("could not set the password of user '%1'").arg(name),
+                 m_error);
+    return ok;
 }
 
 bool UsersModel::setRoles(int row, RoleSet roles) {
-    const std::string n = userName(row).toStdString();
-    return change([&](UserDatabase& db) {
+    const QString name = userName(row);
+    const std::string n = name.toStdString();
+    const bool ok = change([&](UserDatabase& db) {
         for (UserRecord& u : db.users)
             if (!n.empty() && u.name == n) {
                 u.roles = roles;
@@ -103,17 +122,26 @@ bool UsersModel::setRoles(int row, RoleSet roles) {
         m_error = tr("no such user");
         return false;
     });
+    m_audit.line(ok, tr("set the Roles of user '%1' to %2").arg(name, usersRoleList(roles)),
+                 tr("could not set the Roles of user '%1'").arg(name), m_error);
+    return ok;
 }
 
 bool UsersModel::unlock(int row) {
-    const std::string n = userName(row).toStdString();
+    const QString name = userName(row);
+    const std::string n = name.toStdString();
     m_error.clear();
     if (n.empty()) {
         m_error = tr("no such user");
+        m_audit.line(false, {}, tr("could not unlock a user"), m_error);
         return false;
     }
+    const bool wasLockedOut = m_store.isLockedOut(n, Server::monotonicMs());
     m_store.unlock(n);
     refresh();
+    m_audit.line(true, wasLockedOut ? tr("unlocked user '%1' (was locked out)").arg(name)
+                                    : tr("unlocked user '%1' (was not locked out; its failed logins are forgotten)").arg(name),
+                 {});
     return true;
 }
 

@@ -3,10 +3,12 @@
 // set password, set Roles, unlock) copy the current UserDatabase, edit the copy and publish it with
 // UserStore::replace (ActivateSession keeps reading snapshots without a lock), then save it when
 // a save function is set (setFilePath: UserStore::save to that JSON file, mode 0600).
-// Rows are keyed by user name; refresh() (after a change, or from a timer for the lockout column)
-// re-reads the store.
+// Every change is an audit line naming the administrator and the user (setAudit, AdminAudit.h;
+// never a password). Rows are keyed by user name; refresh() (after a change, or from a timer for
+// the lockout column) re-reads the store.
 #pragma once
 
+#include "models/AdminAudit.h"
 #include "models/KeyedTableModel.h"
 #include "ua/server/users/UserStore.h"
 
@@ -45,6 +47,8 @@ public:
     void setSaveFunction(std::function<bool(const UserStore& store, QString* error)> save);
     // A save function writing the store to path (UserStore::save).
     void setFilePath(const QString& path);
+    // Who acts (default: the window's administrator).
+    void setAudit(AdminAudit audit) { m_audit = std::move(audit); }
     // PBKDF2 iterations for new passwords (default PasswordHash::kDefaultIterations; tests lower it).
     void setPasswordIterations(uint32_t iterations) { m_iterations = iterations; }
 
@@ -76,6 +80,7 @@ private:
     std::function<bool(const UserStore&, QString*)> m_save;
     uint32_t m_iterations = PasswordHash::kDefaultIterations;
     QString m_error;
+    AdminAudit m_audit;
 };
 
 } // namespace ua::serverapp

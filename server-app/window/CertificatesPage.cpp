@@ -104,6 +104,8 @@ void CertificatesPage::attach(LiveServer* live) {
     m_trusted = new serverapp::CertificatesModel(store, serverapp::CertificatesModel::List::Trusted, this);
     m_rejected = new serverapp::CertificatesModel(store, serverapp::CertificatesModel::List::Rejected, this);
     m_trusted->link(*m_rejected);
+    // Trust, Reject and Delete are audit lines and, for the trust list, Audit events of this server.
+    for (serverapp::CertificatesModel* m : {m_trusted, m_rejected}) m->setAudit({serverapp::windowAdministrator(), &live->server()});
     auto* row = new QSplitter;
     row->addWidget(makeList(tr("Trusted client certificates"), QStringLiteral("trustedView"), m_trusted,
                             {QStringLiteral("reject"), QStringLiteral("delete")}));

@@ -1,5 +1,7 @@
 #include "LiveServer.h"
 
+#include "models/AdminAudit.h"
+
 #include "ua/server/runtime/Server.h"
 
 namespace ua::app {
@@ -18,7 +20,7 @@ LiveServer::~LiveServer() {
 }
 
 StatusCode LiveServer::closeSession(const NodeId& sessionId) {
-    return m_server.closeSession(sessionId);
+    return m_server.closeSession(sessionId, serverapp::windowAdministrator());
 }
 
 } // namespace ua::app

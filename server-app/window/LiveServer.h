@@ -27,7 +27,8 @@ public:
     Server& server() const { return m_server; }
     serverapp::DiagnosticsPoller& poller() const { return *m_poller; }
     serverapp::DiagnosticsHistory& history() const { return *m_history; }
-    // Server::closeSession: Good, or Bad_SessionIdInvalid when the Session has gone already.
+    // Server::closeSession by the window's administrator (an audit line and an AuditSessionEventType
+    // "Session/Terminated"): Good, or Bad_SessionIdInvalid when the Session has gone already.
     StatusCode closeSession(const NodeId& sessionId);
 
 private:

@@ -10,6 +10,7 @@
 #include "SessionsPage.h"
 #include "SubscriptionsPage.h"
 
+#include "models/AdminAudit.h"
 #include "models/LogCapture.h"
 
 #include "ua/server/runtime/Server.h"
@@ -85,6 +86,7 @@ bool MainWindow::startServer(QString* error) {
     auto server = std::make_unique<Server>(m_settings.toServerConfig());
     if (!server->start()) {
         const QString why = tr("cannot start on port %1: %2").arg(m_settings.port).arg(server->errorString());
+        serverapp::AdminAudit{}.line(false, {}, tr("could not start the server"), why);
         m_serverPage->setStatusText(why);
         statusBar()->showMessage(why);
         if (error) *error = why;
@@ -93,21 +95,29 @@ bool MainWindow::startServer(QString* error) {
     m_server = std::move(server);
     m_live = std::make_unique<LiveServer>(*m_server);
     attachAll(m_live.get());
+    serverapp::AdminAudit{}.line(true, tr("started the server on %1 (configuration %2)").arg(m_server->endpointUrl(), m_configPath), {});
     statusBar()->showMessage(tr("Listening on %1").arg(m_server->endpointUrl()));
     emit serverStarted();
     return true;
 }
 
-void MainWindow::stopServer(std::function<void()> done) {
+void MainWindow::stopServer(std::function<void()> done, const QString& who) {
     if (!m_server || m_stopping) {
         if (!m_server && done) done();
         return;
     }
     m_stopping = true;
     statusBar()->showMessage(tr("Shutting down in %1 s").arg(m_settings.shutdownDelaySeconds));
+    serverapp::AdminAudit audit;
+    if (!who.isEmpty()) audit.who = who;
+    audit.line(true, tr("stopping the server: ServerState Shutdown for %1 s, then its %n Session(s) are closed", nullptr,
+                        m_server->sessions().count())
+                         .arg(m_settings.shutdownDelaySeconds),
+               {});
     shutDownGracefully(*m_server, m_settings.shutdownDelaySeconds, tr("The administrator stopped the server"), this,
-                       [this, done = std::move(done)] {
+                       [this, audit, done = std::move(done)] {
                            destroyServer();
+                           audit.line(true, tr("stopped the server"), {});
                            m_serverPage->setStatusText(tr("stopped"));
                            statusBar()->showMessage(tr("Stopped"));
                            emit serverStopped();

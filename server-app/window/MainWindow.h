@@ -33,8 +33,8 @@ public:
     // Server page and in *error) when it cannot listen.
     bool startServer(QString* error = nullptr);
     // ServerState Shutdown for the settings' delay, then the Sessions are closed, the server
-    // deleted and done called.
-    void stopServer(std::function<void()> done = {});
+    // deleted and done called. who: for the audit lines (default: the window's administrator).
+    void stopServer(std::function<void()> done = {}, const QString& who = {});
     Server* server() const { return m_server.get(); }
     LiveServer* live() const { return m_live.get(); }
     const ServerSettings& settings() const { return m_settings; }

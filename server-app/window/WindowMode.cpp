@@ -69,7 +69,7 @@ int runWindow(const ServerCommandLine& commandLine) {
         std::printf("ua-server: %s: shutting down in %u s\n", number == SIGINT ? "SIGINT" : "SIGTERM",
                     window.settings().shutdownDelaySeconds);
         std::fflush(stdout);
-        window.stopServer([] { QApplication::exit(0); });
+        window.stopServer([] { QApplication::exit(0); }, QString::fromLatin1(number == SIGINT ? "signal SIGINT" : "signal SIGTERM"));
     });
 
     GuiLagProbe probe;

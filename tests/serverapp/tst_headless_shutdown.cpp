@@ -112,6 +112,13 @@ void TestHeadlessShutdown::sigintWaitsForTheDelay() {
     QCOMPARE(server.exitCode(), 0);
     QVERIFY(sinceSignal.elapsed() >= 800);
     QVERIFY(server.readAllStandardOutput().contains("SIGINT: shutting down in 1 s"));
+    // The audit lines of headless mode (category ua.audit, issue 27 item 7) on stderr.
+    const QByteArray err = server.readAllStandardError();
+    QVERIFY2(err.contains("headless: started the server on " + url.toUtf8() + " (configuration ") &&
+                 err.contains("headless: SIGINT: stopping the server: ServerState Shutdown for 1 s, then its 0 Session(s) are "
+                              "closed") &&
+                 err.contains("headless: stopped the server"),
+             err.constData());
 }
 
 void TestHeadlessShutdown::badConfigurationExits2() {

@@ -7,6 +7,7 @@
 #include "../client/ClientTestUtil.h"
 #include "MainWindow.h"
 #include "SessionsPage.h"
+#include "models/LogModel.h"
 #include "models/SessionsModel.h"
 
 #include "ua/server/runtime/Server.h"
@@ -18,6 +19,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -40,8 +42,13 @@ private slots:
     void everyPageIsThere();
     void twinSessionsAreToldApart();
     void rowButtonsNeedASelection();
+    void unlockIsAnAuditLine();
 
 private:
+    // The messages of the Log page's "ua.audit" rows (issue 27 item 7).
+    QStringList auditLog() const;
+    // True once a message of auditLog() matches pattern (waits up to 5 s); logs them all otherwise.
+    bool auditLogHas(const QString& pattern) const;
     // Answers the next confirmation (Confirmation.h) with its confirm or its Cancel button, once it
     // is the active modal widget; *text gets its question. Call before the action that asks.
     void answerConfirmation(bool confirm, QString* text = nullptr);
@@ -112,6 +119,27 @@ void TestWindowSessions::answerConfirmation(bool confirm, QString* text) {
         QTest::mouseClick(box->findChild<QPushButton*>(confirm ? QStringLiteral("confirmButton") : QStringLiteral("cancelButton")),
                           Qt::LeftButton);
     });
+}
+
+QStringList TestWindowSessions::auditLog() const {
+    auto* view = m_window->findChild<QTableView*>(QStringLiteral("logView"));
+    QStringList out;
+    if (!view) return out;
+    const QAbstractItemModel* m = view->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, serverapp::LogModel::Category).data().toString() == QLatin1String("ua.audit"))
+            out << m->index(r, serverapp::LogModel::Message).data().toString();
+    return out;
+}
+
+bool TestWindowSessions::auditLogHas(const QString& pattern) const {
+    const QRegularExpression re(pattern);
+    const bool found = QTest::qWaitFor([&] {
+        const QStringList lines = auditLog();
+        return std::any_of(lines.begin(), lines.end(), [&](const QString& l) { return re.match(l).hasMatch(); });
+    }, 5000);
+    if (!found) qWarning("no audit line matches %s; the lines: %s", qPrintable(pattern), qPrintable(auditLog().join('\n')));
+    return found;
 }
 
 QString TestWindowSessions::closeSessionAction(QTableView* view, int row, bool trigger) {
@@ -243,6 +271,9 @@ void TestWindowSessions::closeSessionFromContextMenu() {
     answerConfirmation(true);
     QVERIFY(!closeSessionAction(view, row, true).isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), QStringList{"window-other"}, 5000);
+    // The Log page has the audit line: who closed which Session of whom from where.
+    QVERIFY(auditLogHas("^administrator \\S+: closed Session 'window-victim' \\(ns=1;[^)]+\\) of user anonymous from "
+                        "127\\.0\\.0\\.1:\\d+$"));
     // The closed Session's client learns it on its next request.
     test::Awaited<ServiceResult<ReadResponse>> read;
     victim->readValues({NodeId(uint32_t(2259))}, this, read.callback());
@@ -279,10 +310,17 @@ void TestWindowSessions::stopAndStartFromServerPage() {
     QVERIFY(!m_window->server());
     QCOMPARE(view->model()->rowCount(), 0);
     QVERIFY(start->isEnabled() && !stop->isEnabled());
+    QVERIFY(auditLogHas("^administrator \\S+: stopping the server: ServerState Shutdown for 1 s, then its 1 Session\\(s\\) "
+                        "are closed$"));
+    QVERIFY(auditLogHas("^administrator \\S+: stopped the server$"));
 
     start->click();
     QVERIFY(m_window->server());
     QTRY_VERIFY(state->text().contains(QStringLiteral("Running")));
+    // Started twice now (init and this click): two audit lines with the URL and the configuration file.
+    QVERIFY(auditLogHas("^administrator \\S+: started the server on opc\\.tcp://127\\.0\\.0\\.1:\\d+ \\(configuration "
+                        ".*ua-server\\.json\\)$"));
+    QTRY_COMPARE(auditLog().filter(QRegularExpression(": started the server on ")).size(), 2);
     auto again = connect(QStringLiteral("window-after-start"));
     QVERIFY(again);
     QTRY_COMPARE_WITH_TIMEOUT(column(view, serverapp::SessionsModel::Name), QStringList{"window-after-start"}, 5000);
@@ -349,6 +387,19 @@ void TestWindowSessions::rowButtonsNeedASelection() {
     users->clearSelection();
     for (const char* name : {"removeUserButton", "setPasswordButton", "unlockUserButton"})
         QVERIFY2(!m_window->findChild<QPushButton*>(QLatin1String(name))->isEnabled(), name);
+}
+
+// Unlock in the users panel is an audit line naming the administrator and the user.
+void TestWindowSessions::unlockIsAnAuditLine() {
+    auto* users = m_window->findChild<QTableView*>(QStringLiteral("usersView"));
+    auto* unlock = m_window->findChild<QPushButton*>(QStringLiteral("unlockUserButton"));
+    QVERIFY(users && unlock);
+    m_window->pages()->setCurrentWidget(m_window->findChild<QWidget*>(QStringLiteral("certificatesPage")));
+    users->selectRow(0);
+    QVERIFY(unlock->isEnabled());
+    unlock->click();
+    QVERIFY(auditLogHas("^administrator \\S+: unlocked user 'operator1' \\(was not locked out; its failed logins are "
+                        "forgotten\\)$"));
 }
 
 UA_TEST_MAIN(TestWindowSessions)
