@@ -3,7 +3,7 @@
 #include "ServerLifecycle.h"
 #include "SignalWatcher.h"
 
-#include "ua/server/events/AuditLog.h"
+#include "ua/server/users/AuditLog.h"
 
 #include <QCoreApplication>
 #include <csignal>
@@ -19,7 +19,7 @@ int runHeadless(const ServerCommandLine& commandLine) {
         return 1;
     }
     printEndpoints(server, stdout);
-    // The audit lines of headless mode (ua/server/events/AuditLog.h): nobody but the configuration
+    // The audit lines of headless mode (ua/server/users/AuditLog.h): nobody but the configuration
     // and the signals acts here.
     qCInfo(lcAudit, "headless: started the server on %s (configuration %s)", qPrintable(server.endpointUrl()),
            qPrintable(commandLine.configPath));

@@ -3,7 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/Certificate.h"
 #include "ua/server/events/AuditEvents.h"
-#include "ua/server/events/AuditLog.h"
+#include "ua/server/users/AuditLog.h"
 #include "ua/server/runtime/Server.h"
 
 #include <pwd.h>

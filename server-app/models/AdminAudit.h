@@ -1,5 +1,5 @@
 // The administrator's actions as audit lines (issue 27 item 7): one line per action in the log
-// category "ua.audit" (ua/server/events/AuditLog.h), "<who>: <what>", at info level when the action
+// category "ua.audit" (ua/server/users/AuditLog.h), "<who>: <what>", at info level when the action
 // was done and at warning level with the reason when it was not; and, where OPC UA defines one, the
 // Audit event in the server's address space (ua/server/events/AuditEvents.h): the trust list's
 // TrustListUpdatedAuditEventType here, the Session's "Session/Terminated" in Server::closeSession.

@@ -10,7 +10,7 @@
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/events/AuditEvents.h"
-#include "ua/server/events/AuditLog.h"
+#include "ua/server/users/AuditLog.h"
 #include "ua/server/events/EventRouter.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionMethods.h"
@@ -197,7 +197,7 @@ bool Server::setUpSecurity() {
         if (v.isBad()) {
             const std::vector<Certificate> certs =
                 Certificate::chainFromDer(reinterpret_cast<const uint8_t*>(chain.data()), chain.size());
-            // An audit line (events/AuditLog.h): the subject and thumbprint the administrator finds
+            // An audit line (users/AuditLog.h): the subject and thumbprint the administrator finds
             // in the rejected list.
             qCWarning(lcAudit, "client certificate %s (SHA-1 %s) refused: %s (%s)",
                       certs.empty() ? "(unreadable)" : certs.front().subjectName().c_str(),
@@ -323,7 +323,7 @@ StatusCode Server::closeSession(const NodeId& sessionId, const QString& administ
         }, Qt::QueuedConnection);
     }
     m_sessions.remove(s, SessionEnd::ClosedByServer);
-    // The administrator's action: an audit line (events/AuditLog.h) and event (OPC 10000-4 6.5.6).
+    // The administrator's action: an audit line (users/AuditLog.h) and event (OPC 10000-4 6.5.6).
     qCInfo(lcAudit, "%s: closed Session '%s' (%s) of user %s from %s", qPrintable(administrator),
            s->sessionName.toQString().toUtf8().constData(), sessionId.toString().c_str(), user.c_str(), qPrintable(from));
     auditSessionTerminated(audit(), sessionId, administrator.toStdString());

@@ -6,7 +6,7 @@
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/common/OnScopeExit.h"
 #include "ua/server/common/SessionManager.h"
-#include "ua/server/events/AuditLog.h"
+#include "ua/server/users/AuditLog.h"
 #include "ua/server/services/CertificateSignatures.h"
 #include "ua/server/services/IdentityTokens.h"
 #include "ua/server/users/UserStore.h"
@@ -238,7 +238,7 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
     SessionIdentity user;
     if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user);
         st.isBad()) {
-        // A refused login is an audit line (events/AuditLog.h): who tried, from where; never the password.
+        // A refused login is an audit line (users/AuditLog.h): who tried, from where; never the password.
         resp.responseHeader.serviceResult = st;
         const std::string who = loginName(req.userIdentityToken);
         const bool lockedOut = req.userIdentityToken.get<UserNameIdentityToken>() && ctx.users.isLockedOut(who, ctx.nowMs);

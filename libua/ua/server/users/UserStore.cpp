@@ -1,7 +1,7 @@
 #include "ua/server/users/UserStore.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/server/events/AuditLog.h"
+#include "ua/server/users/AuditLog.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -7,7 +7,9 @@
 //     subject and SHA-1 thumbprint (runtime/Server.cpp);
 //   - the administrator's actions, from libua (Server::closeSession) and the server app (info):
 //     "<who>: <what>", who being the administrator (server-app/models/AdminAudit.h).
-// The matching OPC UA Audit events are raised by events/AuditEvents.h.
+// The matching OPC UA Audit events are raised by events/AuditEvents.h. The category lives in users/,
+// the lowest server layer that writes to it (the lockout), so that every layer above may use it
+// (tools/check_layers.py).
 #pragma once
 
 #include <QLoggingCategory>

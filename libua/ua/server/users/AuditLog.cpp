@@ -1,4 +1,4 @@
-#include "ua/server/events/AuditLog.h"
+#include "ua/server/users/AuditLog.h"
 
 namespace ua {
 
