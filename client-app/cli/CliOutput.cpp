@@ -1,7 +1,7 @@
 #include "cli/CliOutput.h"
 
-#include "core/ValueText.h"
-#include "core/ValueTextStructures.h"
+#include "ValueText.h"
+#include "ValueTextStructures.h"
 #include "ua/server/addressspace/Ns0Tables.h"
 
 #include <QJsonArray>
@@ -35,7 +35,7 @@ void printJson(const QJsonObject& object) {
 namespace {
 
 // A structure as a JSON object {"Field": value, ...}; enumerations by name.
-class JsonVisitor final : public StructureVisitor {
+class JsonVisitor final : public app::StructureVisitor {
 public:
     QJsonValue result;
 
@@ -74,10 +74,10 @@ QJsonValue scalarJson(const T& v) {
     if constexpr (std::is_same_v<T, bool>) {
         return v;
     } else if constexpr (std::is_integral_v<T>) {
-        if (double(v) > kExact || double(v) < -kExact) return formatVariant(Variant(v));
+        if (double(v) > kExact || double(v) < -kExact) return app::formatVariant(Variant(v));
         return double(v);
     } else if constexpr (std::is_floating_point_v<T>) {
-        if (!std::isfinite(v)) return formatVariant(Variant(v));
+        if (!std::isfinite(v)) return app::formatVariant(Variant(v));
         return double(v);
     } else if constexpr (std::is_same_v<T, Variant>) {
         return variantToJson(v);
@@ -85,10 +85,10 @@ QJsonValue scalarJson(const T& v) {
         return dataValueToJson(v);
     } else if constexpr (std::is_same_v<T, ExtensionObject>) {
         JsonVisitor json;
-        if (v.decoded() && visitStructure(*v.decoded(), json)) return json.result;
-        return formatVariant(Variant(v));
+        if (v.decoded() && app::visitStructure(*v.decoded(), json)) return json.result;
+        return app::formatVariant(Variant(v));
     } else {
-        return formatVariant(Variant(v));
+        return app::formatVariant(Variant(v));
     }
 }
 
@@ -149,7 +149,7 @@ QJsonObject dataValueToJson(const DataValue& dv) {
             o.insert(QStringLiteral("arrayDimensions"), dims);
         }
     }
-    o.insert(QStringLiteral("status"), statusName(dv.hasStatus ? dv.status : StatusCode()));
+    o.insert(QStringLiteral("status"), app::statusName(dv.hasStatus ? dv.status : StatusCode()));
     if (dv.hasSourceTimestamp) o.insert(QStringLiteral("sourceTimestamp"), timestampText(dv.sourceTimestamp));
     if (dv.hasServerTimestamp) o.insert(QStringLiteral("serverTimestamp"), timestampText(dv.serverTimestamp));
     return o;

@@ -1,7 +1,7 @@
 #include "cli/CliSession.h"
 
 #include "cli/CliOutput.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/client/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/SecurityPolicy.h"
@@ -149,7 +149,7 @@ void CliSession::resolve(const std::vector<NodeArgument>& nodes, std::function<v
 }
 
 void CliSession::resolveBuiltInType(const NodeId& dataType, std::function<void(std::optional<BuiltInType>)> done, int depth) {
-    if (auto t = builtInTypeOf(dataType)) return done(t);
+    if (auto t = app::builtInTypeOf(dataType)) return done(t);
     if (dataType.namespaceIndex() == 0 || depth > 10) return done(std::nullopt);
     BrowseRequest req;
     BrowseDescription d;
@@ -181,7 +181,7 @@ void CliSession::failStatus(int code, const QString& what, StatusCode status) {
 
 QString describedStatus(StatusCode status) {
     const QString description = QString::fromUtf8(status.description());
-    return statusName(status) + (description.isEmpty() ? QString() : QStringLiteral(" (") + description + QLatin1Char(')'));
+    return app::statusName(status) + (description.isEmpty() ? QString() : QStringLiteral(" (") + description + QLatin1Char(')'));
 }
 
 void CliSession::finish(int code) {

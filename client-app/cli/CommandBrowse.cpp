@@ -3,7 +3,7 @@
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QJsonArray>

@@ -5,7 +5,7 @@
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/client/RelativePath.h"
 
 #include <QJsonArray>
@@ -52,20 +52,20 @@ void invoke(const std::shared_ptr<CallRun>& run) {
         if (s.options().json) {
             QJsonArray inputResults, outputs;
             for (std::size_t i = 0; i < result.inputArgumentResults.size(); ++i)
-                inputResults.append(QJsonObject{{"name", name(run->inputs, i, "argument")}, {"status", statusName(result.inputArgumentResults[i])}});
+                inputResults.append(QJsonObject{{"name", name(run->inputs, i, "argument")}, {"status", app::statusName(result.inputArgumentResults[i])}});
             for (std::size_t i = 0; i < result.outputArguments.size(); ++i)
                 outputs.append(QJsonObject{{"name", name(run->outputs, i, "output")},
                                            {"value", variantToJson(result.outputArguments[i])},
                                            {"type", QLatin1String(builtInTypeName(result.outputArguments[i].type()))}});
             printJson({{"objectId", CliSession::nodeText(run->objectId)}, {"methodId", CliSession::nodeText(run->methodId)},
-                       {"status", statusName(result.statusCode)}, {"inputArgumentResults", inputResults}, {"outputs", outputs}});
+                       {"status", app::statusName(result.statusCode)}, {"inputArgumentResults", inputResults}, {"outputs", outputs}});
         } else {
             for (std::size_t i = 0; i < result.inputArgumentResults.size(); ++i)
                 if (result.inputArgumentResults[i].isBad())
                     printError(QStringLiteral("ua-client: argument %1 %2: %3").arg(i + 1).arg(name(run->inputs, i, "argument"),
-                                                                                    statusName(result.inputArgumentResults[i])));
+                                                                                    app::statusName(result.inputArgumentResults[i])));
             for (std::size_t i = 0; i < result.outputArguments.size(); ++i)
-                printLine(name(run->outputs, i, "output") + QStringLiteral(" = ") + formatVariant(result.outputArguments[i]));
+                printLine(name(run->outputs, i, "output") + QStringLiteral(" = ") + app::formatVariant(result.outputArguments[i]));
         }
         if (result.statusCode.isBad()) return s.failStatus(ExitOperationFailed, what, result.statusCode);
         s.finish(ExitOk);
@@ -78,10 +78,10 @@ void typeInputs(const std::shared_ptr<CallRun>& run, std::size_t i) {
     if (i == run->inputs.size()) {
         const QStringList texts = s.options().args.mid(3);
         for (std::size_t k = 0; k < run->inputs.size(); ++k) {
-            const ParseResult p = parseValue(texts[qsizetype(k)], run->inputTypes[k], run->inputs[k].valueRank);
+            const app::ParseResult p = app::parseValue(texts[qsizetype(k)], run->inputTypes[k], run->inputs[k].valueRank);
             if (!p.ok())
                 return s.fail(ExitUsage, QStringLiteral("argument %1 %2: %3 (%4)")
-                                             .arg(k + 1).arg(argumentShape(run->inputs[k]), p.error, statusName(p.status)));
+                                             .arg(k + 1).arg(argumentShape(run->inputs[k]), p.error, app::statusName(p.status)));
             run->values.push_back(p.value);
         }
         return invoke(run);

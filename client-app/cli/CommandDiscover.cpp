@@ -4,7 +4,7 @@
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 #include <QJsonArray>
 
@@ -65,11 +65,11 @@ void runDiscover(CliSession& s) {
                                              {"userTokens", tokens}});
             }
             QJsonObject o{{"servers", servers}, {"endpoints", endpoints}};
-            if (r.findServersStatus.isBad()) o.insert(QStringLiteral("findServersStatus"), statusName(r.findServersStatus));
+            if (r.findServersStatus.isBad()) o.insert(QStringLiteral("findServersStatus"), app::statusName(r.findServersStatus));
             printJson(o);
             return s.finish(ExitOk);
         }
-        if (r.findServersStatus.isBad()) printError(QStringLiteral("ua-client: FindServers: ") + statusName(r.findServersStatus));
+        if (r.findServersStatus.isBad()) printError(QStringLiteral("ua-client: FindServers: ") + app::statusName(r.findServersStatus));
         for (const ApplicationDescription& a : r.servers) {
             QStringList urls;
             for (const String& u : a.discoveryUrls) urls << u.toQString();

@@ -5,7 +5,7 @@
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QJsonArray>
@@ -32,7 +32,7 @@ QString attributeText(uint32_t attributeId, const DataValue& dv) {
             return name == id ? id : id + QStringLiteral(" (") + name + QLatin1Char(')');
         }
     }
-    return formatVariant(dv.value);
+    return app::formatVariant(dv.value);
 }
 
 using ReadDone = std::function<void(const ServiceResult<ReadResponse>&)>;
@@ -122,12 +122,12 @@ void runRead(CliSession& s) {
                     }
                     if (st.isBad()) {
                         const QString description = QString::fromUtf8(st.description());
-                        printError(QStringLiteral("ua-client: %1: %2%3").arg(nodes[i].text, statusName(st),
+                        printError(QStringLiteral("ua-client: %1: %2%3").arg(nodes[i].text, app::statusName(st),
                                    description.isEmpty() ? QString() : QStringLiteral(" (") + description + QLatin1Char(')')));
                         continue;
                     }
                     QString text = attributeText(attributeId, dv);
-                    if (st.isUncertain()) text += QStringLiteral("  (") + statusName(st) + QLatin1Char(')');
+                    if (st.isUncertain()) text += QStringLiteral("  (") + app::statusName(st) + QLatin1Char(')');
                     printLine(one ? text : nodes[i].text + QStringLiteral("  ") + text);
                 }
                 if (s.options().json) printJson({{"results", results}});

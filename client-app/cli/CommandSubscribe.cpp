@@ -6,7 +6,7 @@
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 #include "SignalWatcher.h"
 
@@ -34,7 +34,7 @@ struct SubscribeRun {
         if (code != ExitOk) exitCode = code;
         if (connectionLost) {
             // Watching a server that is gone is not a success: say so, and do not wait for it.
-            printError(QStringLiteral("ua-client: the connection was lost (%1) and not restored").arg(statusName(lostReason)));
+            printError(QStringLiteral("ua-client: the connection was lost (%1) and not restored").arg(app::statusName(lostReason)));
             exitCode = ExitOperationFailed;
         }
         if (!handle || s.client().state() != ClientState::Connected) return s.finish(exitCode);
@@ -71,7 +71,7 @@ struct SubscribeRun {
                 printJson(j);
             } else {
                 printLine(timestampText(t) + QStringLiteral("  ") + nodes[i].text + QStringLiteral("  ") +
-                          formatVariant(dv.value) + QStringLiteral("  ") + statusName(st));
+                          app::formatVariant(dv.value) + QStringLiteral("  ") + app::statusName(st));
             }
             if (s.options().count > 0 && ++changes >= s.options().count) return stop(ExitOk);
         }

@@ -4,7 +4,7 @@
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 namespace ua::clientapp {
 
@@ -12,15 +12,15 @@ namespace {
 
 void writeParsed(CliSession& s, const NodeArgument& node, const NodeId& id, BuiltInType type, int32_t valueRank) {
     const QString text = s.options().args[2];
-    const ParseResult parsed = parseValue(text, type, valueRank);
+    const app::ParseResult parsed = app::parseValue(text, type, valueRank);
     if (!parsed.ok())
-        return s.fail(ExitUsage, QStringLiteral("%1 for %2: %3 (%4)").arg(text, node.text, parsed.error, statusName(parsed.status)));
+        return s.fail(ExitUsage, QStringLiteral("%1 for %2: %3 (%4)").arg(text, node.text, parsed.error, app::statusName(parsed.status)));
     s.client().writeValue(id, parsed.value, &s, [&s, node, id, value = parsed.value](const ServiceResult<WriteResponse>& r) {
         if (!r.isGood()) return s.failStatus(ExitOperationFailed, QStringLiteral("Write"), r.status);
         const StatusCode st = r.response.results.empty() ? StatusCode(status::BadUnexpectedError) : r.response.results[0];
         if (s.options().json)
             printJson({{"node", node.text}, {"nodeId", CliSession::nodeText(id)}, {"value", variantToJson(value)},
-                       {"type", QLatin1String(builtInTypeName(value.type()))}, {"status", statusName(st)}});
+                       {"type", QLatin1String(builtInTypeName(value.type()))}, {"status", app::statusName(st)}});
         if (st.isBad()) return s.failStatus(ExitOperationFailed, QStringLiteral("write ") + node.text, st);
         s.finish(ExitOk);
     });
@@ -34,9 +34,9 @@ void runWrite(CliSession& s) {
     const auto node = parseNodeArgument(o.args[1], &error);
     if (!node) return s.fail(ExitUsage, error);
     if (o.type) {  // the text can be checked before connecting
-        const ParseResult parsed = parseValue(o.args[2], *o.type, -2);
+        const app::ParseResult parsed = app::parseValue(o.args[2], *o.type, -2);
         if (!parsed.ok())
-            return s.fail(ExitUsage, QStringLiteral("%1 for %2: %3 (%4)").arg(o.args[2], node->text, parsed.error, statusName(parsed.status)));
+            return s.fail(ExitUsage, QStringLiteral("%1 for %2: %3 (%4)").arg(o.args[2], node->text, parsed.error, app::statusName(parsed.status)));
     }
     s.open([&s, node = *node] {
         s.resolve({node}, [&s, node](std::vector<NodeId> ids) {

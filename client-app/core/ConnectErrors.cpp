@@ -1,6 +1,6 @@
 #include "core/ConnectErrors.h"
 
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/client/EndpointUrl.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/OwnCertificate.h"
@@ -128,8 +128,8 @@ QString connectFailureSentence(StatusCode status, const ConnectFailureContext& c
 QString connectFailureText(StatusCode status, const ConnectFailureContext& context) {
     if ((status.code & 0xFFFF0000u) == status::BadDisconnect.code) return QObject::tr("Connect cancelled.");
     const QString sentence = connectFailureSentence(status, context);
-    return sentence.isEmpty() ? QObject::tr("Connect failed: %1").arg(statusName(status))
-                              : QObject::tr("Connect failed: %1: %2").arg(statusName(status), sentence);
+    return sentence.isEmpty() ? QObject::tr("Connect failed: %1").arg(app::statusName(status))
+                              : QObject::tr("Connect failed: %1: %2").arg(app::statusName(status), sentence);
 }
 
 Certificate ownCertificateIn(const QString& pkiDir) { return findOwnCertificate(pkiDir.toStdString()); }

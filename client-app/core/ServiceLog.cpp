@@ -1,6 +1,6 @@
 #include "core/ServiceLog.h"
 
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 namespace ua::clientapp {
 
@@ -91,7 +91,7 @@ QVariant ServiceLogModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case TimeColumn: return r->time.toString(QStringLiteral("HH:mm:ss.zzz"));
     case ServiceColumn: return r->service;
-    case StatusColumn: return statusName(r->status);  // "Bad_UserAccessDenied", as the status bar writes it
+    case StatusColumn: return app::statusName(r->status);  // "Bad_UserAccessDenied", as the status bar writes it
     case ElapsedColumn: return r->elapsedMs;
     case DetailColumn: return r->detail;
     default: return {};

@@ -1,5 +1,6 @@
 #include "models/AddressTreeModel.h"
 
+#include "NodeClassIcon.h"
 #include "core/Connection.h"
 #include "models/ModelCall.h"
 #include "models/NodeIdMime.h"
@@ -7,9 +8,6 @@
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QMimeData>
-#include <QPainter>
-#include <QPainterPath>
-#include <QPixmap>
 #include <QTimer>
 #include <algorithm>
 #include <map>
@@ -502,12 +500,12 @@ QVariant AddressTreeModel::data(const QModelIndex& index, int role) const {
         return text.isEmpty() ? r.browseName.name.toQString() : text;
     }
     case Qt::DecorationRole:
-        return iconFor(r.nodeClass);
+        return app::nodeClassIcon(r.nodeClass);
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("%1\nBrowseName: %2\nNodeId: %3\nNodeClass: %4")
                           .arg(r.displayName.text.toQString(), QString::fromStdString(r.browseName.toString()),
                                QString::fromStdString(r.nodeId.toString()), QString::fromLatin1(toString(r.nodeClass)));
-        if (it->fetchStatus.isBad()) tip += QStringLiteral("\nBrowse: %1").arg(statusName(it->fetchStatus));
+        if (it->fetchStatus.isBad()) tip += QStringLiteral("\nBrowse: %1").arg(app::statusName(it->fetchStatus));
         return tip;
     }
     case NodeIdRole:
@@ -562,87 +560,6 @@ QMimeData* AddressTreeModel::mimeData(const QModelIndexList& indexes) const {
 
 Qt::DropActions AddressTreeModel::supportedDragActions() const {
     return Qt::CopyAction;
-}
-
-// --- Icons ------------------------------------------------------------------------------------
-
-QIcon AddressTreeModel::iconFor(NodeClass nodeClass) {
-    static std::map<int, QIcon> cache;
-    if (auto it = cache.find(int(nodeClass)); it != cache.end()) return it->second;
-    QPixmap pm(16, 16);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.setRenderHint(QPainter::Antialiasing);
-    const QColor blue(0x2f, 0x6f, 0xd0), green(0x2e, 0x9e, 0x4f), purple(0x8e, 0x44, 0xad);
-    const QColor orange(0xe6, 0x7e, 0x22), grey(0x70, 0x70, 0x70), teal(0x16, 0xa0, 0x85);
-    const QRectF box(2.5, 2.5, 11, 11);
-    switch (nodeClass) {
-    case NodeClass::Object:
-        p.setPen(blue.darker(130));
-        p.setBrush(blue);
-        p.drawRoundedRect(box, 2, 2);
-        break;
-    case NodeClass::ObjectType:
-        p.setPen(QPen(blue, 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 2, 2);
-        break;
-    case NodeClass::Variable:
-        p.setPen(green.darker(130));
-        p.setBrush(green);
-        p.drawEllipse(box);
-        break;
-    case NodeClass::VariableType:
-        p.setPen(QPen(green, 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawEllipse(box.adjusted(0.5, 0.5, -0.5, -0.5));
-        break;
-    case NodeClass::Method: {
-        QPainterPath tri;
-        tri.moveTo(3, 2);
-        tri.lineTo(14, 8);
-        tri.lineTo(3, 14);
-        tri.closeSubpath();
-        p.setPen(purple.darker(130));
-        p.setBrush(purple);
-        p.drawPath(tri);
-        break;
-    }
-    case NodeClass::DataType: {
-        QPainterPath d;
-        d.moveTo(8, 1.5);
-        d.lineTo(14.5, 8);
-        d.lineTo(8, 14.5);
-        d.lineTo(1.5, 8);
-        d.closeSubpath();
-        p.setPen(orange.darker(130));
-        p.setBrush(orange);
-        p.drawPath(d);
-        break;
-    }
-    case NodeClass::ReferenceType:
-        p.setPen(QPen(grey, 2));
-        p.drawLine(QPointF(2, 8), QPointF(13, 8));
-        p.drawLine(QPointF(9, 4), QPointF(13, 8));
-        p.drawLine(QPointF(9, 12), QPointF(13, 8));
-        break;
-    case NodeClass::View:
-        p.setPen(QPen(teal, 1.5));
-        p.setBrush(Qt::NoBrush);
-        p.drawEllipse(QRectF(1.5, 4.5, 13, 7));
-        p.setBrush(teal);
-        p.drawEllipse(QRectF(6, 6, 4, 4));
-        break;
-    default:
-        p.setPen(Qt::NoPen);
-        p.setBrush(grey);
-        p.drawEllipse(QRectF(5, 5, 6, 6));
-        break;
-    }
-    p.end();
-    QIcon icon(pm);
-    cache.emplace(int(nodeClass), icon);
-    return icon;
 }
 
 } // namespace ua::clientapp

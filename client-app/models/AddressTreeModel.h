@@ -81,12 +81,6 @@ public:
     using GoToCallback = std::function<void(const QModelIndex& index, ua::StatusCode status)>;
     void goTo(const QString& nodeIdOrPath, GoToCallback done = {});
 
-    // The icon of a NodeClass (16x16, drawn with QPainter once and cached): Object a blue square,
-    // Variable a green circle, Method a purple triangle, ObjectType / VariableType the square /
-    // circle hollow, DataType an orange diamond, ReferenceType a grey arrow, View a teal eye.
-    // Needs a QGuiApplication.
-    static QIcon iconFor(ua::NodeClass nodeClass);
-
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -1,7 +1,7 @@
 #include "models/AttributesModel.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/DataTypeNames.h"
 #include "models/ModelCall.h"
 #include "models/ValueTree.h"
@@ -185,11 +185,11 @@ QString AttributesModel::attributeText(uint32_t attributeId, const DataValue& dv
         }
         break;
     case AttributeId::Value:
-        return formatVariant(v, kShownElements);
+        return app::formatVariant(v, kShownElements);
     default:
         break;
     }
-    return formatVariant(v, kShownElements);
+    return app::formatVariant(v, kShownElements);
 }
 
 namespace {
@@ -230,7 +230,7 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
         it->name = QString::fromLatin1(attributeName(it->attributeId));
         it->dataValue = dv;
         it->status = dv.status;
-        it->statusText = statusName(dv.status);
+        it->statusText = app::statusName(dv.status);
         fresh.push_back(std::move(it));
     }
     // Names of DataTypes not known yet.
@@ -417,7 +417,7 @@ std::optional<BuiltInType> AttributesModel::valueBuiltInType() const {
     const NodeId t = dataType();
     const bool haveValue = v && !v->value.isNull();
     if (haveValue && (t.isNull() || isAbstractDataType(t))) return v->value.type();
-    if (auto b = builtInTypeOf(t)) return b;
+    if (auto b = app::builtInTypeOf(t)) return b;
     if (haveValue && v->value.type() != BuiltInType::ExtensionObject) return v->value.type();
     return std::nullopt;
 }
@@ -428,7 +428,7 @@ void AttributesModel::setWriteStatus(StatusCode status, const QString& message) 
     for (auto& r : m_rows) {
         if (r->attributeId != uint32_t(AttributeId::Value)) continue;
         r->status = status;
-        r->statusText = QStringLiteral("Write: %1").arg(statusName(status));
+        r->statusText = QStringLiteral("Write: %1").arg(app::statusName(status));
         if (!message.isEmpty()) r->statusText += QStringLiteral(" (%1)").arg(message);
         const QModelIndex i = indexOf(r.get(), StatusColumn);
         emit dataChanged(i, i);
@@ -443,7 +443,7 @@ bool AttributesModel::writeText(const QString& text) {
         emit writeFinished(status::BadNotSupported, why);
         return false;
     }
-    ParseResult p = parseValue(text, *type, valueRank());
+    app::ParseResult p = app::parseValue(text, *type, valueRank());
     if (!p.ok()) {
         setWriteStatus(p.status, p.error);
         emit writeFinished(p.status, p.error);
@@ -467,7 +467,7 @@ void AttributesModel::writeValue(const Variant& value) {
     w.attributeId = uint32_t(AttributeId::Value);
     w.value = DataValue(value);
     req.nodesToWrite.push_back(std::move(w));
-    const QString detailText = QStringLiteral("%1 = %2").arg(QString::fromStdString(m_node.toString()), formatVariant(value, kShownElements));
+    const QString detailText = QStringLiteral("%1 = %2").arg(QString::fromStdString(m_node.toString()), app::formatVariant(value, kShownElements));
     QObject* op = m_connection->beginOperation(tr("Write %1").arg(QString::fromStdString(m_node.toString())));
     const quint64 generation = m_generation;
     for (auto& r : m_rows)
@@ -485,7 +485,7 @@ void AttributesModel::writeValue(const Variant& value) {
                                                           s = r.response.results.empty() ? StatusCode(status::BadUnknownResponse)
                                                                                          : r.response.results[0];
                                                       setWriteStatus(s, {});
-                                                      emit writeFinished(s, statusName(s));
+                                                      emit writeFinished(s, app::statusName(s));
                                                       if (s.isGood()) readValueAgain();
                                                   }));
 }
@@ -540,9 +540,9 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
         }
     case Qt::EditRole:
         if (index.column() != ValueColumn) return {};
-        if (!it->parent) return formatVariant(it->dataValue.value);
+        if (!it->parent) return app::formatVariant(it->dataValue.value);
         if (it->elementIndex >= 0 && it->parent && !it->parent->parent)
-            return formatVariant(elementAt(it->parent->dataValue.value, std::size_t(it->elementIndex)));
+            return app::formatVariant(elementAt(it->parent->dataValue.value, std::size_t(it->elementIndex)));
         return it->text;
     case Qt::ToolTipRole:
         if (index.column() == ValueColumn) return it->text;
@@ -608,7 +608,7 @@ bool AttributesModel::setData(const QModelIndex& index, const QVariant& value, i
     if (!it->parent) return writeText(text);
     // An element: parsed as a scalar of the array's type, written as the whole array.
     const Variant& array = it->parent->dataValue.value;
-    ParseResult p = parseValue(text, array.type(), -1);
+    app::ParseResult p = app::parseValue(text, array.type(), -1);
     if (!p.ok()) {
         setWriteStatus(p.status, p.error);
         emit writeFinished(p.status, p.error);

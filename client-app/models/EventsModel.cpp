@@ -1,7 +1,7 @@
 #include "models/EventsModel.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/DataTypeNames.h"
 #include "models/ModelCall.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -228,7 +228,7 @@ QString EventsModel::fieldText(int column, const Variant& v) const {
     if (const LocalizedText* t = v.get<LocalizedText>()) return t->text.toQString();
     if (field == QLatin1String("EventType") || field == QLatin1String("ConditionClassId"))
         if (const NodeId* id = v.get<NodeId>()) return m_names->nameOrLookup(*id);
-    return formatVariant(v, 20);
+    return app::formatVariant(v, 20);
 }
 
 int EventsModel::rowCount(const QModelIndex& parent) const {
@@ -248,7 +248,7 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole: return fieldText(index.column(), v);
     case Qt::ToolTipRole:
-    case RawValueRole: return formatVariant(v);
+    case RawValueRole: return app::formatVariant(v);
     case SeverityRole: {
         const qsizetype s = m_fields.indexOf(QStringLiteral("Severity"));
         if (s < 0 || std::size_t(s) >= e->size()) return -1;

@@ -1,7 +1,7 @@
 #include "models/MethodCallModel.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/DataTypeNames.h"
 #include "models/ModelCall.h"
 #include "ua/client/RelativePath.h"
@@ -33,11 +33,11 @@ std::vector<Argument> argumentsOf(const Variant& v) {
 }
 
 // An input of no known built-in type (an extra input, BaseDataType): a number as a Double, else text.
-ParseResult guessValue(const QString& text) {
+app::ParseResult guessValue(const QString& text) {
     bool isNumber = false;
     const double d = text.trimmed().toDouble(&isNumber);
-    if (isNumber) return ParseResult{Variant(d), StatusCode(), {}};
-    return ParseResult{Variant(String::fromQString(text)), StatusCode(), {}};
+    if (isNumber) return app::ParseResult{Variant(d), StatusCode(), {}};
+    return app::ParseResult{Variant(String::fromQString(text)), StatusCode(), {}};
 }
 } // namespace
 
@@ -79,13 +79,13 @@ QVariant MethodOutputsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case NameColumn: return a ? a->name.toQString() : QString();
         case DataTypeColumn: return a ? typeText(m_names, *a) : (v ? QString::fromLatin1(builtInTypeName(v->type())) : QString());
-        case ValueColumn: return v ? formatVariant(*v, 100) : QString();
+        case ValueColumn: return v ? app::formatVariant(*v, 100) : QString();
         default: return {};
         }
     }
     if (role == Qt::ToolTipRole) {
         if (index.column() == NameColumn && a) return a->description.text.toQString();
-        if (index.column() == ValueColumn && v) return formatVariant(*v);
+        if (index.column() == ValueColumn && v) return app::formatVariant(*v);
     }
     return {};
 }
@@ -246,12 +246,12 @@ void MethodCallModel::call() {
     std::vector<Variant> inputs;
     for (int i = 0; i <= last; ++i) {
         Input& in = m_rows[std::size_t(i)];
-        ParseResult p;
-        const std::optional<BuiltInType> type = in.argument.dataType.isNull() ? std::nullopt : builtInTypeOf(in.argument.dataType);
+        app::ParseResult p;
+        const std::optional<BuiltInType> type = in.argument.dataType.isNull() ? std::nullopt : app::builtInTypeOf(in.argument.dataType);
         const bool anyType = in.argument.dataType.isNull() || in.argument.dataType == NodeId(id::BaseDataType);
-        if (type) p = parseValue(in.text, *type, in.argument.valueRank);
+        if (type) p = app::parseValue(in.text, *type, in.argument.valueRank);
         else if (anyType) p = guessValue(in.text);
-        else p = ParseResult{Variant(), status::BadNotSupported, tr("a structure cannot be entered as text")};
+        else p = app::ParseResult{Variant(), status::BadNotSupported, tr("a structure cannot be entered as text")};
         in.result = p.status;
         in.error = p.error;
         in.hasResult = !p.ok();
@@ -278,7 +278,7 @@ void MethodCallModel::callWith(std::vector<Variant> inputs) {
     if (rowCount() > 0) emit dataChanged(index(0, ResultColumn), index(rowCount() - 1, ResultColumn));
     m_calling = true;
     QStringList args;
-    for (const Variant& v : inputs) args << formatVariant(v, 5);
+    for (const Variant& v : inputs) args << app::formatVariant(v, 5);
     const QString detailText = QStringLiteral("%1 on %2 (%3)")
                                    .arg(QString::fromStdString(m_methodId.toString()), QString::fromStdString(m_objectId.toString()),
                                         args.join(QStringLiteral(", ")));
@@ -314,7 +314,7 @@ void MethodCallModel::clearOutputValues() {
 void MethodCallModel::finishCall(StatusCode status, const QString& message) {
     m_calling = false;
     m_methodStatus = status;
-    emit callFinished(status, message.isEmpty() ? statusName(status) : QStringLiteral("%1: %2").arg(statusName(status), message));
+    emit callFinished(status, message.isEmpty() ? app::statusName(status) : QStringLiteral("%1: %2").arg(app::statusName(status), message));
 }
 
 int MethodCallModel::rowCount(const QModelIndex& parent) const {
@@ -336,8 +336,8 @@ QVariant MethodCallModel::data(const QModelIndex& index, int role) const {
         case DataTypeColumn: return in.declared ? typeText(m_names, in.argument) : tr("any");
         case ValueColumn: return in.text;
         case ResultColumn:
-            if (!in.error.isEmpty()) return QStringLiteral("%1: %2").arg(statusName(in.result), in.error);
-            return in.hasResult ? statusName(in.result) : QString();
+            if (!in.error.isEmpty()) return QStringLiteral("%1: %2").arg(app::statusName(in.result), in.error);
+            return in.hasResult ? app::statusName(in.result) : QString();
         default: return {};
         }
     case Qt::ToolTipRole:

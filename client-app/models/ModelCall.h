@@ -5,7 +5,7 @@
 
 #include "core/Connection.h"
 #include "core/ServiceLog.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -77,7 +77,7 @@ QString failures(const Range& results, StatusOf statusOf) {
         }
     }
     if (bad == 0) return {};
-    return QStringLiteral(" (%1 of %2 failed: %3)").arg(bad).arg(total).arg(statusName(first));
+    return QStringLiteral(" (%1 of %2 failed: %3)").arg(bad).arg(total).arg(app::statusName(first));
 }
 
-} // namespace ua::clientapp::detail
+} // namespace ua::clientdetail

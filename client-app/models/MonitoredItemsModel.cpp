@@ -1,7 +1,7 @@
 #include "models/MonitoredItemsModel.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/DataTypeNames.h"
 #include "models/ModelCall.h"
 #include "models/NodeIdMime.h"
@@ -575,11 +575,11 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
         case DisplayNameColumn: return r.displayName;
         case NodeIdColumn:
             return r.nodeId.isNull() ? r.persistentId : QString::fromStdString(r.nodeId.toString());
-        case ValueColumn: return r.hasValue ? formatVariant(r.value.value, kShownElements) : QString();
+        case ValueColumn: return r.hasValue ? app::formatVariant(r.value.value, kShownElements) : QString();
         case DataTypeColumn:
             if (r.dataType.isNull()) return QString();
             return m_names->known(r.dataType).value_or(QString::fromStdString(r.dataType.toString()));
-        case StatusColumn: return statusName(shownStatus);
+        case StatusColumn: return app::statusName(shownStatus);
         case SourceTimestampColumn: return timeText(r.value.sourceTimestamp, r.hasValue && r.value.hasSourceTimestamp);
         case ServerTimestampColumn: return timeText(r.value.serverTimestamp, r.hasValue && r.value.hasServerTimestamp);
         case SamplingIntervalColumn:
@@ -600,9 +600,9 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         if (stale && (index.column() == ValueColumn || index.column() == StatusColumn))
             return r.hasValue ? tr("The connection to the server is lost: the last value received (status %1), not the current one")
-                                    .arg(statusName(r.itemStatus.isBad() ? r.itemStatus : r.value.status))
+                                    .arg(app::statusName(r.itemStatus.isBad() ? r.itemStatus : r.value.status))
                               : tr("The connection to the server is lost: no value received yet");
-        if (index.column() == ValueColumn && r.hasValue) return formatVariant(r.value.value);
+        if (index.column() == ValueColumn && r.hasValue) return app::formatVariant(r.value.value);
         if (index.column() == SamplingIntervalColumn) return tr("requested %1 ms").arg(r.samplingMs);
         if (index.column() == StatusColumn) return QString::fromLatin1(shownStatus.description());
         return {};

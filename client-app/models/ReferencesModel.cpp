@@ -1,5 +1,6 @@
 #include "models/ReferencesModel.h"
 
+#include "NodeClassIcon.h"
 #include "core/Connection.h"
 #include "models/AddressTreeModel.h"
 #include "models/DataTypeNames.h"
@@ -136,7 +137,7 @@ QVariant ReferencesModel::data(const QModelIndex& index, int role) const {
         default: return {};
         }
     case Qt::DecorationRole:
-        if (index.column() == TargetNameColumn) return AddressTreeModel::iconFor(r->nodeClass);
+        if (index.column() == TargetNameColumn) return app::nodeClassIcon(r->nodeClass);
         return {};
     case NodeIdRole: return QString::fromStdString(r->nodeId.toString());
     case IsForwardRole: return r->isForward;

@@ -23,7 +23,7 @@ public:
     enum Column {
         DirectionColumn,       // "Forward" / "Inverse"
         ReferenceTypeColumn,   // the ReferenceType's name ("HasComponent"); tooltip: its NodeId
-        TargetNameColumn,      // the target's DisplayName; DecorationRole: AddressTreeModel::iconFor
+        TargetNameColumn,      // the target's DisplayName; DecorationRole: nodeClassIcon (app-common)
         TargetNodeIdColumn,    // the target's NodeId text ("ns=2;s=Demo.Scalars"; other server: "svr=1;...")
         NodeClassColumn,       // the target's NodeClass name ("Variable")
         TypeDefinitionColumn,  // the TypeDefinition's name ("BaseDataVariableType"), empty for none

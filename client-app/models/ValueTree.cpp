@@ -1,6 +1,6 @@
 #include "models/ValueTree.h"
 
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/encoding/generated/Types.h"
 
 #include <type_traits>
@@ -97,23 +97,23 @@ ValueNode node(QString name, const T& v, std::size_t maxElements) {
     } else if constexpr (isPlainScalar<T>()) {
         const Variant var(v);
         n.typeName = QString::fromLatin1(builtInTypeName(var.type()));
-        n.text = formatVariant(var);
+        n.text = app::formatVariant(var);
     } else if constexpr (std::is_same_v<T, ExtensionObject>) {
         n.typeName = structTypeName(v);
-        n.text = formatVariant(Variant(v));
+        n.text = app::formatVariant(Variant(v));
         n.children = structureFields(v, maxElements);
     } else if constexpr (std::is_same_v<T, Variant>) {
         n.typeName = valueTypeName(v);
-        n.text = formatVariant(v, 20);
+        n.text = app::formatVariant(v, 20);
         n.children = valueChildren(v, maxElements);
     } else if constexpr (std::is_same_v<T, DataValue>) {
         n.typeName = QStringLiteral("DataValue");
-        n.text = formatDataValue(v, 20);
+        n.text = app::formatDataValue(v, 20);
         n.children = valueChildren(v.value, maxElements);
     } else if constexpr (IsArray<T>::value) {
         using E = typename IsArray<T>::Element;
         n.typeName = elementTypeName<E>() + QStringLiteral("[]");
-        if constexpr (isPlainScalar<E>()) n.text = formatVariant(Variant(v), 20);
+        if constexpr (isPlainScalar<E>()) n.text = app::formatVariant(Variant(v), 20);
         else n.text = QStringLiteral("[%1 elements]").arg(v.size());
         n.children = elementsOf(v, maxElements, false);
     } else if constexpr (GeneratedStructure<T>) {

@@ -1,7 +1,7 @@
 #include "window/AddressPanel.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/AddressTreeModel.h"
 
 #include <QAction>
@@ -83,7 +83,7 @@ void AddressPanel::goTo(const QString& text) {
             self->m_tree->setCurrentIndex(index);
             self->m_tree->scrollTo(index, QAbstractItemView::PositionAtCenter);
         } else {
-            self->m_goToStatus->setText(tr("%1: %2").arg(target, statusName(status)));
+            self->m_goToStatus->setText(tr("%1: %2").arg(target, app::statusName(status)));
             self->m_goToStatus->show();
         }
         emit self->goToFinished(index.isValid() ? StatusCode() : status);

@@ -1,6 +1,6 @@
 #include "window/ArrayEditorDialog.h"
 
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/AttributesModel.h"
 #include "models/ValueTree.h"
 #include "window/ValueEditorDelegate.h"
@@ -68,7 +68,7 @@ ArrayEditorDialog::ArrayEditorDialog(AttributesModel* model, QWidget* parent)
     if (const DataValue* dv = model->attribute(AttributeId::Value)) {
         const Variant& v = dv->value;
         if (v.isArray())
-            for (std::size_t i = 0; i < v.arrayLength(); ++i) appendRow(formatVariant(elementAt(v, i)));
+            for (std::size_t i = 0; i < v.arrayLength(); ++i) appendRow(app::formatVariant(elementAt(v, i)));
     }
 
     auto* layout = new QVBoxLayout(this);
@@ -141,12 +141,12 @@ QString ArrayEditorDialog::arrayText(QString* error) const {
     QStringList parts;
     for (int r = 0; r < m_elements->rowCount(); ++r) {
         const QString text = m_elements->index(r, 0).data(Qt::EditRole).toString();
-        const ParseResult p = parseValue(text, m_type, -1);
+        const app::ParseResult p = app::parseValue(text, m_type, -1);
         if (!p.ok()) {
-            if (error) *error = tr("[%1]: %2 (%3)").arg(r).arg(p.error, statusName(p.status));
+            if (error) *error = tr("[%1]: %2 (%3)").arg(r).arg(p.error, app::statusName(p.status));
             return {};
         }
-        parts << (isBare(m_type) ? formatVariant(p.value) : jsonQuoted(text));
+        parts << (isBare(m_type) ? app::formatVariant(p.value) : jsonQuoted(text));
     }
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
 }

@@ -1,7 +1,7 @@
 #include "window/CallDialog.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/MethodCallModel.h"
 
 #include <QDialogButtonBox>
@@ -76,14 +76,14 @@ CallDialog::CallDialog(Connection* connection, const NodeId& method, const NodeI
         m_status->setText(status.isGood() ? tr("%1 input(s), %2 output(s). Type the inputs, then Call.")
                                                 .arg(m_model->rowCount())
                                                 .arg(m_model->outputs()->rowCount())
-                                          : tr("The arguments could not be read: %1").arg(statusName(status)));
+                                          : tr("The arguments could not be read: %1").arg(app::statusName(status)));
         m_inputs->resizeColumnToContents(MethodCallModel::DataTypeColumn);
         if (m_model->rowCount() > 0) m_inputs->setCurrentIndex(m_model->index(0, MethodCallModel::ValueColumn));
     });
     connect(m_model, &MethodCallModel::callFinished, this, [this](StatusCode status, const QString& message) {
         setCalling(false);
         m_status->setStyleSheet(status.isGood() ? QStringLiteral("color: #1b5e20") : QStringLiteral("color: #b00020"));
-        m_status->setText(tr("Result: %1").arg(message.isEmpty() ? statusName(status) : message));
+        m_status->setText(tr("Result: %1").arg(message.isEmpty() ? app::statusName(status) : message));
     });
     m_model->setMethod(method, object);
 }

@@ -3,7 +3,7 @@
 #include "core/ConnectErrors.h"
 #include "core/Connection.h"
 #include "core/ServerHistory.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -274,8 +274,8 @@ void ConnectDialog::showDiscovery(const DiscoveryResult& r, const QString& url) 
         ConnectFailureContext context;
         context.endpointUrl = url;
         const QString sentence = connectFailureSentence(r.status, context);
-        m_status->setText(sentence.isEmpty() ? tr("Discovery of %1 failed: %2").arg(url, statusName(r.status))
-                                             : tr("Discovery of %1 failed: %2: %3").arg(url, statusName(r.status), sentence));
+        m_status->setText(sentence.isEmpty() ? tr("Discovery of %1 failed: %2").arg(url, app::statusName(r.status))
+                                             : tr("Discovery of %1 failed: %2: %3").arg(url, app::statusName(r.status), sentence));
         return;
     }
     auto* best = new QTreeWidgetItem(m_tree, {tr("Best available")});
@@ -317,7 +317,7 @@ void ConnectDialog::showDiscovery(const DiscoveryResult& r, const QString& url) 
     }
     m_tree->expandAll();
     QString text = tr("%1 server(s), %2 endpoint(s).").arg(servers.size()).arg(endpoints);
-    if (r.findServersStatus.isBad()) text += tr(" FindServers: %1.").arg(statusName(r.findServersStatus));
+    if (r.findServersStatus.isBad()) text += tr(" FindServers: %1.").arg(app::statusName(r.findServersStatus));
     m_status->setText(text + tr(" Choose an endpoint, or keep \"best available\"."));
     if (!selectEndpoint(m_policy, m_mode)) m_tree->setCurrentItem(best);
 }

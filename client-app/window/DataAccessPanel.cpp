@@ -1,6 +1,6 @@
 #include "window/DataAccessPanel.h"
 
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/MonitoredItemsModel.h"
 
 #include <QAction>
@@ -79,7 +79,7 @@ DataAccessPanel::DataAccessPanel(Connection* connection, QWidget* parent)
 
     connect(m_publishing, &QDoubleSpinBox::valueChanged, this, [this](double ms) { m_model->setPublishingInterval(ms); });
     connect(m_model, &MonitoredItemsModel::subscriptionChanged, this, [this](StatusCode status, double revised) {
-        m_revised->setText(status.isGood() ? tr("revised %1 ms").arg(revised) : statusName(status));
+        m_revised->setText(status.isGood() ? tr("revised %1 ms").arg(revised) : app::statusName(status));
     });
     connect(m_view, &QTableView::customContextMenuRequested, this, &DataAccessPanel::contextMenu);
 }

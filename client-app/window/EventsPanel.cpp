@@ -1,7 +1,7 @@
 #include "window/EventsPanel.h"
 
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/EventsModel.h"
 #include "models/NodeIdMime.h"
 
@@ -159,7 +159,7 @@ void EventsPanel::updateStatus() {
         return;
     }
     const StatusCode s = m_model->status();
-    m_status->setText(s.isGood() ? tr("%1 event(s)").arg(m_model->rowCount()) : statusName(s));
+    m_status->setText(s.isGood() ? tr("%1 event(s)").arg(m_model->rowCount()) : app::statusName(s));
 }
 
 } // namespace ua::clientapp

@@ -4,7 +4,7 @@
 #include "core/Connection.h"
 #include "core/ServerHistory.h"
 #include "core/ServiceLog.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/AddressTreeModel.h"
 #include "models/EventsModel.h"
 #include "models/MonitoredItemsModel.h"
@@ -305,13 +305,13 @@ void MainWindow::stateChanged(ClientState state, StatusCode reason) {
         color = QStringLiteral("#8a6d00");
         break;
     case ClientState::Reconnecting:
-        text = tr("Connection lost (%1): reconnecting to %2 ...").arg(statusName(reason), s.endpointUrl);
+        text = tr("Connection lost (%1): reconnecting to %2 ...").arg(app::statusName(reason), s.endpointUrl);
         color = QStringLiteral("#b35c00");
         break;
     case ClientState::Disconnected:
-        text = reason.isBad() ? tr("Disconnected: %1").arg(statusName(reason)) : tr("Disconnected");
+        text = reason.isBad() ? tr("Disconnected: %1").arg(app::statusName(reason)) : tr("Disconnected");
         // A reconnect that found a new server certificate and was told not to trust it (issue 27 item 2).
-        if (m_lastState == ClientState::Reconnecting && statusName(reason).startsWith(QLatin1String("Bad_Certificate")))
+        if (m_lastState == ClientState::Reconnecting && app::statusName(reason).startsWith(QLatin1String("Bad_Certificate")))
             text += tr(": the server came back with another certificate, which was not accepted; reconnecting stopped (Connect asks again)");
         color = reason.isBad() ? QStringLiteral("#b00020") : QStringLiteral("#555");
         break;

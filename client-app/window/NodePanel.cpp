@@ -1,6 +1,6 @@
 #include "window/NodePanel.h"
 
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/AttributesModel.h"
 #include "models/ReferencesModel.h"
 #include "window/ArrayEditorDialog.h"
@@ -95,7 +95,7 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
     });
     connect(m_attributes, &AttributesModel::writeFinished, this, [this](StatusCode status, const QString& message) {
         m_writeStatus->setStyleSheet(status.isGood() ? QStringLiteral("color: #1b5e20") : QStringLiteral("color: #b00020"));
-        m_writeStatus->setText(status.isGood() ? tr("Write: Good") : tr("Write: %1").arg(message.isEmpty() ? statusName(status) : message));
+        m_writeStatus->setText(status.isGood() ? tr("Write: Good") : tr("Write: %1").arg(message.isEmpty() ? app::statusName(status) : message));
     });
     connect(m_references, &ReferencesModel::loaded, this, [this] { m_referencesView->resizeColumnsToContents(); });
     connect(m_referencesView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {

@@ -5,7 +5,7 @@
 // thumbprint; nothing listening and an unknown host: both Bad_ConnectionRejected).
 #include "core/ConnectErrors.h"
 #include "core/Connection.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/runtime/Server.h"
@@ -88,9 +88,9 @@ void TestConnectErrors::sentences() {
                          status::BadIdentityTokenInvalid, status::BadConfigurationError, status::BadTcpServerTooBusy,
                          status::BadTooManySessions, status::BadServerHalted}) {
         const QString sentence = connectFailureSentence(s, c);
-        QVERIFY2(sentence.size() > 20, qPrintable(ua::clientapp::statusName(s)));
-        QVERIFY(!sentence.contains(ua::clientapp::statusName(s)));
-        QCOMPARE(connectFailureText(s, c), QStringLiteral("Connect failed: %1: %2").arg(ua::clientapp::statusName(s), sentence));
+        QVERIFY2(sentence.size() > 20, qPrintable(ua::app::statusName(s)));
+        QVERIFY(!sentence.contains(ua::app::statusName(s)));
+        QCOMPARE(connectFailureText(s, c), QStringLiteral("Connect failed: %1: %2").arg(ua::app::statusName(s), sentence));
     }
     // An unknown host and a closed port share Bad_ConnectionRejected; a host lookup tells them apart.
     QVERIFY(connectFailureSentence(status::BadConnectionRejected, c).contains(QStringLiteral("plc7:24840")));

@@ -1,8 +1,8 @@
-// core/ValueText.h: every built-in type formatted and parsed back, arrays and matrices, every
+// app-common/ValueText.h: every built-in type formatted and parsed back, arrays and matrices, every
 // out-of-range and malformed input with its status and message, status names, the built-in type
 // of DataTypes, and structures formatted field by field.
-#include "core/ValueText.h"
-#include "core/ValueTextStructures.h"
+#include "ValueText.h"
+#include "ValueTextStructures.h"
 
 #include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -79,10 +79,10 @@ private slots:
     void scalarRoundTrip() {
         QFETCH(Variant, value);
         QFETCH(QString, text);
-        QCOMPARE(formatVariant(value), text);
-        const ParseResult r = parseValue(text, value.type());
+        QCOMPARE(app::formatVariant(value), text);
+        const app::ParseResult r = app::parseValue(text, value.type());
         QVERIFY2(r.ok(), qPrintable(r.error));
-        QVERIFY2(r.value == value, qPrintable(formatVariant(r.value)));
+        QVERIFY2(r.value == value, qPrintable(app::formatVariant(r.value)));
         QCOMPARE(r.status, StatusCode(status::Good));
     }
 
@@ -118,23 +118,23 @@ private slots:
         QFETCH(QString, text);
         QFETCH(BuiltInType, type);
         QFETCH(Variant, expected);
-        const ParseResult r = parseValue(text, type);
+        const app::ParseResult r = app::parseValue(text, type);
         QVERIFY2(r.ok(), qPrintable(r.error));
-        QVERIFY2(r.value == expected, qPrintable(formatVariant(r.value)));
+        QVERIFY2(r.value == expected, qPrintable(app::formatVariant(r.value)));
     }
 
     void specialForms() {
-        const ParseResult nan = parseValue(QStringLiteral("nan"), BuiltInType::Double);
+        const app::ParseResult nan = app::parseValue(QStringLiteral("nan"), BuiltInType::Double);
         QVERIFY(nan.ok());
         QVERIFY(std::isnan(*nan.value.get<double>()));
-        QCOMPARE(formatVariant(nan.value), QStringLiteral("nan"));
-        const ParseResult now = parseValue(QStringLiteral("now"), BuiltInType::DateTime);
+        QCOMPARE(app::formatVariant(nan.value), QStringLiteral("nan"));
+        const app::ParseResult now = app::parseValue(QStringLiteral("now"), BuiltInType::DateTime);
         QVERIFY(now.ok());
         QVERIFY(std::llabs(now.value.get<DateTime>()->ticks - DateTime::now().ticks) < 10'000'000);  // within 1 s
-        QCOMPARE(formatVariant(Variant()), QString());
-        QCOMPARE(formatVariant(Variant(LocalizedText{String("en-US"), String("Hello")})), QStringLiteral("en-US:Hello"));
+        QCOMPARE(app::formatVariant(Variant()), QString());
+        QCOMPARE(app::formatVariant(Variant(LocalizedText{String("en-US"), String("Hello")})), QStringLiteral("en-US:Hello"));
         // A Float parses to the float nearest the text, not a rounded double.
-        QCOMPARE(*parseValue(QStringLiteral("16777217"), BuiltInType::Float).value.get<float>(), 16777216.0f);
+        QCOMPARE(*app::parseValue(QStringLiteral("16777217"), BuiltInType::Float).value.get<float>(), 16777216.0f);
     }
 
     void errors_data() {
@@ -214,9 +214,9 @@ private slots:
         QFETCH(int, valueRank);
         QFETCH(StatusCode, status);
         QFETCH(QString, message);
-        const ParseResult r = parseValue(text, type, valueRank);
+        const app::ParseResult r = app::parseValue(text, type, valueRank);
         QVERIFY(!r.ok());
-        QCOMPARE(clientapp::statusName(r.status), clientapp::statusName(status));
+        QCOMPARE(app::statusName(r.status), app::statusName(status));
         QVERIFY2(r.error.contains(message), qPrintable(r.error));
         QVERIFY(r.value.isNull());
     }
@@ -265,67 +265,67 @@ private slots:
         QFETCH(Variant, value);
         QFETCH(int, valueRank);
         QFETCH(QString, text);
-        QCOMPARE(formatVariant(value), text);
-        const ParseResult r = parseValue(text, value.type(), valueRank);
+        QCOMPARE(app::formatVariant(value), text);
+        const app::ParseResult r = app::parseValue(text, value.type(), valueRank);
         QVERIFY2(r.ok(), qPrintable(r.error));
-        QVERIFY2(r.value == value, qPrintable(formatVariant(r.value)));
+        QVERIFY2(r.value == value, qPrintable(app::formatVariant(r.value)));
         QCOMPARE(r.value.arrayDimensions(), value.arrayDimensions());
     }
 
     void arrayInputForms() {
         // Bare elements need no quotes; whitespace around them is dropped.
-        ParseResult r = parseValue(QStringLiteral(" [ i=85 , ns=2;s=x ] "), BuiltInType::NodeId, 1);
+        app::ParseResult r = app::parseValue(QStringLiteral(" [ i=85 , ns=2;s=x ] "), BuiltInType::NodeId, 1);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QVERIFY(r.value == Variant(Array<NodeId>({NodeId(85u), NodeId(2, "x")})));
-        r = parseValue(QStringLiteral("[\"\\u00e9\\t\", plain]"), BuiltInType::String, 1);
+        r = app::parseValue(QStringLiteral("[\"\\u00e9\\t\", plain]"), BuiltInType::String, 1);
         QVERIFY(r.ok());
         QVERIFY(r.value == Variant(Array<String>({String("\xC3\xA9\t"), String("plain")})));
         // rank 0/-2: a scalar unless the text starts with '['
-        r = parseValue(QStringLiteral("7"), BuiltInType::Int32, -2);
+        r = app::parseValue(QStringLiteral("7"), BuiltInType::Int32, -2);
         QVERIFY(r.ok());
         QVERIFY(r.value == Variant(int32_t(7)));
-        r = parseValue(QStringLiteral("[7]"), BuiltInType::Int32, 0);
+        r = app::parseValue(QStringLiteral("[7]"), BuiltInType::Int32, 0);
         QVERIFY(r.ok());
         QVERIFY(r.value == Variant(Array<int32_t>({7})));
     }
 
     void maxElements() {
-        QCOMPARE(formatVariant(Variant(Array<int32_t>({1, 2, 3, 4})), 2), QStringLiteral("[1, 2, ...]"));
-        QCOMPARE(formatVariant(Variant(Array<int32_t>({1, 2})), 2), QStringLiteral("[1, 2]"));
+        QCOMPARE(app::formatVariant(Variant(Array<int32_t>({1, 2, 3, 4})), 2), QStringLiteral("[1, 2, ...]"));
+        QCOMPARE(app::formatVariant(Variant(Array<int32_t>({1, 2})), 2), QStringLiteral("[1, 2]"));
         Variant m(Array<int32_t>({1, 2, 3, 4, 5, 6, 7, 8, 9}));
         m.setArrayDimensions(Array<int32_t>({3, 3}));
-        QCOMPARE(formatVariant(m, 2), QStringLiteral("[[1, 2, ...], [4, 5, ...], ...]"));
+        QCOMPARE(app::formatVariant(m, 2), QStringLiteral("[[1, 2, ...], [4, 5, ...], ...]"));
         // Dimensions that do not match the length: shown flat.
         Variant bad(Array<int32_t>({1, 2, 3}));
         bad.setArrayDimensions(Array<int32_t>({2, 2}));
-        QCOMPARE(formatVariant(bad), QStringLiteral("[1, 2, 3]"));
+        QCOMPARE(app::formatVariant(bad), QStringLiteral("[1, 2, 3]"));
     }
 
     void dataValues() {
         DataValue good(Variant(int32_t(5)));
-        QCOMPARE(formatDataValue(good), QStringLiteral("5"));
+        QCOMPARE(app::formatDataValue(good), QStringLiteral("5"));
         DataValue bad;
         bad.setStatus(status::BadNodeIdUnknown);
-        QCOMPARE(formatDataValue(bad), QStringLiteral("Bad_NodeIdUnknown"));
+        QCOMPARE(app::formatDataValue(bad), QStringLiteral("Bad_NodeIdUnknown"));
         DataValue uncertain(Variant(1.5));
         uncertain.setStatus(status::UncertainInitialValue);
-        QCOMPARE(formatDataValue(uncertain), QStringLiteral("Uncertain_InitialValue: 1.5"));
+        QCOMPARE(app::formatDataValue(uncertain), QStringLiteral("Uncertain_InitialValue: 1.5"));
         // A DataValue and Variants inside an array of Variant.
-        QCOMPARE(formatVariant(Variant(Array<Variant>({Variant(int32_t(1)), Variant(String("x")), Variant(Array<int32_t>({2}))}))),
+        QCOMPARE(app::formatVariant(Variant(Array<Variant>({Variant(int32_t(1)), Variant(String("x")), Variant(Array<int32_t>({2}))}))),
                  QStringLiteral("[1, \"x\", [2]]"));
-        QCOMPARE(formatVariant(Variant(good)), QStringLiteral("5"));
+        QCOMPARE(app::formatVariant(Variant(good)), QStringLiteral("5"));
     }
 
     void statusNames() {
-        QCOMPARE(clientapp::statusName(status::Good), QStringLiteral("Good"));
-        QCOMPARE(clientapp::statusName(status::BadNodeIdUnknown), QStringLiteral("Bad_NodeIdUnknown"));
-        QCOMPARE(clientapp::statusName(status::BadUserAccessDenied), QStringLiteral("Bad_UserAccessDenied"));
-        QCOMPARE(clientapp::statusName(status::UncertainInitialValue), QStringLiteral("Uncertain_InitialValue"));
-        QCOMPARE(clientapp::statusName(status::GoodMoreData), QStringLiteral("Good_MoreData"));
-        QCOMPARE(clientapp::statusName(StatusCode(0x8FFF0000u)), QStringLiteral("0x8FFF0000"));
+        QCOMPARE(app::statusName(status::Good), QStringLiteral("Good"));
+        QCOMPARE(app::statusName(status::BadNodeIdUnknown), QStringLiteral("Bad_NodeIdUnknown"));
+        QCOMPARE(app::statusName(status::BadUserAccessDenied), QStringLiteral("Bad_UserAccessDenied"));
+        QCOMPARE(app::statusName(status::UncertainInitialValue), QStringLiteral("Uncertain_InitialValue"));
+        QCOMPARE(app::statusName(status::GoodMoreData), QStringLiteral("Good_MoreData"));
+        QCOMPARE(app::statusName(StatusCode(0x8FFF0000u)), QStringLiteral("0x8FFF0000"));
         // Every name of StatusCode.csv reads back to its code.
         for (const StatusCodeInfo& info : allStatusCodes()) {
-            const ParseResult r = parseValue(clientapp::statusName(info.code), BuiltInType::StatusCode);
+            const app::ParseResult r = app::parseValue(app::statusName(info.code), BuiltInType::StatusCode);
             QVERIFY2(r.ok(), info.name);
             QCOMPARE(r.value.get<StatusCode>()->code, info.code);
         }
@@ -356,7 +356,7 @@ private slots:
     void builtInTypes() {
         QFETCH(NodeId, dataType);
         QFETCH(int, expected);
-        const auto t = builtInTypeOf(dataType);
+        const auto t = app::builtInTypeOf(dataType);
         if (expected < 0) QVERIFY(!t);
         else QCOMPARE(t ? int(*t) : -1, expected);
     }
@@ -367,34 +367,34 @@ private slots:
         a.dataType = NodeId(id::Double);
         a.valueRank = -1;
         a.description = LocalizedText{String("en"), String("the \"factor\"")};
-        QCOMPARE(formatVariant(Variant(ExtensionObject::make(a))),
+        QCOMPARE(app::formatVariant(Variant(ExtensionObject::make(a))),
                  QStringLiteral("{Name: \"Factor\", DataType: \"i=11\", ValueRank: -1, ArrayDimensions: [], "
                                 "Description: \"en:the \\\"factor\\\"\"}"));
-        QCOMPARE(formatVariant(Variant(ExtensionObject::make(Range{0.0, 100.5}))), QStringLiteral("{Low: 0, High: 100.5}"));
+        QCOMPARE(app::formatVariant(Variant(ExtensionObject::make(Range{0.0, 100.5}))), QStringLiteral("{Low: 0, High: 100.5}"));
         ServerStatusDataType s;
         s.startTime = DateTime::fromUnixMs(1'796'032'800'000);
         s.state = ServerState::Running;
         s.buildInfo.productName = String("UA Workbench");
         s.secondsTillShutdown = 3;
-        const QString text = formatVariant(Variant(ExtensionObject::make(s)));
+        const QString text = app::formatVariant(Variant(ExtensionObject::make(s)));
         QVERIFY2(text.startsWith(QStringLiteral("{StartTime: \"2026-11-30T10:00:00.000Z\", CurrentTime: ")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("State: Running, BuildInfo: {")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("ProductName: \"UA Workbench\"")), qPrintable(text));
         QVERIFY2(text.endsWith(QStringLiteral("SecondsTillShutdown: 3, ShutdownReason: \"\"}")), qPrintable(text));
         // Arrays of structures, and maxElements inside a structure.
-        QCOMPARE(formatVariant(Variant(Array<ExtensionObject>({ExtensionObject::make(Range{1, 2}), ExtensionObject()}))),
+        QCOMPARE(app::formatVariant(Variant(Array<ExtensionObject>({ExtensionObject::make(Range{1, 2}), ExtensionObject()}))),
                  QStringLiteral("[{Low: 1, High: 2}, \"\"]"));
         // An undecoded body: its encoding NodeId and size.
-        QCOMPARE(formatVariant(Variant(ExtensionObject::opaque(NodeId(2, 5001u), ByteString("abc")))),
+        QCOMPARE(app::formatVariant(Variant(ExtensionObject::opaque(NodeId(2, 5001u), ByteString("abc")))),
                  QStringLiteral("ExtensionObject(ns=2;i=5001, 3 bytes)"));
         // Every structure the codec knows is formatted field by field.
         for (const DataTypeInfo& info : generatedDataTypes()) {
-            const QString t = formatVariant(Variant(ExtensionObject::fromDecoded(info.makeDefault())));
+            const QString t = app::formatVariant(Variant(ExtensionObject::fromDecoded(info.makeDefault())));
             QVERIFY2(t.startsWith(QLatin1Char('{')) && t.endsWith(QLatin1Char('}')), info.name);
             if (info.fieldCount > 0) QVERIFY2(t.contains(QStringLiteral(": ")), info.name);
         }
         // The walk itself: fields in order, nested structures, enumerations with their names.
-        struct Recorder final : StructureVisitor {
+        struct Recorder final : app::StructureVisitor {
             QStringList events;
             void beginStructure(const char* t) override { events << QStringLiteral("begin ") + QLatin1String(t); }
             void field(const char* n) override { events << QLatin1String(n); }
@@ -402,10 +402,10 @@ private slots:
             void beginArray(std::size_t n) override { events << QStringLiteral("array %1").arg(n); }
             bool element(std::size_t) override { return true; }
             void endArray() override { events << QStringLiteral("end array"); }
-            void value(const Variant& v) override { events << formatVariant(v); }
+            void value(const Variant& v) override { events << app::formatVariant(v); }
             void enumeration(int64_t v, const char* n) override { events << QStringLiteral("%1=%2").arg(QLatin1String(n)).arg(v); }
         } recorder;
-        QVERIFY(visitStructure(*ExtensionObject::make(s).decoded(), recorder));
+        QVERIFY(app::visitStructure(*ExtensionObject::make(s).decoded(), recorder));
         QCOMPARE(recorder.events.mid(0, 6), QStringList({"begin ServerStatusDataType", "StartTime", "2026-11-30T10:00:00.000Z",
                                                          "CurrentTime", "1601-01-01T00:00:00.000Z", "State"}));
         QCOMPARE(recorder.events.mid(6, 3), QStringList({"Running=0", "BuildInfo", "begin BuildInfo"}));
@@ -418,10 +418,10 @@ private slots:
             bool equals(const ExtensionObjectBody&) const override { return false; }
         };
         Recorder none;
-        QVERIFY(!visitStructure(Unknown(), none));
+        QVERIFY(!app::visitStructure(Unknown(), none));
         QVERIFY(none.events.isEmpty());
         // Structures are not parsed.
-        QCOMPARE(parseValue(QStringLiteral("{Low: 1, High: 2}"), BuiltInType::ExtensionObject).status, StatusCode(status::BadNotSupported));
+        QCOMPARE(app::parseValue(QStringLiteral("{Low: 1, High: 2}"), BuiltInType::ExtensionObject).status, StatusCode(status::BadNotSupported));
     }
 };
 

@@ -7,7 +7,7 @@
 // Bad_OutOfRange before anything is sent.
 #include "core/Connection.h"
 #include "core/ServiceLog.h"
-#include "core/ValueText.h"
+#include "ValueText.h"
 #include "models/AttributesModel.h"
 #include "window/AddressPanel.h"
 #include "window/ArrayEditorDialog.h"
@@ -170,7 +170,7 @@ void TestClientWindowEditors::editsEachScalarType() {
     QSignalSpy finished(attributes, &AttributesModel::writeFinished);
     QTest::keyClick(editor, Qt::Key_Return);
     QVERIFY(finished.wait(5000));
-    QCOMPARE(statusName(finished.at(0).at(0).value<StatusCode>()), QStringLiteral("Good"));
+    QCOMPARE(app::statusName(finished.at(0).at(0).value<StatusCode>()), QStringLiteral("Good"));
     // The model reads the Value from the server again after a Good write.
     QTRY_COMPARE_WITH_TIMEOUT(attributes->valueIndex().siblingAtColumn(AttributesModel::ValueColumn).data().toString(), written, 5000);
 }
@@ -228,7 +228,7 @@ void TestClientWindowEditors::editsAnArrayInTheDialog() {
     QSignalSpy finished(attributes, &AttributesModel::writeFinished);
     dialog->accept();
     QVERIFY(finished.wait(5000));
-    QCOMPARE(statusName(finished.at(0).at(0).value<StatusCode>()), QStringLiteral("Good"));
+    QCOMPARE(app::statusName(finished.at(0).at(0).value<StatusCode>()), QStringLiteral("Good"));
     // The server has it: the Value read again is one longer and ends with the new element.
     QTRY_VERIFY_WITH_TIMEOUT(attributes->attribute(AttributeId::Value) &&
                                  attributes->attribute(AttributeId::Value)->value.arrayLength() == before + 1,
@@ -259,7 +259,7 @@ void TestClientWindowEditors::refusesAnInt64OutOfRange() {
     QSignalSpy finished(attributes, &AttributesModel::writeFinished);
     QTest::keyClick(line, Qt::Key_Return);
     QVERIFY(finished.count() == 1 || finished.wait(2000));
-    QCOMPARE(statusName(finished.at(0).at(0).value<StatusCode>()), QStringLiteral("Bad_OutOfRange"));
+    QCOMPARE(app::statusName(finished.at(0).at(0).value<StatusCode>()), QStringLiteral("Bad_OutOfRange"));
     QVERIFY(attributes->valueIndex().siblingAtColumn(AttributesModel::StatusColumn).data().toString().contains(QStringLiteral("Bad_OutOfRange")));
     // Nothing was sent: no Write logged, and the server still has the old value.
     QTest::qWait(200);

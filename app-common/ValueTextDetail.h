@@ -5,7 +5,7 @@
 
 #include <QString>
 
-namespace ua::clientapp::detail {
+namespace ua::app::detail {
 
 // A value as an element of an array or a field of a structure: text types (String, XmlElement,
 // NodeId, ..., LocalizedText) as JSON strings ("a\"b"), numbers, Booleans and StatusCodes bare,
@@ -17,4 +17,4 @@ QString quoted(const QString& text);
 // a null QString for any other body.
 QString formatStructure(const ExtensionObjectBody& body, int maxElements);
 
-} // namespace ua::clientapp::detail
+} // namespace ua::app::detail

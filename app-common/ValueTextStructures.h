@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace ua::clientapp {
+namespace ua::app {
 
 // Told about one structure in order: beginStructure, then per field field(name) and its value
 // (value, enumeration, a nested structure, or beginArray / element+value... / endArray), then
@@ -33,4 +33,4 @@ public:
 // Walks body; false (and nothing visited) when its type is not one of the generated types.
 bool visitStructure(const ExtensionObjectBody& body, StructureVisitor& visitor);
 
-} // namespace ua::clientapp
+} // namespace ua::app

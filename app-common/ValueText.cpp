@@ -1,8 +1,8 @@
 // Values as text: formatting, status names and the built-in type of a DataType (ValueText.h).
 // Parsing is in ValueTextParse.cpp, structures field by field in ValueTextStructures.cpp.
-#include "core/ValueText.h"
+#include "ValueText.h"
 
-#include "core/ValueTextDetail.h"
+#include "ValueTextDetail.h"
 #include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/addressspace/Ns0Tables.h"
@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <unordered_map>
 
-namespace ua::clientapp {
+namespace ua::app {
 
 namespace {
 
@@ -260,4 +260,4 @@ std::optional<BuiltInType> builtInTypeOf(const NodeId& dataType) {
     return std::nullopt;
 }
 
-} // namespace ua::clientapp
+} // namespace ua::app

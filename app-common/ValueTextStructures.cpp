@@ -1,9 +1,9 @@
 // Structures field by field (ValueTextStructures.h): the generated structured types of namespace 0
 // (their forEachField gives the field names of Opc.Ua.Types.bsd), and ValueText's "{Name: value, ...}". The list below is every type of
 // ua/encoding/generated/DataTypes.cpp; tst_value_text checks that none is missing.
-#include "core/ValueText.h"
-#include "core/ValueTextDetail.h"
-#include "core/ValueTextStructures.h"
+#include "ValueText.h"
+#include "ValueTextDetail.h"
+#include "ValueTextStructures.h"
 #include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/generated/Types.h"
 
@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ua::clientapp::detail {
+namespace ua::app::detail {
 
 namespace {
 
@@ -217,9 +217,9 @@ QString formatStructure(const ExtensionObjectBody& body, int maxElements) {
     return text.text;
 }
 
-} // namespace ua::clientapp::detail
+} // namespace ua::app::detail
 
-namespace ua::clientapp {
+namespace ua::app {
 
 bool visitStructure(const ExtensionObjectBody& body, StructureVisitor& visitor) {
     static const std::unordered_map<uint32_t, detail::BodyVisit> visits(std::begin(detail::kVisits), std::end(detail::kVisits));
@@ -229,4 +229,4 @@ bool visitStructure(const ExtensionObjectBody& body, StructureVisitor& visitor) 
     return true;
 }
 
-} // namespace ua::clientapp
+} // namespace ua::app

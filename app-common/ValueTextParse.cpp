@@ -1,6 +1,6 @@
 // Values from text (ValueText.h parseValue): the text forms of OPC 10000-6 5.1.2's built-in types,
 // range-checked; arrays and matrices as (nested) JSON-style lists.
-#include "core/ValueText.h"
+#include "ValueText.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 
@@ -10,7 +10,7 @@
 #include <limits>
 #include <type_traits>
 
-namespace ua::clientapp {
+namespace ua::app {
 
 namespace {
 
@@ -500,4 +500,4 @@ ParseResult parseValue(const QString& text, BuiltInType type, int32_t valueRank)
     return {std::move(v), status::Good, {}};
 }
 
-} // namespace ua::clientapp
+} // namespace ua::app

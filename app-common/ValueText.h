@@ -31,7 +31,7 @@
 #include <QString>
 #include <optional>
 
-namespace ua::clientapp {
+namespace ua::app {
 
 // One line for a Variant: a scalar as its text, an array as "[a, b, c]" (at most maxElements
 // elements, then ", ..."; 0 = all), a null Variant as "" .
@@ -56,4 +56,4 @@ struct ParseResult {
 // valueRank 0/-2/-3 (any/scalar-or-array): an array when text starts with '['.
 ParseResult parseValue(const QString& text, BuiltInType type, int32_t valueRank = -1);
 
-} // namespace ua::clientapp
+} // namespace ua::app
