@@ -1,7 +1,7 @@
 #include "models/AddressSpaceModel.h"
 
 #include "models/KeyedTableModel.h"
-#include "models/VariantText.h"
+#include "ValueText.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/services/AttributeService.h"
 
@@ -20,9 +20,41 @@ struct AddressSpaceModel::Item {
     QString displayName;
     QString browseName;
     ua::NodeClass nodeClass = ua::NodeClass::Unspecified;
+    QString dataTypeText;          // Variables and VariableTypes
+    bool writable = false;         // a Variable with CurrentWrite
     bool valueShown = false;       // the Value was read at least once (shown)
     QString valueText;
+    QString editText;              // the value as parseValue reads it back (no dimensions first)
+    QString statusText;
 };
+
+namespace {
+
+// "Double", "Double[]", "Int32[,]" (ValueRank n >= 1: n - 1 commas), "BaseDataType (any rank)".
+QString dataTypeText(const AddressSpace& space, const Node& n) {
+    const Node* type = space.find(n.dataType);
+    QString name = type ? type->displayName.text.toQString() : QString::fromStdString(n.dataType.toString());
+    if (n.valueRank >= 1) return name + QLatin1Char('[') + QString(n.valueRank - 1, QLatin1Char(',')) + QLatin1Char(']');
+    if (n.valueRank == 0) return name + QStringLiteral("[...]");  // OneOrMoreDimensions
+    if (n.valueRank == -2) return name + QStringLiteral(" (any rank)");
+    if (n.valueRank == -3) return name + QStringLiteral(" (scalar or [])");
+    return name;
+}
+
+// The Value column: a matrix with its dimensions first ("2 x 3 [[1, 2, 3], [4, 5, 6]]").
+QString valueText(const DataValue& v) {
+    if (!v.hasValue) return QString();
+    QString text = app::formatVariant(v.value, 20);
+    const Array<int32_t>& dims = v.value.arrayDimensions();
+    if (dims.size() > 1 && v.value.dimensionsMatch()) {
+        QStringList d;
+        for (int32_t n : dims) d << QString::number(n);
+        text = d.join(QStringLiteral(" x ")) + QLatin1Char(' ') + text;
+    }
+    return text;
+}
+
+} // namespace
 
 AddressSpaceModel::AddressSpaceModel(SharedAddressSpace& space, ua::NodeId root, QObject* parent)
     : QAbstractItemModel(parent), m_space(space), m_root(std::make_unique<Item>()) {
@@ -51,11 +83,16 @@ void AddressSpaceModel::describe(Item& item) const {
         item.browseName.clear();
         item.nodeClass = ua::NodeClass::Unspecified;
         item.mayHaveChildren = false;
+        item.dataTypeText.clear();
+        item.writable = false;
         return;
     }
     item.displayName = n->displayName.text.toQString();
     item.browseName = QString::fromStdString(n->browseName.toString());
     item.nodeClass = n->nodeClass;
+    const bool hasValue = n->nodeClass == ua::NodeClass::Variable || n->nodeClass == ua::NodeClass::VariableType;
+    item.dataTypeText = hasValue ? dataTypeText(*m_snapshot, *n) : QString();
+    item.writable = n->nodeClass == ua::NodeClass::Variable && (n->accessLevel & access::CurrentWrite);
     item.mayHaveChildren = false;
     if (m_hierarchical == kNoNode) return;
     for (const Reference& r : n->references)
@@ -80,6 +117,8 @@ void AddressSpaceModel::readValue(Item& item) const {
     item.valueShown = true;
     if (item.nodeClass != ua::NodeClass::Variable && item.nodeClass != ua::NodeClass::VariableType) {
         item.valueText.clear();
+        item.editText.clear();
+        item.statusText.clear();
         return;
     }
     // As a Read from an unrestricted in-process caller (ServiceContext's defaults).
@@ -87,7 +126,10 @@ void AddressSpaceModel::readValue(Item& item) const {
     ReadValueId rv;
     rv.nodeId = item.id;
     rv.attributeId = uint32_t(AttributeId::Value);
-    item.valueText = dataValueText(ua::readValue(ctx, rv, TimestampsToReturn::Neither));
+    const DataValue v = ua::readValue(ctx, rv, TimestampsToReturn::Neither);
+    item.valueText = valueText(v);
+    item.editText = v.hasValue ? app::formatVariant(v.value) : QString();
+    item.statusText = app::statusName(v.hasStatus ? v.status : StatusCode());
 }
 
 AddressSpaceModel::Item* AddressSpaceModel::itemOf(const QModelIndex& index) const {
@@ -171,15 +213,22 @@ QVariant AddressSpaceModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
     Item* it = itemOf(index);
     if (role == NodeIdRole) return QString::fromStdString(it->id.toString());
+    if (role == NodeClassRole) return int(it->nodeClass);
     if (role == Qt::ToolTipRole && index.column() == DisplayName) return it->browseName;
-    if (role != Qt::DisplayRole && role != SortRole) return {};
+    if (role == Qt::ToolTipRole && index.column() == Value && it->writable)
+        return tr("Double-click to write a value (as the administrator)");
+    if (role != Qt::DisplayRole && role != SortRole && role != Qt::EditRole) return {};
     switch (Column(index.column())) {
     case DisplayName: return it->displayName;
     case NodeClass: return QString::fromLatin1(toString(it->nodeClass));
     case NodeId: return QString::fromStdString(it->id.toString());
+    case DataType: return it->dataTypeText;
     case Value:
         if (!it->valueShown) readValue(*it);  // first shown: read once (the cache is logically const)
-        return it->valueText;
+        return role == Qt::EditRole ? it->editText : it->valueText;
+    case Status:
+        if (!it->valueShown) readValue(*it);
+        return it->statusText;
     case ColumnCount: break;
     }
     return {};
@@ -191,10 +240,76 @@ QVariant AddressSpaceModel::headerData(int section, Qt::Orientation orientation,
     case DisplayName: return tr("Name");
     case NodeClass: return tr("NodeClass");
     case NodeId: return tr("NodeId");
+    case DataType: return tr("DataType");
     case Value: return tr("Value");
+    case Status: return tr("Status");
     case ColumnCount: break;
     }
     return {};
+}
+
+Qt::ItemFlags AddressSpaceModel::flags(const QModelIndex& index) const {
+    Qt::ItemFlags f = QAbstractItemModel::flags(index);
+    if (checkIndex(index, CheckIndexOption::IndexIsValid) && index.column() == Value && itemOf(index)->writable)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool AddressSpaceModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    m_error.clear();
+    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid) || index.column() != Value) return false;
+    Item* it = itemOf(index);
+    const QString text = value.toString();
+    const QString node = QStringLiteral("'%1' (%2)").arg(it->displayName, QString::fromStdString(it->id.toString()));
+    const QString notDone = tr("could not write the Value of %1").arg(node);
+    const std::shared_ptr<const AddressSpace> snapshot = m_space.snapshot();
+    const Node* n = snapshot->find(it->id);
+    if (!n || n->nodeClass != ua::NodeClass::Variable) {
+        m_error = tr("%1 is not a Variable of the address space (any more)").arg(node);
+        m_audit.line(false, {}, notDone, m_error);
+        return false;
+    }
+    // The DataType's built-in type; for an abstract or unknown one, the current value's.
+    std::optional<BuiltInType> type = app::builtInTypeOf(n->dataType);
+    const ServiceContext readCtx{*snapshot, nullptr, m_limits, nullptr, DateTime::now()};
+    ReadValueId rv;
+    rv.nodeId = it->id;
+    rv.attributeId = uint32_t(AttributeId::Value);
+    const DataValue current = ua::readValue(readCtx, rv, TimestampsToReturn::Neither);
+    if ((!type || *type == BuiltInType::Variant) && current.hasValue && current.value.type() != BuiltInType::Null)
+        type = current.value.type();
+    if (!type || *type == BuiltInType::ExtensionObject || *type == BuiltInType::Variant) {
+        m_error = tr("a value of DataType %1 cannot be written as text here").arg(it->dataTypeText);
+        m_audit.line(false, {}, notDone, m_error);
+        return false;
+    }
+    const app::ParseResult parsed = app::parseValue(text, *type, n->valueRank);
+    if (!parsed.ok()) {
+        m_error = parsed.error;
+        m_audit.line(false, {}, notDone, QStringLiteral("%1 (%2)").arg(parsed.error, app::statusName(parsed.status)));
+        return false;
+    }
+    WriteRequest request;
+    WriteValue wv;
+    wv.nodeId = it->id;
+    wv.attributeId = uint32_t(AttributeId::Value);
+    wv.value.setValue(parsed.value);
+    request.nodesToWrite = Array<WriteValue>{std::move(wv)};
+    WriteResponse response;
+    ServiceContext writeCtx{*snapshot, &m_space, m_limits, nullptr, DateTime::now()};
+    handleWrite(writeCtx, request, response);
+    StatusCode s = response.responseHeader.serviceResult;
+    if (s.isGood() && response.results.size() == 1) s = response.results[0];
+    if (s.isBad()) {
+        m_error = tr("the Write returned %1").arg(app::statusName(s));
+        m_audit.line(false, {}, notDone, app::statusName(s));
+        return false;
+    }
+    m_audit.line(true, tr("wrote %1 to the Value of %2").arg(app::formatVariant(parsed.value, 20), node), {});
+    const QString before = it->valueText + it->statusText;
+    readValue(*it);
+    if (it->valueText + it->statusText != before) emit dataChanged(indexOf(it, Value), indexOf(it, Status), {Qt::DisplayRole, SortRole});
+    return true;
 }
 
 void AddressSpaceModel::refreshValues(const QModelIndexList& indexes) {
@@ -204,11 +319,10 @@ void AddressSpaceModel::refreshValues(const QModelIndexList& indexes) {
         Item* it = itemOf(i);
         if (!done.insert(it).second) continue;
         const QString before = it->valueText;
+        const QString statusBefore = it->statusText;
         readValue(*it);
-        if (it->valueText != before) {
-            const QModelIndex v = indexOf(it, Value);
-            emit dataChanged(v, v, {Qt::DisplayRole, SortRole});
-        }
+        if (it->valueText != before || it->statusText != statusBefore)
+            emit dataChanged(indexOf(it, Value), indexOf(it, Status), {Qt::DisplayRole, SortRole});
     }
 }
 
@@ -265,8 +379,11 @@ void AddressSpaceModel::syncChildren(Item& item) {
         const QString name = c->displayName;
         const auto cls = c->nodeClass;
         const bool had = c->mayHaveChildren;
+        const QString type = c->dataTypeText;
+        const bool writable = c->writable;
         describe(*c);
-        if (name != c->displayName || cls != c->nodeClass || had != c->mayHaveChildren)
+        if (name != c->displayName || cls != c->nodeClass || had != c->mayHaveChildren || type != c->dataTypeText ||
+            writable != c->writable)
             emit dataChanged(indexOf(c.get(), 0), indexOf(c.get(), ColumnCount - 1));
         if (c->fetched) syncChildren(*c);
     }

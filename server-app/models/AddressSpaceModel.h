@@ -8,11 +8,24 @@
 // first shown and again on refreshValues() for the rows the window says are visible (call it a few
 // times a second from a timer with the visible indexes). Changed values emit dataChanged.
 //
+// Columns: Name, NodeClass, NodeId, DataType (the DataType node's DisplayName and the ValueRank:
+// "Double", "Double[]", "Int32[,]"), Value (ValueText.h: DateTimes in UTC with their "Z", arrays
+// "[a, b]", matrices "2 x 3 [[..], [..]]"), Status ("Good", "Bad_WaitingForInitialData").
+// NodeClassRole on any cell gives the NodeClass (the window draws its icon).
+//
+// Writing (an administrator's, issue 27 item 10): the Value of a Variable whose AccessLevel has
+// CurrentWrite is editable; setData parses the text as the Variable's DataType and ValueRank
+// (ValueText.h parseValue) and writes it as an unrestricted in-process Write (OPC 10000-4 5.10.4,
+// services/AttributeService.h handleWrite), with an audit line naming the administrator, the node
+// and the value. On failure it returns false and lastError() says why (the parse error, or the
+// Write's status, e.g. Bad_TypeMismatch).
+//
 // Structure: refreshStructure() takes a new snapshot when the address space's version changed and
 // brings every fetched level up to date with rowsInserted / rowsRemoved / dataChanged (a Session's
 // diagnostics nodes come and go with it), so expanded branches stay expanded: never a reset.
 #pragma once
 
+#include "models/AdminAudit.h"
 #include "ua/server/common/ServiceContext.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 
@@ -29,12 +42,16 @@ public:
         DisplayName,  // DisplayName text (BrowseName in the tooltip)
         NodeClass,    // "Object", "Variable", ...
         NodeId,       // "ns=1;i=1000"
-        Value,        // Variables and VariableTypes: the current value's text (Bad status: its name)
+        DataType,     // Variables and VariableTypes: "Double", "Double[]", "UInt32[,]"
+        Value,        // Variables and VariableTypes: the current value's text (editable, see above)
+        Status,       // Variables and VariableTypes: the value's StatusCode name
         ColumnCount
     };
     Q_ENUM(Column)
     // On any cell: the row's NodeId as text.
     static constexpr int NodeIdRole = Qt::UserRole + 2;
+    // On any cell: the row's NodeClass (int, OPC 10000-3 NodeClass).
+    static constexpr int NodeClassRole = Qt::UserRole + 3;
 
     explicit AddressSpaceModel(SharedAddressSpace& space, ua::NodeId root = ua::NodeId(uint32_t(84)),
                                QObject* parent = nullptr);
@@ -50,6 +67,10 @@ public:
     void refreshAllValues();
     // Follows address space changes (see above). Cheap when the version did not change.
     void refreshStructure();
+    // Who writes values (default: the window's administrator, lines only).
+    void setAudit(AdminAudit audit) { m_audit = std::move(audit); }
+    // Why the last setData failed ("" after a success).
+    QString lastError() const { return m_error; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -60,6 +81,8 @@ public:
     void fetchMore(const QModelIndex& parent) override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;  // + ItemIsEditable: a writable Value
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
 private:
     struct Item;
@@ -84,6 +107,8 @@ private:
     NodeIndex m_hierarchical = kNoNode;
     OperationLimits m_limits;
     std::unique_ptr<Item> m_root;
+    AdminAudit m_audit;
+    QString m_error;
 };
 
 } // namespace ua::serverapp

@@ -1,14 +1,45 @@
 #include "AddressSpacePage.h"
 
+#include "NodeClassIcon.h"
 #include "models/AddressSpaceModel.h"
 
 #include "ua/server/runtime/Server.h"
 
 #include <QHeaderView>
+#include <QIdentityProxyModel>
+#include <QLabel>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 namespace ua::app {
+
+// The model as it is, with the NodeClass icon in the Name column and the outcome of each write
+// (the model stays Qt Core only; the view's editor calls setData through here).
+class NodeIconProxy : public QIdentityProxyModel {
+public:
+    NodeIconProxy(QLabel* status, QObject* parent) : QIdentityProxyModel(parent), m_status(status) {}
+    QVariant data(const QModelIndex& index, int role) const override {
+        if (role == Qt::DecorationRole && index.column() == serverapp::AddressSpaceModel::DisplayName)
+            return nodeClassIcon(NodeClass(QIdentityProxyModel::data(index, serverapp::AddressSpaceModel::NodeClassRole).toInt()));
+        return QIdentityProxyModel::data(index, role);
+    }
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override {
+        auto* model = static_cast<serverapp::AddressSpaceModel*>(sourceModel());
+        const QString name = index.siblingAtColumn(serverapp::AddressSpaceModel::DisplayName).data().toString();
+        const bool ok = QIdentityProxyModel::setData(index, value, role);
+        if (ok) {
+            m_status->setStyleSheet(QString());
+            m_status->setText(tr("Wrote %1 to %2.").arg(index.data().toString(), name));
+        } else {
+            m_status->setStyleSheet(QStringLiteral("color: #b00020"));
+            m_status->setText(tr("Not written to %1: %2").arg(name, model->lastError()));
+        }
+        return ok;
+    }
+
+private:
+    QLabel* m_status;
+};
 
 AddressSpacePage::AddressSpacePage(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("addressSpacePage"));
@@ -16,25 +47,36 @@ AddressSpacePage::AddressSpacePage(QWidget* parent) : QWidget(parent) {
     m_view->setObjectName(QStringLiteral("addressSpaceView"));
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_view->header()->setStretchLastSection(true);
+    m_writeStatus = new QLabel(tr("Double-click the Value of a writable Variable to write it."));
+    m_writeStatus->setObjectName(QStringLiteral("writeStatus"));
+    m_writeStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_view);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_writeStatus);
     connect(&m_timer, &QTimer::timeout, this, &AddressSpacePage::refresh);
 }
 
 void AddressSpacePage::attach(LiveServer* live) {
     m_timer.stop();
     m_view->setModel(nullptr);
+    delete m_proxy;
     delete m_model;
+    m_proxy = nullptr;
     m_model = nullptr;
     if (!live) return;
     m_model = new serverapp::AddressSpaceModel(live->server().addressSpace(), NodeId(uint32_t(84)), this);
-    m_view->setModel(m_model);
+    m_model->setAudit({serverapp::windowAdministrator(), &live->server()});
+    m_proxy = new NodeIconProxy(m_writeStatus, this);
+    m_proxy->setSourceModel(m_model);
+    m_view->setModel(m_proxy);
     const QFontMetrics fm = m_view->fontMetrics();
     m_view->setColumnWidth(serverapp::AddressSpaceModel::DisplayName, fm.horizontalAdvance(QLatin1Char('M')) * 28);
     m_view->setColumnWidth(serverapp::AddressSpaceModel::NodeClass, fm.horizontalAdvance(QStringLiteral("VariableType")) + 24);
     m_view->setColumnWidth(serverapp::AddressSpaceModel::NodeId, fm.horizontalAdvance(QStringLiteral("ns=2;s=Demo.Simulation.UpdateRate")) + 24);
+    m_view->setColumnWidth(serverapp::AddressSpaceModel::DataType, fm.horizontalAdvance(QStringLiteral("LocalizedText[]")) + 24);
+    m_view->setColumnWidth(serverapp::AddressSpaceModel::Value, fm.horizontalAdvance(QLatin1Char('0')) * 36);
     m_timer.start(500);
 }
 
@@ -46,7 +88,7 @@ void AddressSpacePage::refresh() {
     const int height = m_view->viewport()->height();
     for (QModelIndex i = m_view->indexAt(QPoint(1, 1)); i.isValid() && m_view->visualRect(i).top() < height;
          i = m_view->indexBelow(i))
-        visible << i;
+        visible << m_proxy->mapToSource(i);
     m_model->refreshValues(visible);
 }
 
@@ -61,11 +103,11 @@ bool AddressSpacePage::expandPath(const QStringList& displayNames) {
             if (i.data().toString() == name) found = i;
         }
         if (!found.isValid()) return false;
-        m_view->expand(found);
+        m_view->expand(m_proxy->mapFromSource(found));
         if (m_model->canFetchMore(found)) m_model->fetchMore(found);
         parent = found;
     }
-    m_view->scrollTo(parent, QAbstractItemView::PositionAtTop);
+    m_view->scrollTo(m_proxy->mapFromSource(parent), QAbstractItemView::PositionAtTop);
     return true;
 }
 

@@ -1,6 +1,8 @@
-// The Address space page: a read-only tree of the server's nodes (AddressSpaceModel, fetched
-// lazily) with the current values of the rows on screen, re-read twice a second; the structure
-// follows the address space's version (Sessions' diagnostics nodes come and go).
+// The Address space page: a tree of the server's nodes (AddressSpaceModel, fetched lazily) with
+// NodeClass icons, DataType, the current values and their status for the rows on screen, re-read
+// twice a second; the structure follows the address space's version (Sessions' diagnostics nodes
+// come and go). A writable Variable's Value is edited in place (double-click or F2): the model
+// writes it as the administrator; a refused write shows why below the tree.
 #pragma once
 
 #include "LiveServer.h"
@@ -8,6 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QLabel;
 class QTreeView;
 
 namespace ua::serverapp {
@@ -16,12 +19,16 @@ class AddressSpaceModel;
 
 namespace ua::app {
 
+class NodeIconProxy;
+
 class AddressSpacePage : public QWidget, public ServerView {
     Q_OBJECT
 public:
     explicit AddressSpacePage(QWidget* parent = nullptr);
     void attach(LiveServer* live) override;
     QTreeView* view() const { return m_view; }
+    // The line below the tree: the last write's outcome.
+    QLabel* writeStatus() const { return m_writeStatus; }
     // Expands the path of display names from the root ("Objects", "Server", ...); false when a
     // name is not found. For screenshots and tests.
     bool expandPath(const QStringList& displayNames);
@@ -30,7 +37,9 @@ private:
     void refresh();
 
     serverapp::AddressSpaceModel* m_model = nullptr;
+    NodeIconProxy* m_proxy = nullptr;
     QTreeView* m_view;
+    QLabel* m_writeStatus;
     QTimer m_timer;
 };
 
