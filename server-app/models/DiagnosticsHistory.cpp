@@ -9,20 +9,23 @@ DiagnosticsHistory::DiagnosticsHistory(int capacity, QObject* parent)
 
 void DiagnosticsHistory::clear() {
     m_first = m_count = 0;
-    m_havePrevious = false;
+    m_recent.clear();
 }
 
 void DiagnosticsHistory::append(const DiagnosticsSnapshot& snapshot, const ProcessUsage& usage) {
-    if (m_havePrevious && snapshot.takenMs <= m_previousTakenMs) return;
-    if (m_havePrevious) {
-        const double seconds = double(snapshot.takenMs - m_previousTakenMs) / 1000.0;
+    if (!m_recent.empty() && snapshot.takenMs <= m_recent.back().takenMs) return;
+    // The base: the newest snapshot at least the window old (or the oldest there is).
+    while (m_recent.size() > 1 && snapshot.takenMs - m_recent[1].takenMs >= m_rateWindowMs) m_recent.pop_front();
+    if (!m_recent.empty()) {
+        const Counters& base = m_recent.front();
+        const double seconds = double(snapshot.takenMs - base.takenMs) / 1000.0;
         Point p;
         p.timeMs = snapshot.takenAt.isMin() ? 0 : (snapshot.takenAt.ticks - DateTime::kUnixEpochTicks) / DateTime::kTicksPerMs;
         double total = 0, errors = 0;
         for (std::size_t k = 0; k < kServiceKindCount; ++k) {
             // Counters are UInt32 and may wrap: the unsigned difference is right across one wrap.
-            const uint32_t n = snapshot.services[k].totalCount - m_previousServices[k].totalCount;
-            const uint32_t e = snapshot.services[k].errorCount - m_previousServices[k].errorCount;
+            const uint32_t n = snapshot.services[k].totalCount - base.services[k].totalCount;
+            const uint32_t e = snapshot.services[k].errorCount - base.services[k].errorCount;
             p.services[k] = float(double(n) / seconds);
             total += double(n);
             errors += double(e);
@@ -41,9 +44,7 @@ void DiagnosticsHistory::append(const DiagnosticsSnapshot& snapshot, const Proce
             m_first = (m_first + 1) % m_points.size();
         }
     }
-    m_havePrevious = true;
-    m_previousTakenMs = snapshot.takenMs;
-    m_previousServices = snapshot.services;
+    m_recent.push_back({snapshot.takenMs, snapshot.services});
     m_previousUsage = usage;
     if (m_count) emit pointAppended();
 }

@@ -2,6 +2,9 @@
 // points: 10 minutes at 4 Hz) of requests/s per service (from the difference of successive
 // DiagnosticsSnapshot::services), all requests/s, sessions, subscriptions, CPU % and RSS.
 // A point needs two snapshots: the first append() only records the counters.
+// Rates are averaged over a sliding window (rateWindowMs, default 1 s: the counters of the newest
+// snapshot at least that old, or of the oldest kept): at 4 Hz and a low load, a rate from two
+// successive snapshots is a comb of 0 and 4 x the true rate (issue 27 item 9).
 #pragma once
 
 #include "models/ProcessUsage.h"
@@ -10,7 +13,9 @@
 #include <QList>
 #include <QObject>
 #include <QPointF>
+#include <algorithm>
 #include <array>
+#include <deque>
 #include <vector>
 
 namespace ua::serverapp {
@@ -35,6 +40,9 @@ public:
     // the previous one (same takenMs) is ignored.
     void append(const DiagnosticsSnapshot& snapshot, const ProcessUsage& usage);
     void clear();
+    // The window rates are averaged over, ms (at least 0: 0 = from the previous snapshot).
+    void setRateWindowMs(int ms) { m_rateWindowMs = std::max(0, ms); }
+    int rateWindowMs() const { return m_rateWindowMs; }
 
     int capacity() const { return int(m_points.size()); }
     int size() const { return int(m_count); }
@@ -65,9 +73,13 @@ private:
     std::vector<Point> m_points;
     std::size_t m_first = 0;
     std::size_t m_count = 0;
-    bool m_havePrevious = false;
-    int64_t m_previousTakenMs = 0;
-    std::array<ServiceCounterDataType, kServiceKindCount> m_previousServices{};
+    // The counters of the recent snapshots, oldest first: the first is the rates' base.
+    struct Counters {
+        int64_t takenMs = 0;
+        std::array<ServiceCounterDataType, kServiceKindCount> services{};
+    };
+    std::deque<Counters> m_recent;
+    int m_rateWindowMs = 1000;
     ProcessUsage m_previousUsage;
 };
 

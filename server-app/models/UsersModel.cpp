@@ -2,7 +2,17 @@
 
 #include "ua/server/runtime/Server.h"
 
+#include <QDateTime>
+
 namespace ua::serverapp {
+
+namespace {
+
+QString notAssignable() {
+    return UsersModel::tr("Anonymous and AuthenticatedUser are not assigned: a Session gets them from how it logs in");
+}
+
+} // namespace
 
 UsersModel::UsersModel(UserStore& store, QObject* parent) : KeyedTableModel(parent), m_store(store) { refresh(); }
 
@@ -16,9 +26,10 @@ void UsersModel::setFilePath(const QString& path) {
     m_save = [path](const UserStore& store, QString* error) { return store.save(path, error); };
 }
 
-QStringList UsersModel::allRoleNames() {
-    QStringList out;
-    for (int r = 0; r < kRoleCount; ++r) out << QString::fromLatin1(ua::roleName(Role(r)));
+std::vector<Role> UsersModel::assignableRoles() {
+    std::vector<Role> out;
+    for (int r = 0; r < kRoleCount; ++r)
+        if (kAssignableRoles & roleBit(Role(r))) out.push_back(Role(r));
     return out;
 }
 
@@ -27,8 +38,19 @@ void UsersModel::refresh() {
     const int64_t now = Server::monotonicMs();
     std::vector<UserRow> rows;
     rows.reserve(db->users.size());
-    for (const UserRecord& u : db->users)
-        rows.push_back({u.name, u.roles, !u.password.isNull(), u.certificateThumbprint, m_store.isLockedOut(u.name, now)});
+    std::unordered_map<int64_t, qint64> wall;
+    for (const UserRecord& u : db->users) {
+        qint64 until = 0;
+        if (const int64_t end = m_store.lockedOutUntilMs(u.name, now)) {
+            auto it = m_lockoutWallMs.find(end);
+            // Rounded up to the second the lockout is over by.
+            until = it != m_lockoutWallMs.end() ? it->second
+                                                : (QDateTime::currentMSecsSinceEpoch() + (end - now) + 999) / 1000 * 1000;
+            wall[end] = until;
+        }
+        rows.push_back({u.name, u.roles, !u.password.isNull(), u.certificateThumbprint, until});
+    }
+    m_lockoutWallMs = std::move(wall);
     replaceRows(std::move(rows));
 }
 
@@ -63,6 +85,10 @@ QString usersRoleList(RoleSet roles) {
 bool UsersModel::addUser(const QString& name, const QString& password, RoleSet roles) {
     const std::string n = name.toStdString();
     const bool ok = change([&](UserDatabase& db) {
+        if (roles & ~kAssignableRoles) {
+            m_error = notAssignable();
+            return false;
+        }
         if (n.empty()) {
             m_error = tr("a user needs a name");
             return false;
@@ -114,6 +140,10 @@ bool UsersModel::setRoles(int row, RoleSet roles) {
     const QString name = userName(row);
     const std::string n = name.toStdString();
     const bool ok = change([&](UserDatabase& db) {
+        if (roles & ~kAssignableRoles) {
+            m_error = notAssignable();
+            return false;
+        }
         for (UserRecord& u : db.users)
             if (!n.empty() && u.name == n) {
                 u.roles = roles;
@@ -148,6 +178,9 @@ bool UsersModel::unlock(int row) {
 QVariant UsersModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const UserRow& u = rowAt(index.row());
+    if (role == Qt::ToolTipRole && index.column() == LockedOut && u.lockedUntilMs)
+        return tr("Locked out after too many wrong passwords, until %1 UTC (Unlock ends it now)")
+            .arg(QDateTime::fromMSecsSinceEpoch(u.lockedUntilMs, Qt::UTC).toString(Qt::ISODate));
     if (role != Qt::DisplayRole && role != SortRole) return {};
     const bool sort = role == SortRole;
     switch (Column(index.column())) {
@@ -160,7 +193,13 @@ QVariant UsersModel::data(const QModelIndex& index, int role) const {
     }
     case Password: return sort ? QVariant(u.hasPassword) : QVariant(u.hasPassword ? tr("set") : QString());
     case Certificate: return QString::fromStdString(u.certificateThumbprint);
-    case LockedOut: return sort ? QVariant(u.lockedOut) : QVariant(u.lockedOut ? tr("locked out") : QString());
+    case LockedOut: {
+        if (sort) return u.lockedUntilMs != 0;
+        if (!u.lockedUntilMs) return QString();
+        const QDateTime until = QDateTime::fromMSecsSinceEpoch(u.lockedUntilMs).toLocalTime();
+        return until.date() == QDate::currentDate() ? tr("until %1").arg(until.toString(QStringLiteral("HH:mm:ss")))
+                                                     : tr("until %1").arg(until.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+    }
     case ColumnCount: break;
     }
     return {};

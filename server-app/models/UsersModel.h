@@ -15,6 +15,8 @@
 #include <QStringList>
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace ua::serverapp {
 
@@ -23,7 +25,7 @@ struct UserRow {
     RoleSet roles = kNoRoles;
     bool hasPassword = false;
     std::string certificateThumbprint;
-    bool lockedOut = false;
+    qint64 lockedUntilMs = 0;  // wall clock (ms since 1970 UTC, whole seconds) the lockout ends; 0: not locked out
     friend bool operator==(const UserRow&, const UserRow&) = default;
 };
 
@@ -35,7 +37,8 @@ public:
         Roles,        // "Operator, Engineer" (SortRole: the RoleSet bits)
         Password,     // "set" / "" (the hash never leaves the store)
         Certificate,  // the mapped X509 user certificate's thumbprint, "" if none
-        LockedOut,    // "locked out" / "" (SortRole: bool); UserStore::isLockedOut now
+        LockedOut,    // "until 14:05:09" (local time; the date too when not today) / "" (SortRole:
+                      // bool; ToolTipRole: the UTC time); UserStore::lockedOutUntilMs
         ColumnCount
     };
     Q_ENUM(Column)
@@ -52,7 +55,8 @@ public:
     // PBKDF2 iterations for new passwords (default PasswordHash::kDefaultIterations; tests lower it).
     void setPasswordIterations(uint32_t iterations) { m_iterations = iterations; }
 
-    // Each returns false (and lastError()) when nothing was changed or saving failed.
+    // Each returns false (and lastError()) when nothing was changed or saving failed. addUser and
+    // setRoles take assignable Roles only (kAssignableRoles).
     bool addUser(const QString& name, const QString& password, RoleSet roles);  // a new name only
     bool removeUser(int row);
     bool setPassword(int row, const QString& password);
@@ -63,8 +67,13 @@ public:
     void refresh();
     QString userName(int row) const;
 
-    // Every Role's name (Roles.h), in Role order, for the window's check boxes.
-    static QStringList allRoleNames();
+    // The Roles an administrator assigns: all but Anonymous and AuthenticatedUser, which a Session
+    // gets from how it logs in (OPC 10000-3 4.9.2 well-known Roles; UserStore adds
+    // AuthenticatedUser to every password or certificate login).
+    static constexpr RoleSet kAssignableRoles = ~(roleBit(Role::Anonymous) | roleBit(Role::AuthenticatedUser)) &
+                                                ((RoleSet(1) << kRoleCount) - 1);
+    // Those Roles in Role order, for the window's check boxes.
+    static std::vector<Role> assignableRoles();
 
     int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -81,6 +90,8 @@ private:
     uint32_t m_iterations = PasswordHash::kDefaultIterations;
     QString m_error;
     AdminAudit m_audit;
+    // The wall-clock end of each lockout seen, by its monotonic end: the same text every refresh.
+    std::unordered_map<int64_t, qint64> m_lockoutWallMs;
 };
 
 } // namespace ua::serverapp

@@ -3,6 +3,7 @@
 #include <QLineSeries>
 #include <QValueAxis>
 #include <cmath>
+#include <iterator>
 
 namespace ua::app {
 
@@ -48,10 +49,19 @@ LiveChart::LiveChart(const QString& title, const QString& unit, qint64 windowMs,
     rescale(0);
 }
 
+QColor LiveChart::seriesColor(int i) {
+    // Tableau 10, then six more of other hues and lightness.
+    static const QRgb kColours[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7,
+                                    0x9c755f, 0xbab0ac, 0x1f3a93, 0x8cd17d, 0x7b1fa2, 0x00a3a3, 0xd4a6c8, 0x3b3b3b};
+    constexpr int n = int(std::size(kColours));
+    return QColor(kColours[((i % n) + n) % n]);
+}
+
 int LiveChart::addSeries(const QString& name) {
     auto* s = new QLineSeries;
     s->setName(name);
     chart()->addSeries(s);
+    s->setColor(seriesColor(int(m_series.size())));  // after addSeries: the chart's theme colours it there
     s->attachAxis(m_x);
     s->attachAxis(m_y);
     m_series.push_back(s);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QChartView>
+#include <QColor>
 #include <QString>
 #include <vector>
 
@@ -16,8 +17,11 @@ class LiveChart : public QChartView {
     Q_OBJECT
 public:
     LiveChart(const QString& title, const QString& unit, qint64 windowMs, QWidget* parent = nullptr);
-    // A new series (drawn in the order added); returns its index.
+    // A new series (drawn in the order added), in the i-th colour of seriesColor; returns its index.
     int addSeries(const QString& name);
+    // 16 colours that tell apart (Qt's theme repeats after 5, and the Diagnostics page's requests
+    // chart has up to 14 series); they repeat after 16.
+    static QColor seriesColor(int i);
     int seriesCount() const { return int(m_series.size()); }
     // Appends (timeMs, any monotonic ms clock, value) to series i and drops the points older than the window.
     void append(int i, qint64 timeMs, double value);

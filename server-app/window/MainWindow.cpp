@@ -15,6 +15,8 @@
 
 #include "ua/server/runtime/Server.h"
 
+#include <QAction>
+#include <QMenuBar>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -58,6 +60,14 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     addView(new CertificatesPage([this](const UserDatabase& users, QString* error) { return saveUsers(users, error); }),
             tr("Certificates and users"));
     m_tabs->addTab(new LogPage(m_logCapture), tr("Log"));
+
+    // File > Quit (Ctrl+Q), as in any desktop application (issue 27 item 9).
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));  // QKeySequence::Quit is empty on some platforms
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setMenuRole(QAction::QuitRole);
 
     resize(1200, 800);
 }
@@ -118,7 +128,7 @@ void MainWindow::stopServer(std::function<void()> done, const QString& who) {
                        [this, audit, done = std::move(done)] {
                            destroyServer();
                            audit.line(true, tr("stopped the server"), {});
-                           m_serverPage->setStatusText(tr("stopped"));
+                           m_serverPage->setStatusText(tr("Stopped"));
                            statusBar()->showMessage(tr("Stopped"));
                            emit serverStopped();
                            if (done) done();

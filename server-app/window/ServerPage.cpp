@@ -55,6 +55,7 @@ ServerPage::ServerPage(const ServerSettings& settings, const QString& configPath
     labels->addWidget(m_state = new QLabel);
     m_state->setObjectName(QStringLiteral("serverState"));
     labels->addWidget(m_url = new QLabel);
+    m_url->setObjectName(QStringLiteral("serverUrl"));
     m_url->setTextInteractionFlags(Qt::TextSelectableByMouse);
     labels->addWidget(m_counts = new QLabel);
     sl->addLayout(labels, 1);
@@ -97,16 +98,26 @@ ServerPage::ServerPage(const ServerSettings& settings, const QString& configPath
     auto* timer = new QTimer(this);
     connect(timer, &QTimer::timeout, this, &ServerPage::refresh);
     timer->start(250);
-    refresh();
+    setNextUrl(settings);  // and refresh()
 }
 
 bool ServerPage::save(QString* error) {
     const ServerSettings s = m_editor->settings();
     if (!s.save(m_configPath, error)) return false;
     m_editor->setSettings(s);
+    setNextUrl(s);
     m_saveStatus->setText(tr("Saved to %1; it applies when the server is started again.").arg(m_configPath));
     emit settingsSaved(s);
     return true;
+}
+
+void ServerPage::setNextUrl(const ServerSettings& s) {
+    ServerConfig c;
+    c.hostName = s.hostName;
+    c.port = s.port;
+    m_nextUrl = c.endpointUrl();
+    if (s.port == 0) m_nextUrl = m_nextUrl.chopped(1) + tr("<a free port>");
+    refresh();
 }
 
 void ServerPage::setUsers(const UserDatabase& users) {
@@ -137,8 +148,9 @@ void ServerPage::refresh() {
     m_start->setEnabled(!server);
     m_stop->setEnabled(server != nullptr);
     if (!server) {
-        m_state->setText(tr("<b>State:</b> %1").arg(m_status.isEmpty() ? tr("stopped") : m_status));
-        m_url->clear();
+        // Capitalised as the ServerState names are ("Running"); the URL the next start listens on.
+        m_state->setText(tr("<b>State:</b> %1").arg(m_status.isEmpty() ? tr("Stopped") : m_status));
+        m_url->setText(tr("<b>URL:</b> %1 (not listening)").arg(m_nextUrl.toHtmlEscaped()));
         m_counts->clear();
         return;
     }

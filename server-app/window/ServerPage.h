@@ -35,9 +35,11 @@ signals:
 
 private:
     void refresh();
+    void setNextUrl(const ServerSettings& settings);
 
     LiveServer* m_live = nullptr;
     QString m_configPath;
+    QString m_nextUrl;  // where the next start listens (the saved settings): shown while stopped
     QLabel* m_state;
     QLabel* m_url;
     QLabel* m_counts;

@@ -20,6 +20,46 @@
 
 namespace ua::app {
 
+namespace {
+
+// A check box for each assignable Role (UsersModel::kAssignableRoles), checked as in `roles`,
+// two a row; the boxes in Role order.
+std::vector<QCheckBox*> addRoleBoxes(QFormLayout* form, RoleSet roles) {
+    auto* grid = new QGridLayout;
+    std::vector<QCheckBox*> boxes;
+    for (Role r : serverapp::UsersModel::assignableRoles()) {
+        auto* box = new QCheckBox(QString::fromLatin1(roleName(r)));
+        box->setObjectName(QStringLiteral("role") + QString::fromLatin1(roleName(r)));
+        box->setChecked(roles & roleBit(r));
+        grid->addWidget(box, int(boxes.size()) / 2, int(boxes.size()) % 2);
+        boxes.push_back(box);
+    }
+    form->addRow(UsersPanel::tr("Roles"), grid);
+    auto* note = new QLabel(UsersPanel::tr("Anonymous and AuthenticatedUser are not assigned: a Session gets them from how it "
+                                           "logs in."));
+    note->setWordWrap(true);
+    form->addRow(note);
+    return boxes;
+}
+
+RoleSet checkedRoles(const std::vector<QCheckBox*>& boxes) {
+    RoleSet set = kNoRoles;
+    const std::vector<Role> roles = serverapp::UsersModel::assignableRoles();
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+        if (boxes[i]->isChecked()) set |= roleBit(roles[i]);
+    return set;
+}
+
+QDialogButtonBox* addOkCancel(QFormLayout* form, QDialog* dialog) {
+    auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(bb);
+    QObject::connect(bb, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    QObject::connect(bb, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    return bb;
+}
+
+} // namespace
+
 UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&, QString*)> save, QWidget* parent)
     : QWidget(parent) {
     m_model = new serverapp::UsersModel(store, this);
@@ -28,13 +68,16 @@ UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&,
     auto* add = new QPushButton(tr("Add..."));
     auto* remove = new QPushButton(tr("Remove"));
     auto* password = new QPushButton(tr("Set password..."));
+    auto* roles = new QPushButton(tr("Roles..."));
     auto* unlock = new QPushButton(tr("Unlock"));
+    roles->setObjectName(QStringLiteral("editRolesButton"));
+    roles->setToolTip(tr("Change the selected user's Roles (or double-click the user)"));
     add->setObjectName(QStringLiteral("addUserButton"));
     remove->setObjectName(QStringLiteral("removeUserButton"));
     password->setObjectName(QStringLiteral("setPasswordButton"));
     unlock->setObjectName(QStringLiteral("unlockUserButton"));
     auto* buttons = new QHBoxLayout;
-    for (auto* b : {add, remove, password, unlock}) buttons->addWidget(b);
+    for (auto* b : {add, remove, password, roles, unlock}) buttons->addWidget(b);
     buttons->addWidget(m_status = new QLabel, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -43,6 +86,8 @@ UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&,
 
     connect(add, &QPushButton::clicked, this, &UsersPanel::addUser);
     connect(password, &QPushButton::clicked, this, &UsersPanel::setPassword);
+    connect(roles, &QPushButton::clicked, this, &UsersPanel::editRoles);
+    connect(m_view, &QAbstractItemView::doubleClicked, this, &UsersPanel::editRoles);
     connect(remove, &QPushButton::clicked, this, [this] {
         const int row = currentRow();
         const QString name = m_model->userName(row);
@@ -55,7 +100,7 @@ UsersPanel::UsersPanel(UserStore& store, std::function<bool(const UserDatabase&,
     connect(m_model, &QAbstractItemModel::rowsInserted, m_view, [this] { fitColumns(m_view); });
     connect(m_model, &QAbstractItemModel::dataChanged, m_view, [this] { fitColumns(m_view); });
     fitColumns(m_view);
-    enableWithSelection(m_view, {remove, password, unlock});
+    enableWithSelection(m_view, {remove, password, roles, unlock});
     // The lockout column changes with time and failed logins.
     auto* timer = new QTimer(this);
     connect(timer, &QTimer::timeout, m_model, [this] {
@@ -75,6 +120,7 @@ void UsersPanel::report(bool ok, const QString& what) {
 
 void UsersPanel::addUser() {
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("addUserDialog"));
     dialog.setWindowTitle(tr("Add user"));
     auto* form = new QFormLayout(&dialog);
     auto* name = new QLineEdit;
@@ -82,25 +128,27 @@ void UsersPanel::addUser() {
     password->setEchoMode(QLineEdit::Password);
     form->addRow(tr("Name"), name);
     form->addRow(tr("Password"), password);
-    auto* roles = new QGridLayout;
-    std::vector<QCheckBox*> boxes;
-    const QStringList names = serverapp::UsersModel::allRoleNames();
-    for (int r = 0; r < names.size(); ++r) {
-        auto* box = new QCheckBox(names[r]);
-        box->setChecked(Role(r) == Role::Operator);
-        roles->addWidget(box, r / 2, r % 2);
-        boxes.push_back(box);
-    }
-    form->addRow(tr("Roles"), roles);
-    auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    form->addRow(bb);
-    connect(bb, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(bb, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    const std::vector<QCheckBox*> boxes = addRoleBoxes(form, roleBit(Role::Operator));
+    addOkCancel(form, &dialog);
     if (dialog.exec() != QDialog::Accepted) return;
-    RoleSet set = kNoRoles;
-    for (std::size_t r = 0; r < boxes.size(); ++r)
-        if (boxes[r]->isChecked()) set |= roleBit(Role(r));
-    report(m_model->addUser(name->text(), password->text(), set), tr("Added %1.").arg(name->text()));
+    report(m_model->addUser(name->text(), password->text(), checkedRoles(boxes)), tr("Added %1.").arg(name->text()));
+}
+
+void UsersPanel::editRoles() {
+    const int row = currentRow();
+    if (row < 0) return;
+    const QString name = m_model->userName(row);
+    const RoleSet current = RoleSet(m_model->index(row, serverapp::UsersModel::Roles).data(serverapp::SortRole).toULongLong());
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("editRolesDialog"));
+    dialog.setWindowTitle(tr("Roles of %1").arg(name));
+    auto* form = new QFormLayout(&dialog);
+    const std::vector<QCheckBox*> boxes = addRoleBoxes(form, current);
+    addOkCancel(form, &dialog);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const RoleSet chosen = checkedRoles(boxes);
+    if (chosen == (current & serverapp::UsersModel::kAssignableRoles)) return;
+    report(m_model->setRoles(row, chosen), tr("Roles of %1 set.").arg(name));
 }
 
 void UsersPanel::setPassword() {

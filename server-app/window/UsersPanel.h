@@ -1,5 +1,6 @@
 // The users part of the Certificates page: the Server's users (UsersModel) with Add, Remove,
-// Set password and Unlock. Changes are published to the running server at once
+// Set password, Roles (also a double-click on the user: the assignable Roles as check boxes) and
+// Unlock. Changes are published to the running server at once
 // (UserStore::replace) and saved in the configuration file's "users" object.
 #pragma once
 
@@ -30,6 +31,7 @@ private:
     void report(bool ok, const QString& what);
     void addUser();
     void setPassword();
+    void editRoles();
 
     serverapp::UsersModel* m_model;
     QTableView* m_view;

@@ -109,8 +109,18 @@ void TestAdminModels::users() {
     store.authenticate("bob", "wrong", Server::monotonicMs());
     model.refresh();
     QCOMPARE(changed.count(), 1);
-    QCOMPARE(model.index(1, UsersModel::LockedOut).data().toString(), QStringLiteral("locked out"));
+    // Says until when: lockoutSeconds (300) from now, local time, to the second.
+    const QDateTime expected = QDateTime::currentDateTime().addSecs(300);
+    const QString until = model.index(1, UsersModel::LockedOut).data().toString();
+    QVERIFY2(until.startsWith(QStringLiteral("until ")), qPrintable(until));
+    const QTime shown = QTime::fromString(until.section(QLatin1Char(' '), -1), QStringLiteral("HH:mm:ss"));
+    QVERIFY2(shown.isValid(), qPrintable(until));
+    QVERIFY2(std::abs(shown.secsTo(expected.time())) <= 2, qPrintable(until));
+    QVERIFY(model.index(1, UsersModel::LockedOut).data(Qt::ToolTipRole).toString().contains(QStringLiteral("UTC")));
     QCOMPARE(model.index(1, UsersModel::LockedOut).data(SortRole).toBool(), true);
+    model.refresh();  // the same text: no change
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(model.index(1, UsersModel::LockedOut).data().toString(), until);
     QVERIFY(model.unlock(1));
     QCOMPARE(model.index(1, UsersModel::LockedOut).data(SortRole).toBool(), false);
 
@@ -120,7 +130,14 @@ void TestAdminModels::users() {
     QVERIFY(!model.removeUser(5));
     QVERIFY(reread.load(file));
     QCOMPARE(reread.snapshot()->users.size(), 1u);
-    QCOMPARE(UsersModel::allRoleNames().size(), kRoleCount);
+    // Anonymous and AuthenticatedUser come from how a Session logs in: not assignable.
+    QCOMPARE(UsersModel::assignableRoles(), (std::vector<Role>{Role::Observer, Role::Operator, Role::Engineer, Role::Supervisor,
+                                                               Role::ConfigureAdmin, Role::SecurityAdmin}));
+    QVERIFY(!model.setRoles(0, roleBit(Role::Observer) | roleBit(Role::AuthenticatedUser)));
+    QVERIFY(model.lastError().contains(QStringLiteral("AuthenticatedUser")));
+    QVERIFY(!model.addUser("eve", "pw", roleBit(Role::Anonymous)));
+    QVERIFY(!store.snapshot()->find("eve"));
+    QCOMPARE(store.snapshot()->find("bob")->roles, roleBit(Role::Observer) | roleBit(Role::Engineer));
 
     // A failing save reports it and keeps the change published.
     model.setSaveFunction([](const UserStore&, QString* error) {

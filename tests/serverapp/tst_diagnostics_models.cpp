@@ -29,6 +29,7 @@ private slots:
     void subscriptionsRate();
     void summaryValues();
     void historyRatesAndRing();
+    void historyRatesAreSmoothedOverTheWindow();
     void pollerAsksOnceAtATime();
     void thousandSessionsUpdateCost();
     void fiveThousandSessionsShareTheSnapshot();
@@ -250,6 +251,33 @@ void TestDiagnosticsModels::historyRatesAndRing() {
 
     history.clear();
     QCOMPARE(history.size(), 0);
+}
+
+// 4 snapshots a second, a request in every other one (20 requests/s): over the 1 s window each
+// point is 20/s; from successive snapshots alone (window 0) the comb 0, 40, 0, 40 of issue 27 item 9.
+void TestDiagnosticsModels::historyRatesAreSmoothedOverTheWindow() {
+    for (const int window : {1000, 0}) {
+        DiagnosticsHistory history(100);
+        history.setRateWindowMs(window);
+        uint32_t reads = 0;
+        const ProcessUsage u{0, 0, 0};
+        for (int i = 0; i <= 20; ++i) {
+            if (i % 2) reads += 10;
+            auto s = makeSnapshot(1000 + 250 * i);
+            s->services[std::size_t(ServiceKind::Read)] = {reads, 0};
+            history.append(*s, u);
+        }
+        QCOMPARE(history.size(), 20);
+        for (int p = 4; p < history.size(); ++p) {  // from the first point with a whole window behind it
+            const double rate = history.value(DiagnosticsHistory::RequestsPerSecond, p);
+            if (window == 1000) {
+                QCOMPARE(rate, 20.0);
+                QCOMPARE(history.serviceRate(ServiceKind::Read, p), 20.0);
+            } else {
+                QCOMPARE(rate, p % 2 ? 0.0 : 40.0);  // point p is snapshot p + 1
+            }
+        }
+    }
 }
 
 void TestDiagnosticsModels::pollerAsksOnceAtATime() {

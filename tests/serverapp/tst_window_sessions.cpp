@@ -3,17 +3,31 @@
 // objectName) and disappear when they close; "Close session" in the Sessions view's context menu
 // closes a Session through Server::closeSession after a confirmation, and names the client's address
 // (two Sessions of one name told apart); Stop asks first while clients are connected; the buttons
-// of the certificate lists and users are disabled with nothing selected (issue 27 item 8).
+// of the certificate lists and users are disabled with nothing selected (issue 27 item 8). Issue 27
+// items 9 and 10: "Stopped" with the URL of the next start, File > Quit (Ctrl+Q), a user's Roles
+// edited after Add without Anonymous and AuthenticatedUser, the chart's series in distinct
+// colours, NodeClass icons and a Value written from the Address space page.
 #include "../client/ClientTestUtil.h"
+#include "AddressSpacePage.h"
+#include "LiveChart.h"
 #include "MainWindow.h"
 #include "SessionsPage.h"
+#include "models/AddressSpaceModel.h"
 #include "models/LogModel.h"
 #include "models/SessionsModel.h"
+#include "models/UsersModel.h"
 
 #include "ua/server/runtime/Server.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QElapsedTimer>
+#include <QLineSeries>
+#include <QMenuBar>
+#include <QSet>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -23,6 +37,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QTimer>
 #include <QtTest>
 #include "TestMain.h"
@@ -43,6 +58,10 @@ private slots:
     void twinSessionsAreToldApart();
     void rowButtonsNeedASelection();
     void unlockIsAnAuditLine();
+    void quitFromTheFileMenu();
+    void rolesAreEditedAfterAdd();
+    void requestSeriesHaveDistinctColours();
+    void addressSpaceIconsAndWrite();
 
 private:
     // The messages of the Log page's "ua.audit" rows (issue 27 item 7).
@@ -55,6 +74,8 @@ private:
     // Opens the Sessions view's context menu on row and returns the "Close session" action's text;
     // triggers it when trigger is set.
     QString closeSessionAction(QTableView* view, int row, bool trigger);
+    // Runs act on the next modal QDialog of that objectName once it is the active modal widget.
+    void onModalDialog(const QString& objectName, std::function<void(QDialog*)> act);
     // A connected Client with its Session named name (nullptr on failure).
     std::unique_ptr<Client> connect(const QString& name);
     static QStringList column(QTableView* view, int column);
@@ -118,6 +139,20 @@ void TestWindowSessions::answerConfirmation(bool confirm, QString* text) {
         QCOMPARE(box->defaultButton(), cancel);  // Return would keep things as they are
         QTest::mouseClick(box->findChild<QPushButton*>(confirm ? QStringLiteral("confirmButton") : QStringLiteral("cancelButton")),
                           Qt::LeftButton);
+    });
+}
+
+void TestWindowSessions::onModalDialog(const QString& objectName, std::function<void(QDialog*)> act) {
+    auto* poll = new QTimer(m_window.get());
+    poll->start(20);
+    QElapsedTimer waited;
+    waited.start();
+    QObject::connect(poll, &QTimer::timeout, this, [poll, objectName, act, waited] {
+        if (waited.hasExpired(10000)) return poll->deleteLater();
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!dialog || dialog->objectName() != objectName) return;
+        poll->deleteLater();
+        act(dialog);
     });
 }
 
@@ -310,6 +345,12 @@ void TestWindowSessions::stopAndStartFromServerPage() {
     QVERIFY(!m_window->server());
     QCOMPARE(view->model()->rowCount(), 0);
     QVERIFY(start->isEnabled() && !stop->isEnabled());
+    // Stopped: capitalised like "Running", and the URL of the next start stays in sight.
+    QVERIFY2(state->text().endsWith(QStringLiteral("Stopped")), qPrintable(state->text()));
+    auto* url = m_window->findChild<QLabel*>(QStringLiteral("serverUrl"));
+    QVERIFY(url);
+    QVERIFY2(url->text().contains(QStringLiteral("opc.tcp://127.0.0.1:")) && url->text().endsWith(QStringLiteral("(not listening)")),
+             qPrintable(url->text()));
     QVERIFY(auditLogHas("^administrator \\S+: stopping the server: ServerState Shutdown for 1 s, then its 1 Session\\(s\\) "
                         "are closed$"));
     QVERIFY(auditLogHas("^administrator \\S+: stopped the server$"));
@@ -371,7 +412,7 @@ void TestWindowSessions::twinSessionsAreToldApart() {
 // Reject, Trust, Delete, Remove, Set password and Unlock act on the selected row: disabled without one.
 void TestWindowSessions::rowButtonsNeedASelection() {
     const QStringList names{"trustedView_reject", "trustedView_delete", "rejectedView_trust", "rejectedView_delete",
-                            "removeUserButton", "setPasswordButton", "unlockUserButton"};
+                            "removeUserButton", "setPasswordButton", "editRolesButton", "unlockUserButton"};
     for (const QString& name : names) {
         auto* b = m_window->findChild<QPushButton*>(name);
         QVERIFY2(b, qPrintable(name));
@@ -381,11 +422,11 @@ void TestWindowSessions::rowButtonsNeedASelection() {
     QVERIFY(users);
     QVERIFY(users->model()->rowCount() > 0);  // operator1
     users->selectRow(0);
-    for (const char* name : {"removeUserButton", "setPasswordButton", "unlockUserButton"})
+    for (const char* name : {"removeUserButton", "setPasswordButton", "editRolesButton", "unlockUserButton"})
         QVERIFY2(m_window->findChild<QPushButton*>(QLatin1String(name))->isEnabled(), name);
     QVERIFY(!m_window->findChild<QPushButton*>(QStringLiteral("trustedView_delete"))->isEnabled());  // another list
     users->clearSelection();
-    for (const char* name : {"removeUserButton", "setPasswordButton", "unlockUserButton"})
+    for (const char* name : {"removeUserButton", "setPasswordButton", "editRolesButton", "unlockUserButton"})
         QVERIFY2(!m_window->findChild<QPushButton*>(QLatin1String(name))->isEnabled(), name);
 }
 
@@ -400,6 +441,111 @@ void TestWindowSessions::unlockIsAnAuditLine() {
     unlock->click();
     QVERIFY(auditLogHas("^administrator \\S+: unlocked user 'operator1' \\(was not locked out; its failed logins are "
                         "forgotten\\)$"));
+}
+
+// File > Quit, and its Ctrl+Q, close the window.
+void TestWindowSessions::quitFromTheFileMenu() {
+    auto* quit = m_window->findChild<QAction*>(QStringLiteral("quitAction"));
+    QVERIFY(quit);
+    QCOMPARE(quit->shortcut(), QKeySequence(QStringLiteral("Ctrl+Q")));
+    QVERIFY(m_window->menuBar()->actions().first()->menu()->actions().contains(quit));
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Q, Qt::ControlModifier);
+    QTRY_VERIFY(!m_window->isVisible());
+}
+
+// Add asks for the assignable Roles only; Roles... (or a double-click) edits them afterwards.
+void TestWindowSessions::rolesAreEditedAfterAdd() {
+    m_window->pages()->setCurrentWidget(m_window->findChild<QWidget*>(QStringLiteral("certificatesPage")));
+    auto* users = m_window->findChild<QTableView*>(QStringLiteral("usersView"));
+    auto* roles = m_window->findChild<QPushButton*>(QStringLiteral("editRolesButton"));
+    QVERIFY(users && roles);
+    QStringList offered;
+    bool sawDialog = false;
+    onModalDialog(QStringLiteral("editRolesDialog"), [&](QDialog* d) {
+        sawDialog = true;
+        for (QCheckBox* b : d->findChildren<QCheckBox*>()) offered << b->text();
+        QVERIFY(d->findChild<QCheckBox*>(QStringLiteral("roleOperator"))->isChecked());  // operator1's Role
+        d->findChild<QCheckBox*>(QStringLiteral("roleOperator"))->setChecked(false);
+        d->findChild<QCheckBox*>(QStringLiteral("roleEngineer"))->setChecked(true);
+        d->findChild<QCheckBox*>(QStringLiteral("roleObserver"))->setChecked(true);
+        QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    users->selectRow(0);
+    roles->click();
+    QVERIFY(sawDialog);
+    QCOMPARE(offered, (QStringList{"Observer", "Operator", "Engineer", "Supervisor", "ConfigureAdmin", "SecurityAdmin"}));
+    QTRY_COMPARE(m_window->server()->userStore().snapshot()->find("operator1")->roles,
+                 roleBit(Role::Observer) | roleBit(Role::Engineer));
+    QCOMPARE(users->model()->index(0, serverapp::UsersModel::Roles).data().toString(), QStringLiteral("Observer, Engineer"));
+    QVERIFY(auditLogHas("^administrator \\S+: set the Roles of user 'operator1' to Observer, Engineer$"));
+    // And saved in the configuration file.
+    app::ServerSettings saved;
+    QVERIFY(saved.load(m_dir->filePath(QStringLiteral("ua-server.json"))));
+    QCOMPARE(saved.users.find("operator1")->roles, roleBit(Role::Observer) | roleBit(Role::Engineer));
+}
+
+// Up to 14 request series on the Diagnostics page: each in a colour of its own.
+void TestWindowSessions::requestSeriesHaveDistinctColours() {
+    app::LiveChart chart(QStringLiteral("Requests"), QStringLiteral("requests/s"), 60000);
+    QSet<QRgb> colours;
+    for (int i = 0; i < 14; ++i) {
+        chart.addSeries(QStringLiteral("series %1").arg(i));
+        colours.insert(chart.series(i)->color().rgb());
+    }
+    QCOMPARE(colours.size(), 14);
+}
+
+// The Address space page: NodeClass icons, and a Value written in the tree's editor as the
+// administrator (read back by our Client), a refused one with its reason below the tree.
+void TestWindowSessions::addressSpaceIconsAndWrite() {
+    auto* page = m_window->findChild<app::AddressSpacePage*>(QStringLiteral("addressSpacePage"));
+    QVERIFY(page);
+    m_window->pages()->setCurrentWidget(page);
+    QVERIFY(page->expandPath({QStringLiteral("Objects"), QStringLiteral("Demo"), QStringLiteral("Scalars")}));
+    QAbstractItemModel* model = page->view()->model();
+    auto find = [&](const QModelIndex& parent, const QString& name) {
+        for (int r = 0; r < model->rowCount(parent); ++r)
+            if (model->index(r, 0, parent).data().toString() == name) return model->index(r, 0, parent);
+        return QModelIndex();
+    };
+    const QModelIndex objects = find({}, QStringLiteral("Objects"));
+    const QModelIndex scalars = find(find(objects, QStringLiteral("Demo")), QStringLiteral("Scalars"));
+    const QModelIndex int32 = find(scalars, QStringLiteral("Int32"));
+    QVERIFY(int32.isValid());
+    const QIcon objectIcon = qvariant_cast<QIcon>(objects.data(Qt::DecorationRole));
+    const QIcon variableIcon = qvariant_cast<QIcon>(int32.data(Qt::DecorationRole));
+    QVERIFY(!objectIcon.isNull() && !variableIcon.isNull());
+    QVERIFY(objectIcon.pixmap(16).toImage() != variableIcon.pixmap(16).toImage());
+
+    // Double-click the Value, type, Return: written.
+    const QModelIndex value = int32.siblingAtColumn(serverapp::AddressSpaceModel::Value);
+    QVERIFY(model->flags(value) & Qt::ItemIsEditable);
+    page->view()->scrollTo(value);
+    page->view()->setCurrentIndex(value);
+    page->view()->edit(value);
+    auto* editor = page->view()->findChild<QLineEdit*>();
+    QVERIFY(editor);
+    editor->selectAll();
+    QTest::keyClicks(editor, QStringLiteral("-77"));
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(value.data().toString(), QStringLiteral("-77"));
+    QVERIFY2(page->writeStatus()->text().startsWith(QStringLiteral("Wrote -77")), qPrintable(page->writeStatus()->text()));
+    QVERIFY(auditLogHas("^administrator \\S+: wrote -77 to the Value of 'Int32' \\(ns=\\d+;s=Demo\\.Scalars\\.Int32\\)$"));
+    auto client = connect(QStringLiteral("reads-what-the-admin-wrote"));
+    QVERIFY(client);
+    test::Awaited<ServiceResult<ReadResponse>> read;
+    client->readValues({NodeId(uint16_t(m_window->server()->addressSpace().snapshot()->namespaceIndex("urn:ua-workbench:demo")),
+                               String("Demo.Scalars.Int32"))},
+                       this, read.callback());
+    QVERIFY(read.wait());
+    QCOMPARE(read->response.results[0].value, Variant(int32_t(-77)));
+
+    // Out of range for Int32: not written, the reason below the tree.
+    QVERIFY(!model->setData(value, QStringLiteral("99999999999")));
+    QVERIFY2(page->writeStatus()->text().contains(QStringLiteral("out of range")), qPrintable(page->writeStatus()->text()));
+    QCOMPARE(value.data().toString(), QStringLiteral("-77"));
 }
 
 UA_TEST_MAIN(TestWindowSessions)

@@ -281,9 +281,13 @@ UserStore::Login UserStore::authenticate(std::string_view userName, std::string_
 }
 
 bool UserStore::isLockedOut(std::string_view userName, int64_t nowMs) const {
+    return lockedOutUntilMs(userName, nowMs) != 0;
+}
+
+int64_t UserStore::lockedOutUntilMs(std::string_view userName, int64_t nowMs) const {
     std::lock_guard lock(m_attemptsMutex);
     auto it = m_attempts.find(std::string(userName));
-    return it != m_attempts.end() && it->second.lockedUntilMs > nowMs;
+    return it != m_attempts.end() && it->second.lockedUntilMs > nowMs ? it->second.lockedUntilMs : 0;
 }
 
 void UserStore::unlock(std::string_view userName) {

@@ -118,6 +118,9 @@ public:
     Login authenticate(std::string_view userName, std::string_view password, int64_t nowMs);
     // True while userName is locked out.
     bool isLockedOut(std::string_view userName, int64_t nowMs) const;
+    // When userName's lockout ends (the monotonic clock of authenticate's nowMs, ms), 0 when it is
+    // not locked out at nowMs.
+    int64_t lockedOutUntilMs(std::string_view userName, int64_t nowMs) const;
     // Ends a lockout and clears the failure count (an administrator's unlock).
     void unlock(std::string_view userName);
 
