@@ -113,6 +113,7 @@ private:
     QString m_pkiDir;
     ConnectionSettings m_settings;
     TrustPrompt m_trustPrompt;
+    qint64 m_promptMs = 0;  // spent in the trust prompt since the connect began (not the connect's time)
     uint32_t m_connectTimeoutMs = 10'000;
     uint32_t m_requestTimeoutMs = 10'000;
     std::unique_ptr<Client> m_client;

@@ -255,13 +255,22 @@ QString MainWindow::passwordKey(const ConnectionSettings& s) const {
     return s.endpointUrl + QLatin1Char('\n') + s.userName;
 }
 
+QString MainWindow::askPassword(const QString& title, const QString& label, bool* ok) {
+    QInputDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("passwordDialog"));
+    dialog.setWindowTitle(title);
+    dialog.setLabelText(label);
+    dialog.setTextEchoMode(QLineEdit::Password);
+    *ok = dialog.exec() == QDialog::Accepted;
+    return *ok ? dialog.textValue() : QString();
+}
+
 void MainWindow::connectTo(ConnectionSettings settings) {
     if (settings.identityKind == UserIdentity::Kind::UserName && settings.password.isEmpty()) {
         settings.password = m_passwords.value(passwordKey(settings));
         if (settings.password.isEmpty()) {
             bool ok = false;
-            settings.password = QInputDialog::getText(this, tr("Password"), tr("Password of %1 on %2:").arg(settings.userName, settings.endpointUrl),
-                                                      QLineEdit::Password, {}, &ok);
+            settings.password = askPassword(tr("Password"), tr("Password of %1 on %2:").arg(settings.userName, settings.endpointUrl), &ok);
             if (!ok) return;
         }
     }
@@ -346,7 +355,25 @@ void MainWindow::connectFinished(StatusCode status) {
         m_events->connected();
         statusBar()->showMessage(tr("Session active"), 3000);
     } else {
-        m_passwords.remove(passwordKey(m_pending));  // a wrong password is asked again
+        m_passwords.remove(passwordKey(m_pending));  // a wrong password is not tried again
+        // The server refused the user: ask for the password again at once and retry, as UaExpert
+        // does (issue 27 item 4); Cancel leaves the failure on screen.
+        const uint32_t kind = status.code & 0xFFFF0000u;
+        if (m_pending.identityKind == UserIdentity::Kind::UserName &&
+            (kind == status::BadUserAccessDenied.code || kind == status::BadIdentityTokenRejected.code)) {
+            bool ok = false;
+            const QString password =
+                askPassword(tr("Password refused"),
+                            tr("%1 refused the password of %2 (%3). Password:")
+                                .arg(m_pending.endpointUrl, m_pending.userName, app::statusName(status)),
+                            &ok);
+            if (ok) {
+                ConnectionSettings again = m_pending;
+                again.password = password;
+                connectTo(again);
+                return;
+            }
+        }
         // A sentence beside the status code (issue 27 item 4), kept in the state label until the
         // next connect. Bad_ConnectionRejected is both "unknown host" and "nothing listens" (the
         // specification has no code for an unknown host): a host lookup tells them apart.

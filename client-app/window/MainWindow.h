@@ -107,6 +107,9 @@ private:
     QToolButton* m_recentButton = nullptr;
     QLabel* m_stateLabel = nullptr;
     QLabel* m_operationLabel = nullptr;
+    // A modal password question (objectName "passwordDialog"); *ok false on Cancel.
+    QString askPassword(const QString& title, const QString& label, bool* ok);
+
     QHash<QString, QString> m_passwords;  // this run only: url + user -> password
     ConnectionSettings m_pending;         // the connectTo() in progress
     QString m_connectFailure;             // why the last connect failed, in a sentence (shown while Disconnected)

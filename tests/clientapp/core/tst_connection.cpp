@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QElapsedTimer>
 #include <QtTest>
 #include "MetaTypes.h"
 #include "TestMain.h"
@@ -40,6 +41,7 @@ private slots:
     void trustPermanentlyAsksOnce();
     void cancelOperationsDropsPendingCallback();
     void destroyedWhileTheTrustQuestionWaits();
+    void connectTimeLeavesOutTheTrustDialog();
     void connectToReplacesTheClient();
     void sameServer();
     void serviceLogModel();
@@ -181,6 +183,27 @@ void TestConnection::userNameAndRefusedPassword() {
     QCOMPARE(c.log()->records().back().service, QStringLiteral("CreateSession"));
     QCOMPARE(c.log()->records().back().status, status::BadUserAccessDenied);
     QVERIFY(c.state() != ClientState::Connected);
+}
+
+// The minutes a user spends in the trust dialog are not the connect's time (issue 27 item 4): the
+// logged Connect is at least the prompt's 1.5 s shorter than the whole connect took, and says so.
+void TestConnection::connectTimeLeavesOutTheTrustDialog() {
+    Connection c(freshPki());
+    c.setTrustPrompt([](const Certificate&, StatusCode) {
+        QTest::qWait(1500);  // the user reads the certificate
+        return TrustDecision::AcceptOnce;
+    });
+    QElapsedTimer whole;
+    whole.start();
+    QCOMPARE(connectAndWait(c, settings(QString::fromLatin1(kSecurityPolicyBasic256Sha256), MessageSecurityMode::SignAndEncrypt)),
+             status::Good);
+    const qint64 wholeMs = whole.elapsed();
+    const ServiceLogRecord* connect = nullptr;
+    for (const ServiceLogRecord& r : c.log()->records())
+        if (r.service == QLatin1String("Connect")) connect = &r;
+    QVERIFY(connect);
+    QVERIFY2(connect->elapsedMs + 1500 <= wholeMs, qPrintable(QStringLiteral("%1 of %2 ms").arg(connect->elapsedMs).arg(wholeMs)));
+    QVERIFY2(connect->detail.contains(QStringLiteral("in the trust dialog")), qPrintable(connect->detail));
 }
 
 void TestConnection::certificateUser() {

@@ -2,15 +2,21 @@
 // (typed with QTest keys: no opc.tcp:// scheme) with the reason under the field and Connect disabled;
 // a failed connect shows its status with a sentence beside it (a closed port: nothing listens), and
 // Cancel of a hanging connect says "cancelled" instead of "Connect failed: Bad_Disconnect". The log
-// writes "Bad_ConnectionRejected" as the status bar does, in a column wide enough (item 6).
+// writes "Bad_ConnectionRejected" as the status bar does, in a column wide enough (item 6). A wrong
+// password is asked again at once.
 #include "core/Connection.h"
 #include "core/ConnectionSettings.h"
 #include "core/ServiceLog.h"
 #include "window/ConnectDialog.h"
 #include "window/MainWindow.h"
 
+#include "ua/secure/SecurityPolicy.h"
+#include "ua/server/runtime/Server.h"
+
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -34,6 +40,7 @@ private slots:
     void urlWithoutSchemeIsRefusedInTheDialog();
     void closedPortIsExplained();
     void cancelSaysCancelled();
+    void wrongPasswordIsAskedAgain();
 
 private:
     QLabel* stateLabel() const { return m_window->findChild<QLabel*>(QStringLiteral("connectionState")); }
@@ -148,6 +155,52 @@ void TestConnectDialog::cancelSaysCancelled() {
     QTRY_COMPARE_WITH_TIMEOUT(stateLabel()->text(), QStringLiteral("Connect cancelled."), 2000);
     QTest::qWait(200);  // nothing overwrites it afterwards
     QCOMPARE(stateLabel()->text(), QStringLiteral("Connect cancelled."));
+}
+
+// A wrong password: the window asks again at once (naming the server, the user and the status) and
+// connects with the new one; the trust question for the server's certificate is answered on the
+// way. Against our server in-process with a user alice.
+void TestConnectDialog::wrongPasswordIsAskedAgain() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.listenAddress = QHostAddress::LocalHost;
+    cfg.ioThreads = 1;
+    cfg.demoNamespace = false;
+    cfg.benchmarkVariables = 0;
+    cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
+    cfg.security.trustAllClients = true;
+    cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
+    Server server(cfg);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+
+    QStringList asked;  // the password questions' labels
+    QTimer answerer;
+    connect(&answerer, &QTimer::timeout, this, [&] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (!modal) return;
+        if (modal->objectName() == QLatin1String("trustDialog")) {
+            QTest::mouseClick(modal->findChild<QPushButton*>(QStringLiteral("acceptOnce")), Qt::LeftButton);
+        } else if (auto* d = qobject_cast<QInputDialog*>(modal); d && d->objectName() == QLatin1String("passwordDialog")) {
+            asked << d->labelText();
+            d->setTextValue(asked.size() == 1 ? QStringLiteral("alice-pw") : QStringLiteral("still wrong"));
+            d->accept();
+        }
+    });
+    answerer.start(50);
+    ConnectionSettings s;
+    s.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(server.port());
+    s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyBasic256Sha256);
+    s.securityMode = MessageSecurityMode::SignAndEncrypt;
+    s.identityKind = UserIdentity::Kind::UserName;
+    s.userName = QStringLiteral("alice");
+    s.password = QStringLiteral("wrong");
+    m_window->connectTo(s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->connection()->state(), ClientState::Connected, 20000);
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked[0].contains(QStringLiteral("alice")) && asked[0].contains(QStringLiteral("Bad_UserAccessDenied")),
+             qPrintable(asked[0]));
+    QCOMPARE(m_window->connection()->settings().password, QStringLiteral("alice-pw"));
 }
 
 UA_TEST_MAIN(TestConnectDialog)
