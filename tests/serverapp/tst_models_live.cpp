@@ -126,7 +126,12 @@ void TestModelsLive::ourClients() {
     QCOMPARE(space.findFetched(a.sessionId()).parent(), summaryFolder);
     const QModelIndex diagnosticsOfA = expand(space, space.findFetched(a.sessionId()), "SessionDiagnostics");
     QVERIFY(diagnosticsOfA.isValid());
-    QCOMPARE(diagnosticsOfA.siblingAtColumn(AddressSpaceModel::Value).data().toString(),
+    // The SessionDiagnosticsDataType field by field (app-common/ValueText.h), this Session's.
+    const QString diagnosticsText = diagnosticsOfA.siblingAtColumn(AddressSpaceModel::Value).data().toString();
+    QVERIFY2(diagnosticsText.startsWith(QStringLiteral("{SessionId: \"%1\", SessionName: \"models-a\"")
+                                            .arg(QString::fromStdString(a.sessionId().toString()))),
+             qPrintable(diagnosticsText));
+    QCOMPARE(diagnosticsOfA.siblingAtColumn(AddressSpaceModel::DataType).data().toString(),
              QStringLiteral("SessionDiagnosticsDataType"));
     const uint64_t cumulated = w.summary.value(SummaryModel::CumulatedSessionCount);
     QVERIFY(cumulated >= 2);
