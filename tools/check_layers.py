@@ -15,7 +15,8 @@ its .cpp of the same name in the same folder, and an XImpl.h (the private part o
 X::Impl) with X; a file of a `generated/` folder belongs to its parent folder
 (addressspace/generated/Ns0Tables.cpp is one unit with addressspace/Ns0Tables.h). Reports:
   - every include cycle between units (Tarjan's strongly connected components);
-  - every include of a later layer, or of another layer of the same rank (client and server);
+  - every include of a later layer, of another layer of the same rank (client/channel and
+    client/session), or of the other side, whatever its rank (the client and the server);
   - every include of a file at the root of a folder the includer sits below (a subfolder never
     includes its parent folder's files: services/ does not include server/Server.h). ua/ itself
     holds only Version.h, the library's version (types layer), which anyone may include;
@@ -29,22 +30,32 @@ import re
 import sys
 import tempfile
 
-# The layers in order: (name, rank, folders relative to ua/). A unit may include units of its own
-# layer and of layers of a lower rank. client and server/addressspace share a rank: the client sits
-# beside the server and uses neither it nor its folders. Files at the root of server/ count as
-# runtime (the server's configuration headers).
+# The layers in order: (name, rank, folders relative to ua/, side). A unit may include units of its
+# own layer and of layers of a lower rank. Two layers of the same rank use none of each other. The
+# side ("client", "server", or None for the layers both build on) keeps the client and the server
+# apart: a unit of one side includes nothing of the other, whatever the ranks. Files at the root of
+# server/ count as runtime (the server's configuration headers); files at the root of client/ (the
+# public Client) are the client's top layer.
 LAYERS = [
-    ("types", 0, ["types", "sanitize", ""]),  # "": ua/Version.h
-    ("encoding", 1, ["encoding"]),
-    ("transport+pki", 2, ["transport", "pki"]),
-    ("secure", 3, ["secure"]),
-    ("client", 4, ["client"]),
-    ("server/addressspace+users", 4, ["server/addressspace", "server/users"]),
-    ("server/common", 5, ["server/common"]),
-    ("server/services", 6, ["server/services"]),
-    ("server/subscriptions+events", 7, ["server/subscriptions", "server/events"]),
-    ("server/diagnostics", 8, ["server/diagnostics"]),
-    ("server/runtime", 9, ["server/runtime", "server"]),
+    ("types", 0, ["types", "sanitize", ""], None),  # "": ua/Version.h
+    ("encoding", 1, ["encoding"], None),
+    ("transport+pki", 2, ["transport", "pki"], None),
+    ("secure", 3, ["secure"], None),
+    ("client/common", 4, ["client/common"], "client"),
+    ("client/channel", 5, ["client/channel"], "client"),
+    ("client/session", 5, ["client/session"], "client"),
+    ("client/browse", 5, ["client/browse"], "client"),
+    ("client/discovery", 6, ["client/discovery"], "client"),
+    ("client/calls", 6, ["client/calls"], "client"),
+    ("client/core", 7, ["client/core"], "client"),
+    ("client/subscriptions", 8, ["client/subscriptions"], "client"),
+    ("client", 9, ["client"], "client"),
+    ("server/addressspace+users", 4, ["server/addressspace", "server/users"], "server"),
+    ("server/common", 5, ["server/common"], "server"),
+    ("server/services", 6, ["server/services"], "server"),
+    ("server/subscriptions+events", 7, ["server/subscriptions", "server/events"], "server"),
+    ("server/diagnostics", 8, ["server/diagnostics"], "server"),
+    ("server/runtime", 9, ["server/runtime", "server"], "server"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(ua/[^"]+)"')
@@ -68,14 +79,23 @@ def unit_of(path):
 
 
 def layer_of(path):
-    """(name, rank) of the layer of a file, or None. The longest matching folder wins."""
+    """(name, rank, side) of the layer of a file, or None. The longest matching folder wins."""
     folder = folder_of(path)
     best = None
-    for name, rank, folders in LAYERS:
+    for name, rank, folders, side in LAYERS:
         for f in folders:
             if folder == f and (best is None or len(f) > best[0]):
-                best = (len(f), name, rank)
-    return (best[1], best[2]) if best else None
+                best = (len(f), name, rank, side)
+    return best[1:] if best else None
+
+
+def may_include(src_layer, dst_layer):
+    """Whether a unit of src_layer may include one of dst_layer (both not None)."""
+    if src_layer == dst_layer:
+        return True
+    if src_layer[2] and dst_layer[2] and src_layer[2] != dst_layer[2]:
+        return False  # the client and the server use none of each other
+    return dst_layer[1] < src_layer[1]
 
 
 def read_includes(root):
@@ -177,7 +197,7 @@ def check(root, out=sys.stdout, known=None):
                 graph[src_unit].add(dst_unit)
                 edges.setdefault((src_unit, dst_unit), f"{f}:{no} includes {inc}")
             dst_layer = layer_of(dst)
-            if src_layer and dst_layer and src_layer != dst_layer and dst_layer[1] >= src_layer[1]:
+            if src_layer and dst_layer and not may_include(src_layer, dst_layer):
                 problems += report(f"{f}: includes {inc} (layer {src_layer[0]} -> layer {dst_layer[0]})")
             src_folder, dst_folder = folder_of(src), folder_of(dst)
             if dst_folder and dst_folder != src_folder and src_folder.startswith(dst_folder + "/"):
@@ -199,6 +219,17 @@ def self_test():
         ("a cycle of two units", {"types/A.h": ["types/B.h"], "types/B.h": [], "types/B.cpp": ["types/A.h"]}, 1),
         ("a lower layer including a higher one", {"types/A.h": ["encoding/B.h"], "encoding/B.h": []}, 1),
         ("client including the server", {"client/C.h": ["server/addressspace/N.h"], "server/addressspace/N.h": []}, 1),
+        ("a client folder including a server folder of a lower rank",
+         {"client/core/C.h": ["server/common/S.h"], "server/common/S.h": []}, 1),
+        ("the server including a client folder of a lower rank",
+         {"server/runtime/R.h": ["client/common/C.h"], "client/common/C.h": []}, 1),
+        ("two client folders of the same rank",
+         {"client/channel/A.h": ["client/session/B.h"], "client/session/B.h": []}, 1),
+        ("a client folder including a lower one and the shared layers",
+         {"client/core/C.h": ["client/calls/P.h", "secure/S.h"], "client/calls/P.h": ["client/common/K.h"],
+          "client/common/K.h": [], "secure/S.h": []}, 0),
+        ("a client subfolder including the Client at client/'s root",
+         {"client/core/C.cpp": ["client/Client.h"], "client/Client.h": []}, 2),  # also a higher layer
         ("a subfolder including its parent folder's file",
          {"server/services/S.cpp": ["server/Server.h"], "server/Server.h": []}, 2),  # also runtime
         ("a file in no layer", {"server/other/X.h": []}, 1),

@@ -5,7 +5,7 @@
 // argument, not an option, so that `write <url> <node> -5` works.
 #pragma once
 
-#include "ua/client/ClientConfig.h"
+#include "ua/client/common/ClientConfig.h"
 
 #include <QString>
 #include <QStringList>

@@ -2,7 +2,7 @@
 
 #include "cli/CliOutput.h"
 #include "ValueText.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/SecurityPolicy.h"
 

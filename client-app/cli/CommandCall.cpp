@@ -6,7 +6,7 @@
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
 #include "ValueText.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 
 #include <QJsonArray>
 

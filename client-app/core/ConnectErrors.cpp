@@ -1,7 +1,7 @@
 #include "core/ConnectErrors.h"
 
 #include "ValueText.h"
-#include "ua/client/EndpointUrl.h"
+#include "ua/client/discovery/EndpointUrl.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/OwnCertificate.h"
 

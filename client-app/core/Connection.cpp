@@ -1,6 +1,6 @@
 #include "core/Connection.h"
 
-#include "ua/client/EndpointUrl.h"
+#include "ua/client/discovery/EndpointUrl.h"
 #include "ua/encoding/generated/StatusCodes.h"
 
 #include <QDir>

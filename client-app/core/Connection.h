@@ -26,7 +26,7 @@
 #include "core/ConnectionSettings.h"
 #include "core/ServiceLog.h"
 #include "ua/client/Client.h"
-#include "ua/client/Discovery.h"
+#include "ua/client/discovery/Discovery.h"
 
 #include <QObject>
 #include <QPointer>

@@ -4,7 +4,7 @@
 // Stored as JSON objects in the server history (ServerHistory.h) and the project file (ProjectFile.h).
 #pragma once
 
-#include "ua/client/ClientConfig.h"
+#include "ua/client/common/ClientConfig.h"
 
 #include <QJsonObject>
 #include <QMetaType>

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "core/ConnectionSettings.h"
-#include "ua/client/ClientSubscription.h"
+#include "ua/client/subscriptions/ClientSubscription.h"
 
 #include <QByteArray>
 #include <QString>

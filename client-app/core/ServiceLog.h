@@ -6,7 +6,7 @@
 // server answered even when a view shows only the value.
 #pragma once
 
-#include "ua/client/ServiceResult.h"
+#include "ua/client/common/ServiceResult.h"
 #include "ua/types/StatusCode.h"
 
 #include <QAbstractTableModel>

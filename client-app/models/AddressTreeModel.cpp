@@ -4,7 +4,7 @@
 #include "core/Connection.h"
 #include "models/ModelCall.h"
 #include "models/NodeIdMime.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QMimeData>

@@ -19,7 +19,7 @@
 // the RootFolder), then fetches each level down to it; the index arrives through goToFinished().
 #pragma once
 
-#include "ua/client/ServiceResult.h"
+#include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/types/StatusCode.h"
 

@@ -11,7 +11,7 @@
 // Calls are logged ("CreateSubscription", "CreateMonitoredItems", ...).
 #pragma once
 
-#include "ua/client/ClientSubscription.h"
+#include "ua/client/subscriptions/ClientSubscription.h"
 #include "ua/types/Variant.h"
 
 #include <QAbstractTableModel>

@@ -4,7 +4,7 @@
 #include "ValueText.h"
 #include "models/DataTypeNames.h"
 #include "models/ModelCall.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 namespace ua::clientapp {

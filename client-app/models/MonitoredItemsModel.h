@@ -22,7 +22,7 @@
 #pragma once
 
 #include "core/ProjectFile.h"
-#include "ua/client/ClientSubscription.h"
+#include "ua/client/subscriptions/ClientSubscription.h"
 #include "ua/types/Variant.h"
 
 #include <QAbstractTableModel>

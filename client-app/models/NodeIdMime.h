@@ -9,7 +9,7 @@
 //   text/plain                the same lines (for a text editor or another program)
 #pragma once
 
-#include "ua/client/NodeIdConverter.h"
+#include "ua/client/browse/NodeIdConverter.h"
 #include "ua/types/NodeId.h"
 
 #include <QString>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/ConnectionSettings.h"
-#include "ua/client/Discovery.h"
+#include "ua/client/discovery/Discovery.h"
 
 #include <QDialog>
 

@@ -17,7 +17,7 @@
 #include "window/NodePanel.h"
 #include "window/TrendPanel.h"
 #include "window/TrustDialog.h"
-#include "ua/client/EndpointUrl.h"
+#include "ua/client/discovery/EndpointUrl.h"
 #include "ua/encoding/generated/StatusCodes.h"
 
 #include <QAction>

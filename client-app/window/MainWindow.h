@@ -19,7 +19,7 @@
 
 #include "core/ConnectionSettings.h"
 #include "core/ProjectFile.h"
-#include "ua/client/ClientCore.h"
+#include "ua/client/core/ClientCore.h"
 #include "ua/types/NodeId.h"
 
 class QAction;

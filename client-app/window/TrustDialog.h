@@ -4,7 +4,7 @@
 // runs it modally on the GUI thread while the Client's I/O thread waits for the answer.
 #pragma once
 
-#include "ua/client/UserIdentity.h"
+#include "ua/client/common/UserIdentity.h"
 
 #include <QDialog>
 

@@ -3,7 +3,7 @@
 #include "../transport/RawSession.h"
 #include "ClientTestUtil.h"
 #include "TcpProxy.h"
-#include "ua/client/ReconnectBackoff.h"
+#include "ua/client/session/ReconnectBackoff.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/runtime/Server.h"

@@ -6,7 +6,7 @@
 #include "TcpProxy.h"
 
 #include "ua/client/Client.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
 

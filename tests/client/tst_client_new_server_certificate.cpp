@@ -11,7 +11,7 @@
 #include "ClientTestUtil.h"
 
 #include "ua/client/Client.h"
-#include "ua/client/SessionSecurity.h"
+#include "ua/client/session/SessionSecurity.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
 

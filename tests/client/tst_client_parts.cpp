@@ -1,12 +1,12 @@
 // The client's small parts: NodeIdConverter ("nsu=" strings), the RelativePath text form,
 // EndpointUrl, the reconnect backoff and the extended sequence numbers.
-#include "ua/client/DeadlineQueues.h"
-#include "ua/client/EndpointUrl.h"
-#include "ua/client/NodeIdConverter.h"
-#include "ua/client/PendingTable.h"
-#include "ua/client/ReconnectBackoff.h"
-#include "ua/client/RelativePath.h"
-#include "ua/client/SequenceNumbers.h"
+#include "ua/client/calls/DeadlineQueues.h"
+#include "ua/client/discovery/EndpointUrl.h"
+#include "ua/client/browse/NodeIdConverter.h"
+#include "ua/client/calls/PendingTable.h"
+#include "ua/client/session/ReconnectBackoff.h"
+#include "ua/client/browse/RelativePath.h"
+#include "ua/client/subscriptions/SequenceNumbers.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QtTest>

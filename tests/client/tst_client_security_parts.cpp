@@ -4,9 +4,9 @@
 // (ServerTrust.h).
 #include "ClientTestUtil.h"
 
-#include "ua/client/EndpointSelection.h"
-#include "ua/client/ServerTrust.h"
-#include "ua/client/SessionSecurity.h"
+#include "ua/client/discovery/EndpointSelection.h"
+#include "ua/client/discovery/ServerTrust.h"
+#include "ua/client/session/SessionSecurity.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
 

@@ -5,7 +5,7 @@
 #include "ClientTestUtil.h"
 
 #include "ua/client/Client.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/SecurityPolicy.h"
 

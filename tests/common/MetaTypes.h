@@ -3,7 +3,7 @@
 // test bundles of tests/CMakeLists.txt), where a second Q_DECLARE_METATYPE of a type is an error.
 #pragma once
 
-#include "ua/client/ClientCore.h"
+#include "ua/client/core/ClientCore.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/types/ExtensionObject.h"
 #include "ua/types/StatusCode.h"

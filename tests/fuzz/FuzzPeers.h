@@ -15,8 +15,8 @@
 #include "MemorySocket.h"
 
 #include "ua/client/Client.h"
-#include "ua/client/ClientConnection.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/channel/ClientConnection.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
 #include "ua/server/runtime/ServerConnection.h"

@@ -8,7 +8,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/runtime/Server.h"
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"

@@ -213,7 +213,7 @@ void TestGenerated::readRequestDecodesIntoAReusedObject() {
 }
 
 // The client decodes every ReadResponse into one object per thread, over the previous response
-// (client/ResponseScratch.h: its DataValues and DiagnosticInfos in place, kDecodeOverwritesAll):
+// (client/calls/ResponseScratch.h: its DataValues and DiagnosticInfos in place, kDecodeOverwritesAll):
 // whatever was held before, the result must equal a decode into a fresh object.
 void TestGenerated::readResponseDecodesIntoAReusedObject() {
     DataValue full(Variant(int32_t(42)));

@@ -1,6 +1,6 @@
 #include "ua/client/Client.h"
 
-#include "ua/client/SubscriptionManager.h"
+#include "ua/client/subscriptions/SubscriptionManager.h"
 #include "ua/secure/CryptoThreadState.h"
 #include "ua/transport/EpollEventDispatcher.h"
 

@@ -26,12 +26,12 @@
 //   });
 #pragma once
 
-#include "ua/client/ClientConfig.h"
-#include "ua/client/ClientCore.h"
-#include "ua/client/ClientSubscription.h"
-#include "ua/client/Discovery.h"
-#include "ua/client/NodeIdConverter.h"
-#include "ua/client/ServiceResult.h"
+#include "ua/client/common/ClientConfig.h"
+#include "ua/client/core/ClientCore.h"
+#include "ua/client/subscriptions/ClientSubscription.h"
+#include "ua/client/discovery/Discovery.h"
+#include "ua/client/browse/NodeIdConverter.h"
+#include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
 
 #include <QObject>

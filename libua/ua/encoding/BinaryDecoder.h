@@ -126,7 +126,7 @@ struct ReadValueId;
 // Types whose decode() sets every field, whatever the target held before: an array of them is
 // decoded into the elements it already has (their strings keep their storage) instead of
 // destroying them and default-constructing new ones. Only for the hot path's arrays (a reused
-// ReadRequest, ServiceDispatcher.cpp; a reused ReadResponse, client/ResponseScratch.h);
+// ReadRequest, ServiceDispatcher.cpp; a reused ReadResponse, client/calls/ResponseScratch.h);
 // tst_generated checks the property.
 struct DataValue;
 struct DiagnosticInfo;

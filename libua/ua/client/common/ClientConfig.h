@@ -3,7 +3,7 @@
 // reconnect. Every duration is in milliseconds.
 #pragma once
 
-#include "ua/client/UserIdentity.h"
+#include "ua/client/common/UserIdentity.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/transport/TcpMessages.h"
 

@@ -1,4 +1,4 @@
-#include "ua/client/EndpointUrl.h"
+#include "ua/client/discovery/EndpointUrl.h"
 
 #include <QUrl>
 

@@ -3,7 +3,7 @@
 // Server Certificate and ensure it is trusted"), with the user's trust decision for an untrusted one.
 #pragma once
 
-#include "ua/client/UserIdentity.h"
+#include "ua/client/common/UserIdentity.h"
 #include "ua/pki/Certificate.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/SecurityPolicy.h"

@@ -3,7 +3,7 @@
 // "Admission control").
 #pragma once
 
-#include "ua/client/ClientConfig.h"
+#include "ua/client/common/ClientConfig.h"
 
 namespace ua {
 

@@ -1,4 +1,4 @@
-#include "ua/client/EndpointSelection.h"
+#include "ua/client/discovery/EndpointSelection.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/Certificate.h"

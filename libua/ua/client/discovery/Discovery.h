@@ -3,7 +3,7 @@
 // 5.4.1, OPC 10000-12). See ua::Client::discover.
 #pragma once
 
-#include "ua/client/ServiceResult.h"
+#include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
 
 #include <functional>

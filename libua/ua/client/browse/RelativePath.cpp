@@ -1,4 +1,4 @@
-#include "ua/client/RelativePath.h"
+#include "ua/client/browse/RelativePath.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 

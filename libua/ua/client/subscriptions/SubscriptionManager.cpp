@@ -1,7 +1,7 @@
-#include "ua/client/SubscriptionManager.h"
+#include "ua/client/subscriptions/SubscriptionManager.h"
 
-#include "ua/client/ClientCore.h"
-#include "ua/client/SequenceNumbers.h"
+#include "ua/client/core/ClientCore.h"
+#include "ua/client/subscriptions/SequenceNumbers.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>

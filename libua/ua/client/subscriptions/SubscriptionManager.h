@@ -19,9 +19,9 @@
 // Deliveries go to each subscription's context thread in one hop per NotificationMessage.
 #pragma once
 
-#include "ua/client/ClientConfig.h"
-#include "ua/client/ClientSubscription.h"
-#include "ua/client/ServiceResult.h"
+#include "ua/client/common/ClientConfig.h"
+#include "ua/client/subscriptions/ClientSubscription.h"
+#include "ua/client/common/ServiceResult.h"
 
 #include <QObject>
 #include <QPointer>

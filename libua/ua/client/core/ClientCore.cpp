@@ -1,8 +1,8 @@
-#include "ua/client/ClientCore.h"
+#include "ua/client/core/ClientCore.h"
 
-#include "ua/client/EndpointSelection.h"
-#include "ua/client/ServerTrust.h"
-#include "ua/client/SessionSecurity.h"
+#include "ua/client/discovery/EndpointSelection.h"
+#include "ua/client/discovery/ServerTrust.h"
+#include "ua/client/session/SessionSecurity.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/AsymmetricCrypto.h"
 #include "ua/secure/SecurityPolicy.h"

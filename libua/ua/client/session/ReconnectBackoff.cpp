@@ -1,4 +1,4 @@
-#include "ua/client/ReconnectBackoff.h"
+#include "ua/client/session/ReconnectBackoff.h"
 
 #include <QRandomGenerator>
 #include <algorithm>

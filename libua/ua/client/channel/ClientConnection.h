@@ -11,7 +11,7 @@
 #include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
 #include "ua/transport/TcpStream.h"
-#include "ua/client/ClientConfig.h"
+#include "ua/client/common/ClientConfig.h"
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ClientSecureChannel.h"
 

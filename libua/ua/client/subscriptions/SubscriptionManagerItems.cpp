@@ -1,7 +1,7 @@
 // SubscriptionManager's MonitoredItem service set (OPC 10000-4 5.12): create, modify, delete,
 // SetMonitoringMode, by the items' clientHandles; and the CreateMonitoredItems a re-creation sends.
-#include "ua/client/ClientCore.h"
-#include "ua/client/SubscriptionManager.h"
+#include "ua/client/core/ClientCore.h"
+#include "ua/client/subscriptions/SubscriptionManager.h"
 
 namespace ua {
 

@@ -1,4 +1,4 @@
-#include "ua/client/NodeIdConverter.h"
+#include "ua/client/browse/NodeIdConverter.h"
 
 namespace ua {
 

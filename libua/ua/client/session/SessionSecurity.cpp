@@ -1,4 +1,4 @@
-#include "ua/client/SessionSecurity.h"
+#include "ua/client/session/SessionSecurity.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/AsymmetricCrypto.h"

@@ -1,4 +1,4 @@
-#include "ua/client/ClientConnection.h"
+#include "ua/client/channel/ClientConnection.h"
 
 #include "ua/transport/DescriptorStream.h"
 #include "ua/transport/QtSocketStream.h"

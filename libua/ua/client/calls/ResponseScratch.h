@@ -11,7 +11,7 @@
 // Every other response type is decoded into a new object.
 #pragma once
 
-#include "ua/client/ServiceResult.h"
+#include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
 
 #include <optional>

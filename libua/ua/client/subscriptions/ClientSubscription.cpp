@@ -1,5 +1,5 @@
 // The helpers of ClientSubscription.h (ua::Client's subscription functions are in Client.cpp).
-#include "ua/client/ClientSubscription.h"
+#include "ua/client/subscriptions/ClientSubscription.h"
 
 namespace ua {
 

@@ -1,6 +1,6 @@
-#include "ua/client/ServerTrust.h"
+#include "ua/client/discovery/ServerTrust.h"
 
-#include "ua/client/SessionSecurity.h"
+#include "ua/client/session/SessionSecurity.h"
 #include "ua/encoding/generated/StatusCodes.h"
 
 #include <QHostAddress>

@@ -4,7 +4,7 @@
 // functions over OpenSSL keys (secure/AsymmetricCrypto.h), no I/O.
 #pragma once
 
-#include "ua/client/UserIdentity.h"
+#include "ua/client/common/UserIdentity.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/pki/Certificate.h"
 #include "ua/pki/PrivateKey.h"
