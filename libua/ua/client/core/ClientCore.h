@@ -2,19 +2,26 @@
 // thread: the connection, the pending requests with their deadlines, the Session, the keep-alive
 // and the reconnect loop. Requests are encoded and responses decoded on this thread; callbacks are
 // invoked here (ua::Client moves them to the caller's context object).
+//
+// The parts with a state of their own are classes of the folders below: the pending calls
+// (calls/PendingCalls.h), the connection (channel/), the Browse continuation (browse/). ClientCore
+// is the state machine that ties them together, implemented in one file per concern:
+//   ClientCore.cpp         state, snapshot, how a call is routed, shutdown, Browse
+//   ClientCoreConnect.cpp  the connection, connect and discovery, the endpoint and the trust of
+//                          the server's certificate, disconnect
+//   ClientCoreSession.cpp  the Session (create, activate, close), keep-alive, reconnect
 #pragma once
 
-#include "ua/client/common/ClientConfig.h"
+#include "ua/client/browse/BrowseContinuation.h"
+#include "ua/client/browse/NodeIdConverter.h"
+#include "ua/client/calls/PendingCalls.h"
+#include "ua/client/calls/ResponseScratch.h"
 #include "ua/client/channel/ClientConnection.h"
-#include "ua/client/calls/DeadlineQueues.h"
+#include "ua/client/common/ClientConfig.h"
+#include "ua/client/common/ServiceResult.h"
 #include "ua/client/discovery/Discovery.h"
 #include "ua/client/discovery/EndpointUrl.h"
-#include "ua/client/calls/InplaceFunction.h"
-#include "ua/client/calls/PendingTable.h"
-#include "ua/client/browse/NodeIdConverter.h"
 #include "ua/client/session/ReconnectBackoff.h"
-#include "ua/client/calls/ResponseScratch.h"
-#include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/pki/CertificateStore.h"
@@ -22,10 +29,7 @@
 #include <QMutex>
 #include <QObject>
 #include <atomic>
-#include <deque>
 #include <memory>
-#include <set>
-#include <unordered_map>
 
 class QTimer;
 
@@ -36,13 +40,6 @@ namespace ua {
 // -> back to where it was; disconnectFromServer() or a failed connect -> Disconnected.
 enum class ClientState { Disconnected, Connecting, ChannelOpen, Connected, Reconnecting };
 const char* toString(ClientState s);
-
-struct BrowseOptions {
-    // 0: follow every ContinuationPoint with BrowseNext until the server has returned all
-    // references. N > 0: stop once a node has N references and release its ContinuationPoint
-    // (BrowseNext with releaseContinuationPoints = true, OPC 10000-4 5.8.3).
-    uint32_t maxReferencesPerNode = 0;
-};
 
 // What ua::Client's getters read from any thread.
 struct ClientSnapshot {
@@ -124,24 +121,6 @@ signals:
     void sessionRecreated(ua::NodeId sessionId);
 
 private:
-    struct HeaderFields {
-        const NodeId* authenticationToken = nullptr;  // the Session's (not copied per request)
-        uint32_t requestHandle = 0;
-        uint32_t timeoutHint = 0;
-    };
-    using Sender = std::function<StatusCode(ClientConnection&, uint32_t requestId, const HeaderFields&)>;
-    // Kept in place (no allocation per request): a call's completion holds its ServiceCallback.
-    // receivedAtNs: ServiceResult::receivedAtNs (0 without a response).
-    using Completion = InplaceFunction<void(StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size, int64_t receivedAtNs),
-                                       sizeof(std::function<void()>)>;
-    struct Pending {
-        Sender send;
-        Completion done;
-        uint32_t requestId = 0;  // 0 until sent on the current connection
-        uint32_t timeoutMs = 0;
-        uint32_t issued = 0;     // the order the calls were made in
-        bool internal = false;   // the client's own (connect, activation, keep-alive): never queued
-    };
     struct Session {
         NodeId sessionId;
         NodeId authenticationToken;
@@ -150,8 +129,6 @@ private:
         ByteString serverNonce;          // of the last CreateSession / ActivateSession response
         std::string serverCertificate;   // DER leaf of the CreateSession response's serverCertificate
     };
-    struct BrowseJob;
-
     // Encodes the request straight into the channel's send buffer when it can go now; only a
     // request that waits for the (re)connect is kept (in its Sender) until it is sent.
     // R: Req (moved from when the call has to wait) or Req& (copied then).
@@ -168,27 +145,28 @@ private:
             if (!whole) scratch.clean();
             if (done) done(r);
         };
-        static_assert(Completion::storedInPlace<decltype(finish)>(), "a call's completion must not allocate");
+        static_assert(PendingCalls::Completion::storedInPlace<decltype(finish)>(), "a call's completion must not allocate");
         uint32_t handle = 0;
-        Pending* added = addPending(timeoutMs, internal, handle);
+        PendingCalls::Call* added = m_calls.add(timeoutMs, internal, handle);
         if (!added) return finish(status::BadTooManyOperations, 0, nullptr, 0, 0);
-        Pending& p = *added;
+        PendingCalls::Call& p = *added;
         p.done.emplace(std::move(finish));  // built in its slot, not moved there
         switch (routeOf(internal)) {
         case Route::Send: {
             const uint32_t requestId = m_conn->nextRequestId();
-            fillHeader(request.requestHeader, headerFields(handle, p));
-            sent(handle, p, requestId, m_conn->send(requestId, request));
+            PendingCalls::fillHeader(request.requestHeader, PendingCalls::headerFields(m_session.authenticationToken, handle, p));
+            m_calls.sent(handle, p, requestId, m_conn->send(requestId, request));
             return;
         }
         case Route::Queue:
-            p.send = [request = Req(std::forward<R>(request))](ClientConnection& c, uint32_t requestId, const HeaderFields& h) mutable {
-                fillHeader(request.requestHeader, h);
+            p.send = [request = Req(std::forward<R>(request))](ClientConnection& c, uint32_t requestId,
+                                                              const PendingCalls::HeaderFields& h) mutable {
+                PendingCalls::fillHeader(request.requestHeader, h);
                 return c.send(requestId, request);
             };
-            m_queue.push_back(handle);  // sent once the (re)connect is done; its deadline runs already
+            m_calls.queue(handle);  // sent once the (re)connect is done; its deadline runs already
             return;
-        case Route::Fail: complete(handle, status::BadServerNotConnected); return;
+        case Route::Fail: m_calls.complete(handle, status::BadServerNotConnected); return;
         }
     }
     template <class Req, class Resp>
@@ -196,34 +174,15 @@ private:
         submit<Req, Resp>(std::move(request), timeoutMs, std::move(done), true);
     }
 
-    // Pending requests: m_pending by RequestHandle, the RequestId they were sent under in each; a
-    // response finds its call by the RequestHandle of its ResponseHeader (checked against the
-    // RequestId), the rare rest by a search for the RequestId (handleOfRequestId).
+    // Where a call goes (ClientCore.cpp).
     enum class Route { Send, Queue, Fail };
-    // Registers a call with its deadline; returns it (valid until it is completed; its completion
-    // empty, for the caller to set) and sets handle (the RequestHandle). nullptr (handle 0) when
-    // PendingTable::kMaxPending calls are pending already: the caller completes the call with
-    // Bad_TooManyOperations.
-    Pending* addPending(uint32_t timeoutMs, bool internal, uint32_t& handle);
     // Whether a new call goes out now, waits for the (re)connect or fails (Bad_ServerNotConnected).
     Route routeOf(bool internal) const;
-    HeaderFields headerFields(uint32_t handle, const Pending& p) const;
-    static void fillHeader(RequestHeader& header, const HeaderFields& h);
-    // After the send of a pending call under requestId: Bad s completes it (nothing was sent).
-    void sent(uint32_t handle, Pending& p, uint32_t requestId, StatusCode s);
-    void sendPending(uint32_t handle);  // a queued call
-    void complete(uint32_t handle, StatusCode local, uint32_t typeId = 0, const uint8_t* body = nullptr, std::size_t size = 0,
-                  int64_t receivedAtNs = 0);
-    void onResponse(uint32_t requestId, StatusCode local, uint32_t typeId, const uint8_t* body, std::size_t size);
-    uint32_t handleOfRequestId(uint32_t requestId) const;  // 0: no call was sent under it
-    void onDeadline();
-    void armDeadlineTimer();
-    void failSent(StatusCode status);
-    void failQueued(StatusCode status);
-    void flushQueue();
     bool userRequestsMaySend() const;
+    // The queued calls go out on the connection just opened (or wait again if it is lost meanwhile).
+    void flushQueue() { m_calls.flushQueue(m_conn, m_session.authenticationToken); }
 
-    // Connection.
+    // Connection, connect and discovery (ClientCoreConnect.cpp).
     void openConnection(StatusCallback done) { openConnection(m_channelSecurity, std::move(done)); }
     void openConnection(const ClientChannelSecurity& security, StatusCallback done);
     void dropConnection(StatusCode forPending, bool sendClose);
@@ -232,9 +191,6 @@ private:
     void connectStepFailed(const ServiceResult<GetEndpointsResponse>& r);
     // The SecureChannel of the chosen secure endpoint, retried after ERR Bad_TcpServerTooBusy.
     void openSecureChannel(const GetEndpointsResponse& endpoints);
-    // ActivateSession of the Session just created, retried on Bad_ServerTooBusy (the same Session).
-    void activateCreated(const ServiceResult<CreateSessionResponse>& created, int busyAttempts,
-                         ServiceCallback<CreateSessionResponse> done);
     void finishConnect(const ServiceResult<GetEndpointsResponse>& r);
     void completeConnect(StatusCode s, const GetEndpointsResponse& response);
     StatusCode chooseEndpoint();
@@ -243,11 +199,23 @@ private:
     StatusCode validateServerCertificate(const EndpointDescription& ep, const SecurityPolicy* policy);
     bool openStore();
     void finishDiscover(const std::shared_ptr<DiscoveryResult>& result, StatusCode s, const DiscoveryCallback& done);
+    // Before a reconnect that uses the server's certificate: GetEndpoints again on a None channel
+    // (closed after). done(Good) with the endpoint of the same policy and mode taken over, its
+    // certificate validated again when it changed (*refused: the new certificate was not accepted).
+    void rediscover(std::function<void(StatusCode, bool refused)> done);
+    StatusCode adoptEndpoints(const Array<EndpointDescription>& endpoints, bool* refused);
+    // A busy server (Bad_TcpServerTooBusy, Bad_ServerTooBusy): action again after a back-off, while
+    // mayRetryBusy allows.
     void retryLater(int attempt, std::function<void()> action);
+    // Another retry after a busy answer: within ClientConfig::busyRetryTimeMs / busyRetries.
+    bool mayRetryBusy(int attempts) const;
 
-    // Session.
+    // Session (ClientCoreSession.cpp).
     void tryCreateSession(ServiceCallback<CreateSessionResponse> done);
     void createAndActivate(ServiceCallback<CreateSessionResponse> done);
+    // ActivateSession of the Session just created, retried on Bad_ServerTooBusy (the same Session).
+    void activateCreated(const ServiceResult<CreateSessionResponse>& created, int busyAttempts,
+                         ServiceCallback<CreateSessionResponse> done);
     void activate(StatusCallback done);
     // CloseSession (deleteSubscriptions) of a Session created on the current channel that will not
     // be used: its activation failed or timed out, or its CreateSession answer came after the
@@ -256,28 +224,20 @@ private:
     void abandonSession(const NodeId& authenticationToken);
     // A CreateSession stays pending this many request timeouts, for a late answer to be closed.
     static constexpr uint32_t kLateCreateFactor = 6;
-    // Another retry after a busy answer: within ClientConfig::busyRetryTimeMs / busyRetries.
-    bool mayRetryBusy(int attempts) const;
     StatusCode checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& response);
     void readNamespaceArray(StatusCallback done);
 
-    // Keep-alive and reconnect.
+    // Keep-alive and reconnect (ClientCoreSession.cpp).
     void onKeepAlive();
     void scheduleReconnect();
     void attemptReconnect();
     void reopenAndActivate();  // a reconnect's SecureChannel, then the Session moved or created
-    // Before a reconnect that uses the server's certificate: GetEndpoints again on a None channel
-    // (closed after). done(Good) with the endpoint of the same policy and mode taken over, its
-    // certificate validated again when it changed (*refused: the new certificate was not accepted).
-    void rediscover(std::function<void(StatusCode, bool refused)> done);
-    StatusCode adoptEndpoints(const Array<EndpointDescription>& endpoints, bool* refused);
     void reconnectFailed();
     void finishReconnect(bool sessionRecreated);
 
-    void continueBrowse(const std::shared_ptr<BrowseJob>& job);
     void setState(ClientState s, StatusCode reason = status::Good);
     void publish();  // copies the state into m_snapshot for the getters
-    static int64_t nowMs();
+    static int64_t nowMs() { return PendingCalls::nowMs(); }
 
     ClientConfig m_config;
     ClientState m_state = ClientState::Disconnected;
@@ -310,13 +270,9 @@ private:
     uint32_t m_reconnectCount = 0;
     StatusCode m_lostReason;
 
-    PendingTable<Pending> m_pending;                   // by RequestHandle; slots reused: no allocation per call
-    std::deque<uint32_t> m_queue;                      // handles waiting for the (re)connect
-    DeadlineQueues m_deadlines;                        // the pending calls' deadlines
-    uint32_t m_nextIssued = 0;                         // Pending::issued of the next call
+    // The pending calls: by RequestHandle, queued for the (re)connect, their deadlines.
+    PendingCalls m_calls;
 
-    QTimer* m_deadlineTimer;
-    int64_t m_deadlineArmedAtMs = 0;  // the deadline m_deadlineTimer fires for, while it is active
     QTimer* m_keepAliveTimer;
     QTimer* m_reconnectTimer;
 
