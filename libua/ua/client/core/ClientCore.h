@@ -187,6 +187,9 @@ private:
     void openConnection(const ClientChannelSecurity& security, StatusCallback done);
     void dropConnection(StatusCode forPending, bool sendClose);
     void connectionLost(StatusCode reason, StatusCode forPending);
+    // A connect or a discovery begins: Good with url taken and what was known of an earlier Session
+    // and channel dropped; Bad_InvalidState when not Disconnected, Bad_TcpEndpointUrlInvalid.
+    StatusCode beginWithUrl(const QString& url);
     void startConnect();
     void connectStepFailed(const ServiceResult<GetEndpointsResponse>& r);
     // The SecureChannel of the chosen secure endpoint, retried after ERR Bad_TcpServerTooBusy.

@@ -26,6 +26,19 @@ UserTokenType tokenTypeOf(UserIdentity::Kind k) {
     return UserTokenType::Anonymous;
 }
 
+// What the endpoint choice asks for: the configured token type and what we have and allow, with
+// the policy and mode (empty, Invalid: the best available) of a first connect or of a reconnect.
+EndpointWanted wantedEndpoint(const ClientConfig& config, bool haveCertificate, std::string securityPolicyUri,
+                              MessageSecurityMode mode) {
+    EndpointWanted wanted;
+    wanted.securityPolicyUri = std::move(securityPolicyUri);
+    wanted.mode = mode;
+    wanted.tokenType = tokenTypeOf(config.identity.kind);
+    wanted.haveCertificate = haveCertificate;
+    wanted.allowDeprecated = config.allowDeprecatedPolicies;
+    return wanted;
+}
+
 } // namespace
 
 void ClientCore::openConnection(const ClientChannelSecurity& security, StatusCallback done) {
@@ -81,27 +94,30 @@ void ClientCore::connectionLost(StatusCode reason, StatusCode forPending) {
     }
 }
 
-void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpointsResponse> done) {
-    if (m_state != ClientState::Disconnected) {
-        if (done) done({status::BadInvalidState, {}});
-        return;
-    }
+StatusCode ClientCore::beginWithUrl(const QString& url) {
+    if (m_state != ClientState::Disconnected) return status::BadInvalidState;
     const auto parsed = EndpointUrl::parse(url);
-    if (!parsed) {
-        if (done) done({status::BadTcpEndpointUrlInvalid, {}});
-        return;
-    }
+    if (!parsed) return status::BadTcpEndpointUrlInvalid;
     m_url = *parsed;
     m_urlText = url.trimmed();
     m_userDisconnect = false;
     m_wantSession = false;
     m_session = Session();
+    m_channelSecurity = ClientChannelSecurity();  // GetEndpoints runs on a None channel
+    return status::Good;
+}
+
+void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpointsResponse> done) {
+    const StatusCode begun = beginWithUrl(url);
+    if (begun.isBad()) {
+        if (done) done({begun, {}});
+        return;
+    }
     m_endpoints = {};
     m_endpoint = EndpointDescription();
     m_tokenPolicy = UserTokenPolicy();
     m_tokenSecurity = nullptr;
     m_serverCertificate = Certificate();
-    m_channelSecurity = ClientChannelSecurity();  // GetEndpoints runs on a None channel
     m_converter = NodeIdConverter();
     m_backoff.reset();
     m_connectDone = std::move(done);
@@ -111,30 +127,17 @@ void ClientCore::connectToServer(const QString& url, ServiceCallback<GetEndpoint
     startConnect();
 }
 
-
 // Discovery (OPC 10000-4 5.4.2 FindServers, 5.4.4 GetEndpoints): both are answered without a
 // Session on a SecurityPolicy None channel; nothing is chosen and no certificate is checked (the
 // caller shows the endpoints and their certificates).
 void ClientCore::discover(const QString& url, DiscoveryCallback done) {
-    if (m_state != ClientState::Disconnected) {
+    const StatusCode begun = beginWithUrl(url);
+    if (begun.isBad()) {
         DiscoveryResult r;
-        r.status = status::BadInvalidState;
+        r.status = begun;
         if (done) done(r);
         return;
     }
-    const auto parsed = EndpointUrl::parse(url);
-    if (!parsed) {
-        DiscoveryResult r;
-        r.status = status::BadTcpEndpointUrlInvalid;
-        if (done) done(r);
-        return;
-    }
-    m_url = *parsed;
-    m_urlText = url.trimmed();
-    m_userDisconnect = false;
-    m_wantSession = false;
-    m_session = Session();
-    m_channelSecurity = ClientChannelSecurity();
     setState(ClientState::Connecting);
     auto result = std::make_shared<DiscoveryResult>();
     openConnection([this, result, done](StatusCode opened) {
@@ -165,7 +168,6 @@ void ClientCore::discover(const QString& url, DiscoveryCallback done) {
         });
     });
 }
-
 
 void ClientCore::finishDiscover(const std::shared_ptr<DiscoveryResult>& result, StatusCode s, const DiscoveryCallback& done) {
     result->status = s;
@@ -276,12 +278,8 @@ bool ClientCore::openStore() {
 
 StatusCode ClientCore::chooseEndpoint() {
     if (!m_config.pkiDir.isEmpty() && !openStore()) return status::BadConfigurationError;
-    EndpointWanted wanted;
-    wanted.securityPolicyUri = m_config.securityPolicyUri.toStdString();
-    wanted.mode = m_config.securityMode;
-    wanted.tokenType = tokenTypeOf(m_config.identity.kind);
-    wanted.haveCertificate = m_store != nullptr;
-    wanted.allowDeprecated = m_config.allowDeprecatedPolicies;
+    const EndpointWanted wanted =
+        wantedEndpoint(m_config, m_store != nullptr, m_config.securityPolicyUri.toStdString(), m_config.securityMode);
     const EndpointChoice choice = selectEndpoint(m_endpoints, wanted);
     if (choice.status.isBad()) {
         qCInfo(lcClient) << "no endpoint for" << (m_config.securityPolicyUri.isEmpty() ? QStringLiteral("the best policy") : m_config.securityPolicyUri)
@@ -396,13 +394,8 @@ void ClientCore::rediscover(std::function<void(StatusCode, bool)> done) {
 
 StatusCode ClientCore::adoptEndpoints(const Array<EndpointDescription>& endpoints, bool* refused) {
     // OPC 10000-4 6.7: a reconnect uses the same security policy (and mode) as before.
-    EndpointWanted wanted;
-    wanted.securityPolicyUri = m_endpoint.securityPolicyUri.str();
-    wanted.mode = m_endpoint.securityMode;
-    wanted.tokenType = tokenTypeOf(m_config.identity.kind);
-    wanted.haveCertificate = m_store != nullptr;
-    wanted.allowDeprecated = m_config.allowDeprecatedPolicies;
-    const EndpointChoice choice = selectEndpoint(endpoints, wanted);
+    const EndpointChoice choice =
+        selectEndpoint(endpoints, wantedEndpoint(m_config, m_store != nullptr, m_endpoint.securityPolicyUri.str(), m_endpoint.securityMode));
     if (choice.status.isBad()) {
         qCInfo(lcClient) << "reconnect: the server no longer offers the endpoint:" << QString::fromStdString(choice.status.name());
         return choice.status;
