@@ -1,4 +1,4 @@
-// The deadlines of a Client's pending calls (ClientCore; internal): one FIFO of (RequestHandle,
+// The deadlines of a Client's pending calls (PendingCalls; internal): one FIFO of (RequestHandle,
 // deadline) per distinct timeout (ms). Calls with the same timeout get their deadlines (now +
 // timeout) in the order their handles are issued, so each FIFO is ordered by deadline: adding a
 // call is a push at the back, the earliest deadline is at one of the fronts, and a completed call

@@ -1,5 +1,5 @@
 // A move-only callable whose target is stored inside the object (N bytes) when it fits and moves
-// without throwing, and on the heap only otherwise. ClientCore keeps one per pending request: the
+// without throwing, and on the heap only otherwise. PendingCalls keeps one per pending request: the
 // completion of a call holds the caller's ServiceCallback (a std::function, 32 bytes), which
 // std::function itself would allocate for (libstdc++ stores 16 bytes in place), one allocation per
 // request that the server's request path does not have (issue 9 target 10).

@@ -1,13 +1,13 @@
-// The pending calls of a ClientCore by RequestHandle (internal): a table of slots in which the
-// handle names its slot, so that finding the call a response answers is an index and a compare
-// instead of a hash lookup (issue 9 target 10: the client's bookkeeping per request). A freed slot
-// is reused by the next call (no allocation per call in steady state); the slot storage stays
-// where it is while others are added, so a reference to a pending call stays valid until that
+// The pending calls of a ClientCore by RequestHandle (PendingCalls; internal): a table of slots in
+// which the handle names its slot, so that finding the call a response answers is an index and a
+// compare instead of a hash lookup (issue 9 target 10: the client's bookkeeping per request). A
+// freed slot is reused by the next call (no allocation per call in steady state); the slot storage
+// stays where it is while others are added, so a reference to a pending call stays valid until that
 // call is erased. One thread: the Client's I/O thread.
 //
 // Handle: the slot's index in the low kIndexBits, a serial in the rest that changes on every
 // reuse of a slot, so a late response for a call whose slot was reused names a handle that is not
-// pending (ClientCore also checks the RequestId). Never 0 (OPC 10000-4 7.32: 0 is what a server
+// pending (PendingCalls also checks the RequestId). Never 0 (OPC 10000-4 7.32: 0 is what a server
 // answers when it could not read the RequestHandle).
 #pragma once
 
