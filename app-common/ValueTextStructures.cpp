@@ -38,7 +38,7 @@ void visitField(const T& v, StructureVisitor& visitor) {
         });
         visitor.endStructure();
     } else if constexpr (std::is_enum_v<T>) {
-        const char* name = toString(v);  // the generated enumeration's names
+        const char* name = enumName(v);  // the generated enumeration's names
         visitor.enumeration(int64_t(std::underlying_type_t<T>(v)), name && *name ? name : nullptr);
     } else if constexpr (IsArray<T>::value) {
         visitor.beginArray(v.size());

@@ -11,7 +11,7 @@ void printEndpoints(const Server& server, std::FILE* out) {
     std::fprintf(out, "ua-server %s listening on %s (port %u)\n", UA_WORKBENCH_VERSION, qPrintable(server.endpointUrl()),
                  server.port());
     for (const auto& e : server.endpoints())
-        std::fprintf(out, "  endpoint %s %s\n", e.securityPolicyUri.str().c_str(), ua::toString(e.securityMode));
+        std::fprintf(out, "  endpoint %s %s\n", e.securityPolicyUri.str().c_str(), ua::enumName(e.securityMode));
     const bool none = std::any_of(server.endpoints().begin(), server.endpoints().end(),
                                   [](const auto& e) { return e.securityMode == MessageSecurityMode::None; });
     const bool anonymous = config.security.allowAnonymous;

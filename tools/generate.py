@@ -247,7 +247,7 @@ std::span<const StatusCodeInfo> allStatusCodes() { return kStatusCodes; }
             out.append("};\n")
             out.append(f"inline void encode(BinaryEncoder& e, {name} v) {{ e.writePod<{under}>({under}(v)); }}\n")
             out.append(f"inline void decode(BinaryDecoder& d, {name}& v) {{ v = {name}(d.readPod<{under}>()); }}\n")
-            out.append(f"const char* toString({name} v);\n")
+            out.append(f"const char* enumName({name} v);\n")
             if opt:
                 out.append(f"inline constexpr {name} operator|({name} a, {name} b) {{ return {name}({under}(a) | {under}(b)); }}\n")
                 out.append(f"inline constexpr {name} operator&({name} a, {name} b) {{ return {name}({under}(a) & {under}(b)); }}\n")
@@ -295,7 +295,7 @@ std::span<const StatusCodeInfo> allStatusCodes() { return kStatusCodes; }
     def types_cpp(self):
         out = [HEADER, '#include "ua/encoding/generated/Types.h"\n\nnamespace ua {\n\n']
         for name, bits, opt, values, _ in self.s.enums:
-            out.append(f"const char* toString({name} v) {{\n    switch (v) {{\n")
+            out.append(f"const char* enumName({name} v) {{\n    switch (v) {{\n")
             seen = set()
             for vn, vv in values:
                 if vv in seen:

@@ -35,7 +35,7 @@ void runBrowse(CliSession& s) {
                 };
                 std::vector<Row> rows;
                 for (const ReferenceDescription& ref : result.references) {
-                    const char* nc = toString(ref.nodeClass);
+                    const char* nc = enumName(ref.nodeClass);
                     rows.push_back({ref.displayName.text.toQString(), nc ? QLatin1String(nc) : QString::number(int(ref.nodeClass)),
                                     QString::fromStdString(ref.nodeId.toString()), ns0Name(ref.referenceTypeId),
                                     QString::fromStdString(ref.browseName.toString()),

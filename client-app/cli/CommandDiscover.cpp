@@ -19,12 +19,12 @@ QString policyName(const String& uri) {
 }
 
 QString tokenName(UserTokenType t) {
-    const char* n = toString(t);
+    const char* n = enumName(t);
     return n ? QLatin1String(n) : QString::number(int(t));
 }
 
 QString modeName(MessageSecurityMode m) {
-    const char* n = toString(m);
+    const char* n = enumName(m);
     return n ? QLatin1String(n) : QString::number(int(m));
 }
 
@@ -50,7 +50,7 @@ void runDiscover(CliSession& s) {
                 servers.append(QJsonObject{{"applicationName", a.applicationName.text.toQString()},
                                            {"applicationUri", a.applicationUri.toQString()},
                                            {"productUri", a.productUri.toQString()},
-                                           {"applicationType", QLatin1String(toString(a.applicationType))},
+                                           {"applicationType", QLatin1String(enumName(a.applicationType))},
                                            {"discoveryUrls", urls}});
             }
             for (const EndpointDescription& e : r.endpoints) {

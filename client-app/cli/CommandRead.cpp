@@ -21,7 +21,7 @@ namespace {
 QString attributeText(uint32_t attributeId, const DataValue& dv) {
     if (attributeId == uint32_t(AttributeId::NodeClass)) {
         if (const int32_t* v = dv.value.get<int32_t>()) {
-            const char* name = toString(NodeClass(*v));
+            const char* name = enumName(NodeClass(*v));
             if (name && *name) return QLatin1String(name);
         }
     }

@@ -108,7 +108,7 @@ void runSubscribe(CliSession& s) {
                     run->handle = 0;  // gone on the server and in the Client
                     run->s.failStatus(ExitOperationFailed, QStringLiteral("the subscription was lost"), c.status);
                 } else if (c.event == SubscriptionEvent::KeepAliveMissing || c.event == SubscriptionEvent::MessagesLost) {
-                    printError(QStringLiteral("ua-client: subscription: %1: %2").arg(QLatin1String(toString(c.event)), describedStatus(c.status)));
+                    printError(QStringLiteral("ua-client: subscription: %1: %2").arg(QLatin1String(enumName(c.event)), describedStatus(c.status)));
                 }
             };
             s.client().createSubscription(settings, &s, std::move(handlers), [run](const SubscriptionInfo& info) {

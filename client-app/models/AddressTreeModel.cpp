@@ -504,7 +504,7 @@ QVariant AddressTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("%1\nBrowseName: %2\nNodeId: %3\nNodeClass: %4")
                           .arg(r.displayName.text.toQString(), QString::fromStdString(r.browseName.toString()),
-                               QString::fromStdString(r.nodeId.toString()), QString::fromLatin1(toString(r.nodeClass)));
+                               QString::fromStdString(r.nodeId.toString()), QString::fromLatin1(enumName(r.nodeClass)));
         if (it->fetchStatus.isBad()) tip += QStringLiteral("\nBrowse: %1").arg(app::statusName(it->fetchStatus));
         return tip;
     }

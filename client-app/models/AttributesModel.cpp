@@ -162,7 +162,7 @@ QString AttributesModel::attributeText(uint32_t attributeId, const DataValue& dv
     const std::optional<int64_t> n = integerOf(v);
     switch (AttributeId(attributeId)) {
     case AttributeId::NodeClass:
-        if (n) return QStringLiteral("%1 (%2)").arg(QString::fromLatin1(toString(NodeClass(*n)))).arg(*n);
+        if (n) return QStringLiteral("%1 (%2)").arg(QString::fromLatin1(enumName(NodeClass(*n)))).arg(*n);
         break;
     case AttributeId::ValueRank:
         if (n) return valueRankText(*n);

@@ -122,7 +122,7 @@ QVariant ReferencesModel::data(const QModelIndex& index, int role) const {
         case ReferenceTypeColumn: return nameOf(r->referenceTypeId);
         case TargetNameColumn: return r->displayName.text.toQString();
         case TargetNodeIdColumn: return QString::fromStdString(r->nodeId.toString());
-        case NodeClassColumn: return QString::fromLatin1(toString(r->nodeClass));
+        case NodeClassColumn: return QString::fromLatin1(enumName(r->nodeClass));
         case TypeDefinitionColumn:
             if (r->typeDefinition.nodeId.isNull()) return QString();
             if (r->typeDefinition.isLocal() && r->typeDefinition.namespaceUri.isNull()) return nameOf(r->typeDefinition.nodeId);

@@ -93,7 +93,7 @@ ValueNode node(QString name, const T& v, std::size_t maxElements) {
     n.name = std::move(name);
     if constexpr (std::is_enum_v<T>) {
         n.typeName = QStringLiteral("Enumeration");
-        n.text = QStringLiteral("%1 (%2)").arg(QString::fromLatin1(toString(v))).arg(qint64(v));
+        n.text = QStringLiteral("%1 (%2)").arg(QString::fromLatin1(enumName(v))).arg(qint64(v));
     } else if constexpr (isPlainScalar<T>()) {
         const Variant var(v);
         n.typeName = QString::fromLatin1(builtInTypeName(var.type()));

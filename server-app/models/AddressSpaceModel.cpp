@@ -220,7 +220,7 @@ QVariant AddressSpaceModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && role != SortRole && role != Qt::EditRole) return {};
     switch (Column(index.column())) {
     case DisplayName: return it->displayName;
-    case NodeClass: return QString::fromLatin1(toString(it->nodeClass));
+    case NodeClass: return QString::fromLatin1(enumName(it->nodeClass));
     case NodeId: return QString::fromStdString(it->id.toString());
     case DataType: return it->dataTypeText;
     case Value:

@@ -131,7 +131,7 @@ void ServerPage::attach(LiveServer* live) {
         for (const auto& e : live->server().endpoints()) {
             const QString policy = QString::fromStdString(e.securityPolicyUri.str()).section(QLatin1Char('#'), 1);
             new QTreeWidgetItem(m_endpoints, {QString::fromStdString(e.endpointUrl.str()), policy,
-                                              QString::fromLatin1(toString(e.securityMode)), tokenTypes(e)});
+                                              QString::fromLatin1(enumName(e.securityMode)), tokenTypes(e)});
         }
         m_status.clear();
     }

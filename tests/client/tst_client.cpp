@@ -174,7 +174,7 @@ void TestClient::connectCreatesAndClosesASession() {
     // Connecting, ChannelOpen, Connected, ChannelOpen, Disconnected, in this order.
     QTRY_COMPARE(states.size(), 5);
     QStringList seen;
-    for (const auto& args : states) seen << toString(args.at(0).value<ClientState>());
+    for (const auto& args : states) seen << enumName(args.at(0).value<ClientState>());
     QCOMPARE(seen, (QStringList{"Connecting", "ChannelOpen", "Connected", "ChannelOpen", "Disconnected"}));
 }
 

@@ -28,9 +28,8 @@ using namespace ua::test;
 
 namespace {
 
-// The state's name: a failed QCOMPARE of two ClientStates crashes (QTest's fallback finds
-// ua::toString(ClientState) by argument-dependent lookup and frees its static text).
-QByteArray stateOf(const Client& client) { return ua::toString(client.state()); }
+// The state's name, so that a failure prints "Reconnecting" rather than a number.
+QByteArray stateOf(const Client& client) { return ua::enumName(client.state()); }
 
 // What the trust callback was asked (on the client's I/O thread), and its answer.
 struct TrustLog {

@@ -145,8 +145,8 @@ void TestGenerated::enumerationsEncodeAsTheirSize() {
     QCOMPARE(encodeToBytes(TimestampsToReturn::Both).toHex(), QByteArray("02000000"));
     QCOMPARE(encodeToBytes(AccessLevelType::CurrentRead | AccessLevelType::CurrentWrite).toHex(), QByteArray("03"));
     QCOMPARE(encodeToBytes(AccessRestrictionType::SigningRequired).size(), 2);
-    QCOMPARE(QString(toString(NodeClass::Variable)), QString("Variable"));
-    QCOMPARE(QString(toString(ServerState::Running)), QString("Running"));
+    QCOMPARE(QString(enumName(NodeClass::Variable)), QString("Variable"));
+    QCOMPARE(QString(enumName(ServerState::Running)), QString("Running"));
 }
 
 void TestGenerated::fieldOrderFollowsTheSchema() {

@@ -130,7 +130,7 @@ void TestConnection::connectsAnonymously() {
     QCOMPARE(clients.at(0).at(0).value<Client*>(), c.client());
     QTRY_VERIFY(!states.isEmpty() && states.last().at(0).value<ClientState>() == ClientState::Connected);
     QStringList seen;
-    for (const auto& s : states) seen.append(QString::fromLatin1(toString(s.at(0).value<ClientState>())));
+    for (const auto& s : states) seen.append(QString::fromLatin1(enumName(s.at(0).value<ClientState>())));
     QCOMPARE(seen, (QStringList{"Connecting", "ChannelOpen", "Connected"}));
     QCOMPARE(c.operationCount(), 0);
     QVERIFY(ops.size() >= 2);

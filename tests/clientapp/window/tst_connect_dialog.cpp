@@ -10,6 +10,7 @@
 #include "window/ConnectDialog.h"
 #include "window/MainWindow.h"
 
+#include "TestServerConfig.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/runtime/Server.h"
 
@@ -161,12 +162,9 @@ void TestConnectDialog::cancelSaysCancelled() {
 // connects with the new one; the trust question for the server's certificate is answered on the
 // way. Against our server in-process with a user alice.
 void TestConnectDialog::wrongPasswordIsAskedAgain() {
-    ServerConfig cfg;
-    cfg.port = 0;
+    ServerConfig cfg = test::localServerConfig();
     cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.listenAddress = QHostAddress::LocalHost;
     cfg.ioThreads = 1;
-    cfg.demoNamespace = false;
     cfg.benchmarkVariables = 0;
     cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
     cfg.security.trustAllClients = true;

@@ -8,7 +8,7 @@ Q_LOGGING_CATEGORY(lcClient, "ua.client", QtInfoMsg)
 
 namespace ua {
 
-const char* toString(ClientState s) {
+const char* enumName(ClientState s) {
     switch (s) {
     case ClientState::Disconnected: return "Disconnected";
     case ClientState::Connecting: return "Connecting";
@@ -68,7 +68,7 @@ void ClientCore::setState(ClientState s, StatusCode reason) {
     }
     publish();
     if (changed) {
-        qCDebug(lcClient) << "state" << toString(s) << QString::fromStdString(reason.name());
+        qCDebug(lcClient) << "state" << enumName(s) << QString::fromStdString(reason.name());
         emit stateChanged(s, reason);
     }
 }

@@ -39,7 +39,9 @@ namespace ua {
 // -> Connected (Session active); a lost connection from ChannelOpen or Connected -> Reconnecting
 // -> back to where it was; disconnectFromServer() or a failed connect -> Disconnected.
 enum class ClientState { Disconnected, Connecting, ChannelOpen, Connected, Reconnecting };
-const char* toString(ClientState s);
+// The state's name ("Connected"); static text. Not toString: QtTest would take a toString found
+// by argument-dependent lookup for a failed QCOMPARE's text and delete[] it.
+const char* enumName(ClientState s);
 
 // What ua::Client's getters read from any thread.
 struct ClientSnapshot {

@@ -3,7 +3,7 @@
 
 namespace ua {
 
-const char* toString(SubscriptionEvent e) {
+const char* enumName(SubscriptionEvent e) {
     switch (e) {
     case SubscriptionEvent::KeepAliveMissing: return "KeepAliveMissing";
     case SubscriptionEvent::KeepAliveResumed: return "KeepAliveResumed";

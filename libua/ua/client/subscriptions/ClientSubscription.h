@@ -115,7 +115,7 @@ enum class SubscriptionEvent {
     Recreated,          // created again with its items (new subscriptionId; status: why, e.g. Bad_SubscriptionIdInvalid)
     Lost,               // given up (e.g. transferred to another client, or re-creation failed): status says why
 };
-const char* toString(SubscriptionEvent e);
+const char* enumName(SubscriptionEvent e);  // its name; static text
 
 struct SubscriptionStatusChange {
     SubscriptionHandle handle = 0;

@@ -4,7 +4,7 @@
 
 namespace ua {
 
-const char* toString(NamingRuleType v) {
+const char* enumName(NamingRuleType v) {
     switch (v) {
     case NamingRuleType::Mandatory: return "Mandatory";
     case NamingRuleType::Optional: return "Optional";
@@ -13,13 +13,13 @@ const char* toString(NamingRuleType v) {
     return "";
 }
 
-const char* toString(Enumeration v) {
+const char* enumName(Enumeration v) {
     switch (v) {
     }
     return "";
 }
 
-const char* toString(RedundantServerMode v) {
+const char* enumName(RedundantServerMode v) {
     switch (v) {
     case RedundantServerMode::PrimaryWithBackup: return "PrimaryWithBackup";
     case RedundantServerMode::PrimaryOnly: return "PrimaryOnly";
@@ -29,7 +29,7 @@ const char* toString(RedundantServerMode v) {
     return "";
 }
 
-const char* toString(OpenFileMode v) {
+const char* enumName(OpenFileMode v) {
     switch (v) {
     case OpenFileMode::Read: return "Read";
     case OpenFileMode::Write: return "Write";
@@ -39,7 +39,7 @@ const char* toString(OpenFileMode v) {
     return "";
 }
 
-const char* toString(IdentityCriteriaType v) {
+const char* enumName(IdentityCriteriaType v) {
     switch (v) {
     case IdentityCriteriaType::UserName: return "UserName";
     case IdentityCriteriaType::Thumbprint: return "Thumbprint";
@@ -53,7 +53,7 @@ const char* toString(IdentityCriteriaType v) {
     return "";
 }
 
-const char* toString(ConversionLimitEnum v) {
+const char* enumName(ConversionLimitEnum v) {
     switch (v) {
     case ConversionLimitEnum::NoConversion: return "NoConversion";
     case ConversionLimitEnum::Limited: return "Limited";
@@ -62,7 +62,7 @@ const char* toString(ConversionLimitEnum v) {
     return "";
 }
 
-const char* toString(AlarmMask v) {
+const char* enumName(AlarmMask v) {
     switch (v) {
     case AlarmMask::None: return "None";
     case AlarmMask::Active: return "Active";
@@ -72,7 +72,7 @@ const char* toString(AlarmMask v) {
     return "";
 }
 
-const char* toString(TrustListValidationOptions v) {
+const char* enumName(TrustListValidationOptions v) {
     switch (v) {
     case TrustListValidationOptions::None: return "None";
     case TrustListValidationOptions::SuppressCertificateExpired: return "SuppressCertificateExpired";
@@ -86,7 +86,7 @@ const char* toString(TrustListValidationOptions v) {
     return "";
 }
 
-const char* toString(TrustListMasks v) {
+const char* enumName(TrustListMasks v) {
     switch (v) {
     case TrustListMasks::None: return "None";
     case TrustListMasks::TrustedCertificates: return "TrustedCertificates";
@@ -98,7 +98,7 @@ const char* toString(TrustListMasks v) {
     return "";
 }
 
-const char* toString(PubSubState v) {
+const char* enumName(PubSubState v) {
     switch (v) {
     case PubSubState::Disabled: return "Disabled";
     case PubSubState::Paused: return "Paused";
@@ -109,7 +109,7 @@ const char* toString(PubSubState v) {
     return "";
 }
 
-const char* toString(DataSetFieldFlags v) {
+const char* enumName(DataSetFieldFlags v) {
     switch (v) {
     case DataSetFieldFlags::None: return "None";
     case DataSetFieldFlags::PromotedField: return "PromotedField";
@@ -117,7 +117,7 @@ const char* toString(DataSetFieldFlags v) {
     return "";
 }
 
-const char* toString(DataSetFieldContentMask v) {
+const char* enumName(DataSetFieldContentMask v) {
     switch (v) {
     case DataSetFieldContentMask::None: return "None";
     case DataSetFieldContentMask::StatusCode: return "StatusCode";
@@ -130,7 +130,7 @@ const char* toString(DataSetFieldContentMask v) {
     return "";
 }
 
-const char* toString(OverrideValueHandling v) {
+const char* enumName(OverrideValueHandling v) {
     switch (v) {
     case OverrideValueHandling::Disabled: return "Disabled";
     case OverrideValueHandling::LastUsableValue: return "LastUsableValue";
@@ -139,7 +139,7 @@ const char* toString(OverrideValueHandling v) {
     return "";
 }
 
-const char* toString(DataSetOrderingType v) {
+const char* enumName(DataSetOrderingType v) {
     switch (v) {
     case DataSetOrderingType::Undefined: return "Undefined";
     case DataSetOrderingType::AscendingWriterId: return "AscendingWriterId";
@@ -148,7 +148,7 @@ const char* toString(DataSetOrderingType v) {
     return "";
 }
 
-const char* toString(UadpNetworkMessageContentMask v) {
+const char* enumName(UadpNetworkMessageContentMask v) {
     switch (v) {
     case UadpNetworkMessageContentMask::None: return "None";
     case UadpNetworkMessageContentMask::PublisherId: return "PublisherId";
@@ -166,7 +166,7 @@ const char* toString(UadpNetworkMessageContentMask v) {
     return "";
 }
 
-const char* toString(UadpDataSetMessageContentMask v) {
+const char* enumName(UadpDataSetMessageContentMask v) {
     switch (v) {
     case UadpDataSetMessageContentMask::None: return "None";
     case UadpDataSetMessageContentMask::Timestamp: return "Timestamp";
@@ -179,7 +179,7 @@ const char* toString(UadpDataSetMessageContentMask v) {
     return "";
 }
 
-const char* toString(JsonNetworkMessageContentMask v) {
+const char* enumName(JsonNetworkMessageContentMask v) {
     switch (v) {
     case JsonNetworkMessageContentMask::None: return "None";
     case JsonNetworkMessageContentMask::NetworkMessageHeader: return "NetworkMessageHeader";
@@ -193,7 +193,7 @@ const char* toString(JsonNetworkMessageContentMask v) {
     return "";
 }
 
-const char* toString(JsonDataSetMessageContentMask v) {
+const char* enumName(JsonDataSetMessageContentMask v) {
     switch (v) {
     case JsonDataSetMessageContentMask::None: return "None";
     case JsonDataSetMessageContentMask::DataSetWriterId: return "DataSetWriterId";
@@ -211,7 +211,7 @@ const char* toString(JsonDataSetMessageContentMask v) {
     return "";
 }
 
-const char* toString(BrokerTransportQualityOfService v) {
+const char* enumName(BrokerTransportQualityOfService v) {
     switch (v) {
     case BrokerTransportQualityOfService::NotSpecified: return "NotSpecified";
     case BrokerTransportQualityOfService::BestEffort: return "BestEffort";
@@ -222,7 +222,7 @@ const char* toString(BrokerTransportQualityOfService v) {
     return "";
 }
 
-const char* toString(PubSubConfigurationRefMask v) {
+const char* enumName(PubSubConfigurationRefMask v) {
     switch (v) {
     case PubSubConfigurationRefMask::None: return "None";
     case PubSubConfigurationRefMask::ElementAdd: return "ElementAdd";
@@ -242,7 +242,7 @@ const char* toString(PubSubConfigurationRefMask v) {
     return "";
 }
 
-const char* toString(DiagnosticsLevel v) {
+const char* enumName(DiagnosticsLevel v) {
     switch (v) {
     case DiagnosticsLevel::Basic: return "Basic";
     case DiagnosticsLevel::Advanced: return "Advanced";
@@ -253,7 +253,7 @@ const char* toString(DiagnosticsLevel v) {
     return "";
 }
 
-const char* toString(PubSubDiagnosticsCounterClassification v) {
+const char* enumName(PubSubDiagnosticsCounterClassification v) {
     switch (v) {
     case PubSubDiagnosticsCounterClassification::Information: return "Information";
     case PubSubDiagnosticsCounterClassification::Error: return "Error";
@@ -261,7 +261,7 @@ const char* toString(PubSubDiagnosticsCounterClassification v) {
     return "";
 }
 
-const char* toString(PasswordOptionsMask v) {
+const char* enumName(PasswordOptionsMask v) {
     switch (v) {
     case PasswordOptionsMask::None: return "None";
     case PasswordOptionsMask::SupportInitialPasswordChange: return "SupportInitialPasswordChange";
@@ -277,7 +277,7 @@ const char* toString(PasswordOptionsMask v) {
     return "";
 }
 
-const char* toString(UserConfigurationMask v) {
+const char* enumName(UserConfigurationMask v) {
     switch (v) {
     case UserConfigurationMask::None: return "None";
     case UserConfigurationMask::NoDelete: return "NoDelete";
@@ -288,7 +288,7 @@ const char* toString(UserConfigurationMask v) {
     return "";
 }
 
-const char* toString(Duplex v) {
+const char* enumName(Duplex v) {
     switch (v) {
     case Duplex::Full: return "Full";
     case Duplex::Half: return "Half";
@@ -297,7 +297,7 @@ const char* toString(Duplex v) {
     return "";
 }
 
-const char* toString(InterfaceAdminStatus v) {
+const char* enumName(InterfaceAdminStatus v) {
     switch (v) {
     case InterfaceAdminStatus::Up: return "Up";
     case InterfaceAdminStatus::Down: return "Down";
@@ -306,7 +306,7 @@ const char* toString(InterfaceAdminStatus v) {
     return "";
 }
 
-const char* toString(InterfaceOperStatus v) {
+const char* enumName(InterfaceOperStatus v) {
     switch (v) {
     case InterfaceOperStatus::Up: return "Up";
     case InterfaceOperStatus::Down: return "Down";
@@ -319,7 +319,7 @@ const char* toString(InterfaceOperStatus v) {
     return "";
 }
 
-const char* toString(NegotiationStatus v) {
+const char* enumName(NegotiationStatus v) {
     switch (v) {
     case NegotiationStatus::InProgress: return "InProgress";
     case NegotiationStatus::Complete: return "Complete";
@@ -330,7 +330,7 @@ const char* toString(NegotiationStatus v) {
     return "";
 }
 
-const char* toString(TsnFailureCode v) {
+const char* enumName(TsnFailureCode v) {
     switch (v) {
     case TsnFailureCode::NoFailure: return "NoFailure";
     case TsnFailureCode::InsufficientBandwidth: return "InsufficientBandwidth";
@@ -362,7 +362,7 @@ const char* toString(TsnFailureCode v) {
     return "";
 }
 
-const char* toString(TsnStreamState v) {
+const char* enumName(TsnStreamState v) {
     switch (v) {
     case TsnStreamState::Disabled: return "Disabled";
     case TsnStreamState::Configuring: return "Configuring";
@@ -373,7 +373,7 @@ const char* toString(TsnStreamState v) {
     return "";
 }
 
-const char* toString(TsnTalkerStatus v) {
+const char* enumName(TsnTalkerStatus v) {
     switch (v) {
     case TsnTalkerStatus::None: return "None";
     case TsnTalkerStatus::Ready: return "Ready";
@@ -382,7 +382,7 @@ const char* toString(TsnTalkerStatus v) {
     return "";
 }
 
-const char* toString(TsnListenerStatus v) {
+const char* enumName(TsnListenerStatus v) {
     switch (v) {
     case TsnListenerStatus::None: return "None";
     case TsnListenerStatus::Ready: return "Ready";
@@ -392,7 +392,7 @@ const char* toString(TsnListenerStatus v) {
     return "";
 }
 
-const char* toString(IdType v) {
+const char* enumName(IdType v) {
     switch (v) {
     case IdType::Numeric: return "Numeric";
     case IdType::String: return "String";
@@ -402,7 +402,7 @@ const char* toString(IdType v) {
     return "";
 }
 
-const char* toString(NodeClass v) {
+const char* enumName(NodeClass v) {
     switch (v) {
     case NodeClass::Unspecified: return "Unspecified";
     case NodeClass::Object: return "Object";
@@ -417,7 +417,7 @@ const char* toString(NodeClass v) {
     return "";
 }
 
-const char* toString(PermissionType v) {
+const char* enumName(PermissionType v) {
     switch (v) {
     case PermissionType::None: return "None";
     case PermissionType::Browse: return "Browse";
@@ -441,7 +441,7 @@ const char* toString(PermissionType v) {
     return "";
 }
 
-const char* toString(AccessLevelType v) {
+const char* enumName(AccessLevelType v) {
     switch (v) {
     case AccessLevelType::None: return "None";
     case AccessLevelType::CurrentRead: return "CurrentRead";
@@ -455,7 +455,7 @@ const char* toString(AccessLevelType v) {
     return "";
 }
 
-const char* toString(AccessLevelExType v) {
+const char* enumName(AccessLevelExType v) {
     switch (v) {
     case AccessLevelExType::None: return "None";
     case AccessLevelExType::CurrentRead: return "CurrentRead";
@@ -475,7 +475,7 @@ const char* toString(AccessLevelExType v) {
     return "";
 }
 
-const char* toString(EventNotifierType v) {
+const char* enumName(EventNotifierType v) {
     switch (v) {
     case EventNotifierType::None: return "None";
     case EventNotifierType::SubscribeToEvents: return "SubscribeToEvents";
@@ -485,7 +485,7 @@ const char* toString(EventNotifierType v) {
     return "";
 }
 
-const char* toString(AccessRestrictionType v) {
+const char* enumName(AccessRestrictionType v) {
     switch (v) {
     case AccessRestrictionType::None: return "None";
     case AccessRestrictionType::SigningRequired: return "SigningRequired";
@@ -496,7 +496,7 @@ const char* toString(AccessRestrictionType v) {
     return "";
 }
 
-const char* toString(StructureType v) {
+const char* enumName(StructureType v) {
     switch (v) {
     case StructureType::Structure: return "Structure";
     case StructureType::StructureWithOptionalFields: return "StructureWithOptionalFields";
@@ -507,7 +507,7 @@ const char* toString(StructureType v) {
     return "";
 }
 
-const char* toString(ApplicationType v) {
+const char* enumName(ApplicationType v) {
     switch (v) {
     case ApplicationType::Server: return "Server";
     case ApplicationType::Client: return "Client";
@@ -517,7 +517,7 @@ const char* toString(ApplicationType v) {
     return "";
 }
 
-const char* toString(MessageSecurityMode v) {
+const char* enumName(MessageSecurityMode v) {
     switch (v) {
     case MessageSecurityMode::Invalid: return "Invalid";
     case MessageSecurityMode::None: return "None";
@@ -527,7 +527,7 @@ const char* toString(MessageSecurityMode v) {
     return "";
 }
 
-const char* toString(UserTokenType v) {
+const char* enumName(UserTokenType v) {
     switch (v) {
     case UserTokenType::Anonymous: return "Anonymous";
     case UserTokenType::UserName: return "UserName";
@@ -537,7 +537,7 @@ const char* toString(UserTokenType v) {
     return "";
 }
 
-const char* toString(SecurityTokenRequestType v) {
+const char* enumName(SecurityTokenRequestType v) {
     switch (v) {
     case SecurityTokenRequestType::Issue: return "Issue";
     case SecurityTokenRequestType::Renew: return "Renew";
@@ -545,7 +545,7 @@ const char* toString(SecurityTokenRequestType v) {
     return "";
 }
 
-const char* toString(NodeAttributesMask v) {
+const char* enumName(NodeAttributesMask v) {
     switch (v) {
     case NodeAttributesMask::None: return "None";
     case NodeAttributesMask::AccessLevel: return "AccessLevel";
@@ -586,7 +586,7 @@ const char* toString(NodeAttributesMask v) {
     return "";
 }
 
-const char* toString(AttributeWriteMask v) {
+const char* enumName(AttributeWriteMask v) {
     switch (v) {
     case AttributeWriteMask::None: return "None";
     case AttributeWriteMask::AccessLevel: return "AccessLevel";
@@ -619,7 +619,7 @@ const char* toString(AttributeWriteMask v) {
     return "";
 }
 
-const char* toString(BrowseDirection v) {
+const char* enumName(BrowseDirection v) {
     switch (v) {
     case BrowseDirection::Forward: return "Forward";
     case BrowseDirection::Inverse: return "Inverse";
@@ -629,7 +629,7 @@ const char* toString(BrowseDirection v) {
     return "";
 }
 
-const char* toString(BrowseResultMask v) {
+const char* enumName(BrowseResultMask v) {
     switch (v) {
     case BrowseResultMask::None: return "None";
     case BrowseResultMask::ReferenceTypeId: return "ReferenceTypeId";
@@ -645,7 +645,7 @@ const char* toString(BrowseResultMask v) {
     return "";
 }
 
-const char* toString(FilterOperator v) {
+const char* enumName(FilterOperator v) {
     switch (v) {
     case FilterOperator::Equals: return "Equals";
     case FilterOperator::IsNull: return "IsNull";
@@ -669,7 +669,7 @@ const char* toString(FilterOperator v) {
     return "";
 }
 
-const char* toString(TimestampsToReturn v) {
+const char* enumName(TimestampsToReturn v) {
     switch (v) {
     case TimestampsToReturn::Source: return "Source";
     case TimestampsToReturn::Server: return "Server";
@@ -680,7 +680,7 @@ const char* toString(TimestampsToReturn v) {
     return "";
 }
 
-const char* toString(HistoryUpdateType v) {
+const char* enumName(HistoryUpdateType v) {
     switch (v) {
     case HistoryUpdateType::Insert: return "Insert";
     case HistoryUpdateType::Replace: return "Replace";
@@ -690,7 +690,7 @@ const char* toString(HistoryUpdateType v) {
     return "";
 }
 
-const char* toString(PerformUpdateType v) {
+const char* enumName(PerformUpdateType v) {
     switch (v) {
     case PerformUpdateType::Insert: return "Insert";
     case PerformUpdateType::Replace: return "Replace";
@@ -700,7 +700,7 @@ const char* toString(PerformUpdateType v) {
     return "";
 }
 
-const char* toString(MonitoringMode v) {
+const char* enumName(MonitoringMode v) {
     switch (v) {
     case MonitoringMode::Disabled: return "Disabled";
     case MonitoringMode::Sampling: return "Sampling";
@@ -709,7 +709,7 @@ const char* toString(MonitoringMode v) {
     return "";
 }
 
-const char* toString(DataChangeTrigger v) {
+const char* enumName(DataChangeTrigger v) {
     switch (v) {
     case DataChangeTrigger::Status: return "Status";
     case DataChangeTrigger::StatusValue: return "StatusValue";
@@ -718,7 +718,7 @@ const char* toString(DataChangeTrigger v) {
     return "";
 }
 
-const char* toString(DeadbandType v) {
+const char* enumName(DeadbandType v) {
     switch (v) {
     case DeadbandType::None: return "None";
     case DeadbandType::Absolute: return "Absolute";
@@ -727,7 +727,7 @@ const char* toString(DeadbandType v) {
     return "";
 }
 
-const char* toString(RedundancySupport v) {
+const char* enumName(RedundancySupport v) {
     switch (v) {
     case RedundancySupport::None: return "None";
     case RedundancySupport::Cold: return "Cold";
@@ -739,7 +739,7 @@ const char* toString(RedundancySupport v) {
     return "";
 }
 
-const char* toString(ServerState v) {
+const char* enumName(ServerState v) {
     switch (v) {
     case ServerState::Running: return "Running";
     case ServerState::Failed: return "Failed";
@@ -753,7 +753,7 @@ const char* toString(ServerState v) {
     return "";
 }
 
-const char* toString(ModelChangeStructureVerbMask v) {
+const char* enumName(ModelChangeStructureVerbMask v) {
     switch (v) {
     case ModelChangeStructureVerbMask::NodeAdded: return "NodeAdded";
     case ModelChangeStructureVerbMask::NodeDeleted: return "NodeDeleted";
@@ -764,7 +764,7 @@ const char* toString(ModelChangeStructureVerbMask v) {
     return "";
 }
 
-const char* toString(AxisScaleEnumeration v) {
+const char* enumName(AxisScaleEnumeration v) {
     switch (v) {
     case AxisScaleEnumeration::Linear: return "Linear";
     case AxisScaleEnumeration::Log: return "Log";
@@ -773,7 +773,7 @@ const char* toString(AxisScaleEnumeration v) {
     return "";
 }
 
-const char* toString(ExceptionDeviationFormat v) {
+const char* enumName(ExceptionDeviationFormat v) {
     switch (v) {
     case ExceptionDeviationFormat::AbsoluteValue: return "AbsoluteValue";
     case ExceptionDeviationFormat::PercentOfValue: return "PercentOfValue";

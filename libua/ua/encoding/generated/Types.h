@@ -18,13 +18,13 @@ enum class NamingRuleType : int32_t {
 };
 inline void encode(BinaryEncoder& e, NamingRuleType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, NamingRuleType& v) { v = NamingRuleType(d.readPod<int32_t>()); }
-const char* toString(NamingRuleType v);
+const char* enumName(NamingRuleType v);
 
 enum class Enumeration : int32_t {
 };
 inline void encode(BinaryEncoder& e, Enumeration v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, Enumeration& v) { v = Enumeration(d.readPod<int32_t>()); }
-const char* toString(Enumeration v);
+const char* enumName(Enumeration v);
 
 enum class RedundantServerMode : int32_t {
     PrimaryWithBackup = 0,
@@ -34,7 +34,7 @@ enum class RedundantServerMode : int32_t {
 };
 inline void encode(BinaryEncoder& e, RedundantServerMode v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, RedundantServerMode& v) { v = RedundantServerMode(d.readPod<int32_t>()); }
-const char* toString(RedundantServerMode v);
+const char* enumName(RedundantServerMode v);
 
 enum class OpenFileMode : int32_t {
     Read = 1,
@@ -44,7 +44,7 @@ enum class OpenFileMode : int32_t {
 };
 inline void encode(BinaryEncoder& e, OpenFileMode v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, OpenFileMode& v) { v = OpenFileMode(d.readPod<int32_t>()); }
-const char* toString(OpenFileMode v);
+const char* enumName(OpenFileMode v);
 
 enum class IdentityCriteriaType : int32_t {
     UserName = 1,
@@ -58,7 +58,7 @@ enum class IdentityCriteriaType : int32_t {
 };
 inline void encode(BinaryEncoder& e, IdentityCriteriaType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, IdentityCriteriaType& v) { v = IdentityCriteriaType(d.readPod<int32_t>()); }
-const char* toString(IdentityCriteriaType v);
+const char* enumName(IdentityCriteriaType v);
 
 enum class ConversionLimitEnum : int32_t {
     NoConversion = 0,
@@ -67,7 +67,7 @@ enum class ConversionLimitEnum : int32_t {
 };
 inline void encode(BinaryEncoder& e, ConversionLimitEnum v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, ConversionLimitEnum& v) { v = ConversionLimitEnum(d.readPod<int32_t>()); }
-const char* toString(ConversionLimitEnum v);
+const char* enumName(ConversionLimitEnum v);
 
 enum class AlarmMask : uint16_t {
     None = 0,
@@ -77,7 +77,7 @@ enum class AlarmMask : uint16_t {
 };
 inline void encode(BinaryEncoder& e, AlarmMask v) { e.writePod<uint16_t>(uint16_t(v)); }
 inline void decode(BinaryDecoder& d, AlarmMask& v) { v = AlarmMask(d.readPod<uint16_t>()); }
-const char* toString(AlarmMask v);
+const char* enumName(AlarmMask v);
 inline constexpr AlarmMask operator|(AlarmMask a, AlarmMask b) { return AlarmMask(uint16_t(a) | uint16_t(b)); }
 inline constexpr AlarmMask operator&(AlarmMask a, AlarmMask b) { return AlarmMask(uint16_t(a) & uint16_t(b)); }
 
@@ -93,7 +93,7 @@ enum class TrustListValidationOptions : uint32_t {
 };
 inline void encode(BinaryEncoder& e, TrustListValidationOptions v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, TrustListValidationOptions& v) { v = TrustListValidationOptions(d.readPod<uint32_t>()); }
-const char* toString(TrustListValidationOptions v);
+const char* enumName(TrustListValidationOptions v);
 inline constexpr TrustListValidationOptions operator|(TrustListValidationOptions a, TrustListValidationOptions b) { return TrustListValidationOptions(uint32_t(a) | uint32_t(b)); }
 inline constexpr TrustListValidationOptions operator&(TrustListValidationOptions a, TrustListValidationOptions b) { return TrustListValidationOptions(uint32_t(a) & uint32_t(b)); }
 
@@ -107,7 +107,7 @@ enum class TrustListMasks : int32_t {
 };
 inline void encode(BinaryEncoder& e, TrustListMasks v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, TrustListMasks& v) { v = TrustListMasks(d.readPod<int32_t>()); }
-const char* toString(TrustListMasks v);
+const char* enumName(TrustListMasks v);
 
 enum class PubSubState : int32_t {
     Disabled = 0,
@@ -118,7 +118,7 @@ enum class PubSubState : int32_t {
 };
 inline void encode(BinaryEncoder& e, PubSubState v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, PubSubState& v) { v = PubSubState(d.readPod<int32_t>()); }
-const char* toString(PubSubState v);
+const char* enumName(PubSubState v);
 
 enum class DataSetFieldFlags : uint16_t {
     None = 0,
@@ -126,7 +126,7 @@ enum class DataSetFieldFlags : uint16_t {
 };
 inline void encode(BinaryEncoder& e, DataSetFieldFlags v) { e.writePod<uint16_t>(uint16_t(v)); }
 inline void decode(BinaryDecoder& d, DataSetFieldFlags& v) { v = DataSetFieldFlags(d.readPod<uint16_t>()); }
-const char* toString(DataSetFieldFlags v);
+const char* enumName(DataSetFieldFlags v);
 inline constexpr DataSetFieldFlags operator|(DataSetFieldFlags a, DataSetFieldFlags b) { return DataSetFieldFlags(uint16_t(a) | uint16_t(b)); }
 inline constexpr DataSetFieldFlags operator&(DataSetFieldFlags a, DataSetFieldFlags b) { return DataSetFieldFlags(uint16_t(a) & uint16_t(b)); }
 
@@ -141,7 +141,7 @@ enum class DataSetFieldContentMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, DataSetFieldContentMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, DataSetFieldContentMask& v) { v = DataSetFieldContentMask(d.readPod<uint32_t>()); }
-const char* toString(DataSetFieldContentMask v);
+const char* enumName(DataSetFieldContentMask v);
 inline constexpr DataSetFieldContentMask operator|(DataSetFieldContentMask a, DataSetFieldContentMask b) { return DataSetFieldContentMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr DataSetFieldContentMask operator&(DataSetFieldContentMask a, DataSetFieldContentMask b) { return DataSetFieldContentMask(uint32_t(a) & uint32_t(b)); }
 
@@ -152,7 +152,7 @@ enum class OverrideValueHandling : int32_t {
 };
 inline void encode(BinaryEncoder& e, OverrideValueHandling v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, OverrideValueHandling& v) { v = OverrideValueHandling(d.readPod<int32_t>()); }
-const char* toString(OverrideValueHandling v);
+const char* enumName(OverrideValueHandling v);
 
 enum class DataSetOrderingType : int32_t {
     Undefined = 0,
@@ -161,7 +161,7 @@ enum class DataSetOrderingType : int32_t {
 };
 inline void encode(BinaryEncoder& e, DataSetOrderingType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, DataSetOrderingType& v) { v = DataSetOrderingType(d.readPod<int32_t>()); }
-const char* toString(DataSetOrderingType v);
+const char* enumName(DataSetOrderingType v);
 
 enum class UadpNetworkMessageContentMask : uint32_t {
     None = 0,
@@ -179,7 +179,7 @@ enum class UadpNetworkMessageContentMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, UadpNetworkMessageContentMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, UadpNetworkMessageContentMask& v) { v = UadpNetworkMessageContentMask(d.readPod<uint32_t>()); }
-const char* toString(UadpNetworkMessageContentMask v);
+const char* enumName(UadpNetworkMessageContentMask v);
 inline constexpr UadpNetworkMessageContentMask operator|(UadpNetworkMessageContentMask a, UadpNetworkMessageContentMask b) { return UadpNetworkMessageContentMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr UadpNetworkMessageContentMask operator&(UadpNetworkMessageContentMask a, UadpNetworkMessageContentMask b) { return UadpNetworkMessageContentMask(uint32_t(a) & uint32_t(b)); }
 
@@ -194,7 +194,7 @@ enum class UadpDataSetMessageContentMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, UadpDataSetMessageContentMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, UadpDataSetMessageContentMask& v) { v = UadpDataSetMessageContentMask(d.readPod<uint32_t>()); }
-const char* toString(UadpDataSetMessageContentMask v);
+const char* enumName(UadpDataSetMessageContentMask v);
 inline constexpr UadpDataSetMessageContentMask operator|(UadpDataSetMessageContentMask a, UadpDataSetMessageContentMask b) { return UadpDataSetMessageContentMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr UadpDataSetMessageContentMask operator&(UadpDataSetMessageContentMask a, UadpDataSetMessageContentMask b) { return UadpDataSetMessageContentMask(uint32_t(a) & uint32_t(b)); }
 
@@ -210,7 +210,7 @@ enum class JsonNetworkMessageContentMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, JsonNetworkMessageContentMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, JsonNetworkMessageContentMask& v) { v = JsonNetworkMessageContentMask(d.readPod<uint32_t>()); }
-const char* toString(JsonNetworkMessageContentMask v);
+const char* enumName(JsonNetworkMessageContentMask v);
 inline constexpr JsonNetworkMessageContentMask operator|(JsonNetworkMessageContentMask a, JsonNetworkMessageContentMask b) { return JsonNetworkMessageContentMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr JsonNetworkMessageContentMask operator&(JsonNetworkMessageContentMask a, JsonNetworkMessageContentMask b) { return JsonNetworkMessageContentMask(uint32_t(a) & uint32_t(b)); }
 
@@ -230,7 +230,7 @@ enum class JsonDataSetMessageContentMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, JsonDataSetMessageContentMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, JsonDataSetMessageContentMask& v) { v = JsonDataSetMessageContentMask(d.readPod<uint32_t>()); }
-const char* toString(JsonDataSetMessageContentMask v);
+const char* enumName(JsonDataSetMessageContentMask v);
 inline constexpr JsonDataSetMessageContentMask operator|(JsonDataSetMessageContentMask a, JsonDataSetMessageContentMask b) { return JsonDataSetMessageContentMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr JsonDataSetMessageContentMask operator&(JsonDataSetMessageContentMask a, JsonDataSetMessageContentMask b) { return JsonDataSetMessageContentMask(uint32_t(a) & uint32_t(b)); }
 
@@ -243,7 +243,7 @@ enum class BrokerTransportQualityOfService : int32_t {
 };
 inline void encode(BinaryEncoder& e, BrokerTransportQualityOfService v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, BrokerTransportQualityOfService& v) { v = BrokerTransportQualityOfService(d.readPod<int32_t>()); }
-const char* toString(BrokerTransportQualityOfService v);
+const char* enumName(BrokerTransportQualityOfService v);
 
 enum class PubSubConfigurationRefMask : uint32_t {
     None = 0,
@@ -263,7 +263,7 @@ enum class PubSubConfigurationRefMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, PubSubConfigurationRefMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, PubSubConfigurationRefMask& v) { v = PubSubConfigurationRefMask(d.readPod<uint32_t>()); }
-const char* toString(PubSubConfigurationRefMask v);
+const char* enumName(PubSubConfigurationRefMask v);
 inline constexpr PubSubConfigurationRefMask operator|(PubSubConfigurationRefMask a, PubSubConfigurationRefMask b) { return PubSubConfigurationRefMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr PubSubConfigurationRefMask operator&(PubSubConfigurationRefMask a, PubSubConfigurationRefMask b) { return PubSubConfigurationRefMask(uint32_t(a) & uint32_t(b)); }
 
@@ -276,7 +276,7 @@ enum class DiagnosticsLevel : int32_t {
 };
 inline void encode(BinaryEncoder& e, DiagnosticsLevel v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, DiagnosticsLevel& v) { v = DiagnosticsLevel(d.readPod<int32_t>()); }
-const char* toString(DiagnosticsLevel v);
+const char* enumName(DiagnosticsLevel v);
 
 enum class PubSubDiagnosticsCounterClassification : int32_t {
     Information = 0,
@@ -284,7 +284,7 @@ enum class PubSubDiagnosticsCounterClassification : int32_t {
 };
 inline void encode(BinaryEncoder& e, PubSubDiagnosticsCounterClassification v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, PubSubDiagnosticsCounterClassification& v) { v = PubSubDiagnosticsCounterClassification(d.readPod<int32_t>()); }
-const char* toString(PubSubDiagnosticsCounterClassification v);
+const char* enumName(PubSubDiagnosticsCounterClassification v);
 
 enum class PasswordOptionsMask : uint32_t {
     None = 0,
@@ -300,7 +300,7 @@ enum class PasswordOptionsMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, PasswordOptionsMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, PasswordOptionsMask& v) { v = PasswordOptionsMask(d.readPod<uint32_t>()); }
-const char* toString(PasswordOptionsMask v);
+const char* enumName(PasswordOptionsMask v);
 inline constexpr PasswordOptionsMask operator|(PasswordOptionsMask a, PasswordOptionsMask b) { return PasswordOptionsMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr PasswordOptionsMask operator&(PasswordOptionsMask a, PasswordOptionsMask b) { return PasswordOptionsMask(uint32_t(a) & uint32_t(b)); }
 
@@ -313,7 +313,7 @@ enum class UserConfigurationMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, UserConfigurationMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, UserConfigurationMask& v) { v = UserConfigurationMask(d.readPod<uint32_t>()); }
-const char* toString(UserConfigurationMask v);
+const char* enumName(UserConfigurationMask v);
 inline constexpr UserConfigurationMask operator|(UserConfigurationMask a, UserConfigurationMask b) { return UserConfigurationMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr UserConfigurationMask operator&(UserConfigurationMask a, UserConfigurationMask b) { return UserConfigurationMask(uint32_t(a) & uint32_t(b)); }
 
@@ -324,7 +324,7 @@ enum class Duplex : int32_t {
 };
 inline void encode(BinaryEncoder& e, Duplex v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, Duplex& v) { v = Duplex(d.readPod<int32_t>()); }
-const char* toString(Duplex v);
+const char* enumName(Duplex v);
 
 enum class InterfaceAdminStatus : int32_t {
     Up = 0,
@@ -333,7 +333,7 @@ enum class InterfaceAdminStatus : int32_t {
 };
 inline void encode(BinaryEncoder& e, InterfaceAdminStatus v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, InterfaceAdminStatus& v) { v = InterfaceAdminStatus(d.readPod<int32_t>()); }
-const char* toString(InterfaceAdminStatus v);
+const char* enumName(InterfaceAdminStatus v);
 
 enum class InterfaceOperStatus : int32_t {
     Up = 0,
@@ -346,7 +346,7 @@ enum class InterfaceOperStatus : int32_t {
 };
 inline void encode(BinaryEncoder& e, InterfaceOperStatus v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, InterfaceOperStatus& v) { v = InterfaceOperStatus(d.readPod<int32_t>()); }
-const char* toString(InterfaceOperStatus v);
+const char* enumName(InterfaceOperStatus v);
 
 enum class NegotiationStatus : int32_t {
     InProgress = 0,
@@ -357,7 +357,7 @@ enum class NegotiationStatus : int32_t {
 };
 inline void encode(BinaryEncoder& e, NegotiationStatus v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, NegotiationStatus& v) { v = NegotiationStatus(d.readPod<int32_t>()); }
-const char* toString(NegotiationStatus v);
+const char* enumName(NegotiationStatus v);
 
 enum class TsnFailureCode : int32_t {
     NoFailure = 0,
@@ -389,7 +389,7 @@ enum class TsnFailureCode : int32_t {
 };
 inline void encode(BinaryEncoder& e, TsnFailureCode v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, TsnFailureCode& v) { v = TsnFailureCode(d.readPod<int32_t>()); }
-const char* toString(TsnFailureCode v);
+const char* enumName(TsnFailureCode v);
 
 enum class TsnStreamState : int32_t {
     Disabled = 0,
@@ -400,7 +400,7 @@ enum class TsnStreamState : int32_t {
 };
 inline void encode(BinaryEncoder& e, TsnStreamState v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, TsnStreamState& v) { v = TsnStreamState(d.readPod<int32_t>()); }
-const char* toString(TsnStreamState v);
+const char* enumName(TsnStreamState v);
 
 enum class TsnTalkerStatus : int32_t {
     None = 0,
@@ -409,7 +409,7 @@ enum class TsnTalkerStatus : int32_t {
 };
 inline void encode(BinaryEncoder& e, TsnTalkerStatus v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, TsnTalkerStatus& v) { v = TsnTalkerStatus(d.readPod<int32_t>()); }
-const char* toString(TsnTalkerStatus v);
+const char* enumName(TsnTalkerStatus v);
 
 enum class TsnListenerStatus : int32_t {
     None = 0,
@@ -419,7 +419,7 @@ enum class TsnListenerStatus : int32_t {
 };
 inline void encode(BinaryEncoder& e, TsnListenerStatus v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, TsnListenerStatus& v) { v = TsnListenerStatus(d.readPod<int32_t>()); }
-const char* toString(TsnListenerStatus v);
+const char* enumName(TsnListenerStatus v);
 
 enum class IdType : int32_t {
     Numeric = 0,
@@ -429,7 +429,7 @@ enum class IdType : int32_t {
 };
 inline void encode(BinaryEncoder& e, IdType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, IdType& v) { v = IdType(d.readPod<int32_t>()); }
-const char* toString(IdType v);
+const char* enumName(IdType v);
 
 enum class NodeClass : int32_t {
     Unspecified = 0,
@@ -444,7 +444,7 @@ enum class NodeClass : int32_t {
 };
 inline void encode(BinaryEncoder& e, NodeClass v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, NodeClass& v) { v = NodeClass(d.readPod<int32_t>()); }
-const char* toString(NodeClass v);
+const char* enumName(NodeClass v);
 
 enum class PermissionType : uint32_t {
     None = 0,
@@ -468,7 +468,7 @@ enum class PermissionType : uint32_t {
 };
 inline void encode(BinaryEncoder& e, PermissionType v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, PermissionType& v) { v = PermissionType(d.readPod<uint32_t>()); }
-const char* toString(PermissionType v);
+const char* enumName(PermissionType v);
 inline constexpr PermissionType operator|(PermissionType a, PermissionType b) { return PermissionType(uint32_t(a) | uint32_t(b)); }
 inline constexpr PermissionType operator&(PermissionType a, PermissionType b) { return PermissionType(uint32_t(a) & uint32_t(b)); }
 
@@ -484,7 +484,7 @@ enum class AccessLevelType : uint8_t {
 };
 inline void encode(BinaryEncoder& e, AccessLevelType v) { e.writePod<uint8_t>(uint8_t(v)); }
 inline void decode(BinaryDecoder& d, AccessLevelType& v) { v = AccessLevelType(d.readPod<uint8_t>()); }
-const char* toString(AccessLevelType v);
+const char* enumName(AccessLevelType v);
 inline constexpr AccessLevelType operator|(AccessLevelType a, AccessLevelType b) { return AccessLevelType(uint8_t(a) | uint8_t(b)); }
 inline constexpr AccessLevelType operator&(AccessLevelType a, AccessLevelType b) { return AccessLevelType(uint8_t(a) & uint8_t(b)); }
 
@@ -506,7 +506,7 @@ enum class AccessLevelExType : uint32_t {
 };
 inline void encode(BinaryEncoder& e, AccessLevelExType v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, AccessLevelExType& v) { v = AccessLevelExType(d.readPod<uint32_t>()); }
-const char* toString(AccessLevelExType v);
+const char* enumName(AccessLevelExType v);
 inline constexpr AccessLevelExType operator|(AccessLevelExType a, AccessLevelExType b) { return AccessLevelExType(uint32_t(a) | uint32_t(b)); }
 inline constexpr AccessLevelExType operator&(AccessLevelExType a, AccessLevelExType b) { return AccessLevelExType(uint32_t(a) & uint32_t(b)); }
 
@@ -518,7 +518,7 @@ enum class EventNotifierType : uint8_t {
 };
 inline void encode(BinaryEncoder& e, EventNotifierType v) { e.writePod<uint8_t>(uint8_t(v)); }
 inline void decode(BinaryDecoder& d, EventNotifierType& v) { v = EventNotifierType(d.readPod<uint8_t>()); }
-const char* toString(EventNotifierType v);
+const char* enumName(EventNotifierType v);
 inline constexpr EventNotifierType operator|(EventNotifierType a, EventNotifierType b) { return EventNotifierType(uint8_t(a) | uint8_t(b)); }
 inline constexpr EventNotifierType operator&(EventNotifierType a, EventNotifierType b) { return EventNotifierType(uint8_t(a) & uint8_t(b)); }
 
@@ -531,7 +531,7 @@ enum class AccessRestrictionType : uint16_t {
 };
 inline void encode(BinaryEncoder& e, AccessRestrictionType v) { e.writePod<uint16_t>(uint16_t(v)); }
 inline void decode(BinaryDecoder& d, AccessRestrictionType& v) { v = AccessRestrictionType(d.readPod<uint16_t>()); }
-const char* toString(AccessRestrictionType v);
+const char* enumName(AccessRestrictionType v);
 inline constexpr AccessRestrictionType operator|(AccessRestrictionType a, AccessRestrictionType b) { return AccessRestrictionType(uint16_t(a) | uint16_t(b)); }
 inline constexpr AccessRestrictionType operator&(AccessRestrictionType a, AccessRestrictionType b) { return AccessRestrictionType(uint16_t(a) & uint16_t(b)); }
 
@@ -544,7 +544,7 @@ enum class StructureType : int32_t {
 };
 inline void encode(BinaryEncoder& e, StructureType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, StructureType& v) { v = StructureType(d.readPod<int32_t>()); }
-const char* toString(StructureType v);
+const char* enumName(StructureType v);
 
 enum class ApplicationType : int32_t {
     Server = 0,
@@ -554,7 +554,7 @@ enum class ApplicationType : int32_t {
 };
 inline void encode(BinaryEncoder& e, ApplicationType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, ApplicationType& v) { v = ApplicationType(d.readPod<int32_t>()); }
-const char* toString(ApplicationType v);
+const char* enumName(ApplicationType v);
 
 enum class MessageSecurityMode : int32_t {
     Invalid = 0,
@@ -564,7 +564,7 @@ enum class MessageSecurityMode : int32_t {
 };
 inline void encode(BinaryEncoder& e, MessageSecurityMode v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, MessageSecurityMode& v) { v = MessageSecurityMode(d.readPod<int32_t>()); }
-const char* toString(MessageSecurityMode v);
+const char* enumName(MessageSecurityMode v);
 
 enum class UserTokenType : int32_t {
     Anonymous = 0,
@@ -574,7 +574,7 @@ enum class UserTokenType : int32_t {
 };
 inline void encode(BinaryEncoder& e, UserTokenType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, UserTokenType& v) { v = UserTokenType(d.readPod<int32_t>()); }
-const char* toString(UserTokenType v);
+const char* enumName(UserTokenType v);
 
 enum class SecurityTokenRequestType : int32_t {
     Issue = 0,
@@ -582,7 +582,7 @@ enum class SecurityTokenRequestType : int32_t {
 };
 inline void encode(BinaryEncoder& e, SecurityTokenRequestType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, SecurityTokenRequestType& v) { v = SecurityTokenRequestType(d.readPod<int32_t>()); }
-const char* toString(SecurityTokenRequestType v);
+const char* enumName(SecurityTokenRequestType v);
 
 enum class NodeAttributesMask : int32_t {
     None = 0,
@@ -623,7 +623,7 @@ enum class NodeAttributesMask : int32_t {
 };
 inline void encode(BinaryEncoder& e, NodeAttributesMask v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, NodeAttributesMask& v) { v = NodeAttributesMask(d.readPod<int32_t>()); }
-const char* toString(NodeAttributesMask v);
+const char* enumName(NodeAttributesMask v);
 
 enum class AttributeWriteMask : uint32_t {
     None = 0,
@@ -656,7 +656,7 @@ enum class AttributeWriteMask : uint32_t {
 };
 inline void encode(BinaryEncoder& e, AttributeWriteMask v) { e.writePod<uint32_t>(uint32_t(v)); }
 inline void decode(BinaryDecoder& d, AttributeWriteMask& v) { v = AttributeWriteMask(d.readPod<uint32_t>()); }
-const char* toString(AttributeWriteMask v);
+const char* enumName(AttributeWriteMask v);
 inline constexpr AttributeWriteMask operator|(AttributeWriteMask a, AttributeWriteMask b) { return AttributeWriteMask(uint32_t(a) | uint32_t(b)); }
 inline constexpr AttributeWriteMask operator&(AttributeWriteMask a, AttributeWriteMask b) { return AttributeWriteMask(uint32_t(a) & uint32_t(b)); }
 
@@ -668,7 +668,7 @@ enum class BrowseDirection : int32_t {
 };
 inline void encode(BinaryEncoder& e, BrowseDirection v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, BrowseDirection& v) { v = BrowseDirection(d.readPod<int32_t>()); }
-const char* toString(BrowseDirection v);
+const char* enumName(BrowseDirection v);
 
 enum class BrowseResultMask : int32_t {
     None = 0,
@@ -684,7 +684,7 @@ enum class BrowseResultMask : int32_t {
 };
 inline void encode(BinaryEncoder& e, BrowseResultMask v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, BrowseResultMask& v) { v = BrowseResultMask(d.readPod<int32_t>()); }
-const char* toString(BrowseResultMask v);
+const char* enumName(BrowseResultMask v);
 
 enum class FilterOperator : int32_t {
     Equals = 0,
@@ -708,7 +708,7 @@ enum class FilterOperator : int32_t {
 };
 inline void encode(BinaryEncoder& e, FilterOperator v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, FilterOperator& v) { v = FilterOperator(d.readPod<int32_t>()); }
-const char* toString(FilterOperator v);
+const char* enumName(FilterOperator v);
 
 enum class TimestampsToReturn : int32_t {
     Source = 0,
@@ -719,7 +719,7 @@ enum class TimestampsToReturn : int32_t {
 };
 inline void encode(BinaryEncoder& e, TimestampsToReturn v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, TimestampsToReturn& v) { v = TimestampsToReturn(d.readPod<int32_t>()); }
-const char* toString(TimestampsToReturn v);
+const char* enumName(TimestampsToReturn v);
 
 enum class HistoryUpdateType : int32_t {
     Insert = 1,
@@ -729,7 +729,7 @@ enum class HistoryUpdateType : int32_t {
 };
 inline void encode(BinaryEncoder& e, HistoryUpdateType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, HistoryUpdateType& v) { v = HistoryUpdateType(d.readPod<int32_t>()); }
-const char* toString(HistoryUpdateType v);
+const char* enumName(HistoryUpdateType v);
 
 enum class PerformUpdateType : int32_t {
     Insert = 1,
@@ -739,7 +739,7 @@ enum class PerformUpdateType : int32_t {
 };
 inline void encode(BinaryEncoder& e, PerformUpdateType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, PerformUpdateType& v) { v = PerformUpdateType(d.readPod<int32_t>()); }
-const char* toString(PerformUpdateType v);
+const char* enumName(PerformUpdateType v);
 
 enum class MonitoringMode : int32_t {
     Disabled = 0,
@@ -748,7 +748,7 @@ enum class MonitoringMode : int32_t {
 };
 inline void encode(BinaryEncoder& e, MonitoringMode v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, MonitoringMode& v) { v = MonitoringMode(d.readPod<int32_t>()); }
-const char* toString(MonitoringMode v);
+const char* enumName(MonitoringMode v);
 
 enum class DataChangeTrigger : int32_t {
     Status = 0,
@@ -757,7 +757,7 @@ enum class DataChangeTrigger : int32_t {
 };
 inline void encode(BinaryEncoder& e, DataChangeTrigger v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, DataChangeTrigger& v) { v = DataChangeTrigger(d.readPod<int32_t>()); }
-const char* toString(DataChangeTrigger v);
+const char* enumName(DataChangeTrigger v);
 
 enum class DeadbandType : int32_t {
     None = 0,
@@ -766,7 +766,7 @@ enum class DeadbandType : int32_t {
 };
 inline void encode(BinaryEncoder& e, DeadbandType v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, DeadbandType& v) { v = DeadbandType(d.readPod<int32_t>()); }
-const char* toString(DeadbandType v);
+const char* enumName(DeadbandType v);
 
 enum class RedundancySupport : int32_t {
     None = 0,
@@ -778,7 +778,7 @@ enum class RedundancySupport : int32_t {
 };
 inline void encode(BinaryEncoder& e, RedundancySupport v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, RedundancySupport& v) { v = RedundancySupport(d.readPod<int32_t>()); }
-const char* toString(RedundancySupport v);
+const char* enumName(RedundancySupport v);
 
 enum class ServerState : int32_t {
     Running = 0,
@@ -792,7 +792,7 @@ enum class ServerState : int32_t {
 };
 inline void encode(BinaryEncoder& e, ServerState v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, ServerState& v) { v = ServerState(d.readPod<int32_t>()); }
-const char* toString(ServerState v);
+const char* enumName(ServerState v);
 
 enum class ModelChangeStructureVerbMask : int32_t {
     NodeAdded = 1,
@@ -803,7 +803,7 @@ enum class ModelChangeStructureVerbMask : int32_t {
 };
 inline void encode(BinaryEncoder& e, ModelChangeStructureVerbMask v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, ModelChangeStructureVerbMask& v) { v = ModelChangeStructureVerbMask(d.readPod<int32_t>()); }
-const char* toString(ModelChangeStructureVerbMask v);
+const char* enumName(ModelChangeStructureVerbMask v);
 
 enum class AxisScaleEnumeration : int32_t {
     Linear = 0,
@@ -812,7 +812,7 @@ enum class AxisScaleEnumeration : int32_t {
 };
 inline void encode(BinaryEncoder& e, AxisScaleEnumeration v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, AxisScaleEnumeration& v) { v = AxisScaleEnumeration(d.readPod<int32_t>()); }
-const char* toString(AxisScaleEnumeration v);
+const char* enumName(AxisScaleEnumeration v);
 
 enum class ExceptionDeviationFormat : int32_t {
     AbsoluteValue = 0,
@@ -823,7 +823,7 @@ enum class ExceptionDeviationFormat : int32_t {
 };
 inline void encode(BinaryEncoder& e, ExceptionDeviationFormat v) { e.writePod<int32_t>(int32_t(v)); }
 inline void decode(BinaryDecoder& d, ExceptionDeviationFormat& v) { v = ExceptionDeviationFormat(d.readPod<int32_t>()); }
-const char* toString(ExceptionDeviationFormat v);
+const char* enumName(ExceptionDeviationFormat v);
 
 inline constexpr int kGeneratedEnumCount = 60;
 inline constexpr int kGeneratedStructCount = 314;

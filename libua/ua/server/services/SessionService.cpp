@@ -268,7 +268,7 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
     if (!s->activated || newChannel)
         qCInfo(lcSession, "session '%s' of %s activated from %s as %s (%s, %s)", s->sessionName.toQString().toUtf8().constData(),
                s->client.applicationUri.toQString().toUtf8().constData(), qPrintable(s->peerAddress),
-               s->clientUserId.empty() ? "anonymous" : s->clientUserId.c_str(), toString(s->securityMode),
+               s->clientUserId.empty() ? "anonymous" : s->clientUserId.c_str(), enumName(s->securityMode),
                s->securityPolicyUri.toQString().section(QLatin1Char('#'), 1).toUtf8().constData());
     firstActivation = !s->activated;
     s->touch(ctx.nowMs);
