@@ -20,7 +20,7 @@ namespace ua::clientapp {
 AddressPanel::AddressPanel(Connection* connection, QWidget* parent)
     : QWidget(parent), m_connection(connection), m_model(new AddressTreeModel(connection, this)) {
     setObjectName(QStringLiteral("addressPanel"));
-    setMinimumWidth(210);
+    setMinimumWidth(180);  // opened 210 px wide (MainWindow::resizeDocks)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);

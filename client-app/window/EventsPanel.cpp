@@ -43,6 +43,8 @@ EventsPanel::EventsPanel(Connection* connection, QWidget* parent)
     top->addWidget(clear);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("eventsStatus"));
+    // A long status must not widen the window: cut at the edge (the whole text in its tooltip).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     top->addWidget(m_status, 1);
     layout->addLayout(top);
 
@@ -91,6 +93,7 @@ bool EventsPanel::subscribe(const QString& text, const QStringList& fields) {
     const std::optional<NodeId> node = parseUserNodeId(text.trimmed(), converter);
     if (!node) {
         m_status->setText(tr("%1 is not a NodeId").arg(text));
+        m_status->setToolTip(m_status->text());
         return false;
     }
     m_notifier->setText(text.trimmed());
@@ -156,10 +159,12 @@ void EventsPanel::updateStatus() {
     m_start->setText(m_model->isRunning() ? tr("Stop") : tr("Subscribe"));
     if (!m_model->isRunning()) {
         m_status->setText(tr("not subscribed"));
+        m_status->setToolTip(m_status->text());
         return;
     }
     const StatusCode s = m_model->status();
     m_status->setText(s.isGood() ? tr("%1 event(s)").arg(m_model->rowCount()) : app::statusName(s));
+    m_status->setToolTip(m_status->text());
 }
 
 } // namespace ua::clientapp

@@ -47,6 +47,7 @@ TrendPanel::TrendPanel(MonitoredItemsModel* items, QWidget* parent)
     m_items->setObjectName(QStringLiteral("trendItems"));
     m_items->setModel(items);
     m_items->setModelColumn(MonitoredItemsModel::DisplayNameColumn);
+    m_items->setMinimumWidth(60);
     splitter->addWidget(m_items);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
@@ -58,7 +59,7 @@ TrendPanel::TrendPanel(MonitoredItemsModel* items, QWidget* parent)
     m_view = new QChartView(m_chart);
     m_view->setObjectName(QStringLiteral("trendChart"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(300, 200);  // the chart's own minimum would squeeze the docks
+    m_view->setMinimumSize(240, 200);  // the chart's own minimum would squeeze the docks (and widen the window)
     splitter->addWidget(m_view);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({150, 800});

@@ -51,6 +51,7 @@ private slots:
     void reconnectsFromRecentInTwoClicks();
     void monitorsANodeDraggedFromTheTree();
     void toolbarIconsAreDistinct();
+    void fitsANarrowScreen();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const QString& name);
@@ -285,6 +286,16 @@ void TestClientWindowSmoke::toolbarIconsAreDistinct() {
     QVERIFY(c != r);
     QVERIFY(c != f);
     QVERIFY(r != f);
+}
+
+// The window can be made as narrow as a laptop's half screen (issue 27 item 6: it was 1,083 px),
+// connected and with a long state text.
+void TestClientWindowSmoke::fitsANarrowScreen() {
+    const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+    qInfo("minimum size %d x %d", minimum.width(), minimum.height());
+    QVERIFY2(minimum.width() <= 800, qPrintable(QString::number(minimum.width())));
+    m_window->resize(800, 600);
+    QTRY_COMPARE(m_window->width(), 800);
 }
 
 UA_TEST_MAIN(TestClientWindowSmoke)
