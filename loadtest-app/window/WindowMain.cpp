@@ -57,10 +57,13 @@ int runWindow(int argc, char** argv) {
     const QCommandLineOption timeoutOption = hidden(QStringLiteral("timeout"), QStringLiteral("Request timeout (ms)."), QStringLiteral("ms"));
     QCommandLineOption startOption(QStringLiteral("start"), QStringLiteral("Start the sweep at once."));
     startOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    // The window's sweep against the command line's (issue 27 item 14): its run saved, then exit.
+    const QCommandLineOption saveQuitOption =
+        hidden(QStringLiteral("save-and-quit"), QStringLiteral("When the sweep is done, save the run as JSON to file and exit."), QStringLiteral("file"));
     parser.addPositionalArgument(QStringLiteral("run"), QStringLiteral("A saved run to open (as --open)."), QStringLiteral("[run.json]"));
     parser.addOptions({endpointOption, pidOption, labelOption, openOption, shotsOption, compareEndpointOption, comparePidOption,
                        compareLabelOption, lagOption, sessionsOption, outstandingOption, rateOption, durationOption, timeoutOption,
-                       startOption});
+                       startOption, saveQuitOption});
     parser.process(app);
 
     MainWindow window;
@@ -78,6 +81,14 @@ int runWindow(int argc, char** argv) {
     if (parser.isSet(durationOption)) setup->findChild<QDoubleSpinBox*>(QStringLiteral("durationS"))->setValue(parser.value(durationOption).toDouble());
     if (parser.isSet(timeoutOption)) setup->findChild<QSpinBox*>(QStringLiteral("requestTimeoutMs"))->setValue(parser.value(timeoutOption).toInt());
     window.show();
+    if (parser.isSet(saveQuitOption)) {
+        QObject::connect(&window, &MainWindow::sweepFinished, &app, [&window, path = parser.value(saveQuitOption)] {
+            QString error;
+            const bool saved = window.saveRun(path, &error);
+            if (!saved) std::fprintf(stderr, "ua-loadtest: %s\n", qPrintable(error));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    }
     if (parser.isSet(startOption)) QTimer::singleShot(0, &window, [&window] { window.startSweep(); });
     const QString runFile = parser.isSet(openOption) ? parser.value(openOption) : parser.positionalArguments().value(0);
     if (!runFile.isEmpty()) {
