@@ -19,7 +19,9 @@
 #include "models/UsersModel.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/common/SessionManager.h"
+#include "ua/client/Client.h"
 #include "ua/server/runtime/Server.h"
+#include "../client/ClientTestUtil.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -136,6 +138,7 @@ void TestAuditTrail::refusalsAndCertificateActionsWithEvents() {
     cfg.benchmarkVariables = 0;
     cfg.security.pkiDir = dir.filePath("pki");
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
+    cfg.minSessionTimeoutMs = 1000;  // a Session that times out within the test
     Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     const AdminAudit admin{QStringLiteral("administrator tester"), &server};
@@ -207,17 +210,39 @@ void TestAuditTrail::refusalsAndCertificateActionsWithEvents() {
     QVERIFY(server.closeSession(sessionId, QStringLiteral("administrator tester")) == StatusCode(status::BadSessionIdInvalid));
     QVERIFY(!waitForLine("^warning administrator tester: closing Session .* failed: BadSessionIdInvalid").isEmpty());
 
+    // A Session closed by its client (node-opcua's CloseSession): "Session/CloseSession".
+    test::NodeSessions polite;
+    polite.start(server.endpointUrl(), {{"prefix", "audit-polite-"}});
+    const QJsonObject politeReady = polite.waitReady();
+    QVERIFY2(politeReady.value("ready").toBool(), qPrintable(politeReady.value("error").toString() + polite.stderrTail()));
+    const QString politeId = politeReady.value("sessionIds").toArray().at(0).toString();
+    QVERIFY(polite.close());
+    QCOMPARE(polite.waitExit(), 0);
+
+    // A Session that goes silent past its 1 s timeout (our Client, no keep-alive): "Session/Timeout".
+    ClientConfig silentConfig;
+    silentConfig.requestedSessionTimeoutMs = 1000;
+    silentConfig.keepAliveIntervalMs = 0;
+    silentConfig.autoReconnect = false;
+    Client silent(silentConfig);
+    QCOMPARE(test::connectSession(silent, server.endpointUrl(), this), StatusCode());
+    const QString silentId = QString::fromStdString(silent.sessionId().toString());
+    QTRY_VERIFY_WITH_TIMEOUT(server.sessions().findBySessionId(silent.sessionId()) == nullptr, 10000);
+
     // What node-opcua received.
     events.write("report\n");
     QVERIFY(QTest::qWaitFor([&] { return events.canReadLine() || events.state() == QProcess::NotRunning; }, 30000));
     const QJsonObject report = QJsonDocument::fromJson(events.readLine()).object();
     QVERIFY(QTest::qWaitFor([&] { return events.state() == QProcess::NotRunning; }, 30000));
     QVERIFY2(report.contains("events"), qPrintable(QJsonDocument(report).toJson() + events.readAllStandardError().right(2000)));
-    QJsonArray trustList, terminated;
+    QJsonArray trustList, terminated, closed, timedOut;
     for (const QJsonValue& v : report.value("events").toArray()) {
         const QJsonObject e = v.toObject();
         if (e.value("EventType").toString() == QLatin1String("ns=0;i=12561")) trustList.append(e);
-        if (e.value("EventType").toString() == QLatin1String("ns=0;i=2069")) terminated.append(e);
+        if (e.value("EventType").toString() != QLatin1String("ns=0;i=2069")) continue;  // AuditSessionEventType
+        const QString source = e.value("SourceName").toString();
+        (source == QLatin1String("Session/CloseSession") ? closed : source == QLatin1String("Session/Timeout") ? timedOut : terminated)
+            .append(e);
     }
     const QString dump = QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Compact));
     qInfo("node-opcua received: %s", qPrintable(dump.left(4000)));
@@ -242,6 +267,14 @@ void TestAuditTrail::refusalsAndCertificateActionsWithEvents() {
     QCOMPARE(t.value("SessionId").toString(), victimId);
     QCOMPARE(t.value("ClientUserId").toString(), QStringLiteral("administrator tester"));
     QCOMPARE(t.value("Status").toBool(), true);
+    // The client's CloseSession and the timeout (OPC 10000-4 6.5.6), each with its SessionId.
+    QStringList closedIds, timedOutIds;
+    for (const QJsonValue& v : closed) closedIds << v.toObject().value("SessionId").toString();
+    for (const QJsonValue& v : timedOut) timedOutIds << v.toObject().value("SessionId").toString();
+    QVERIFY2(closedIds.contains(politeId), qPrintable(dump));
+    QVERIFY2(timedOutIds == QStringList{silentId}, qPrintable(dump));
+    QCOMPARE(timedOut.at(0).toObject().value("SourceNode").toString(), QStringLiteral("ns=0;i=2253"));
+    QCOMPARE(timedOut.at(0).toObject().value("Message").toString(), QStringLiteral("Session timed out"));
 }
 
 UA_TEST_GUILESS_MAIN(TestAuditTrail)

@@ -151,7 +151,7 @@ void SessionManager::channelClosed(uint32_t channelId) {
     }
 }
 
-int SessionManager::expire(int64_t nowMs) {
+int SessionManager::expire(int64_t nowMs, std::vector<SessionPtr>* timedOut, std::vector<SessionPtr>* aborted) {
     QMutexLocker lock(&m_mutex);
     int n = 0;
     while (!m_checks.empty() && m_checks.front().atMs <= nowMs) {
@@ -167,7 +167,9 @@ int SessionManager::expire(int64_t nowMs) {
         if (s->expired(nowMs) || unactivated) {
             s->closed = true;
             m_byToken.erase(it);
-            erased(*s, unactivated && !s->expired(nowMs) ? SessionEnd::Aborted : SessionEnd::TimedOut);
+            const SessionEnd why = unactivated && !s->expired(nowMs) ? SessionEnd::Aborted : SessionEnd::TimedOut;
+            erased(*s, why);
+            if (std::vector<SessionPtr>* list = why == SessionEnd::TimedOut ? timedOut : aborted) list->push_back(s);
             ++n;
         } else {
             scheduleCheck(s);  // active since: looked at again at its new deadline

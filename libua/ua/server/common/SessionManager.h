@@ -56,7 +56,9 @@ public:
     // Removes the Sessions of a closed channel that were never activated (OPC 10000-4 5.6.2).
     void channelClosed(uint32_t channelId);
     // Removes expired Sessions, and those not activated within activationTimeoutMs; returns how many.
-    int expire(int64_t nowMs);
+    // The first kind is appended to *timedOut, the second to *aborted, when given (for their audit
+    // events, raised by the caller after the manager's lock is released).
+    int expire(int64_t nowMs, std::vector<SessionPtr>* timedOut = nullptr, std::vector<SessionPtr>* aborted = nullptr);
     int count() const;
     std::vector<SessionPtr> snapshot() const;
     // The open Session with this sessionId (not the authenticationToken), or nullptr. Linear.

@@ -91,10 +91,14 @@ void auditActivateSession(const AuditContext& server, uint32_t channelId, const 
     server.events.raise(std::move(e));
 }
 
-void auditSessionTerminated(const AuditContext& server, const NodeId& sessionId, const std::string& administrator) {
+void auditSessionEnded(const AuditContext& server, AuditSessionEnd how, const NodeId& sessionId, const std::string& clientUserId,
+                       const std::string& message, const String& clientAuditEntryId) {
     if (!auditWanted(server)) return;
-    auto e = makeAudit(id::AuditSessionEventType, "Session/Terminated", "Session closed by the administrator",
-                       StatusCode(status::Good), serverIdOf(server), String(), administrator);
+    const char* source = how == AuditSessionEnd::CloseSession ? "Session/CloseSession"
+                         : how == AuditSessionEnd::Timeout    ? "Session/Timeout"
+                                                              : "Session/Terminated";
+    auto e = makeAudit(id::AuditSessionEventType, source, message, StatusCode(status::Good), serverIdOf(server),
+                       clientAuditEntryId, clientUserId);
     e->set("SessionId", Variant(sessionId));
     server.events.raise(std::move(e));
 }

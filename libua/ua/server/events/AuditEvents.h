@@ -22,10 +22,13 @@
 //                                    by the reason (Untrusted, Expired, Revoked, DataMismatch with
 //                                    InvalidUri/InvalidHostname, Mismatch, else Invalid); Certificate;
 //                                    SourceName "Security/Certificate"
-//   AuditSessionEventType            the administrator closed a Session (Server::closeSession):
-//                                    SessionId; SourceName "Session/Terminated" (OPC 10000-4 6.5.6:
-//                                    neither a CloseSession call nor a timeout); ClientUserId the
-//                                    administrator
+//   AuditSessionEventType            a Session ended (OPC 10000-4 6.5.6, OPC 10000-5 6.4.7):
+//                                    SessionId; SourceName "Session/CloseSession" for a CloseSession
+//                                    call (ClientUserId the Session's user, ClientAuditEntryId the
+//                                    request's), "Session/Timeout" for a timeout, "Session/Terminated"
+//                                    for the rest: the administrator closed it (Server::closeSession,
+//                                    ClientUserId the administrator), the server shut down, or it was
+//                                    never activated in time
 //   TrustListUpdatedAuditEventType   the administrator changed the trust list (the server app's Trust,
 //                                    Reject and Delete of a trusted certificate; OPC 10000-12 7.8.2;
 //                                    in the 1.05.03 schema a direct subtype of AuditEventType whose
@@ -71,8 +74,12 @@ void auditActivateSession(const AuditContext& audit, uint32_t channelId, const S
 // invalid: for a DataMismatch, the URI or host name that did not match.
 void auditCertificateRejected(EventManager& events, const std::string& serverId, const std::string& certificateDer,
                               StatusCode reason, const std::string& invalid = {});
-// sessionId: the Session closed; administrator: who closed it (ClientUserId).
-void auditSessionTerminated(const AuditContext& audit, const NodeId& sessionId, const std::string& administrator);
+// How a Session ended, for its AuditSessionEventType's SourceName.
+enum class AuditSessionEnd { CloseSession, Timeout, Terminated };
+// sessionId: the Session that ended; clientUserId: its user (CloseSession) or who closed it (the
+// administrator), empty for none; message: what happened ("Session closed by the administrator").
+void auditSessionEnded(const AuditContext& audit, AuditSessionEnd how, const NodeId& sessionId, const std::string& clientUserId,
+                       const std::string& message, const String& clientAuditEntryId = String());
 // added: the certificate went into the trust list (AddCertificate), else out of it
 // (RemoveCertificate); certificateDer: that certificate; result: Good, or why the store failed.
 void auditTrustListUpdated(const AuditContext& audit, bool added, const std::string& certificateDer,

@@ -264,7 +264,15 @@ bool Server::start() {
         buildDescriptions();  // before this thread's event loop accepts anything
         m_expiryTimer = new QTimer(m_acceptContext);
         m_expiryTimer->setInterval(1000);
-        connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] { m_sessions.expire(monotonicMs()); });
+        connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] {
+            std::vector<SessionPtr> timedOut, aborted;
+            m_sessions.expire(monotonicMs(), &timedOut, &aborted);
+            // OPC 10000-4 6.5.6: an AuditSessionEventType for each, raised outside the manager's lock.
+            for (const SessionPtr& s : timedOut)
+                auditSessionEnded(audit(), AuditSessionEnd::Timeout, s->sessionId, std::string(), "Session timed out");
+            for (const SessionPtr& s : aborted)
+                auditSessionEnded(audit(), AuditSessionEnd::Terminated, s->sessionId, std::string(), "Session not activated in time");
+        });
         m_expiryTimer->start();
         new SessionDiagnosticsNodes(*m_diagnostics, m_sessions, *m_space, m_config.maxSessionDiagnosticsObjects, m_acceptContext);  // the per-Session diagnostics objects
         for (const auto& e : m_config.extensions)
@@ -326,7 +334,8 @@ StatusCode Server::closeSession(const NodeId& sessionId, const QString& administ
     // The administrator's action: an audit line (users/AuditLog.h) and event (OPC 10000-4 6.5.6).
     qCInfo(lcAudit, "%s: closed Session '%s' (%s) of user %s from %s", qPrintable(administrator),
            s->sessionName.toQString().toUtf8().constData(), sessionId.toString().c_str(), user.c_str(), qPrintable(from));
-    auditSessionTerminated(audit(), sessionId, administrator.toStdString());
+    auditSessionEnded(audit(), AuditSessionEnd::Terminated, sessionId, administrator.toStdString(),
+                      "Session closed by the administrator");
     return status::Good;
 }
 

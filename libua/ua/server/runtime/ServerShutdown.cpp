@@ -9,6 +9,7 @@
 #include "ua/server/runtime/Server.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/events/AuditEvents.h"
 #include "ua/server/runtime/ServerConnection.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
@@ -70,7 +71,12 @@ void Server::finishShutdown(const QString& reason) {
     // Subscriptions homed there end, where their parked Publish requests are; those of Sessions
     // closed earlier, which still run out their lifetime, too.
     const std::vector<SessionPtr> sessions = m_sessions.snapshot();
-    for (const SessionPtr& s : sessions) m_sessions.remove(s, SessionEnd::ClosedByServer);
+    for (const SessionPtr& s : sessions) {
+        m_sessions.remove(s, SessionEnd::ClosedByServer);
+        // OPC 10000-4 6.5.6: a Session ended by a shutdown is "Session/Terminated".
+        auditSessionEnded(audit(), AuditSessionEnd::Terminated, s->sessionId, std::string(),
+                          "Session closed by the server's shutdown: " + reason.toStdString());
+    }
     std::size_t subscribed = 0;
     for (QObject* ctx : m_threadContexts) {
         QMetaObject::invokeMethod(ctx, [&subscribed] {

@@ -206,6 +206,16 @@ void serveCloseSession(RequestContext& ctx, const CloseSessionRequest& req, Clos
     closeSessionSubscriptions(*ctx.session, req.deleteSubscriptions);
     SessionServiceContext sc = sessionContext(ctx, false);
     handleCloseSession(sc, req, resp);
+    // OPC 10000-4 6.5.6: "Session/CloseSession", with the Session's user.
+    const AuditContext audit = ctx.server.audit();
+    if (!auditWanted(audit)) return;
+    std::string user;
+    {
+        std::lock_guard lock(ctx.session->activationMutex);
+        user = ctx.session->clientUserId;
+    }
+    auditSessionEnded(audit, AuditSessionEnd::CloseSession, ctx.session->sessionId, user, "CloseSession",
+                      req.requestHeader.auditEntryId);
 }
 
 template <class Req, class Resp, void (*Handler)(SubscriptionContext&, const Req&, Resp&)>
