@@ -44,6 +44,11 @@ SweepChart::SweepChart(const QString& title, const QString& yTitle, bool logY, Q
     c->legend()->setAlignment(Qt::AlignBottom);
     c->setMargins(QMargins(4, 4, 4, 4));
     c->setAnimationOptions(QChart::NoAnimation);
+    // Repaint the whole view on a change: a point's marker is drawn a little outside its series'
+    // bounding rectangle, and the partial updates of the default mode can leave a removed run's
+    // markers on screen (the likely cause of issue 27 item 11's stray markers; a few charts of a
+    // few dozen points cost nothing to repaint).
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     m_x->setTitleText(tr("sessions"));
     m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     c->addAxis(m_x, Qt::AlignBottom);
