@@ -139,6 +139,7 @@ void TestAuditTrail::refusalsAndCertificateActionsWithEvents() {
     cfg.security.pkiDir = dir.filePath("pki");
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
     cfg.minSessionTimeoutMs = 1000;  // a Session that times out within the test
+    cfg.admission.activationTimeoutMs = 1000;  // and one that is never activated
     Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     const AdminAudit admin{QStringLiteral("administrator tester"), &server};
@@ -229,6 +230,13 @@ void TestAuditTrail::refusalsAndCertificateActionsWithEvents() {
     const QString silentId = QString::fromStdString(silent.sessionId().toString());
     QTRY_VERIFY_WITH_TIMEOUT(server.sessions().findBySessionId(silent.sessionId()) == nullptr, 10000);
 
+    // A Session created and never activated (as a client that dies after CreateSession would leave
+    // it): removed when its activation time runs out, "Session/Terminated".
+    const SessionPtr unactivated = server.sessions().create(0, 60'000, Server::monotonicMs());
+    QVERIFY(unactivated);
+    const QString unactivatedId = QString::fromStdString(unactivated->sessionId.toString());
+    QTRY_VERIFY_WITH_TIMEOUT(server.sessions().findBySessionId(unactivated->sessionId) == nullptr, 10000);
+
     // What node-opcua received.
     events.write("report\n");
     QVERIFY(QTest::qWaitFor([&] { return events.canReadLine() || events.state() == QProcess::NotRunning; }, 30000));
@@ -260,7 +268,10 @@ void TestAuditTrail::refusalsAndCertificateActionsWithEvents() {
              "Certificate added to the trust list: " + subject + " (SHA-1 " + thumbprint + ")");
     QCOMPARE(trustList.at(1).toObject().value("Message").toString(),
              "Certificate removed from the trust list: " + subject + " (SHA-1 " + thumbprint + ")");
-    QVERIFY2(terminated.size() == 1, qPrintable(dump));
+    // The administrator's close, and the Session never activated.
+    QVERIFY2(terminated.size() == 2, qPrintable(dump));
+    QCOMPARE(terminated.at(1).toObject().value("SessionId").toString(), unactivatedId);
+    QVERIFY(terminated.at(1).toObject().value("Message").toString().startsWith(QStringLiteral("Session not activated")));
     const QJsonObject t = terminated.at(0).toObject();
     QCOMPARE(t.value("SourceName").toString(), QStringLiteral("Session/Terminated"));
     QCOMPARE(t.value("SourceNode").toString(), QStringLiteral("ns=0;i=2253"));

@@ -65,9 +65,17 @@ Server::Server(ServerConfig config, QObject* parent)
     : QObject(parent), m_config(std::move(config)),
       m_sessions(m_config.maxSessions, 0, m_config.admission.activationTimeoutMs),
       m_diagnostics(std::make_unique<ServerDiagnostics>(m_sessions, m_config.applicationUri, channelCount)), m_users(m_config.security.users) {
-    m_sessions.onRemoved = [d = m_diagnostics.get()](const Session& s, SessionEnd why) {
+    m_sessions.onRemoved = [this, d = m_diagnostics.get()](const Session& s, SessionEnd why) {
         d->sessionRemoved(s, why);
         logSessionEnd(s, why);
+        // A Session never activated ends as "Session/Terminated" (OPC 10000-4 6.5.6): its channel
+        // closed, its activation time ran out, or it made room for a new one. Raised here, under the
+        // SessionManager's lock: EventManager::raise only posts to the event routers (its hub's lock
+        // is taken after this one, never before).
+        if (why == SessionEnd::Aborted)
+            auditSessionEnded(audit(), AuditSessionEnd::Terminated, s.sessionId, std::string(),
+                              "Session not activated: its channel closed, its activation time ran out, or it made room "
+                              "for a new Session");
     };
     if (m_config.hostName.isEmpty()) m_config.hostName = QHostInfo::localHostName();
     if (m_config.applicationUri.isEmpty())
@@ -265,13 +273,11 @@ bool Server::start() {
         m_expiryTimer = new QTimer(m_acceptContext);
         m_expiryTimer->setInterval(1000);
         connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] {
-            std::vector<SessionPtr> timedOut, aborted;
-            m_sessions.expire(monotonicMs(), &timedOut, &aborted);
-            // OPC 10000-4 6.5.6: an AuditSessionEventType for each, raised outside the manager's lock.
+            std::vector<SessionPtr> timedOut;  // (the unactivated ones: onRemoved)
+            m_sessions.expire(monotonicMs(), &timedOut);
+            // OPC 10000-4 6.5.6: "Session/Timeout" for each, raised outside the manager's lock.
             for (const SessionPtr& s : timedOut)
                 auditSessionEnded(audit(), AuditSessionEnd::Timeout, s->sessionId, std::string(), "Session timed out");
-            for (const SessionPtr& s : aborted)
-                auditSessionEnded(audit(), AuditSessionEnd::Terminated, s->sessionId, std::string(), "Session not activated in time");
         });
         m_expiryTimer->start();
         new SessionDiagnosticsNodes(*m_diagnostics, m_sessions, *m_space, m_config.maxSessionDiagnosticsObjects, m_acceptContext);  // the per-Session diagnostics objects
