@@ -84,6 +84,8 @@ private:
     void stateChanged(ClientState state, StatusCode reason);
     void connectFinished(StatusCode status);
     void showConnectFailure(const QString& text, bool cancelled);
+    // A modal password question (objectName "passwordDialog"); *ok false on Cancel.
+    QString askPassword(const QString& title, const QString& label, bool* ok);
     void operationsChanged(int count, const QString& latest);
     void nodeSelected(const NodeId& node);
     QString passwordKey(const ConnectionSettings& s) const;
@@ -107,8 +109,6 @@ private:
     QToolButton* m_recentButton = nullptr;
     QLabel* m_stateLabel = nullptr;
     QLabel* m_operationLabel = nullptr;
-    // A modal password question (objectName "passwordDialog"); *ok false on Cancel.
-    QString askPassword(const QString& title, const QString& label, bool* ok);
 
     QHash<QString, QString> m_passwords;  // this run only: url + user -> password
     ConnectionSettings m_pending;         // the connectTo() in progress

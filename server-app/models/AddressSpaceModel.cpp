@@ -24,7 +24,6 @@ struct AddressSpaceModel::Item {
     bool writable = false;         // a Variable with CurrentWrite
     bool valueShown = false;       // the Value was read at least once (shown)
     QString valueText;
-    QString editText;              // the value as parseValue reads it back (no dimensions first)
     QString statusText;
 };
 
@@ -117,19 +116,21 @@ void AddressSpaceModel::readValue(Item& item) const {
     item.valueShown = true;
     if (item.nodeClass != ua::NodeClass::Variable && item.nodeClass != ua::NodeClass::VariableType) {
         item.valueText.clear();
-        item.editText.clear();
         item.statusText.clear();
         return;
     }
-    // As a Read from an unrestricted in-process caller (ServiceContext's defaults).
-    const ServiceContext ctx{*m_snapshot, nullptr, m_limits, nullptr, DateTime::now()};
-    ReadValueId rv;
-    rv.nodeId = item.id;
-    rv.attributeId = uint32_t(AttributeId::Value);
-    const DataValue v = ua::readValue(ctx, rv, TimestampsToReturn::Neither);
+    const DataValue v = currentValue(*m_snapshot, item.id);
     item.valueText = valueText(v);
-    item.editText = v.hasValue ? app::formatVariant(v.value) : QString();
     item.statusText = app::statusName(v.hasStatus ? v.status : StatusCode());
+}
+
+DataValue AddressSpaceModel::currentValue(const AddressSpace& space, const ua::NodeId& id) const {
+    // As a Read from an unrestricted in-process caller (ServiceContext's defaults).
+    const ServiceContext ctx{space, nullptr, m_limits, nullptr, DateTime::now()};
+    ReadValueId rv;
+    rv.nodeId = id;
+    rv.attributeId = uint32_t(AttributeId::Value);
+    return ua::readValue(ctx, rv, TimestampsToReturn::Neither);
 }
 
 AddressSpaceModel::Item* AddressSpaceModel::itemOf(const QModelIndex& index) const {
@@ -224,8 +225,14 @@ QVariant AddressSpaceModel::data(const QModelIndex& index, int role) const {
     case NodeId: return QString::fromStdString(it->id.toString());
     case DataType: return it->dataTypeText;
     case Value:
+        // The editor gets the whole value as parseValue reads it back (no dimensions first, every
+        // element), read when an edit starts; the cell shows the cached text.
+        if (role == Qt::EditRole) {
+            const DataValue v = currentValue(*m_snapshot, it->id);
+            return v.hasValue ? app::formatVariant(v.value) : QString();
+        }
         if (!it->valueShown) readValue(*it);  // first shown: read once (the cache is logically const)
-        return role == Qt::EditRole ? it->editText : it->valueText;
+        return it->valueText;
     case Status:
         if (!it->valueShown) readValue(*it);
         return it->statusText;
@@ -271,11 +278,7 @@ bool AddressSpaceModel::setData(const QModelIndex& index, const QVariant& value,
     }
     // The DataType's built-in type; for an abstract or unknown one, the current value's.
     std::optional<BuiltInType> type = app::builtInTypeOf(n->dataType);
-    const ServiceContext readCtx{*snapshot, nullptr, m_limits, nullptr, DateTime::now()};
-    ReadValueId rv;
-    rv.nodeId = it->id;
-    rv.attributeId = uint32_t(AttributeId::Value);
-    const DataValue current = ua::readValue(readCtx, rv, TimestampsToReturn::Neither);
+    const DataValue current = currentValue(*snapshot, it->id);
     if ((!type || *type == BuiltInType::Variant) && current.hasValue && current.value.type() != BuiltInType::Null)
         type = current.value.type();
     if (!type || *type == BuiltInType::ExtensionObject || *type == BuiltInType::Variant) {

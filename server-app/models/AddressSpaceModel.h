@@ -91,6 +91,7 @@ private:
     void describe(Item& item) const;
     std::vector<ua::NodeId> childIds(const ua::NodeId& id) const;
     void readValue(Item& item) const;
+    DataValue currentValue(const AddressSpace& space, const ua::NodeId& id) const;  // as a Read does
     void syncChildren(Item& item);
 
     // Set from beginInsertRows/beginRemoveRows until the matching end call has returned.

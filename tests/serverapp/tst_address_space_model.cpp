@@ -27,12 +27,18 @@ static int addressRowNamed(const QAbstractItemModel& m, const QModelIndex& paren
     return -1;
 }
 
-void TestAddressSpaceModel::treeValuesAndChanges() {
+// A server on any free port of 127.0.0.1, one I/O thread, the demo namespace, benchmarkVariables.
+static ServerConfig modelServerConfig(uint32_t benchmarkVariables) {
     ServerConfig cfg;
     cfg.port = 0;
     cfg.hostName = QStringLiteral("127.0.0.1");
     cfg.ioThreads = 1;
-    cfg.benchmarkVariables = 20;
+    cfg.benchmarkVariables = benchmarkVariables;
+    return cfg;
+}
+
+void TestAddressSpaceModel::treeValuesAndChanges() {
+    ServerConfig cfg = modelServerConfig(20);
     cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the client writes anonymously
     Server server(cfg);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
@@ -143,12 +149,7 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
 // written, read back by our Client over the wire; refused with the reason when the text does not
 // parse or the node is not writable, and then nothing changes.
 void TestAddressSpaceModel::columnsAndAdministratorWrites() {
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.ioThreads = 1;
-    cfg.benchmarkVariables = 5;
-    Server server(cfg);
+    Server server(modelServerConfig(5));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     AddressSpaceModel model(server.addressSpace());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -125,15 +125,9 @@ QStringList TestWindowSessions::column(QTableView* view, int column) {
 }
 
 void TestWindowSessions::answerConfirmation(bool confirm, QString* text) {
-    auto* poll = new QTimer(m_window.get());  // goes with this test's window
-    poll->start(20);
-    QElapsedTimer waited;
-    waited.start();
-    QObject::connect(poll, &QTimer::timeout, this, [poll, confirm, text, waited] {
-        if (waited.hasExpired(10000)) return poll->deleteLater();  // none came
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != QLatin1String("confirmation")) return;
-        poll->deleteLater();
+    onModalDialog(QStringLiteral("confirmation"), [confirm, text](QDialog* dialog) {
+        auto* box = qobject_cast<QMessageBox*>(dialog);
+        QVERIFY(box);
         if (text) *text = box->text();
         auto* cancel = box->findChild<QPushButton*>(QStringLiteral("cancelButton"));
         QCOMPARE(box->defaultButton(), cancel);  // Return would keep things as they are
