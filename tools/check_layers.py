@@ -52,6 +52,7 @@ LAYERS = [
     ("client", 9, ["client"], "client"),
     ("server/addressspace+users", 4, ["server/addressspace", "server/users"], "server"),
     ("server/common", 5, ["server/common"], "server"),
+    ("server/nodeset", 5, ["server/nodeset"], "server"),
     ("server/services", 6, ["server/services"], "server"),
     ("server/subscriptions+events", 7, ["server/subscriptions", "server/events"], "server"),
     ("server/diagnostics", 8, ["server/diagnostics"], "server"),

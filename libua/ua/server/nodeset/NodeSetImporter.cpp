@@ -1,0 +1,487 @@
+#include "ua/server/nodeset/NodeSetImporter.h"
+
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/nodeset/XmlValueDecoder.h"
+
+#include <QRegularExpression>
+#include <QVersionNumber>
+
+#include <functional>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace ua {
+
+QString NodeSetIssue::toString() const {
+    QString s = file;
+    if (line > 0) s += QStringLiteral(":%1").arg(line);
+    s += QStringLiteral(": ");
+    if (!nodeId.isEmpty()) s += nodeId + QStringLiteral(": ");
+    return s + message;
+}
+
+namespace {
+
+QString propertyText(const Variant& v) {
+    if (const String* s = v.get<String>()) return s->toQString();
+    return {};
+}
+
+const Variant* storedValue(const Node& n, std::shared_ptr<const DataValue>& hold) {
+    if (!n.value) return nullptr;
+    hold = n.value->load();
+    return hold ? &hold->value : nullptr;
+}
+
+// True when required is newer than loaded (both dotted numbers); false when either is not.
+bool versionOlder(const QString& loaded, const QString& required) {
+    static const QRegularExpression dotted(QStringLiteral("^\\d+(\\.\\d+)*$"));
+    if (!dotted.match(loaded).hasMatch() || !dotted.match(required).hasMatch()) return false;
+    return QVersionNumber::fromString(loaded) < QVersionNumber::fromString(required);
+}
+
+bool xmlBool(const XmlTree& e, QStringView name, bool def) {
+    const QString v = e.attribute(name);
+    if (v.isEmpty()) return def;
+    return v.trimmed() == u"true" || v.trimmed() == u"1";
+}
+
+// One document's import: see NodeSetImporter.h for the rules.
+class DocumentImport {
+public:
+    DocumentImport(AddressSpace& space, const NodeSetDocument& doc, NodeSetImportResult& result)
+        : m_space(space), m_doc(doc), m_result(result) {}
+
+    bool run() {
+        if (!checkModels()) return false;
+        mapNamespaces();
+        m_values = std::make_unique<XmlValueDecoder>(m_space, m_nsMap);
+        if (!readNodes()) return false;
+        for (auto& [e, node] : m_pending) {
+            NodeIndex at = kNoNode;
+            const StatusCode s = m_space.addNode(std::move(node), &at);
+            if (s.isBad()) return error(*e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(s.name())), s);
+            m_added.emplace_back(e, at);
+        }
+        m_result.nodes += m_added.size();
+        if (!addReferences()) return false;
+        if (!addDefinitions()) return false;
+        if (!addValues()) return false;
+        addNamespaceMetadata();
+        return m_failed == false;
+    }
+
+private:
+    // An error at element e (a node, or one of its References or Fields: owner is then the node).
+    bool error(const XmlTree& e, QString message, StatusCode s, const XmlTree* owner = nullptr) {
+        m_result.errors.push_back({m_doc.fileName, e.line, (owner ? *owner : e).attribute(u"NodeId"), std::move(message)});
+        if (m_result.status.isGood()) m_result.status = s;
+        m_failed = true;
+        return false;
+    }
+    bool fileError(QString message, StatusCode s) {
+        m_result.errors.push_back({m_doc.fileName, 0, {}, std::move(message)});
+        if (m_result.status.isGood()) m_result.status = s;
+        m_failed = true;
+        return false;
+    }
+
+    static QString describe(const NodeSetModel& m) {
+        QString s = m.modelUri;
+        if (!m.version.isEmpty()) s += QStringLiteral(" version %1").arg(m.version);
+        if (m.publicationDate) s += QStringLiteral(" of %1").arg(m.publicationDate->toQDateTime().toString(Qt::ISODate));
+        return s;
+    }
+
+    bool checkModels() {
+        const auto loaded = loadedModels(m_space);
+        bool ok = true;
+        if (m_doc.models.empty()) ok = fileError(QStringLiteral("the file defines no Model (OPC 10000-6 F.2)"), status::BadInvalidArgument);
+        for (const NodeSetModel& m : m_doc.models) {
+            if (const auto it = loaded.find(m.modelUri); it != loaded.end()) {
+                ok = fileError(QStringLiteral("the model %1 is already loaded (version %2)").arg(m.modelUri, it->second.version),
+                               status::BadNodeIdExists);
+                continue;
+            }
+            for (const NodeSetModel& r : m.requiredModels) {
+                const auto it = loaded.find(r.modelUri);
+                if (it == loaded.end()) {
+                    ok = fileError(QStringLiteral("requires the model %1, which is not loaded").arg(describe(r)), status::BadNotFound);
+                } else if (r.publicationDate && it->second.publicationDate && *it->second.publicationDate < *r.publicationDate) {
+                    ok = fileError(QStringLiteral("requires the model %1, but the loaded one is older (version %2 of %3)")
+                                       .arg(describe(r), it->second.version,
+                                            it->second.publicationDate->toQDateTime().toString(Qt::ISODate)),
+                                   status::BadNotFound);
+                } else if (versionOlder(it->second.version, r.version)) {
+                    ok = fileError(QStringLiteral("requires the model %1, but the loaded one is older (version %2)")
+                                       .arg(describe(r), it->second.version),
+                                   status::BadNotFound);
+                }
+            }
+        }
+        return ok;
+    }
+
+    void mapNamespaces() {
+        m_nsMap.push_back(0);
+        for (const QString& uri : m_doc.namespaceUris) m_nsMap.push_back(m_space.addNamespace(uri.toStdString()));
+    }
+
+    std::optional<NodeId> resolve(const QString& text) const {
+        const QString t = text.trimmed();
+        const auto alias = m_doc.aliases.constFind(t);
+        return m_values->mapNodeId(alias == m_doc.aliases.constEnd() ? t : *alias);
+    }
+
+    std::optional<QualifiedName> browseName(const QString& text) const {
+        static const QRegularExpression prefixed(QStringLiteral("^(\\d+):(.*)$"), QRegularExpression::DotMatchesEverythingOption);
+        const auto m = prefixed.match(text);
+        if (!m.hasMatch()) return QualifiedName{0, String::fromQString(text)};
+        const auto ns = m_values->mapNamespace(m.captured(1).toUInt());
+        if (!ns) return std::nullopt;
+        return QualifiedName{*ns, String::fromQString(m.captured(2))};
+    }
+
+    static LocalizedText localized(const XmlTree* e) {
+        LocalizedText l;
+        if (!e) return l;
+        const QString locale = e->attribute(u"Locale");
+        if (!locale.isEmpty()) l.locale = String::fromQString(locale);
+        l.text = String::fromQString(e->text.isNull() ? QStringLiteral("") : e->text);
+        return l;
+    }
+
+    bool readNodes() {
+        static const std::unordered_map<QString, NodeClass> classes{
+            {QStringLiteral("UAObject"), NodeClass::Object},           {QStringLiteral("UAVariable"), NodeClass::Variable},
+            {QStringLiteral("UAMethod"), NodeClass::Method},           {QStringLiteral("UAObjectType"), NodeClass::ObjectType},
+            {QStringLiteral("UAVariableType"), NodeClass::VariableType}, {QStringLiteral("UAReferenceType"), NodeClass::ReferenceType},
+            {QStringLiteral("UADataType"), NodeClass::DataType},       {QStringLiteral("UAView"), NodeClass::View}};
+        std::set<NodeId> seen;
+        bool ok = true;
+        for (const XmlTree& e : m_doc.nodes) {
+            const auto cls = classes.find(e.name);
+            if (cls == classes.end()) { ok = error(e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid); continue; }
+            Node n;
+            n.nodeClass = cls->second;
+            const auto id = resolve(e.attribute(u"NodeId"));
+            if (!id || id->isNull()) { ok = error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid); continue; }
+            n.nodeId = *id;
+            if (!seen.insert(n.nodeId).second) { ok = error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists); continue; }
+            if (m_space.indexOf(n.nodeId) != kNoNode) { ok = error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists); continue; }
+            const auto bn = browseName(e.attribute(u"BrowseName"));
+            if (!bn || bn->name.isEmpty()) { ok = error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid); continue; }
+            n.browseName = *bn;
+            n.displayName = e.child(u"DisplayName") ? localized(e.child(u"DisplayName")) : LocalizedText{{}, bn->name};
+            if (const XmlTree* d = e.child(u"Description")) n.description = localized(d);
+            n.writeMask = e.attribute(u"WriteMask", QStringLiteral("0")).toUInt();
+            n.userWriteMask = e.attribute(u"UserWriteMask", QString::number(n.writeMask)).toUInt();
+            if (e.hasAttribute(u"AccessRestrictions")) n.accessRestrictions = uint16_t(e.attribute(u"AccessRestrictions").toUInt());
+            if (const XmlTree* rp = e.child(u"RolePermissions")) {
+                Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
+                for (const XmlTree& p : rp->children) {
+                    const auto role = resolve(p.text);
+                    if (!role) { ok = error(p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e); break; }
+                    perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
+                }
+                n.rolePermissions = Variant(std::move(perms));
+            }
+            n.isAbstract = xmlBool(e, u"IsAbstract", false);
+            n.symmetric = xmlBool(e, u"Symmetric", false);
+            if (const XmlTree* inv = e.child(u"InverseName")) n.inverseName = localized(inv);
+            n.containsNoLoops = xmlBool(e, u"ContainsNoLoops", false);
+            n.eventNotifier = uint8_t(e.attribute(u"EventNotifier", QStringLiteral("0")).toUInt());
+            n.executable = xmlBool(e, u"Executable", true);
+            n.userExecutable = xmlBool(e, u"UserExecutable", n.executable);
+            if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
+                const auto dt = resolve(e.attribute(u"DataType", QStringLiteral("i=24")));
+                if (!dt) { ok = error(e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown); continue; }
+                n.dataType = *dt;
+                n.valueRank = e.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
+                const QString dims = e.attribute(u"ArrayDimensions").trimmed();
+                if (!dims.isEmpty()) {
+                    n.arrayDimensions = Array<uint32_t>::emptyArray();
+                    for (const QString& d : dims.split(u',')) n.arrayDimensions.push_back(d.trimmed().toUInt());
+                }
+                n.accessLevel = uint8_t(e.attribute(u"AccessLevel", QStringLiteral("1")).toUInt());
+                n.userAccessLevel = uint8_t(e.attribute(u"UserAccessLevel", QString::number(n.accessLevel)).toUInt());
+                if (e.hasAttribute(u"AccessLevelEx")) n.accessLevelEx = e.attribute(u"AccessLevelEx").toUInt();
+                n.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", QStringLiteral("0")).toDouble();
+                n.historizing = xmlBool(e, u"Historizing", false);
+            }
+            m_pending.emplace_back(&e, std::move(n));
+        }
+        return ok;
+    }
+
+    bool addReferences() {
+        std::set<std::tuple<NodeIndex, NodeIndex, NodeIndex>> added;
+        bool ok = true;
+        for (const auto& [e, me] : m_added) {
+            const XmlTree* refs = e->child(u"References");
+            if (!refs) continue;
+            for (const XmlTree& r : refs->children) {
+                const auto type = resolve(r.attribute(u"ReferenceType"));
+                const NodeIndex t = type ? m_space.indexOf(*type) : kNoNode;
+                if (t == kNoNode || m_space.node(t).nodeClass != NodeClass::ReferenceType) {
+                    ok = error(r, QStringLiteral("the ReferenceType '%1' is unknown").arg(r.attribute(u"ReferenceType")),
+                               status::BadReferenceTypeIdInvalid, e);
+                    continue;
+                }
+                const auto target = resolve(r.text);
+                const NodeIndex other = target ? m_space.indexOf(*target) : kNoNode;
+                if (other == kNoNode) {
+                    ok = error(r, QStringLiteral("the reference target '%1' does not exist").arg(r.text.trimmed()),
+                               status::BadNodeIdUnknown, e);
+                    continue;
+                }
+                const bool forward = xmlBool(r, u"IsForward", true);
+                const auto key = forward ? std::tuple(me, t, other) : std::tuple(other, t, me);
+                if (!added.insert(key).second) continue;  // given on both of its nodes
+                m_space.addReferenceUnchecked(std::get<0>(key), t, std::get<2>(key));
+            }
+        }
+        m_result.references += added.size();
+        return ok;
+    }
+
+    NodeIndex superTypeOf(NodeIndex dt) const { return m_space.node(dt).superType; }
+
+    // The StructureDefinition of a DataType: the supertype's fields first (a NodeSet lists only a
+    // type's own fields, the attribute carries all of them, OPC 10000-3 8.48).
+    bool addDefinitions() {
+        std::function<bool(NodeIndex, const XmlTree&)> build;
+        std::set<NodeIndex> done;
+        std::unordered_map<NodeIndex, const XmlTree*> byIndex;
+        for (const auto& [e, at] : m_added)
+            if (e->name == u"UADataType" && e->child(u"Definition")) byIndex[at] = e;
+        const NodeIndex enumeration = m_space.indexOf(NodeId(id::Enumeration));
+        const NodeIndex structure = m_space.indexOf(NodeId(id::Structure));
+        const NodeIndex hasEncoding = m_space.indexOf(NodeId(id::HasEncoding));
+        bool ok = true;
+        build = [&](NodeIndex at, const XmlTree& e) -> bool {
+            if (!done.insert(at).second) return true;
+            const XmlTree& d = *e.child(u"Definition");
+            Node& node = m_space.nodeMutable(at);
+            const NodeIndex base = node.superType;
+            if (base != kNoNode && byIndex.count(base) && !build(base, *byIndex[base])) return false;
+            const bool optionSet = xmlBool(d, u"IsOptionSet", false);
+            if (optionSet || m_space.isSubtypeOf(at, enumeration)) {
+                EnumDefinition def;
+                def.fields = Array<EnumField>::emptyArray();
+                int64_t next = 0;
+                for (const XmlTree& f : d.children) {
+                    if (f.name != u"Field") continue;
+                    EnumField ef;
+                    ef.name = String::fromQString(f.attribute(u"Name"));
+                    ef.value = f.hasAttribute(u"Value") ? f.attribute(u"Value").toLongLong() : next;
+                    next = ef.value + 1;
+                    ef.displayName = f.child(u"DisplayName") ? localized(f.child(u"DisplayName")) : LocalizedText{{}, ef.name};
+                    if (const XmlTree* desc = f.child(u"Description")) ef.description = localized(desc);
+                    def.fields.push_back(std::move(ef));
+                }
+                m_space.nodeMutable(at).dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
+                return true;
+            }
+            if (!m_space.isSubtypeOf(at, structure)) return true;  // a Definition on a simple type: nothing to keep
+            StructureDefinition def;
+            def.fields = Array<StructureField>::emptyArray();
+            def.baseDataType = base == kNoNode ? NodeId(id::Structure) : m_space.node(base).nodeId;
+            if (base != kNoNode)
+                if (const ExtensionObject* bx = m_space.node(base).dataTypeDefinition.get<ExtensionObject>())
+                    if (const StructureDefinition* bd = bx->get<StructureDefinition>())
+                        for (const StructureField& f : bd->fields) def.fields.push_back(f);
+            bool anyOptional = false, anySubtyped = false;
+            for (const XmlTree& f : d.children) {
+                if (f.name != u"Field") continue;
+                StructureField sf;
+                sf.name = String::fromQString(f.attribute(u"Name"));
+                const auto dt = resolve(f.attribute(u"DataType", QStringLiteral("i=24")));
+                if (!dt || m_space.indexOf(*dt) == kNoNode) {
+                    ok = error(f, QStringLiteral("field %1: the DataType '%2' is unknown").arg(f.attribute(u"Name"), f.attribute(u"DataType")),
+                               status::BadDataTypeIdUnknown, &e);
+                    return false;
+                }
+                sf.dataType = *dt;
+                sf.valueRank = f.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
+                const QString dims = f.attribute(u"ArrayDimensions").trimmed();
+                if (!dims.isEmpty()) {
+                    sf.arrayDimensions = Array<uint32_t>::emptyArray();
+                    for (const QString& x : dims.split(u',')) sf.arrayDimensions.push_back(x.trimmed().toUInt());
+                }
+                sf.maxStringLength = f.attribute(u"MaxStringLength", QStringLiteral("0")).toUInt();
+                sf.isOptional = xmlBool(f, u"IsOptional", false);
+                if (xmlBool(f, u"AllowSubTypes", false)) anySubtyped = true;
+                anyOptional = anyOptional || sf.isOptional;
+                if (const XmlTree* desc = f.child(u"Description")) sf.description = localized(desc);
+                def.fields.push_back(std::move(sf));
+            }
+            const bool isUnion = xmlBool(d, u"IsUnion", false) || m_space.isSubtypeOf(at, m_space.indexOf(NodeId(id::Union)));
+            if (isUnion) {
+                def.structureType = anySubtyped ? StructureType::UnionWithSubtypedValues : StructureType::Union;
+                for (StructureField& f : def.fields) f.isOptional = false;
+            } else if (anySubtyped) {
+                def.structureType = StructureType::StructureWithSubtypedValues;
+            } else {
+                def.structureType = anyOptional ? StructureType::StructureWithOptionalFields : StructureType::Structure;
+            }
+            for (const Reference& r : node.references)
+                if (r.isForward && r.referenceType == hasEncoding && m_space.node(r.target).browseName.name.view() == "Default Binary")
+                    def.defaultEncodingId = m_space.node(r.target).nodeId;
+            m_space.nodeMutable(at).dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
+            return true;
+        };
+        for (const auto& [at, e] : byIndex)
+            if (!build(at, *e)) ok = false;
+        return ok;
+    }
+
+    bool addValues() {
+        bool ok = true;
+        const DateTime now = DateTime::now();
+        for (const auto& [e, at] : m_added) {
+            const XmlTree* v = e->child(u"Value");
+            if (!v || v->children.empty()) continue;
+            XmlValueDecoder decoder(m_space, m_nsMap);
+            auto value = decoder.decode(v->children.front());
+            if (!value) { ok = error(*e, QStringLiteral("the Value cannot be read: %1").arg(decoder.error()), status::BadDecodingError); continue; }
+            DataValue dv(std::move(*value));
+            dv.setSourceTimestamp(now);
+            m_space.nodeMutable(at).value = std::make_shared<ValueCell>(std::move(dv));
+        }
+        return ok;
+    }
+
+    NodeIndex addProperty(NodeIndex parent, uint16_t ns, const QString& parentId, const char* name, uint32_t dataType,
+                          int32_t valueRank, Variant value) {
+        Node p;
+        p.nodeClass = NodeClass::Variable;
+        p.nodeId = NodeId(ns, String::fromQString(parentId + QLatin1Char('.') + QLatin1String(name)));
+        p.browseName = QualifiedName{0, String(name)};
+        p.displayName = LocalizedText{{}, String(name)};
+        p.dataType = NodeId(dataType);
+        p.valueRank = valueRank;
+        p.value = std::make_shared<ValueCell>(DataValue(std::move(value)));
+        NodeIndex at = kNoNode;
+        if (m_space.addNode(std::move(p), &at).isBad()) return kNoNode;
+        m_space.addReferenceUnchecked(parent, m_space.indexOf(NodeId(id::HasProperty)), at);
+        m_space.addReferenceUnchecked(at, m_space.indexOf(NodeId(id::HasTypeDefinition)), m_space.indexOf(NodeId(id::PropertyType)));
+        ++m_result.nodes;
+        m_result.references += 2;
+        return at;
+    }
+
+    // A NamespaceMetadata object (OPC 10000-5 6.3.13) under Server/Namespaces for each Model the file
+    // does not describe itself, so that later imports see the model as loaded.
+    void addNamespaceMetadata() {
+        const auto loaded = loadedModels(m_space);
+        const NodeIndex namespaces = m_space.indexOf(NodeId(id::Server_Namespaces));
+        for (const NodeSetModel& m : m_doc.models) {
+            const uint16_t ns = m_space.addNamespace(m.modelUri.toStdString());
+            NodeSetImportResult::Model info{m.modelUri, m.version, m.publicationDate.value_or(DateTime{}), ns, m_doc.fileName};
+            m_result.models.push_back(info);
+            if (loaded.count(m.modelUri) || namespaces == kNoNode) continue;
+            Node o;
+            o.nodeClass = NodeClass::Object;
+            const QString id = QStringLiteral("NamespaceMetadata");
+            o.nodeId = NodeId(ns, String::fromQString(id));
+            o.browseName = QualifiedName{ns, String::fromQString(m.modelUri)};
+            o.displayName = LocalizedText{{}, String::fromQString(m.modelUri)};
+            NodeIndex at = kNoNode;
+            if (m_space.addNode(std::move(o), &at).isBad()) continue;
+            ++m_result.nodes;
+            m_space.addReferenceUnchecked(namespaces, m_space.indexOf(NodeId(id::HasComponent)), at);
+            m_space.addReferenceUnchecked(at, m_space.indexOf(NodeId(id::HasTypeDefinition)), m_space.indexOf(NodeId(id::NamespaceMetadataType)));
+            m_result.references += 2;
+            addProperty(at, ns, id, "NamespaceUri", id::String, -1, Variant(String::fromQString(m.modelUri)));
+            addProperty(at, ns, id, "NamespaceVersion", id::String, -1, Variant(String::fromQString(m.version)));
+            addProperty(at, ns, id, "NamespacePublicationDate", id::DateTime, -1, Variant(m.publicationDate.value_or(DateTime{})));
+            addProperty(at, ns, id, "IsNamespaceSubset", id::Boolean, -1, Variant(false));
+            addProperty(at, ns, id, "StaticNodeIdTypes", id::IdType, 1, Variant(Array<int32_t>{std::vector<int32_t>{0}}));
+            addProperty(at, ns, id, "StaticNumericNodeIdRange", id::NumericRange, 1, Variant(Array<String>::emptyArray()));
+            addProperty(at, ns, id, "StaticStringNodeIdPattern", id::String, -1, Variant(String("")));
+        }
+    }
+
+    AddressSpace& m_space;
+    const NodeSetDocument& m_doc;
+    NodeSetImportResult& m_result;
+    std::vector<uint16_t> m_nsMap;
+    std::unique_ptr<XmlValueDecoder> m_values;
+    std::vector<std::pair<const XmlTree*, Node>> m_pending;
+    std::vector<std::pair<const XmlTree*, NodeIndex>> m_added;
+    bool m_failed = false;
+};
+
+// Updates Server.NamespaceArray with a new ValueCell (the old one belongs to the snapshot in use).
+void publishNamespaceArray(AddressSpace& space) {
+    const NodeIndex at = space.indexOf(NodeId(id::Server_NamespaceArray));
+    if (at == kNoNode) return;
+    Array<String> uris = Array<String>::emptyArray();
+    for (const String& u : space.namespaces()) uris.push_back(u);
+    space.nodeMutable(at).value = std::make_shared<ValueCell>(DataValue(Variant(std::move(uris))));
+}
+
+} // namespace
+
+std::map<QString, LoadedModel> loadedModels(const AddressSpace& space) {
+    std::map<QString, LoadedModel> out;
+    const NodeIndex namespaces = space.indexOf(NodeId(id::Server_Namespaces));
+    const NodeIndex hasProperty = space.indexOf(NodeId(id::HasProperty));
+    if (namespaces == kNoNode) return out;
+    for (const Reference& r : space.node(namespaces).references) {
+        if (!r.isForward || space.node(r.target).nodeClass != NodeClass::Object) continue;
+        LoadedModel m;
+        for (const Reference& p : space.node(r.target).references) {
+            if (!p.isForward || p.referenceType != hasProperty) continue;
+            const Node& prop = space.node(p.target);
+            std::shared_ptr<const DataValue> hold;
+            const Variant* v = storedValue(prop, hold);
+            if (!v) continue;
+            const std::string_view name = prop.browseName.name.view();
+            if (name == "NamespaceUri") m.uri = propertyText(*v);
+            else if (name == "NamespaceVersion") m.version = propertyText(*v);
+            else if (name == "NamespacePublicationDate" && v->get<DateTime>()) m.publicationDate = *v->get<DateTime>();
+        }
+        if (!m.uri.isEmpty()) out[m.uri] = m;
+    }
+    return out;
+}
+
+NodeSetImportResult importNodeSets(AddressSpace& space, const std::vector<NodeSetDocument>& docs) {
+    NodeSetImportResult result;
+    // Dependency order: a document goes after those that define the Models it requires.
+    std::vector<const NodeSetDocument*> left;
+    for (const NodeSetDocument& d : docs) left.push_back(&d);
+    std::set<QString> defined;  // by a document already ordered, or loaded
+    for (const auto& [uri, m] : loadedModels(space)) defined.insert(uri);
+    std::set<QString> inBatch;
+    for (const NodeSetDocument& d : docs)
+        for (const NodeSetModel& m : d.models) inBatch.insert(m.modelUri);
+    std::vector<const NodeSetDocument*> order;
+    while (!left.empty()) {
+        auto ready = std::find_if(left.begin(), left.end(), [&](const NodeSetDocument* d) {
+            for (const NodeSetModel& m : d->models)
+                for (const NodeSetModel& r : m.requiredModels)
+                    if (!defined.count(r.modelUri) && inBatch.count(r.modelUri)) return false;
+            return true;
+        });
+        if (ready == left.end()) ready = left.begin();  // a cycle: the first one reports it
+        for (const NodeSetModel& m : (*ready)->models) defined.insert(m.modelUri);
+        order.push_back(*ready);
+        left.erase(ready);
+    }
+    for (const NodeSetDocument* d : order) {
+        DocumentImport one(space, *d, result);
+        if (!one.run()) {
+            if (result.status.isGood()) result.status = status::BadInvalidArgument;
+            return result;
+        }
+    }
+    publishNamespaceArray(space);
+    return result;
+}
+
+} // namespace ua
