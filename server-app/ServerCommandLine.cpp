@@ -99,10 +99,14 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                                     QStringLiteral("Sort the Sessions page by a column (Name, Requests, ...; "
                                                                    "-COLUMN descending)."),
                                                     QStringLiteral("column")});
+    const QCommandLineOption nodeSet(QStringLiteral("nodeset"),
+                                     QStringLiteral("Load a NodeSet2 file (OPC 10000-6 Annex F) at start; repeat for several, "
+                                                    "in any order (they load in the order of their RequiredModels)."),
+                                     QStringLiteral("file"));
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
                           maxSubscriptions, maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page,
-                          sessionsFilter, sessionsSort, platform})
+                          sessionsFilter, sessionsSort, nodeSet, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -155,6 +159,7 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     if (p.isSet(host)) s.hostName = p.value(host);
     if (p.isSet(pki)) s.pkiDir = p.value(pki);
     if (p.isSet(secure)) s.applySecureProfile();
+    for (const QString& file : p.values(nodeSet)) s.nodeSetFiles << file;
     r.screenshotsDir = p.value(shots);
     r.firstPage = p.value(page);
     r.sessionsFilter = p.value(sessionsFilter);

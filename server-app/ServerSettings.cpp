@@ -178,6 +178,7 @@ QJsonObject ServerSettings::toJson() const {
                              {"updateRateMs", double(demoUpdateRateMs)},
                              {"eventsMs", double(demoEventsMs)}}},
         {"shutdownDelaySeconds", double(shutdownDelaySeconds)},
+        {"nodeSets", QJsonArray::fromStringList(nodeSetFiles)},
         {"users", users.toJson()},
     };
 }
@@ -291,6 +292,16 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
     if (!readNumber(json, "shutdownDelaySeconds", &s.shutdownDelaySeconds, 0, 3600, QStringLiteral("(top)"), error))
         return std::nullopt;
 
+    if (const QJsonValue v = json.value(QLatin1String("nodeSets")); !v.isUndefined()) {
+        const QJsonArray a = v.toArray();
+        const bool strings = v.isArray() && std::all_of(a.begin(), a.end(), [](const QJsonValue& x) { return x.isString(); });
+        if (!strings) {
+            if (error) *error = QStringLiteral("nodeSets: expected an array of file paths");
+            return std::nullopt;
+        }
+        for (const QJsonValue& x : a) s.nodeSetFiles << x.toString();
+    }
+
     if (json.contains(QLatin1String("users"))) {
         QString usersError;
         auto db = UserDatabase::fromJson(json.value(QLatin1String("users")).toObject(), &usersError);
@@ -370,6 +381,7 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.demoNamespace = demoNamespace;
     c.demoUpdateRateMs = demoUpdateRateMs;
     c.demoEventsMs = demoEventsMs;
+    c.nodeSetFiles = nodeSetFiles;
     return c;
 }
 

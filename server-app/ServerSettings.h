@@ -34,6 +34,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -72,6 +73,9 @@ struct ServerSettings {
     // seconds of ServerState Shutdown (SecondsTillShutdown counting down) before Sessions close,
     // on SIGINT/SIGTERM and on the window's Stop
     uint32_t shutdownDelaySeconds = 2;
+    // NodeSet2 files loaded at start ("nodeSets" in the file, --nodeset FILE), in the order their
+    // RequiredModels need; relative paths are taken from the working directory.
+    QStringList nodeSetFiles;
     // users, their Roles and the Roles of anonymous Sessions. The workbench's demo default lets
     // anonymous Sessions write the demo variables (Operator); `--secure` removes anonymous login.
     UserDatabase users = defaultUsers();

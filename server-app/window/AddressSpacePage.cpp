@@ -2,12 +2,19 @@
 
 #include "NodeClassIcon.h"
 #include "models/AddressSpaceModel.h"
+#include "models/AdminAudit.h"
 
 #include "ua/server/runtime/Server.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
 #include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -52,7 +59,15 @@ AddressSpacePage::AddressSpacePage(QWidget* parent) : QWidget(parent) {
     m_writeStatus = new QLabel(tr("Double-click the Value of a writable Variable to write it."));
     m_writeStatus->setObjectName(QStringLiteral("writeStatus"));
     m_writeStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* import = new QPushButton(tr("Import NodeSet..."));
+    import->setObjectName(QStringLiteral("importNodeSetButton"));
+    import->setToolTip(tr("Load NodeSet2 XML files (companion specifications, your own models) into the running server"));
+    connect(import, &QPushButton::clicked, this, &AddressSpacePage::chooseNodeSets);
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(import);
+    tools->addStretch(1);
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(tools);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_writeStatus);
     connect(&m_timer, &QTimer::timeout, this, &AddressSpacePage::refresh);
@@ -65,6 +80,7 @@ void AddressSpacePage::attach(LiveServer* live) {
     delete m_model;
     m_proxy = nullptr;
     m_model = nullptr;
+    m_live = live;
     if (!live) return;
     m_model = new serverapp::AddressSpaceModel(live->server().addressSpace(), NodeId(uint32_t(84)), this);
     m_model->setAudit({serverapp::windowAdministrator(), &live->server()});
@@ -109,6 +125,54 @@ bool AddressSpacePage::expandPath(const QStringList& displayNames) {
     }
     m_view->scrollTo(m_proxy->mapFromSource(parent), QAbstractItemView::PositionAtTop);
     return true;
+}
+
+void AddressSpacePage::chooseNodeSets() {
+    if (!m_live) return;
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import NodeSet"), QString(),
+                                                            tr("NodeSet2 files (*.xml);;All files (*)"));
+    if (!paths.isEmpty()) importNodeSets(paths);
+}
+
+bool AddressSpacePage::importNodeSets(const QStringList& paths) {
+    if (!m_live) return false;
+    const NodeSetImportResult r = m_live->server().importNodeSets(paths);
+    const serverapp::AdminAudit audit{serverapp::windowAdministrator(), &m_live->server()};
+    if (r.ok()) {
+        QStringList models;
+        for (const auto& m : r.models) models << tr("%1 %2 (ns=%3)").arg(m.uri, m.version).arg(m.namespaceIndex);
+        audit.line(true, tr("imported NodeSet %1: %2").arg(paths.join(QStringLiteral(", ")), models.join(QStringLiteral(", "))), {});
+        m_writeStatus->setStyleSheet(QString());
+        m_writeStatus->setText(tr("Imported %1: %2 nodes, %3 references.").arg(models.join(QStringLiteral(", "))).arg(r.nodes).arg(r.references));
+        if (m_model) m_model->refreshStructure();
+        return true;
+    }
+    QStringList errors;
+    for (const auto& e : r.errors) errors << e.toString();
+    audit.line(false, {}, tr("NodeSet %1 not imported").arg(paths.join(QStringLiteral(", "))),
+               tr("%n error(s), the first: %1", nullptr, int(errors.size())).arg(errors.value(0)));
+    m_writeStatus->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_writeStatus->setText(tr("Nothing imported: %n error(s).", nullptr, int(errors.size())));
+    showNodeSetErrors(errors);
+    return false;
+}
+
+void AddressSpacePage::showNodeSetErrors(const QStringList& errors) {
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("nodeSetErrorsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("NodeSet not imported"));
+    auto* list = new QListWidget;
+    list->setObjectName(QStringLiteral("nodeSetErrorList"));
+    list->addItems(errors);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(new QLabel(tr("The files have errors, so nothing was imported. Each error names its file, line and node:")));
+    layout->addWidget(list, 1);
+    layout->addWidget(buttons);
+    dialog->resize(900, 360);
+    dialog->show();
 }
 
 } // namespace ua::app

@@ -3,6 +3,9 @@
 // twice a second; the structure follows the address space's version (Sessions' diagnostics nodes
 // come and go). A writable Variable's Value is edited in place (double-click or F2): the model
 // writes it as the administrator; a refused write shows why below the tree.
+// Import NodeSet... loads NodeSet2 files into the running server (Server::importNodeSets): the
+// models loaded show below the tree; a file with errors loads nothing and a dialog lists each
+// error with its file, line and node. Each import is an audit line.
 #pragma once
 
 #include "LiveServer.h"
@@ -32,15 +35,21 @@ public:
     // Expands the path of display names from the root ("Objects", "Server", ...); false when a
     // name is not found. For screenshots and tests.
     bool expandPath(const QStringList& displayNames);
+    // Imports the files as Import NodeSet... does after its file dialog; true when they loaded.
+    // On errors the errors dialog (objectName nodeSetErrorsDialog) is shown, not waited for.
+    bool importNodeSets(const QStringList& paths);
 
 private:
     void refresh();
+    void chooseNodeSets();
+    void showNodeSetErrors(const QStringList& errors);
 
     serverapp::AddressSpaceModel* m_model = nullptr;
     NodeIconProxy* m_proxy = nullptr;
     QTreeView* m_view;
     QLabel* m_writeStatus;
     QTimer m_timer;
+    LiveServer* m_live = nullptr;
 };
 
 } // namespace ua::app

@@ -9,6 +9,7 @@
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/server/nodeset/NodeSetImporter.h"
+#include "ua/server/runtime/Server.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -332,6 +333,8 @@ private slots:
             variable("NaN", "Float", "<Float>NaN</Float>") +
             variable("Str", "String", "<String> spaced </String>") +
             variable("Empty", "String", "<String></String>") +
+            variable("Blank", "String", "<String>\n      </String>") +
+            variable("Indented", "String", "<String>\n    two\nlines \n  </String>") +
             variable("Time", "DateTime", "<DateTime>2024-05-06T07:08:09.123Z</DateTime>") +
             variable("Guid", "Guid", "<Guid><String>72962B91-FA75-4AE6-8D28-B404DC7DAF63</String></Guid>") +
             variable("Bytes", "ByteString", "<ByteString>AAEC/w==</ByteString>") +
@@ -363,6 +366,8 @@ private slots:
         QVERIFY(std::isnan(*valueOf(space, ns, "NaN").get<float>()));
         QCOMPARE(*valueOf(space, ns, "Str").get<String>(), String(" spaced "));
         QCOMPARE(*valueOf(space, ns, "Empty").get<String>(), String(""));
+        QCOMPARE(*valueOf(space, ns, "Blank").get<String>(), String(""));  // pretty-printed, as in Robotics
+        QCOMPARE(*valueOf(space, ns, "Indented").get<String>(), String("two\nlines"));
         QCOMPARE(valueOf(space, ns, "Time").get<DateTime>()->toQDateTime(), QDateTime(QDate(2024, 5, 6), QTime(7, 8, 9, 123), Qt::UTC));
         QCOMPARE(QString::fromStdString(valueOf(space, ns, "Guid").get<Guid>()->toString()).toUpper(),
                  QStringLiteral("72962B91-FA75-4AE6-8D28-B404DC7DAF63"));
@@ -455,6 +460,41 @@ private slots:
         QCOMPARE(l.second, i32(2) + dbl(1) + dbl(2) + i32(0) + i32(2) + QByteArray("\x07\x00\x08\x00", 4));
         const auto c = bodyOf("C");
         QCOMPARE(c.second, i32(2) + dbl(3) + dbl(4) + i32(0));
+    }
+
+
+    // ServerConfig::nodeSetFiles: loaded when the address space is built; any error keeps the
+    // server from starting, with the error in errorString(). Server::importNodeSets while running.
+    void serverLoadsAtStartAndWhileRunning() {
+        ServerConfig bad;
+        bad.port = 0;
+        bad.hostName = QStringLiteral("127.0.0.1");
+        bad.nodeSetFiles = {kDir + QStringLiteral("/Opc.Ua.Machinery.NodeSet2.xml"), QStringLiteral("/nonexistent/plant.xml")};
+        Server refused(bad);
+        QVERIFY(!refused.start());
+        QVERIFY2(refused.errorString().contains(QStringLiteral("/nonexistent/plant.xml")), qPrintable(refused.errorString()));
+        QCOMPARE(refused.startupNodeSets().status, StatusCode(status::BadNotFound));
+
+        ServerConfig cfg = bad;
+        cfg.nodeSetFiles = {kDir + QStringLiteral("/Opc.Ua.Machinery.NodeSet2.xml"), kDir + QStringLiteral("/Opc.Ua.Di.NodeSet2.xml")};
+        Server server(cfg);
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        QCOMPARE(server.startupNodeSets().models.size(), std::size_t(2));
+        QVERIFY(server.addressSpace().snapshot()->namespaceIndex("http://opcfoundation.org/UA/Machinery/") > 0);
+        const uint64_t version = server.addressSpaceVersion();
+        const NodeSetImportResult r = server.importNodeSets({kDir + QStringLiteral("/Opc.Ua.PackML.NodeSet2.xml")});
+        QVERIFY(r.ok());
+        QCOMPARE(server.addressSpaceVersion(), version + 1);
+        const auto snap = server.addressSpace().snapshot();
+        const int packml = snap->namespaceIndex("http://opcfoundation.org/UA/PackML/");
+        QVERIFY(packml > 0);
+        // The NamespaceArray clients read lists it.
+        const auto* uris = snap->find(NodeId(id::Server_NamespaceArray))->value->load()->value.get<Array<String>>();
+        QCOMPARE(uris->at(std::size_t(packml)), String("http://opcfoundation.org/UA/PackML/"));
+        // Loading it again is refused and changes nothing.
+        QVERIFY(!server.importNodeSets({kDir + QStringLiteral("/Opc.Ua.PackML.NodeSet2.xml")}).ok());
+        QCOMPARE(server.addressSpaceVersion(), version + 1);
+        server.stop();
     }
 };
 

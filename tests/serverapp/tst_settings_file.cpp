@@ -35,6 +35,7 @@ ServerSettings nonDefault() {
     s.port = 4855;
     s.ioThreads = 3;
     s.pkiDir = QStringLiteral("/srv/ua/pki");
+    s.nodeSetFiles = {QStringLiteral("/srv/ua/models/Opc.Ua.Di.NodeSet2.xml"), QStringLiteral("plant.xml")};
     s.endpoints = {{ua::SecurityPolicyId::Aes256Sha256RsaPss, ua::MessageSecurityMode::SignAndEncrypt},
                    {ua::SecurityPolicyId::Basic256, ua::MessageSecurityMode::Sign}};
     s.allowDeprecatedPolicies = true;
@@ -104,6 +105,9 @@ void TestSettingsFile::roundTrip() {
     // Every limit of SubscriptionConfig is in the file under its own name.
     QCOMPARE(json["subscriptions"].toObject().size(), qsizetype(ua::app::subscriptionLimits().size()));
     QCOMPARE(json["demo"].toObject()["eventsMs"].toInt(), 0);
+    QCOMPARE(json["nodeSets"].toArray().size(), 2);
+    QCOMPARE(json["nodeSets"].toArray()[1].toString(), QStringLiteral("plant.xml"));
+    QCOMPARE(loaded.toServerConfig().nodeSetFiles, s.nodeSetFiles);
 }
 
 void TestSettingsFile::missingKeysKeepDefaults() {
@@ -202,6 +206,8 @@ void TestSettingsFile::badValues_data() {
     QTest::newRow("section not object") << QByteArray(R"({"demo":[]})") << "demo";
     QTest::newRow("unknown role") << QByteArray(R"({"users":{"anonymousRoles":["Emperor"]}})") << "users";
     QTest::newRow("version") << QByteArray(R"({"version":2})") << "version";
+    QTest::newRow("nodeSets not array") << QByteArray(R"({"nodeSets":"DI.xml"})") << "nodeSets";
+    QTest::newRow("nodeSets not paths") << QByteArray(R"({"nodeSets":["DI.xml", 3]})") << "nodeSets";
     QTest::newRow("not JSON") << QByteArray("{port: 1") << "not a JSON object";
 }
 
@@ -245,7 +251,8 @@ void TestSettingsFile::commandLineOverridesFile() {
                                    QStringLiteral("3000"), QStringLiteral("--max-channels"), QStringLiteral("3001"),
                                    QStringLiteral("--max-subscriptions"), QStringLiteral("25000"),
                                    QStringLiteral("--shutdown-delay"), QStringLiteral("0"), QStringLiteral("--hello-timeout"),
-                                   QStringLiteral("2500")},
+                                   QStringLiteral("2500"), QStringLiteral("--nodeset"), QStringLiteral("a.xml"),
+                                   QStringLiteral("--nodeset"), QStringLiteral("b.xml")},
                                   {});
     QCOMPARE(cl.action, ServerCommandLine::Action::Run);
     QCOMPARE(cl.settings.port, quint16(0));
@@ -260,6 +267,8 @@ void TestSettingsFile::commandLineOverridesFile() {
     QCOMPARE(cl.settings.shutdownDelaySeconds, 0u);
     QCOMPARE(cl.settings.admission.helloTimeoutMs, 2500u);
     QCOMPARE(cl.settings.toServerConfig().admission.helloTimeoutMs, 2500u);
+    // --nodeset adds to the file's list.
+    QCOMPARE(cl.settings.nodeSetFiles, (QStringList{saved.nodeSetFiles[0], saved.nodeSetFiles[1], QStringLiteral("a.xml"), QStringLiteral("b.xml")}));
     // What was not overridden stays as the file says.
     QCOMPARE(cl.settings.endpoints.size(), std::size_t(2));
     QVERIFY(!cl.settings.allowAnonymous);

@@ -39,6 +39,8 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QTimer>
+#include <QListWidget>
+#include <QTemporaryFile>
 #include <QtTest>
 #include "TestMain.h"
 
@@ -54,6 +56,7 @@ private slots:
     void closeSessionFromContextMenu();
     void filterAndSortTheSessions();
     void stopAndStartFromServerPage();
+    void importNodeSetFromAddressSpacePage();
     void everyPageIsThere();
     void twinSessionsAreToldApart();
     void rowButtonsNeedASelection();
@@ -540,6 +543,40 @@ void TestWindowSessions::addressSpaceIconsAndWrite() {
     QVERIFY(!model->setData(value, QStringLiteral("99999999999")));
     QVERIFY2(page->writeStatus()->text().contains(QStringLiteral("out of range")), qPrintable(page->writeStatus()->text()));
     QCOMPARE(value.data().toString(), QStringLiteral("-77"));
+}
+
+// Import NodeSet... on the Address space page: DI loads into the running server and shows in the
+// tree; a file with an error loads nothing and the errors dialog names the node.
+void TestWindowSessions::importNodeSetFromAddressSpacePage() {
+    auto* page = m_window->findChild<app::AddressSpacePage*>(QStringLiteral("addressSpacePage"));
+    QVERIFY(page);
+    m_window->pages()->setCurrentWidget(page);
+    const QString di = QStringLiteral(UA_NODESET_DIR "/Opc.Ua.Di.NodeSet2.xml");
+    QVERIFY(page->importNodeSets({di}));
+    QVERIFY2(page->writeStatus()->text().contains(QStringLiteral("http://opcfoundation.org/UA/DI/")), qPrintable(page->writeStatus()->text()));
+    QVERIFY(auditLogHas("^administrator \\S+: imported NodeSet .*Opc\\.Ua\\.Di\\.NodeSet2\\.xml: http://opcfoundation.org/UA/DI/ 1\\.04\\.0"));
+    QVERIFY(page->expandPath({QStringLiteral("Objects"), QStringLiteral("DeviceSet")}));
+    QVERIFY(m_window->server()->addressSpace().snapshot()->namespaceIndex("http://opcfoundation.org/UA/DI/") > 0);
+
+    // A model whose reference points nowhere: nothing is imported, the dialog lists the error.
+    QTemporaryFile broken(m_dir->filePath(QStringLiteral("broken-XXXXXX.xml")));
+    QVERIFY(broken.open());
+    broken.write("<UANodeSet xmlns=\"http://opcfoundation.org/UA/2011/03/UANodeSet.xsd\"><NamespaceUris><Uri>urn:broken</Uri></NamespaceUris>"
+                 "<Models><Model ModelUri=\"urn:broken\"/></Models>"
+                 "<UAObject NodeId=\"ns=1;i=1\" BrowseName=\"1:Lost\"><References><Reference ReferenceType=\"i=35\" IsForward=\"false\">"
+                 "ns=1;i=99</Reference></References></UAObject></UANodeSet>");
+    broken.close();
+    const uint64_t version = m_window->server()->addressSpaceVersion();
+    QVERIFY(!page->importNodeSets({broken.fileName()}));
+    QCOMPARE(m_window->server()->addressSpaceVersion(), version);
+    QTRY_VERIFY(page->findChild<QDialog*>(QStringLiteral("nodeSetErrorsDialog")));
+    auto* dialog = page->findChild<QDialog*>(QStringLiteral("nodeSetErrorsDialog"));
+    auto* list = dialog->findChild<QListWidget*>(QStringLiteral("nodeSetErrorList"));
+    QVERIFY(list && list->count() == 1);
+    QVERIFY2(list->item(0)->text().contains(QStringLiteral("ns=1;i=1: the reference target 'ns=1;i=99' does not exist")),
+             qPrintable(list->item(0)->text()));
+    QVERIFY(page->writeStatus()->text().startsWith(QStringLiteral("Nothing imported")));
+    dialog->close();
 }
 
 UA_TEST_MAIN(TestWindowSessions)

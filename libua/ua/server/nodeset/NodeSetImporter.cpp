@@ -4,6 +4,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/nodeset/XmlValueDecoder.h"
 
+#include <QFile>
 #include <QRegularExpression>
 #include <QVersionNumber>
 
@@ -149,7 +150,7 @@ private:
         if (!e) return l;
         const QString locale = e->attribute(u"Locale");
         if (!locale.isEmpty()) l.locale = String::fromQString(locale);
-        l.text = String::fromQString(e->text.isNull() ? QStringLiteral("") : e->text);
+        l.text = String::fromQString(e->text.trimmed());  // the line breaks and indentation of the XML are not text
         return l;
     }
 
@@ -482,6 +483,23 @@ NodeSetImportResult importNodeSets(AddressSpace& space, const std::vector<NodeSe
     }
     publishNamespaceArray(space);
     return result;
+}
+
+NodeSetImportResult importNodeSetFiles(AddressSpace& space, const QStringList& paths) {
+    NodeSetImportResult result;
+    std::vector<NodeSetDocument> docs;
+    for (const QString& path : paths) {
+        QString error;
+        auto doc = NodeSetDocument::load(path, &error);
+        if (!doc) {
+            result.errors.push_back({path, 0, {}, error});
+            if (result.status.isGood()) result.status = QFile::exists(path) ? status::BadDecodingError : status::BadNotFound;
+            continue;
+        }
+        docs.push_back(std::move(*doc));
+    }
+    if (!result.ok()) return result;
+    return importNodeSets(space, docs);
 }
 
 } // namespace ua

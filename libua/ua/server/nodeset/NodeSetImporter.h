@@ -28,6 +28,7 @@
 #include "ua/server/nodeset/NodeSetDocument.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <vector>
@@ -70,5 +71,8 @@ std::map<QString, LoadedModel> loadedModels(const AddressSpace& space);
 
 // Imports docs into space (see the rules above). On failure space is partly changed: drop it.
 NodeSetImportResult importNodeSets(AddressSpace& space, const std::vector<NodeSetDocument>& docs);
+// The same for files: one that cannot be read or is not well-formed is an error of the result
+// (Bad_NotFound, Bad_DecodingError) and nothing is imported.
+NodeSetImportResult importNodeSetFiles(AddressSpace& space, const QStringList& paths);
 
 } // namespace ua

@@ -90,6 +90,19 @@ std::optional<double> parseReal(const QString& raw) {
     return ok ? std::optional<double>(d) : std::nullopt;
 }
 
+// Text content as a value: xs:string keeps its whitespace, but a run of whitespace at either end
+// that holds a line break is the file's indentation (pretty-printed NodeSets have them), not text.
+QString valueText(const QString& raw) {
+    if (raw.isNull()) return QStringLiteral("");
+    qsizetype begin = 0, end = raw.size();
+    while (begin < end && raw[begin].isSpace()) ++begin;
+    if (!raw.left(begin).contains(u'\n')) begin = 0;
+    qsizetype last = end;
+    while (last > begin && raw[last - 1].isSpace()) --last;
+    if (raw.mid(last).contains(u'\n')) end = last;
+    return raw.mid(begin, end - begin);
+}
+
 Variant defaultScalar(BuiltInType t) {
     std::vector<Variant> none;
     Variant a = arrayOf(t, none, std::make_index_sequence<25>{});
@@ -211,7 +224,7 @@ std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTre
     case BuiltInType::UInt64: { auto n = parseInteger<uint64_t>(text); return n ? std::optional(Variant(*n)) : bad("UInt64"); }
     case BuiltInType::Float: { auto d = parseReal(text); return d ? std::optional(Variant(float(*d))) : bad("Float"); }
     case BuiltInType::Double: { auto d = parseReal(text); return d ? std::optional(Variant(*d)) : bad("Double"); }
-    case BuiltInType::String: return Variant(String::fromQString(text.isNull() ? QStringLiteral("") : text));
+    case BuiltInType::String: return Variant(String::fromQString(valueText(text)));
     case BuiltInType::DateTime: {
         if (text.trimmed().isEmpty()) return Variant(DateTime{});
         const QDateTime dt = QDateTime::fromString(text.trimmed(), Qt::ISODateWithMs);
@@ -266,13 +279,13 @@ std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTre
             if (!mapped) return bad("QualifiedName NamespaceIndex");
             q.namespaceIndex = *mapped;
         }
-        if (const XmlTree* name = e.child(u"Name")) q.name = String::fromQString(name->text.isNull() ? QStringLiteral("") : name->text);
+        if (const XmlTree* name = e.child(u"Name")) q.name = String::fromQString(valueText(name->text));
         return Variant(std::move(q));
     }
     case BuiltInType::LocalizedText: {
         LocalizedText l;
         if (const XmlTree* locale = e.child(u"Locale"); locale && !locale->text.isEmpty()) l.locale = String::fromQString(locale->text);
-        if (const XmlTree* t2 = e.child(u"Text")) l.text = String::fromQString(t2->text.isNull() ? QStringLiteral("") : t2->text);
+        if (const XmlTree* t2 = e.child(u"Text")) l.text = String::fromQString(valueText(t2->text));
         return Variant(std::move(l));
     }
     case BuiltInType::ExtensionObject: {

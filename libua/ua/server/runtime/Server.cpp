@@ -122,11 +122,38 @@ void Server::buildAddressSpace() {
         if (auditing && auditing->value) auditing->value->store(DataValue(Variant(true)));
     }
     if (s.isBad()) qWarning("ua-server: building the address space failed: %s", s.name().c_str());
+    if (s.isGood() && !m_config.nodeSetFiles.isEmpty()) {
+        AddressSpace copy = space;  // all or nothing
+        m_startupNodeSets = importNodeSetFiles(copy, m_config.nodeSetFiles);
+        logNodeSetImport(m_startupNodeSets);
+        if (m_startupNodeSets.ok()) space = std::move(copy);
+    }
     m_space = std::make_unique<SharedAddressSpace>(std::move(space));
 }
 
 StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change) {
     return m_space->update(change);
+}
+
+Q_LOGGING_CATEGORY(lcNodeSet, "ua.server.nodeset", QtInfoMsg)
+
+void Server::logNodeSetImport(const NodeSetImportResult& r) {
+    for (const auto& m : r.models)
+        qCInfo(lcNodeSet, "model %s version %s loaded as namespace %u from %s", qPrintable(m.uri), qPrintable(m.version),
+               unsigned(m.namespaceIndex), qPrintable(m.file));
+    if (r.ok() && !r.models.empty()) qCInfo(lcNodeSet, "%zu nodes and %zu references added", r.nodes, r.references);
+    for (const auto& e : r.errors) qCWarning(lcNodeSet, "%s", qPrintable(e.toString()));
+    if (!r.ok()) qCWarning(lcNodeSet, "nothing was imported (%zu errors)", r.errors.size());
+}
+
+NodeSetImportResult Server::importNodeSets(const QStringList& paths) {
+    NodeSetImportResult result;
+    m_space->update([&](AddressSpace& space) {
+        result = importNodeSetFiles(space, paths);
+        return result.status;
+    });
+    logNodeSetImport(result);
+    return result;
 }
 
 Server::~Server() {
@@ -221,6 +248,12 @@ bool Server::setUpSecurity() {
 
 bool Server::start() {
     resetShutdown();
+    if (!m_startupNodeSets.ok()) {
+        QStringList lines;
+        for (const auto& e : m_startupNodeSets.errors) lines << e.toString();
+        m_error = QStringLiteral("the NodeSet files did not load (%1 errors):\n%2").arg(lines.size()).arg(lines.join(u'\n'));
+        return false;
+    }
     if (!setUpSecurity()) return false;
     // Every channel's reassembly of chunked requests draws on one budget (AdmissionConfig.h).
     m_config.secureChannel.chunkBudget = m_admission->chunkBudget();

@@ -11,6 +11,7 @@
 #include "ua/server/runtime/ServerParts.h"
 #include "ua/server/common/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/nodeset/NodeSetImporter.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/EventManager.h"
@@ -82,6 +83,12 @@ public:
     uint64_t addressSpaceVersion() const { return m_space->version(); }
     // Changes the address space (a copy, published atomically; see SharedAddressSpace).
     StatusCode updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change);
+    // Imports NodeSet2 files into the running server (nodeset/NodeSetImporter.h: dependency order,
+    // all or nothing, each error with its file, line and node). Any thread; the nodes appear to
+    // every Session with the next request. Logs each model loaded on "ua.server".
+    NodeSetImportResult importNodeSets(const QStringList& paths);
+    // What ServerConfig::nodeSetFiles gave when the address space was built (empty when none).
+    const NodeSetImportResult& startupNodeSets() const { return m_startupNodeSets; }
     ServerRuntimeState& runtime() { return *m_runtime; }
     // Subscription ids and the server-wide Subscription/MonitoredItem counts (any thread).
     SubscriptionRegistry& subscriptionRegistry() { return *m_subscriptionRegistry; }
@@ -120,6 +127,7 @@ private:
     void buildDescriptions();
     bool setUpSecurity();
     void buildAddressSpace();
+    static void logNodeSetImport(const NodeSetImportResult& r);
     void stopListening();                         // on the accept thread
     void finishShutdown(const QString& reason);  // ServerShutdown.cpp, on the accept thread
     void shutdownDone();                          // on the Server's thread
@@ -136,6 +144,7 @@ private:
     UserStore m_users;
     std::shared_ptr<ServerRuntimeState> m_runtime;
     std::unique_ptr<SharedAddressSpace> m_space;
+    NodeSetImportResult m_startupNodeSets;
     std::unique_ptr<SubscriptionRegistry> m_subscriptionRegistry;
     std::shared_ptr<EventManager> m_events = std::make_shared<EventManager>();
     std::unique_ptr<ServerParts> m_parts;  // made last by the constructor

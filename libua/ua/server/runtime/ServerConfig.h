@@ -11,6 +11,7 @@
 
 #include <QHostAddress>
 #include <QString>
+#include <QStringList>
 
 namespace ua {
 
@@ -51,6 +52,10 @@ struct ServerConfig {
     uint32_t demoUpdateRateMs = 1000;      // period of the simulated signals
     uint32_t demoEventsMs = 0;             // period of the demo events (server-app/demo/DemoEvents.h); 0: none
     bool auditing = true;                  // raise audit events (events/AuditEvents.h); Server_Auditing
+    // NodeSet2 files (OPC 10000-6 Annex F) imported when the address space is built, in the order
+    // their RequiredModels need (nodeset/NodeSetImporter.h). Any error: none is loaded and start()
+    // fails with the list of errors.
+    QStringList nodeSetFiles;
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>
 };
