@@ -4,6 +4,7 @@
 #include "models/AddressSpaceModel.h"
 #include "models/AdminAudit.h"
 
+#include "ua/server/nodeset/NodeSetExporter.h"
 #include "ua/server/runtime/Server.h"
 
 #include <QDialog>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -63,8 +65,13 @@ AddressSpacePage::AddressSpacePage(QWidget* parent) : QWidget(parent) {
     import->setObjectName(QStringLiteral("importNodeSetButton"));
     import->setToolTip(tr("Load NodeSet2 XML files (companion specifications, your own models) into the running server"));
     connect(import, &QPushButton::clicked, this, &AddressSpacePage::chooseNodeSets);
+    auto* exportButton = new QPushButton(tr("Export NodeSet..."));
+    exportButton->setObjectName(QStringLiteral("exportNodeSetButton"));
+    exportButton->setToolTip(tr("Write the nodes of chosen namespaces as a NodeSet2 XML file"));
+    connect(exportButton, &QPushButton::clicked, this, &AddressSpacePage::chooseExport);
     auto* tools = new QHBoxLayout;
     tools->addWidget(import);
+    tools->addWidget(exportButton);
     tools->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(tools);
@@ -155,6 +162,50 @@ bool AddressSpacePage::importNodeSets(const QStringList& paths) {
     m_writeStatus->setText(tr("Nothing imported: %n error(s).", nullptr, int(errors.size())));
     showNodeSetErrors(errors);
     return false;
+}
+
+void AddressSpacePage::chooseExport() {
+    if (!m_live) return;
+    const auto space = m_live->server().addressSpace().snapshot();
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("exportNodeSetDialog"));
+    dialog.setWindowTitle(tr("Export NodeSet"));
+    auto* list = new QListWidget;
+    list->setObjectName(QStringLiteral("exportNamespaceList"));
+    for (std::size_t ns = 1; ns < space->namespaces().size(); ++ns) {
+        auto* item = new QListWidgetItem(QStringLiteral("%1  %2").arg(ns).arg(space->namespaces()[ns].toQString()), list);
+        item->setData(Qt::UserRole, int(ns));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(ns > 2 ? Qt::Checked : Qt::Unchecked);  // the imported models, not the server's and the demo's
+    }
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(tr("The namespaces to write:")));
+    layout->addWidget(list, 1);
+    layout->addWidget(buttons);
+    dialog.resize(560, 320);
+    if (dialog.exec() != QDialog::Accepted) return;
+    std::vector<uint16_t> chosen;
+    for (int r = 0; r < list->count(); ++r)
+        if (list->item(r)->checkState() == Qt::Checked) chosen.push_back(uint16_t(list->item(r)->data(Qt::UserRole).toInt()));
+    if (chosen.empty()) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export NodeSet"), QStringLiteral("export.NodeSet2.xml"),
+                                                      tr("NodeSet2 files (*.xml)"));
+    if (!path.isEmpty()) exportNodeSet(chosen, path);
+}
+
+bool AddressSpacePage::exportNodeSet(const std::vector<uint16_t>& namespaces, const QString& path) {
+    if (!m_live) return false;
+    const NodeSetExport x = ua::exportNodeSet(*m_live->server().addressSpace().snapshot(), namespaces);
+    QSaveFile file(path);
+    const bool ok = file.open(QIODevice::WriteOnly) && file.write(x.xml) == x.xml.size() && file.commit();
+    m_writeStatus->setStyleSheet(ok && x.errors.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    if (!ok) m_writeStatus->setText(tr("Not exported: %1").arg(file.errorString()));
+    else if (!x.errors.isEmpty()) m_writeStatus->setText(tr("Exported %1 nodes to %2; %3 values not written: %4").arg(x.nodes).arg(path).arg(x.errors.size()).arg(x.errors.first()));
+    else m_writeStatus->setText(tr("Exported %1 nodes and %2 references to %3.").arg(x.nodes).arg(x.references).arg(path));
+    return ok;
 }
 
 void AddressSpacePage::showNodeSetErrors(const QStringList& errors) {

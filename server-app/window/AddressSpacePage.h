@@ -5,13 +5,16 @@
 // writes it as the administrator; a refused write shows why below the tree.
 // Import NodeSet... loads NodeSet2 files into the running server (Server::importNodeSets): the
 // models loaded show below the tree; a file with errors loads nothing and a dialog lists each
-// error with its file, line and node. Each import is an audit line.
+// error with its file, line and node. Each import is an audit line. Export NodeSet... writes the
+// nodes of chosen namespaces as a NodeSet2 file.
 #pragma once
 
 #include "LiveServer.h"
 
 #include <QTimer>
 #include <QWidget>
+
+#include <vector>
 
 class QLabel;
 class QTreeView;
@@ -38,10 +41,15 @@ public:
     // Imports the files as Import NodeSet... does after its file dialog; true when they loaded.
     // On errors the errors dialog (objectName nodeSetErrorsDialog) is shown, not waited for.
     bool importNodeSets(const QStringList& paths);
+    // Export NodeSet...: the nodes of the namespaces (indexes of the NamespaceArray) as one NodeSet2
+    // file (ua/server/nodeset/NodeSetExporter.h); false, with the reason below the tree, when the file
+    // cannot be written.
+    bool exportNodeSet(const std::vector<uint16_t>& namespaces, const QString& path);
 
 private:
     void refresh();
     void chooseNodeSets();
+    void chooseExport();
     void showNodeSetErrors(const QStringList& errors);
 
     serverapp::AddressSpaceModel* m_model = nullptr;

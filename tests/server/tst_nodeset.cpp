@@ -8,6 +8,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/nodeset/NodeSetExporter.h"
 #include "ua/server/nodeset/NodeSetImporter.h"
 #include "ua/server/runtime/Server.h"
 
@@ -123,6 +124,79 @@ QByteArray variable(const QByteArray& id, const QByteArray& dataType, const QByt
     return "<UAVariable NodeId=\"ns=1;s=" + id + "\" BrowseName=\"1:" + id + "\" DataType=\"" + dataType + "\" " + extra + ">"
            "<DisplayName>" + id + "</DisplayName><References><Reference ReferenceType=\"HasComponent\" IsForward=\"false\">i=85</Reference>"
            "<Reference ReferenceType=\"HasTypeDefinition\">i=63</Reference></References><Value>" + value + "</Value></UAVariable>";
+}
+
+// Every node of the namespaces in a is in b with the same attributes, Value and references
+// (NodeIds compared as they are: b's namespaces must have a's indexes).
+void compareNamespaces(const AddressSpace& a, const AddressSpace& b, const std::vector<uint16_t>& namespaces, int* compared) {
+    auto refs = [](const AddressSpace& s, const Node& n) {
+        std::set<std::tuple<NodeId, NodeId, bool>> out;
+        for (const Reference& r : n.references) out.emplace(s.node(r.referenceType).nodeId, s.node(r.target).nodeId, r.isForward);
+        return out;
+    };
+    auto value = [](const Node& n) {
+        const auto dv = n.value ? n.value->load() : nullptr;
+        return dv ? dv->value : Variant();
+    };
+    std::size_t inA = 0, inB = 0;
+    for (const Node& n : b.nodes())
+        inB += !n.nodeId.isNull() && std::find(namespaces.begin(), namespaces.end(), n.nodeId.namespaceIndex()) != namespaces.end();
+    for (const Node& n : a.nodes()) {
+        if (n.nodeId.isNull() || std::find(namespaces.begin(), namespaces.end(), n.nodeId.namespaceIndex()) == namespaces.end()) continue;
+        ++inA;
+        const Node* m = b.find(n.nodeId);
+        QVERIFY2(m, n.nodeId.toString().c_str());
+        const QByteArray id = QByteArray::fromStdString(n.nodeId.toString());
+        QVERIFY2(m->nodeClass == n.nodeClass && m->browseName == n.browseName && m->displayName == n.displayName &&
+                     m->description == n.description && m->writeMask == n.writeMask && m->isAbstract == n.isAbstract &&
+                     m->symmetric == n.symmetric && m->inverseName == n.inverseName && m->eventNotifier == n.eventNotifier &&
+                     m->containsNoLoops == n.containsNoLoops && m->executable == n.executable,
+                 id.constData());
+        QVERIFY2(m->dataType == n.dataType && m->valueRank == n.valueRank && m->arrayDimensions == n.arrayDimensions &&
+                     m->accessLevel == n.accessLevel && m->userAccessLevel == n.userAccessLevel &&
+                     m->minimumSamplingInterval == n.minimumSamplingInterval && m->historizing == n.historizing,
+                 id.constData());
+        QVERIFY2(m->dataTypeDefinition == n.dataTypeDefinition, id.constData());
+        QVERIFY2(m->rolePermissions == n.rolePermissions && m->accessRestrictions == n.accessRestrictions, id.constData());
+        QVERIFY2(value(*m) == value(n), id.constData());
+        QVERIFY2(refs(b, *m) == refs(a, n), id.constData());
+        ++*compared;
+    }
+    QCOMPARE(inB, inA);
+}
+
+// A structure, one with optional fields (a subtype), a union and an enumeration, their encodings,
+// and a Variable holding a value of each.
+QByteArray customTypesBody() {
+    auto dataType = [](const QByteArray& id, const QByteArray& name, const QByteArray& base, const QByteArray& definition,
+                       const QByteArray& encodings = {}) {
+        return "<UADataType NodeId=\"ns=1;i=" + id + "\" BrowseName=\"1:" + name + "\"><DisplayName>" + name + "</DisplayName>"
+               "<References><Reference ReferenceType=\"HasSubtype\" IsForward=\"false\">" + base + "</Reference>" + encodings +
+               "</References>" + definition + "</UADataType>";
+    };
+    auto encoding = [](const QByteArray& id, const QByteArray& name, const QByteArray& type) {
+        return "<UAObject NodeId=\"ns=1;i=" + id + "\" BrowseName=\"" + name + "\" SymbolicName=\"DefaultBinary\"><DisplayName>" + name +
+               "</DisplayName><References><Reference ReferenceType=\"HasEncoding\" IsForward=\"false\">ns=1;i=" + type + "</Reference>"
+               "<Reference ReferenceType=\"HasTypeDefinition\">i=76</Reference></References></UAObject>";
+    };
+    const QByteArray body =
+        dataType("100", "Mode", "i=29", "<Definition Name=\"1:Mode\"><Field Name=\"Off\" Value=\"0\"/><Field Name=\"On\" Value=\"5\"/></Definition>") +
+        dataType("200", "Point", "i=22", "<Definition Name=\"1:Point\"><Field Name=\"X\" DataType=\"Double\"/><Field Name=\"Y\" DataType=\"Double\"/>"
+                                         "<Field Name=\"Mode\" DataType=\"ns=1;i=100\"/></Definition>") +
+        encoding("201", "Default Binary", "200") + encoding("202", "Default XML", "200") +
+        dataType("300", "Labelled", "ns=1;i=200", "<Definition Name=\"1:Labelled\"><Field Name=\"Label\" DataType=\"String\" IsOptional=\"true\"/>"
+                                                  "<Field Name=\"Tags\" DataType=\"UInt16\" ValueRank=\"1\" IsOptional=\"true\"/></Definition>") +
+        encoding("301", "Default Binary", "300") + encoding("302", "Default XML", "300") +
+        dataType("400", "Choice", "i=12756", "<Definition Name=\"1:Choice\" IsUnion=\"true\"><Field Name=\"Number\" DataType=\"Int32\"/>"
+                                             "<Field Name=\"At\" DataType=\"ns=1;i=200\"/></Definition>") +
+        encoding("401", "Default Binary", "400") + encoding("402", "Default XML", "400") +
+        variable("P", "ns=1;i=200", "<ExtensionObject><TypeId><Identifier>ns=1;i=202</Identifier></TypeId><Body><Point><X>1.5</X><Y>-2</Y>"
+                                    "<Mode>On_5</Mode></Point></Body></ExtensionObject>") +
+        variable("L", "ns=1;i=300", "<ExtensionObject><TypeId><Identifier>ns=1;i=302</Identifier></TypeId><Body><Labelled><X>1</X><Y>2</Y>"
+                                    "<Tags><UInt16>7</UInt16><UInt16>8</UInt16></Tags></Labelled></Body></ExtensionObject>") +
+        variable("C", "ns=1;i=400", "<ExtensionObject><TypeId><Identifier>ns=1;i=402</Identifier></TypeId><Body><Choice><SwitchField>2</SwitchField>"
+                                    "<At><X>3</X><Y>4</Y><Mode>Off_0</Mode></At></Choice></Body></ExtensionObject>");
+    return body;
 }
 
 Variant valueOf(const AddressSpace& s, uint16_t ns, const char* id) {
@@ -394,34 +468,7 @@ private slots:
     // A structure, one with optional fields, a union and an enumeration defined in the file, and
     // values of them: the binary bodies follow OPC 10000-6 5.2.7 field by field.
     void customDataTypes() {
-        auto dataType = [](const QByteArray& id, const QByteArray& name, const QByteArray& base, const QByteArray& definition,
-                           const QByteArray& encodings = {}) {
-            return "<UADataType NodeId=\"ns=1;i=" + id + "\" BrowseName=\"1:" + name + "\"><DisplayName>" + name + "</DisplayName>"
-                   "<References><Reference ReferenceType=\"HasSubtype\" IsForward=\"false\">" + base + "</Reference>" + encodings +
-                   "</References>" + definition + "</UADataType>";
-        };
-        auto encoding = [](const QByteArray& id, const QByteArray& name, const QByteArray& type) {
-            return "<UAObject NodeId=\"ns=1;i=" + id + "\" BrowseName=\"" + name + "\" SymbolicName=\"DefaultBinary\"><DisplayName>" + name +
-                   "</DisplayName><References><Reference ReferenceType=\"HasEncoding\" IsForward=\"false\">ns=1;i=" + type + "</Reference>"
-                   "<Reference ReferenceType=\"HasTypeDefinition\">i=76</Reference></References></UAObject>";
-        };
-        const QByteArray body =
-            dataType("100", "Mode", "i=29", "<Definition Name=\"1:Mode\"><Field Name=\"Off\" Value=\"0\"/><Field Name=\"On\" Value=\"5\"/></Definition>") +
-            dataType("200", "Point", "i=22", "<Definition Name=\"1:Point\"><Field Name=\"X\" DataType=\"Double\"/><Field Name=\"Y\" DataType=\"Double\"/>"
-                                             "<Field Name=\"Mode\" DataType=\"ns=1;i=100\"/></Definition>") +
-            encoding("201", "Default Binary", "200") + encoding("202", "Default XML", "200") +
-            dataType("300", "Labelled", "ns=1;i=200", "<Definition Name=\"1:Labelled\"><Field Name=\"Label\" DataType=\"String\" IsOptional=\"true\"/>"
-                                                      "<Field Name=\"Tags\" DataType=\"UInt16\" ValueRank=\"1\" IsOptional=\"true\"/></Definition>") +
-            encoding("301", "Default Binary", "300") + encoding("302", "Default XML", "300") +
-            dataType("400", "Choice", "i=12756", "<Definition Name=\"1:Choice\" IsUnion=\"true\"><Field Name=\"Number\" DataType=\"Int32\"/>"
-                                                 "<Field Name=\"At\" DataType=\"ns=1;i=200\"/></Definition>") +
-            encoding("401", "Default Binary", "400") + encoding("402", "Default XML", "400") +
-            variable("P", "ns=1;i=200", "<ExtensionObject><TypeId><Identifier>ns=1;i=202</Identifier></TypeId><Body><Point><X>1.5</X><Y>-2</Y>"
-                                        "<Mode>On_5</Mode></Point></Body></ExtensionObject>") +
-            variable("L", "ns=1;i=300", "<ExtensionObject><TypeId><Identifier>ns=1;i=302</Identifier></TypeId><Body><Labelled><X>1</X><Y>2</Y>"
-                                        "<Tags><UInt16>7</UInt16><UInt16>8</UInt16></Tags></Labelled></Body></ExtensionObject>") +
-            variable("C", "ns=1;i=400", "<ExtensionObject><TypeId><Identifier>ns=1;i=402</Identifier></TypeId><Body><Choice><SwitchField>2</SwitchField>"
-                                        "<At><X>3</X><Y>4</Y><Mode>Off_0</Mode></At></Choice></Body></ExtensionObject>");
+        const QByteArray body = customTypesBody();
         AddressSpace space = ns0Space();
         std::vector<NodeSetDocument> docs;
         docs.push_back(readDoc(smallNodeSet(kModelA, body)));
@@ -462,6 +509,60 @@ private slots:
         QCOMPARE(c.second, i32(2) + dbl(3) + dbl(4) + i32(0));
     }
 
+
+    // Export (issue 29 item 5): the 7 models of DI + Machinery + MachineTool + Robotics written as
+    // one NodeSet and imported into a fresh address space give the same nodes, attributes, Values,
+    // DataTypeDefinitions and references.
+    void exportAndImportAgain() {
+        std::vector<NodeSetDocument> docs;
+        for (const char* f : {"Opc.Ua.Di.NodeSet2.xml", "Opc.Ua.IA.NodeSet2.xml", "opc.ua.isa95-jobcontrol.nodeset2.xml",
+                              "Opc.Ua.Machinery.NodeSet2.xml", "Opc.Ua.Machinery.Jobs.Nodeset2.xml", "Opc.Ua.MachineTool.NodeSet2.xml",
+                              "Opc.Ua.Robotics.NodeSet2.xml"})
+            docs.push_back(*NodeSetDocument::load(kDir + QLatin1Char('/') + QLatin1String(f), nullptr));
+        AddressSpace a = ns0Space();
+        QVERIFY(importNodeSets(a, docs).ok());
+        std::vector<uint16_t> namespaces;
+        for (uint16_t ns = 1; ns < a.namespaces().size(); ++ns) namespaces.push_back(ns);
+        QElapsedTimer t;
+        t.start();
+        const NodeSetExport x = exportNodeSet(a, namespaces);
+        qInfo("exported %zu nodes, %zu references, %lld bytes in %lld ms", x.nodes, x.references, qint64(x.xml.size()), t.elapsed());
+        QVERIFY2(x.errors.isEmpty(), qPrintable(x.errors.join(u'\n')));
+        std::vector<NodeSetDocument> again;
+        again.push_back(readDoc(x.xml, QStringLiteral("exported.xml")));
+        QCOMPARE(again.back().models.size(), namespaces.size());
+        AddressSpace b = ns0Space();
+        const NodeSetImportResult r = importNodeSets(b, again);
+        QString errors;
+        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
+        QVERIFY2(r.ok(), qPrintable(errors.left(4000)));
+        QCOMPARE(b.namespaces(), a.namespaces());
+        int compared = 0;
+        compareNamespaces(a, b, namespaces, &compared);
+        QVERIFY(compared > 1800);
+    }
+
+    // The same for imported structures, an enumeration and a union with values of them.
+    void exportKeepsCustomStructures() {
+        AddressSpace a = ns0Space();
+        std::vector<NodeSetDocument> docs;
+        docs.push_back(readDoc(smallNodeSet(kModelA, customTypesBody())));
+        QVERIFY(importNodeSets(a, docs).ok());
+        const NodeSetExport x = exportNodeSet(a, {1});
+        QVERIFY2(x.errors.isEmpty(), qPrintable(x.errors.join(u'\n')));
+        QVERIFY(x.xml.contains("<SwitchField>2</SwitchField>"));
+        QVERIFY(x.xml.contains("<Mode>On_5</Mode>"));
+        std::vector<NodeSetDocument> again;
+        again.push_back(readDoc(x.xml));
+        AddressSpace b = ns0Space();
+        const NodeSetImportResult r = importNodeSets(b, again);
+        QString errors;
+        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
+        QVERIFY2(r.ok(), qPrintable(errors + QString::fromUtf8(x.xml.left(3000))));
+        int compared = 0;
+        compareNamespaces(a, b, {1}, &compared);
+        QVERIFY(compared >= 10);
+    }
 
     // ServerConfig::nodeSetFiles: loaded when the address space is built; any error keeps the
     // server from starting, with the error in errorString(). Server::importNodeSets while running.

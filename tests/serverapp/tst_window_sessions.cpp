@@ -9,6 +9,7 @@
 // colours, NodeClass icons and a Value written from the Address space page.
 #include "../client/ClientTestUtil.h"
 #include "AddressSpacePage.h"
+#include "ua/server/nodeset/NodeSetDocument.h"
 #include "LiveChart.h"
 #include "MainWindow.h"
 #include "SessionsPage.h"
@@ -577,6 +578,18 @@ void TestWindowSessions::importNodeSetFromAddressSpacePage() {
              qPrintable(list->item(0)->text()));
     QVERIFY(page->writeStatus()->text().startsWith(QStringLiteral("Nothing imported")));
     dialog->close();
+
+    // Export NodeSet...: DI's namespace written, and the file imports into a fresh address space.
+    const QString exported = m_dir->filePath(QStringLiteral("di-export.xml"));
+    const auto snap = m_window->server()->addressSpace().snapshot();
+    QVERIFY(page->exportNodeSet({uint16_t(snap->namespaceIndex("http://opcfoundation.org/UA/DI/"))}, exported));
+    QVERIFY2(page->writeStatus()->text().startsWith(QStringLiteral("Exported ")), qPrintable(page->writeStatus()->text()));
+    QString error;
+    auto doc = NodeSetDocument::load(exported, &error);
+    QVERIFY2(doc, qPrintable(error));
+    QCOMPARE(doc->models.size(), std::size_t(1));
+    QCOMPARE(doc->models[0].modelUri, QStringLiteral("http://opcfoundation.org/UA/DI/"));
+    QCOMPARE(doc->nodes.size(), std::size_t(412));  // the 412 nodes of Opc.Ua.Di.NodeSet2.xml
 }
 
 UA_TEST_MAIN(TestWindowSessions)

@@ -492,6 +492,7 @@ NodeSetImportResult importNodeSetFiles(AddressSpace& space, const QStringList& p
         QString error;
         auto doc = NodeSetDocument::load(path, &error);
         if (!doc) {
+            if (error.startsWith(path + QLatin1Char(':'))) error = error.mid(path.size() + 1).trimmed();  // the issue names the file
             result.errors.push_back({path, 0, {}, error});
             if (result.status.isGood()) result.status = QFile::exists(path) ? status::BadDecodingError : status::BadNotFound;
             continue;
