@@ -3,6 +3,7 @@
 #include "NodeClassIcon.h"
 #include "models/AddressSpaceModel.h"
 #include "models/AdminAudit.h"
+#include "models/NodeEditing.h"
 
 #include "ua/server/nodeset/NodeSetExporter.h"
 #include "ua/server/runtime/Server.h"
@@ -13,6 +14,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
+#include <QInputDialog>
+#include <QMenu>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -58,6 +61,8 @@ AddressSpacePage::AddressSpacePage(QWidget* parent) : QWidget(parent) {
     m_view->setAlternatingRowColors(true);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_view->header()->setStretchLastSection(true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &AddressSpacePage::showMenu);
     m_writeStatus = new QLabel(tr("Double-click the Value of a writable Variable to write it."));
     m_writeStatus->setObjectName(QStringLiteral("writeStatus"));
     m_writeStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -162,6 +167,48 @@ bool AddressSpacePage::importNodeSets(const QStringList& paths) {
     m_writeStatus->setText(tr("Nothing imported: %n error(s).", nullptr, int(errors.size())));
     showNodeSetErrors(errors);
     return false;
+}
+
+void AddressSpacePage::showMenu(const QPoint& at) {
+    if (!m_model) return;
+    const QModelIndex index = m_proxy->mapToSource(m_view->indexAt(at));
+    if (!index.isValid()) return;
+    const NodeId node = m_model->nodeId(index);
+    const QString name = index.siblingAtColumn(serverapp::AddressSpaceModel::DisplayName).data().toString();
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("addressSpaceMenu"));
+    const QStringList kinds{tr("Add folder..."), tr("Add object..."), tr("Add variable (Double)...")};
+    for (int kind = 0; kind < kinds.size(); ++kind)
+        menu.addAction(kinds[kind], this, [this, node, kind, kinds] {
+            bool ok = false;
+            const QString child = QInputDialog::getText(this, kinds[kind].chopped(3), tr("BrowseName:"), QLineEdit::Normal, QString(), &ok);
+            if (ok && !child.trimmed().isEmpty()) addChild(node, kind, child.trimmed());
+        });
+    menu.addSeparator();
+    menu.addAction(tr("Delete \"%1\"").arg(name), this, [this, node] { deleteNode(node); });
+    menu.exec(m_view->viewport()->mapToGlobal(at));
+}
+
+bool AddressSpacePage::addChild(const NodeId& parent, int kind, const QString& name) {
+    if (!m_live) return false;
+    const serverapp::AdminAudit audit{serverapp::windowAdministrator(), &m_live->server()};
+    const auto r = serverapp::addNode(audit, parent, serverapp::NewNodeKind(kind), name);
+    m_writeStatus->setStyleSheet(r.status.isGood() ? QString() : QStringLiteral("color: #b00020"));
+    m_writeStatus->setText(r.status.isGood() ? tr("Added %1 (%2).").arg(name, QString::fromStdString(r.nodeId.toString()))
+                                             : tr("Not added: %1").arg(QString::fromStdString(r.status.name())));
+    if (m_model) m_model->refreshStructure();
+    return r.status.isGood();
+}
+
+bool AddressSpacePage::deleteNode(const NodeId& node) {
+    if (!m_live) return false;
+    const serverapp::AdminAudit audit{serverapp::windowAdministrator(), &m_live->server()};
+    const StatusCode s = serverapp::deleteNode(audit, node);
+    m_writeStatus->setStyleSheet(s.isGood() ? QString() : QStringLiteral("color: #b00020"));
+    m_writeStatus->setText(s.isGood() ? tr("Deleted %1.").arg(QString::fromStdString(node.toString()))
+                                      : tr("Not deleted: %1").arg(QString::fromStdString(s.name())));
+    if (m_model) m_model->refreshStructure();
+    return s.isGood();
 }
 
 void AddressSpacePage::chooseExport() {

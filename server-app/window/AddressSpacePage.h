@@ -6,7 +6,8 @@
 // Import NodeSet... loads NodeSet2 files into the running server (Server::importNodeSets): the
 // models loaded show below the tree; a file with errors loads nothing and a dialog lists each
 // error with its file, line and node. Each import is an audit line. Export NodeSet... writes the
-// nodes of chosen namespaces as a NodeSet2 file.
+// nodes of chosen namespaces as a NodeSet2 file. The context menu adds a folder, an object or a
+// variable below a node and deletes a node (NodeManagement's rules, an audit line each).
 #pragma once
 
 #include "LiveServer.h"
@@ -45,11 +46,16 @@ public:
     // file (ua/server/nodeset/NodeSetExporter.h); false, with the reason below the tree, when the file
     // cannot be written.
     bool exportNodeSet(const std::vector<uint16_t>& namespaces, const QString& path);
+    // The context menu's Add folder / Add object / Add variable (Double) below the node and Delete
+    // (serverapp/models/NodeEditing.h); the outcome shows below the tree. true when done.
+    bool addChild(const NodeId& parent, int kind, const QString& name);
+    bool deleteNode(const NodeId& node);
 
 private:
     void refresh();
     void chooseNodeSets();
     void chooseExport();
+    void showMenu(const QPoint& at);
     void showNodeSetErrors(const QStringList& errors);
 
     serverapp::AddressSpaceModel* m_model = nullptr;

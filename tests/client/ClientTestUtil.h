@@ -69,10 +69,13 @@ inline StatusCode connectSession(Client& client, const QString& url, QObject* co
 
 } // namespace ua::test
 
-// QCOMPARE of StatusCodes prints their names.
+// QCOMPARE of StatusCodes prints their names. (Defined once: ServiceTestUtil.h and ClientTestUtil.h may meet in one unity batch.)
+#ifndef UA_TEST_STATUSCODE_TO_STRING
+#define UA_TEST_STATUSCODE_TO_STRING
 namespace QTest {
 template <>
 inline char* toString(const ua::StatusCode& s) {
     return qstrdup(s.name().c_str());
 }
 } // namespace QTest
+#endif

@@ -134,10 +134,13 @@ struct ServiceFixture {
 
 } // namespace ua::test
 
-// QCOMPARE prints StatusCodes by name.
+// QCOMPARE prints StatusCodes by name. (Defined once: ServiceTestUtil.h and ClientTestUtil.h may meet in one unity batch.)
+#ifndef UA_TEST_STATUSCODE_TO_STRING
+#define UA_TEST_STATUSCODE_TO_STRING
 namespace QTest {
 template <>
 inline char* toString(const ua::StatusCode& s) {
     return qstrdup(s.name().c_str());
 }
 } // namespace QTest
+#endif

@@ -590,6 +590,25 @@ void TestWindowSessions::importNodeSetFromAddressSpacePage() {
     QCOMPARE(doc->models.size(), std::size_t(1));
     QCOMPARE(doc->models[0].modelUri, QStringLiteral("http://opcfoundation.org/UA/DI/"));
     QCOMPARE(doc->nodes.size(), std::size_t(412));  // the 412 nodes of Opc.Ua.Di.NodeSet2.xml
+
+    // The context menu's Add folder / Add variable and Delete: in the tree, audited, refused for ns0.
+    QVERIFY(page->addChild(NodeId(uint32_t(85)), 0, QStringLiteral("Line1")));
+    QVERIFY(page->expandPath({QStringLiteral("Objects"), QStringLiteral("Line1")}));
+    const auto after = m_window->server()->addressSpace().snapshot();
+    NodeId line;
+    for (const Reference& r : after->find(NodeId(uint32_t(85)))->references)
+        if (r.isForward && after->node(r.target).browseName.name == String("Line1")) line = after->node(r.target).nodeId;
+    QVERIFY(!line.isNull());
+    QVERIFY(page->addChild(line, 2, QStringLiteral("Speed")));
+    QVERIFY(page->expandPath({QStringLiteral("Objects"), QStringLiteral("Line1"), QStringLiteral("Speed")}));
+    QVERIFY(!page->addChild(line, 2, QStringLiteral("Speed")));
+    QVERIFY2(page->writeStatus()->text().contains(QStringLiteral("BadBrowseNameDuplicated")), qPrintable(page->writeStatus()->text()));
+    QVERIFY(auditLogHas("^administrator \\S+: added the variable 'Speed' \\(ns=1;i=\\d+\\) below ns=1;i=\\d+$"));
+    QVERIFY(!page->deleteNode(NodeId(uint32_t(85))));
+    QVERIFY(page->writeStatus()->text().contains(QStringLiteral("BadNoDeleteRights")));
+    QVERIFY(page->deleteNode(line));
+    QVERIFY(!m_window->server()->addressSpace().snapshot()->find(line));
+    QVERIFY(auditLogHas("^administrator \\S+: deleted the node ns=1;i=\\d+$"));
 }
 
 UA_TEST_MAIN(TestWindowSessions)

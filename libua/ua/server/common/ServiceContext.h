@@ -22,6 +22,7 @@ struct OperationLimits {
     uint32_t maxNodesPerTranslateBrowsePathsToNodeIds = 2500;
     uint32_t maxNodesPerRegisterNodes = 2500;  // RegisterNodes and UnregisterNodes
     uint32_t maxNodesPerMethodCall = 1000;     // Call methodsToCall (OPC 10000-4 5.11.2)
+    uint32_t maxNodesPerNodeManagement = 1000; // AddNodes, AddReferences, DeleteNodes, DeleteReferences items
     // Browse ContinuationPoints one Session may hold (ServerCapabilities.MaxBrowseContinuationPoints,
     // at least 1 per OPC 10000-4 7.9).
     uint32_t maxBrowseContinuationPoints = 10;

@@ -103,6 +103,17 @@ void auditSessionEnded(const AuditContext& server, AuditSessionEnd how, const No
     server.events.raise(std::move(e));
 }
 
+void auditNodeManagement(const AuditContext& server, uint32_t eventType, const char* service, const char* field, Variant items,
+                         bool allGood, const String& clientAuditEntryId, const std::string& clientUserId) {
+    if (!auditWanted(server)) return;
+    // Status false when some operation failed (the event has no field for each operation's result).
+    auto e = makeAudit(eventType, std::string("NodeManagement/") + service, service,
+                       StatusCode(allGood ? status::Good : status::BadInvalidArgument), serverIdOf(server), clientAuditEntryId,
+                       clientUserId);
+    e->set(field, std::move(items));
+    server.events.raise(std::move(e));
+}
+
 void auditTrustListUpdated(const AuditContext& server, bool added, const std::string& certificateDer,
                            const std::string& administrator, StatusCode result) {
     if (!auditWanted(server)) return;

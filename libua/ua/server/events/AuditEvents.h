@@ -39,6 +39,10 @@
 //                                    (our choice: none is defined); Message "Certificate added to /
 //                                    removed from the trust list: <subject> (SHA-1 <thumbprint>)";
 //                                    ClientUserId the administrator
+//   AuditAddNodesEventType,          one per NodeManagement request (OPC 10000-5 6.4.24 - 6.4.28):
+//   AuditAddReferencesEventType,     NodesToAdd / ReferencesToAdd / NodesToDelete / ReferencesToDelete
+//   AuditDeleteNodesEventType,       (the request's items); Status true when every operation
+//   AuditDeleteReferencesEventType   succeeded; SourceName "NodeManagement/AddNodes", ...
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
@@ -82,6 +86,10 @@ void auditSessionEnded(const AuditContext& audit, AuditSessionEnd how, const Nod
                        const std::string& message, const String& clientAuditEntryId = String());
 // added: the certificate went into the trust list (AddCertificate), else out of it
 // (RemoveCertificate); certificateDer: that certificate; result: Good, or why the store failed.
+// One NodeManagement request (see above): eventType its Audit...EventType, service its name,
+// field the items' field name.
+void auditNodeManagement(const AuditContext& audit, uint32_t eventType, const char* service, const char* field, Variant items,
+                         bool allGood, const String& clientAuditEntryId, const std::string& clientUserId);
 void auditTrustListUpdated(const AuditContext& audit, bool added, const std::string& certificateDer,
                            const std::string& administrator, StatusCode result);
 // The AuditCertificate subtype for a validation status.

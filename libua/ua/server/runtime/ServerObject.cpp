@@ -81,6 +81,7 @@ StatusCode installServerObject(AddressSpace& space, std::shared_ptr<ServerRuntim
     setStored(space, id::Server_ServerCapabilities_OperationLimits_MaxNodesPerBrowse, Variant(limits.maxNodesPerBrowse));
     setStored(space, id::Server_ServerCapabilities_OperationLimits_MaxNodesPerRegisterNodes, Variant(limits.maxNodesPerRegisterNodes));
     setStored(space, id::Server_ServerCapabilities_OperationLimits_MaxNodesPerMethodCall, Variant(limits.maxNodesPerMethodCall));
+    setStored(space, id::Server_ServerCapabilities_OperationLimits_MaxNodesPerNodeManagement, Variant(limits.maxNodesPerNodeManagement));
     setStored(space, id::Server_ServerCapabilities_OperationLimits_MaxNodesPerTranslateBrowsePathsToNodeIds,
               Variant(limits.maxNodesPerTranslateBrowsePathsToNodeIds));
     return status::Good;

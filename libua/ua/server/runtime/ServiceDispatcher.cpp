@@ -1,5 +1,6 @@
 #include "ua/server/runtime/ServiceDispatcher.h"
 
+#include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/ThreadSnapshot.h"
 #include "ua/server/runtime/RequestContext.h"
@@ -8,6 +9,7 @@
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/services/DiscoveryService.h"
 #include "ua/server/services/MethodService.h"
+#include "ua/server/services/NodeManagementService.h"
 #include "ua/server/services/AttributeService.h"
 #include "ua/server/services/SessionService.h"
 #include "ua/server/services/ViewService.h"
@@ -218,6 +220,51 @@ void serveCloseSession(RequestContext& ctx, const CloseSessionRequest& req, Clos
                       req.requestHeader.auditEntryId);
 }
 
+// NodeManagement (services/NodeManagementService.h), then its audit event, one per request.
+template <class Item, class Result>
+void auditNodeManagementRequest(RequestContext& ctx, uint32_t eventType, const char* service, const char* field,
+                                const RequestHeader& header, const Array<Item>& items, const Array<Result>& results) {
+    const AuditContext audit = ctx.server.audit();
+    if (!auditWanted(audit)) return;
+    Array<ExtensionObject> xs = Array<ExtensionObject>::emptyArray();
+    for (const Item& item : items) xs.push_back(ExtensionObject::make(item));
+    bool allGood = !results.empty();
+    for (const Result& r : results) {
+        if constexpr (std::is_same_v<Result, AddNodesResult>) allGood = allGood && r.statusCode.isGood();
+        else allGood = allGood && r.isGood();
+    }
+    std::string user;
+    {
+        std::lock_guard lock(ctx.session->activationMutex);
+        user = ctx.session->clientUserId;
+    }
+    auditNodeManagement(audit, eventType, service, field, Variant(std::move(xs)), allGood, header.auditEntryId, user);
+}
+
+void serveAddNodes(RequestContext& ctx, const AddNodesRequest& req, AddNodesResponse& resp) {
+    ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
+    handleAddNodes(sc, req, resp);
+    auditNodeManagementRequest(ctx, id::AuditAddNodesEventType, "AddNodes", "NodesToAdd", req.requestHeader, req.nodesToAdd, resp.results);
+}
+void serveAddReferences(RequestContext& ctx, const AddReferencesRequest& req, AddReferencesResponse& resp) {
+    ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
+    handleAddReferences(sc, req, resp);
+    auditNodeManagementRequest(ctx, id::AuditAddReferencesEventType, "AddReferences", "ReferencesToAdd", req.requestHeader,
+                               req.referencesToAdd, resp.results);
+}
+void serveDeleteNodes(RequestContext& ctx, const DeleteNodesRequest& req, DeleteNodesResponse& resp) {
+    ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
+    handleDeleteNodes(sc, req, resp);
+    auditNodeManagementRequest(ctx, id::AuditDeleteNodesEventType, "DeleteNodes", "NodesToDelete", req.requestHeader,
+                               req.nodesToDelete, resp.results);
+}
+void serveDeleteReferences(RequestContext& ctx, const DeleteReferencesRequest& req, DeleteReferencesResponse& resp) {
+    ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
+    handleDeleteReferences(sc, req, resp);
+    auditNodeManagementRequest(ctx, id::AuditDeleteReferencesEventType, "DeleteReferences", "ReferencesToDelete", req.requestHeader,
+                               req.referencesToDelete, resp.results);
+}
+
 template <class Req, class Resp, void (*Handler)(SubscriptionContext&, const Req&, Resp&)>
 void withSubscriptionContext(RequestContext& ctx, const Req& req, Resp& resp) {
     SubscriptionContext sc{ctx.session, ctx.link, ctx.requestId, ctx.server.diagnostics().counters()};
@@ -262,6 +309,10 @@ constexpr auto makeTable() {
         UA_SERVICE(SetMonitoringMode, withSubscriptionContext, Needs::Session),
         UA_SERVICE(SetTriggering, withSubscriptionContext, Needs::Session),
         UA_ENTRY(Call, &serveCallRequest, Needs::Session),
+        UA_ENTRY(AddNodes, &serveAddNodes, Needs::Session),
+        UA_ENTRY(AddReferences, &serveAddReferences, Needs::Session),
+        UA_ENTRY(DeleteNodes, &serveDeleteNodes, Needs::Session),
+        UA_ENTRY(DeleteReferences, &serveDeleteReferences, Needs::Session),
     };
     std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.encodingId < b.encodingId; });
     return table;
