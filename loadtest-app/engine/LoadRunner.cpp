@@ -5,6 +5,7 @@
 #include "ClientCertificate.h"
 #include "LoadEngine.h"
 #include "ProcessStats.h"
+#include "StepCoordinator.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/CryptoThreadState.h"
@@ -101,6 +102,9 @@ struct LoadRunner::Impl {
     LoadParameters p;
     StepResult result;
     bool stopRequested = false;
+    StepCoordinator* coordinator = nullptr;  // a distributed step (StepCoordinator.h)
+    LoadParameters whole;                    // ... the whole step, of which p is this process's share
+    bool readyPassed = false;                // coordinator->ready() called for this step
 
     std::vector<std::unique_ptr<QThread>> threads;
     std::unique_ptr<Engine> engine;
@@ -148,8 +152,18 @@ struct LoadRunner::Impl {
 
     void fail(const QString& error) {
         // A refused certificate is named, so the user knows which one to trust on the server.
-        result.error = withCertificateHint(error, effectivePkiDir(p));
+        // After ready() the error is every process's message already.
+        result.error = readyPassed ? error : ready(withCertificateHint(error, effectivePkiDir(p)));
         close();
+    }
+
+    // Once per step, when the Sessions are set up or the step failed before: a distributed step
+    // goes on only when every process is ready (the others' errors end it here too). Returns the
+    // error that ends the step, "" to go on.
+    QString ready(const QString& localError) {
+        if (!coordinator || readyPassed) return localError;
+        readyPassed = true;
+        return coordinator->ready(localError);
     }
 
     // --- Connecting ---------------------------------------------------------------------------
@@ -157,6 +171,7 @@ struct LoadRunner::Impl {
     void begin() {
         ++generation;
         raiseFileLimit();
+        readyPassed = false;
         result = StepResult();
         result.sessions = p.sessions;
         result.outstanding = p.outstanding;
@@ -369,6 +384,7 @@ struct LoadRunner::Impl {
                                 .arg(why.join(QStringLiteral(", ")))
                                 .arg(result.setupS, 0, 'f', 1));
             }
+            if (const QString error = ready({}); !error.isEmpty()) return fail(error);
             return startLoad();
         }
         openMore();
@@ -728,7 +744,8 @@ struct LoadRunner::Impl {
         engine.reset();
         ++generation;
         setPhase(Phase::Idle);
-        const StepResult done = result;  // a slot may start the next step (and reset `result`)
+        // A slot may start the next step (and reset `result`).
+        const StepResult done = coordinator ? coordinator->combine(result, whole) : result;
         emit q->finished(done);
     }
 };
@@ -761,17 +778,36 @@ LoadRunner::~LoadRunner() {
 }
 
 void LoadRunner::start(const LoadParameters& parameters) {
-    auto refuse = [this, &parameters](const QString& error) {
+    if (isRunning()) {
         StepResult r;
         r.sessions = parameters.sessions;
         r.outstanding = parameters.outstanding;
-        r.error = error;
+        r.error = QStringLiteral("a step is already running");
         QMetaObject::invokeMethod(this, [this, r] { emit finished(r); }, Qt::QueuedConnection);
-    };
-    if (isRunning()) return refuse(QStringLiteral("a step is already running"));
-    if (const QString e = validate(parameters); !e.isEmpty()) return refuse(e);
-    d->p = parameters;
+        return;
+    }
+    const LoadParameters share = d->coordinator ? d->coordinator->share(parameters) : parameters;
+    if (const QString e = validate(share); !e.isEmpty()) {
+        // A distributed step still takes part in the collective calls, so the others do not wait.
+        StepResult r;
+        r.sessions = share.sessions;
+        r.outstanding = share.outstanding;
+        r.error = e;
+        if (d->coordinator) {
+            r.error = d->coordinator->ready(e);
+            r = d->coordinator->combine(r, parameters);
+        }
+        QMetaObject::invokeMethod(this, [this, r] { emit finished(r); }, Qt::QueuedConnection);
+        return;
+    }
+    d->whole = parameters;
+    d->whole.password.clear();
+    d->p = share;
     d->begin();
+}
+
+void LoadRunner::setCoordinator(StepCoordinator* coordinator) {
+    if (!isRunning()) d->coordinator = coordinator;
 }
 
 void LoadRunner::stop() {

@@ -15,6 +15,8 @@
 
 namespace ua::loadtest {
 
+class StepCoordinator;
+
 class LoadRunner : public QObject {
     Q_OBJECT
 public:
@@ -31,6 +33,10 @@ public:
     void stop();
     bool isRunning() const;
     Phase phase() const;
+    // A step run by several processes together (StepCoordinator.h; nullptr: alone, the default):
+    // start() drives this process's share, the load starts when every process has set up its
+    // Sessions, and finished() gives the merged result. Not owned; set between steps.
+    void setCoordinator(StepCoordinator* coordinator);
 
 signals:
     void phaseChanged(ua::loadtest::LoadRunner::Phase phase);

@@ -163,7 +163,54 @@ QJsonObject StepResult::toJson() const {
     QJsonArray t;
     for (const TimelineSample& s : timeline) t.append(timelineToJson(s));
     o.insert(QStringLiteral("timeline"), t);
+    if (!ranks.empty()) {
+        QJsonArray a;
+        for (const RankShare& r : ranks) a.append(r.toJson());
+        o.insert(QStringLiteral("ranks"), a);
+    }
     return o;
+}
+
+QJsonObject RankShare::toJson() const {
+    QJsonObject o{{QStringLiteral("rank"), rank},
+                  {QStringLiteral("host"), host},
+                  {QStringLiteral("sessions"), sessions},
+                  {QStringLiteral("targetRate"), targetRate},
+                  {QStringLiteral("sent"), double(sent)},
+                  {QStringLiteral("answered"), double(answered)},
+                  {QStringLiteral("errors"), double(errors)},
+                  {QStringLiteral("timeouts"), double(timeouts)},
+                  {QStringLiteral("requestsPerS"), requestsPerS},
+                  {QStringLiteral("p99Us"), p99Us},
+                  {QStringLiteral("clientCpuPercent"), clientCpuPercent},
+                  {QStringLiteral("clientRssKb"), double(clientRssKb)},
+                  {QStringLiteral("latency"), latency.toJson()}};
+    if (!error.isEmpty()) o.insert(QStringLiteral("error"), error);
+    return o;
+}
+
+std::optional<RankShare> RankShare::fromJson(const QJsonObject& o, QString* error) {
+    RankShare s;
+    json::Reader r(o, QStringLiteral("rank"));
+    r.getInt(QStringLiteral("rank"), s.rank, 0, 1e9);
+    r.get(QStringLiteral("host"), s.host);
+    r.getInt(QStringLiteral("sessions"), s.sessions, 0, 1e9);
+    r.get(QStringLiteral("targetRate"), s.targetRate, 0);
+    r.get(QStringLiteral("error"), s.error);
+    r.getInt(QStringLiteral("sent"), s.sent, 0, 1.8e19);
+    r.getInt(QStringLiteral("answered"), s.answered, 0, 1.8e19);
+    r.getInt(QStringLiteral("errors"), s.errors, 0, 1.8e19);
+    r.getInt(QStringLiteral("timeouts"), s.timeouts, 0, 1.8e19);
+    r.get(QStringLiteral("requestsPerS"), s.requestsPerS, 0);
+    r.get(QStringLiteral("p99Us"), s.p99Us, 0);
+    r.get(QStringLiteral("clientCpuPercent"), s.clientCpuPercent, 0);
+    r.getInt(QStringLiteral("clientRssKb"), s.clientRssKb, -1, 1e15);
+    if (r.has(QStringLiteral("latency"))) s.latency = LatencyHistogram::fromJson(r.object(QStringLiteral("latency")));
+    if (!r.ok()) {
+        if (error) *error = r.error();
+        return std::nullopt;
+    }
+    return s;
 }
 
 std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* error) {
@@ -236,6 +283,15 @@ std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* er
         json::Reader tr(to, QStringLiteral("step.timeline[%1]").arg(s.timeline.size()));
         s.timeline.push_back(timelineFromJson(tr));
         r.failWith(tr.error());
+    }
+    for (const QJsonValue& v : r.array(QStringLiteral("ranks"))) {
+        QString rankError;
+        const auto share = RankShare::fromJson(v.toObject(), &rankError);
+        if (!v.isObject() || !share) {
+            r.fail(QStringLiteral("ranks[%1]").arg(s.ranks.size()), v.isObject() ? rankError : QStringLiteral("not an object"));
+            break;
+        }
+        s.ranks.push_back(*share);
     }
     if (!r.ok()) {
         if (error) *error = r.error();

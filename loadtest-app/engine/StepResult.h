@@ -43,6 +43,25 @@ struct ServerDiagnostics {
     std::map<QString, qint64> delta;   // after - before
 };
 
+// A distributed run (several processes, the ranks of an MPI job; RankMerge.h): what one rank
+// drove and measured of a step. The step's own figures are the merge of every rank's.
+struct RankShare {
+    int rank = 0;
+    QString host;                // where the rank ran (MPI_Get_processor_name)
+    int sessions = 0;            // its share of the step's Sessions
+    double targetRate = 0;       // open loop: its share of the rate (requests/s); 0 closed loop
+    QString error;               // why it could not run the step; empty when it ran
+    uint64_t sent = 0, answered = 0, errors = 0, timeouts = 0;
+    double requestsPerS = 0;
+    double p99Us = 0;
+    double clientCpuPercent = 0; // of one core, on its machine
+    long clientRssKb = -1;
+    LatencyHistogram latency;    // its own histogram (the step's is the bucket-by-bucket sum)
+
+    QJsonObject toJson() const;
+    static std::optional<RankShare> fromJson(const QJsonObject& o, QString* error = nullptr);
+};
+
 struct StepResult {
     int sessions = 0;
     int outstanding = 0;
@@ -107,6 +126,8 @@ struct StepResult {
     QString beatenBy;                 // sweep: why this step beat the server ("errors 3.2 % > 1 %"); empty if not
     QStringList warnings;             // e.g. the generator saturated
     std::vector<TimelineSample> timeline;
+    // A distributed run: each rank's share, in rank order (empty for a run in one process).
+    std::vector<RankShare> ranks;
 
     // Recomputes p50..meanUs and requestsPerS from latency, answered and durationS.
     void computeFigures();

@@ -141,4 +141,6 @@ bool SweepRunner::isRunning() const { return d->running; }
 
 int SweepRunner::stepCount() const { return d->total(); }
 
+void SweepRunner::setCoordinator(StepCoordinator* coordinator) { d->runner.setCoordinator(coordinator); }
+
 } // namespace ua::loadtest

@@ -29,6 +29,9 @@ public:
     void stop();   // ends the current step early and runs no more; finished() follows
     bool isRunning() const;
     int stepCount() const;   // steps planned (before any is skipped)
+    // A sweep run by several processes together (LoadRunner::setCoordinator): each step is merged
+    // before the stop rules judge it, so every process takes the same next step.
+    void setCoordinator(StepCoordinator* coordinator);
 
 signals:
     void stepStarted(int index, int total, int sessions, int outstanding);
