@@ -10,6 +10,7 @@ UA_PACKAGES=(
     g++ cmake make lld qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
     qt6-qpa-plugins xvfb xauth                                 # windows without a display
     tshark clang libclang-rt-14-dev libbenchmark-dev           # checks, fuzzing, benchmarks
+    openmpi-bin libopenmpi-dev                                 # ua-loadtest's distributed runs (mpirun) and their tests
     nodejs npm                                                 # interop peer (node-opcua)
     python3 git ca-certificates                                # generator, tooling, TLS
 )

@@ -2,6 +2,7 @@
 
 #include "cli/CliOutput.h"
 #include "SignalWatcher.h"
+#include "distributed/DistributedSteps.h"
 #include "engine/LoadRunner.h"
 #include "engine/ProcessStats.h"
 #include "engine/SweepRunner.h"
@@ -12,9 +13,29 @@
 
 namespace ua::loadtest {
 
-CliContext::CliContext(CliOptions options, QObject* parent) : QObject(parent), m_options(std::move(options)) {
+CliContext::CliContext(CliOptions options, Ranks* ranks, QObject* parent)
+    : QObject(parent), m_options(std::move(options)), m_ranks(ranks) {
     auto* signals_ = new app::SignalWatcher(this);
     connect(signals_, &app::SignalWatcher::received, this, &CliContext::onSignal);
+    if (m_ranks && m_ranks->size() > 1) {
+        m_distributed = std::make_unique<DistributedSteps>(*m_ranks);
+        if (!reporting()) {
+            m_options.quiet = true;
+            stopReporting();
+        }
+    }
+}
+
+bool CliContext::reporting() const { return !m_ranks || m_ranks->rank() == 0; }
+
+void CliContext::describeRanks(RunResult* run) const {
+    if (!m_distributed) return;
+    QStringList hosts;  // in order of first appearance, with their rank counts
+    std::map<QString, int> counts;
+    for (const QString& h : m_ranks->hosts())
+        if (counts[h]++ == 0) hosts << h;
+    for (QString& h : hosts) h += QStringLiteral(" (%1)").arg(counts[h]);
+    run->machine += QStringLiteral("; %1 ranks on %2").arg(m_ranks->size()).arg(hosts.join(QStringLiteral(", ")));
 }
 
 CliContext::~CliContext() = default;
@@ -65,13 +86,27 @@ void CliContext::watch(LoadRunner* runner) {
 
 bool CliContext::resolveParameters(ResolvedTarget* target, LoadParameters* p) {
     QString error;
-    if (!resolve(m_options.target, target, &error)) {
-        printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
-        return false;
+    bool resolved = true;
+    if (reporting()) {
+        resolved = resolve(m_options.target, target, &error);
+        if (!resolved) printError(QStringLiteral("ua-loadtest: cannot start the server: ") + error);
     }
+    if (m_distributed) {
+        // Rank 0's endpoint ("" when it could not start its server) for the ranks told to spawn.
+        const QString rankZeroUrl = QString::fromUtf8(m_ranks->broadcast(resolved ? target->url.toUtf8() : QByteArray()));
+        if (rankZeroUrl.isEmpty()) return false;
+        if (!reporting()) {
+            const CliTarget& mine = m_options.target;
+            target->url = mine.spawn ? rankZeroUrl : mine.url;
+            target->pid = 0;  // the server's figures are rank 0's
+            target->label = mine.label.isEmpty() ? target->url : mine.label;
+        }
+    }
+    if (!resolved) return false;
     *p = m_options.parameters;
     p->endpointUrl = target->url;
     p->serverPid = target->pid;
+    if (!reporting()) p->readServerDiagnostics = false;  // rank 0 reads them for the whole run
     return true;
 }
 
@@ -84,6 +119,7 @@ StepResult CliContext::runStep(const LoadParameters& p) {
         return result;
     }
     LoadRunner runner;
+    runner.setCoordinator(m_distributed.get());
     QEventLoop loop;
     bool done = false;
     watch(&runner);
@@ -92,13 +128,15 @@ StepResult CliContext::runStep(const LoadParameters& p) {
         done = true;
         loop.quit();
     });
-    progress(QStringLiteral("%1 %2x%3 against %4: %5 s warm-up, %6 s measured")
+    progress(QStringLiteral("%1 %2x%3 against %4: %5 s warm-up, %6 s measured%7")
                  .arg(stepName(p))
                  .arg(p.sessions)
                  .arg(p.outstanding)
                  .arg(p.endpointUrl)
                  .arg(p.warmupS)
-                 .arg(p.durationS));
+                 .arg(p.durationS)
+                 .arg(m_distributed ? QStringLiteral(" by %1 ranks (the progress lines are rank 0's share)").arg(m_ranks->size())
+                                    : QString()));
     m_runner = &runner;
     runner.start(p);
     if (!done) loop.exec();
@@ -109,6 +147,7 @@ StepResult CliContext::runStep(const LoadParameters& p) {
 RunResult CliContext::runSweep(const LoadParameters& base, const SweepPlan& plan, const QString& label,
                                const std::function<void(const StepResult&)>& onStep) {
     SweepRunner sweep;
+    sweep.setCoordinator(m_distributed.get());
     QEventLoop loop;
     RunResult run;
     bool done = false;

@@ -16,7 +16,9 @@
 
 namespace ua::loadtest {
 
+class DistributedSteps;
 class LoadRunner;
+class Ranks;
 class SweepRunner;
 
 // A target ready to be driven: its endpoint and, when known, its server's process id.
@@ -29,10 +31,17 @@ struct ResolvedTarget {
 class CliContext : public QObject {
     Q_OBJECT
 public:
-    explicit CliContext(CliOptions options, QObject* parent = nullptr);
+    // ranks: the processes of a distributed run (distributed/Ranks.h; nullptr or one: this one
+    // alone). With several, each step is split between them and merged (DistributedSteps), and only
+    // rank 0 prints progress, result lines and warnings and writes the JSON.
+    explicit CliContext(CliOptions options, Ranks* ranks = nullptr, QObject* parent = nullptr);
     ~CliContext() override;
 
     const CliOptions& options() const { return m_options; }
+    // Whether this process reports the run: the only one, or rank 0 of a distributed run.
+    bool reporting() const;
+    // A distributed run: "3 ranks on host-a (2), host-b (1)" added to run->machine.
+    void describeRanks(RunResult* run) const;
     bool stopRequested() const { return m_stopRequested; }
 
     // A URL as it is; spawn starts our headless server on a free port (kept running until the
@@ -40,7 +49,9 @@ public:
     bool resolve(const CliTarget& target, ResolvedTarget* out, QString* error);
 
     // The options' target resolved (spawned if asked) and the options' parameters aimed at it;
-    // false after printing why it could not be started.
+    // false after printing why it could not be started. A distributed run: rank 0 resolves its
+    // target (only it spawns a server, only it knows the server's process) and every rank whose
+    // target is --spawn-server drives rank 0's endpoint (collective).
     bool resolveParameters(ResolvedTarget* target, LoadParameters* p);
 
     // Runs one step to its end (or until a stop request) and returns its result.
@@ -62,6 +73,8 @@ private:
     void onSignal(int number);
 
     CliOptions m_options;
+    Ranks* m_ranks = nullptr;
+    std::unique_ptr<DistributedSteps> m_distributed;  // with several ranks
     bool m_stopRequested = false;
     std::vector<std::unique_ptr<SpawnedServer>> m_servers;
     LoadRunner* m_runner = nullptr;   // the step running now

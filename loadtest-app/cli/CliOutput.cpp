@@ -11,6 +11,7 @@ namespace ua::loadtest {
 namespace {
 
 bool g_resultsToStderr = false;
+bool g_reporting = true;
 
 void write(std::FILE* f, const QString& line) {
     const QByteArray b = line.toUtf8();
@@ -23,10 +24,15 @@ QString rate(double perS) { return QString::number(perS, 'f', perS < 100 ? 1 : 0
 
 } // namespace
 
-void printLine(const QString& line) { write(stdout, line); }
+void printLine(const QString& line) {
+    if (g_reporting) write(stdout, line);
+}
 void printError(const QString& line) { write(stderr, line); }
 void sendResultsToStderr() { g_resultsToStderr = true; }
-void printResult(const QString& line) { write(g_resultsToStderr ? stderr : stdout, line); }
+void stopReporting() { g_reporting = false; }
+void printResult(const QString& line) {
+    if (g_reporting) write(g_resultsToStderr ? stderr : stdout, line);
+}
 
 QString figureText(double v) {
     const double m = std::abs(v);
@@ -116,6 +122,7 @@ QString progressLine(const TimelineSample& t) {
 }
 
 void printWarnings(const StepResult& step) {
+    if (!g_reporting) return;
     for (const QString& w : step.warnings) printError(QStringLiteral("warning: ") + w);
     if (step.generatorSaturated && step.warnings.isEmpty())
         printError(QStringLiteral("warning: the load generator saturated (client CPU %1 % of one core): add --io-threads or "

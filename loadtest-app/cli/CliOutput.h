@@ -15,6 +15,9 @@ void printLine(const QString& line);
 void printError(const QString& line);
 // Result lines go to stderr from now on (stdout holds the JSON document).
 void sendResultsToStderr();
+// A rank other than 0 of a distributed run: printLine, printResult and printWarnings print nothing
+// from now on (rank 0 reports the merged steps); errors still go to stderr.
+void stopReporting();
 void printResult(const QString& line);
 
 // "read-1", "write-100", "browse", "subscribe-100" (items per Session), "connect".

@@ -12,11 +12,12 @@ int runRun(CliContext& context) {
     QString error;
     if (!context.resolveParameters(&target, &p)) return ExitConnectionFailed;
     RunResult run = CliContext::newRun(p, target.label);
+    context.describeRanks(&run);
     const StepResult step = context.runStep(p);
     run.steps.push_back(step);
     printResult(resultLine(p, step));
     printWarnings(step);
-    if (!o.jsonFile.isEmpty() && !writeJson(o.jsonFile, run.toJson(), &error)) {
+    if (!o.jsonFile.isEmpty() && context.reporting() && !writeJson(o.jsonFile, run.toJson(), &error)) {
         printError(QStringLiteral("ua-loadtest: cannot write the JSON: ") + error);
         return ExitRunErrors;
     }

@@ -17,13 +17,14 @@ int runSweep(CliContext& context) {
         printWarnings(step);
     });
     if (run.label.isEmpty()) run = CliContext::newRun(p, target.label);  // stopped before it began
+    context.describeRanks(&run);
     const qsizetype planned = qsizetype(o.plan.sessions.size() * o.plan.outstanding.size());
     if (qsizetype(run.steps.size()) < planned)
         context.progress(QStringLiteral("%1 of %2 steps ran%3")
                              .arg(run.steps.size())
                              .arg(planned)
                              .arg(context.stopRequested() ? QStringLiteral(" (stopped)") : QStringLiteral(" (the others were skipped: the server was beaten)")));
-    if (!o.jsonFile.isEmpty() && !writeJson(o.jsonFile, run.toJson(), &error)) {
+    if (!o.jsonFile.isEmpty() && context.reporting() && !writeJson(o.jsonFile, run.toJson(), &error)) {
         printError(QStringLiteral("ua-loadtest: cannot write the JSON: ") + error);
         return ExitRunErrors;
     }
