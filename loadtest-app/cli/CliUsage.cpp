@@ -83,6 +83,9 @@ QString cliUsage() {
         "and RSS when its process is known, and the rule that beat the server in a sweep.\n"
         "Warnings (e.g. the load generator saturated) and progress go to stderr.\n"
         "\n"
+        "Distributed (run, sweep): mpirun -np N [--hostfile HOSTS] ua-loadtest run|sweep ... splits every step's\n"
+        "Sessions (and --rate) between the N processes; rank 0 reports the merged step (docs/LoadTesterCli.md).\n"
+        "\n"
         "Exit codes: 0 success, 1 the run had errors, timeouts or a broken connection, 2 usage error,\n"
         "            3 could not connect (or spawn the server)\n");
 }
