@@ -3,6 +3,8 @@
 #include "engine/ProcessStats.h"
 #include "engine/SweepRunner.h"
 #include "window/CompareWindow.h"
+#include "window/DistributedRun.h"
+#include "window/RanksModel.h"
 #include "window/ResultsModel.h"
 #include "window/RunFiles.h"
 #include "window/SetupPanel.h"
@@ -60,7 +62,7 @@ bool valuesDiffer(const LoadParameters& p) {
 
 MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     : QMainWindow(parent), m_options(std::move(options)), m_setup(new SetupPanel), m_runner(new SweepRunner(this)),
-      m_results(new ResultsModel(this)) {
+      m_distributed(new DistributedRun(this)), m_results(new ResultsModel(this)), m_ranks(new RanksModel(this)) {
     setObjectName(QStringLiteral("loadtestMainWindow"));
     setWindowTitle(tr("UA Workbench Load Tester"));
     resize(1440, 960);
@@ -79,6 +81,9 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     connect(m_runner, &SweepRunner::sample, this, &MainWindow::sampleArrived);
     connect(m_runner, &SweepRunner::stepFinished, this, &MainWindow::stepFinished);
     connect(m_runner, &SweepRunner::finished, this, &MainWindow::sweepDone);
+    connect(m_distributed, &DistributedRun::finished, this, &MainWindow::distributedDone);
+    connect(m_distributed, &DistributedRun::progress, this, [this](const QString& line) { m_sampleLabel->setText(line); });
+    connect(m_distributed, &DistributedRun::resultLine, this, [this](const QString& line) { statusBar()->showMessage(line); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::stepSelected);
     setRunning(false);
     statusBar()->showMessage(tr("Set up the target and the sweep, then Start (F5). %1.").arg(machineDescription()));
@@ -86,6 +91,7 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
 
 MainWindow::~MainWindow() {
     if (m_runner->isRunning()) m_runner->stop();
+    m_distributed->stop();
 }
 
 void MainWindow::buildCentral() {
@@ -166,11 +172,22 @@ void MainWindow::buildCentral() {
         if (section == ResultsModel::NotesColumn) m_table->resizeRowsToContents();
     });
 
+    // A distributed step's ranks: shown when the selected step has them.
+    m_ranksTable = new QTableView;
+    m_ranksTable->setObjectName(QStringLiteral("ranksTable"));
+    m_ranksTable->setModel(m_ranks);
+    m_ranksTable->verticalHeader()->hide();
+    m_ranksTable->verticalHeader()->setDefaultSectionSize(22);
+    m_ranksTable->horizontalHeader()->setStretchLastSection(true);
+    m_ranksTable->setAlternatingRowColors(true);
+    m_ranksTable->setVisible(false);
+
     auto* split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("centerSplitter"));
     split->addWidget(m_timeline);
     split->addWidget(stepCharts);
     split->addWidget(m_table);
+    split->addWidget(m_ranksTable);
     split->setChildrenCollapsible(false);
     split->setSizes({330, 330, 200});
     layout->addWidget(split, 1);
@@ -276,7 +293,7 @@ QProgressBar* MainWindow::progress() const {
 }
 
 bool MainWindow::isRunning() const {
-    return m_runner->isRunning();
+    return m_runner->isRunning() || m_distributed->isRunning();
 }
 
 void MainWindow::setRunning(bool running) {
@@ -288,7 +305,7 @@ void MainWindow::setRunning(bool running) {
 }
 
 bool MainWindow::startSweep(bool quiet) {
-    if (m_runner->isRunning()) return false;
+    if (isRunning()) return false;
     QString error;
     const auto base = m_setup->parameters(&error);
     const auto plan = base ? m_setup->plan(&error) : std::nullopt;
@@ -319,6 +336,27 @@ bool MainWindow::startSweep(bool quiet) {
     m_timeline->setValuesShown(valuesDiffer(*base));
     m_timeline->setTargetRate(base->targetRate);
     setWindowTitle(tr("UA Workbench Load Tester: %1").arg(m_run.label));
+    m_ranks->clear();
+    m_ranksTable->setVisible(false);
+    DistributedSetup distributed = m_setup->distributed();
+    if (!m_options.mpirun.isEmpty()) distributed.mpirun = m_options.mpirun;
+    distributed.executable = m_options.loadtestExecutable;
+    if (distributed.enabled()) {
+        // The ranks run the sweep; this window waits for mpirun and reads the merged run at the end.
+        QString why;
+        if (!m_distributed->start(distributed, *base, *plan, m_run.label, &why)) {
+            if (!quiet) QMessageBox::warning(this, tr("Start sweep"), why);
+            statusBar()->showMessage(why);
+            m_progress->sweepFinished({});
+            return false;
+        }
+        setRunning(true);
+        statusBar()->showMessage(tr("Distributed sweep of %1 over %2 processes: %3")
+                                     .arg(stepsText(total))
+                                     .arg(distributed.processes)
+                                     .arg(m_distributed->commandLine()));
+        return true;
+    }
     setRunning(true);
     statusBar()->showMessage(tr("Sweep of %1 against %2; changes to the set-up apply to the next sweep").arg(stepsText(total), base->endpointUrl));
     m_runner->start(*base, *plan, m_run.label);
@@ -326,9 +364,26 @@ bool MainWindow::startSweep(bool quiet) {
 }
 
 void MainWindow::stopSweep() {
+    if (m_distributed->isRunning()) {
+        statusBar()->showMessage(tr("Stopping the distributed sweep: mpirun ends every process"));
+        m_distributed->stop();
+        return;
+    }
     if (!m_runner->isRunning()) return;
     statusBar()->showMessage(tr("Stopping: the step ends now, no more steps run"));
     m_runner->stop();
+}
+
+void MainWindow::distributedDone(const RunResult& run, const QString& error, int exitCode) {
+    if (!error.isEmpty()) {
+        m_progress->sweepFinished(m_run.steps);
+        setRunning(false);
+        statusBar()->showMessage(error);
+        emit sweepFinished(m_run);
+        return;
+    }
+    sweepDone(run);
+    if (exitCode != 0) statusBar()->showMessage(tr("Finished (mpirun exit code %1: see the steps' notes)").arg(exitCode));
 }
 
 void MainWindow::stepStarted(int index, int total, int sessions, int outstanding) {
@@ -403,15 +458,18 @@ void MainWindow::showRun(const RunResult& run) {
 }
 
 void MainWindow::stepSelected() {
-    if (m_runner->isRunning()) return;
+    if (isRunning()) return;
     const QModelIndex current = m_table->currentIndex();
     if (!current.isValid()) return;
     const StepResult& s = m_results->step(current.row());
+    m_ranks->setStep(s);
+    m_ranksTable->setVisible(!s.ranks.empty());
+    m_ranksTable->resizeColumnsToContents();
     m_timeline->setTimeline(stepTitle(s.sessions, s.outstanding), s.timeline, m_run.parameters.warmupS, s.durationS);
 }
 
 bool MainWindow::openRun(const QString& path, QString* error) {
-    if (m_runner->isRunning()) {
+    if (isRunning()) {
         if (error) *error = tr("A sweep is running");
         return false;
     }
@@ -481,6 +539,7 @@ void MainWindow::report(bool ok, const QString& error, const QString& done) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (m_runner->isRunning()) m_runner->stop();
+    m_distributed->stop();
     auto s = settings();
     m_setup->save(*s);
     event->accept();

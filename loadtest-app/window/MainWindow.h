@@ -6,6 +6,8 @@
 //               values/s, p50/p99/max), the finished steps against sessions (requests/s and p99,
 //               one line per outstanding value), and the results table (ResultsModel)
 //   status bar  the last second's figures, including the load generator's CPU use
+// With Distributed processes > 1 the sweep runs as an MPI job (DistributedRun: mpirun started here)
+// and the table of ranks below the results shows each rank's share of the selected step.
 // File: Open run, Save run (JSON), Export CSV / JSON / charts PNG. Compare: the current run with a
 // saved one, or two saved runs (CompareWindow). A finished step selected in the table shows its
 // timeline again. The SweepRunner lives in the GUI thread and never blocks it: the requests run on
@@ -28,6 +30,8 @@ class QTableView;
 namespace ua::loadtest {
 
 class CompareWindow;
+class DistributedRun;
+class RanksModel;
 class ResultsModel;
 class SetupPanel;
 class SweepChart;
@@ -37,6 +41,10 @@ class TimelineCharts;
 
 struct WindowOptions {
     QString settingsFile;   // the set-up remembered (INI); empty: the user's QSettings
+    // A distributed sweep: the mpirun to start (empty: mpirun on PATH) and the ua-loadtest its
+    // processes run (empty: this program).
+    QString mpirun;
+    QString loadtestExecutable;
 };
 
 class MainWindow : public QMainWindow {
@@ -49,6 +57,10 @@ public:
     SweepRunner* runner() const { return m_runner; }
     ResultsModel* results() const { return m_results; }
     QTableView* resultsView() const { return m_table; }
+    // A distributed sweep: mpirun as a child process, and the selected step's ranks.
+    DistributedRun* distributedRun() const { return m_distributed; }
+    RanksModel* ranks() const { return m_ranks; }
+    QTableView* ranksView() const { return m_ranksTable; }
     TimelineCharts* timeline() const { return m_timeline; }
     SweepChart* stepThroughputChart() const { return m_stepThroughput; }
     SweepChart* stepP99Chart() const { return m_stepP99; }
@@ -64,7 +76,8 @@ public:
     const RunResult& run() const { return m_run; }
     bool isRunning() const;
 
-    // Starts a sweep with the set-up; false (and a message box unless quiet) when it is invalid.
+    // Starts a sweep with the set-up (in this process, or with mpirun when the set-up asks for
+    // several processes); false (and a message box unless quiet) when it is invalid.
     bool startSweep(bool quiet = false);
     void stopSweep();
 
@@ -92,6 +105,7 @@ private:
     void sampleArrived(const TimelineSample& sample);
     void stepFinished(const StepResult& step);
     void sweepDone(const RunResult& run);
+    void distributedDone(const RunResult& run, const QString& error, int exitCode);
     void stepSelected();
     std::unique_ptr<QSettings> settings() const;
     QString askPath(bool save, const QString& title, const QString& filter, const QString& suffix);
@@ -100,7 +114,10 @@ private:
     WindowOptions m_options;
     SetupPanel* m_setup;
     SweepRunner* m_runner;
+    DistributedRun* m_distributed;
     ResultsModel* m_results;
+    RanksModel* m_ranks;
+    QTableView* m_ranksTable = nullptr;
     TimelineCharts* m_timeline = nullptr;
     SweepChart* m_stepThroughput = nullptr;
     SweepChart* m_stepP99 = nullptr;

@@ -76,6 +76,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildSweep());
     layout->addWidget(buildStopRules());
     layout->addWidget(buildServer());
+    layout->addWidget(buildDistributed());
     layout->addStretch();
     updateEnabled();
     for (auto* edit : {m_endpoint, m_sessions, m_outstanding}) connect(edit, &QLineEdit::textChanged, this, &SetupPanel::changed);
@@ -213,6 +214,30 @@ QGroupBox* SetupPanel::buildServer() {
     return box;
 }
 
+QGroupBox* SetupPanel::buildDistributed() {
+    auto* box = new QGroupBox(tr("Distributed (MPI)"));
+    auto* f = form(box);
+    m_processes = intSpin("mpiProcesses", 1, 100000, 1);
+    m_processes->setSpecialValueText(tr("this process"));
+    m_processes->setToolTip(tr("Processes that generate the load together, started by mpirun (Open MPI): each drives its "
+                               "share of every step's Sessions, and the results are merged"));
+    f->addRow(tr("Processes"), m_processes);
+    m_hosts = named(new QLineEdit, "mpiHosts");
+    m_hosts->setPlaceholderText(tr("this machine; or gen-a:4, gen-b:4; or a hostfile"));
+    m_hosts->setToolTip(tr("The machines of the processes: host:processes separated by commas (reached by ssh), or the path "
+                           "of an Open MPI hostfile; empty: this machine"));
+    f->addRow(tr("Hosts"), m_hosts);
+    connect(m_processes, &QSpinBox::valueChanged, this, &SetupPanel::updateEnabled);
+    return box;
+}
+
+DistributedSetup SetupPanel::distributed() const {
+    DistributedSetup d;
+    d.processes = m_processes->value();
+    d.hosts = m_hosts->text().trimmed();
+    return d;
+}
+
 void SetupPanel::updateEnabled() {
     const auto s = Scenario(m_scenario->currentData().toInt());
     m_valuesPerRequest->setEnabled(s == Scenario::Read || s == Scenario::Write);
@@ -225,6 +250,7 @@ void SetupPanel::updateEnabled() {
     if (!secure) m_mode->setCurrentIndex(0);
     else if (m_mode->currentIndex() == 0) m_mode->setCurrentIndex(2);
     m_mode->setEnabled(secure);
+    m_hosts->setEnabled(m_processes->value() > 1);
 }
 
 std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
@@ -313,7 +339,7 @@ void SetupPanel::apply(const LoadParameters& p, const SweepPlan& plan, const QSt
 
 void SetupPanel::save(QSettings& settings) const {
     settings.beginGroup(QStringLiteral("setup"));
-    for (auto* edit : {m_endpoint, m_user, m_sessions, m_outstanding, m_label}) settings.setValue(edit->objectName(), edit->text());
+    for (auto* edit : {m_endpoint, m_user, m_sessions, m_outstanding, m_label, m_hosts}) settings.setValue(edit->objectName(), edit->text());
     for (auto* box : findChildren<QComboBox*>()) settings.setValue(box->objectName(), box->currentData());
     for (auto* spin : findChildren<QSpinBox*>()) settings.setValue(spin->objectName(), spin->value());
     for (auto* spin : findChildren<QDoubleSpinBox*>()) settings.setValue(spin->objectName(), spin->value());
@@ -324,7 +350,7 @@ void SetupPanel::save(QSettings& settings) const {
 
 void SetupPanel::restore(QSettings& settings) {
     settings.beginGroup(QStringLiteral("setup"));
-    for (auto* edit : {m_endpoint, m_user, m_sessions, m_outstanding, m_label})
+    for (auto* edit : {m_endpoint, m_user, m_sessions, m_outstanding, m_label, m_hosts})
         if (settings.contains(edit->objectName())) edit->setText(settings.value(edit->objectName()).toString());
     for (auto* box : findChildren<QComboBox*>())
         if (settings.contains(box->objectName())) setCombo(box, settings.value(box->objectName()));

@@ -7,10 +7,13 @@
 //   Stop rules  when a step beats the server (StopRules): errors %, p99 factor, throughput factor,
 //               a broken connection
 //   Server      its process id (its CPU and RSS from /proc; 0: unknown), a label for the run
+//   Distributed the processes of an MPI job (mpirun) that generate the load together, and the
+//               machines they run on (DistributedRun.h); 1: this process alone
 // Remembered with QSettings (never the password) by save() / restore().
 #pragma once
 
 #include "engine/StepResult.h"
+#include "window/DistributedRun.h"
 
 #include <QWidget>
 #include <optional>
@@ -36,6 +39,8 @@ public:
     std::optional<LoadParameters> parameters(QString* error = nullptr) const;
     std::optional<SweepPlan> plan(QString* error = nullptr) const;
     QString label() const;
+    // The distributed set-up (processes 1: the window runs the sweep itself).
+    DistributedSetup distributed() const;
     // Steps planned by the lists as they are (0 when a list is invalid).
     int plannedSteps() const;
 
@@ -54,6 +59,7 @@ private:
     QGroupBox* buildSweep();
     QGroupBox* buildStopRules();
     QGroupBox* buildServer();
+    QGroupBox* buildDistributed();
     void updateEnabled();
 
     QLineEdit* m_endpoint;
@@ -81,6 +87,8 @@ private:
     QCheckBox* m_brokenConnection;
     QSpinBox* m_serverPid;
     QLineEdit* m_label;
+    QSpinBox* m_processes;
+    QLineEdit* m_hosts;
 };
 
 } // namespace ua::loadtest
