@@ -54,7 +54,7 @@ int runCommandLine(int argc, char** argv) {
     // lines; QT_LOGGING_RULES="ua.*=true" brings them back.
     QLoggingCategory::setFilterRules(QStringLiteral("ua.*=false"));
     QString error;
-    auto options = parseCliOptions(QCoreApplication::arguments(), &error);
+    const auto options = parseCliOptions(QCoreApplication::arguments(), &error);
     if (ranks->size() > 1) {
         // Every rank stops here together on a usage error of any rank; rank 0 says which.
         if (ranks->rank() != 0) stopReporting();

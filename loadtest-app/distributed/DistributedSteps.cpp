@@ -12,9 +12,9 @@ LoadParameters DistributedSteps::share(const LoadParameters& whole) const {
     return shareOfRank(whole, m_ranks.rank(), m_ranks.size());
 }
 
-QString DistributedSteps::ready(const QString& localError) {
+QString DistributedSteps::ready(const QString& localError, const std::function<void()>& whileWaiting) {
     m_ownError = localError;
-    m_readyError = agreeOnErrors(m_ranks, localError);
+    m_readyError = agreeOnErrors(m_ranks, localError, whileWaiting);
     return m_readyError;
 }
 

@@ -15,7 +15,7 @@ public:
     explicit DistributedSteps(Ranks& ranks) : m_ranks(ranks) {}
 
     LoadParameters share(const LoadParameters& whole) const override;
-    QString ready(const QString& localError) override;
+    QString ready(const QString& localError, const std::function<void()>& whileWaiting) override;
     StepResult combine(const StepResult& mine, const LoadParameters& whole) override;
 
 private:

@@ -10,18 +10,24 @@
 #include <QCoreApplication>
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <thread>
 
 namespace ua::loadtest {
 
 namespace {
 
-void waitFor(MPI_Request* request) {
+void waitFor(MPI_Request* request, const std::function<void()>& whileWaiting = {}) {
     auto pause = std::chrono::microseconds(20);
+    auto nextCall = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
     for (;;) {
         int done = 0;
         MPI_Test(request, &done, MPI_STATUS_IGNORE);
         if (done) return;
+        if (whileWaiting && std::chrono::steady_clock::now() >= nextCall) {
+            whileWaiting();
+            nextCall = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
+        }
         std::this_thread::sleep_for(pause);
         pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::microseconds(2000));
     }
@@ -35,7 +41,7 @@ public:
         char name[MPI_MAX_PROCESSOR_NAME] = {};
         int length = 0;
         MPI_Get_processor_name(name, &length);
-        for (const QByteArray& host : allGather(QByteArray(name, length))) m_hosts.push_back(QString::fromUtf8(host));
+        for (const QByteArray& host : allGather(QByteArray(name, length), {})) m_hosts.push_back(QString::fromUtf8(host));
     }
     ~MpiRanks() override { MPI_Finalize(); }
 
@@ -43,12 +49,12 @@ public:
     int size() const override { return m_size; }
     const std::vector<QString>& hosts() const override { return m_hosts; }
 
-    std::vector<QByteArray> allGather(const QByteArray& mine) override {
+    std::vector<QByteArray> allGather(const QByteArray& mine, const std::function<void()>& whileWaiting) override {
         int length = int(mine.size());
         std::vector<int> lengths(std::size_t(m_size), 0);
         MPI_Request request;
         MPI_Iallgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
-        waitFor(&request);
+        waitFor(&request, whileWaiting);  // where the ranks wait for each other
         std::vector<int> offsets(std::size_t(m_size), 0);
         for (std::size_t r = 1; r < offsets.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
         QByteArray all(qsizetype(offsets.back()) + lengths.back(), Qt::Uninitialized);

@@ -16,9 +16,9 @@ bool startedByMpiLauncher() {
     return false;
 }
 
-QString agreeOnErrors(Ranks& ranks, const QString& localError) {
+QString agreeOnErrors(Ranks& ranks, const QString& localError, const std::function<void()>& whileWaiting) {
     std::vector<QString> errors;
-    for (const QByteArray& e : ranks.allGather(localError.toUtf8())) errors.push_back(QString::fromUtf8(e));
+    for (const QByteArray& e : ranks.allGather(localError.toUtf8(), whileWaiting)) errors.push_back(QString::fromUtf8(e));
     return combineRankErrors(errors, ranks.hosts());
 }
 

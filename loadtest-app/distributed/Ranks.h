@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -19,8 +20,9 @@ public:
     virtual int size() const = 0;
     // Each rank's host name, index = rank (the same on every rank).
     virtual const std::vector<QString>& hosts() const = 0;
-    // Collective: every rank's bytes, in rank order, on every rank.
-    virtual std::vector<QByteArray> allGather(const QByteArray& mine) = 0;
+    // Collective: every rank's bytes, in rank order, on every rank. whileWaiting (if any) is called
+    // at most every 250 ms while the others have not all made the call yet.
+    virtual std::vector<QByteArray> allGather(const QByteArray& mine, const std::function<void()>& whileWaiting = {}) = 0;
     // Collective: rank 0's bytes on every rank (the others' argument is ignored).
     virtual QByteArray broadcast(const QByteArray& fromRankZero) = 0;
 };
@@ -32,7 +34,7 @@ public:
     int rank() const override { return 0; }
     int size() const override { return 1; }
     const std::vector<QString>& hosts() const override { return m_hosts; }
-    std::vector<QByteArray> allGather(const QByteArray& mine) override { return {mine}; }
+    std::vector<QByteArray> allGather(const QByteArray& mine, const std::function<void()>& = {}) override { return {mine}; }
     QByteArray broadcast(const QByteArray& fromRankZero) override { return fromRankZero; }
 
 private:
@@ -51,6 +53,6 @@ std::unique_ptr<Ranks> openRanks(int* argc, char*** argv, QString* error);
 
 // Collective: every rank's error (empty: none) as one message (RankMerge.h combineRankErrors), the
 // same on every rank; "" when no rank has one.
-QString agreeOnErrors(Ranks& ranks, const QString& localError);
+QString agreeOnErrors(Ranks& ranks, const QString& localError, const std::function<void()>& whileWaiting = {});
 
 } // namespace ua::loadtest

@@ -115,6 +115,7 @@ struct LoadRunner::Impl {
     QTimer* phaseTimer = nullptr;
     QTimer* drainTimer = nullptr;
     QTimer* setupKeepAlive = nullptr;                // Reads on set-up Sessions while the others connect
+    double setupKeepAlivePeriodMs = 10'000;
     int64_t drainDeadlineNs = 0;
 
     // Connecting.
@@ -163,7 +164,13 @@ struct LoadRunner::Impl {
     QString ready(const QString& localError) {
         if (!coordinator || readyPassed) return localError;
         readyPassed = true;
-        return coordinator->ready(localError);
+        // The wait blocks this thread and its timers: the set-up keep-alive is sent from here.
+        int64_t lastKeepAliveNs = steadyNs();
+        return coordinator->ready(localError, [this, &lastKeepAliveNs] {
+            if (steadyNs() - lastKeepAliveNs < int64_t(setupKeepAlivePeriodMs) * 1'000'000) return;
+            lastKeepAliveNs = steadyNs();
+            setupKeepAliveTick();
+        });
     }
 
     // --- Connecting ---------------------------------------------------------------------------
@@ -344,11 +351,11 @@ struct LoadRunner::Impl {
     // of Server_ServerStatus_CurrentTime every third of the revised Session timeout (at most 10 s).
     void startSetupKeepAlive() {
         const double revised = control ? control->snapshot().revisedSessionTimeoutMs : 0;
-        const double periodMs = revised > 0 ? std::clamp(revised / 3, 500.0, 10'000.0) : 10'000.0;
-        setupKeepAlive->start(int(periodMs));
+        setupKeepAlivePeriodMs = revised > 0 ? std::clamp(revised / 3, 500.0, 10'000.0) : 10'000.0;
+        setupKeepAlive->start(int(setupKeepAlivePeriodMs));
     }
     void setupKeepAliveTick() {
-        if (phase != Phase::Connecting) return setupKeepAlive->stop();
+        if (phase != Phase::Connecting || !engine) return setupKeepAlive->stop();
         // The control Session too: it reads ServerDiagnostics after the step.
         if (control) control->readValues({NodeId(id::Server_ServerStatus_CurrentTime)}, q, [](const ServiceResult<ReadResponse>&) {});
         for (auto& s : engine->sessions)
@@ -794,7 +801,7 @@ void LoadRunner::start(const LoadParameters& parameters) {
         r.outstanding = share.outstanding;
         r.error = e;
         if (d->coordinator) {
-            r.error = d->coordinator->ready(e);
+            r.error = d->coordinator->ready(e, {});
             r = d->coordinator->combine(r, parameters);
         }
         QMetaObject::invokeMethod(this, [this, r] { emit finished(r); }, Qt::QueuedConnection);

@@ -12,6 +12,7 @@
 #include "StepResult.h"
 
 #include <QString>
+#include <functional>
 
 namespace ua::loadtest {
 
@@ -24,8 +25,9 @@ public:
     // When this process's Sessions are set up (localError empty) or its part failed before that
     // (localError says why): "" when every process is ready, so the load starts on all of them
     // together; otherwise the error that ends the step on every process, naming each process that
-    // failed and why.
-    virtual QString ready(const QString& localError) = 0;
+    // failed and why. whileWaiting is called now and then (at most every 250 ms) while the others
+    // are not ready yet: this process's Sessions must not time out meanwhile.
+    virtual QString ready(const QString& localError, const std::function<void()>& whileWaiting) = 0;
     // After the step: the step's result merged from every process's (RankMerge.h); the same on
     // every process.
     virtual StepResult combine(const StepResult& mine, const LoadParameters& whole) = 0;
