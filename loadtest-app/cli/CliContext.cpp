@@ -47,7 +47,8 @@ void CliContext::onSignal(int number) {
         return;
     }
     m_stopRequested = true;
-    printError(QStringLiteral("ua-loadtest: %1: stopping (the step ends now, the Sessions close)").arg(QLatin1String(name)));
+    if (reporting())  // every rank of a distributed run gets it (mpirun passes it on): rank 0 says so
+        printError(QStringLiteral("ua-loadtest: %1: stopping (the step ends now, the Sessions close)").arg(QLatin1String(name)));
     if (m_sweep) m_sweep->stop();
     else if (m_soak) m_soak->stop();
     else if (m_runner) m_runner->stop();
@@ -170,6 +171,7 @@ RunResult CliContext::runSweep(const LoadParameters& base, const SweepPlan& plan
     sweep.start(base, plan, label);
     if (!done) loop.exec();
     m_sweep = nullptr;
+    m_stopRequested = m_stopRequested || sweep.wasStopped();  // another rank's stop stops this one too
     return run;
 }
 

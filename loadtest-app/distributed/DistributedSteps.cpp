@@ -41,4 +41,10 @@ StepResult DistributedSteps::combine(const StepResult& mine, const LoadParameter
     return mergeRankSteps(steps, m_ranks.hosts(), whole, ownErrors);
 }
 
+bool DistributedSteps::anyStops(bool localStop) {
+    for (const QByteArray& stop : m_ranks.allGather(localStop ? QByteArrayLiteral("1") : QByteArrayLiteral("0")))
+        if (stop == "1") return true;
+    return false;
+}
+
 } // namespace ua::loadtest

@@ -17,6 +17,7 @@ public:
     LoadParameters share(const LoadParameters& whole) const override;
     QString ready(const QString& localError, const std::function<void()>& whileWaiting) override;
     StepResult combine(const StepResult& mine, const LoadParameters& whole) override;
+    bool anyStops(bool localStop) override;
 
 private:
     Ranks& m_ranks;

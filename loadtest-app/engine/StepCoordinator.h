@@ -4,7 +4,7 @@
 // a coordinator runs the whole step alone, as before.
 //
 // Each call is collective: every process of the run makes it once per step, in the same order
-// (share, ready, combine), whatever happened to its own part; a call blocks until every process has
+// (share, ready, combine; a sweep's anyStops between steps), whatever happened to its own part; a call blocks until every process has
 // made it.
 #pragma once
 
@@ -31,6 +31,10 @@ public:
     // After the step: the step's result merged from every process's (RankMerge.h); the same on
     // every process.
     virtual StepResult combine(const StepResult& mine, const LoadParameters& whole) = 0;
+    // Before each further step of a sweep: whether any process was asked to stop (a signal reaches
+    // the processes of a job at slightly different times, some while they wait in a collective
+    // call), so that all stop after the same step.
+    virtual bool anyStops(bool localStop) = 0;
 };
 
 } // namespace ua::loadtest

@@ -2,6 +2,7 @@
 #include "SweepRunner.h"
 
 #include "ProcessStats.h"
+#include "StepCoordinator.h"
 
 #include "ua/Version.h"
 
@@ -47,13 +48,16 @@ struct SweepRunner::Impl {
     bool haveLightest = false;
     std::optional<StepResult> previous;  // in this row
     long idleRssKb = -1;                 // the server's RSS before the first step's Sessions
+    StepCoordinator* coordinator = nullptr;  // a sweep run by several processes
 
     explicit Impl(SweepRunner* s) : q(s) {}
 
     int total() const { return int(run.plan.sessions.size() * run.plan.outstanding.size()); }
 
     void next() {
-        if (stopRequested || row >= run.plan.outstanding.size()) return finish();
+        if (row >= run.plan.outstanding.size()) return finish();
+        if (coordinator && !run.steps.empty()) stopRequested = coordinator->anyStops(stopRequested);
+        if (stopRequested) return finish();
         LoadParameters p = base;
         p.sessions = run.plan.sessions[column];
         p.outstanding = run.plan.outstanding[row];
@@ -139,8 +143,14 @@ void SweepRunner::stop() {
 
 bool SweepRunner::isRunning() const { return d->running; }
 
+bool SweepRunner::wasStopped() const { return d->stopRequested; }
+
 int SweepRunner::stepCount() const { return d->total(); }
 
-void SweepRunner::setCoordinator(StepCoordinator* coordinator) { d->runner.setCoordinator(coordinator); }
+void SweepRunner::setCoordinator(StepCoordinator* coordinator) {
+    if (d->running) return;
+    d->coordinator = coordinator;
+    d->runner.setCoordinator(coordinator);
+}
 
 } // namespace ua::loadtest

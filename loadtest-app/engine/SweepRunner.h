@@ -28,6 +28,9 @@ public:
     void start(const LoadParameters& base, const SweepPlan& plan, const QString& label = {});
     void stop();   // ends the current step early and runs no more; finished() follows
     bool isRunning() const;
+    // Whether the last sweep ended because a stop was asked (here, or on another process of a
+    // distributed sweep), not because its steps ran or the server was beaten.
+    bool wasStopped() const;
     int stepCount() const;   // steps planned (before any is skipped)
     // A sweep run by several processes together (LoadRunner::setCoordinator): each step is merged
     // before the stop rules judge it, so every process takes the same next step.

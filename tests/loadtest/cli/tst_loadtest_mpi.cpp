@@ -4,8 +4,10 @@
 // the sums of the ranks' and the merged latency histogram is the bucket-by-bucket sum of theirs,
 // its percentiles those of that sum; Sessions and rate are split between the ranks; a rank that
 // cannot connect fails the step on every rank with rank 0 naming it (exit 3); usage errors stop
-// every rank (exit 2). Skipped only when the tool was built without MPI (CI installs Open MPI).
-// Steps of 1 s with a few Sessions: the machine may have 2 cores for the 3 ranks and the server.
+// every rank (exit 2); a rank stopped alone stops every rank after the same step. Skipped only
+// when the tool was built without MPI (CI installs Open MPI). Steps of 1 s with a few Sessions: the machine may have 2 cores for the 3 ranks and the server.
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +19,7 @@
 #include <QtTest>
 #include "TestMain.h"
 #include <cmath>
+#include <csignal>
 #include <map>
 
 namespace {
@@ -78,6 +81,7 @@ private slots:
     void sweepSplitsTheRate();
     void failingRankFailsTheStep();
     void usageErrorStopsEveryRank();
+    void oneStoppedRankStopsEveryRank();
 
 private:
     // mpirun with `ranks` for each argument list (several lists: an MPMD job, ranks in order).
@@ -260,6 +264,65 @@ void TestLoadtestMpi::usageErrorStopsEveryRank() {
     const MpiRun ab = mpirun({{2, {QStringLiteral("ab"), QStringLiteral("--a"), QStringLiteral("spawn"), QStringLiteral("--b"),
                                    QStringLiteral("spawn")}}});
     QVERIFY2(ab.exitCode == 2 && ab.err.count(QStringLiteral("ab runs in one process")) == 1, qPrintable(ab.text()));
+}
+
+void TestLoadtestMpi::oneStoppedRankStopsEveryRank() {
+    // SIGTERM to rank 1 alone, during the first step of four (a signal reaches a job's processes at
+    // different times; Ctrl+C on mpirun sends it to every rank): rank 1 ends its share of the step
+    // early, and before the next step the ranks agree that one was stopped, so all stop after this
+    // step (without that, ranks 0 and 2 would wait for rank 1 in the next step until killed).
+    const QString json = m_dir.filePath(QStringLiteral("stopped.json"));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(UA_MPIEXEC),
+            {QStringLiteral("--oversubscribe"), QStringLiteral("-np"), QStringLiteral("3"), QStringLiteral(UA_LOADTEST_EXECUTABLE),
+             QStringLiteral("sweep"), QStringLiteral("--spawn-server=" UA_SERVER_EXECUTABLE), QStringLiteral("--sessions"),
+             QStringLiteral("3,4,5,6"), QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--warmup"),
+             QStringLiteral("0.3"), QStringLiteral("--no-stop"), QStringLiteral("--json"), json});
+    QVERIFY(p.waitForStarted());
+    // Rank 0's progress (stderr) says when the first step measures: stop rank 1 then.
+    QElapsedTimer t;
+    t.start();
+    QByteArray err;
+    while (!err.contains("measuring") && t.elapsed() < 30000) {
+        p.waitForReadyRead(200);
+        err += p.readAllStandardError();
+    }
+    QVERIFY2(err.contains("measuring"), err.constData());
+    // Rank 1: mpirun's child with OMPI_COMM_WORLD_RANK=1 in its environment.
+    qint64 rank1 = 0;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QList<QByteArray> fields = stat.readAll().split(')').value(1).trimmed().split(' ');  // after "(comm)"
+        if (fields.size() < 2 || fields[1].toLongLong() != p.processId()) continue;
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(entry));
+        if (environ.open(QIODevice::ReadOnly) && environ.readAll().split('\0').contains("OMPI_COMM_WORLD_RANK=1")) rank1 = entry.toLongLong();
+    }
+    QVERIFY2(rank1 > 0, "rank 1's process not found among mpirun's children");
+    ::kill(pid_t(rank1), SIGTERM);
+    const bool ended = p.waitForFinished(30000);
+    if (!ended) {  // mpirun ends the ranks it started on SIGTERM
+        p.terminate();
+        if (!p.waitForFinished(10000)) p.kill();
+    }
+    QVERIFY2(ended, "the job did not end after rank 1 was stopped");
+    err += p.readAllStandardError();
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    const QString text = out + QString::fromUtf8(err);
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(text));
+    // One step ran, on all 3 ranks; rank 0 says the sweep was stopped and writes it.
+    const QJsonArray steps = readJsonFile(json).value("steps").toArray();
+    QVERIFY2(steps.size() == 1, qPrintable(text));
+    QCOMPARE(mpiResultLines(out).size(), 1);
+    const QJsonArray ranks = steps[0].toObject().value("ranks").toArray();
+    QCOMPARE(ranks.size(), 3);
+    for (const QJsonValue& r : ranks) QVERIFY(count(r.toObject(), "answered") > 0);
+    QVERIFY2(text.contains(QStringLiteral("1 of 4 steps ran (stopped)")), qPrintable(text));
 }
 
 UA_TEST_GUILESS_MAIN(TestLoadtestMpi)
