@@ -45,6 +45,14 @@ QStringList mpiResultLines(const QString& out) {
     return lines;
 }
 
+// ./test.sh --asan: Open MPI does not free all it allocates by MPI_Finalize, and unloads the
+// plugins that allocated it, so LeakSanitizer cannot be told those leaks by name; the ranks keep
+// AddressSanitizer's checks but not its leak check (the engine's own leaks are checked in process by
+// the engine's tests). Harmless in other builds.
+QString ranksAsanOptions(const QString& current) {
+    return (current.isEmpty() ? QString() : current + QLatin1Char(':')) + QStringLiteral("detect_leaks=0");
+}
+
 uint64_t count(const QJsonObject& o, const char* key) { return uint64_t(o.value(QLatin1String(key)).toDouble()); }
 
 // Bucket index -> count of a histogram's JSON ({"buckets": [[index, count], ...]}).
@@ -87,6 +95,7 @@ private:
     // mpirun with `ranks` for each argument list (several lists: an MPMD job, ranks in order).
     MpiRun mpirun(const QList<QPair<int, QStringList>>& apps, int timeoutMs = 90000);
     QStringList stepArgs(const QString& json) const;
+    QProcessEnvironment mpiEnvironment() const;
 
     QTemporaryDir m_dir;
 };
@@ -98,14 +107,19 @@ void TestLoadtestMpi::initTestCase() {
     QVERIFY(QFileInfo(QStringLiteral(UA_SERVER_EXECUTABLE)).isExecutable());
 }
 
-MpiRun TestLoadtestMpi::mpirun(const QList<QPair<int, QStringList>>& apps, int timeoutMs) {
-    QProcess p;
+QProcessEnvironment TestLoadtestMpi::mpiEnvironment() const {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
     // CI runs as root; Open MPI refuses that unless told (both variables, Open MPI 4).
     env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
     env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
-    p.setProcessEnvironment(env);
+    env.insert(QStringLiteral("ASAN_OPTIONS"), ranksAsanOptions(env.value(QStringLiteral("ASAN_OPTIONS"))));
+    return env;
+}
+
+MpiRun TestLoadtestMpi::mpirun(const QList<QPair<int, QStringList>>& apps, int timeoutMs) {
+    QProcess p;
+    p.setProcessEnvironment(mpiEnvironment());
     QStringList args{QStringLiteral("--oversubscribe")};
     for (qsizetype i = 0; i < apps.size(); ++i) {
         if (i > 0) args << QStringLiteral(":");
@@ -273,11 +287,7 @@ void TestLoadtestMpi::oneStoppedRankStopsEveryRank() {
     // step (without that, ranks 0 and 2 would wait for rank 1 in the next step until killed).
     const QString json = m_dir.filePath(QStringLiteral("stopped.json"));
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
-    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
-    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
-    p.setProcessEnvironment(env);
+    p.setProcessEnvironment(mpiEnvironment());
     p.start(QStringLiteral(UA_MPIEXEC),
             {QStringLiteral("--oversubscribe"), QStringLiteral("-np"), QStringLiteral("3"), QStringLiteral(UA_LOADTEST_EXECUTABLE),
              QStringLiteral("sweep"), QStringLiteral("--spawn-server=" UA_SERVER_EXECUTABLE), QStringLiteral("--sessions"),

@@ -157,6 +157,10 @@ void TestLoadtestDistributed::windowRunsADistributedSweep() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     qputenv("XDG_DATA_HOME", dir.filePath(QStringLiteral("data")).toUtf8());  // the ranks' certificate store
+    // ./test.sh --asan: no leak check in the ranks, whose Open MPI leaks at MPI_Finalize from plugins
+    // it has unloaded (tests/loadtest/cli/tst_loadtest_mpi.cpp); this process read its options already.
+    const QByteArray asan = qgetenv("ASAN_OPTIONS");
+    qputenv("ASAN_OPTIONS", (asan.isEmpty() ? QByteArray() : asan + ':') + "detect_leaks=0");
     WindowOptions options;
     options.settingsFile = dir.filePath(QStringLiteral("settings.ini"));
     options.mpirun = QStringLiteral(UA_MPIEXEC);
@@ -192,6 +196,8 @@ void TestLoadtestDistributed::windowRunsADistributedSweep() {
     QVERIFY2(run.steps.size() == 2, qPrintable(QStringLiteral("%1 steps; status: %2").arg(run.steps.size()).arg(window.statusBar()->currentMessage())));
     QCOMPARE(window.results()->rowCount(), 2);
     QVERIFY2(run.machine.contains(QStringLiteral("3 ranks on")), qPrintable(run.machine));
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(QStringLiteral("Finished.")),
+             qPrintable(window.statusBar()->currentMessage()));  // mpirun exited with 0
     const int sessions[] = {3, 5};
     for (int s = 0; s < 2; ++s) {
         const StepResult& step = run.steps[std::size_t(s)];
