@@ -7,7 +7,6 @@
 
 #include <mpi.h>
 
-#include <QCoreApplication>
 #include <algorithm>
 #include <chrono>
 #include <functional>
