@@ -1,0 +1,106 @@
+// NodeSet2 import at scale (issue 29 item 6; docs/Benchmarks.md "NodeSet2 import"):
+//   bench_nodeset_import FILE [ADDNODES]
+// FILE from tools/generate_large_nodeset.py. Reports the time to read the file (Qt's XML parser into
+// element trees) and to import it into an address space holding namespace 0, nodes per second for
+// both together, the resident memory per imported node once the file's trees are freed, and the
+// time of one AddNodes (the NodeManagement handler on a SharedAddressSpace) into that address space:
+// median of ADDNODES requests (default 20). Not a timed test: ctest runs a small file once.
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/server/nodeset/NodeSetImporter.h"
+#include "ua/server/services/NodeManagementService.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace ua;
+
+namespace {
+double residentMb() {
+    QFile f(QStringLiteral("/proc/self/statm"));
+    if (!f.open(QIODevice::ReadOnly)) return 0;
+    const QList<QByteArray> parts = f.readAll().split(' ');
+    return parts.size() > 1 ? parts[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0) : 0;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_nodeset_import FILE [ADDNODES]\n");
+        return 2;
+    }
+    const int addNodes = argc > 2 ? std::max(1, atoi(argv[2])) : 20;
+    AddressSpace space;
+    Ns0NodeManager ns0;
+    if (ns0.install(space).isBad()) return 1;
+    const std::size_t ns0Nodes = space.size();
+    malloc_trim(0);
+    const double rssNs0 = residentMb();
+
+    QElapsedTimer t;
+    t.start();
+    QString error;
+    std::vector<NodeSetDocument> docs;
+    {
+        auto doc = NodeSetDocument::load(QString::fromLocal8Bit(argv[1]), &error);
+        if (!doc) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+        docs.push_back(std::move(*doc));
+    }
+    const qint64 readMs = t.elapsed();
+    const double rssRead = residentMb();
+    t.restart();
+    const NodeSetImportResult r = importNodeSets(space, docs);
+    const qint64 importMs = t.elapsed();
+    if (!r.ok()) {
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, r.errors.size()); ++i) std::fprintf(stderr, "%s\n", qPrintable(r.errors[i].toString()));
+        return 1;
+    }
+    docs.clear();
+    docs.shrink_to_fit();
+    malloc_trim(0);  // the freed element trees back to the system: what stays is the address space
+    const double rssSpace = residentMb();
+    const std::size_t nodes = space.size() - ns0Nodes;
+    std::printf("nodes imported            %zu (%zu references)\n", nodes, r.references);
+    std::printf("read (parse) ms           %lld\n", readMs);
+    std::printf("import (insert) ms        %lld\n", importMs);
+    std::printf("nodes/s (read + import)   %.0f\n", double(nodes) / (double(readMs + importMs) / 1000.0));
+    std::printf("RSS MB ns0 / read / done  %.0f / %.0f / %.0f\n", rssNs0, rssRead, rssSpace);
+    std::printf("bytes per node            %.0f\n", (rssSpace - rssNs0) * 1024.0 * 1024.0 / double(nodes));
+
+    SharedAddressSpace shared(std::move(space));
+    std::vector<double> ms;
+    for (int i = 0; i < addNodes; ++i) {
+        const auto hold = shared.snapshot();
+        ServiceContext ctx{*hold, &shared, defaultOperationLimits(), nullptr, DateTime::now()};
+        AddNodesItem item;
+        item.parentNodeId = ExpandedNodeId(NodeId(id::ObjectsFolder));
+        item.referenceTypeId = NodeId(id::Organizes);
+        item.browseName = QualifiedName{1, String("Added_" + std::to_string(i))};
+        item.nodeClass = NodeClass::Object;
+        item.nodeAttributes = ExtensionObject::make(ObjectAttributes{});
+        item.typeDefinition = ExpandedNodeId(NodeId(id::FolderType));
+        AddNodesRequest req;
+        req.nodesToAdd = Array<AddNodesItem>{std::vector<AddNodesItem>{item}};
+        AddNodesResponse resp;
+        QElapsedTimer one;
+        one.start();
+        handleAddNodes(ctx, req, resp);
+        ms.push_back(double(one.nsecsElapsed()) / 1e6);
+        if (resp.results.empty() || resp.results[0].statusCode.isBad()) return 1;
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("AddNodes of one node ms   %.2f (median of %d)\n", ms[ms.size() / 2], addNodes);
+    return 0;
+}
