@@ -10,6 +10,7 @@
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/server/nodeset/NodeSetExporter.h"
 #include "ua/server/nodeset/NodeSetImporter.h"
+#include "ua/server/common/ValueCheck.h"
 #include "ua/server/runtime/Server.h"
 
 #include <QBuffer>
@@ -507,6 +508,20 @@ private slots:
         QCOMPARE(l.second, i32(2) + dbl(1) + dbl(2) + i32(0) + i32(2) + QByteArray("\x07\x00\x08\x00", 4));
         const auto c = bodyOf("C");
         QCOMPARE(c.second, i32(2) + dbl(3) + dbl(4) + i32(0));
+
+        // A Write of such a body is checked by the definition: whole, cut short, or with a byte
+        // too many (ValueCheck.h, StructureBodyCheck.h).
+        const Node& labelledVar = *space.find(NodeId(ns, "L"));
+        auto withBody = [&](const QByteArray& b) {
+            return Variant(ExtensionObject::opaque(NodeId(ns, 301u), ByteString::fromQByteArray(b)));
+        };
+        Variant good = withBody(l.second), cut = withBody(l.second.chopped(1)), extra = withBody(l.second + '\0');
+        QCOMPARE(checkValueType(space, labelledVar, good), StatusCode(status::Good));
+        QCOMPARE(checkValueType(space, labelledVar, cut), StatusCode(status::BadTypeMismatch));
+        QCOMPARE(checkValueType(space, labelledVar, extra), StatusCode(status::BadTypeMismatch));
+        // An array field claiming more elements than there are bytes.
+        Variant lying = withBody(i32(2) + dbl(1) + dbl(2) + i32(0) + i32(1 << 30));
+        QCOMPARE(checkValueType(space, labelledVar, lying), StatusCode(status::BadTypeMismatch));
     }
 
 

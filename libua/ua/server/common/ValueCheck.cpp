@@ -2,6 +2,7 @@
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/server/common/StructureBodyCheck.h"
 
 namespace ua {
 
@@ -57,7 +58,13 @@ StatusCode checkValueType(const AddressSpace& s, const NodeId& dataType, int32_t
         } else if (actual != expected) {
             return status::BadTypeMismatch;
         } else if (actual == BuiltInType::ExtensionObject && dataType != NodeId(id::Structure)) {
-            const auto fits = [&](const ExtensionObject& x) { return s.isSubtypeOf(structureType(s, x), dt); };
+            // Of the DataType or a subtype; a body kept as bytes (an imported DataType's) must also
+            // decode by its definition (StructureBodyCheck.h).
+            const auto fits = [&](const ExtensionObject& x) {
+                const NodeIndex type = structureType(s, x);
+                if (!s.isSubtypeOf(type, dt)) return false;
+                return x.isDecoded() || x.encoding() != ExtensionObject::Encoding::Binary || structureBodyDecodes(s, type, x.body());
+            };
             if (const auto* x = v.get<ExtensionObject>(); x && !fits(*x)) return status::BadTypeMismatch;
             if (const auto* xs = v.get<Array<ExtensionObject>>())
                 for (const ExtensionObject& x : *xs)

@@ -11,7 +11,9 @@ namespace ua {
 //  - the value's built-in type is the one the DataType is encoded as (so a Double fits Duration,
 //    an Int32 an Enumeration); for an abstract DataType (Number, Integer, UInteger and their
 //    abstract subtypes) the value's type must be a subtype of it; BaseDataType takes anything;
-//  - an ExtensionObject's structure type is the DataType or a subtype of it;
+//  - an ExtensionObject's structure type is the DataType or a subtype of it, and a body the server
+//    keeps as bytes (a DataType imported from a NodeSet) decodes by its StructureDefinition with no
+//    byte left over (StructureBodyCheck.h);
 //  - a null Variant only fits BaseDataType;
 //  - the number of dimensions fits the ValueRank, and a matrix's ArrayDimensions match its length.
 // A ByteString is accepted where a Byte array is expected (OPC 10000-4 5.10.4.2) and converted in
