@@ -35,6 +35,13 @@ AddressSpace ns0Space() {
     return s;
 }
 
+// The result's errors, one per line, for failure messages.
+QString errorsOf(const NodeSetImportResult& r) {
+    QString out;
+    for (const auto& e : r.errors) out += e.toString() + QLatin1Char('\n');
+    return out.left(4000);
+}
+
 std::size_t forwardReferences(const AddressSpace& s) {
     std::size_t n = 0;
     for (const Node& node : s.nodes())
@@ -255,9 +262,7 @@ private slots:
         QVERIFY2(self, qPrintable(error));
         AddressSpace space = ns0Space();
         NodeSetImportResult r = importNodeSets(space, deps);
-        QString errors;
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors.left(4000)));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         const std::size_t nodesBefore = space.size(), refsBefore = forwardReferences(space);
         const bool describesItself = [&] {
             for (const auto& [uri, m] : loadedModels(space)) if (uri == model) return true;
@@ -267,8 +272,7 @@ private slots:
         std::vector<NodeSetDocument> last;
         last.push_back(std::move(*self));
         r = importNodeSets(space, last);
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors.left(4000)));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
 
         const FileFacts& f = m_byModel[model];
         const auto models = loadedModels(space);
@@ -306,9 +310,7 @@ private slots:
         t.start();
         const NodeSetImportResult r = importNodeSets(space, docs);
         qInfo("DI + Machinery + MachineTool + Robotics: %zu nodes in %lld ms", r.nodes, t.elapsed());
-        QString errors;
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors.left(4000)));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         QCOMPARE(r.models.size(), closure.size());
         // Each model was loaded after every model it requires.
         std::vector<QString> loadedOrder;
@@ -430,9 +432,7 @@ private slots:
         std::vector<NodeSetDocument> docs;
         docs.push_back(readDoc(smallNodeSet(kModelA, body)));
         const NodeSetImportResult r = importNodeSets(space, docs);
-        QString errors;
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         const uint16_t ns = uint16_t(space.namespaceIndex("urn:test:a"));
         QCOMPARE(*valueOf(space, ns, "Bool").get<bool>(), true);
         QCOMPARE(*valueOf(space, ns, "SByte").get<int8_t>(), int8_t(-128));
@@ -474,9 +474,7 @@ private slots:
         std::vector<NodeSetDocument> docs;
         docs.push_back(readDoc(smallNodeSet(kModelA, body)));
         const NodeSetImportResult r = importNodeSets(space, docs);
-        QString errors;
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         const uint16_t ns = uint16_t(space.namespaceIndex("urn:test:a"));
 
         const auto* modeDef = space.find(NodeId(ns, 100u))->dataTypeDefinition.get<ExtensionObject>()->get<EnumDefinition>();
@@ -548,9 +546,7 @@ private slots:
         QCOMPARE(again.back().models.size(), namespaces.size());
         AddressSpace b = ns0Space();
         const NodeSetImportResult r = importNodeSets(b, again);
-        QString errors;
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors.left(4000)));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         QCOMPARE(b.namespaces(), a.namespaces());
         int compared = 0;
         compareNamespaces(a, b, namespaces, &compared);
@@ -571,9 +567,7 @@ private slots:
         again.push_back(readDoc(x.xml));
         AddressSpace b = ns0Space();
         const NodeSetImportResult r = importNodeSets(b, again);
-        QString errors;
-        for (const auto& e : r.errors) errors += e.toString() + QLatin1Char('\n');
-        QVERIFY2(r.ok(), qPrintable(errors + QString::fromUtf8(x.xml.left(3000))));
+        QVERIFY2(r.ok(), qPrintable(errorsOf(r) + QString::fromUtf8(x.xml.left(3000))));
         int compared = 0;
         compareNamespaces(a, b, {1}, &compared);
         QVERIFY(compared >= 10);
