@@ -324,7 +324,8 @@ private slots:
         // The NamespaceArray lists the new namespaces.
         const Node* array = space.find(NodeId(id::Server_NamespaceArray));
         QVERIFY(array && array->value);
-        const auto* uris = array->value->load()->value.get<Array<String>>();
+        const auto held = array->value->load();
+        const auto* uris = held->value.get<Array<String>>();
         QVERIFY(uris);
         QCOMPARE(uris->size(), space.namespaces().size());
         QVERIFY(std::find(uris->begin(), uris->end(), String("http://opcfoundation.org/UA/Robotics/")) != uris->end());
@@ -455,7 +456,8 @@ private slots:
         const Variant m = valueOf(space, ns, "Matrix");
         QCOMPARE(m.arrayDimensions(), (Array<int32_t>{std::vector<int32_t>{2, 3}}));
         QCOMPARE(m.arrayLength(), std::size_t(6));
-        const auto* args = valueOf(space, ns, "Args").get<Array<ExtensionObject>>();
+        const Variant argsValue = valueOf(space, ns, "Args");  // held: get() points into it
+        const auto* args = argsValue.get<Array<ExtensionObject>>();
         QVERIFY(args && args->size() == 1);
         const Argument* a = (*args)[0].get<Argument>();
         QVERIFY2(a, "the Argument body decodes into the generated structure");
@@ -599,7 +601,8 @@ private slots:
         const int packml = snap->namespaceIndex("http://opcfoundation.org/UA/PackML/");
         QVERIFY(packml > 0);
         // The NamespaceArray clients read lists it.
-        const auto* uris = snap->find(NodeId(id::Server_NamespaceArray))->value->load()->value.get<Array<String>>();
+        const auto namespaceArray = snap->find(NodeId(id::Server_NamespaceArray))->value->load();
+        const auto* uris = namespaceArray->value.get<Array<String>>();
         QCOMPARE(uris->at(std::size_t(packml)), String("http://opcfoundation.org/UA/PackML/"));
         // Loading it again is refused and changes nothing.
         QVERIFY(!server.importNodeSets({kDir + QStringLiteral("/Opc.Ua.PackML.NodeSet2.xml")}).ok());
