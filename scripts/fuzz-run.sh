@@ -3,8 +3,8 @@
 #   scripts/fuzz-run.sh [SECONDS_PER_TARGET] [BUILD_DIR]     (defaults: 60, build-asan)
 # The targets are built in the ASan build (clang, -DUA_SANITIZE=address; ./test.sh --asan makes
 # it, and in CI this step only finds them built). Without BUILD_DIR it sets up and configures
-# build-asan as ./test.sh --asan does and builds only fuzz_decode, fuzz_server_stream and
-# fuzz_client_responses; with BUILD_DIR, an ASan build dir configured already. Runs each for SECONDS_PER_TARGET on a copy
+# build-asan as ./test.sh --asan does and builds only fuzz_decode, fuzz_server_stream,
+# fuzz_client_responses and fuzz_nodeset; with BUILD_DIR, an ASan build dir configured already. Runs each for SECONDS_PER_TARGET on a copy
 # of its committed seed corpus (in BUILD_DIR/fuzz-work/<target>), as many at once as there are cores. Prints per target the executions
 # and the findings (crash-/leak-/timeout-/oom- artifacts, kept in BUILD_DIR/fuzz-work/<target>/);
 # exits 1 when a target found anything. Copy a finding to tests/fuzz/<target>/crashes/ (decoder:
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(fuzz_decode fuzz_server_stream fuzz_client_responses)
+targets=(fuzz_decode fuzz_server_stream fuzz_client_responses fuzz_nodeset)
 if [[ -n ${2:-} ]]; then
     build=$2
     cmake --build "$build" --target "${targets[@]}" -j2
@@ -37,6 +37,7 @@ fuzz_one() {
         fuzz_decode) seeds=tests/fuzz/corpus; maxlen=8192 ;;
         fuzz_server_stream) seeds=tests/fuzz/server_stream/corpus; maxlen=65536 ;;
         fuzz_client_responses) seeds=tests/fuzz/client_responses/corpus; maxlen=65536 ;;
+        fuzz_nodeset) seeds=tests/fuzz/nodeset/corpus; maxlen=65536 ;;
     esac
     local work=$build/fuzz-work/$t
     rm -rf "$work"
