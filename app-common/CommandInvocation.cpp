@@ -11,7 +11,7 @@ namespace ua::app {
 bool namesCommand(int argc, char** argv, std::initializer_list<const char*> windowValueOptions) {
     static const char* const kQtValueOptions[] = {"-platform", "-style", "-stylesheet", "-display", "-qwindowgeometry",
                                                   "-qwindowtitle", "-qwindowicon", "-session", "-plugin", "-geometry", "-title"};
-    static const QRegularExpression word(QStringLiteral("^[A-Za-z]+$"));
+    static const QRegularExpression word(QStringLiteral("^[A-Za-z][A-Za-z-]*$"));  // "read", "add-node"
     auto takesValue = [&](const char* a) {
         for (const char* q : kQtValueOptions)
             if (!std::strcmp(a, q)) return true;

@@ -43,7 +43,8 @@ const QList<OptionSpec>& optionSpecs() {
         {"trust", false, {}},
         {"timeout", true, {}},
         {"attribute", true, {"read"}},
-        {"type", true, {"write"}},
+        {"type", true, {"write", "add-node"}},
+        {"class", true, {"add-node"}},
         {"interval", true, {"subscribe"}},
         {"sampling", true, {"subscribe"}},
         {"seconds", true, {"subscribe"}},
@@ -63,7 +64,8 @@ std::optional<double> nonNegative(const QString& v) {
 
 const QStringList& cliCommands() {
     static const QStringList commands = {QStringLiteral("discover"), QStringLiteral("browse"), QStringLiteral("read"),
-                                         QStringLiteral("write"), QStringLiteral("subscribe"), QStringLiteral("call")};
+                                         QStringLiteral("write"), QStringLiteral("subscribe"), QStringLiteral("call"),
+                                         QStringLiteral("add-node"), QStringLiteral("delete-node")};
     return commands;
 }
 
@@ -103,6 +105,8 @@ QString cliUsage() {
         "  write     <url> <node> <value>              write the Value (type from the node's DataType, or --type)\n"
         "  subscribe <url> <node>...                   print each data change until Ctrl+C / SIGTERM\n"
         "  call      <url> <object> <method> [args...] call a Method (argument types from its InputArguments)\n"
+        "  add-node  <url> <parent> <name>             add a folder (or --class object|variable) below parent\n"
+        "  delete-node <url> <node>                    delete a node with its references\n"
         "\n"
         "Nodes: i=85, ns=2;s=Name, nsu=<namespace URI>;s=Name, or a browse path from the Root folder\n"
         "       (OPC 10000-4 A.2 RelativePath): /Objects/Server, /Objects/2:Demo/2:Scalars/2:Int32\n"
@@ -118,7 +122,8 @@ QString cliUsage() {
         "  --timeout MS         connect and request timeout (default 10000)\n"
         "  --json               machine-readable output (subscribe: one JSON object per line)\n"
         "  --attribute NAME     read: Value, DisplayName, BrowseName, DataType, NodeClass, ... (default Value)\n"
-        "  --type TYPE          write: the built-in type (Boolean ... LocalizedText)\n"
+        "  --type TYPE          write: the built-in type (Boolean ... LocalizedText); add-node: the variable's DataType\n"
+        "  --class CLASS        add-node: folder (default), object or variable\n"
         "  --interval MS        subscribe: publishing interval (default 500)\n"
         "  --sampling MS        subscribe: sampling interval (default: the publishing interval)\n"
         "  --seconds N          subscribe: stop after N seconds\n"
@@ -198,6 +203,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             const auto id = attributeIdFromName(value);
             if (!id) return bad(QStringLiteral("unknown attribute (Value, DisplayName, BrowseName, NodeClass, DataType, ...)"));
             o.attributeId = *id;
+        } else if (name == QLatin1String("class")) {
+            if (value != QLatin1String("folder") && value != QLatin1String("object") && value != QLatin1String("variable"))
+                return bad(QStringLiteral("expected folder, object or variable"));
+            o.nodeClass = value;
         } else if (name == QLatin1String("type")) {
             o.type = builtInTypeFromName(value);
             if (!o.type) return bad(QStringLiteral("not a built-in type (Boolean, SByte, Byte, Int16, ..., String, DateTime, ...)"));
@@ -261,6 +270,8 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     else if (o.command == QLatin1String("write")) ok = needs(3, 3, "<url> <node> <value>");
     else if (o.command == QLatin1String("subscribe")) ok = needs(2, -1, "<url> <node>...");
     else if (o.command == QLatin1String("call")) ok = needs(3, -1, "<url> <object> <method> [args...]");
+    else if (o.command == QLatin1String("add-node")) ok = needs(3, 3, "<url> <parent> <name>");
+    else if (o.command == QLatin1String("delete-node")) ok = needs(2, 2, "<url> <node>");
     if (!ok) return std::nullopt;
     return o;
 }

@@ -40,8 +40,10 @@ struct CliOptions {
     uint32_t timeoutMs = 10'000;     // connect and each request
     // read
     uint32_t attributeId = 13;       // --attribute (Value)
-    // write
+    // write, add-node
     std::optional<BuiltInType> type; // --type
+    // add-node
+    QString nodeClass = QStringLiteral("folder");  // --class folder|object|variable
     // subscribe
     double publishingIntervalMs = 500;   // --interval
     double samplingIntervalMs = -1;      // --sampling (-1: the publishing interval)

@@ -50,6 +50,8 @@ int runCommandLine(int argc, char** argv) {
         else if (c == QLatin1String("write")) runWrite(session);
         else if (c == QLatin1String("subscribe")) runSubscribe(session);
         else if (c == QLatin1String("call")) runCall(session);
+        else if (c == QLatin1String("add-node")) runAddNode(session);
+        else if (c == QLatin1String("delete-node")) runDeleteNode(session);
     });
     return app.exec();
 }

@@ -14,5 +14,7 @@ void runRead(CliSession& session);       // Read (5.10.2)
 void runWrite(CliSession& session);      // Write (5.10.4)
 void runSubscribe(CliSession& session);  // CreateSubscription + CreateMonitoredItems + Publish (5.13, 5.12)
 void runCall(CliSession& session);       // Call (5.11.2)
+void runAddNode(CliSession& session);    // AddNodes (5.8.2)
+void runDeleteNode(CliSession& session); // DeleteNodes (5.8.4)
 
 } // namespace ua::clientapp

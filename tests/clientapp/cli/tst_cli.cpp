@@ -83,6 +83,7 @@ private slots:
     void writeThenReadOurServer();
     void writeErrors();
     void callOurServer();
+    void addAndDeleteNodes();
     void subscribeOurServer();
     void subscribeStopsOnSigterm();
     void subscribeReportsALostServer();
@@ -153,6 +154,7 @@ void TestCli::initTestCase() {
     cfg.security.trustAllClients = true;
     cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the demo variables are writable
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
+    cfg.security.users.setUser("carol", "carol-pw", roleBit(Role::ConfigureAdmin), 1000);
     // dave logs in with an X509 certificate (--cert/--key): a user record with its thumbprint.
     CertificateStore daveStore(m_dir.filePath(QStringLiteral("dave")).toStdString());
     CertificateRequest request;
@@ -201,7 +203,7 @@ void TestCli::usage() {
         {{QStringLiteral("read"), closed}, "usage: ua-client read <url> <node>..."},
         {{QStringLiteral("write"), closed, QStringLiteral("i=85")}, "usage: ua-client write <url> <node> <value>"},
         {{QStringLiteral("read"), closed, QStringLiteral("i=85"), QStringLiteral("--bogus")}, "unknown option --bogus"},
-        {{QStringLiteral("read"), closed, QStringLiteral("i=85"), QStringLiteral("--type"), QStringLiteral("Int32")}, "--type is an option of write only"},
+        {{QStringLiteral("read"), closed, QStringLiteral("i=85"), QStringLiteral("--type"), QStringLiteral("Int32")}, "--type is an option of write, add-node only"},
         {{QStringLiteral("read"), closed, QStringLiteral("Objects")}, "\"Objects\" is not a NodeId"},
         {{QStringLiteral("read"), closed, QStringLiteral("ns=x;i=1")}, "is not a NodeId"},
         {{QStringLiteral("read"), closed, QStringLiteral("i=85"), QStringLiteral("--attribute"), QStringLiteral("Colour")}, "unknown attribute"},
@@ -385,6 +387,48 @@ void TestCli::writeErrors() {
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NodeIdUnknown")), qPrintable(r.text()));
     r = run(QStringList{QStringLiteral("write"), m_url, QStringLiteral("i=2259"), QStringLiteral("1")} + none);
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NotWritable")), qPrintable(r.text()));
+}
+
+// add-node and delete-node (NodeManagement): a ConfigureAdmin adds a folder and a variable below
+// it, the variable is written and read, browse lists them, an Operator is refused, delete-node
+// removes them.
+void TestCli::addAndDeleteNodes() {
+    const QStringList carol = {QStringLiteral("--user"), QStringLiteral("carol"), QStringLiteral("--password"), QStringLiteral("carol-pw"),
+                               QStringLiteral("--trust")};
+    CliRun r = run(QStringList{QStringLiteral("add-node"), m_url, QStringLiteral("i=85"), QStringLiteral("Line7")} + carol);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QString folder = r.out.trimmed();
+    QVERIFY2(folder.startsWith(QStringLiteral("ns=1;i=")), qPrintable(folder));
+    r = run(QStringList{QStringLiteral("add-node"), m_url, folder, QStringLiteral("Speed"), QStringLiteral("--class"), QStringLiteral("variable"),
+                        QStringLiteral("--type"), QStringLiteral("Float"), QStringLiteral("--json")} + carol);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QString variable = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("nodeId")).toString();
+    QVERIFY2(!variable.isEmpty(), qPrintable(r.out));
+    r = run(QStringList{QStringLiteral("write"), m_url, variable, QStringLiteral("2.5")} + carol);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("read"), m_url, variable, QStringLiteral("--json")} + carol);
+    QVERIFY2(r.out.contains(QStringLiteral("\"type\":\"Float\"")) && r.out.contains(QStringLiteral("\"value\":2.5")), qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("browse"), m_url, folder} + carol);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("Speed")), qPrintable(r.text()));
+    // The same name again below the same folder, an unknown parent, an Operator.
+    r = run(QStringList{QStringLiteral("add-node"), m_url, folder, QStringLiteral("Speed"), QStringLiteral("--class"), QStringLiteral("variable")} + carol);
+    QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_BrowseNameDuplicated")), qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("add-node"), m_url, QStringLiteral("ns=1;s=Nowhere"), QStringLiteral("X")} + carol);
+    QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_ParentNodeIdInvalid")), qPrintable(r.text()));
+    r = run({QStringLiteral("add-node"), m_url, folder, QStringLiteral("Mine"), QStringLiteral("--user"), QStringLiteral("alice"),
+             QStringLiteral("--password"), QStringLiteral("alice-pw"), QStringLiteral("--trust")});
+    QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_UserAccessDenied")), qPrintable(r.text()));
+    r = run({QStringLiteral("add-node"), m_url, folder, QStringLiteral("X"), QStringLiteral("--class"), QStringLiteral("method")});
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("expected folder, object or variable")), qPrintable(r.text()));
+    // Deleted: then unknown; a namespace 0 node is not the client's to delete.
+    r = run(QStringList{QStringLiteral("delete-node"), m_url, variable} + carol);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("delete-node"), m_url, folder} + carol);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("read"), m_url, variable} + carol);
+    QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NodeIdUnknown")), qPrintable(r.text()));
+    r = run(QStringList{QStringLiteral("delete-node"), m_url, QStringLiteral("i=85")} + carol);
+    QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NoDeleteRights")), qPrintable(r.text()));
 }
 
 void TestCli::callOurServer() {
