@@ -1,6 +1,7 @@
 #include "window/AddressPanel.h"
 
 #include "core/Connection.h"
+#include "core/NewNodeItems.h"
 #include "ValueText.h"
 #include "models/AddressTreeModel.h"
 
@@ -8,6 +9,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -117,11 +119,68 @@ void AddressPanel::contextMenu(const QPoint& pos) {
             menu.setDefaultAction(call);
         }
         menu.addAction(tr("Copy NodeId"), this, [node] { QApplication::clipboard()->setText(QString::fromStdString(node.toString())); });
+        menu.addSeparator();
+        const QStringList kinds{tr("Add folder..."), tr("Add object..."), tr("Add variable (Double)...")};
+        for (int kind = 0; kind < kinds.size(); ++kind) {
+            QAction* add = menu.addAction(kinds[kind]);
+            add->setObjectName(QStringLiteral("addNodeAction%1").arg(kind));
+            const QPersistentModelIndex at(index);
+            connect(add, &QAction::triggered, this, [this, at, kind, title = kinds[kind]] {
+                bool ok = false;
+                const QString name = QInputDialog::getText(this, title.chopped(3), tr("BrowseName:"), QLineEdit::Normal, QString(), &ok);
+                if (ok && !name.trimmed().isEmpty() && at.isValid()) addChild(at, kind, name.trimmed());
+            });
+        }
+        QAction* remove = menu.addAction(tr("Delete"));
+        remove->setObjectName(QStringLiteral("deleteNodeAction"));
+        connect(remove, &QAction::triggered, this, [this, at = QPersistentModelIndex(index)] { if (at.isValid()) deleteNode(at); });
+        menu.addSeparator();
         menu.addAction(tr("Refresh children"), this, [this, index] { m_model->refresh(index); });
     } else {
         menu.addAction(tr("Refresh"), this, [this] { m_model->refresh({}); });
     }
     menu.exec(m_tree->viewport()->mapToGlobal(pos));
+}
+
+void AddressPanel::showRefusal(const QString& what, StatusCode status) {
+    m_goToStatus->setText(tr("%1: %2").arg(what, app::statusName(status)));
+    m_goToStatus->show();
+}
+
+void AddressPanel::addChild(const QModelIndex& parent, int newNodeClass, const QString& name) {
+    Client* client = m_connection->client();
+    if (!client) return;
+    m_goToStatus->hide();
+    AddNodesRequest req;
+    req.nodesToAdd = Array<AddNodesItem>({newChildItem(m_model->nodeIdAt(parent), NewNodeClass(newNodeClass), name)});
+    QPointer<AddressPanel> self(this);
+    const QPersistentModelIndex at(parent);
+    client->call<AddNodesRequest, AddNodesResponse>(std::move(req), this, [self, at, name](const ServiceResult<AddNodesResponse>& r) {
+        if (!self) return;
+        const StatusCode st = !r.isGood() ? r.status : r.response.results.empty() ? StatusCode(status::BadUnexpectedError)
+                                                                                  : r.response.results[0].statusCode;
+        if (st.isBad()) self->showRefusal(tr("Add %1").arg(name), st);
+        else if (at.isValid()) self->m_model->refresh(at);
+        emit self->nodeManagementFinished(st, st.isGood() ? r.response.results[0].addedNodeId : NodeId());
+    });
+}
+
+void AddressPanel::deleteNode(const QModelIndex& index) {
+    Client* client = m_connection->client();
+    if (!client) return;
+    m_goToStatus->hide();
+    DeleteNodesRequest req;
+    const NodeId node = m_model->nodeIdAt(index);
+    req.nodesToDelete = Array<DeleteNodesItem>({DeleteNodesItem{node, true}});
+    QPointer<AddressPanel> self(this);
+    const QPersistentModelIndex parent(index.parent());
+    client->call<DeleteNodesRequest, DeleteNodesResponse>(std::move(req), this, [self, parent, node](const ServiceResult<DeleteNodesResponse>& r) {
+        if (!self) return;
+        const StatusCode st = !r.isGood() ? r.status : r.response.results.empty() ? StatusCode(status::BadUnexpectedError) : r.response.results[0];
+        if (st.isBad()) self->showRefusal(tr("Delete %1").arg(QString::fromStdString(node.toString())), st);
+        else self->m_model->refresh(parent);
+        emit self->nodeManagementFinished(st, NodeId());
+    });
 }
 
 } // namespace ua::clientapp

@@ -1,7 +1,10 @@
 // The address space panel (issue 7 items 2, 12): the "Go to NodeId or browse path" field over the
 // lazily browsed tree (AddressTreeModel). Nodes are dragged out of the tree (to the Data access
 // table: one drag to monitor); the context menu has Monitor (Variables), Call... (Methods), Copy
-// NodeId and Refresh; a double-click on a Method opens the Call dialog.
+// NodeId and Refresh; a double-click on a Method opens the Call dialog. Add folder / Add object /
+// Add variable... and Delete call the server's NodeManagement services (AddNodes, DeleteNodes;
+// core/NewNodeItems.h): the parent's children are browsed again, a refusal (Bad_UserAccessDenied,
+// Bad_BrowseNameDuplicated, ...) shows under the field.
 #pragma once
 
 // A Qt header first: moc cannot parse <concepts> (reached through NodeId.h) before one.
@@ -31,6 +34,10 @@ public:
     void goTo(const QString& nodeIdOrPath);
     // The selected node (null when none).
     NodeId currentNode() const;
+    // AddNodes of a child named name below the node at parent (a row of the tree); DeleteNodes of
+    // the node at index. nodeManagementFinished() tells the outcome.
+    void addChild(const QModelIndex& parent, int newNodeClass, const QString& name);
+    void deleteNode(const QModelIndex& index);
 
 signals:
     void nodeSelected(const ua::NodeId& node);
@@ -39,9 +46,12 @@ signals:
     void callRequested(const ua::NodeId& method, const ua::NodeId& object);
     // goTo() ended: Good (the node is selected) or why not.
     void goToFinished(ua::StatusCode status);
+    // addChild() or deleteNode() ended: the operation's status and the node added (null otherwise).
+    void nodeManagementFinished(ua::StatusCode status, ua::NodeId node);
 
 private:
     void contextMenu(const QPoint& pos);
+    void showRefusal(const QString& what, StatusCode status);
 
     Connection* m_connection;
     AddressTreeModel* m_model;

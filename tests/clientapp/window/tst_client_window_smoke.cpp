@@ -52,6 +52,7 @@ private slots:
     void monitorsANodeDraggedFromTheTree();
     void toolbarIconsAreDistinct();
     void fitsANarrowScreen();
+    void addsAndDeletesNodesFromTheTree();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const QString& name);
@@ -82,6 +83,7 @@ void TestClientWindowSmoke::initTestCase() {
     cfg.demoUpdateRateMs = 100;
     cfg.demoEventsMs = 200;
     cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the window writes anonymously
+    cfg.security.users.anonymousRoles |= roleBit(Role::ConfigureAdmin);  // and adds and deletes nodes
     m_server = std::make_unique<Server>(cfg);
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
     m_url = m_server->endpointUrl();
@@ -296,6 +298,41 @@ void TestClientWindowSmoke::fitsANarrowScreen() {
     QVERIFY2(minimum.width() <= 800, qPrintable(QString::number(minimum.width())));
     m_window->resize(800, 600);
     QTRY_COMPARE(m_window->width(), 800);
+}
+
+// The tree's Add folder / Delete (AddNodes, DeleteNodes of our server): the new folder appears
+// below Objects, a second one of the same name is refused with the reason under the field, and
+// Delete removes it again.
+void TestClientWindowSmoke::addsAndDeletesNodesFromTheTree() {
+    AddressPanel* address = m_window->addressPanel();
+    QSignalSpy went(address, &AddressPanel::goToFinished);
+    address->goTo(QStringLiteral("i=85"));
+    QVERIFY(went.wait(10000));
+    const QModelIndex objects = address->tree()->currentIndex();
+    QCOMPARE(objects.data().toString(), QStringLiteral("Objects"));
+    auto childNamed = [&](const QString& name) {
+        for (int r = 0; r < address->model()->rowCount(objects); ++r)
+            if (address->model()->index(r, 0, objects).data().toString() == name) return address->model()->index(r, 0, objects);
+        return QModelIndex();
+    };
+    QSignalSpy done(address, &AddressPanel::nodeManagementFinished);
+    address->addChild(objects, 0, QStringLiteral("FromTheClient"));
+    QVERIFY(done.wait(10000));
+    QCOMPARE(done.last().at(0).value<StatusCode>(), StatusCode());
+    QVERIFY(!done.last().at(1).value<NodeId>().isNull());
+    QTRY_VERIFY_WITH_TIMEOUT(childNamed(QStringLiteral("FromTheClient")).isValid(), 5000);
+    QVERIFY(m_server->addressSpace().snapshot()->find(done.last().at(1).value<NodeId>()));
+
+    address->addChild(objects, 0, QStringLiteral("FromTheClient"));
+    QVERIFY(done.wait(10000));
+    QCOMPARE(done.last().at(0).value<StatusCode>(), StatusCode(status::BadBrowseNameDuplicated));
+    auto* refusal = address->findChild<QLabel*>(QStringLiteral("goToStatus"));
+    QVERIFY(refusal && refusal->isVisible() && refusal->text().contains(QStringLiteral("Bad_BrowseNameDuplicated")));
+
+    address->deleteNode(childNamed(QStringLiteral("FromTheClient")));
+    QVERIFY(done.wait(10000));
+    QCOMPARE(done.last().at(0).value<StatusCode>(), StatusCode());
+    QTRY_VERIFY_WITH_TIMEOUT(!childNamed(QStringLiteral("FromTheClient")).isValid(), 5000);
 }
 
 UA_TEST_MAIN(TestClientWindowSmoke)
