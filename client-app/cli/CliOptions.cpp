@@ -65,7 +65,7 @@ std::optional<double> nonNegative(const QString& v) {
 const QStringList& cliCommands() {
     static const QStringList commands = {QStringLiteral("discover"), QStringLiteral("browse"), QStringLiteral("read"),
                                          QStringLiteral("write"), QStringLiteral("subscribe"), QStringLiteral("call"),
-                                         QStringLiteral("add-node"), QStringLiteral("delete-node")};
+                                         QStringLiteral("add-node"), QStringLiteral("delete-node"), QStringLiteral("export-nodeset")};
     return commands;
 }
 
@@ -107,6 +107,7 @@ QString cliUsage() {
         "  call      <url> <object> <method> [args...] call a Method (argument types from its InputArguments)\n"
         "  add-node  <url> <parent> <name>             add a folder (or --class object|variable) below parent\n"
         "  delete-node <url> <node>                    delete a node with its references\n"
+        "  export-nodeset <url> <namespace-uri> <file> write the nodes of a namespace as a NodeSet2 file\n"
         "\n"
         "Nodes: i=85, ns=2;s=Name, nsu=<namespace URI>;s=Name, or a browse path from the Root folder\n"
         "       (OPC 10000-4 A.2 RelativePath): /Objects/Server, /Objects/2:Demo/2:Scalars/2:Int32\n"
@@ -272,6 +273,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     else if (o.command == QLatin1String("call")) ok = needs(3, -1, "<url> <object> <method> [args...]");
     else if (o.command == QLatin1String("add-node")) ok = needs(3, 3, "<url> <parent> <name>");
     else if (o.command == QLatin1String("delete-node")) ok = needs(2, 2, "<url> <node>");
+    else if (o.command == QLatin1String("export-nodeset")) ok = needs(3, 3, "<url> <namespace-uri> <file>");
     if (!ok) return std::nullopt;
     return o;
 }

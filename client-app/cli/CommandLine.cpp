@@ -52,6 +52,7 @@ int runCommandLine(int argc, char** argv) {
         else if (c == QLatin1String("call")) runCall(session);
         else if (c == QLatin1String("add-node")) runAddNode(session);
         else if (c == QLatin1String("delete-node")) runDeleteNode(session);
+        else if (c == QLatin1String("export-nodeset")) runExportNodeSet(session);
     });
     return app.exec();
 }

@@ -16,5 +16,6 @@ void runSubscribe(CliSession& session);  // CreateSubscription + CreateMonitored
 void runCall(CliSession& session);       // Call (5.11.2)
 void runAddNode(CliSession& session);    // AddNodes (5.8.2)
 void runDeleteNode(CliSession& session); // DeleteNodes (5.8.4)
+void runExportNodeSet(CliSession& session);  // Browse + Read of a namespace, written as NodeSet2 (OPC 10000-6 Annex F)
 
 } // namespace ua::clientapp

@@ -3,6 +3,8 @@
 // node-opcua's servers (node_server.js, node_sub_server.js). Each case checks the output and the
 // documented exit code (0 ok, 1 operation failed, 2 usage, 3 connection failed, 4 user refused).
 #include "ua/pki/CertificateStore.h"
+#include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/nodeset/NodeSetImporter.h"
 #include "ua/server/runtime/Server.h"
 #include "ua/server/users/Roles.h"
 
@@ -84,6 +86,7 @@ private slots:
     void writeErrors();
     void callOurServer();
     void addAndDeleteNodes();
+    void exportNodeSetOfOurServer();
     void subscribeOurServer();
     void subscribeStopsOnSigterm();
     void subscribeReportsALostServer();
@@ -155,6 +158,7 @@ void TestCli::initTestCase() {
     cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the demo variables are writable
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
     cfg.security.users.setUser("carol", "carol-pw", roleBit(Role::ConfigureAdmin), 1000);
+    cfg.nodeSetFiles = {QStringLiteral(UA_NODESET_DIR "/Opc.Ua.Di.NodeSet2.xml")};  // for export-nodeset
     // dave logs in with an X509 certificate (--cert/--key): a user record with its thumbprint.
     CertificateStore daveStore(m_dir.filePath(QStringLiteral("dave")).toStdString());
     CertificateRequest request;
@@ -429,6 +433,48 @@ void TestCli::addAndDeleteNodes() {
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NodeIdUnknown")), qPrintable(r.text()));
     r = run(QStringList{QStringLiteral("delete-node"), m_url, QStringLiteral("i=85")} + carol);
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NoDeleteRights")), qPrintable(r.text()));
+}
+
+// export-nodeset: DI, which our server imported, read back through Browse and Read and written as
+// NodeSet2: the file holds DI's 412 nodes and imports into a fresh address space, where every node
+// has the NodeClass, BrowseName, DataType and DataTypeDefinition the server's has.
+void TestCli::exportNodeSetOfOurServer() {
+    const QString out = m_dir.filePath(QStringLiteral("di-from-client.xml"));
+    CliRun r = run({QStringLiteral("export-nodeset"), m_url, QStringLiteral("http://opcfoundation.org/UA/DI/"), out,
+                    QStringLiteral("--security"), QStringLiteral("none"), QStringLiteral("--json")}, 120000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("nodes")).toInt(), 412);
+    QCOMPARE(o.value(QStringLiteral("valuesNotWritten")).toInt(), 0);
+    QString error;
+    auto doc = NodeSetDocument::load(out, &error);
+    QVERIFY2(doc, qPrintable(error));
+    QCOMPARE(doc->models.size(), std::size_t(1));
+    AddressSpace fresh;
+    Ns0NodeManager ns0;
+    QVERIFY(ns0.install(fresh).isGood());
+    std::vector<NodeSetDocument> docs;
+    docs.push_back(std::move(*doc));
+    const NodeSetImportResult imported = importNodeSets(fresh, docs);
+    QVERIFY2(imported.ok(), qPrintable(imported.errors.empty() ? QString() : imported.errors.front().toString()));
+    QCOMPARE(imported.nodes, std::size_t(412));
+    const auto server = m_server->addressSpace().snapshot();
+    const int serverNs = server->namespaceIndex("http://opcfoundation.org/UA/DI/"), freshNs = fresh.namespaceIndex("http://opcfoundation.org/UA/DI/");
+    int compared = 0;
+    for (const Node& n : server->nodes()) {
+        if (n.nodeId.isNull() || n.nodeId.namespaceIndex() != serverNs) continue;
+        NodeId id = n.nodeId;
+        id.setNamespaceIndex(uint16_t(freshNs));
+        const Node* m = fresh.find(id);
+        QVERIFY2(m, n.nodeId.toString().c_str());
+        QVERIFY2(m->nodeClass == n.nodeClass && m->browseName.name == n.browseName.name && m->displayName == n.displayName,
+                 n.nodeId.toString().c_str());
+        if (n.nodeClass == NodeClass::DataType) QVERIFY2(m->dataTypeDefinition.isNull() == n.dataTypeDefinition.isNull(), n.nodeId.toString().c_str());
+        ++compared;
+    }
+    QCOMPARE(compared, 412);
+    r = run({QStringLiteral("export-nodeset"), m_url, QStringLiteral("urn:nobody"), out, QStringLiteral("--security"), QStringLiteral("none")});
+    QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("urn:nobody")), qPrintable(r.text()));
 }
 
 void TestCli::callOurServer() {
