@@ -1,5 +1,9 @@
 #include "window/MainWindow.h"
 
+#include "ua/server/nodeset/NodeSetExporter.h"
+
+#include "core/NodeSetCrawler.h"
+
 #include "core/ConnectErrors.h"
 #include "core/Connection.h"
 #include "core/ServerHistory.h"
@@ -29,6 +33,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
+#include <QSaveFile>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPointer>
@@ -223,6 +228,27 @@ void MainWindow::buildActions() {
         else statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     });
     save->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    QAction* exportNodes = file->addAction(tr("&Export NodeSet..."), this, [this] {
+        Client* client = m_connection->client();
+        if (!client || client->state() != ClientState::Connected) {
+            QMessageBox::information(this, tr("Export NodeSet"), tr("Connect to a server first."));
+            return;
+        }
+        client->readValues({NodeId(uint32_t(2255))}, this, [this](const ServiceResult<ReadResponse>& r) {  // NamespaceArray
+            const auto* uris = r.isGood() && !r.response.results.empty() ? r.response.results[0].value.get<Array<String>>() : nullptr;
+            if (!uris) return;
+            QStringList choices;
+            for (std::size_t i = 1; i < uris->size(); ++i) choices << (*uris)[i].toQString();
+            bool ok = false;
+            const QString uri = QInputDialog::getItem(this, tr("Export NodeSet"), tr("Namespace:"), choices, 0, false, &ok);
+            if (!ok) return;
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export NodeSet"), QStringLiteral("export.NodeSet2.xml"),
+                                                              tr("NodeSet2 files (*.xml)"));
+            if (!path.isEmpty()) exportNodeSet(uri, path);
+        });
+    });
+    exportNodes->setObjectName(QStringLiteral("exportNodeSetAction"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
@@ -464,6 +490,37 @@ bool MainWindow::openProject(const QString& path, QString* error) {
 
 bool MainWindow::saveProject(const QString& path, QString* error) {
     return ua::clientapp::saveProject(project(), path, error);
+}
+
+void MainWindow::exportNodeSet(const QString& namespaceUri, const QString& path) {
+    Client* client = m_connection->client();
+    if (!client || client->state() != ClientState::Connected) {
+        emit nodeSetExported(StatusCode(status::BadServerNotConnected), 0, tr("Not connected"));
+        return;
+    }
+    statusBar()->showMessage(tr("Reading %1 ...").arg(namespaceUri));
+    auto* crawler = new NodeSetCrawler(*client, namespaceUri, this);
+    connect(crawler, &NodeSetCrawler::finished, this, [this, crawler, path](StatusCode st, const QString& what) {
+        crawler->deleteLater();
+        if (st.isBad()) {
+            const QString message = tr("Not exported: %1: %2").arg(what, app::statusName(st));
+            statusBar()->showMessage(message, 10000);
+            emit nodeSetExported(st, 0, message);
+            return;
+        }
+        const NodeSetExport x = ua::exportNodeSet(crawler->space(), {crawler->namespaceIndex()});
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(x.xml) != x.xml.size() || !file.commit()) {
+            const QString message = tr("Not exported: %1: %2").arg(path, file.errorString());
+            statusBar()->showMessage(message, 10000);
+            emit nodeSetExported(StatusCode(status::BadUnexpectedError), 0, message);
+            return;
+        }
+        const QString message = tr("Exported %1 nodes and %2 references to %3").arg(x.nodes).arg(x.references).arg(path);
+        statusBar()->showMessage(message, 10000);
+        emit nodeSetExported(StatusCode(), int(x.nodes), message);
+    });
+    crawler->start();
 }
 
 } // namespace ua::clientapp

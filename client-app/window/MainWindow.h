@@ -76,6 +76,13 @@ public:
     void applyProject(const Project& project);
     bool openProject(const QString& path, QString* error = nullptr);
     bool saveProject(const QString& path, QString* error = nullptr);
+    // File > Export NodeSet...: the nodes of the namespace written as NodeSet2 to path
+    // (core/NodeSetCrawler.h, then the server's exporter); nodeSetExported() tells the outcome.
+    void exportNodeSet(const QString& namespaceUri, const QString& path);
+
+signals:
+    // exportNodeSet() ended: Good with the node count, or why not.
+    void nodeSetExported(ua::StatusCode status, int nodes, QString message);
 
 private:
     void buildActions();

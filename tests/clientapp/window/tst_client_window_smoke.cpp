@@ -13,6 +13,7 @@
 #include "models/MonitoredItemsModel.h"
 #include "models/ReferencesModel.h"
 #include "window/AddressPanel.h"
+#include "ua/server/nodeset/NodeSetDocument.h"
 #include "window/DataAccessPanel.h"
 #include "window/EventsPanel.h"
 #include "window/MainWindow.h"
@@ -53,6 +54,7 @@ private slots:
     void toolbarIconsAreDistinct();
     void fitsANarrowScreen();
     void addsAndDeletesNodesFromTheTree();
+    void exportsANamespaceAsNodeSet();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const QString& name);
@@ -333,6 +335,27 @@ void TestClientWindowSmoke::addsAndDeletesNodesFromTheTree() {
     QVERIFY(done.wait(10000));
     QCOMPARE(done.last().at(0).value<StatusCode>(), StatusCode());
     QTRY_VERIFY_WITH_TIMEOUT(!childNamed(QStringLiteral("FromTheClient")).isValid(), 5000);
+}
+
+// File > Export NodeSet...: the demo namespace read through the services and written as NodeSet2;
+// the file reads back with the demo model and as many nodes as the window reported.
+void TestClientWindowSmoke::exportsANamespaceAsNodeSet() {
+    QSignalSpy exported(m_window.get(), &MainWindow::nodeSetExported);
+    const QString path = m_dir.filePath(QStringLiteral("demo.NodeSet2.xml"));
+    m_window->exportNodeSet(QStringLiteral("urn:ua-workbench:demo"), path);
+    QVERIFY(exported.wait(60000));
+    QCOMPARE(exported.last().at(0).value<StatusCode>(), StatusCode());
+    const int nodes = exported.last().at(1).toInt();
+    QVERIFY2(nodes > 50, qPrintable(exported.last().at(2).toString()));
+    QString error;
+    const auto doc = NodeSetDocument::load(path, &error);
+    QVERIFY2(doc, qPrintable(error));
+    QCOMPARE(doc->models.size(), std::size_t(1));
+    QCOMPARE(doc->models[0].modelUri, QStringLiteral("urn:ua-workbench:demo"));
+    QCOMPARE(int(doc->nodes.size()), nodes);
+    m_window->exportNodeSet(QStringLiteral("urn:nobody"), path);
+    QVERIFY(exported.wait(10000));
+    QCOMPARE(exported.last().at(0).value<StatusCode>(), StatusCode(status::BadNotFound));
 }
 
 UA_TEST_MAIN(TestClientWindowSmoke)
