@@ -209,7 +209,6 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
             copy.nodeId = NodeId(parentId.namespaceIndex(),
                                  String(parentId.toString() + "/" + decl.browseName.name.str()));
             const NodeIndex declTypeDef = s.typeDefinition(r.target);
-            const NodeIndex declIndex = r.target;
             const NodeIndex referenceType = r.referenceType;
             NodeIndex added = kNoNode;
             if (s.addNode(std::move(copy), &added).isBad()) continue;
@@ -218,7 +217,6 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
                 s.addReferenceUnchecked(added, hasTypeDefinition, declTypeDef);
                 instantiate(s, added, declTypeDef, depth + 1);
             }
-            (void)declIndex;
         }
     }
 }
