@@ -12,6 +12,7 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ua {
 
@@ -136,13 +137,14 @@ private:
         return m_values->mapNodeId(alias == m_doc.aliases.constEnd() ? t : *alias);
     }
 
+    // "1:Name" (the file's namespace index, mapped) or "Name" (namespace 0).
     std::optional<QualifiedName> browseName(const QString& text) const {
-        static const QRegularExpression prefixed(QStringLiteral("^(\\d+):(.*)$"), QRegularExpression::DotMatchesEverythingOption);
-        const auto m = prefixed.match(text);
-        if (!m.hasMatch()) return QualifiedName{0, String::fromQString(text)};
-        const auto ns = m_values->mapNamespace(m.captured(1).toUInt());
+        qsizetype digits = 0;
+        while (digits < text.size() && text[digits].isDigit()) ++digits;
+        if (digits == 0 || digits >= text.size() || text[digits] != u':') return QualifiedName{0, String::fromQString(text)};
+        const auto ns = m_values->mapNamespace(QStringView(text).left(digits).toUInt());
         if (!ns) return std::nullopt;
-        return QualifiedName{*ns, String::fromQString(m.captured(2))};
+        return QualifiedName{*ns, String::fromQString(text.mid(digits + 1))};
     }
 
     static LocalizedText localized(const XmlTree* e) {
@@ -160,7 +162,9 @@ private:
             {QStringLiteral("UAMethod"), NodeClass::Method},           {QStringLiteral("UAObjectType"), NodeClass::ObjectType},
             {QStringLiteral("UAVariableType"), NodeClass::VariableType}, {QStringLiteral("UAReferenceType"), NodeClass::ReferenceType},
             {QStringLiteral("UADataType"), NodeClass::DataType},       {QStringLiteral("UAView"), NodeClass::View}};
-        std::set<NodeId> seen;
+        std::unordered_set<NodeId> seen;
+        seen.reserve(m_doc.nodes.size());
+        m_space.reserve(m_space.size() + m_doc.nodes.size());
         bool ok = true;
         for (const XmlTree& e : m_doc.nodes) {
             const auto cls = classes.find(e.name);
@@ -345,9 +349,9 @@ private:
         for (const auto& [e, at] : m_added) {
             const XmlTree* v = e->child(u"Value");
             if (!v || v->children.empty()) continue;
-            XmlValueDecoder decoder(m_space, m_nsMap);
-            auto value = decoder.decode(v->children.front());
-            if (!value) { ok = error(*e, QStringLiteral("the Value cannot be read: %1").arg(decoder.error()), status::BadDecodingError); continue; }
+            m_values->clearError();
+            auto value = m_values->decode(v->children.front());
+            if (!value) { ok = error(*e, QStringLiteral("the Value cannot be read: %1").arg(m_values->error()), status::BadDecodingError); continue; }
             DataValue dv(std::move(*value));
             dv.setSourceTimestamp(now);
             m_space.nodeMutable(at).value = std::make_shared<ValueCell>(std::move(dv));

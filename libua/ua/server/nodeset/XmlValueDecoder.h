@@ -33,6 +33,7 @@ public:
     // nullopt on a value that cannot be read; error() then says why.
     std::optional<Variant> decode(const XmlTree& e);
     const QString& error() const { return m_error; }
+    void clearError() { m_error.clear(); }
 
     // A NodeId text of the file ("ns=1;i=5"; 5.3.1.10) with its namespace mapped; nullopt when it
     // does not parse or names a namespace the file does not list.
