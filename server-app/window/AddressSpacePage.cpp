@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -66,7 +67,7 @@ AddressSpacePage::AddressSpacePage(QWidget* parent) : QWidget(parent) {
     m_writeStatus = new QLabel(tr("Double-click the Value of a writable Variable to write it."));
     m_writeStatus->setObjectName(QStringLiteral("writeStatus"));
     m_writeStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* import = new QPushButton(tr("Import NodeSet..."));
+    auto* import = m_importButton = new QPushButton(tr("Import NodeSet..."));
     import->setObjectName(QStringLiteral("importNodeSetButton"));
     import->setToolTip(tr("Load NodeSet2 XML files (companion specifications, your own models) into the running server"));
     connect(import, &QPushButton::clicked, this, &AddressSpacePage::chooseNodeSets);
@@ -146,9 +147,32 @@ void AddressSpacePage::chooseNodeSets() {
     if (!paths.isEmpty()) importNodeSets(paths);
 }
 
-bool AddressSpacePage::importNodeSets(const QStringList& paths) {
-    if (!m_live) return false;
-    const NodeSetImportResult r = m_live->server().importNodeSets(paths);
+AddressSpacePage::~AddressSpacePage() {
+    if (m_importThread) m_importThread->wait();  // it uses the server: let it finish first
+}
+
+void AddressSpacePage::importNodeSets(const QStringList& paths) {
+    if (!m_live || m_importThread) {
+        emit nodeSetsImported(false);
+        return;
+    }
+    Server* server = &m_live->server();
+    auto result = std::make_shared<NodeSetImportResult>();
+    m_importButton->setEnabled(false);
+    m_writeStatus->setStyleSheet(QString());
+    m_writeStatus->setText(tr("Importing %1 ...").arg(paths.join(QStringLiteral(", "))));
+    QThread* worker = QThread::create([server, paths, result] { *result = server->importNodeSets(paths); });
+    m_importThread = worker;
+    connect(worker, &QThread::finished, this, [this, worker, paths, result] {
+        worker->deleteLater();
+        m_importButton->setEnabled(true);
+        finishImport(paths, *result);
+    });
+    worker->start();
+}
+
+void AddressSpacePage::finishImport(const QStringList& paths, const NodeSetImportResult& r) {
+    if (!m_live) return;
     const serverapp::AdminAudit audit{serverapp::windowAdministrator(), &m_live->server()};
     if (r.ok()) {
         QStringList models;
@@ -157,7 +181,8 @@ bool AddressSpacePage::importNodeSets(const QStringList& paths) {
         m_writeStatus->setStyleSheet(QString());
         m_writeStatus->setText(tr("Imported %1: %2 nodes, %3 references.").arg(models.join(QStringLiteral(", "))).arg(r.nodes).arg(r.references));
         if (m_model) m_model->refreshStructure();
-        return true;
+        emit nodeSetsImported(true);
+        return;
     }
     QStringList errors;
     for (const auto& e : r.errors) errors << e.toString();
@@ -166,7 +191,7 @@ bool AddressSpacePage::importNodeSets(const QStringList& paths) {
     m_writeStatus->setStyleSheet(QStringLiteral("color: #b00020"));
     m_writeStatus->setText(tr("Nothing imported: %n error(s).", nullptr, int(errors.size())));
     showNodeSetErrors(errors);
-    return false;
+    emit nodeSetsImported(false);
 }
 
 void AddressSpacePage::showMenu(const QPoint& at) {

@@ -11,13 +11,17 @@
 #pragma once
 
 #include "LiveServer.h"
+#include "ua/server/nodeset/NodeSetImporter.h"
 
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
 #include <vector>
 
 class QLabel;
+class QPushButton;
+class QThread;
 class QTreeView;
 
 namespace ua::serverapp {
@@ -33,15 +37,18 @@ class AddressSpacePage : public QWidget, public ServerView {
 public:
     explicit AddressSpacePage(QWidget* parent = nullptr);
     void attach(LiveServer* live) override;
+    ~AddressSpacePage() override;
     QTreeView* view() const { return m_view; }
     // The line below the tree: the last write's outcome.
     QLabel* writeStatus() const { return m_writeStatus; }
     // Expands the path of display names from the root ("Objects", "Server", ...); false when a
     // name is not found. For screenshots and tests.
     bool expandPath(const QStringList& displayNames);
-    // Imports the files as Import NodeSet... does after its file dialog; true when they loaded.
-    // On errors the errors dialog (objectName nodeSetErrorsDialog) is shown, not waited for.
-    bool importNodeSets(const QStringList& paths);
+    // Imports the files as Import NodeSet... does after its file dialog, on a thread of its own (a
+    // large file takes seconds to read; the window stays responsive, the button is disabled
+    // meanwhile); nodeSetsImported() follows. On errors the errors dialog (objectName
+    // nodeSetErrorsDialog) is shown, not waited for.
+    void importNodeSets(const QStringList& paths);
     // Export NodeSet...: the nodes of the namespaces (indexes of the NamespaceArray) as one NodeSet2
     // file (ua/server/nodeset/NodeSetExporter.h); false, with the reason below the tree, when the file
     // cannot be written.
@@ -51,8 +58,13 @@ public:
     bool addChild(const NodeId& parent, int kind, const QString& name);
     bool deleteNode(const NodeId& node);
 
+signals:
+    // importNodeSets() ended: true when the files were imported.
+    void nodeSetsImported(bool ok);
+
 private:
     void refresh();
+    void finishImport(const QStringList& paths, const NodeSetImportResult& r);
     void chooseNodeSets();
     void chooseExport();
     void showMenu(const QPoint& at);
@@ -64,6 +76,8 @@ private:
     QLabel* m_writeStatus;
     QTimer m_timer;
     LiveServer* m_live = nullptr;
+    QPushButton* m_importButton = nullptr;
+    QPointer<QThread> m_importThread;  // the import in progress (waited for on destruction)
 };
 
 } // namespace ua::app

@@ -553,7 +553,10 @@ void TestWindowSessions::importNodeSetFromAddressSpacePage() {
     QVERIFY(page);
     m_window->pages()->setCurrentWidget(page);
     const QString di = QStringLiteral(UA_NODESET_DIR "/Opc.Ua.Di.NodeSet2.xml");
-    QVERIFY(page->importNodeSets({di}));
+    QSignalSpy imported(page, &app::AddressSpacePage::nodeSetsImported);
+    page->importNodeSets({di});  // on a thread of its own: the window stays responsive
+    QVERIFY(imported.wait(20000));
+    QCOMPARE(imported.last().at(0).toBool(), true);
     QVERIFY2(page->writeStatus()->text().contains(QStringLiteral("http://opcfoundation.org/UA/DI/")), qPrintable(page->writeStatus()->text()));
     QVERIFY(auditLogHas("^administrator \\S+: imported NodeSet .*Opc\\.Ua\\.Di\\.NodeSet2\\.xml: http://opcfoundation.org/UA/DI/ 1\\.04\\.0"));
     QVERIFY(page->expandPath({QStringLiteral("Objects"), QStringLiteral("DeviceSet")}));
@@ -568,7 +571,9 @@ void TestWindowSessions::importNodeSetFromAddressSpacePage() {
                  "ns=1;i=99</Reference></References></UAObject></UANodeSet>");
     broken.close();
     const uint64_t version = m_window->server()->addressSpaceVersion();
-    QVERIFY(!page->importNodeSets({broken.fileName()}));
+    page->importNodeSets({broken.fileName()});
+    QVERIFY(imported.wait(20000));
+    QCOMPARE(imported.last().at(0).toBool(), false);
     QCOMPARE(m_window->server()->addressSpaceVersion(), version);
     QTRY_VERIFY(page->findChild<QDialog*>(QStringLiteral("nodeSetErrorsDialog")));
     auto* dialog = page->findChild<QDialog*>(QStringLiteral("nodeSetErrorsDialog"));
