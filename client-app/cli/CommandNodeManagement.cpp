@@ -8,7 +8,7 @@
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
 #include "ValueText.h"
-#include "core/NewNodeItems.h"
+#include "NewNodeItems.h"
 
 namespace ua::clientapp {
 
@@ -20,10 +20,10 @@ void runAddNode(CliSession& s) {
     s.open([&s, parent = *parent] {
         s.resolve({parent}, [&s, parent](std::vector<NodeId> ids) {
             const CliOptions& o = s.options();
-            const NewNodeClass kind = o.nodeClass == QLatin1String("variable") ? NewNodeClass::Variable
-                                      : o.nodeClass == QLatin1String("object") ? NewNodeClass::Object
-                                                                               : NewNodeClass::Folder;
-            const AddNodesItem item = newChildItem(ids.front(), kind, o.args[2], o.type.value_or(BuiltInType::Double));
+            const app::NewNodeClass kind = o.nodeClass == QLatin1String("variable") ? app::NewNodeClass::Variable
+                                      : o.nodeClass == QLatin1String("object") ? app::NewNodeClass::Object
+                                                                               : app::NewNodeClass::Folder;
+            const AddNodesItem item = app::newChildItem(ids.front(), kind, o.args[2], o.type.value_or(BuiltInType::Double));
             AddNodesRequest req;
             req.nodesToAdd = Array<AddNodesItem>({item});
             s.client().call<AddNodesRequest, AddNodesResponse>(std::move(req), &s, [&s, parent](const ServiceResult<AddNodesResponse>& r) {

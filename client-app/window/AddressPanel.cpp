@@ -1,7 +1,7 @@
 #include "window/AddressPanel.h"
 
 #include "core/Connection.h"
-#include "core/NewNodeItems.h"
+#include "NewNodeItems.h"
 #include "ValueText.h"
 #include "models/AddressTreeModel.h"
 
@@ -152,7 +152,7 @@ void AddressPanel::addChild(const QModelIndex& parent, int newNodeClass, const Q
     if (!client) return;
     m_goToStatus->hide();
     AddNodesRequest req;
-    req.nodesToAdd = Array<AddNodesItem>({newChildItem(m_model->nodeIdAt(parent), NewNodeClass(newNodeClass), name)});
+    req.nodesToAdd = Array<AddNodesItem>({app::newChildItem(m_model->nodeIdAt(parent), app::NewNodeClass(newNodeClass), name)});
     QPointer<AddressPanel> self(this);
     const QPersistentModelIndex at(parent);
     client->call<AddNodesRequest, AddNodesResponse>(std::move(req), this, [self, at, name](const ServiceResult<AddNodesResponse>& r) {

@@ -3,7 +3,7 @@
 // table: one drag to monitor); the context menu has Monitor (Variables), Call... (Methods), Copy
 // NodeId and Refresh; a double-click on a Method opens the Call dialog. Add folder / Add object /
 // Add variable... and Delete call the server's NodeManagement services (AddNodes, DeleteNodes;
-// core/NewNodeItems.h): the parent's children are browsed again, a refusal (Bad_UserAccessDenied,
+// app-common/NewNodeItems.h): the parent's children are browsed again, a refusal (Bad_UserAccessDenied,
 // Bad_BrowseNameDuplicated, ...) shows under the field.
 #pragma once
 

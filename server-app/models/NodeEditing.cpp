@@ -18,35 +18,12 @@ QString nodeText(const NodeId& id) { return QString::fromStdString(id.toString()
 
 } // namespace
 
-NodeEditResult addNode(const AdminAudit& audit, const NodeId& parent, NewNodeKind kind, const QString& name, const NodeId& dataType) {
+NodeEditResult addNode(const AdminAudit& audit, const NodeId& parent, NewNodeKind kind, const QString& name, BuiltInType dataType) {
     if (!audit.server) return {StatusCode(status::BadInvalidState), {}};
     std::shared_ptr<const AddressSpace> hold;
     ServiceContext ctx = adminContext(*audit.server, hold);
-    AddNodesItem item;
-    item.parentNodeId = ExpandedNodeId(parent);
-    item.browseName = QualifiedName{uint16_t(hold->namespaces().size() > 1 ? 1 : 0), String::fromQString(name)};
-    if (kind == NewNodeKind::Variable) {
-        item.referenceTypeId = NodeId(id::HasComponent);
-        item.nodeClass = NodeClass::Variable;
-        VariableAttributes a;
-        a.specifiedAttributes = 16 | 1 | 65536 | 524288 | 64;  // DataType, AccessLevel, UserAccessLevel, ValueRank, DisplayName
-        a.displayName = LocalizedText{{}, String::fromQString(name)};
-        a.dataType = dataType;
-        a.valueRank = -1;
-        a.accessLevel = a.userAccessLevel = access::CurrentRead | access::CurrentWrite;
-        item.nodeAttributes = ExtensionObject::make(a);
-        item.typeDefinition = ExpandedNodeId(NodeId(id::BaseDataVariableType));
-    } else {
-        item.referenceTypeId = NodeId(id::Organizes);
-        item.nodeClass = NodeClass::Object;
-        ObjectAttributes a;
-        a.specifiedAttributes = 64;
-        a.displayName = LocalizedText{{}, String::fromQString(name)};
-        item.nodeAttributes = ExtensionObject::make(a);
-        item.typeDefinition = ExpandedNodeId(NodeId(kind == NewNodeKind::Folder ? id::FolderType : id::BaseObjectType));
-    }
     AddNodesRequest req;
-    req.nodesToAdd = Array<AddNodesItem>{std::vector<AddNodesItem>{item}};
+    req.nodesToAdd = Array<AddNodesItem>{std::vector<AddNodesItem>{app::newChildItem(parent, kind, name, dataType)}};
     AddNodesResponse resp;
     handleAddNodes(ctx, req, resp);
     const NodeEditResult r{resp.results.empty() ? resp.responseHeader.serviceResult : resp.results[0].statusCode,

@@ -3,9 +3,11 @@
 // of a node. Each goes through the NodeManagement service handlers (ua/server/services/
 // NodeManagementService.h) as an unrestricted in-process caller, so the same checks apply
 // (Bad_BrowseNameDuplicated, Bad_NoDeleteRights for namespace 0, ...), and each is an audit line
-// ("ua.audit": AdminAudit.h). New nodes get numeric NodeIds in namespace 1.
+// ("ua.audit": AdminAudit.h). New nodes get numeric NodeIds in namespace 1, their BrowseName the
+// parent's namespace (1 below namespace 0).
 #pragma once
 
+#include "NewNodeItems.h"
 #include "models/AdminAudit.h"
 #include "ua/encoding/generated/Types.h"
 
@@ -18,12 +20,11 @@ struct NodeEditResult {
     NodeId nodeId;  // the node added
 };
 
-// A Folder (FolderType, Organizes), an Object (BaseObjectType, Organizes) or a Variable
-// (BaseDataVariableType, HasComponent, readable and writable, its DataType's default value)
-// named name below parent.
-enum class NewNodeKind { Folder, Object, Variable };
+// A Folder, an Object or a Variable (of dataType, no value yet) named name below parent
+// (app-common/NewNodeItems.h).
+using NewNodeKind = app::NewNodeClass;
 NodeEditResult addNode(const AdminAudit& audit, const NodeId& parent, NewNodeKind kind, const QString& name,
-                       const NodeId& dataType = NodeId(uint32_t(11)));
+                       BuiltInType dataType = BuiltInType::Double);
 StatusCode deleteNode(const AdminAudit& audit, const NodeId& node);
 
 } // namespace ua::serverapp

@@ -1,5 +1,6 @@
 // Binary encoding of the built-in types that are more than a fixed-size value
 // (OPC 10000-6 5.2.2.5 - 5.2.2.17).
+#include "ua/encoding/ScalarBody.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/DataTypeInfo.h"
@@ -280,6 +281,20 @@ constexpr auto makeDecoders(std::index_sequence<I...>) {
 }
 constexpr auto kDecoders = makeDecoders(std::make_index_sequence<std::variant_size_v<Variant::Storage>>());
 } // namespace
+
+void encodeScalarBody(BinaryEncoder& e, const Variant& scalar) {
+    if (!scalar.isScalar()) { e.fail(kBadEncodingError); return; }
+    kEncoders[scalar.storage().index()](e, scalar.storage());
+}
+
+Variant decodeScalarBody(BinaryDecoder& d, BuiltInType type) {
+    Variant v;
+    const std::size_t i = std::size_t(type);
+    if (i == 0 || i > 25) { d.failDecoding(); return v; }
+    kDecoders[i](d, v.storage(), -1);
+    if (!d.ok()) v = Variant();
+    return v;
+}
 
 void encode(BinaryEncoder& e, const Variant& v) {
     if (v.isNull()) { e.writePod<uint8_t>(0); return; }

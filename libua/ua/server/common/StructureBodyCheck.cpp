@@ -1,6 +1,6 @@
 #include "ua/server/common/StructureBodyCheck.h"
 
-#include "ua/encoding/BinaryDecoder.h"
+#include "ua/encoding/ScalarBody.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 namespace ua {
@@ -8,26 +8,6 @@ namespace ua {
 namespace {
 
 constexpr int kMaxStructureDepth = 32;
-
-template <std::size_t I>
-void skipAlternative(BinaryDecoder& d) {
-    using T = std::variant_alternative_t<I, Variant::Storage>;
-    if constexpr (std::is_same_v<T, NoScalarVariant>) {
-        Variant v;
-        decode(d, v);
-    } else if constexpr (std::is_same_v<T, Box<DataValue>>) {
-        DataValue dv;
-        decode(d, dv);
-    } else {
-        T x{};
-        decode(d, x);
-    }
-}
-
-template <std::size_t... I>
-void skipScalar(BuiltInType t, BinaryDecoder& d, std::index_sequence<I...>) {
-    ((std::size_t(t) == I + 1 ? skipAlternative<I + 1>(d) : void()), ...);
-}
 
 class BodyWalker {
 public:
@@ -96,7 +76,7 @@ private:
             decode(m_d, v);
             return m_d.ok();
         }
-        skipScalar(bt, m_d, std::make_index_sequence<25>{});
+        decodeScalarBody(m_d, bt);
         return m_d.ok();
     }
 

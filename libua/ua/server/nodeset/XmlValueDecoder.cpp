@@ -3,6 +3,7 @@
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/DataTypeInfo.h"
+#include "ua/encoding/ScalarBody.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QDateTime>
@@ -50,20 +51,6 @@ Variant arrayOf(BuiltInType t, std::vector<Variant>& items, std::index_sequence<
     Variant out;
     ((std::size_t(t) == I + 1 ? void(out = arrayOfAlternative<I + 1>(items)) : void()), ...);
     return out;
-}
-
-// Writes a scalar's body as a structure field carries it (no Variant header).
-void encodeScalarBody(BinaryEncoder& enc, const Variant& v) {
-    std::visit([&](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, NoScalarVariant>) {
-            enc.fail(0x80070000u);  // Bad_EncodingError
-        } else if constexpr (std::is_same_v<T, Box<DataValue>>) {
-            encode(enc, x ? *x : DataValue{});
-        } else {
-            encode(enc, x);
-        }
-    }, v.storage());
 }
 
 template <class T>

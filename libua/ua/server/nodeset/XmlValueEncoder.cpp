@@ -2,6 +2,7 @@
 
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
+#include "ua/encoding/ScalarBody.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/nodeset/XmlValueDecoder.h"
 
@@ -15,32 +16,6 @@ namespace ua {
 namespace {
 
 constexpr int kMaxXmlDepth = 32;
-
-template <std::size_t I>
-Variant decodeAlternative(BinaryDecoder& d) {
-    using T = std::variant_alternative_t<I, Variant::Storage>;
-    if constexpr (std::is_same_v<T, NoScalarVariant>) {
-        Variant v;
-        decode(d, v);
-        return v;
-    } else if constexpr (std::is_same_v<T, Box<DataValue>>) {
-        DataValue dv;
-        decode(d, dv);
-        return Variant(std::move(dv));
-    } else {
-        T x{};
-        decode(d, x);
-        return Variant(std::move(x));
-    }
-}
-
-// A scalar of built-in type t read from UA Binary (no Variant header).
-template <std::size_t... I>
-Variant decodeScalarOf(BuiltInType t, BinaryDecoder& d, std::index_sequence<I...>) {
-    Variant out;
-    ((std::size_t(t) == I + 1 ? void(out = decodeAlternative<I + 1>(d)) : void()), ...);
-    return out;
-}
 
 QString realText(double d) {
     if (std::isnan(d)) return QStringLiteral("NaN");
@@ -278,7 +253,7 @@ struct XmlStructureReader {
             w.writeEndElement();
             return ok;
         }
-        const Variant v = decodeScalarOf(bt, d, std::make_index_sequence<25>{});
+        const Variant v = decodeScalarBody(d, bt);
         return d.ok() && e.writeScalarContent(w, v);
     }
 };

@@ -24,7 +24,7 @@ inline constexpr uint32_t AccessLevel = 1, ArrayDimensions = 2, ContainsNoLoops 
 // A mask of 0 (some clients send none) takes every field as given.
 bool attributeGiven(uint32_t specified, uint32_t bit) { return specified == 0 || (specified & bit) != 0; }
 
-template <class Req, class Items>
+template <class Items>
 bool checkOperationCount(const ServiceContext& ctx, const Items& items, ResponseHeader& h) {
     if (items.empty()) { h.serviceResult = status::BadNothingToDo; return false; }
     if (ctx.limits.maxNodesPerNodeManagement && items.size() > ctx.limits.maxNodesPerNodeManagement) {
@@ -370,7 +370,7 @@ void applyToCopy(ServiceContext& ctx, const Items& items, Op op) {
 } // namespace
 
 void handleAddNodes(ServiceContext& ctx, const AddNodesRequest& req, AddNodesResponse& resp) {
-    if (!checkOperationCount<AddNodesRequest>(ctx, req.nodesToAdd, resp.responseHeader)) return;
+    if (!checkOperationCount(ctx, req.nodesToAdd, resp.responseHeader)) return;
     resp.results = Array<AddNodesResult>(std::vector<AddNodesResult>(req.nodesToAdd.size()));
     applyToCopy(ctx, req.nodesToAdd, [&](AddressSpace* s, std::size_t i) {
         AddNodesResult& r = resp.results[i];
@@ -379,7 +379,7 @@ void handleAddNodes(ServiceContext& ctx, const AddNodesRequest& req, AddNodesRes
 }
 
 void handleAddReferences(ServiceContext& ctx, const AddReferencesRequest& req, AddReferencesResponse& resp) {
-    if (!checkOperationCount<AddReferencesRequest>(ctx, req.referencesToAdd, resp.responseHeader)) return;
+    if (!checkOperationCount(ctx, req.referencesToAdd, resp.responseHeader)) return;
     resp.results = Array<StatusCode>(std::vector<StatusCode>(req.referencesToAdd.size()));
     applyToCopy(ctx, req.referencesToAdd, [&](AddressSpace* s, std::size_t i) {
         resp.results[i] = s ? addOneReference(ctx, *s, req.referencesToAdd[i]) : StatusCode(status::BadNotSupported);
@@ -387,7 +387,7 @@ void handleAddReferences(ServiceContext& ctx, const AddReferencesRequest& req, A
 }
 
 void handleDeleteNodes(ServiceContext& ctx, const DeleteNodesRequest& req, DeleteNodesResponse& resp) {
-    if (!checkOperationCount<DeleteNodesRequest>(ctx, req.nodesToDelete, resp.responseHeader)) return;
+    if (!checkOperationCount(ctx, req.nodesToDelete, resp.responseHeader)) return;
     resp.results = Array<StatusCode>(std::vector<StatusCode>(req.nodesToDelete.size()));
     applyToCopy(ctx, req.nodesToDelete, [&](AddressSpace* s, std::size_t i) {
         resp.results[i] = s ? deleteOneNode(ctx, *s, req.nodesToDelete[i]) : StatusCode(status::BadNotSupported);
@@ -395,7 +395,7 @@ void handleDeleteNodes(ServiceContext& ctx, const DeleteNodesRequest& req, Delet
 }
 
 void handleDeleteReferences(ServiceContext& ctx, const DeleteReferencesRequest& req, DeleteReferencesResponse& resp) {
-    if (!checkOperationCount<DeleteReferencesRequest>(ctx, req.referencesToDelete, resp.responseHeader)) return;
+    if (!checkOperationCount(ctx, req.referencesToDelete, resp.responseHeader)) return;
     resp.results = Array<StatusCode>(std::vector<StatusCode>(req.referencesToDelete.size()));
     applyToCopy(ctx, req.referencesToDelete, [&](AddressSpace* s, std::size_t i) {
         resp.results[i] = s ? deleteOneReference(ctx, *s, req.referencesToDelete[i]) : StatusCode(status::BadNotSupported);

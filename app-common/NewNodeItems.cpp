@@ -1,8 +1,8 @@
-#include "core/NewNodeItems.h"
+#include "NewNodeItems.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 
-namespace ua::clientapp {
+namespace ua::app {
 
 AddNodesItem newChildItem(const NodeId& parent, NewNodeClass kind, const QString& name, BuiltInType dataType) {
     AddNodesItem item;
@@ -32,4 +32,4 @@ AddNodesItem newChildItem(const NodeId& parent, NewNodeClass kind, const QString
     return item;
 }
 
-} // namespace ua::clientapp
+} // namespace ua::app
