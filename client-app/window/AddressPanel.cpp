@@ -159,8 +159,11 @@ void AddressPanel::addChild(const QModelIndex& parent, int newNodeClass, const Q
         if (!self) return;
         const StatusCode st = !r.isGood() ? r.status : r.response.results.empty() ? StatusCode(status::BadUnexpectedError)
                                                                                   : r.response.results[0].statusCode;
-        if (st.isBad()) self->showRefusal(tr("Add %1").arg(name), st);
-        else if (at.isValid()) self->m_model->refresh(at);
+        if (st.isBad()) {
+            self->showRefusal(tr("Add %1").arg(name), st);
+        } else if (at.isValid()) {
+            self->m_model->refresh(at);
+        }
         emit self->nodeManagementFinished(st, st.isGood() ? r.response.results[0].addedNodeId : NodeId());
     });
 }
@@ -177,8 +180,11 @@ void AddressPanel::deleteNode(const QModelIndex& index) {
     client->call<DeleteNodesRequest, DeleteNodesResponse>(std::move(req), this, [self, parent, node](const ServiceResult<DeleteNodesResponse>& r) {
         if (!self) return;
         const StatusCode st = !r.isGood() ? r.status : r.response.results.empty() ? StatusCode(status::BadUnexpectedError) : r.response.results[0];
-        if (st.isBad()) self->showRefusal(tr("Delete %1").arg(QString::fromStdString(node.toString())), st);
-        else self->m_model->refresh(parent);
+        if (st.isBad()) {
+            self->showRefusal(tr("Delete %1").arg(QString::fromStdString(node.toString())), st);
+        } else {
+            self->m_model->refresh(parent);
+        }
         emit self->nodeManagementFinished(st, NodeId());
     });
 }
