@@ -22,37 +22,18 @@ int AddressSpace::namespaceIndex(std::string_view uri) const {
     return -1;
 }
 
-NodeIndex AddressSpace::indexOf(const NodeId& id) const {
-    if (id.isNumeric() && id.numeric() < kMaxDenseId) {
-        const uint16_t ns = id.namespaceIndex();
-        if (ns >= m_dense.size() || id.numeric() >= m_dense[ns].size()) return kNoNode;
-        return m_dense[ns][id.numeric()];
-    }
-    const auto it = m_byId.find(id);
-    return it == m_byId.end() ? kNoNode : it->second;
-}
-
 Node* AddressSpace::findMutable(const NodeId& id) {
     const NodeIndex i = indexOf(id);
-    return i == kNoNode ? nullptr : &m_nodes[i];
+    return i == kNoNode ? nullptr : &m_nodes.mutate(i);
 }
 
 void AddressSpace::reserve(std::size_t nodes) { m_nodes.reserve(nodes); }
 
 void AddressSpace::indexNode(NodeIndex i) {
     const NodeId& id = m_nodes[i].nodeId;
-    if (id.isNumeric() && id.numeric() < kMaxDenseId) {
-        const uint16_t ns = id.namespaceIndex();
-        const uint32_t n = id.numeric();
-        if (ns >= m_dense.size()) m_dense.resize(ns + 1);
-        auto& table = m_dense[ns];
-        if (n >= table.size()) table.resize(std::max<std::size_t>(n + 1, table.size() * 3 / 2), kNoNode);
-        table[n] = i;
-        if (ns == 0 && n == id::HasSubtype) m_hasSubtype = i;
-        if (ns == 0 && n == id::HasTypeDefinition) m_hasTypeDefinition = i;
-    } else {
-        m_byId.emplace(id, i);
-    }
+    m_ids.insert(id, i);
+    if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() == id::HasSubtype) m_hasSubtype = i;
+    if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() == id::HasTypeDefinition) m_hasTypeDefinition = i;
 }
 
 StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
@@ -72,10 +53,9 @@ StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
     if (!m_free.empty()) {
         i = m_free.back();
         m_free.pop_back();
-        m_nodes[i] = std::move(node);
+        m_nodes.replace(i, std::move(node));
     } else {
-        i = NodeIndex(m_nodes.size());
-        m_nodes.push_back(std::move(node));
+        i = m_nodes.append(std::move(node));
     }
     indexNode(i);
     if (added) *added = i;
@@ -85,23 +65,28 @@ StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
 StatusCode AddressSpace::removeNode(const NodeId& id) {
     const NodeIndex i = indexOf(id);
     if (i == kNoNode) return status::BadNodeIdUnknown;
-    for (const Reference& r : m_nodes[i].references) {
-        if (r.target == i) continue;
-        Node& other = m_nodes[r.target];
-        std::erase_if(other.references, [i](const Reference& x) { return x.target == i; });
+    std::vector<NodeIndex> others;
+    others.reserve(m_nodes[i].references.size());
+    for (const Reference& r : m_nodes[i].references)
+        if (r.target != i) others.push_back(r.target);
+    std::sort(others.begin(), others.end());
+    others.erase(std::unique(others.begin(), others.end()), others.end());
+    for (const NodeIndex o : others) {
+        Node& other = m_nodes.mutate(o);
+        other.references.eraseIf([i](const Reference& x) { return x.target == i; });
         if (other.superType == i) other.superType = kNoNode;
     }
-    if (id.isNumeric() && id.numeric() < kMaxDenseId) m_dense[id.namespaceIndex()][id.numeric()] = kNoNode;
-    else m_byId.erase(id);
-    m_nodes[i] = Node{};  // NodeClass Unspecified, null NodeId
+    m_ids.erase(id);
+    m_nodes.replace(i, Node{});  // NodeClass Unspecified, null NodeId
     m_free.push_back(i);
     return status::Good;
 }
 
 void AddressSpace::addReferenceUnchecked(NodeIndex source, NodeIndex referenceType, NodeIndex target) {
-    m_nodes[source].references.push_back({referenceType, target, true});
-    m_nodes[target].references.push_back({referenceType, source, false});
-    if (referenceType == m_hasSubtype && m_nodes[target].superType == kNoNode) m_nodes[target].superType = source;
+    m_nodes.mutate(source).references.push_back({referenceType, target, true});
+    Node& t = m_nodes.mutate(target);
+    t.references.push_back({referenceType, source, false});
+    if (referenceType == m_hasSubtype && t.superType == kNoNode) t.superType = source;
 }
 
 StatusCode AddressSpace::addReference(const NodeId& source, const NodeId& referenceType, const NodeId& target) {
@@ -112,7 +97,7 @@ StatusCode AddressSpace::addReference(const NodeId& source, const NodeId& refere
     const NodeIndex r = indexOf(referenceType);
     if (r == kNoNode || m_nodes[r].nodeClass != NodeClass::ReferenceType) return status::BadReferenceTypeIdInvalid;
     const Reference forward{r, t, true};
-    if (std::find(m_nodes[s].references.begin(), m_nodes[s].references.end(), forward) != m_nodes[s].references.end())
+    if (m_nodes[s].references.contains(forward))
         return status::BadDuplicateReferenceNotAllowed;
     addReferenceUnchecked(s, r, t);
     return status::Good;

@@ -1,5 +1,6 @@
-// The server's address space (OPC 10000-3): every node of every namespace in one table, looked up
-// by NodeId in O(1) (numeric ids through a dense array, others through a hash), with each reference stored on both of its nodes, and the type hierarchy
+// The server's address space (OPC 10000-3): every node of every namespace in one NodeTable, looked
+// up by NodeId in O(1) (NodeIdIndex: numeric ids through dense chunks, others through a sharded
+// hash), with each reference stored on both of its nodes (ReferenceList), and the type hierarchy
 // queries the services need (isSubtypeOf for ReferenceTypes, DataTypes, ObjectTypes, ...).
 //
 // Threading rule. An AddressSpace is read without locks by every I/O thread, so it is never
@@ -9,13 +10,16 @@
 //     snapshot they started with.
 // The one exception is a Variable's stored Value: it lives in a ValueCell (Node.h), shared by all
 // copies and written atomically, so the Write service changes Values in place.
-// Copies are cheap enough for rare changes (about 5,000 nodes of namespace 0: a few ms).
+// A copy shares every node with its source (copy on write, NodeTable.h): it costs one pointer per
+// 256 nodes and per 4,096 numeric ids, about 20 µs for a million nodes; a change then clones only
+// the nodes it touches. So a change costs time in proportion to what it changes.
 #pragma once
 
 #include "ua/server/addressspace/Node.h"
+#include "ua/server/addressspace/NodeIdIndex.h"
+#include "ua/server/addressspace/NodeTable.h"
 
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ua {
@@ -34,14 +38,16 @@ public:
     const std::vector<String>& namespaces() const { return m_namespaces; }
 
     // --- Lookup ---
+    // Slots in the node table, removed nodes included (they read as Node{}, a null NodeId).
     std::size_t size() const { return m_nodes.size(); }
-    NodeIndex indexOf(const NodeId& id) const;
+    NodeIndex indexOf(const NodeId& id) const { return m_ids.find(id); }
     const Node* find(const NodeId& id) const {
         const NodeIndex i = indexOf(id);
         return i == kNoNode ? nullptr : &m_nodes[i];
     }
     const Node& node(NodeIndex i) const { return m_nodes[i]; }
-    const std::vector<Node>& nodes() const { return m_nodes; }
+    // Every slot, in NodeIndex order (removed ones as Node{}).
+    const NodeTable& nodes() const { return m_nodes; }
 
     // --- Type hierarchy (HasSubtype, OPC 10000-3 7.10) ---
     // True when type is base or a (transitive) subtype of it.
@@ -69,21 +75,18 @@ public:
     StatusCode removeNode(const NodeId& id);
     // The same by index, without checks: for loaders that know their input is valid.
     void addReferenceUnchecked(NodeIndex source, NodeIndex referenceType, NodeIndex target);
-    // Mutable access while building; never on a shared AddressSpace.
+    // Mutable access while building or on a private copy; never on a shared AddressSpace. Clones
+    // the node first when this AddressSpace shares it with a copy (NodeTable::mutate).
     Node* findMutable(const NodeId& id);
-    Node& nodeMutable(NodeIndex i) { return m_nodes[i]; }
+    Node& nodeMutable(NodeIndex i) { return m_nodes.mutate(i); }
     void reserve(std::size_t nodes);
 
 private:
     void indexNode(NodeIndex i);
 
-    std::vector<Node> m_nodes;
+    NodeTable m_nodes;
     std::vector<String> m_namespaces;
-    // Numeric ids below kMaxDenseId index a dense table per namespace (namespace 0 ids are below
-    // ~33,000; applications mostly number from 1); other ids go to a hash.
-    static constexpr uint32_t kMaxDenseId = 1u << 18;
-    std::vector<std::vector<NodeIndex>> m_dense;  // [namespace][numeric id]
-    std::unordered_map<NodeId, NodeIndex> m_byId;
+    NodeIdIndex m_ids;
     std::vector<NodeIndex> m_free;  // indexes of removed nodes, taken again by addNode
     NodeIndex m_hasSubtype = kNoNode;
     NodeIndex m_hasTypeDefinition = kNoNode;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/ReferenceList.h"
 #include "ua/server/addressspace/ValueCell.h"
 #include "ua/types/Variant.h"
 
@@ -23,10 +24,6 @@ namespace ua {
 
 struct MethodHandler;  // MethodHandler.h
 
-// Position of a node in its AddressSpace; stable for the life of that AddressSpace and its copies.
-using NodeIndex = uint32_t;
-inline constexpr NodeIndex kNoNode = std::numeric_limits<NodeIndex>::max();
-
 // AccessLevelType bits (OPC 10000-3 8.57).
 namespace access {
 inline constexpr uint8_t CurrentRead = 0x01;
@@ -37,15 +34,6 @@ inline constexpr uint8_t SemanticChange = 0x10;
 inline constexpr uint8_t StatusWrite = 0x20;
 inline constexpr uint8_t TimestampWrite = 0x40;
 } // namespace access
-
-// A reference as seen from the node that holds it. Every reference is stored twice: forward on its
-// source node and inverse (isForward false) on its target node.
-struct Reference {
-    NodeIndex referenceType = kNoNode;  // the ReferenceType node
-    NodeIndex target = kNoNode;         // the node at the other end
-    bool isForward = true;
-    friend bool operator==(const Reference&, const Reference&) = default;
-};
 
 // Callbacks of a live Variable. Both run on the I/O thread serving the request, so they must be
 // quick and thread-safe; they replace the ValueCell for this node.
@@ -106,8 +94,8 @@ struct Node {
     // DataType: an ExtensionObject holding a StructureDefinition or EnumDefinition; Null = absent.
     Variant dataTypeDefinition;
 
-    // References from and to this node.
-    std::vector<Reference> references;
+    // References from and to this node (ReferenceList.h: cheap to copy however many there are).
+    ReferenceList references;
     // Type nodes: the supertype (source of the inverse HasSubtype), kNoNode for none.
     NodeIndex superType = kNoNode;
 };

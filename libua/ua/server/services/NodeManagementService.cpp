@@ -176,7 +176,7 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
     const NodeIndex hasTypeDefinition = s.indexOf(NodeId(id::HasTypeDefinition));
     std::vector<QualifiedName> done;  // a subtype's declaration overrides its supertype's
     for (NodeIndex t = type; t != kNoNode && depth <= 8; t = s.node(t).superType) {
-        const std::vector<Reference> declarations = s.node(t).references;  // s changes below
+        const ReferenceList declarations = s.node(t).references;  // s changes below
         for (const Reference& r : declarations) {
             if (!r.isForward || r.referenceType == hasSubtype || !s.isSubtypeOf(r.referenceType, hierarchical)) continue;
             const Node& decl = s.node(r.target);
@@ -343,13 +343,10 @@ StatusCode deleteOneReference(const ServiceContext& ctx, AddressSpace& s, const 
     if (s.node(source).nodeId.namespaceIndex() == 0 && s.node(target).nodeId.namespaceIndex() == 0) return status::BadNoDeleteRights;
     if (!(nodeManagementPermissions(ctx, s.node(source)) & uint32_t(PermissionType::RemoveReference))) return status::BadUserAccessDenied;
     const NodeIndex from = item.isForward ? source : target, to = item.isForward ? target : source;
-    Node& f = s.nodeMutable(from);
-    const auto it = std::find(f.references.begin(), f.references.end(), Reference{refType, to, true});
-    if (it == f.references.end()) return status::BadNotFound;
-    f.references.erase(it);
+    if (!s.node(from).references.contains(Reference{refType, to, true})) return status::BadNotFound;
+    s.nodeMutable(from).references.eraseFirst(Reference{refType, to, true});
     Node& t = s.nodeMutable(to);
-    const auto back = std::find(t.references.begin(), t.references.end(), Reference{refType, from, false});
-    if (back != t.references.end()) t.references.erase(back);
+    t.references.eraseFirst(Reference{refType, from, false});
     if (refType == s.indexOf(NodeId(id::HasSubtype)) && t.superType == from) t.superType = kNoNode;
     return status::Good;
 }

@@ -1,0 +1,90 @@
+// The node store of an AddressSpace: every node by its NodeIndex, copied in O(size / kChunk) and
+// changed one node at a time (copy on write).
+//
+// Shape: a vector of chunks of kChunk nodes; each slot holds one Node by a shared pointer. Copying
+// the table copies the chunk pointers only. The first change of a node after a copy clones its
+// chunk's pointer array (kChunk pointers) and the Node itself, never the rest of the table
+// (CopyGeneration.h says who may change what in place). So a published snapshot stays unchanged
+// while a writer changes its copy, and a change costs time in proportion to what it changes.
+//
+// This is the narrow interface the AddressSpace needs from a store: size, read by index, change
+// by index, append, replace, iterate. Another store (one that pages nodes from disk, say) would
+// implement the same members.
+#pragma once
+
+#include "ua/server/addressspace/CopyGeneration.h"
+#include "ua/server/addressspace/Node.h"
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <vector>
+
+namespace ua {
+
+class NodeTable {
+public:
+    static constexpr unsigned kChunkBits = 8;
+    static constexpr std::size_t kChunk = std::size_t(1) << kChunkBits;  // nodes per chunk
+
+    class const_iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Node;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Node*;
+        using reference = const Node&;
+        const_iterator() = default;
+        const Node& operator*() const { return (*m_table)[m_index]; }
+        const Node* operator->() const { return &(*m_table)[m_index]; }
+        const_iterator& operator++() {
+            ++m_index;
+            return *this;
+        }
+        const_iterator operator++(int) {
+            const_iterator was = *this;
+            ++m_index;
+            return was;
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_index == b.m_index; }
+
+    private:
+        friend class NodeTable;
+        const_iterator(const NodeTable* table, NodeIndex index) : m_table(table), m_index(index) {}
+        const NodeTable* m_table = nullptr;
+        NodeIndex m_index = 0;
+    };
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    // The node at i (i < size()). A removed node reads as Node{} (null NodeId).
+    const Node& operator[](NodeIndex i) const { return *m_chunks[i >> kChunkBits]->nodes[i & (kChunk - 1)]; }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, NodeIndex(m_size)}; }
+
+    // The node at i for changing: clones its chunk and the node first unless this table owns
+    // them. The reference stays valid until the table is copied, destroyed, or i is replaced.
+    Node& mutate(NodeIndex i);
+    // Adds node at the end; returns its index.
+    NodeIndex append(Node node);
+    // Replaces the node at i (i < size()).
+    void replace(NodeIndex i, Node node);
+    // Room for n nodes in the chunk vector.
+    void reserve(std::size_t n) { m_chunks.reserve((n + kChunk - 1) / kChunk); }
+
+private:
+    struct Chunk {
+        uint64_t owner = 0;             // the CopyGeneration that may change nodes in place
+        std::bitset<kChunk> ownedNodes; // the nodes this chunk's owner may change in place
+        std::array<std::shared_ptr<Node>, kChunk> nodes;
+    };
+    Chunk& ownChunk(std::size_t c);
+
+    std::vector<std::shared_ptr<Chunk>> m_chunks;
+    std::size_t m_size = 0;
+    CopyGeneration m_generation;
+};
+
+} // namespace ua

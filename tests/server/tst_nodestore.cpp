@@ -1,0 +1,241 @@
+// The node store's copy-on-write rule (NodeTable, NodeIdIndex, ReferenceList, CopyGeneration): a
+// copy shares every node with its source, a change to either side never shows on the other, a
+// change clones only what it touches, and reference lists longer than a block keep their order
+// through appends and erasures.
+#include "ua/server/addressspace/AddressSpace.h"
+#include "ua/server/addressspace/SharedAddressSpace.h"
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/encoding/generated/StatusCodes.h"
+
+#include <thread>
+#include "TestMain.h"
+
+using namespace ua;
+
+namespace {
+
+Node storeFolder(NodeId id, const char* name) {
+    Node n;
+    n.nodeId = std::move(id);
+    n.nodeClass = NodeClass::Object;
+    n.browseName = {1, String(name)};
+    return n;
+}
+
+std::vector<Reference> storeListed(const ReferenceList& list) { return {list.begin(), list.end()}; }
+
+} // namespace
+
+class TestNodeStore : public QObject {
+    Q_OBJECT
+private slots:
+    void referenceListKeepsOrderAcrossBlocks();
+    void referenceListCopiesShareSealedBlocks();
+    void nodeTableCopyIsIsolated();
+    void nodeTableClonesOnlyTheChangedNode();
+    void nodeIdIndexEveryForm();
+    void nodeIdIndexCopyIsIsolated();
+    void addressSpaceRemoveOnCopy();
+    void readersSeeOnlyPublishedSnapshots();
+};
+
+void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
+    ReferenceList list;
+    std::vector<Reference> expected;
+    const std::size_t n = 3 * ReferenceList::kBlock + 17;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Reference r{NodeIndex(i % 7), NodeIndex(i), i % 2 == 0};
+        list.push_back(r);
+        expected.push_back(r);
+    }
+    QCOMPARE(list.size(), n);
+    QVERIFY(storeListed(list) == expected);
+    QVERIFY(list.back() == expected.back());
+    QVERIFY(list.contains(expected[5]));
+    QVERIFY(list.contains(expected[n - 1]));
+    QVERIFY(!list.contains(Reference{1, NodeIndex(n + 5), true}));
+
+    // Erase from a sealed block, from the head, and every odd target across all blocks.
+    QVERIFY(list.eraseFirst(expected[10]));
+    expected.erase(expected.begin() + 10);
+    QVERIFY(list.eraseFirst(expected.back()));
+    expected.pop_back();
+    QVERIFY(!list.eraseFirst(Reference{1, NodeIndex(n + 5), true}));
+    const auto odd = [](const Reference& r) { return r.target % 2 == 1; };
+    const std::size_t removed = list.eraseIf(odd);
+    QCOMPARE(removed, std::size_t(std::count_if(expected.begin(), expected.end(), odd)));
+    std::erase_if(expected, odd);
+    QCOMPARE(list.size(), expected.size());
+    QVERIFY(storeListed(list) == expected);
+
+    // Emptying whole blocks leaves no empty block behind: iteration still ends.
+    QCOMPARE(list.eraseIf([](const Reference&) { return true; }), expected.size());
+    QVERIFY(list.empty());
+    QVERIFY(list.begin() == list.end());
+}
+
+void TestNodeStore::referenceListCopiesShareSealedBlocks() {
+    ReferenceList a;
+    for (NodeIndex i = 0; i < 2 * ReferenceList::kBlock; ++i) a.push_back({1, i, false});
+    ReferenceList b = a;
+    b.push_back({2, 99999, true});
+    QVERIFY(b.eraseFirst(Reference{1, 3, false}));
+    QCOMPARE(a.size(), 2 * ReferenceList::kBlock);       // the source is untouched
+    QVERIFY(a.contains(Reference{1, 3, false}));
+    QVERIFY(!a.contains(Reference{2, 99999, true}));
+    QCOMPARE(b.size(), 2 * ReferenceList::kBlock);       // one added, one erased
+    QVERIFY(!b.contains(Reference{1, 3, false}));
+}
+
+void TestNodeStore::nodeTableCopyIsIsolated() {
+    NodeTable t;
+    const std::size_t n = 3 * NodeTable::kChunk + 5;
+    for (std::size_t i = 0; i < n; ++i) t.append(storeFolder(NodeId(1, uint32_t(i + 1)), "F"));
+    NodeTable copy = t;
+    copy.mutate(7).browseName = {1, String("Changed")};
+    copy.append(storeFolder(NodeId(1, 50000u), "New"));
+    copy.replace(NodeIndex(n - 1), Node{});
+    QCOMPARE(t.size(), n);
+    QCOMPARE(copy.size(), n + 1);
+    QCOMPARE(t[7].browseName.name.view(), std::string_view("F"));
+    QCOMPARE(copy[7].browseName.name.view(), std::string_view("Changed"));
+    QCOMPARE(t[NodeIndex(n - 1)].nodeId, NodeId(1, uint32_t(n)));
+    QVERIFY(copy[NodeIndex(n - 1)].nodeId.isNull());
+    // And the other way round: a change to the source after the copy stays out of the copy.
+    t.mutate(8).browseName = {1, String("Source")};
+    QCOMPARE(copy[8].browseName.name.view(), std::string_view("F"));
+    std::size_t visited = 0;
+    for (const Node& node : copy) visited += node.nodeId.isNull() ? 0 : 1;
+    QCOMPARE(visited, n);  // n + 1 slots, one removed
+}
+
+void TestNodeStore::nodeTableClonesOnlyTheChangedNode() {
+    NodeTable t;
+    for (uint32_t i = 1; i <= 2 * NodeTable::kChunk; ++i) t.append(storeFolder(NodeId(1, i), "F"));
+    NodeTable copy = t;
+    const Node* before5 = &copy[5];
+    const Node* before6 = &copy[6];
+    const Node* beforeOtherChunk = &copy[NodeIndex(NodeTable::kChunk + 1)];
+    Node& changed = copy.mutate(5);
+    QVERIFY(&changed != before5);                                        // cloned: the source still has it
+    QCOMPARE(&t[5], before5);
+    QCOMPARE(&copy[6], before6);                                         // its neighbours stay shared
+    QCOMPARE(&copy[NodeIndex(NodeTable::kChunk + 1)], beforeOtherChunk);  // so does every other chunk
+    QCOMPARE(&copy.mutate(5), &changed);                                 // cloned once per copy
+}
+
+void TestNodeStore::nodeIdIndexEveryForm() {
+    NodeIdIndex ids;
+    const NodeId small(0, 85u), large(2, NodeIdIndex::kMaxDenseId + 10), text(3, String("Line1.Speed"));
+    Guid g;
+    g.data1 = 0x12345678;
+    const NodeId guid(1, g), opaque(1, ByteString(QByteArray("\x01\x02", 2)));
+    ids.insert(small, 1);
+    ids.insert(large, 2);
+    ids.insert(text, 3);
+    ids.insert(guid, 4);
+    ids.insert(opaque, 5);
+    QCOMPARE(ids.find(small), NodeIndex(1));
+    QCOMPARE(ids.find(large), NodeIndex(2));
+    QCOMPARE(ids.find(text), NodeIndex(3));
+    QCOMPARE(ids.find(guid), NodeIndex(4));
+    QCOMPARE(ids.find(opaque), NodeIndex(5));
+    QCOMPARE(ids.find(NodeId(0, 86u)), kNoNode);              // same chunk, unused entry
+    QCOMPARE(ids.find(NodeId(0, 1u << 20)), kNoNode);         // no chunk there
+    QCOMPARE(ids.find(NodeId(9, 85u)), kNoNode);              // no such namespace
+    QCOMPARE(ids.find(NodeId(3, String("Line1.speed"))), kNoNode);
+    ids.erase(text);
+    ids.erase(small);
+    ids.erase(NodeId(7, String("never there")));
+    QCOMPARE(ids.find(text), kNoNode);
+    QCOMPARE(ids.find(small), kNoNode);
+    QCOMPARE(ids.find(guid), NodeIndex(4));
+}
+
+void TestNodeStore::nodeIdIndexCopyIsIsolated() {
+    NodeIdIndex a;
+    for (uint32_t i = 1; i <= 10000; ++i) a.insert(NodeId(1, i), i);
+    for (uint32_t i = 1; i <= 1000; ++i) a.insert(NodeId(1, String("s" + std::to_string(i))), 20000 + i);
+    NodeIdIndex b = a;
+    b.insert(NodeId(1, 5u), 77);
+    b.erase(NodeId(1, String("s5")));
+    b.insert(NodeId(1, String("new")), 88);
+    QCOMPARE(a.find(NodeId(1, 5u)), NodeIndex(5));
+    QCOMPARE(a.find(NodeId(1, String("s5"))), NodeIndex(20005));
+    QCOMPARE(a.find(NodeId(1, String("new"))), kNoNode);
+    QCOMPARE(b.find(NodeId(1, 5u)), NodeIndex(77));
+    QCOMPARE(b.find(NodeId(1, String("s5"))), kNoNode);
+    QCOMPARE(b.find(NodeId(1, String("new"))), NodeIndex(88));
+    QCOMPARE(b.find(NodeId(1, 6u)), NodeIndex(6));
+    a.insert(NodeId(1, 6u), 66);  // the source changes after the copy: not seen by b
+    QCOMPARE(b.find(NodeId(1, 6u)), NodeIndex(6));
+}
+
+void TestNodeStore::addressSpaceRemoveOnCopy() {
+    AddressSpace s;
+    s.addNamespace("urn:test");
+    Node organizes;
+    organizes.nodeId = NodeId(id::Organizes);
+    organizes.nodeClass = NodeClass::ReferenceType;
+    QCOMPARE(s.addNode(organizes), StatusCode());
+    QCOMPARE(s.addNode(storeFolder(NodeId(1, 1u), "Parent")), StatusCode());
+    for (uint32_t i = 2; i < 2 + 3 * ReferenceList::kBlock; ++i) {
+        QCOMPARE(s.addNode(storeFolder(NodeId(1, i), "Child")), StatusCode());
+        QCOMPARE(s.addReference(NodeId(1, 1u), NodeId(id::Organizes), NodeId(1, i)), StatusCode());
+    }
+    const std::size_t children = s.find(NodeId(1, 1u))->references.size();
+    AddressSpace copy = s;
+    QCOMPARE(copy.removeNode(NodeId(1, 100u)), StatusCode());
+    QCOMPARE(copy.find(NodeId(1, 1u))->references.size(), children - 1);
+    QCOMPARE(s.find(NodeId(1, 1u))->references.size(), children);
+    QVERIFY(!copy.find(NodeId(1, 100u)));
+    QVERIFY(s.find(NodeId(1, 100u)));
+    // The freed slot is taken again by the copy only.
+    NodeIndex reused = kNoNode;
+    QCOMPARE(copy.addNode(storeFolder(NodeId(1, String("again")), "Again"), &reused), StatusCode());
+    QCOMPARE(reused, s.indexOf(NodeId(1, 100u)));
+    QCOMPARE(s.node(reused).nodeId, NodeId(1, 100u));
+}
+
+// Readers on other threads keep reading snapshots while a writer publishes one change at a time:
+// a reader sees a whole snapshot, never half of a change. Run under
+// ThreadSanitizer by ./test.sh --tsan.
+void TestNodeStore::readersSeeOnlyPublishedSnapshots() {
+    AddressSpace initial;
+    initial.addNamespace("urn:test");
+    for (uint32_t i = 1; i <= 2000; ++i) QCOMPARE(initial.addNode(storeFolder(NodeId(1, i), "N")), StatusCode());
+    SharedAddressSpace shared(std::move(initial));
+    std::atomic<bool> stop{false};
+    std::atomic<int> torn{0};
+    auto reader = [&] {
+        while (!stop.load()) {
+            const auto snap = shared.snapshot();
+            const std::size_t size = snap->size();
+            // Each update renames one node to M and adds one: in a whole snapshot the two agree.
+            std::size_t renamed = 0;
+            for (const Node& n : snap->nodes()) renamed += n.browseName.name.view() == "M" ? 1 : 0;
+            if (renamed != size - 2000) torn.fetch_add(1);
+            for (uint32_t i = 1; i <= 2000; i += 97)
+                if (!snap->find(NodeId(1, i))) torn.fetch_add(1);
+        }
+    };
+    std::thread r1(reader), r2(reader);
+    for (uint32_t i = 0; i < 300; ++i) {
+        const StatusCode s = shared.update([i](AddressSpace& a) {
+            a.nodeMutable(a.indexOf(NodeId(1, 1 + i % 2000))).browseName = {1, String("M")};
+            return a.addNode(storeFolder(NodeId(1, 10000 + i), "Added"));
+        });
+        QCOMPARE(s, StatusCode());
+    }
+    stop = true;
+    r1.join();
+    r2.join();
+    QCOMPARE(torn.load(), 0);
+    const auto last = shared.snapshot();
+    QCOMPARE(last->size(), std::size_t(2300));
+    QCOMPARE(last->find(NodeId(1, 1u))->browseName.name.view(), std::string_view("M"));
+    QCOMPARE(last->find(NodeId(1, 1000u))->browseName.name.view(), std::string_view("N"));
+}
+
+UA_TEST_GUILESS_MAIN(TestNodeStore)
+#include "tst_nodestore.moc"
