@@ -287,6 +287,8 @@ void AddressSpacePage::showNodeSetErrors(const QStringList& errors) {
     dialog->setWindowTitle(tr("NodeSet not imported"));
     auto* list = new QListWidget;
     list->setObjectName(QStringLiteral("nodeSetErrorList"));
+    list->setWordWrap(true);  // an error names the file, line and node: often wider than the dialog
+    list->setAlternatingRowColors(true);
     list->addItems(errors);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);

@@ -12,6 +12,9 @@
 #include <QElapsedTimer>
 #include <QTabWidget>
 #include <QTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
 #include <csignal>
 
 namespace ua::app {
@@ -38,6 +41,56 @@ bool saveScreenshots(MainWindow& window, const QString& dir) {
         const bool saved = window.grab().save(path);
         std::printf("screenshot %s %s\n", qPrintable(path), saved ? "saved" : "FAILED");
         ok = ok && saved;
+    }
+    if (auto* space = window.findChild<AddressSpacePage*>()) {
+        // The errors dialog of Import NodeSet...: a file with an unknown DataType, a Value that is
+        // not an Int32 and a reference to a node that does not exist loads nothing and lists each.
+        tabs->setCurrentWidget(space);
+        QTemporaryDir scratch;
+        const QString broken = scratch.filePath(QStringLiteral("Plant.NodeSet2.xml"));
+        QFile f(broken);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(R"(<?xml version="1.0" encoding="utf-8"?>
+<UANodeSet xmlns="http://opcfoundation.org/UA/2011/03/UANodeSet.xsd">
+  <NamespaceUris><Uri>urn:example:plant</Uri></NamespaceUris>
+  <Models><Model ModelUri="urn:example:plant" Version="1.0.0" PublicationDate="2026-11-01T00:00:00Z">
+    <RequiredModel ModelUri="http://opcfoundation.org/UA/" Version="1.05.02" PublicationDate="2022-11-01T00:00:00Z"/>
+  </Model></Models>
+  <Aliases><Alias Alias="Int32">i=6</Alias><Alias Alias="HasTypeDefinition">i=40</Alias><Alias Alias="Organizes">i=35</Alias><Alias Alias="HasComponent">i=47</Alias></Aliases>
+  <UAObject NodeId="ns=1;i=1" BrowseName="1:Line1" ParentNodeId="i=85">
+    <DisplayName>Line1</DisplayName>
+    <References><Reference ReferenceType="HasTypeDefinition">i=61</Reference><Reference ReferenceType="Organizes" IsForward="false">i=85</Reference></References>
+  </UAObject>
+  <UAVariable NodeId="ns=1;i=2" BrowseName="1:Speed" DataType="ns=1;i=3005" ParentNodeId="ns=1;i=1">
+    <DisplayName>Speed</DisplayName>
+    <References><Reference ReferenceType="HasTypeDefinition">i=63</Reference><Reference ReferenceType="HasComponent" IsForward="false">ns=1;i=1</Reference></References>
+  </UAVariable>
+  <UAVariable NodeId="ns=1;i=3" BrowseName="1:Count" DataType="Int32" ParentNodeId="ns=1;i=1">
+    <DisplayName>Count</DisplayName>
+    <References><Reference ReferenceType="HasTypeDefinition">i=63</Reference><Reference ReferenceType="HasComponent" IsForward="false">ns=1;i=1</Reference></References>
+    <Value><Int32 xmlns="http://opcfoundation.org/UA/2008/02/Types.xsd">twelve</Int32></Value>
+  </UAVariable>
+  <UAVariable NodeId="ns=1;i=4" BrowseName="1:Mode" DataType="Int32" ParentNodeId="ns=1;i=1">
+    <DisplayName>Mode</DisplayName>
+    <References><Reference ReferenceType="HasTypeDefinition">i=63</Reference><Reference ReferenceType="HasComponent" IsForward="false">ns=1;i=99</Reference></References>
+  </UAVariable>
+</UANodeSet>
+)");
+            f.close();
+            bool done = false;
+            QObject::connect(space, &AddressSpacePage::nodeSetsImported, space, [&done] { done = true; });
+            space->importNodeSets({broken});
+            QElapsedTimer t;
+            t.start();
+            while (!done && t.elapsed() < 10000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+            for (int k = 0; k < 5; ++k) QApplication::processEvents();
+            auto* dialog = qobject_cast<QWidget*>(window.findChild<QObject*>(QStringLiteral("nodeSetErrorsDialog")));
+            const QString path = QStringLiteral("%1/%2-nodeSetErrors.png").arg(dir).arg(tabs->count() + 1);
+            const bool saved = dialog && dialog->grab().save(path);
+            std::printf("screenshot %s %s\n", qPrintable(path), saved ? "saved" : "FAILED");
+            ok = ok && saved;
+            if (dialog) dialog->close();
+        }
     }
     std::fflush(stdout);
     return ok;

@@ -379,7 +379,9 @@ private slots:
             "<UAObject NodeId=\"ns=1;s=BadRef\" BrowseName=\"1:BadRef\"><DisplayName>BadRef</DisplayName><References>"
             "<Reference ReferenceType=\"Organizes\" IsForward=\"false\">ns=1;s=Nowhere</Reference></References></UAObject>"
             "<UAObject NodeId=\"ns=1;s=BadType\" BrowseName=\"1:BadType\"><References>"
-            "<Reference ReferenceType=\"NoSuchType\">i=85</Reference></References></UAObject>";
+            "<Reference ReferenceType=\"NoSuchType\">i=85</Reference></References></UAObject>" +
+            variable("NoDataType", "ns=1;i=3005", "") +  // no such node
+            variable("ObjectAsDataType", "i=85", "");    // a node, but not a DataType
         SharedAddressSpace shared(ns0Space());
         const uint64_t version = shared.version();
         const std::size_t size = shared.snapshot()->size();
@@ -396,9 +398,12 @@ private slots:
         QCOMPARE(shared.snapshot()->namespaceIndex("urn:test:a"), -1);
         QStringList where;
         for (const auto& e : r.errors) where << e.nodeId + QLatin1Char(' ') + e.message;
-        QVERIFY2(r.errors.size() == 2, qPrintable(where.join(u'\n')));  // references are checked before values
+        // References and DataTypes are checked (and listed) together, before values.
+        QVERIFY2(r.errors.size() == 4, qPrintable(where.join(u'\n')));
         QVERIFY(where.filter(QStringLiteral("Nowhere")).size() == 1);
         QVERIFY(where.filter(QStringLiteral("NoSuchType")).size() == 1);
+        QVERIFY(where.filter(QStringLiteral("NoDataType the DataType 'ns=1;i=3005'")).size() == 1);
+        QVERIFY(where.filter(QStringLiteral("ObjectAsDataType the DataType 'i=85'")).size() == 1);
         for (const auto& e : r.errors) QVERIFY(e.line > 0);
     }
 

@@ -48,9 +48,16 @@ void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
         list.push_back(r);
         expected.push_back(r);
     }
+    // The whole list yields the forward references first, then the inverse ones, each in order.
+    std::stable_partition(expected.begin(), expected.end(), [](const Reference& r) { return r.isForward; });
     QCOMPARE(list.size(), n);
     QVERIFY(storeListed(list) == expected);
-    QVERIFY(list.back() == expected.back());
+    const std::vector<Reference> forward(list.forward().begin(), list.forward().end());
+    const std::vector<Reference> inverse(list.inverse().begin(), list.inverse().end());
+    QCOMPARE(forward.size() + inverse.size(), n);
+    QVERIFY(std::all_of(forward.begin(), forward.end(), [](const Reference& r) { return r.isForward; }));
+    QVERIFY(std::none_of(inverse.begin(), inverse.end(), [](const Reference& r) { return r.isForward; }));
+    QVERIFY(std::equal(forward.begin(), forward.end(), expected.begin()));
     QVERIFY(list.contains(expected[5]));
     QVERIFY(list.contains(expected[n - 1]));
     QVERIFY(!list.contains(Reference{1, NodeIndex(n + 5), true}));
@@ -75,30 +82,51 @@ void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
 }
 
 void TestNodeStore::referenceListCopiesShareSealedBlocks() {
+    // More than one page of sealed blocks (64 blocks of 256 inverse references per page).
+    const NodeIndex count = NodeIndex(70 * ReferenceList::kBlock + 9);
     ReferenceList a;
-    for (NodeIndex i = 0; i < 2 * ReferenceList::kBlock; ++i) a.push_back({1, i, false});
+    for (NodeIndex i = 0; i < count; ++i) a.push_back({1, i, false});
     ReferenceList b = a;
     b.push_back({2, 99999, true});
-    QVERIFY(b.eraseFirst(Reference{1, 3, false}));
-    QCOMPARE(a.size(), 2 * ReferenceList::kBlock);       // the source is untouched
+    QVERIFY(b.eraseFirst(Reference{1, 3, false}));                      // first page
+    QVERIFY(b.eraseFirst(Reference{1, NodeIndex(66 * ReferenceList::kBlock + 1), false}));  // second page
+    QCOMPARE(b.eraseIf([](const Reference& r) { return r.target >= 200 && r.target < 300; }), std::size_t(100));
+    QCOMPARE(a.size(), std::size_t(count));                             // the source is untouched
     QVERIFY(a.contains(Reference{1, 3, false}));
+    QVERIFY(a.contains(Reference{1, NodeIndex(66 * ReferenceList::kBlock + 1), false}));
+    QVERIFY(a.contains(Reference{1, 250, false}));
     QVERIFY(!a.contains(Reference{2, 99999, true}));
-    QCOMPARE(b.size(), 2 * ReferenceList::kBlock);       // one added, one erased
+    QCOMPARE(b.size(), std::size_t(count) + 1 - 2 - 100);
     QVERIFY(!b.contains(Reference{1, 3, false}));
+    QVERIFY(!b.contains(Reference{1, 250, false}));
+    QCOMPARE(b.forward().size(), std::size_t(1));
+    std::size_t walked = 0;
+    NodeIndex last = 0;
+    bool ordered = true;
+    for (const Reference& r : b.inverse()) {
+        ordered = ordered && (walked == 0 || r.target > last);
+        last = r.target;
+        ++walked;
+    }
+    QVERIFY(ordered);
+    QCOMPARE(walked, b.inverse().size());
 }
 
 void TestNodeStore::nodeTableCopyIsIsolated() {
     NodeTable t;
-    const std::size_t n = 3 * NodeTable::kChunk + 5;
+    const std::size_t n = NodeTable::kPage * NodeTable::kChunk + 3 * NodeTable::kChunk + 5;  // two pages
     for (std::size_t i = 0; i < n; ++i) t.append(storeFolder(NodeId(1, uint32_t(i + 1)), "F"));
     NodeTable copy = t;
     copy.mutate(7).browseName = {1, String("Changed")};
+    copy.mutate(NodeIndex(n - 3)).browseName = {1, String("Second page")};
     copy.append(storeFolder(NodeId(1, 50000u), "New"));
     copy.replace(NodeIndex(n - 1), Node{});
     QCOMPARE(t.size(), n);
     QCOMPARE(copy.size(), n + 1);
     QCOMPARE(t[7].browseName.name.view(), std::string_view("F"));
     QCOMPARE(copy[7].browseName.name.view(), std::string_view("Changed"));
+    QCOMPARE(copy[NodeIndex(n - 3)].browseName.name.view(), std::string_view("Second page"));
+    QCOMPARE(t[NodeIndex(n - 3)].browseName.name.view(), std::string_view("F"));
     QCOMPARE(t[NodeIndex(n - 1)].nodeId, NodeId(1, uint32_t(n)));
     QVERIFY(copy[NodeIndex(n - 1)].nodeId.isNull());
     // And the other way round: a change to the source after the copy stays out of the copy.

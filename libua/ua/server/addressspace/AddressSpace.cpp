@@ -119,8 +119,8 @@ bool AddressSpace::isSubtypeOf(const NodeId& type, const NodeId& base) const {
 }
 
 NodeIndex AddressSpace::typeDefinition(NodeIndex node) const {
-    for (const Reference& r : m_nodes[node].references)
-        if (r.isForward && r.referenceType == m_hasTypeDefinition) return r.target;
+    for (const Reference& r : m_nodes[node].references.forward())
+        if (r.referenceType == m_hasTypeDefinition) return r.target;
     return kNoNode;
 }
 

@@ -2,10 +2,24 @@
 
 namespace ua {
 
-NodeTable::Chunk& NodeTable::ownChunk(std::size_t c) {
-    std::shared_ptr<Chunk>& chunk = m_chunks[c];
+NodeTable::Chunk& NodeTable::ownChunk(NodeIndex i) {
     const uint64_t me = m_generation.value();
-    if (chunk->owner != me) {
+    const std::size_t p = i >> (kChunkBits + kPageBits);
+    if (p == m_pages.size()) {
+        m_pages.push_back(std::make_shared<Page>());
+        m_pages.back()->owner = me;
+    }
+    std::shared_ptr<Page>& page = m_pages[p];
+    if (page->owner != me) {
+        auto copy = std::make_shared<Page>(*page);  // the chunks stay shared until each is changed
+        copy->owner = me;
+        page = std::move(copy);
+    }
+    std::shared_ptr<Chunk>& chunk = page->chunks[(i >> kChunkBits) & (kPage - 1)];
+    if (!chunk) {
+        chunk = std::make_shared<Chunk>();
+        chunk->owner = me;
+    } else if (chunk->owner != me) {
         auto copy = std::make_shared<Chunk>();
         copy->owner = me;
         copy->nodes = chunk->nodes;  // the nodes stay shared until each is changed
@@ -15,7 +29,7 @@ NodeTable::Chunk& NodeTable::ownChunk(std::size_t c) {
 }
 
 Node& NodeTable::mutate(NodeIndex i) {
-    Chunk& chunk = ownChunk(i >> kChunkBits);
+    Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);
     if (!chunk.ownedNodes.test(s)) {
         chunk.nodes[s] = std::make_shared<Node>(*chunk.nodes[s]);
@@ -26,12 +40,7 @@ Node& NodeTable::mutate(NodeIndex i) {
 
 NodeIndex NodeTable::append(Node node) {
     const NodeIndex i = NodeIndex(m_size);
-    const std::size_t c = m_size >> kChunkBits;
-    if (c == m_chunks.size()) {
-        m_chunks.push_back(std::make_shared<Chunk>());
-        m_chunks.back()->owner = m_generation.value();
-    }
-    Chunk& chunk = ownChunk(c);
+    Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);
     chunk.nodes[s] = std::make_shared<Node>(std::move(node));
     chunk.ownedNodes.set(s);
@@ -40,7 +49,7 @@ NodeIndex NodeTable::append(Node node) {
 }
 
 void NodeTable::replace(NodeIndex i, Node node) {
-    Chunk& chunk = ownChunk(i >> kChunkBits);
+    Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);
     chunk.nodes[s] = std::make_shared<Node>(std::move(node));
     chunk.ownedNodes.set(s);

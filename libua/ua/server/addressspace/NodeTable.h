@@ -1,11 +1,13 @@
 // The node store of an AddressSpace: every node by its NodeIndex, copied in O(size / kChunk) and
 // changed one node at a time (copy on write).
 //
-// Shape: a vector of chunks of kChunk nodes; each slot holds one Node by a shared pointer. Copying
-// the table copies the chunk pointers only. The first change of a node after a copy clones its
-// chunk's pointer array (kChunk pointers) and the Node itself, never the rest of the table
-// (CopyGeneration.h says who may change what in place). So a published snapshot stays unchanged
-// while a writer changes its copy, and a change costs time in proportion to what it changes.
+// Shape: a root vector of pages of kPage chunks of kChunk nodes (256 x 64 = 16,384 nodes per
+// page); each slot holds one Node by a shared pointer. Copying the table copies the page pointers
+// only (61 for a million nodes). The first change of a node after a copy clones its page's chunk
+// pointers (kPage), its chunk's node pointers (kChunk) and the Node itself, never the rest of the
+// table (CopyGeneration.h says who may change what in place). So a published snapshot stays
+// unchanged while a writer changes its copy, and a change costs time in proportion to what it
+// changes.
 //
 // This is the narrow interface the AddressSpace needs from a store: size, read by index, change
 // by index, append, replace, iterate. Another store (one that pages nodes from disk, say) would
@@ -28,6 +30,8 @@ class NodeTable {
 public:
     static constexpr unsigned kChunkBits = 8;
     static constexpr std::size_t kChunk = std::size_t(1) << kChunkBits;  // nodes per chunk
+    static constexpr unsigned kPageBits = 6;
+    static constexpr std::size_t kPage = std::size_t(1) << kPageBits;    // chunks per page
 
     class const_iterator {
     public:
@@ -60,7 +64,10 @@ public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     // The node at i (i < size()). A removed node reads as Node{} (null NodeId).
-    const Node& operator[](NodeIndex i) const { return *m_chunks[i >> kChunkBits]->nodes[i & (kChunk - 1)]; }
+    const Node& operator[](NodeIndex i) const {
+        const Page& page = *m_pages[i >> (kChunkBits + kPageBits)];
+        return *page.chunks[(i >> kChunkBits) & (kPage - 1)]->nodes[i & (kChunk - 1)];
+    }
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, NodeIndex(m_size)}; }
 
@@ -71,8 +78,8 @@ public:
     NodeIndex append(Node node);
     // Replaces the node at i (i < size()).
     void replace(NodeIndex i, Node node);
-    // Room for n nodes in the chunk vector.
-    void reserve(std::size_t n) { m_chunks.reserve((n + kChunk - 1) / kChunk); }
+    // Room for n nodes in the page vector.
+    void reserve(std::size_t n) { m_pages.reserve((n + kChunk * kPage - 1) / (kChunk * kPage)); }
 
 private:
     struct Chunk {
@@ -80,9 +87,15 @@ private:
         std::bitset<kChunk> ownedNodes; // the nodes this chunk's owner may change in place
         std::array<std::shared_ptr<Node>, kChunk> nodes;
     };
-    Chunk& ownChunk(std::size_t c);
+    struct Page {
+        uint64_t owner = 0;  // the CopyGeneration that may replace chunks in place
+        std::array<std::shared_ptr<Chunk>, kPage> chunks;
+    };
+    // The chunk of node i for changing, cloned (with its page) unless this table owns it; created
+    // when i is the first node of a new chunk.
+    Chunk& ownChunk(NodeIndex i);
 
-    std::vector<std::shared_ptr<Chunk>> m_chunks;
+    std::vector<std::shared_ptr<Page>> m_pages;
     std::size_t m_size = 0;
     CopyGeneration m_generation;
 };

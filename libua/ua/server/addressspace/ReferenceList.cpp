@@ -5,37 +5,50 @@
 namespace ua {
 
 bool ReferenceList::contains(const Reference& r) const {
-    if (std::find(m_head.begin(), m_head.end(), r) != m_head.end()) return true;
-    for (const auto& block : m_sealed)
-        if (std::find(block->begin(), block->end(), r) != block->end()) return true;
+    const Run& run = r.isForward ? m_forward : m_inverse;
+    if (std::find(run.head.begin(), run.head.end(), r) != run.head.end()) return true;
+    for (std::size_t b = 0; b < run.blocks; ++b) {
+        const Block& block = run.block(b);
+        if (std::find(block.begin(), block.end(), r) != block.end()) return true;
+    }
     return false;
 }
 
-void ReferenceList::seal() {
-    m_sealedSize += m_head.size();
-    m_sealed.push_back(std::make_shared<const Block>(std::move(m_head)));
-    m_head = Block();
+void ReferenceList::seal(Run& run) {
+    auto block = std::make_shared<const Block>(std::move(run.head));
+    run.head = Block();
+    run.sealedSize += uint32_t(block->size());
+    if (run.blocks % kPage == 0) {
+        run.pages.push_back(std::make_shared<const Page>(Page{std::move(block)}));
+    } else {
+        auto page = std::make_shared<Page>(*run.pages.back());  // pages are shared by copies: clone
+        page->push_back(std::move(block));
+        run.pages.back() = std::move(page);
+    }
+    ++run.blocks;
 }
 
-void ReferenceList::replaceBlock(std::size_t b, Block kept) {
-    m_sealedSize -= m_sealed[b]->size() - kept.size();
-    if (kept.empty()) m_sealed.erase(m_sealed.begin() + std::ptrdiff_t(b));
-    else m_sealed[b] = std::make_shared<const Block>(std::move(kept));
+void ReferenceList::replaceBlock(Run& run, std::size_t b, Block kept) {
+    run.sealedSize -= uint32_t(run.block(b).size() - kept.size());
+    auto page = std::make_shared<Page>(*run.pages[b / kPage]);
+    (*page)[b % kPage] = std::make_shared<const Block>(std::move(kept));
+    run.pages[b / kPage] = std::move(page);
 }
 
 bool ReferenceList::eraseFirst(const Reference& r) {
-    for (std::size_t b = 0; b < m_sealed.size(); ++b) {
-        const Block& block = *m_sealed[b];
+    Run& run = r.isForward ? m_forward : m_inverse;
+    for (std::size_t b = 0; b < run.blocks; ++b) {
+        const Block& block = run.block(b);
         const auto it = std::find(block.begin(), block.end(), r);
         if (it == block.end()) continue;
         Block kept(block.begin(), it);
         kept.insert(kept.end(), it + 1, block.end());
-        replaceBlock(b, std::move(kept));
+        replaceBlock(run, b, std::move(kept));
         return true;
     }
-    const auto it = std::find(m_head.begin(), m_head.end(), r);
-    if (it == m_head.end()) return false;
-    m_head.erase(it);
+    const auto it = std::find(run.head.begin(), run.head.end(), r);
+    if (it == run.head.end()) return false;
+    run.head.erase(it);
     return true;
 }
 

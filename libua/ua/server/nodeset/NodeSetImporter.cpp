@@ -68,7 +68,9 @@ public:
             m_added.emplace_back(e, at);
         }
         m_result.nodes += m_added.size();
-        if (!addReferences()) return false;
+        const bool referencesOk = addReferences();
+        const bool dataTypesOk = checkDataTypes();  // listed with the reference errors, if any
+        if (!referencesOk || !dataTypesOk) return false;
         if (!addDefinitions()) return false;
         if (!addValues()) return false;
         addNamespaceMetadata();
@@ -340,6 +342,21 @@ private:
         };
         for (const auto& [at, e] : byIndex)
             if (!build(at, *e)) ok = false;
+        return ok;
+    }
+
+    // A Variable's or VariableType's DataType must be a DataType node (OPC 10000-3 5.6.2), of
+    // this file or already in the server.
+    bool checkDataTypes() {
+        bool ok = true;
+        for (const auto& [e, at] : m_added) {
+            const Node& n = m_space.node(at);
+            if (n.nodeClass != NodeClass::Variable && n.nodeClass != NodeClass::VariableType) continue;
+            const NodeIndex dt = m_space.indexOf(n.dataType);
+            if (dt == kNoNode || m_space.node(dt).nodeClass != NodeClass::DataType)
+                ok = error(*e, QStringLiteral("the DataType '%1' is not a DataType node of the server or the file")
+                                   .arg(e->attribute(u"DataType")), status::BadDataTypeIdUnknown);
+        }
         return ok;
     }
 

@@ -45,7 +45,8 @@ struct NodeSetIssue {
 
 struct NodeSetImportResult {
     // Good, or the Bad status of the first error (Bad_NodeIdExists, Bad_NodeIdUnknown,
-    // Bad_DecodingError, Bad_ReferenceTypeIdInvalid, Bad_NotFound for a missing model, ...).
+    // Bad_DecodingError, Bad_ReferenceTypeIdInvalid, Bad_DataTypeIdUnknown, Bad_NotFound for a
+    // missing model, ...).
     StatusCode status;
     std::vector<NodeSetIssue> errors;
     struct Model {

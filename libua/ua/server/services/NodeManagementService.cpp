@@ -176,14 +176,15 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
     const NodeIndex hasTypeDefinition = s.indexOf(NodeId(id::HasTypeDefinition));
     std::vector<QualifiedName> done;  // a subtype's declaration overrides its supertype's
     for (NodeIndex t = type; t != kNoNode && depth <= 8; t = s.node(t).superType) {
-        const ReferenceList declarations = s.node(t).references;  // s changes below
+        const ReferenceList::Range forward = s.node(t).references.forward();
+        const std::vector<Reference> declarations(forward.begin(), forward.end());  // s changes below
         for (const Reference& r : declarations) {
-            if (!r.isForward || r.referenceType == hasSubtype || !s.isSubtypeOf(r.referenceType, hierarchical)) continue;
+            if (r.referenceType == hasSubtype || !s.isSubtypeOf(r.referenceType, hierarchical)) continue;
             const Node& decl = s.node(r.target);
             if (decl.nodeClass != NodeClass::Object && decl.nodeClass != NodeClass::Variable && decl.nodeClass != NodeClass::Method) continue;
             bool isMandatory = false;
-            for (const Reference& m : decl.references)
-                if (m.isForward && m.referenceType == hasModellingRule && m.target == mandatory) isMandatory = true;
+            for (const Reference& m : decl.references.forward())
+                if (m.referenceType == hasModellingRule && m.target == mandatory) isMandatory = true;
             if (!isMandatory || std::find(done.begin(), done.end(), decl.browseName) != done.end()) continue;
             done.push_back(decl.browseName);
             Node copy;
@@ -253,8 +254,8 @@ StatusCode addOneNode(const ServiceContext& ctx, AddressSpace& s, const AddNodes
         id = *requested;
     }
     if (item.browseName.name.isEmpty()) return status::BadBrowseNameInvalid;
-    for (const Reference& r : s.node(parent).references)
-        if (r.isForward && r.referenceType == refType && s.node(r.target).browseName == item.browseName)
+    for (const Reference& r : s.node(parent).references.forward())
+        if (r.referenceType == refType && s.node(r.target).browseName == item.browseName)
             return status::BadBrowseNameDuplicated;
 
     // The TypeDefinition: a concrete ObjectType for an Object, a VariableType for a Variable, none otherwise.

@@ -96,14 +96,20 @@ BrowseResult browseOne(ServiceContext& ctx, const BrowseDescription& d, uint32_t
         return result;
     }
     std::vector<ReferenceDescription> found;
-    for (const Reference& r : s.node(node).references) {
-        if (d.browseDirection == BrowseDirection::Forward && !r.isForward) continue;
-        if (d.browseDirection == BrowseDirection::Inverse && r.isForward) continue;
-        if (!typeMatches(s, r.referenceType, wanted, d.includeSubtypes)) continue;
-        if (d.nodeClassMask && !(d.nodeClassMask & uint32_t(s.node(r.target).nodeClass))) continue;
-        if (!nodeVisible(s.node(r.target), ctx.sessionScope, ctx.roles)) continue;
-        found.push_back(describe(s, r, d.resultMask));
-    }
+    auto collect = [&](const auto& references) {
+        for (const Reference& r : references) {
+            if (!typeMatches(s, r.referenceType, wanted, d.includeSubtypes)) continue;
+            if (d.nodeClassMask && !(d.nodeClassMask & uint32_t(s.node(r.target).nodeClass))) continue;
+            if (!nodeVisible(s.node(r.target), ctx.sessionScope, ctx.roles)) continue;
+            found.push_back(describe(s, r, d.resultMask));
+        }
+    };
+    // Forward and inverse references are stored apart: a Forward browse of a type node does not
+    // walk its inverse references to every instance.
+    const ReferenceList& references = s.node(node).references;
+    if (d.browseDirection == BrowseDirection::Forward) collect(references.forward());
+    else if (d.browseDirection == BrowseDirection::Inverse) collect(references.inverse());
+    else collect(references);
     if (maxReferences && found.size() > maxReferences) {
         const std::vector<ReferenceDescription> first(found.begin(), found.begin() + maxReferences);
         result.continuationPoint = saveContinuationPoint(ctx, maxReferences, std::move(found));
