@@ -159,6 +159,12 @@ bool StructureCodec::decodeValue(BinaryDecoder& d, const NodeId& type, DynamicVa
     case ResolvedDataType::Kind::BuiltIn:
         break;
     }
+    if (t->generated) {
+        auto body = t->generated->decodeBody(d);
+        if (!d.ok() || !body) return fail(d.ok() ? status::BadDecodingError : d.status(), QStringLiteral("%1 truncated or malformed").arg(QLatin1String(t->generated->name)));
+        out.scalar = Variant(ExtensionObject::fromDecoded(std::move(body)));
+        return true;
+    }
     if (t->builtIn == BuiltInType::Null || t->builtIn == BuiltInType::Variant) {
         ua::decode(d, out.scalar);
     } else if (t->builtIn == BuiltInType::ExtensionObject) {
@@ -276,6 +282,18 @@ bool StructureCodec::encodeValue(BinaryEncoder& e, const NodeId& type, const Dyn
     case ResolvedDataType::Kind::BuiltIn:
         break;
     }
+    if (t->generated) {
+        const ExtensionObject* x = v.scalar.get<ExtensionObject>();
+        const ExtensionObjectBody* body = x ? x->decoded() : nullptr;
+        if (!x || x->isNull()) {
+            t->generated->makeDefault()->encodeBody(e);
+        } else if (body && body->typeId() == t->generated->typeId) {
+            body->encodeBody(e);
+        } else {
+            return fail(status::BadEncodingError, QStringLiteral("a %1 field holds another value").arg(QLatin1String(t->generated->name)));
+        }
+        return e.ok() || fail(e.status(), QStringLiteral("cannot be encoded"));
+    }
     if (t->builtIn == BuiltInType::Null || t->builtIn == BuiltInType::Variant) {
         ua::encode(e, v.scalar);
     } else if (t->builtIn == BuiltInType::ExtensionObject) {
@@ -377,7 +395,7 @@ bool StructureCodec::defaultOf(const NodeId& type, int valueRank, DynamicValue& 
         return true;
     }
     case ResolvedDataType::Kind::BuiltIn:
-        out.scalar = defaultScalarOf(t->builtIn);
+        out.scalar = t->generated ? Variant(ExtensionObject::fromDecoded(t->generated->makeDefault())) : defaultScalarOf(t->builtIn);
         if (t->enumeration && isUnsignedInteger(t->builtIn)) out.valueName = enumValueName(t->enumeration, 0, true);
         return true;
     }

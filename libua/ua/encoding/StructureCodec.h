@@ -20,6 +20,7 @@
 
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
+#include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/generated/Types.h"
 
 #include <QString>
@@ -32,7 +33,8 @@ namespace ua {
 // What the codec needs to know of one DataType.
 struct ResolvedDataType {
     enum class Kind : uint8_t {
-        BuiltIn,      // encoded as builtIn (Null or Variant: a Variant; ExtensionObject: an ExtensionObject)
+        BuiltIn,      // encoded as builtIn (Null or Variant: a Variant; ExtensionObject: an ExtensionObject,
+                      // or inline by generated when that is set)
         Enumeration,  // an Int32; enumeration (may be null) names the values
         Structure,    // encoded inline by structure (never null)
     };
@@ -43,6 +45,9 @@ struct ResolvedDataType {
     // Enumeration: the values' names; BuiltIn of an unsigned integer: an OptionSet's bit names
     // (EnumField.value is the bit number). Null when the server gave none.
     const EnumDefinition* enumeration = nullptr;
+    // A structure of the stack's schema (namespace 0, DataTypeInfo.h): encoded inline by its C++
+    // type; the value is an ExtensionObject holding it. builtIn is ExtensionObject.
+    const DataTypeInfo* generated = nullptr;
 };
 
 // Says what a DataType NodeId is. The pointers it returns stay valid while the resolver lives and
