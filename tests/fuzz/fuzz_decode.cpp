@@ -12,6 +12,11 @@
 // that encoding is a fixpoint after one round. Any violation prints what happened and abort()s so
 // that libFuzzer (and fuzz_replay) report it.
 //
+// The ExtensionObject selector also feeds the same bytes to the structure codec (ua/encoding/
+// StructureCodec.h, the client's decoder of custom structures) as the body of one of the sample
+// types of tests/common/SampleStructureTypes.h (the first byte picks which): an accepted body must
+// encode, and decode again to the same encoding.
+//
 // Built twice by tests/fuzz/CMakeLists.txt: as the libFuzzer target fuzz_decode (the ASan build)
 // and, with replay_main.cpp, as fuzz_replay, which runs the committed corpus under ctest.
 #include "FuzzTypes.h"
@@ -20,7 +25,10 @@
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/Buffer.h"
 #include "ua/encoding/DataTypeInfo.h"
+#include "ua/encoding/StructureCodec.h"
 #include "ua/encoding/generated/Types.h"
+
+#include "../common/SampleStructureTypes.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -102,6 +110,23 @@ void roundTripGenerated(const ua::DataTypeInfo& info, const uint8_t* data, std::
         });
 }
 
+void roundTripCustomStructure(const uint8_t* data, std::size_t size) {
+    if (size < 1) return;
+    static const ua::test::SampleStructureTypes types;
+    const ua::NodeId type = ua::test::SampleStructureTypes::id(ua::test::SampleStructureTypes::all()[data[0] % ua::test::SampleStructureTypes::kCount]);
+    roundTrip(
+        "custom structure", data + 1, size - 1,
+        [&type](ua::BinaryDecoder& d) {
+            ua::StructureCodec codec(types);
+            auto v = codec.decode(d, type);
+            return v ? *v : ua::DynamicValue{};
+        },
+        [](ua::BinaryEncoder& e, const ua::DynamicValue& v) {
+            ua::StructureCodec codec(types);
+            if (!codec.encode(e, v) && e.ok()) e.fail(codec.status());
+        });
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
@@ -119,7 +144,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     switch (b) {
     case fuzz::Builtin::Variant: roundTripBuiltin<ua::Variant>(name, data, size); break;
     case fuzz::Builtin::DataValue: roundTripBuiltin<ua::DataValue>(name, data, size); break;
-    case fuzz::Builtin::ExtensionObject: roundTripBuiltin<ua::ExtensionObject>(name, data, size); break;
+    case fuzz::Builtin::ExtensionObject:
+        roundTripBuiltin<ua::ExtensionObject>(name, data, size);
+        roundTripCustomStructure(data, size);
+        break;
     case fuzz::Builtin::DiagnosticInfo: roundTripBuiltin<ua::DiagnosticInfo>(name, data, size); break;
     case fuzz::Builtin::NodeId: roundTripBuiltin<ua::NodeId>(name, data, size); break;
     case fuzz::Builtin::ExpandedNodeId: roundTripBuiltin<ua::ExpandedNodeId>(name, data, size); break;

@@ -3,7 +3,10 @@
 // every built-in type; and on bad input: a truncated body, a huge array length, recursion, a bad
 // SwitchField, an unknown DataType, bytes left over. Each must give its status and say where.
 #include "SampleStructureTypes.h"
+#include "ua/encoding/TypeDictionary.h"
 #include "ua/encoding/generated/StatusCodes.h"
+
+#include <QFile>
 
 #include <QtTest>
 #include "TestMain.h"
@@ -53,6 +56,8 @@ private slots:
     void badSwitchFieldAndUnknownType();
     void leftoverBytes();
     void encoderRefusesWhatDoesNotFit();
+    void typeDictionaryBecomesDefinitions();
+    void typeDictionaryRefusesWhatItCannotMap();
 };
 
 void TestStructureCodec::nestedStructureAndEnumeration() {
@@ -318,6 +323,56 @@ void TestStructureCodec::encoderRefusesWhatDoesNotFit() {
     auto missing = codec.defaultValue(Types::id(Types::kSetpoint));
     missing->fields.pop_back();
     QVERIFY(!codec.encodeBody(*missing));
+}
+
+// The Opc.Binary dictionary of tests/interop/data/custom-types-dictionary.NodeSet2.xml (OPC 10000-5
+// 1.04 Annex D): optional fields from opc:Bit fields, a union from SwitchValues, an array from a
+// LengthField, this dictionary's types by dictionaryTypeId.
+void TestStructureCodec::typeDictionaryBecomesDefinitions() {
+    QFile f(QStringLiteral(UA_INTEROP_DIR "/data/dictionary-types.bsd"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QString error;
+    const auto dict = parseTypeDictionary(f.readAll(), &error);
+    QVERIFY2(dict, qPrintable(error));
+    const QString tns = QStringLiteral("urn:ua-workbench:test:dictionary-types");
+    QCOMPARE(dict->targetNamespace, tns);
+    QVERIFY2(dict->unsupported.empty(), qPrintable(dict->unsupported.empty() ? QString() : dict->unsupported.begin()->second));
+    QCOMPARE(dict->enumerations.at(QStringLiteral("ColorMode")).fields.size(), std::size_t(3));
+    const StructureDefinition& shape = dict->structures.at(QStringLiteral("Shape"));
+    QCOMPARE(shape.structureType, StructureType::StructureWithOptionalFields);
+    QStringList names;
+    for (const StructureField& field : shape.fields) names << field.name.toQString();
+    QCOMPARE(names, QStringList({"Name", "Color", "Center", "Corners", "Label", "Note"}));
+    QCOMPARE(shape.fields[1].dataType, dictionaryTypeId(tns, QStringLiteral("ColorMode")));
+    QCOMPARE(shape.fields[3].valueRank, 1);
+    QCOMPARE(shape.fields[4].dataType, NodeId(21u));  // ua:LocalizedText
+    QVERIFY(shape.fields[5].isOptional);
+    QVERIFY(!shape.fields[0].isOptional);
+    const StructureDefinition& reading = dict->structures.at(QStringLiteral("Reading"));
+    QCOMPARE(reading.structureType, StructureType::Union);
+    QCOMPARE(reading.fields.size(), std::size_t(2));
+    QString ns, name;
+    QVERIFY(splitDictionaryTypeId(shape.fields[2].dataType, &ns, &name));
+    QCOMPARE(name, QStringLiteral("Point"));
+    QVERIFY(!splitDictionaryTypeId(NodeId(1, "dictionary:x#y"), &ns, &name));
+}
+
+void TestStructureCodec::typeDictionaryRefusesWhatItCannotMap() {
+    QString error;
+    QVERIFY(!parseTypeDictionary("<notXml", &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!parseTypeDictionary("<Other xmlns='urn:x'/>", &error));
+    const QByteArray eightBits =
+        "<opc:TypeDictionary xmlns:opc='http://opcfoundation.org/BinarySchema/' xmlns:x='urn:other' TargetNamespace='urn:t'>"
+        "<opc:StructuredType Name='Few'><opc:Field Name='ASpecified' TypeName='opc:Bit'/><opc:Field Name='R' TypeName='opc:Bit' Length='7'/>"
+        "<opc:Field Name='A' TypeName='opc:Int32' SwitchField='ASpecified'/></opc:StructuredType>"
+        "<opc:StructuredType Name='Foreign'><opc:Field Name='B' TypeName='x:Thing'/></opc:StructuredType>"
+        "</opc:TypeDictionary>";
+    const auto dict = parseTypeDictionary(eightBits, &error);
+    QVERIFY2(dict, qPrintable(error));
+    QVERIFY(dict->structures.empty());
+    QVERIFY(dict->unsupported.at(QStringLiteral("Few")).contains(u"not the 32"));
+    QVERIFY(dict->unsupported.at(QStringLiteral("Foreign")).contains(u"Thing"));
 }
 
 UA_TEST_GUILESS_MAIN(TestStructureCodec)
