@@ -52,7 +52,8 @@ struct Connection::TrustBridge {
 };
 
 Connection::Connection(QString pkiDir, QObject* parent)
-    : QObject(parent), m_pkiDir(std::move(pkiDir)), m_log(new ServiceLog(10'000, this)), m_operations(new QObject(this)) {
+    : QObject(parent), m_pkiDir(std::move(pkiDir)), m_log(new ServiceLog(10'000, this)), m_operations(new QObject(this)),
+      m_dataTypes(new DataTypeCache(nullptr, this)) {
     if (m_pkiDir.isEmpty())
         m_pkiDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/pki");
 }
@@ -75,6 +76,7 @@ void Connection::dropClient() {
     if (m_connectOperation) endOperation(std::exchange(m_connectOperation, nullptr));
     if (m_bridge) std::exchange(m_bridge, nullptr)->close();  // a waiting trust question ends: Reject
     if (!m_client) return;
+    m_dataTypes->setClient(nullptr);
     Client* old = m_client.release();
     disconnect(old, nullptr, this, nullptr);
     if (old->state() == ClientState::Disconnected) {
@@ -146,6 +148,7 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     m_client = std::make_unique<Client>(cfg);
     Client* client = m_client.get();
     connect(client, &Client::stateChanged, this, &Connection::stateChanged);
+    m_dataTypes->setClient(client);
     emit clientChanged(client);
     if (otherServer) emit serverChanged(settings.endpointUrl);
 

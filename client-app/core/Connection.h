@@ -26,6 +26,7 @@
 #include "core/ConnectionSettings.h"
 #include "core/ServiceLog.h"
 #include "ua/client/Client.h"
+#include "ua/client/DataTypeCache.h"
 #include "ua/client/discovery/Discovery.h"
 
 #include <QObject>
@@ -73,6 +74,9 @@ public:
     Client* client() const { return m_client.get(); }
     const ConnectionSettings& settings() const { return m_settings; }
     ServiceLog* log() const { return m_log; }
+    // The server's DataTypes as far as read (custom structures field by field; DataTypeCache.h),
+    // for the current Client: emptied when the Client is replaced.
+    DataTypeCache* dataTypes() const { return m_dataTypes; }
     QString pkiDir() const { return m_pkiDir; }
 
     // A context object for one operation's callbacks (see the header comment); description is shown
@@ -122,6 +126,7 @@ private:
     QObject* m_connectOperation = nullptr;   // its entry in the operations
     ServiceLog* m_log;
     QObject* m_operations;  // parent of the operation contexts
+    DataTypeCache* m_dataTypes;
 };
 
 } // namespace ua::clientapp

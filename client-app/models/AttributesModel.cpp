@@ -87,6 +87,13 @@ struct AttributesModel::Item {
     QString statusText;         // what the Status column shows
     int elementIndex = -1;      // an element of the Value array: its flat index
     std::vector<std::unique_ptr<Item>> children;
+    // A field of a custom structure (ValueNode's fields of the same names).
+    bool isStructureField = false;
+    std::vector<int> path;
+    int fieldType = -1;
+    QString editText;
+    QStringList enumNames;
+    QVariantList enumValues;
 };
 
 AttributesModel::AttributesModel(Connection* connection, QObject* parent)
@@ -105,6 +112,18 @@ AttributesModel::AttributesModel(Connection* connection, QObject* parent)
         }
     });
     connect(connection, &Connection::clientChanged, this, [this] { setNode({}); });
+}
+
+// The Value's custom structures: once their DataTypes are loaded (DataTypeCache), the rows again.
+void AttributesModel::loadValueTypes(const std::vector<DataValue>& values) {
+    DataTypeCache* types = m_connection->dataTypes();
+    const std::size_t at = uint32_t(AttributeId::Value) - kFirstAttribute;
+    if (at >= values.size() || !types->needsLoad(values[at].value) || m_typesLoadedFor == m_generation) return;
+    m_typesLoadedFor = m_generation;
+    const quint64 generation = m_generation;
+    types->load(values[at].value, [this, generation, values] {
+        if (generation == m_generation) applyRead(values);
+    });
 }
 
 AttributesModel::~AttributesModel() = default;
@@ -150,6 +169,7 @@ void AttributesModel::read(bool keepRows) {
                                                         std::vector<DataValue> values(r.response.results.begin(),
                                                                                       r.response.results.end());
                                                         applyRead(values);
+                                                        loadValueTypes(values);
                                                         lookupEnumNames();
                                                     }
                                                     emit loaded(r.status);
@@ -204,6 +224,12 @@ void addNodes(ItemT* parent, std::vector<ValueNode>&& nodes) {
         c->text = std::move(n.text);
         c->typeName = std::move(n.typeName);
         c->elementIndex = n.elementIndex;
+        c->isStructureField = n.isStructureField;
+        c->path = std::move(n.path);
+        c->fieldType = n.fieldType;
+        c->editText = std::move(n.editText);
+        c->enumNames = std::move(n.enumNames);
+        c->enumValues = std::move(n.enumValues);
         addNodes(c.get(), std::move(n.children));
         parent->children.push_back(std::move(c));
     }
@@ -248,14 +274,16 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
                 return NodeId();
             }();
             const std::optional<QString> name = t.isNull() ? std::nullopt : m_names->known(t);
-            const QString base = name ? *name : valueTypeName(it->dataValue.value);
+            const QString base = name ? *name : valueTypeName(it->dataValue.value, m_connection->dataTypes());
             it->typeName = name && it->dataValue.value.isArray() ? base + QStringLiteral("[]") : base;
         } else if (!it->dataValue.value.isNull()) {
             it->typeName = valueTypeName(it->dataValue.value);
         }
         // Arrays and structures of any attribute (the Value, DataTypeDefinition, RolePermissions,
         // ArrayDimensions) as child rows; only the Value's are editable (flags()).
-        addNodes(it, valueChildren(it->dataValue.value));
+        const bool isValue = it->attributeId == uint32_t(AttributeId::Value);
+        if (isValue) it->text = valueText(it->dataValue.value, m_connection->dataTypes(), kShownElements);
+        addNodes(it, valueChildren(it->dataValue.value, 1000, isValue ? m_connection->dataTypes() : nullptr));
     };
     for (auto& it : fresh) finishRow(it.get());
 
@@ -541,6 +569,7 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
     case Qt::EditRole:
         if (index.column() != ValueColumn) return {};
         if (!it->parent) return app::formatVariant(it->dataValue.value);
+        if (it->isStructureField) return it->editText;
         if (it->elementIndex >= 0 && it->parent && !it->parent->parent)
             return app::formatVariant(elementAt(it->parent->dataValue.value, std::size_t(it->elementIndex)));
         return it->text;
@@ -562,6 +591,13 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
     case IsArrayRole:
     case EnumNamesRole:
     case EnumValuesRole: {
+        if (it->isStructureField) {
+            if (role == BuiltInTypeRole) return it->fieldType;
+            if (role == ValueRankRole) return -1;
+            if (role == IsArrayRole) return false;
+            if (role == EnumNamesRole) return it->enumNames;
+            return it->enumValues;
+        }
         const bool valueRow = !it->parent && it->attributeId == uint32_t(AttributeId::Value);
         const bool element = it->elementIndex >= 0 && it->parent && !it->parent->parent &&
                              it->parent->attributeId == uint32_t(AttributeId::Value);
@@ -590,6 +626,8 @@ Qt::ItemFlags AttributesModel::flags(const QModelIndex& index) const {
     const bool variable = cls && (*cls == int32_t(NodeClass::Variable) || *cls == int32_t(NodeClass::VariableType));
     if (!variable) return f;
     if (!it->parent && it->attributeId == uint32_t(AttributeId::Value) && valueBuiltInType()) return f | Qt::ItemIsEditable;
+    // A scalar field of a custom structure in the Value (written as the whole structure).
+    if (it->isStructureField && it->fieldType >= 0 && valueRootOf(it)) return f | Qt::ItemIsEditable;
     // An element of the Value array whose type has a text form.
     if (it->elementIndex >= 0 && it->parent && !it->parent->parent &&
         it->parent->attributeId == uint32_t(AttributeId::Value)) {
@@ -606,6 +644,7 @@ bool AttributesModel::setData(const QModelIndex& index, const QVariant& value, i
     const Item* it = itemOf(index);
     const QString text = value.toString();
     if (!it->parent) return writeText(text);
+    if (it->isStructureField) return writeField(it, text);
     // An element: parsed as a scalar of the array's type, written as the whole array.
     const Variant& array = it->parent->dataValue.value;
     app::ParseResult p = app::parseValue(text, array.type(), -1);
@@ -620,6 +659,52 @@ bool AttributesModel::setData(const QModelIndex& index, const QVariant& value, i
         emit writeFinished(status::BadTypeMismatch, {});
         return false;
     }
+    writeValue(changed);
+    return true;
+}
+
+// The Value row above a structure field's row, null when it is not in the Value.
+const AttributesModel::Item* AttributesModel::valueRootOf(const Item* it) const {
+    while (it && it->parent) it = it->parent;
+    return it && it->attributeId == uint32_t(AttributeId::Value) ? it : nullptr;
+}
+
+bool AttributesModel::writeField(const Item* it, const QString& text) {
+    const auto refuse = [this](StatusCode s, const QString& why) {
+        setWriteStatus(s, why);
+        emit writeFinished(s, why);
+        return false;
+    };
+    const Item* root = valueRootOf(it);
+    // The structure the field is in: the Value, or the element of a Value array it is below.
+    const Item* element = it;
+    while (element->parent && element->parent != root) element = element->parent;
+    const Variant& value = root->dataValue.value;
+    const ExtensionObject* object = value.isArray() ? nullptr : value.get<ExtensionObject>();
+    Variant elementValue;
+    if (value.isArray() && element->elementIndex >= 0) {
+        elementValue = elementAt(value, std::size_t(element->elementIndex));
+        object = elementValue.get<ExtensionObject>();
+    }
+    if (!object) return refuse(status::BadTypeMismatch, tr("not a structure"));
+    DataTypeCache* types = m_connection->dataTypes();
+    QString error;
+    std::optional<DynamicValue> decoded = types->decode(*object, &error);
+    if (!decoded) return refuse(status::BadDecodingError, error);
+    DynamicValue* field = dynamicAt(*decoded, it->path);
+    if (!field || field->kind != DynamicValue::Kind::Scalar) return refuse(status::BadTypeMismatch, tr("not a field with a value"));
+    app::ParseResult p = app::parseValue(text, BuiltInType(it->fieldType), -1);
+    if (!p.ok()) return refuse(p.status, p.error);
+    field->scalar = p.value;
+    std::optional<ExtensionObject> encoded = types->encode(*decoded, &error);
+    if (!encoded) return refuse(status::BadEncodingError, error);
+    if (!value.isArray()) {
+        writeValue(Variant(std::move(*encoded)));
+        return true;
+    }
+    Variant changed = value;
+    if (!replaceElement(changed, std::size_t(element->elementIndex), Variant(std::move(*encoded))))
+        return refuse(status::BadTypeMismatch, {});
     writeValue(changed);
     return true;
 }

@@ -12,6 +12,13 @@
 // "Variable", ValueRank "-1 (Scalar)", AccessLevel "CurrentRead | CurrentWrite", EventNotifier
 // "SubscribeToEvents", DataType "Int32 (i=6)".
 //
+// Custom structures (DataTypes of the server's own, issue 29 item 3): the Value's opaque Binary
+// ExtensionObjects are decoded with the Connection's DataTypeCache (loaded after the Read; the rows
+// are built again when it answers), one row per field by its definition, enumerations by name. A
+// scalar field is edited in place like a Value (the same roles for the editors); the structure is
+// then encoded again with the new field and written whole (an element of an array of structures:
+// the whole array).
+//
 // Write in place (OPC 10000-4 5.10.4): setData(EditRole, text) on the Value column of the Value row,
 // or of an array element row, parses the text with parseValue (ValueText.h) as the node's DataType
 // (builtInTypeOf; the current value's type when the DataType is abstract) and ValueRank; a text that
@@ -121,6 +128,9 @@ private:
     void read(bool keepRows);
     void applyRead(const std::vector<ua::DataValue>& values);
     void readValueAgain();
+    void loadValueTypes(const std::vector<ua::DataValue>& values);
+    const Item* valueRootOf(const Item* item) const;
+    bool writeField(const Item* item, const QString& text);
     void lookupEnumNames();
     void setWriteStatus(ua::StatusCode status, const QString& message);
     QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;
@@ -130,6 +140,7 @@ private:
     ua::NodeId m_node;
     std::vector<std::unique_ptr<Item>> m_rows;  // top level: one per attribute the node has
     quint64 m_generation = 0;
+    quint64 m_typesLoadedFor = 0;  // the generation whose Value's DataTypes were loaded
     ua::NodeId m_enumDataType;                                 // whose names m_enumNames hold
     QStringList m_enumNames;
     QVariantList m_enumValues;

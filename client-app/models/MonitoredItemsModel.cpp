@@ -6,6 +6,7 @@
 #include "models/ModelCall.h"
 #include "models/NodeIdMime.h"
 #include "models/TrendBuffer.h"
+#include "models/ValueTree.h"
 
 #include <QColor>
 #include <QMimeData>
@@ -403,6 +404,17 @@ void MonitoredItemsModel::createPending() {
         }));
 }
 
+// Custom structures in a value: their DataTypes read once (Connection::dataTypes), then shown by field.
+void MonitoredItemsModel::loadValueTypes(const Variant& value) {
+    DataTypeCache* types = m_connection ? m_connection->dataTypes() : nullptr;
+    if (!types || m_loadingTypes || !types->needsLoad(value)) return;
+    m_loadingTypes = true;
+    types->load(value, [this] {
+        m_loadingTypes = false;
+        if (!m_rows.empty()) emit dataChanged(index(0, ValueColumn), index(rowCount() - 1, ValueColumn));
+    });
+}
+
 void MonitoredItemsModel::onNotification(const SubscriptionNotification& n) {
     if (n.handle != m_subscription) return;
     for (const MonitoredItemNotification& c : n.dataChanges) {
@@ -411,6 +423,7 @@ void MonitoredItemsModel::onNotification(const SubscriptionNotification& n) {
         Row& r = m_rows[std::size_t(row)];
         r.value = c.value;
         r.hasValue = true;
+        loadValueTypes(c.value.value);
         emitRowChanged(row, ValueColumn, ServerTimestampColumn);
         emit valueChanged(row, c.clientHandle, c.value);
     }
@@ -575,7 +588,7 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
         case DisplayNameColumn: return r.displayName;
         case NodeIdColumn:
             return r.nodeId.isNull() ? r.persistentId : QString::fromStdString(r.nodeId.toString());
-        case ValueColumn: return r.hasValue ? app::formatVariant(r.value.value, kShownElements) : QString();
+        case ValueColumn: return r.hasValue ? valueText(r.value.value, m_connection ? m_connection->dataTypes() : nullptr, kShownElements) : QString();
         case DataTypeColumn:
             if (r.dataType.isNull()) return QString();
             return m_names->known(r.dataType).value_or(QString::fromStdString(r.dataType.toString()));
@@ -602,7 +615,7 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
             return r.hasValue ? tr("The connection to the server is lost: the last value received (status %1), not the current one")
                                     .arg(app::statusName(r.itemStatus.isBad() ? r.itemStatus : r.value.status))
                               : tr("The connection to the server is lost: no value received yet");
-        if (index.column() == ValueColumn && r.hasValue) return app::formatVariant(r.value.value);
+        if (index.column() == ValueColumn && r.hasValue) return valueText(r.value.value, m_connection ? m_connection->dataTypes() : nullptr, 0);
         if (index.column() == SamplingIntervalColumn) return tr("requested %1 ms").arg(r.samplingMs);
         if (index.column() == StatusColumn) return QString::fromLatin1(shownStatus.description());
         return {};

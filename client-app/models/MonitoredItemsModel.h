@@ -138,6 +138,7 @@ private:
     void createPending();
     void describe(std::vector<uint32_t> handles);
     void onNotification(const ua::SubscriptionNotification& n);
+    void loadValueTypes(const ua::Variant& value);
     void emitRowChanged(int row, int firstColumn, int lastColumn);
     ua::MonitoredItemSettings settingsOf(const Row& r) const;
     void addRows(std::vector<Row> rows);
@@ -155,6 +156,7 @@ private:
     uint32_t m_defaultQueueSize = 1;
     quint64 m_generation = 0;  // bumped on clientChanged
     bool m_stale = false;
+    bool m_loadingTypes = false;  // a DataTypeCache load for custom structures is in progress
 };
 
 } // namespace ua::clientapp

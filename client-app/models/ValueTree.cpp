@@ -1,5 +1,6 @@
 #include "models/ValueTree.h"
 
+#include "StructureText.h"
 #include "ValueText.h"
 #include "ua/encoding/generated/Types.h"
 
@@ -11,6 +12,11 @@ namespace ua::clientapp {
 namespace {
 
 constexpr std::size_t kNotInStorage = std::size_t(-1);
+
+struct TreeContext {
+    std::size_t maxElements;
+    const DataTypeCache* types;  // custom structures decoded by it; null: shown as opaque bodies
+};
 
 // The index of T among Variant::Storage's alternatives (kNotInStorage if it is not one).
 template <class T, std::size_t I = 0>
@@ -55,26 +61,29 @@ QString structTypeName(const ExtensionObject& eo) {
 }
 
 template <class T>
-ValueNode node(QString name, const T& v, std::size_t maxElements);
+ValueNode node(QString name, const T& v, const TreeContext& ctx);
+std::vector<ValueNode> childrenOf(const Variant& value, const TreeContext& ctx);
+std::vector<ValueNode> objectFields(const ExtensionObject& object, const TreeContext& ctx);
+ValueNode dynamicNode(QString name, const DynamicValue& v, std::vector<int> path, const TreeContext& ctx);
 
 template <class S>
-std::vector<ValueNode> fieldsOf(const S& s, std::size_t maxElements) {
+std::vector<ValueNode> fieldsOf(const S& s, const TreeContext& ctx) {
     std::vector<ValueNode> out;
     forEachField(s, [&](const char* name, const auto& field) {
-        out.push_back(node(QString::fromLatin1(name), field, maxElements));
+        out.push_back(node(QString::fromLatin1(name), field, ctx));
     });
     return out;
 }
 
 template <class E>
-std::vector<ValueNode> elementsOf(const Array<E>& a, std::size_t maxElements, bool flatIndex) {
+std::vector<ValueNode> elementsOf(const Array<E>& a, const TreeContext& ctx, bool flatIndex) {
     std::vector<ValueNode> out;
     const std::size_t n = a.size();
-    const std::size_t shown = maxElements ? std::min(n, maxElements) : n;
+    const std::size_t shown = ctx.maxElements ? std::min(n, ctx.maxElements) : n;
     out.reserve(shown + 1);
     for (std::size_t i = 0; i < shown; ++i) {
         const E e = a[i];  // a copy: std::vector<bool> has no references to elements
-        ValueNode c = node(QStringLiteral("[%1]").arg(i), e, maxElements);
+        ValueNode c = node(QStringLiteral("[%1]").arg(i), e, ctx);
         if (flatIndex) c.elementIndex = int(i);
         out.push_back(std::move(c));
     }
@@ -88,7 +97,7 @@ std::vector<ValueNode> elementsOf(const Array<E>& a, std::size_t maxElements, bo
 }
 
 template <class T>
-ValueNode node(QString name, const T& v, std::size_t maxElements) {
+ValueNode node(QString name, const T& v, const TreeContext& ctx) {
     ValueNode n;
     n.name = std::move(name);
     if constexpr (std::is_enum_v<T>) {
@@ -101,24 +110,30 @@ ValueNode node(QString name, const T& v, std::size_t maxElements) {
     } else if constexpr (std::is_same_v<T, ExtensionObject>) {
         n.typeName = structTypeName(v);
         n.text = app::formatVariant(Variant(v));
-        n.children = structureFields(v, maxElements);
+        if (ctx.types && v.encoding() == ExtensionObject::Encoding::Binary && !v.isDecoded()) {
+            if (auto d = ctx.types->decode(v)) {
+                ValueNode dn = dynamicNode(std::move(n.name), *d, {}, ctx);
+                return dn;
+            }
+        }
+        n.children = objectFields(v, ctx);
     } else if constexpr (std::is_same_v<T, Variant>) {
         n.typeName = valueTypeName(v);
         n.text = app::formatVariant(v, 20);
-        n.children = valueChildren(v, maxElements);
+        n.children = childrenOf(v, ctx);
     } else if constexpr (std::is_same_v<T, DataValue>) {
         n.typeName = QStringLiteral("DataValue");
         n.text = app::formatDataValue(v, 20);
-        n.children = valueChildren(v.value, maxElements);
+        n.children = childrenOf(v.value, ctx);
     } else if constexpr (IsArray<T>::value) {
         using E = typename IsArray<T>::Element;
         n.typeName = elementTypeName<E>() + QStringLiteral("[]");
         if constexpr (isPlainScalar<E>()) n.text = app::formatVariant(Variant(v), 20);
         else n.text = QStringLiteral("[%1 elements]").arg(v.size());
-        n.children = elementsOf(v, maxElements, false);
+        n.children = elementsOf(v, ctx, false);
     } else if constexpr (GeneratedStructure<T>) {
         n.typeName = QString::fromLatin1(T::kName);
-        n.children = fieldsOf(v, maxElements);
+        n.children = fieldsOf(v, ctx);
     }
     return n;
 }
@@ -145,38 +160,153 @@ std::vector<ValueNode> groupByDimensions(std::vector<ValueNode> flat, const Arra
     return out;
 }
 
-} // namespace
-
-std::vector<ValueNode> structureFields(const ExtensionObject& object, std::size_t maxElements) {
+std::vector<ValueNode> objectFields(const ExtensionObject& object, const TreeContext& ctx) {
     const ExtensionObjectBody* body = object.decoded();
-    if (!body) return {};
+    if (!body) {
+        if (!ctx.types) return {};
+        auto d = ctx.types->decode(object);
+        return d ? dynamicNode(QString(), *d, {}, ctx).children : std::vector<ValueNode>{};
+    }
     switch (body->typeId()) {
 #define UA_STRUCTURE(T) \
-    case T::kTypeId: return fieldsOf(static_cast<const ExtensionObjectHolder<T>&>(*body).value, maxElements);
+    case T::kTypeId: return fieldsOf(static_cast<const ExtensionObjectHolder<T>&>(*body).value, ctx);
 #include "StructureTypes.inc"
 #undef UA_STRUCTURE
     default: return {};
     }
 }
 
-std::vector<ValueNode> valueChildren(const Variant& value, std::size_t maxElements) {
+std::vector<ValueNode> childrenOf(const Variant& value, const TreeContext& ctx) {
     return std::visit(
         [&](const auto& s) -> std::vector<ValueNode> {
             using S = std::decay_t<decltype(s)>;
             if constexpr (IsArray<S>::value) {
                 const Array<int32_t>& dims = value.arrayDimensions();
                 if (dims.size() > 1 && value.dimensionsMatch())
-                    return groupByDimensions(elementsOf(s, 0, true), dims, 0);
-                return elementsOf(s, maxElements, true);
+                    return groupByDimensions(elementsOf(s, TreeContext{0, ctx.types}, true), dims, 0);
+                return elementsOf(s, ctx, true);
             } else if constexpr (std::is_same_v<S, ExtensionObject>) {
-                return structureFields(s, maxElements);
+                return objectFields(s, ctx);
             } else if constexpr (std::is_same_v<S, Box<DataValue>>) {
-                return s ? valueChildren(s->value, maxElements) : std::vector<ValueNode>{};
+                return s ? childrenOf(s->value, ctx) : std::vector<ValueNode>{};
             } else {
                 return {};
             }
         },
         value.storage());
+}
+
+// A field (or element) of a custom structure: its rows, and what editing it needs.
+ValueNode dynamicNode(QString name, const DynamicValue& v, std::vector<int> path, const TreeContext& ctx) {
+    ValueNode n;
+    n.name = std::move(name);
+    n.typeName = v.typeName;
+    n.text = app::formatDynamicValue(v);
+    n.path = path;
+    n.isStructureField = true;
+    switch (v.kind) {
+    case DynamicValue::Kind::Array: {
+        n.typeName += QStringLiteral("[]");
+        const std::size_t shown = ctx.maxElements ? std::min(v.elements.size(), ctx.maxElements) : v.elements.size();
+        for (std::size_t i = 0; i < shown; ++i) {
+            std::vector<int> p = path;
+            p.push_back(int(i));
+            n.children.push_back(dynamicNode(QStringLiteral("[%1]").arg(i), v.elements[i], std::move(p), ctx));
+        }
+        break;
+    }
+    case DynamicValue::Kind::Structure:
+        for (std::size_t i = 0; i < v.fields.size(); ++i) {
+            const DynamicField& f = v.fields[i];
+            const bool isUnion = v.structureType == StructureType::Union || v.structureType == StructureType::UnionWithSubtypedValues;
+            if (!f.present && isUnion) continue;  // a union shows the field it holds
+            std::vector<int> p = path;
+            p.push_back(int(i));
+            ValueNode c = dynamicNode(f.name, f.value, std::move(p), ctx);
+            if (!f.present) {
+                c.text = QStringLiteral("(absent)");
+                c.children.clear();
+                c.fieldType = -1;
+            }
+            n.children.push_back(std::move(c));
+        }
+        break;
+    case DynamicValue::Kind::Scalar: {
+        if (const auto* x = v.scalar.get<ExtensionObject>()) {
+            n.children = objectFields(*x, ctx);  // a field of Structure or of a schema type
+            break;
+        }
+        const BuiltInType t = v.scalar.type();
+        if (!v.scalar.isNull() && t != BuiltInType::Variant && t != BuiltInType::DataValue && t != BuiltInType::DiagnosticInfo)
+            n.fieldType = int(t);
+        const auto type = ctx.types ? ctx.types->resolve(v.dataType) : std::nullopt;
+        if (type && type->kind == ResolvedDataType::Kind::Enumeration && type->enumeration) {
+            for (const EnumField& e : type->enumeration->fields) {
+                n.enumNames << (e.name.isEmpty() ? e.displayName.text.toQString() : e.name.toQString());
+                n.enumValues << qlonglong(e.value);
+            }
+        }
+        n.editText = app::formatVariant(v.scalar);
+        break;
+    }
+    }
+    return n;
+}
+
+} // namespace
+
+std::vector<ValueNode> valueChildren(const Variant& value, std::size_t maxElements, const DataTypeCache* types) {
+    return childrenOf(value, TreeContext{maxElements, types});
+}
+
+std::vector<ValueNode> structureFields(const ExtensionObject& object, std::size_t maxElements, const DataTypeCache* types) {
+    return objectFields(object, TreeContext{maxElements, types});
+}
+
+DynamicValue* dynamicAt(DynamicValue& root, const std::vector<int>& path) {
+    DynamicValue* at = &root;
+    for (int i : path) {
+        if (i < 0) return nullptr;
+        if (at->kind == DynamicValue::Kind::Structure && std::size_t(i) < at->fields.size()) {
+            at = &at->fields[std::size_t(i)].value;
+        } else if (at->kind == DynamicValue::Kind::Array && std::size_t(i) < at->elements.size()) {
+            at = &at->elements[std::size_t(i)];
+        } else {
+            return nullptr;
+        }
+    }
+    return at;
+}
+
+QString valueText(const Variant& value, const DataTypeCache* types, int maxElements) {
+    if (types) {
+        if (const auto* x = value.get<ExtensionObject>()) {
+            if (auto d = types->decode(*x)) return app::formatDynamicValue(*d, maxElements);
+        } else if (const auto* xs = value.get<Array<ExtensionObject>>(); xs && !xs->empty() && types->dataTypeOfEncoding(xs->front().encodingId()).isNull() == false) {
+            QStringList parts;
+            const std::size_t shown = maxElements > 0 ? std::min(xs->size(), std::size_t(maxElements)) : xs->size();
+            for (std::size_t i = 0; i < shown; ++i) {
+                auto d = types->decode((*xs)[i]);
+                parts << (d ? app::formatDynamicValue(*d, maxElements) : app::formatVariant(Variant((*xs)[i])));
+            }
+            if (shown < xs->size()) parts << QStringLiteral("...");
+            return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+        }
+    }
+    return app::formatVariant(value, maxElements);
+}
+
+QString valueTypeName(const Variant& value, const DataTypeCache* types) {
+    if (types) {
+        const ExtensionObject* x = value.get<ExtensionObject>();
+        if (const auto* xs = value.get<Array<ExtensionObject>>(); xs && !xs->empty()) x = &xs->front();
+        if (x && !x->isDecoded()) {
+            const NodeId t = types->dataTypeOfEncoding(x->encodingId());
+            if (auto r = t.isNull() ? std::nullopt : types->resolve(t); r && !r->name.isEmpty())
+                return r->name + (value.isArray() ? QStringLiteral("[]") : QString());
+        }
+    }
+    return valueTypeName(value);
 }
 
 QString valueTypeName(const Variant& value) {
