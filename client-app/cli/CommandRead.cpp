@@ -2,10 +2,16 @@
 // by the server's MaxNodesPerRead when it refuses the whole with Bad_TooManyOperations).
 // Text: the value alone for one node, "<node>  <value>" lines for several; a Bad status goes to
 // stderr with the node ("<node>: Bad_NodeIdUnknown") and the exit code is 1.
+// A structure of the server's own DataTypes (an opaque Binary ExtensionObject) is printed field by
+// field, one "<field path> = <value>" line each (indented under "<node>  <type>" for several
+// nodes), after its DataTypeDefinition (or DataTypeDictionary) is read (ua/client/DataTypeCache.h);
+// --json adds "fields": {path: text}.
 #include "cli/CliOutput.h"
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
+#include "StructureText.h"
 #include "ValueText.h"
+#include "ua/client/DataTypeCache.h"
 #include "ua/encoding/generated/NodeIds.h"
 
 #include <QJsonArray>
@@ -99,8 +105,14 @@ void runRead(CliSession& s) {
                 r.attributeId = s.options().attributeId;
                 items.push_back(std::move(r));
             }
-            readAll(s, std::move(items), [&s, nodes, ids](const ServiceResult<ReadResponse>& r) {
-                if (!r.isGood()) return s.failStatus(ExitOperationFailed, QStringLiteral("Read"), r.status);
+            readAll(s, std::move(items), [&s, nodes, ids](const ServiceResult<ReadResponse>& read) {
+                if (!read.isGood()) return s.failStatus(ExitOperationFailed, QStringLiteral("Read"), read.status);
+                // The custom structures' DataTypes first (nothing is read when there is none).
+                auto* types = new DataTypeCache(&s.client(), &s);
+                Array<Variant> values = Array<Variant>::emptyArray();
+                for (const DataValue& dv : read.response.results) values.push_back(dv.value);
+                types->load(Variant(std::move(values)), [&s, nodes, ids, read, types] {
+                const ServiceResult<ReadResponse>& r = read;
                 const uint32_t attributeId = s.options().attributeId;
                 const bool one = nodes.size() == 1;
                 int code = ExitOk;
@@ -111,15 +123,37 @@ void runRead(CliSession& s) {
                     else dv.setStatus(status::BadUnexpectedError);
                     const StatusCode st = dv.hasStatus ? dv.status : StatusCode();
                     if (st.isBad()) code = ExitOperationFailed;
+                    const ExtensionObject* object = dv.value.get<ExtensionObject>();
+                    QString whyNot;
+                    const std::optional<DynamicValue> structure = object && object->encoding() == ExtensionObject::Encoding::Binary &&
+                                                                          !object->isDecoded()
+                                                                      ? types->decode(*object, &whyNot) : std::nullopt;
                     if (s.options().json) {
                         QJsonObject j = dataValueToJson(dv);
                         j.insert(QStringLiteral("node"), nodes[i].text);
                         j.insert(QStringLiteral("nodeId"), CliSession::nodeText(ids[i]));
                         j.insert(QStringLiteral("attribute"), attributeName(attributeId));
-                        j.insert(QStringLiteral("text"), attributeText(attributeId, dv));
+                        j.insert(QStringLiteral("text"), structure ? app::formatDynamicValue(*structure, 0) : attributeText(attributeId, dv));
+                        if (structure) {
+                            QJsonObject fields;
+                            for (const QString& line : app::dynamicValueLines(*structure)) {
+                                const qsizetype eq = line.indexOf(QStringLiteral(" = "));
+                                fields.insert(line.left(eq), line.mid(eq + 3));
+                            }
+                            j.insert(QStringLiteral("dataType"), structure->typeName);
+                            j.insert(QStringLiteral("fields"), fields);
+                        }
                         results.append(j);
                         continue;
                     }
+                    if (structure && !st.isBad()) {
+                        const QStringList lines = app::dynamicValueLines(*structure);
+                        if (!one) printLine(nodes[i].text + QStringLiteral("  ") + structure->typeName);
+                        for (const QString& line : lines) printLine(one ? line : QStringLiteral("  ") + line);
+                        continue;
+                    }
+                    if (object && !whyNot.isEmpty() && object->encoding() == ExtensionObject::Encoding::Binary && !object->isDecoded())
+                        printError(QStringLiteral("ua-client: %1: the structure cannot be decoded: %2").arg(nodes[i].text, whyNot));
                     if (st.isBad()) {
                         const QString description = QString::fromUtf8(st.description());
                         printError(QStringLiteral("ua-client: %1: %2%3").arg(nodes[i].text, app::statusName(st),
@@ -132,6 +166,7 @@ void runRead(CliSession& s) {
                 }
                 if (s.options().json) printJson({{"results", results}});
                 s.finish(code);
+                });
             });
         });
     });

@@ -3,6 +3,7 @@
 #include "core/Connection.h"
 #include "models/MethodCallModel.h"
 #include "models/MonitoredItemsModel.h"
+#include "models/NodeIdMime.h"
 #include "window/AddressPanel.h"
 #include "window/CallDialog.h"
 #include "window/ConnectDialog.h"
@@ -122,6 +123,35 @@ void ScreenshotTour::start() {
             shoot(w, QStringLiteral("client-8-log"));
         }
     });
+    next();
+}
+
+void ScreenshotTour::startNode(const QString& node) {
+    QDir().mkpath(m_dir);
+    MainWindow* w = m_window;
+    then(300, [this, w] {
+        ConnectionSettings s;
+        s.endpointUrl = m_url;
+        s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyNone);
+        s.securityMode = MessageSecurityMode::None;
+        w->connectTo(s);
+    });
+    then(3000, [w, node] { w->addressPanel()->goTo(node); });
+    then(500, [w, node] {
+        // The node in Data access too, with its one-line form.
+        if (Client* c = w->connection()->client())
+            if (auto id = parseUserNodeId(node, c->nodeIdConverter())) w->monitor(*id);
+    });
+    then(2500, [w] {
+        // The Value's rows, the structure's fields, expanded.
+        for (auto* view : w->nodePanel()->findChildren<QTreeView*>()) {
+            if (!qobject_cast<AttributesModel*>(view->model())) continue;
+            view->expandAll();
+            view->resizeColumnToContents(0);
+            view->resizeColumnToContents(1);
+        }
+    });
+    then(800, [this, w] { shoot(w, QStringLiteral("client-9-custom-structure")); });
     next();
 }
 

@@ -21,6 +21,9 @@ class ScreenshotTour : public QObject {
 public:
     ScreenshotTour(MainWindow* window, QString url, QString dir, QObject* parent = nullptr);
     void start();
+    // The short tour of --screenshot-node: connects to the URL (SecurityPolicy None), goes to node,
+    // expands the attributes and saves DIR/client-9-custom-structure.png.
+    void startNode(const QString& node);
 
 signals:
     void finished(bool ok);

@@ -30,9 +30,11 @@ int runWindow(int argc, char** argv) {
     const QCommandLineOption pkiOption(QStringLiteral("pki"), QStringLiteral("The client's certificate store."), QStringLiteral("dir"));
     QCommandLineOption shotsOption(QStringLiteral("screenshots"), QStringLiteral("Take screenshots of every view into dir and exit (needs --connect to a demo server)."), QStringLiteral("dir"));
     shotsOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption nodeShotOption(QStringLiteral("screenshot-node"), QStringLiteral("With --screenshots: only the attributes of this node, its Value expanded (a custom structure)."), QStringLiteral("node"));
+    nodeShotOption.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption lagOption(QStringLiteral("gui-lag-report"), QStringLiteral("Print the GUI timer lag after this many seconds and exit."), QStringLiteral("seconds"));
     lagOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({connectOption, projectOption, pkiOption, shotsOption, lagOption});
+    parser.addOptions({connectOption, projectOption, pkiOption, shotsOption, nodeShotOption, lagOption});
     parser.process(app);
 
     WindowOptions options;
@@ -64,7 +66,11 @@ int runWindow(int argc, char** argv) {
     if (tour) {
         auto* shots = new ScreenshotTour(&window, parser.value(connectOption), parser.value(shotsOption), &window);
         QObject::connect(shots, &ScreenshotTour::finished, &app, [](bool ok) { QApplication::exit(ok ? 0 : 1); });
-        shots->start();
+        if (parser.isSet(nodeShotOption)) {
+            shots->startNode(parser.value(nodeShotOption));
+        } else {
+            shots->start();
+        }
     }
     return QApplication::exec();
 }

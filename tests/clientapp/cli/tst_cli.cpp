@@ -91,6 +91,7 @@ private slots:
     void subscribeStopsOnSigterm();
     void subscribeReportsALostServer();
     void readSplitByMaxNodesPerRead();
+    void readCustomStructures();
     void usersAndSecurity();
     void nodeServer();
     void nodeSubscription();
@@ -293,6 +294,39 @@ void TestCli::browseOurServer() {
     // Unknown node: Bad_NodeIdUnknown, exit 1.
     r = run({QStringLiteral("browse"), m_url, kDemo + QStringLiteral("Nope"), QStringLiteral("--security"), QStringLiteral("none")});
     QVERIFY2(r.exitCode == 1 && r.err.contains(QStringLiteral("Bad_NodeIdUnknown")), qPrintable(r.text()));
+}
+
+// Structures of DataTypes the server imported (issue 29 item 3): printed field by field after their
+// DataTypeDefinitions are read; --json gives the fields by path.
+void TestCli::readCustomStructures() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.ioThreads = 1;
+    cfg.nodeSetFiles = {QStringLiteral(UA_INTEROP_DIR "/data/custom-types.NodeSet2.xml")};
+    Server server(cfg);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    const QString ns = QStringLiteral("nsu=urn:ua-workbench:test:custom-types;i=");
+    CliRun r = run({QStringLiteral("read"), server.endpointUrl(), ns + QStringLiteral("5003"), QStringLiteral("--security"), QStringLiteral("none")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    QCOMPARE(r.out, QStringLiteral("Title = Bread\n"
+                                   "Steps[0].Name = Knead\nSteps[0].Value = 10\nSteps[0].Mode = Manual (1)\nSteps[0].Limits = null\n"
+                                   "Steps[1].Name = Bake\nSteps[1].Value = 220\nSteps[1].Mode = Auto (5)\nSteps[1].Limits[0] = 200\n"
+                                   "Batch = 42\n"));
+    r = run({QStringLiteral("read"), server.endpointUrl(), ns + QStringLiteral("5004"), ns + QStringLiteral("5001"), QStringLiteral("--security"),
+             QStringLiteral("none")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    QCOMPARE(r.out, ns + QStringLiteral("5004  Measurement\n  Level = 0.75\n") + ns + QStringLiteral("5001  5\n"));
+    r = run({QStringLiteral("read"), server.endpointUrl(), ns + QStringLiteral("5002"), QStringLiteral("--json"), QStringLiteral("--security"),
+             QStringLiteral("none")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QJsonObject setpoint = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("results")).toArray()[0].toObject();
+    QCOMPARE(setpoint.value(QStringLiteral("dataType")).toString(), QStringLiteral("Setpoint"));
+    const QJsonObject fields = setpoint.value(QStringLiteral("fields")).toObject();
+    QCOMPARE(fields.value(QStringLiteral("Name")).toString(), QStringLiteral("Oven"));
+    QCOMPARE(fields.value(QStringLiteral("Limits[1]")).toString(), QStringLiteral("250"));
+    QCOMPARE(setpoint.value(QStringLiteral("text")).toString(),
+             QStringLiteral("{Name: Oven, Value: 180.5, Mode: Auto (5), Limits: [50, 250]}"));
 }
 
 void TestCli::readOurServer() {
