@@ -6,6 +6,7 @@
 #include "models/ModelCall.h"
 #include "models/ValueTree.h"
 
+#include <QPointer>
 #include <QStringList>
 
 namespace ua::clientapp {
@@ -121,8 +122,8 @@ void AttributesModel::loadValueTypes(const std::vector<DataValue>& values) {
     if (at >= values.size() || !types->needsLoad(values[at].value) || m_typesLoadedFor == m_generation) return;
     m_typesLoadedFor = m_generation;
     const quint64 generation = m_generation;
-    types->load(values[at].value, [this, generation, values] {
-        if (generation == m_generation) applyRead(values);
+    types->load(values[at].value, [this, alive = QPointer<AttributesModel>(this), generation, values] {
+        if (alive && generation == m_generation) applyRead(values);
     });
 }
 

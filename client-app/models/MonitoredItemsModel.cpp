@@ -105,6 +105,7 @@ MonitoredItemsModel::~MonitoredItemsModel() {
 // --- Connection -------------------------------------------------------------------------------
 
 void MonitoredItemsModel::onClientChanged() {
+    m_loadingTypes = false;  // a load for the old Client never ends (DataTypeCache::setClient)
     ++m_generation;
     m_stale = false;  // no value is shown until the new Client delivers one
     m_subscription = 0;  // it belonged to the old Client
@@ -409,7 +410,8 @@ void MonitoredItemsModel::loadValueTypes(const Variant& value) {
     DataTypeCache* types = m_connection ? m_connection->dataTypes() : nullptr;
     if (!types || m_loadingTypes || !types->needsLoad(value)) return;
     m_loadingTypes = true;
-    types->load(value, [this] {
+    types->load(value, [this, alive = QPointer<MonitoredItemsModel>(this)] {
+        if (!alive) return;  // the model went first
         m_loadingTypes = false;
         if (!m_rows.empty()) emit dataChanged(index(0, ValueColumn), index(rowCount() - 1, ValueColumn));
     });

@@ -44,8 +44,8 @@ public:
     explicit DataTypeCache(Client* client = nullptr, QObject* parent = nullptr);
     ~DataTypeCache() override;
 
-    // Another connection (or none): everything known is dropped, loads in progress end (their done
-    // callbacks run, with nothing loaded).
+    // Another connection (or none): everything known is dropped, and so are the loads in progress
+    // (their done callbacks never run).
     void setClient(Client* client);
 
     // Loads what decoding the opaque Binary ExtensionObjects in value needs (scalars and arrays,

@@ -108,11 +108,11 @@ std::optional<DynamicValue> StructureCodec::decodeBody(const ByteString& body, c
 }
 
 bool StructureCodec::decodeField(BinaryDecoder& d, const StructureField& f, DynamicValue& out, int depth) {
-    if (f.valueRank > 1 || f.valueRank < -1) {
-        // -2 (any) and -3 (scalar or 1-D) cannot be told apart in a Structure's encoding.
-        return fail(status::BadDecodingError, QStringLiteral("ValueRank %1 fields are not supported").arg(f.valueRank));
-    }
-    if (f.valueRank == -1) return decodeValue(d, f.dataType, out, depth);
+    if (f.valueRank > 1)
+        return fail(status::BadDecodingError, QStringLiteral("ValueRank %1 (matrix) fields are not supported").arg(f.valueRank));
+    // -2 (any) and -3 (scalar or one dimension) are read as a scalar, as the server's NodeSet
+    // reader writes them (XmlValueDecoder.cpp); 0 (one or more dimensions) as an array.
+    if (f.valueRank < 0) return decodeValue(d, f.dataType, out, depth);
     out.kind = DynamicValue::Kind::Array;
     out.dataType = f.dataType;
     const int32_t n = d.readLength(d.limits().maxArrayLength, 1);
@@ -340,8 +340,9 @@ bool StructureCodec::encodeStructure(BinaryEncoder& e, const StructureDefinition
         if (!field.present && mayBeAbsent) continue;
         m_path.truncate(saved);
         m_path += (saved ? QStringLiteral(".") : QString()) + f.name.toQString();
-        if ((f.valueRank == -1) != (field.value.kind != DynamicValue::Kind::Array))
-            return fail(status::BadEncodingError, f.valueRank == -1 ? QStringLiteral("an array where a scalar belongs") : QStringLiteral("a scalar where an array belongs"));
+        if (f.valueRank > 1) return fail(status::BadEncodingError, QStringLiteral("ValueRank %1 (matrix) fields are not supported").arg(f.valueRank));
+        if ((f.valueRank < 0) != (field.value.kind != DynamicValue::Kind::Array))
+            return fail(status::BadEncodingError, f.valueRank < 0 ? QStringLiteral("an array where a scalar belongs") : QStringLiteral("a scalar where an array belongs"));
         if (!encodeValue(e, f.dataType, field.value, depth)) return false;  // the definition decides the encoding
     }
     m_path.truncate(saved);
