@@ -88,13 +88,7 @@ struct AttributesModel::Item {
     QString statusText;         // what the Status column shows
     int elementIndex = -1;      // an element of the Value array: its flat index
     std::vector<std::unique_ptr<Item>> children;
-    // A field of a custom structure (ValueNode's fields of the same names).
-    bool isStructureField = false;
-    std::vector<int> path;
-    int fieldType = -1;
-    QString editText;
-    QStringList enumNames;
-    QVariantList enumValues;
+    StructureFieldRow field;  // a field of a custom structure (ValueTree.h)
 };
 
 AttributesModel::AttributesModel(Connection* connection, QObject* parent)
@@ -225,12 +219,7 @@ void addNodes(ItemT* parent, std::vector<ValueNode>&& nodes) {
         c->text = std::move(n.text);
         c->typeName = std::move(n.typeName);
         c->elementIndex = n.elementIndex;
-        c->isStructureField = n.isStructureField;
-        c->path = std::move(n.path);
-        c->fieldType = n.fieldType;
-        c->editText = std::move(n.editText);
-        c->enumNames = std::move(n.enumNames);
-        c->enumValues = std::move(n.enumValues);
+        c->field = std::move(n.field);
         addNodes(c.get(), std::move(n.children));
         parent->children.push_back(std::move(c));
     }
@@ -570,7 +559,7 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
     case Qt::EditRole:
         if (index.column() != ValueColumn) return {};
         if (!it->parent) return app::formatVariant(it->dataValue.value);
-        if (it->isStructureField) return it->editText;
+        if (it->field.isStructureField) return it->field.editText;
         if (it->elementIndex >= 0 && it->parent && !it->parent->parent)
             return app::formatVariant(elementAt(it->parent->dataValue.value, std::size_t(it->elementIndex)));
         return it->text;
@@ -592,12 +581,12 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
     case IsArrayRole:
     case EnumNamesRole:
     case EnumValuesRole: {
-        if (it->isStructureField) {
-            if (role == BuiltInTypeRole) return it->fieldType;
+        if (it->field.isStructureField) {
+            if (role == BuiltInTypeRole) return it->field.fieldType;
             if (role == ValueRankRole) return -1;
             if (role == IsArrayRole) return false;
-            if (role == EnumNamesRole) return it->enumNames;
-            return it->enumValues;
+            if (role == EnumNamesRole) return it->field.enumNames;
+            return it->field.enumValues;
         }
         const bool valueRow = !it->parent && it->attributeId == uint32_t(AttributeId::Value);
         const bool element = it->elementIndex >= 0 && it->parent && !it->parent->parent &&
@@ -628,7 +617,7 @@ Qt::ItemFlags AttributesModel::flags(const QModelIndex& index) const {
     if (!variable) return f;
     if (!it->parent && it->attributeId == uint32_t(AttributeId::Value) && valueBuiltInType()) return f | Qt::ItemIsEditable;
     // A scalar field of a custom structure in the Value (written as the whole structure).
-    if (it->isStructureField && it->fieldType >= 0 && valueRootOf(it)) return f | Qt::ItemIsEditable;
+    if (it->field.isStructureField && it->field.fieldType >= 0 && valueRootOf(it)) return f | Qt::ItemIsEditable;
     // An element of the Value array whose type has a text form.
     if (it->elementIndex >= 0 && it->parent && !it->parent->parent &&
         it->parent->attributeId == uint32_t(AttributeId::Value)) {
@@ -645,7 +634,7 @@ bool AttributesModel::setData(const QModelIndex& index, const QVariant& value, i
     const Item* it = itemOf(index);
     const QString text = value.toString();
     if (!it->parent) return writeText(text);
-    if (it->isStructureField) return writeField(it, text);
+    if (it->field.isStructureField) return writeField(it, text);
     // An element: parsed as a scalar of the array's type, written as the whole array.
     const Variant& array = it->parent->dataValue.value;
     app::ParseResult p = app::parseValue(text, array.type(), -1);
@@ -692,9 +681,9 @@ bool AttributesModel::writeField(const Item* it, const QString& text) {
     QString error;
     std::optional<DynamicValue> decoded = types->decode(*object, &error);
     if (!decoded) return refuse(status::BadDecodingError, error);
-    DynamicValue* field = dynamicAt(*decoded, it->path);
+    DynamicValue* field = dynamicAt(*decoded, it->field.path);
     if (!field || field->kind != DynamicValue::Kind::Scalar) return refuse(status::BadTypeMismatch, tr("not a field with a value"));
-    app::ParseResult p = app::parseValue(text, BuiltInType(it->fieldType), -1);
+    app::ParseResult p = app::parseValue(text, BuiltInType(it->field.fieldType), -1);
     if (!p.ok()) return refuse(p.status, p.error);
     field->scalar = p.value;
     std::optional<ExtensionObject> encoded = types->encode(*decoded, &error);

@@ -202,8 +202,8 @@ ValueNode dynamicNode(QString name, const DynamicValue& v, std::vector<int> path
     n.name = std::move(name);
     n.typeName = v.typeName;
     n.text = app::formatDynamicValue(v);
-    n.path = path;
-    n.isStructureField = true;
+    n.field.path = path;
+    n.field.isStructureField = true;
     switch (v.kind) {
     case DynamicValue::Kind::Array: {
         n.typeName += QStringLiteral("[]");
@@ -226,7 +226,7 @@ ValueNode dynamicNode(QString name, const DynamicValue& v, std::vector<int> path
             if (!f.present) {
                 c.text = QStringLiteral("(absent)");
                 c.children.clear();
-                c.fieldType = -1;
+                c.field.fieldType = -1;
             }
             n.children.push_back(std::move(c));
         }
@@ -238,15 +238,15 @@ ValueNode dynamicNode(QString name, const DynamicValue& v, std::vector<int> path
         }
         const BuiltInType t = v.scalar.type();
         if (!v.scalar.isNull() && t != BuiltInType::Variant && t != BuiltInType::DataValue && t != BuiltInType::DiagnosticInfo)
-            n.fieldType = int(t);
+            n.field.fieldType = int(t);
         const auto type = ctx.types ? ctx.types->resolve(v.dataType) : std::nullopt;
         if (type && type->kind == ResolvedDataType::Kind::Enumeration && type->enumeration) {
             for (const EnumField& e : type->enumeration->fields) {
-                n.enumNames << (e.name.isEmpty() ? e.displayName.text.toQString() : e.name.toQString());
-                n.enumValues << qlonglong(e.value);
+                n.field.enumNames << (e.name.isEmpty() ? e.displayName.text.toQString() : e.name.toQString());
+                n.field.enumValues << qlonglong(e.value);
             }
         }
-        n.editText = app::formatVariant(v.scalar);
+        n.field.editText = app::formatVariant(v.scalar);
         break;
     }
     }

@@ -18,21 +18,26 @@
 
 namespace ua::clientapp {
 
-struct ValueNode {
-    QString name;        // "[3]", a field name ("CurrentTime")
-    QString typeName;    // "Int32", "Double[]", "BuildInfo", "ServerState" (enumerations)
-    QString text;        // the value as one line (formatVariant; "Running (0)" for an enumeration)
-    int elementIndex = -1;  // for an element of the top-level array: its index in the flat array
-    std::vector<ValueNode> children;
-    // A row of a custom structure (decoded by a DataTypeCache): its place in the DynamicValue of the
-    // nearest ExtensionObject above it (dynamicAt), and for a scalar field with a text form, its
-    // BuiltInType (else -1), its value as text to edit, and an enumeration's names and values.
+// A row of a custom structure (decoded by a DataTypeCache): its place in the DynamicValue of the
+// nearest ExtensionObject above it (dynamicAt), and for a scalar field with a text form, its
+// BuiltInType (else -1), its value as text to edit, and an enumeration's names and values. The
+// value trees and the attributes view's rows carry one each.
+struct StructureFieldRow {
     bool isStructureField = false;
     std::vector<int> path;
     int fieldType = -1;
     QString editText;
     QStringList enumNames;
     QVariantList enumValues;
+};
+
+struct ValueNode {
+    QString name;        // "[3]", a field name ("CurrentTime")
+    QString typeName;    // "Int32", "Double[]", "BuildInfo", "ServerState" (enumerations)
+    QString text;        // the value as one line (formatVariant; "Running (0)" for an enumeration)
+    int elementIndex = -1;  // for an element of the top-level array: its index in the flat array
+    std::vector<ValueNode> children;
+    StructureFieldRow field;
 };
 
 // The child rows of a value (empty for a scalar that is not a decoded structure). Arrays longer than
