@@ -3,6 +3,9 @@
 //    (node_custom_types_server.js): the values node-opcua built are read and decoded field by field
 //    from the DataTypeDefinitions node-opcua publishes; a field is changed, the structure written
 //    back, and node-opcua's own decoding of what arrived is checked (its CHANGED line);
+//  - against node-opcua's server loading a companion specification, PackML (node_packml_server.js):
+//    a PackMLProductDataType value with arrays of nested structures and namespace-0 EUInformation
+//    fields is decoded, two fields deep inside are changed, and node-opcua decodes the write;
 //  - against our server with the same NodeSet imported: read, decode, change, write, read again;
 //  - against our server with data/custom-types-dictionary.NodeSet2.xml, DataTypes with no
 //    DataTypeDefinition but a DataTypeDictionary (servers before 1.04): the definitions come from the
@@ -12,6 +15,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -82,6 +86,7 @@ class TestClientCustomTypes : public QObject {
     Q_OBJECT
 private slots:
     void readsAndWritesNodeOpcuaStructures();
+    void readsAndWritesACompanionSpecificationsStructure();
     void readsAndWritesOurServersStructures();
     void fallsBackToTheDataTypeDictionary();
 };
@@ -175,6 +180,77 @@ void TestClientCustomTypes::readsAndWritesNodeOpcuaStructures() {
     QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains("CHANGED MeasurementVariable"), 10000);
     const QByteArray unionLine = out.mid(out.indexOf("CHANGED MeasurementVariable")).split('\n').front();
     QVERIFY2(unionLine.contains("\"switchField\":1") && unionLine.toLower().contains("\"count\":99"), unionLine.constData());
+}
+
+void TestClientCustomTypes::readsAndWritesACompanionSpecificationsStructure() {
+    QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
+    QProcess node;
+    node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
+    node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("node_packml_server.js"), QStringLiteral("0")});
+    QVERIFY(node.waitForStarted());
+    const auto stop = qScopeGuard([&node] {
+        node.closeWriteChannel();
+        if (!node.waitForFinished(10000)) node.kill();
+    });
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains('\n') || node.state() == QProcess::NotRunning, 90000);
+    const QList<QByteArray> words = out.trimmed().split(' ');
+    QVERIFY2(words.size() == 3 && words[0] == "READY", qPrintable(QString::fromUtf8(out) + QString::fromUtf8(node.readAllStandardError().right(3000))));
+    const quint16 port = quint16(words[1].toUInt());
+    const NodeId productNode(uint16_t(words[2].toUInt()), String("Product"));
+    out.clear();
+
+    Client client{ClientConfig{}};
+    QCOMPARE(connectSession(client, urlOf(port), this), status::Good);
+    DataTypeCache cache(&client);
+    const auto r = readNodes(client, this, {productNode});
+    QCOMPARE(r.status, status::Good);
+    QCOMPARE(r.response.results.size(), std::size_t(1));
+    const Variant value = r.response.results[0].value;
+    QVERIFY(value.get<ExtensionObject>());
+    QVERIFY(loadTypes(cache, value));
+    QString error;
+    const auto product = cache.decode(*value.get<ExtensionObject>(), &error);
+    QVERIFY2(product, qPrintable(error));
+    QCOMPARE(product->typeName, QStringLiteral("PackMLProductDataType"));
+    QCOMPARE(customField(*product, "ProductID")->value.scalar, Variant(int32_t(17)));
+    const DynamicValue& variables = customField(*product, "ProcessVariables")->value;
+    QCOMPARE(variables.elements.size(), std::size_t(2));
+    QCOMPARE(customText(variables.elements[1], "Name"), QStringLiteral("Temp"));
+    QCOMPARE(customField(variables.elements[1], "Value")->value.scalar, Variant(80.0f));
+    // A namespace-0 structure inside a companion one: EUInformation, decoded by the stack's own type.
+    const DynamicValue& unit = customField(variables.elements[0], "Unit")->value;
+    QCOMPARE(unit.typeName, QStringLiteral("EUInformation"));
+    const DynamicValue& ingredients = customField(*product, "Ingredients")->value;
+    QCOMPARE(ingredients.elements.size(), std::size_t(1));
+    QCOMPARE(customField(ingredients.elements[0], "IngredientID")->value.scalar, Variant(int32_t(3)));
+    const DynamicValue& parameters = customField(ingredients.elements[0], "Parameter")->value;
+    QCOMPARE(parameters.elements.size(), std::size_t(1));
+    QCOMPARE(customText(parameters.elements[0], "Name"), QStringLiteral("Flour"));
+
+    // Two fields deep inside change; node-opcua decodes the write with its own definitions.
+    DynamicValue changed = *product;
+    auto fieldOf = [](DynamicValue& v, const char* name) -> DynamicValue& {
+        for (DynamicField& f : v.fields)
+            if (f.name == QLatin1String(name)) return f.value;
+        return v;
+    };
+    fieldOf(fieldOf(changed, "ProcessVariables").elements[1], "Value").scalar = Variant(95.5f);
+    fieldOf(fieldOf(fieldOf(changed, "Ingredients").elements[0], "Parameter").elements[0], "Name").scalar = Variant(String("Rye"));
+    const auto encoded = cache.encode(changed, &error);
+    QVERIFY2(encoded, qPrintable(error));
+    QCOMPARE(writeNode(client, this, productNode, Variant(*encoded)), status::Good);
+    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains("CHANGED Product"), 10000);
+    const QByteArray line = out.mid(out.indexOf("CHANGED Product")).split('\n').front();
+    const QJsonObject seen = QJsonDocument::fromJson(line.mid(line.indexOf('{'))).object();
+    QVERIFY2(!seen.isEmpty(), line.constData());
+    QCOMPARE(seen.value("productID").toInt(), 17);
+    const QJsonArray seenVariables = seen.value("processVariables").toArray();
+    QCOMPARE(seenVariables.size(), 2);
+    QCOMPARE(seenVariables[1].toObject().value("value").toDouble(), 95.5);
+    QCOMPARE(seenVariables[0].toObject().value("unit").toObject().value("unitId").toInt(), 5066068);
+    const QJsonArray seenParameters = seen.value("ingredients").toArray()[0].toObject().value("parameter").toArray();
+    QCOMPARE(seenParameters[0].toObject().value("name").toString(), QStringLiteral("Rye"));
 }
 
 void TestClientCustomTypes::readsAndWritesOurServersStructures() {
