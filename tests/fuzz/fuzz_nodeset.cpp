@@ -58,10 +58,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (added.empty()) return 0;
     const ua::NodeSetExport x = ua::exportNodeSet(space, added);
     if (!x.errors.isEmpty()) return 0;  // a value the exporter cannot write (listed): fine
-    const std::vector<ua::NodeSetDocument> again = readDocument(x.xml);
+    QBuffer exported;
+    exported.setData(x.xml);
+    exported.open(QIODevice::ReadOnly);
+    QString readError;
+    std::vector<ua::NodeSetDocument> again;
+    if (auto doc = ua::NodeSetDocument::read(exported, QStringLiteral("exported.xml"), &readError)) again.push_back(std::move(*doc));
     ua::AddressSpace fresh = namespaceZero();
-    if (again.empty() || !ua::importNodeSets(fresh, again).ok()) {
-        std::fprintf(stderr, "fuzz_nodeset: an exported NodeSet does not import again:\n%s\n", x.xml.left(4000).constData());
+    const ua::NodeSetImportResult second = again.empty() ? ua::NodeSetImportResult{} : ua::importNodeSets(fresh, again);
+    if (again.empty() || !second.ok()) {
+        std::fprintf(stderr, "fuzz_nodeset: an exported NodeSet does not import again: %s\n", qPrintable(readError));
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, second.errors.size()); ++i)
+            std::fprintf(stderr, "  %s\n", qPrintable(second.errors[i].toString()));
+        std::fprintf(stderr, "%s\n", x.xml.left(4000).constData());
         std::abort();
     }
     return 0;

@@ -561,6 +561,37 @@ private slots:
     }
 
     // The same for imported structures, an enumeration and a union with values of them.
+    // What fuzz_nodeset found (tests/fuzz/nodeset/corpus/regression-*.xml replays each): a model
+    // or namespace without a URI, and a model that adds nodes to namespace 0, are refused.
+    void filesTheFuzzerFoundAreRefused() {
+        auto readError = [](const QByteArray& xml) {
+            QByteArray copy = xml;
+            QBuffer b(&copy);
+            b.open(QIODevice::ReadOnly);
+            QString error;
+            const bool read = NodeSetDocument::read(b, QStringLiteral("f.xml"), &error).has_value();
+            return read ? QString() : error;
+        };
+        const QString noModelUri = readError(smallNodeSet("<Model Version=\"1.0.0\"/>", {}));
+        QVERIFY2(noModelUri.contains(QStringLiteral("a <Model> without a URI")), qPrintable(noModelUri));
+        const QString noRequiredUri = readError(smallNodeSet("<Model ModelUri=\"urn:test:a\"><RequiredModel Version=\"1\"/></Model>", {}));
+        QVERIFY2(noRequiredUri.contains(QStringLiteral("a <RequiredModel> without a URI")), qPrintable(noRequiredUri));
+        const QString emptyUri = readError(smallNodeSet(kModelA, {}, "<Uri>urn:test:a</Uri><Uri> </Uri>"));
+        QVERIFY2(emptyUri.contains(QStringLiteral("<Uri> without a URI")), qPrintable(emptyUri));
+
+        AddressSpace space = ns0Space();
+        const std::size_t before = space.size();
+        std::vector<NodeSetDocument> docs;
+        docs.push_back(readDoc(smallNodeSet(kModelA, variable("Fine", "Int32", "<Int32>1</Int32>") +
+            "<UAObject NodeId=\"i=5002\" BrowseName=\"1:Intruder\"><References>"
+            "<Reference ReferenceType=\"Organizes\" IsForward=\"false\">i=85</Reference></References></UAObject>")));
+        const NodeSetImportResult r = importNodeSets(space, docs);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.status, StatusCode(status::BadNodeIdInvalid));
+        QVERIFY2(errorsOf(r).contains(QStringLiteral("i=5002: a node of namespace 0 in a model of another namespace")), qPrintable(errorsOf(r)));
+        QCOMPARE(space.size(), before);
+    }
+
     void exportKeepsCustomStructures() {
         AddressSpace a = ns0Space();
         std::vector<NodeSetDocument> docs;

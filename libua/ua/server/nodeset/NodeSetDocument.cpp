@@ -42,11 +42,24 @@ std::optional<NodeSetDocument> NodeSetDocument::read(QIODevice& device, const QS
             continue;
         }
         XmlTree e = XmlTree::read(r);
+        // A namespace or model without a URI cannot be mapped to the server's NamespaceArray.
+        const auto noUri = [&](qint64 line, const char* what) {
+            if (error) *error = QStringLiteral("%1:%2: %3 without a URI (OPC 10000-6 F.2, F.3)").arg(fileName).arg(line).arg(QLatin1String(what));
+            return std::nullopt;
+        };
         if (e.name == u"NamespaceUris") {
-            for (const XmlTree& u : e.children) doc.namespaceUris.push_back(u.text.trimmed());
+            for (const XmlTree& u : e.children) {
+                if (u.text.trimmed().isEmpty()) return noUri(u.line, "a NamespaceUris <Uri>");
+                doc.namespaceUris.push_back(u.text.trimmed());
+            }
         } else if (e.name == u"Models") {
-            for (const XmlTree& m : e.children)
-                if (m.name == u"Model") doc.models.push_back(readModelEntry(m));
+            for (const XmlTree& m : e.children) {
+                if (m.name != u"Model") continue;
+                doc.models.push_back(readModelEntry(m));
+                if (doc.models.back().modelUri.isEmpty()) return noUri(m.line, "a <Model>");
+                for (const NodeSetModel& required : doc.models.back().requiredModels)
+                    if (required.modelUri.isEmpty()) return noUri(m.line, "a <RequiredModel>");
+            }
         } else if (e.name == u"Aliases") {
             for (const XmlTree& a : e.children) doc.aliases.insert(a.attribute(u"Alias"), a.text.trimmed());
         } else if (e.name.startsWith(u"UA")) {

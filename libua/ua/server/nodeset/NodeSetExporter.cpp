@@ -222,10 +222,20 @@ private:
                 XmlValueEncoder one(m_space, [this](uint16_t ns) { return fileIndex(ns); });
                 if (one.write(sw, dv->value)) {
                     sw.writeEndElement();
-                    QXmlStreamReader r(scratch);
-                    while (!r.atEnd()) {
-                        r.readNext();
-                        if (!r.isStartDocument() && !r.isEndDocument()) w.writeCurrentToken(r);
+                    // A field or DataType name that is no XML name (a NodeSet may hold any string)
+                    // makes the scratch document malformed: checked whole before it is copied, so
+                    // the file never gets half a Value.
+                    QXmlStreamReader check(scratch);
+                    while (!check.atEnd()) check.readNext();
+                    if (check.hasError()) {
+                        m_result.errors << QStringLiteral("%1: the Value is not written: its XML is not well-formed (%2); a field or type name is no XML name")
+                                               .arg(QString::fromStdString(n.nodeId.toString()), check.errorString());
+                    } else {
+                        QXmlStreamReader r(scratch);
+                        while (!r.atEnd()) {
+                            r.readNext();
+                            if (!r.isStartDocument() && !r.isEndDocument()) w.writeCurrentToken(r);
+                        }
                     }
                 } else {
                     m_result.errors << QStringLiteral("%1: the Value is not written: %2").arg(QString::fromStdString(n.nodeId.toString()), one.error());

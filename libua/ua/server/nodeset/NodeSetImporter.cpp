@@ -166,6 +166,8 @@ private:
             {QStringLiteral("UADataType"), NodeClass::DataType},       {QStringLiteral("UAView"), NodeClass::View}};
         std::unordered_set<NodeId> seen;
         seen.reserve(m_doc.nodes.size());
+        bool definesNamespaceZero = false;
+        for (const NodeSetModel& m : m_doc.models) definesNamespaceZero = definesNamespaceZero || m.modelUri == QLatin1String(AddressSpace::kNs0Uri.data());
         m_space.reserve(m_space.size() + m_doc.nodes.size());
         bool ok = true;
         for (const XmlTree& e : m_doc.nodes) {
@@ -176,6 +178,11 @@ private:
             const auto id = resolve(e.attribute(u"NodeId"));
             if (!id || id->isNull()) { ok = error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid); continue; }
             n.nodeId = *id;
+            // Namespace 0 is the OPC Foundation's: only its own NodeSet adds nodes to it.
+            if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
+                ok = error(e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
+                continue;
+            }
             if (!seen.insert(n.nodeId).second) { ok = error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists); continue; }
             if (m_space.indexOf(n.nodeId) != kNoNode) { ok = error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists); continue; }
             const auto bn = browseName(e.attribute(u"BrowseName"));
