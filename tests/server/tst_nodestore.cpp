@@ -135,6 +135,15 @@ void TestNodeStore::nodeTableCopyIsIsolated() {
     std::size_t visited = 0;
     for (const Node& node : copy) visited += node.nodeId.isNull() ? 0 : 1;
     QCOMPARE(visited, n);  // n + 1 slots, one removed
+
+    // A move leaves the source empty and usable.
+    NodeTable moved = std::move(copy);
+    QCOMPARE(moved.size(), n + 1);
+    QCOMPARE(copy.size(), std::size_t(0));  // NOLINT(bugprone-use-after-move): what is tested
+    QVERIFY(copy.begin() == copy.end());
+    QCOMPARE(copy.append(storeFolder(NodeId(1, 1u), "Again")), NodeIndex(0));
+    QCOMPARE(copy[0].browseName.name.view(), std::string_view("Again"));
+    QCOMPARE(moved[7].browseName.name.view(), std::string_view("Changed"));
 }
 
 void TestNodeStore::nodeTableClonesOnlyTheChangedNode() {

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ua {
@@ -60,6 +61,24 @@ public:
         const NodeTable* m_table = nullptr;
         NodeIndex m_index = 0;
     };
+
+    NodeTable() = default;
+    NodeTable(const NodeTable&) = default;  // shares every node (CopyGeneration renews both sides)
+    NodeTable& operator=(const NodeTable&) = default;
+    // A move hands the pages over; the source is left empty (size 0) and usable.
+    NodeTable(NodeTable&& other) noexcept
+        : m_pages(std::move(other.m_pages)), m_size(std::exchange(other.m_size, 0)), m_generation(std::move(other.m_generation)) {
+        other.m_pages.clear();
+    }
+    NodeTable& operator=(NodeTable&& other) noexcept {
+        if (this != &other) {
+            m_pages = std::move(other.m_pages);
+            other.m_pages.clear();
+            m_size = std::exchange(other.m_size, 0);
+            m_generation = std::move(other.m_generation);
+        }
+        return *this;
+    }
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
