@@ -80,6 +80,52 @@ ServerConfig customServerConfig(const QString& nodeSet) {
     return cfg;
 }
 
+// A node-opcua test server of UA_INTEROP_DIR (node_custom_types_server.js, node_packml_server.js),
+// stopped when this goes: start() waits for its "READY <port> <extra>" line, lineWith() for a later
+// line of its output.
+class NodeTestServer {
+public:
+    ~NodeTestServer() {
+        m_process.closeWriteChannel();
+        if (!m_process.waitForFinished(10000)) m_process.kill();
+    }
+    // false, with the reason in failure(), when the script did not get ready.
+    bool start(const QString& script) {
+        m_process.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
+        m_process.start(QStringLiteral(UA_NODE_EXECUTABLE), {script, QStringLiteral("0")});
+        if (!m_process.waitForStarted()) return fail(QStringLiteral("node did not start"));
+        if (!QTest::qWaitFor([this] { return (m_out += m_process.readAllStandardOutput()).contains('\n') || m_process.state() == QProcess::NotRunning; }, 90000))
+            return fail(QStringLiteral("no READY line within 90 s: ") + QString::fromUtf8(m_process.readAllStandardError().right(3000)));
+        const QList<QByteArray> words = m_out.trimmed().split(' ');
+        if (words.size() != 3 || words[0] != "READY")
+            return fail(QString::fromUtf8(m_out) + QString::fromUtf8(m_process.readAllStandardError().right(3000)));
+        m_port = quint16(words[1].toUInt());
+        m_extra = words[2];
+        m_out.clear();
+        return true;
+    }
+    quint16 port() const { return m_port; }
+    const QByteArray& extra() const { return m_extra; }
+    const QString& failure() const { return m_failure; }
+    // The first line of the output since start() that holds marker, from the marker on; empty
+    // when none came within timeoutMs.
+    QByteArray lineWith(const char* marker, int timeoutMs = 10000) {
+        if (!QTest::qWaitFor([&] { return (m_out += m_process.readAllStandardOutput()).contains(marker); }, timeoutMs)) return {};
+        return m_out.mid(m_out.indexOf(marker)).split('\n').front();
+    }
+
+private:
+    bool fail(QString why) {
+        m_failure = std::move(why);
+        return false;
+    }
+    QProcess m_process;
+    QByteArray m_out;
+    quint16 m_port = 0;
+    QByteArray m_extra;
+    QString m_failure;
+};
+
 } // namespace
 
 class TestClientCustomTypes : public QObject {
@@ -93,21 +139,10 @@ private slots:
 
 void TestClientCustomTypes::readsAndWritesNodeOpcuaStructures() {
     QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
-    QProcess node;
-    node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
-    node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("node_custom_types_server.js"), QStringLiteral("0")});
-    QVERIFY(node.waitForStarted());
-    const auto stop = qScopeGuard([&node] {
-        node.closeWriteChannel();
-        if (!node.waitForFinished(10000)) node.kill();
-    });
-    QByteArray out;
-    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains('\n') || node.state() == QProcess::NotRunning, 90000);
-    const QList<QByteArray> words = out.trimmed().split(' ');
-    QVERIFY2(words.size() == 3 && words[0] == "READY", qPrintable(QString::fromUtf8(out) + QString::fromUtf8(node.readAllStandardError().right(3000))));
-    const quint16 port = quint16(words[1].toUInt());
-    const uint16_t ns = uint16_t(words[2].toUInt());
-    out.clear();
+    NodeTestServer node;
+    QVERIFY2(node.start(QStringLiteral("node_custom_types_server.js")), qPrintable(node.failure()));
+    const quint16 port = node.port();
+    const uint16_t ns = uint16_t(node.extra().toUInt());
 
     Client client{ClientConfig{}};
     QCOMPARE(connectSession(client, urlOf(port), this), status::Good);
@@ -158,8 +193,7 @@ void TestClientCustomTypes::readsAndWritesNodeOpcuaStructures() {
     auto encoded = cache.encode(changed, &error);
     QVERIFY2(encoded, qPrintable(error));
     QCOMPARE(writeNode(client, this, setpointNode, Variant(*encoded)), status::Good);
-    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains("CHANGED SetpointVariable"), 10000);
-    const QByteArray line = out.mid(out.indexOf("CHANGED SetpointVariable")).split('\n').front();
+    const QByteArray line = node.lineWith("CHANGED SetpointVariable");
     const QJsonObject seen = QJsonDocument::fromJson(line.mid(line.indexOf('{'))).object();
     QVERIFY2(!seen.isEmpty(), line.constData());
     QCOMPARE(seen.value("name").toString(), QStringLiteral("Furnace"));
@@ -177,28 +211,16 @@ void TestClientCustomTypes::readsAndWritesNodeOpcuaStructures() {
     encoded = cache.encode(count, &error);
     QVERIFY2(encoded, qPrintable(error));
     QCOMPARE(writeNode(client, this, measurementNode, Variant(*encoded)), status::Good);
-    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains("CHANGED MeasurementVariable"), 10000);
-    const QByteArray unionLine = out.mid(out.indexOf("CHANGED MeasurementVariable")).split('\n').front();
+    const QByteArray unionLine = node.lineWith("CHANGED MeasurementVariable");
     QVERIFY2(unionLine.contains("\"switchField\":1") && unionLine.toLower().contains("\"count\":99"), unionLine.constData());
 }
 
 void TestClientCustomTypes::readsAndWritesACompanionSpecificationsStructure() {
     QVERIFY2(QFileInfo(QStringLiteral(UA_NODE_EXECUTABLE)).isExecutable(), "no Node.js: run ./test.sh");
-    QProcess node;
-    node.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
-    node.start(QStringLiteral(UA_NODE_EXECUTABLE), {QStringLiteral("node_packml_server.js"), QStringLiteral("0")});
-    QVERIFY(node.waitForStarted());
-    const auto stop = qScopeGuard([&node] {
-        node.closeWriteChannel();
-        if (!node.waitForFinished(10000)) node.kill();
-    });
-    QByteArray out;
-    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains('\n') || node.state() == QProcess::NotRunning, 90000);
-    const QList<QByteArray> words = out.trimmed().split(' ');
-    QVERIFY2(words.size() == 3 && words[0] == "READY", qPrintable(QString::fromUtf8(out) + QString::fromUtf8(node.readAllStandardError().right(3000))));
-    const quint16 port = quint16(words[1].toUInt());
-    const NodeId productNode(uint16_t(words[2].toUInt()), String("Product"));
-    out.clear();
+    NodeTestServer node;
+    QVERIFY2(node.start(QStringLiteral("node_packml_server.js")), qPrintable(node.failure()));
+    const quint16 port = node.port();
+    const NodeId productNode(uint16_t(node.extra().toUInt()), String("Product"));
 
     Client client{ClientConfig{}};
     QCOMPARE(connectSession(client, urlOf(port), this), status::Good);
@@ -240,8 +262,7 @@ void TestClientCustomTypes::readsAndWritesACompanionSpecificationsStructure() {
     const auto encoded = cache.encode(changed, &error);
     QVERIFY2(encoded, qPrintable(error));
     QCOMPARE(writeNode(client, this, productNode, Variant(*encoded)), status::Good);
-    QTRY_VERIFY_WITH_TIMEOUT((out += node.readAllStandardOutput()).contains("CHANGED Product"), 10000);
-    const QByteArray line = out.mid(out.indexOf("CHANGED Product")).split('\n').front();
+    const QByteArray line = node.lineWith("CHANGED Product");
     const QJsonObject seen = QJsonDocument::fromJson(line.mid(line.indexOf('{'))).object();
     QVERIFY2(!seen.isEmpty(), line.constData());
     QCOMPARE(seen.value("productID").toInt(), 17);
