@@ -7,8 +7,9 @@
 UA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UA_NODE_MIN=20.19   # node-opcua fails on Debian's Node.js 18 (ERR_REQUIRE_ESM)
 UA_PACKAGES=(
-    g++ cmake make lld qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
+    g++ cmake make ninja-build lld qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
     qt6-qpa-plugins xvfb xauth                                 # windows without a display
+    libqt6sql6-sqlite                                          # Historical Access: QtSql's SQLite driver
     tshark clang libclang-rt-14-dev libbenchmark-dev           # checks, fuzzing, benchmarks
     openmpi-bin libopenmpi-dev                                 # ua-loadtest's distributed runs (mpirun) and their tests
     nodejs npm                                                 # interop peer (node-opcua)
@@ -142,14 +143,27 @@ ua_configure_and_build() {
     if (($#)); then
         target=(--target "$@")
     fi
+    # Ninja for a new build folder: it compiles a target's sources while the libraries it links are
+    # still compiling (Make waits for each library target to finish), so both cores stay busy
+    # through the build. A folder configured before keeps its generator (CMake refuses a change).
+    if [[ ! -f $dir/CMakeCache.txt ]] && command -v ninja >/dev/null; then
+        args+=(-G Ninja)
+    fi
     cmake "${args[@]}"
     cmake --build "$dir" -j"$(nproc)" "${target[@]}"
 }
 
 # Everything ./run.sh and ./test.sh need before they start anything.
+# Each part's seconds are printed at the end ("=== set-up: ..."), so that a CI log says where a
+# step's minutes went (docs/Reliability.md "CI").
 ua_setup() {
+    local t0=$SECONDS t1 t2 t3
     ua_install_packages
     ua_ensure_node
+    t1=$SECONDS
     ua_install_npm_packages
+    t2=$SECONDS
     ua_configure_and_build
+    t3=$SECONDS
+    echo "=== set-up (${UA_MODE:-normal}): packages and node $((t1 - t0)) s, npm $((t2 - t1)) s, configure and build $((t3 - t2)) s"
 }
