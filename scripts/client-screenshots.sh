@@ -3,8 +3,8 @@
 # README: starts node-opcua's demo server (tests/clientapp/node_demo_server.js), then the window
 # under Xvfb with --screenshots, which discovers the server in the Connect dialog, connects to the
 # best endpoint (accepting the certificate in the trust dialog), writes, monitors, plots, lists
-# events, calls Demo.Add and shows the log (client-app/window/ScreenshotTour.cpp), saving
-# docs/screenshots/client-*.png.
+# events, reads the history of Sine and Counter (the History tab), calls Demo.Add and shows the log
+# (client-app/window/ScreenshotTour.cpp), saving docs/screenshots/client-*.png.
 #   scripts/client-screenshots.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."

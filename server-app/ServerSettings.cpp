@@ -179,6 +179,8 @@ QJsonObject ServerSettings::toJson() const {
                              {"eventsMs", double(demoEventsMs)}}},
         {"shutdownDelaySeconds", double(shutdownDelaySeconds)},
         {"nodeSets", QJsonArray::fromStringList(nodeSetFiles)},
+        {"history", history.toJson()},
+        {"alarms", alarms.toJson()},
         {"users", users.toJson()},
     };
 }
@@ -302,6 +304,10 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
         for (const QJsonValue& x : a) s.nodeSetFiles << x.toString();
     }
 
+    if (!readObject(json, "history", &o, error) || !HistorySettings::fromJson(o, &s.history, error)) return std::nullopt;
+    o = {};
+    if (!readObject(json, "alarms", &o, error) || !AlarmSettings::fromJson(o, &s.alarms, error)) return std::nullopt;
+
     if (json.contains(QLatin1String("users"))) {
         QString usersError;
         auto db = UserDatabase::fromJson(json.value(QLatin1String("users")).toObject(), &usersError);
@@ -382,6 +388,8 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.demoUpdateRateMs = demoUpdateRateMs;
     c.demoEventsMs = demoEventsMs;
     c.nodeSetFiles = nodeSetFiles;
+    history.apply(c);
+    alarms.apply(c);
     return c;
 }
 

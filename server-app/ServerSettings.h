@@ -24,12 +24,16 @@
 //                       "chunkBudgetBytes": 67108864, "chunkTimeoutMs": 30000 },
 //     "demo": { "namespace": true, "updateRateMs": 1000, "eventsMs": 1000 },
 //     "shutdownDelaySeconds": 2,
+//     "history": { ...HistorySettings.h... },
+//     "alarms": { ...AlarmSettings.h... },
 //     "users": { ...UserDatabase::toJson(), see ua/server/users/UserStore.h... } }
 // Policies are named by their URI's fragment (None, Basic128Rsa15, Basic256, Basic256Sha256,
 // Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss), modes by OPC 10000-4 7.20 (None, Sign,
 // SignAndEncrypt).
 #pragma once
 
+#include "AlarmSettings.h"
+#include "HistorySettings.h"
 #include "ua/server/runtime/ServerConfig.h"
 
 #include <QJsonObject>
@@ -76,6 +80,10 @@ struct ServerSettings {
     // NodeSet2 files loaded at start ("nodeSets" in the file, --nodeset FILE), in the order their
     // RequiredModels need; relative paths are taken from the working directory.
     QStringList nodeSetFiles;
+    // Historical Access ("history", HistorySettings.h)
+    HistorySettings history;
+    // Alarms and Conditions ("alarms", AlarmSettings.h)
+    AlarmSettings alarms;
     // users, their Roles and the Roles of anonymous Sessions. The workbench's demo default lets
     // anonymous Sessions write the demo variables (Operator); `--secure` removes anonymous login.
     UserDatabase users = defaultUsers();

@@ -45,6 +45,7 @@ LAYERS = [
     ("client/channel", 5, ["client/channel"], "client"),
     ("client/session", 5, ["client/session"], "client"),
     ("client/browse", 5, ["client/browse"], "client"),
+    ("client/history", 5, ["client/history"], "client"),
     ("client/discovery", 6, ["client/discovery"], "client"),
     ("client/calls", 6, ["client/calls"], "client"),
     ("client/core", 7, ["client/core"], "client"),
@@ -53,10 +54,17 @@ LAYERS = [
     ("server/addressspace+users", 4, ["server/addressspace", "server/users"], "server"),
     ("server/common", 5, ["server/common"], "server"),
     ("server/nodeset", 5, ["server/nodeset"], "server"),
-    ("server/services", 6, ["server/services"], "server"),
-    ("server/subscriptions+events", 7, ["server/subscriptions", "server/events"], "server"),
-    ("server/diagnostics", 8, ["server/diagnostics"], "server"),
-    ("server/runtime", 9, ["server/runtime", "server"], "server"),
+    # An event and the filters that pick and select from it (OPC 10000-4 7.7 ContentFilter, 7.22.3
+    # EventFilter): used by the event items and by the event history.
+    ("server/eventmodel", 6, ["server/eventmodel"], "server"),
+    ("server/history", 7, ["server/history"], "server"),
+    ("server/services", 8, ["server/services"], "server"),
+    ("server/subscriptions+events", 9, ["server/subscriptions", "server/events"], "server"),
+    ("server/diagnostics", 10, ["server/diagnostics"], "server"),
+    # Alarms and Conditions (OPC 10000-9): condition state, nodes, Methods and ConditionRefresh, on
+    # top of the events and the subscriptions.
+    ("server/conditions", 10, ["server/conditions"], "server"),
+    ("server/runtime", 11, ["server/runtime", "server"], "server"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(ua/[^"]+)"')

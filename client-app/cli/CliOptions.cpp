@@ -1,14 +1,18 @@
 #include "cli/CliOptions.h"
 
 #include "ArgumentSplitter.h"
+#include "cli/HistoryTime.h"
+#include "ValueText.h"
 
 #include "ua/Version.h"
+#include "ua/client/history/AggregateNames.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/types/Variant.h"
 
 #include <QProcessEnvironment>
 #include <array>
+#include <cmath>
 
 namespace ua::clientapp {
 
@@ -45,10 +49,21 @@ const QList<OptionSpec>& optionSpecs() {
         {"attribute", true, {"read"}},
         {"type", true, {"write", "add-node"}},
         {"class", true, {"add-node"}},
-        {"interval", true, {"subscribe"}},
+        {"interval", true, {"subscribe", "history"}},
         {"sampling", true, {"subscribe"}},
         {"seconds", true, {"subscribe"}},
         {"count", true, {"subscribe"}},
+        {"from", true, {"history"}},
+        {"to", true, {"history"}},
+        {"at", true, {"history"}},
+        {"max", true, {"history"}},
+        {"page", true, {"history"}},
+        {"bounds", false, {"history"}},
+        {"modified", false, {"history"}},
+        {"events", false, {"history"}},
+        {"aggregate", true, {"history"}},
+        {"csv", false, {"history"}},
+        {"comment", true, {"ack", "confirm"}},
     };
     return specs;
 }
@@ -65,7 +80,9 @@ std::optional<double> nonNegative(const QString& v) {
 const QStringList& cliCommands() {
     static const QStringList commands = {QStringLiteral("discover"), QStringLiteral("browse"), QStringLiteral("read"),
                                          QStringLiteral("write"), QStringLiteral("subscribe"), QStringLiteral("call"),
-                                         QStringLiteral("add-node"), QStringLiteral("delete-node"), QStringLiteral("export-nodeset")};
+                                         QStringLiteral("add-node"), QStringLiteral("delete-node"), QStringLiteral("export-nodeset"),
+                                         QStringLiteral("history"), QStringLiteral("alarms"), QStringLiteral("ack"),
+                                         QStringLiteral("confirm")};
     return commands;
 }
 
@@ -108,6 +125,13 @@ QString cliUsage() {
         "  add-node  <url> <parent> <name>             add a folder (or --class object|variable) below parent\n"
         "  delete-node <url> <node>                    delete a node with its references\n"
         "  export-nodeset <url> <namespace-uri> <file> write the nodes of a namespace as a NodeSet2 file\n"
+        "  history   <url> <node> --from TIME [--to TIME]   the node's history (HistoryRead), one value a line:\n"
+        "                                              raw, --modified, --aggregate NAME, or --at TIME,...\n"
+        "  alarms    <url> [notifier]                  the retained conditions (ConditionRefresh), one a line:\n"
+        "                                              ConditionId, EventId (hex), severity, time, source, name,\n"
+        "                                              state, message (notifier default: the Server object, i=2253)\n"
+        "  ack       <url> <condition> <eventid>       Acknowledge a condition's event (EventId in hex, as alarms prints it)\n"
+        "  confirm   <url> <condition> <eventid>       Confirm it\n"
         "\n"
         "Nodes: i=85, ns=2;s=Name, nsu=<namespace URI>;s=Name, or a browse path from the Root folder\n"
         "       (OPC 10000-4 A.2 RelativePath): /Objects/Server, /Objects/2:Demo/2:Scalars/2:Int32\n"
@@ -129,6 +153,20 @@ QString cliUsage() {
         "  --sampling MS        subscribe: sampling interval (default: the publishing interval)\n"
         "  --seconds N          subscribe: stop after N seconds\n"
         "  --count N            subscribe: stop after N data changes\n"
+        "  --from TIME, --to TIME   history: the range, from included to excluded (--to default: now); TIME is\n"
+        "                       ISO 8601 (2026-11-30T10:00:00.000Z; no zone = UTC), now, or before now: -30s, -10m, -1h, -2d\n"
+        "  --max N              history: at most N values (the rest is left on the server)\n"
+        "  --page N             history: values per HistoryRead request (numValuesPerNode, default 1000)\n"
+        "  --bounds             history: with the bounding values around the range\n"
+        "  --modified           history: the modified values with their ModificationInfo (Read Modified)\n"
+        "  --events             history: the events of a notifier (Read Event): Time, Severity, SourceName, EventType,\n"
+        "                       Message; --max and --page count events\n"
+        "  --aggregate NAME     history: Read Processed with a Part 13 aggregate (Average, Minimum, Maximum,\n"
+        "                       Count, Interpolative, TimeAverage, Total, ...) or its NodeId\n"
+        "  --interval MS        history: the processing interval of --aggregate (default 0: the whole range)\n"
+        "  --at TIME,TIME,...   history: Read At Time, one value per time (interpolated when none is stored)\n"
+        "  --csv                history: CSV (sourceTimestamp,value,status) instead of text\n"
+        "  --comment TEXT       ack, confirm: the comment sent with the Method\n"
         "  --help, --version\n"
         "\n"
         "Exit codes: 0 success, 1 operation failed (the status name on stderr), 2 usage error,\n"
@@ -153,6 +191,9 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
 
     QString certFile, keyFile;
     bool passwordGiven = false;
+    bool fromGiven = false, toGiven = false, intervalGiven = false, pageGiven = false;
+    const DateTime now = DateTime::now();  // one "now" for every relative time
+    o.to = now;
     for (const app::GivenOption& option : given) {
         const QString& name = option.name;  // not a structured binding: clang 14 cannot capture one
         const QString& value = option.value;
@@ -211,6 +252,13 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
         } else if (name == QLatin1String("type")) {
             o.type = builtInTypeFromName(value);
             if (!o.type) return bad(QStringLiteral("not a built-in type (Boolean, SByte, Byte, Int16, ..., String, DateTime, ...)"));
+        } else if (name == QLatin1String("interval") && o.command == QLatin1String("history")) {
+            bool ok = false;
+            const double d = value.toDouble(&ok);
+            if (!ok || !std::isfinite(d) || d < 0)
+                return bad(QStringLiteral("expected a processing interval in milliseconds >= 0 (0: one interval for the whole range)"));
+            o.processingIntervalMs = d;
+            intervalGiven = true;
         } else if (name == QLatin1String("interval") || name == QLatin1String("sampling") || name == QLatin1String("seconds")) {
             const auto d = nonNegative(value);
             if (!d) return bad(QStringLiteral("expected a number >= 0"));
@@ -218,6 +266,47 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             if (name == QLatin1String("interval")) o.publishingIntervalMs = *d;
             else if (name == QLatin1String("sampling")) o.samplingIntervalMs = *d;
             else o.seconds = *d;
+        } else if (name == QLatin1String("from") || name == QLatin1String("to")) {
+            QString why;
+            const auto t = parseHistoryTime(value, now, &why);
+            if (!t) return bad(why);
+            (name == QLatin1String("from") ? fromGiven : toGiven) = true;
+            (name == QLatin1String("from") ? o.from : o.to) = *t;
+        } else if (name == QLatin1String("at")) {
+            o.at.clear();
+            for (const QString& part : value.split(QLatin1Char(','))) {
+                QString why;
+                const auto t = parseHistoryTime(part, now, &why);
+                if (!t) return bad(part.trimmed().isEmpty() ? QStringLiteral("an empty time in the list") : why);
+                o.at.push_back(*t);
+            }
+        } else if (name == QLatin1String("max") || name == QLatin1String("page")) {
+            bool ok = false;
+            const qulonglong n = value.toULongLong(&ok);
+            const qulonglong limit = name == QLatin1String("page") ? 0xFFFFFFFFull : ~0ull;
+            if (!ok || n == 0 || n > limit) {
+                return bad(name == QLatin1String("max") ? QStringLiteral("expected a positive number of values (leave --max out for all)")
+                                                        : QStringLiteral("expected a number of values from 1 to 4294967295"));
+            }
+            if (name == QLatin1String("max")) o.maxValues = n;
+            else o.valuesPerRequest = uint32_t(n);
+            pageGiven = pageGiven || name == QLatin1String("page");
+        } else if (name == QLatin1String("bounds")) o.bounds = true;
+        else if (name == QLatin1String("modified")) o.modified = true;
+        else if (name == QLatin1String("events")) o.events = true;
+        else if (name == QLatin1String("csv")) o.csv = true;
+        else if (name == QLatin1String("comment")) o.comment = value;
+        else if (name == QLatin1String("aggregate")) {
+            std::optional<NodeId> id = aggregateFromName(value.trimmed().toStdString());
+            if (!id) id = NodeId::parse(value.trimmed().toStdString());
+            if (!id) {
+                QStringList names;
+                for (const AggregateName& a : standardAggregates()) names << QLatin1String(a.name);
+                return bad(QStringLiteral("unknown aggregate (OPC 10000-13: %1; or an AggregateFunction's NodeId)")
+                               .arg(names.join(QStringLiteral(", "))));
+            }
+            o.aggregate = *id;
+            o.aggregateText = value.trimmed();
         } else if (name == QLatin1String("count")) {
             bool ok = false;
             const int n = value.toInt(&ok);
@@ -274,7 +363,33 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     else if (o.command == QLatin1String("add-node")) ok = needs(3, 3, "<url> <parent> <name>");
     else if (o.command == QLatin1String("delete-node")) ok = needs(2, 2, "<url> <node>");
     else if (o.command == QLatin1String("export-nodeset")) ok = needs(3, 3, "<url> <namespace-uri> <file>");
+    else if (o.command == QLatin1String("history")) ok = needs(2, 2, "<url> <node> --from TIME [--to TIME] [--max N] [--bounds] "
+                                                                    "[--modified] [--aggregate NAME [--interval MS]] | --at TIME,...");
+    else if (o.command == QLatin1String("alarms")) ok = needs(1, 2, "<url> [notifier]");
+    else if (o.command == QLatin1String("ack") || o.command == QLatin1String("confirm")) ok = needs(3, 3, "<url> <condition> <eventid> [--comment TEXT]");
     if (!ok) return std::nullopt;
+    if (o.command == QLatin1String("history")) {
+        auto conflict = [&](const QString& why) {
+            *error = why;
+            return std::nullopt;
+        };
+        if (o.json && o.csv) return conflict(QStringLiteral("--json and --csv exclude each other"));
+        if (o.events && (!o.at.empty() || o.aggregate || intervalGiven || o.bounds || o.modified))
+            return conflict(QStringLiteral("--events reads a notifier's events: leave out --at, --aggregate, --interval, --bounds and --modified"));
+        if (!o.at.empty()) {
+            if (fromGiven || toGiven || o.aggregate || intervalGiven || o.bounds || o.modified || o.maxValues || pageGiven)
+                return conflict(QStringLiteral("--at reads the given times only: leave out --from, --to, --max, --page, --bounds, --modified, "
+                                               "--aggregate and --interval"));
+            return o;
+        }
+        if (!fromGiven) return conflict(QStringLiteral("history: --from TIME is missing (or --at TIME,... for Read At Time)"));
+        if (!(o.from < o.to))
+            return conflict(QStringLiteral("--from %1 is not before --to %2").arg(app::formatVariant(Variant(o.from)), app::formatVariant(Variant(o.to))));
+        if (intervalGiven && !o.aggregate) return conflict(QStringLiteral("--interval is the processing interval of --aggregate"));
+        if (o.aggregate && (o.bounds || o.modified || pageGiven))
+            return conflict(QStringLiteral("--aggregate excludes --bounds, --modified and --page (one value per interval)"));
+        if (o.bounds && o.modified) return conflict(QStringLiteral("--bounds and --modified exclude each other (OPC 10000-11 6.5.3.1)"));
+    }
     return o;
 }
 

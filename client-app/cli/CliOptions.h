@@ -6,10 +6,13 @@
 #pragma once
 
 #include "ua/client/common/ClientConfig.h"
+#include "ua/types/DateTime.h"
+#include "ua/types/NodeId.h"
 
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <vector>
 
 namespace ua::clientapp {
 
@@ -23,7 +26,7 @@ enum ExitCode : int {
 };
 
 struct CliOptions {
-    QString command;                 // discover, browse, read, write, subscribe, call ("" with --help / --version)
+    QString command;                 // discover, browse, read, write, subscribe, call, history, alarms, ack, ... ("" with --help / --version)
     QStringList args;                // the positional arguments after the command (args[0] is the URL)
     bool help = false;
     bool version = false;
@@ -49,6 +52,21 @@ struct CliOptions {
     double samplingIntervalMs = -1;      // --sampling (-1: the publishing interval)
     double seconds = 0;                  // --seconds (0: until Ctrl+C / SIGTERM)
     int count = 0;                       // --count (0: no limit)
+    // history (the times parsed against one "now" taken when the options are read)
+    DateTime from;                       // --from (required unless --at)
+    DateTime to;                         // --to (default: now)
+    std::vector<DateTime> at;            // --at TIME,TIME,... (Read At Time)
+    uint64_t maxValues = 0;              // --max (0: every value)
+    uint32_t valuesPerRequest = 1000;    // --page: numValuesPerNode of Read Raw / Modified
+    bool bounds = false;                 // --bounds: returnBounds
+    bool modified = false;               // --modified: Read Modified
+    bool events = false;                 // --events: Read Event of a notifier (OPC 10000-11 6.5.2)
+    std::optional<NodeId> aggregate;     // --aggregate NAME (Read Processed)
+    QString aggregateText;
+    double processingIntervalMs = 0;     // --interval of history (0: one interval for the whole range)
+    bool csv = false;                    // --csv
+    // ack, confirm
+    QString comment;                     // --comment: the Method's Comment
 };
 
 // Parses argv (argv[0] is the program). nullopt and *error for a usage error.

@@ -5,6 +5,7 @@
 #include "cli/CliSession.h"
 #include "cli/Commands.h"
 #include "ua/Version.h"
+#include "ua/client/ConditionCalls.h"
 
 #include "CommandInvocation.h"
 
@@ -53,6 +54,10 @@ int runCommandLine(int argc, char** argv) {
         else if (c == QLatin1String("add-node")) runAddNode(session);
         else if (c == QLatin1String("delete-node")) runDeleteNode(session);
         else if (c == QLatin1String("export-nodeset")) runExportNodeSet(session);
+        else if (c == QLatin1String("history")) runHistory(session);
+        else if (c == QLatin1String("alarms")) runAlarms(session);
+        else if (c == QLatin1String("ack")) runAcknowledge(session, AlarmMethod::Acknowledge);
+        else if (c == QLatin1String("confirm")) runAcknowledge(session, AlarmMethod::Confirm);
     });
     return app.exec();
 }

@@ -1,5 +1,5 @@
 // The command line of ua-client (issue 7 item 10): `ua-client <command> [options] <args>` with the
-// commands browse, read, write, subscribe, call and discover, for scripts. Errors are printed with
+// commands browse, read, write, subscribe, call, discover, history, ..., for scripts. Errors are printed with
 // the status code's name and give a non-zero exit code (see docs/ClientApp.md for the table).
 #pragma once
 

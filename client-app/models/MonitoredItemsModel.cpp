@@ -702,8 +702,7 @@ QStringList MonitoredItemsModel::mimeTypes() const {
 }
 
 bool MonitoredItemsModel::canDropMimeData(const QMimeData* data, Qt::DropAction action, int, int, const QModelIndex&) const {
-    return data && (action == Qt::CopyAction || action == Qt::MoveAction) &&
-           (data->hasFormat(QString::fromLatin1(kNodeIdMimeType)) || data->hasText());
+    return acceptsNodeIdDrop(data, action);
 }
 
 bool MonitoredItemsModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,

@@ -39,4 +39,9 @@ std::vector<NodeId> nodeIdsFromMimeData(const QMimeData* data, const NodeIdConve
     return out;
 }
 
+bool acceptsNodeIdDrop(const QMimeData* data, Qt::DropAction action) {
+    return data && (action == Qt::CopyAction || action == Qt::MoveAction) &&
+           (data->hasFormat(QString::fromLatin1(kNodeIdMimeType)) || data->hasText());
+}
+
 } // namespace ua::clientapp

@@ -13,6 +13,7 @@
 #include "ua/types/NodeId.h"
 
 #include <QString>
+#include <QtCore/qnamespace.h>
 #include <vector>
 
 class QMimeData;
@@ -28,6 +29,9 @@ QMimeData* makeNodeIdMimeData(const std::vector<NodeId>& nodes, const NodeIdConv
 // with the converter of the current session; lines that do not resolve (unknown namespace URI,
 // not a NodeId) are skipped.
 std::vector<NodeId> nodeIdsFromMimeData(const QMimeData* data, const NodeIdConverter& converter);
+// Whether a drop of data with action can bring NodeIds (our MIME type, or text to parse): the
+// canDropMimeData of the models that take dragged nodes.
+bool acceptsNodeIdDrop(const QMimeData* data, Qt::DropAction action);
 // Parses what a user typed: the persistent form ("nsu=...;s=X"), "ns=2;s=X", "i=85"; nullopt else.
 std::optional<NodeId> parseUserNodeId(const QString& text, const NodeIdConverter& converter);
 // The persistent form when the namespace is known, else NodeId::toString().

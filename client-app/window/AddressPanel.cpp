@@ -101,15 +101,12 @@ void AddressPanel::contextMenu(const QPoint& pos) {
         if (nodeClass == NodeClass::Variable) {
             QAction* monitor = menu.addAction(tr("Monitor"));
             monitor->setObjectName(QStringLiteral("monitorAction"));
-            connect(monitor, &QAction::triggered, this, [this] {
-                // Every selected Variable (one action for a multi-selection too).
-                std::vector<NodeId> nodes;
-                for (const QModelIndex& i : m_tree->selectionModel()->selectedRows())
-                    if (m_model->nodeClassAt(i) == NodeClass::Variable) nodes.push_back(m_model->nodeIdAt(i));
-                if (nodes.empty()) nodes.push_back(currentNode());
-                emit monitorRequested(nodes);
-            });
+            // Every selected Variable (one action for a multi-selection too).
+            connect(monitor, &QAction::triggered, this, [this] { emit monitorRequested(selectedVariables()); });
             menu.setDefaultAction(monitor);
+            QAction* history = menu.addAction(tr("Add to history trend"));
+            history->setObjectName(QStringLiteral("historyTrendAction"));
+            connect(history, &QAction::triggered, this, [this] { emit historyTrendRequested(selectedVariables()); });
         }
         if (nodeClass == NodeClass::Method) {
             QAction* call = menu.addAction(tr("Call..."));
@@ -140,6 +137,14 @@ void AddressPanel::contextMenu(const QPoint& pos) {
         menu.addAction(tr("Refresh"), this, [this] { m_model->refresh({}); });
     }
     menu.exec(m_tree->viewport()->mapToGlobal(pos));
+}
+
+std::vector<NodeId> AddressPanel::selectedVariables() const {
+    std::vector<NodeId> nodes;
+    for (const QModelIndex& i : m_tree->selectionModel()->selectedRows())
+        if (m_model->nodeClassAt(i) == NodeClass::Variable) nodes.push_back(m_model->nodeIdAt(i));
+    if (nodes.empty()) nodes.push_back(currentNode());
+    return nodes;
 }
 
 void AddressPanel::showRefusal(const QString& what, StatusCode status) {

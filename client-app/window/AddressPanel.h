@@ -1,7 +1,7 @@
 // The address space panel (issue 7 items 2, 12): the "Go to NodeId or browse path" field over the
 // lazily browsed tree (AddressTreeModel). Nodes are dragged out of the tree (to the Data access
-// table: one drag to monitor); the context menu has Monitor (Variables), Call... (Methods), Copy
-// NodeId and Refresh; a double-click on a Method opens the Call dialog. Add folder / Add object /
+// table: one drag to monitor, or to the History tab); the context menu has Monitor and Add to
+// history trend (Variables), Call... (Methods), Copy NodeId and Refresh; a double-click on a Method opens the Call dialog. Add folder / Add object /
 // Add variable... and Delete call the server's NodeManagement services (AddNodes, DeleteNodes;
 // app-common/NewNodeItems.h): the parent's children are browsed again, a refusal (Bad_UserAccessDenied,
 // Bad_BrowseNameDuplicated, ...) shows under the field.
@@ -43,6 +43,8 @@ signals:
     void nodeSelected(const ua::NodeId& node);
     // Every selected Variable at once (one Read and one CreateMonitoredItems for all of them).
     void monitorRequested(const std::vector<ua::NodeId>& nodes);
+    // "Add to history trend": every selected Variable.
+    void historyTrendRequested(const std::vector<ua::NodeId>& nodes);
     void callRequested(const ua::NodeId& method, const ua::NodeId& object);
     // goTo() ended: Good (the node is selected) or why not.
     void goToFinished(ua::StatusCode status);
@@ -52,6 +54,8 @@ signals:
 private:
     void contextMenu(const QPoint& pos);
     void showRefusal(const QString& what, StatusCode status);
+    // The selected Variables (the node at the cursor when none is selected).
+    std::vector<NodeId> selectedVariables() const;
 
     Connection* m_connection;
     AddressTreeModel* m_model;

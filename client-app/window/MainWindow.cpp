@@ -14,10 +14,12 @@
 #include "models/MonitoredItemsModel.h"
 #include "models/NodeIdMime.h"
 #include "window/AddressPanel.h"
+#include "window/AlarmsPanel.h"
 #include "window/CallDialog.h"
 #include "window/ConnectDialog.h"
 #include "window/DataAccessPanel.h"
 #include "window/EventsPanel.h"
+#include "window/HistoryTrendPanel.h"
 #include "window/NodePanel.h"
 #include "window/TrendPanel.h"
 #include "window/TrustDialog.h"
@@ -91,6 +93,10 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The Connection goes with the other children after this body, when this is only a QWidget any
+    // more: its last signals (an operation it ends as it drops its client) must not reach this
+    // window's slots then (UBSan: a downcast to a MainWindow that is no longer one).
+    disconnect(m_connection, nullptr, this, nullptr);
     // The panels' models talk to the Connection when they go (deleting their subscriptions): they
     // go first, while it is still there (QObject deletes children in creation order).
     delete takeCentralWidget();
@@ -114,10 +120,14 @@ void MainWindow::buildDocks() {
     m_tabs->setObjectName(QStringLiteral("centerTabs"));
     m_dataAccess = new DataAccessPanel(m_connection);
     m_trend = new TrendPanel(m_dataAccess->model());
+    m_historyTrend = new HistoryTrendPanel(m_connection);
     m_events = new EventsPanel(m_connection);
     m_tabs->addTab(m_dataAccess, tr("Data access"));
     m_tabs->addTab(m_trend, tr("Trend"));
+    m_tabs->addTab(m_historyTrend, tr("History"));
     m_tabs->addTab(m_events, tr("Events"));
+    m_alarms = new AlarmsPanel(m_connection);
+    m_tabs->addTab(m_alarms, tr("Alarms"));
     setCentralWidget(m_tabs);
 
     m_logView = new QTableView;
@@ -148,6 +158,7 @@ void MainWindow::buildDocks() {
 
     connect(m_address, &AddressPanel::nodeSelected, this, &MainWindow::nodeSelected);
     connect(m_address, &AddressPanel::monitorRequested, this, qOverload<const std::vector<NodeId>&>(&MainWindow::monitor));
+    connect(m_address, &AddressPanel::historyTrendRequested, this, &MainWindow::addToHistoryTrend);
     connect(m_address, &AddressPanel::callRequested, this, [this](const NodeId& method, const NodeId& object) {
         showCallDialog(method, object);
     });
@@ -379,6 +390,7 @@ void MainWindow::connectFinished(StatusCode status) {
         used.displayName = serverName();
         m_history->use(used);
         m_events->connected();
+        m_alarms->connected();
         statusBar()->showMessage(tr("Session active"), 3000);
     } else {
         m_passwords.remove(passwordKey(m_pending));  // a wrong password is not tried again
@@ -445,6 +457,15 @@ void MainWindow::monitor(const std::vector<NodeId>& nodes) {
     if (valid.empty()) return;
     m_dataAccess->addNodes(valid);
     m_tabs->setCurrentWidget(m_dataAccess);
+}
+
+void MainWindow::addToHistoryTrend(const std::vector<NodeId>& nodes) {
+    std::vector<NodeId> valid;
+    for (const NodeId& n : nodes)
+        if (!n.isNull()) valid.push_back(n);
+    if (valid.empty()) return;
+    m_historyTrend->addNodes(valid);
+    m_tabs->setCurrentWidget(m_historyTrend);
 }
 
 CallDialog* MainWindow::showCallDialog(const NodeId& method, const NodeId& object) {

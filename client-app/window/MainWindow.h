@@ -5,7 +5,9 @@
 //   left dock   the address space tree (drag nodes out; context menu Monitor / Call...; the
 //               "Go to NodeId or browse path" field)
 //   right dock  Attributes of the selected node (Value editable in place) over its References
-//   center      tabs Data access (the monitored items; a drop target), Trend, Events
+//   center      tabs Data access (the monitored items; a drop target), Trend, History (the
+//               History trend: HistoryRead of several Variables in one chart), Events, Alarms (the
+//               conditions, Acknowledge/Confirm/shelve/enable, the journal; AlarmsPanel.h)
 //   bottom dock the service log
 //   status bar  connection state (and reconnects), the operation running
 // File menu: Open/Save project (ProjectFile.h: server, monitored items, events, layout).
@@ -31,10 +33,12 @@ class QToolButton;
 namespace ua::clientapp {
 
 class AddressPanel;
+class AlarmsPanel;
 class CallDialog;
 class Connection;
 class DataAccessPanel;
 class EventsPanel;
+class HistoryTrendPanel;
 class NodePanel;
 class ServerHistory;
 class TrendPanel;
@@ -56,7 +60,9 @@ public:
     NodePanel* nodePanel() const { return m_node; }
     DataAccessPanel* dataAccess() const { return m_dataAccess; }
     TrendPanel* trend() const { return m_trend; }
+    HistoryTrendPanel* historyTrend() const { return m_historyTrend; }
     EventsPanel* events() const { return m_events; }
+    AlarmsPanel* alarms() const { return m_alarms; }
     QTabWidget* centerTabs() const { return m_tabs; }
     QTableView* logView() const { return m_logView; }
 
@@ -68,6 +74,8 @@ public:
     // Monitors the node in the Data access table (and the trend when numeric); switches to it.
     void monitor(const NodeId& node) { monitor(std::vector<NodeId>{node}); }
     void monitor(const std::vector<NodeId>& nodes);
+    // Adds the nodes to the History tab (their history read at once); switches to it.
+    void addToHistoryTrend(const std::vector<NodeId>& nodes);
     // Opens the Call dialog for a Method (its parent Object found by an inverse Browse).
     CallDialog* showCallDialog(const NodeId& method, const NodeId& object = {});
 
@@ -106,7 +114,9 @@ private:
     NodePanel* m_node = nullptr;
     DataAccessPanel* m_dataAccess = nullptr;
     TrendPanel* m_trend = nullptr;
+    HistoryTrendPanel* m_historyTrend = nullptr;
     EventsPanel* m_events = nullptr;
+    AlarmsPanel* m_alarms = nullptr;
     QTabWidget* m_tabs = nullptr;
     QTableView* m_logView = nullptr;
     QAction* m_connectAction = nullptr;

@@ -5,21 +5,28 @@
 #include "models/MonitoredItemsModel.h"
 #include "models/NodeIdMime.h"
 #include "window/AddressPanel.h"
+#include "window/AlarmsPanel.h"
 #include "window/CallDialog.h"
 #include "window/ConnectDialog.h"
 #include "window/DataAccessPanel.h"
 #include "window/EventsPanel.h"
+#include "window/HistoryTrendPanel.h"
 #include "window/MainWindow.h"
 #include "window/NodePanel.h"
+#include "models/AlarmsModel.h"
 #include "models/AttributesModel.h"
+#include "models/HistoryTrendModel.h"
+#include "window/HistoryChartView.h"
 #include "window/TrendPanel.h"
 #include "window/TrustDialog.h"
 
 #include <QApplication>
+#include <QLineSeries>
 #include <QPointer>
 #include <memory>
 #include <QDir>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
@@ -103,6 +110,29 @@ void ScreenshotTour::start() {
     then(6000, [this, w] { shoot(w, QStringLiteral("client-6-events")); });
     then(100, [w] { w->centerTabs()->setCurrentWidget(w->trend()); });
     then(18000, [this, w] { shoot(w, QStringLiteral("client-5-trend")); });
+    // The History tab: the last minute of Sine (historized with ten minutes back-dated) and Counter
+    // (since the server started), each on its own axis, and Setpoint, which has no history.
+    then(100, [w] {
+        w->historyTrend()->setLastMinutes(1, 5);
+        std::vector<NodeId> nodes;
+        for (const char* id : {"ns=1;s=Demo.Sine", "ns=1;s=Demo.Counter", "ns=1;s=Demo.Setpoint"}) nodes.push_back(*NodeId::parse(id));
+        w->addToHistoryTrend(nodes);
+    });
+    then(3000, [w] {
+        // A hovered point, as the label under the settings shows it.
+        HistoryTrendPanel* h = w->historyTrend();
+        if (h->model()->series().empty()) return;
+        if (QLineSeries* line = h->chartView()->lineSeries(h->model()->series().front().key); line && line->count() > 40)
+            emit line->hovered(line->at(line->count() - 40), true);
+    });
+    then(500, [this, w] {
+        // The attributes are not what this view is about: the chart and the tables get their width.
+        QDockWidget* nodeDock = w->findChild<QDockWidget*>(QStringLiteral("nodeDock"));
+        if (nodeDock) w->resizeDocks({nodeDock}, {300}, Qt::Horizontal);
+        QApplication::processEvents();
+        shoot(w, QStringLiteral("client-10-history-trend"));
+        if (nodeDock) w->resizeDocks({nodeDock}, {460}, Qt::Horizontal);
+    });
     auto call = std::make_shared<QPointer<CallDialog>>();
     then(100, [w, call] { *call = w->showCallDialog(*NodeId::parse("ns=1;s=Demo.Add"), *NodeId::parse("ns=1;s=Demo")); });
     then(2000, [call] {
@@ -152,6 +182,47 @@ void ScreenshotTour::startNode(const QString& node) {
         }
     });
     then(800, [this, w] { shoot(w, QStringLiteral("client-9-custom-structure")); });
+    next();
+}
+
+void ScreenshotTour::startAlarms() {
+    QDir().mkpath(m_dir);
+    MainWindow* w = m_window;
+    then(300, [this, w] {
+        ConnectionSettings s;
+        s.endpointUrl = m_url;
+        s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyNone);
+        s.securityMode = MessageSecurityMode::None;
+        w->connectTo(s);
+    });
+    then(3000, [w] { w->centerTabs()->setCurrentWidget(w->alarms()); });
+    // BooleanOffNormal goes off normal (the demo's Boolean written false); the Sine and Ramp
+    // alarms come and go with their signals meanwhile.
+    then(1500, [w] {
+        Client* c = w->connection()->client();
+        if (!c) return;
+        const int ns = c->nodeIdConverter().indexOf("urn:ua-workbench:demo");
+        if (ns > 0) c->writeValue(NodeId(uint16_t(ns), "Demo.Scalars.Boolean"), Variant(false), nullptr, {});
+    });
+    then(15000, [w] {
+        AlarmsPanel* a = w->alarms();
+        for (int r = 0; r < a->model()->rowCount(); ++r) {
+            if (a->model()->conditionAt(r)->conditionName != String("BooleanOffNormal")) continue;
+            a->commentEdit()->setText(QStringLiteral("Pump checked, restarting"));
+            a->selectRow(r);
+            a->act(AlarmMethod::Acknowledge);
+        }
+    });
+    then(2500, [this, w] {
+        QDockWidget* nodeDock = w->findChild<QDockWidget*>(QStringLiteral("nodeDock"));
+        if (nodeDock) w->resizeDocks({nodeDock}, {280}, Qt::Horizontal);
+        if (auto* log = w->findChild<QDockWidget*>(QStringLiteral("logDock"))) w->resizeDocks({log}, {120}, Qt::Vertical);
+        w->alarms()->view()->clearSelection();  // the rows in their colours; the result line says what was done
+        w->alarms()->view()->resizeColumnsToContents();
+        w->alarms()->journalView()->resizeColumnsToContents();
+        QApplication::processEvents();
+        shoot(w, QStringLiteral("client-11-alarms"));
+    });
     next();
 }
 

@@ -2,7 +2,9 @@
 // hidden option --screenshots DIR together with --connect URL of tests/clientapp/node_demo_server.js):
 // the Connect dialog with the discovered endpoints, the trust dialog, the tree with the attributes
 // of Demo.Setpoint (written in place), Data access with live values, the Trend, the Events, the
-// Call dialog after a call of Demo.Add, and the Log. Saved as DIR/client-<n>-<view>.png.
+// History trend (Sine, Counter and Setpoint without history), the Call dialog after a call of
+// Demo.Add, and the Log. Saved as DIR/client-<n>-<view>.png. Shorter tours: a custom structure's
+// attributes (startNode) and the Alarms tab against ua-server's demo alarms (startAlarms).
 #pragma once
 
 #include <QObject>
@@ -24,6 +26,10 @@ public:
     // The short tour of --screenshot-node: connects to the URL (SecurityPolicy None), goes to node,
     // expands the attributes and saves DIR/client-9-custom-structure.png.
     void startNode(const QString& node);
+    // The short tour of --screenshot-alarms, against ua-server with its demo alarms: connects (None),
+    // opens the Alarms tab (subscribed, ConditionRefresh), acknowledges BooleanOffNormal with a
+    // comment once its row is there and saves DIR/client-11-alarms.png.
+    void startAlarms();
 
 signals:
     void finished(bool ok);

@@ -32,9 +32,11 @@ int runWindow(int argc, char** argv) {
     shotsOption.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption nodeShotOption(QStringLiteral("screenshot-node"), QStringLiteral("With --screenshots: only the attributes of this node, its Value expanded (a custom structure)."), QStringLiteral("node"));
     nodeShotOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption alarmsShotOption(QStringLiteral("screenshot-alarms"), QStringLiteral("With --screenshots: only the Alarms tab (against ua-server's demo alarms)."));
+    alarmsShotOption.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption lagOption(QStringLiteral("gui-lag-report"), QStringLiteral("Print the GUI timer lag after this many seconds and exit."), QStringLiteral("seconds"));
     lagOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({connectOption, projectOption, pkiOption, shotsOption, nodeShotOption, lagOption});
+    parser.addOptions({connectOption, projectOption, pkiOption, shotsOption, nodeShotOption, alarmsShotOption, lagOption});
     parser.process(app);
 
     WindowOptions options;
@@ -68,6 +70,8 @@ int runWindow(int argc, char** argv) {
         QObject::connect(shots, &ScreenshotTour::finished, &app, [](bool ok) { QApplication::exit(ok ? 0 : 1); });
         if (parser.isSet(nodeShotOption)) {
             shots->startNode(parser.value(nodeShotOption));
+        } else if (parser.isSet(alarmsShotOption)) {
+            shots->startAlarms();
         } else {
             shots->start();
         }

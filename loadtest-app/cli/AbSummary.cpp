@@ -40,6 +40,10 @@ std::vector<FigureSpec> specs(Scenario scenario) {
         f.push_back({"minFidelityPercent", "fidelity min %", [](const StepResult& s) { return s.minFidelityPercent; }});
         f.push_back({"meanFidelityPercent", "fidelity mean %", [](const StepResult& s) { return s.meanFidelityPercent; }});
     }
+    if (scenario == Scenario::Events) {
+        f.push_back({"eventsPerS", "events/s", [](const StepResult& s) { return s.eventsPerS; }});
+        f.push_back({"eventsLost", "events lost", [](const StepResult& s) { return double(s.eventsLost); }});
+    }
     if (scenario == Scenario::Connect) {
         f.push_back({"sessionsPerS", "sessions/s", [](const StepResult& s) { return s.sessionsPerS; }});
         f.push_back({"serverTooBusy", "too busy", [](const StepResult& s) { return double(s.serverTooBusy); }});

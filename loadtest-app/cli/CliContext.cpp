@@ -216,7 +216,8 @@ int exitCodeOf(const std::vector<StepResult>& steps) {
     for (const StepResult& s : steps) {
         if (!s.error.isEmpty()) continue;
         anyRan = true;
-        anyErrors = anyErrors || s.errors > 0 || s.timeouts > 0 || s.connectionBroken;
+        anyErrors = anyErrors || s.errors > 0 || s.timeouts > 0 || s.connectionBroken || s.eventsLost > 0 ||
+                    s.eventOverflows > 0 || s.eventsOutOfOrder > 0;
     }
     if (!anyRan) return ExitConnectionFailed;
     return anyErrors ? ExitRunErrors : ExitOk;

@@ -83,7 +83,8 @@ private:
 };
 
 // The exit code of steps that ran: ExitConnectionFailed when none could run (each has an error),
-// ExitRunErrors when one had errors, timeouts or a broken connection, else ExitOk.
+// ExitRunErrors when one had errors, timeouts, a broken connection, or (events) lost, overflowed or
+// out-of-order events, else ExitOk.
 int exitCodeOf(const std::vector<StepResult>& steps);
 
 } // namespace ua::loadtest

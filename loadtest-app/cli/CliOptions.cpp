@@ -74,6 +74,12 @@ const QList<OptionSpec>& optionSpecs() {
         {"variables", Value::Required, kLoadSoak},
         {"browse-node", Value::Required, kLoadSoak},
         {"counter-node", Value::Required, kLoadSoak},
+        {"history-node", Value::Required, kLoad},
+        {"history-values", Value::Required, kLoad},
+        {"history-span", Value::Required, kLoad},
+        {"event-rate", Value::Required, kLoad},
+        {"event-min-severity", Value::Required, kLoad},
+        {"event-queue-size", Value::Required, kLoad},
         {"items", Value::Required, kLoad},
         {"sampling", Value::Required, kLoad},
         {"publishing", Value::Required, kLoad},
@@ -210,7 +216,7 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             o.jsonFile = value;
         } else if (name == QLatin1String("scenario")) {
             const auto s = scenarioFromName(value.toLower());
-            if (!s) return bad(QStringLiteral("expected read, write, browse, subscribe or connect"));
+            if (!s) return bad(QStringLiteral("expected read, write, browse, subscribe, connect, history-read or events"));
             p.scenario = *s;
         } else if (name == QLatin1String("values")) {
             const auto n = integer(value, 1, 100'000);
@@ -280,6 +286,30 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             if (name == QLatin1String("browse-node")) p.browseNode = value;
             else if (name == QLatin1String("counter-node")) p.counterNode = value;
             else (name == QLatin1String("a-counter-node") ? o.a : o.b).counterNode = value;
+        } else if (name == QLatin1String("history-node")) {
+            if (!isNodeIdText(value)) return bad(QStringLiteral("not a NodeId (e.g. ns=2;i=1000, nsu=urn:x;s=Sine)"));
+            p.historyNodes.push_back(value);
+        } else if (name == QLatin1String("history-values")) {
+            const auto n = integer(value, 1, 100'000);
+            if (!n) return bad(QStringLiteral("expected a whole number from 1 to 100000"));
+            p.historyValuesPerNode = *n;
+        } else if (name == QLatin1String("history-span")) {
+            const auto d = number(value, 0, false);
+            if (!d || *d < 0.001 || *d > 1e10) return bad(QStringLiteral("expected seconds > 0"));
+            p.historySpanS = *d;
+        }
+        else if (name == QLatin1String("event-rate")) {
+            const auto n = integer(value, 0, 1'000'000);
+            if (!n) return bad(QStringLiteral("expected events a second from 0 to 1000000"));
+            p.eventRate = uint32_t(*n);
+        } else if (name == QLatin1String("event-min-severity")) {
+            const auto n = integer(value, 1, 1000);
+            if (!n) return bad(QStringLiteral("expected a Severity from 1 to 1000"));
+            p.eventMinSeverity = *n;
+        } else if (name == QLatin1String("event-queue-size")) {
+            const auto n = integer(value, 1, 1'000'000);
+            if (!n) return bad(positive);
+            p.eventQueueSize = uint32_t(*n);
         }
         else if (name == QLatin1String("sampling") || name == QLatin1String("publishing")) {
             const auto d = number(value, 0, name == QLatin1String("sampling"));
@@ -353,8 +383,8 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
         p.password = env.value(QStringLiteral("UA_PASSWORD"));
     }
 
-    if (p.targetRate > 0 && p.scenario != Scenario::Read && p.scenario != Scenario::Write && p.scenario != Scenario::Browse)
-        return usage(QStringLiteral("--rate (the open loop) applies to read, write and browse"));
+    if (p.targetRate > 0 && (p.scenario == Scenario::Subscribe || p.scenario == Scenario::Connect || p.scenario == Scenario::Events))
+        return usage(QStringLiteral("--rate (the open loop) applies to read, write, browse and history-read (events: --event-rate)"));
     if (QString why; !LoadParameters::fromJson(p.toJson(), &why)) return usage(why);  // the engine's own checks
 
     // Sessions x outstanding: one number each for run and ab, lists for sweep.

@@ -48,16 +48,7 @@ QString msText(double us) {
     return QString::number(ms, 'f', 0);
 }
 
-QString stepName(const LoadParameters& p) {
-    switch (p.scenario) {
-    case Scenario::Read:
-    case Scenario::Write: return QStringLiteral("%1-%2").arg(scenarioName(p.scenario)).arg(p.valuesPerRequest);
-    case Scenario::Subscribe: return QStringLiteral("subscribe-%1").arg(p.monitoredItems);
-    case Scenario::Browse:
-    case Scenario::Connect: break;
-    }
-    return scenarioName(p.scenario);
-}
+QString stepName(const LoadParameters& p) { return stepShape(p); }
 
 QString resultLine(const LoadParameters& p, const StepResult& s) {
     const QString head = QStringLiteral("%1 %2x%3").arg(stepName(p)).arg(s.sessions).arg(s.outstanding);
@@ -86,6 +77,13 @@ QString resultLine(const LoadParameters& p, const StepResult& s) {
                      .arg(s.minFidelityPercent, 0, 'f', 1)
                      .arg(s.meanFidelityPercent, 0, 'f', 1)
                      .arg(s.itemsBelow99);
+    if (p.scenario == Scenario::Events)
+        parts << QStringLiteral("events/s %1  raised/s %2  lost %3  overflows %4%5")
+                     .arg(rate(s.eventsPerS))
+                     .arg(s.eventsRaised > 0 ? rate(s.eventsRaisedPerS) : QStringLiteral("-"))
+                     .arg(s.eventsLost >= 0 ? QString::number(s.eventsLost) : QStringLiteral("?"))
+                     .arg(s.eventOverflows)
+                     .arg(s.eventsOutOfOrder > 0 ? QStringLiteral("  out-of-order %1").arg(s.eventsOutOfOrder) : QString());
     if (p.scenario == Scenario::Connect)
         parts << QStringLiteral("sessions/s %1  too-busy %2  retries %3").arg(rate(s.sessionsPerS)).arg(s.serverTooBusy).arg(s.retries);
     else if (s.setupS > 0)

@@ -65,6 +65,7 @@ void Counts::merge(const Counts& o) {
     serverTooBusy += o.serverTooBusy;
     retries += o.retries;
     pacerWakeups += o.pacerWakeups;
+    eventOverflows += o.eventOverflows;
     for (const auto& [k, v] : o.errorsByStatus) errorsByStatus[k] += v;
     latency.merge(o.latency);
 }
@@ -101,7 +102,7 @@ constexpr double kBusyMaxDelayMs = 5000;
 
 void Engine::begin(Session& s) {
     if (p.scenario == Scenario::Connect) return startCycle(s);
-    if (p.scenario == Scenario::Subscribe || openLoop) return;  // notifications / the pacer drive these
+    if (p.scenario == Scenario::Subscribe || p.scenario == Scenario::Events || openLoop) return;  // notifications / the pacer drive these
     const int64_t now = steadyNs();
     for (int i = 0; i < p.outstanding && sending.load(std::memory_order_relaxed); ++i) send(s, now);
 }
@@ -265,8 +266,38 @@ void Engine::send(Session& s, int64_t fromNs) {
         }, p.requestTimeoutMs);
         break;
     }
+    case Scenario::HistoryRead: {
+        // valuesPerRequest consecutive history nodes from a random one (wrapping), Read Raw forward
+        // from now - span; the client releases a ContinuationPoint left (maxValues) before this
+        // completes. Values count the DataValues of every node.
+        std::vector<NodeId> nodes(std::size_t(p.valuesPerRequest));
+        std::size_t k = std::size_t(nextRandom(s.rng) % historyNodes.size());
+        for (NodeId& n : nodes) {
+            n = historyNodes[k];
+            if (++k == historyNodes.size()) k = 0;
+        }
+        ReadRawModifiedDetails d;
+        d.isReadModified = false;
+        d.startTime = DateTime{DateTime::now().ticks - int64_t(p.historySpanS * 1e7)};
+        d.endTime = DateTime::minValue();  // not given: forward from startTime, numValuesPerNode of them
+        d.numValuesPerNode = uint32_t(p.historyValuesPerNode);
+        d.returnBounds = false;
+        HistoryReadOptions o;
+        o.maxValues = uint64_t(p.historyValuesPerNode);
+        s.client->historyReadRaw(nodes, d, o, nullptr, [sp, tag](const ServiceResult<HistoryValues>& res) {
+            StatusCode st = res.status;
+            uint64_t values = 0;
+            for (const HistoryNodeValues& n : res.response.nodes) {
+                if (st.isGood() && n.status.isBad()) st = n.status;
+                values += n.values.size();
+            }
+            sp->engine->ended(*sp, tag, st, values, res.receivedAtNs);
+        }, p.requestTimeoutMs);
+        break;
+    }
     case Scenario::Subscribe:
     case Scenario::Connect:
+    case Scenario::Events:
         break;
     }
 }
@@ -359,6 +390,58 @@ void Engine::notified(Session& s, const SubscriptionNotification& n) {
             ++item.received;
         }
         if (counted || item.received == 0) item.lastTicks = ticks;
+    }
+}
+
+// --- Events -------------------------------------------------------------------------------------
+
+void Engine::eventsNotified(Session& s, const SubscriptionNotification& n) {
+    const int64_t now = steadyNs();
+    const bool counted = now >= measureStartNs.load(std::memory_order_relaxed) && now < measureEndNs.load(std::memory_order_relaxed);
+    // Latency: from the event's Time (the server's clock, on this machine the same) to now, µs; not
+    // recorded for a Time that is not within an hour of now (none, or a server with another clock).
+    const int64_t nowTicks = DateTime::kUnixEpochTicks +
+                             std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count() * 10;
+    constexpr int64_t kHourTicks = 36'000'000'000;
+    static const NodeId overflowType(id::EventQueueOverflowEventType);
+    const uint64_t first = firstSequence.load(std::memory_order_relaxed);
+    uint64_t events = 0, overflows = 0;
+    uint64_t last = s.lastSequence.load(std::memory_order_relaxed);
+    Counts* counts[] = {&s.io->second, counted ? &s.io->measured : nullptr};
+    for (const EventFieldList& f : n.events) {
+        const Array<Variant>& v = f.eventFields;
+        if (v.size() < kEventFieldCount) continue;
+        if (const NodeId* type = v[kEventType].get<NodeId>(); type && *type == overflowType) {
+            ++overflows;
+            continue;
+        }
+        ++events;
+        if (const DateTime* t = v[kEventTime].get<DateTime>(); t && std::abs(nowTicks - t->ticks) < kHourTicks) {
+            const double us = std::max(0.0, double(nowTicks - t->ticks) / 10.0);
+            const int bucket = LatencyHistogram::bucketIndex(us);
+            for (Counts* c : counts)
+                if (c) c->latency.recordIn(bucket, us);
+        }
+        const uint64_t* sequence = v[kEventSequence].get<uint64_t>();
+        if (!sequence || first == 0 || *sequence < first) continue;  // not of this step's load
+        if (*sequence <= last) {
+            ++s.eventsOutOfOrder;
+            continue;
+        }
+        ++s.eventsReceived;
+        last = *sequence;
+    }
+    s.lastSequence.store(last, std::memory_order_relaxed);
+    for (Counts* c : counts) {
+        if (!c) continue;
+        if (c == &s.io->measured) {
+            ++c->sent;
+            ++c->answeredInPeriod;  // counted by arrival: inside the period
+            c->valuesInPeriod += events;
+        }
+        ++c->answered;
+        c->values += events;
+        c->eventOverflows += overflows;
     }
 }
 

@@ -50,6 +50,7 @@ struct Counts {
     uint64_t serverTooBusy = 0;   // connect
     uint64_t retries = 0;         // connect
     uint64_t pacerWakeups = 0;    // open loop: runs of the pacers (the whole step, not only the period)
+    uint64_t eventOverflows = 0;  // events: EventQueueOverflowEventType notifications
     std::map<QString, uint64_t> errorsByStatus;
     LatencyHistogram latency;     // µs
     void merge(const Counts& o);
@@ -115,7 +116,16 @@ struct Session {
     int64_t cycleStartNs = 0;
     bool cycleCounted = false;
     bool setUp = false;           // its Session is activated (set-up phase; the runner's thread)
+    // Events: the load events (a Sequence from Engine::firstSequence on) its item received in order,
+    // and those that came out of order (a Sequence not above the last). lastSequence is written by
+    // its I/O thread and read by the runner's (the wait for the last events).
+    uint64_t eventsReceived = 0;
+    uint64_t eventsOutOfOrder = 0;
+    std::atomic<uint64_t> lastSequence{0};
 };
+
+// Events: the select clauses of the event item, in this order (LoadParameters.h).
+enum EventField : std::size_t { kEventId, kEventType, kEventTime, kEventSeverity, kEventSequence, kEventFieldCount };
 
 class Engine {
 public:
@@ -124,6 +134,10 @@ public:
     std::vector<NodeId> variables;   // the benchmark variables (Read, Write)
     NodeId browseNode;
     NodeId counterNode;
+    std::vector<NodeId> historyNodes;  // HistoryRead: p.historyNodes resolved
+    // Events: the Sequence of the first event our server raised for this step (GenerateEvents'
+    // NextSequence when the load started); 0 while unknown (eventRate 0, or not started yet).
+    std::atomic<uint64_t> firstSequence{0};
     int64_t loadStartNs = 0;         // the open loop's schedule starts here
     double nsPerRequest = 0;         // open loop: 1e9 / targetRate
     std::atomic<int64_t> measureStartNs{kNever};
@@ -146,6 +160,9 @@ public:
     void pace(IoStats& io);
     // Subscribe: a NotificationMessage for Session s (its I/O thread).
     void notified(Session& s, const SubscriptionNotification& n);
+    // Events: a NotificationMessage of Session s's event item (its I/O thread): its events counted,
+    // their latency from the Time field, the load events' Sequences checked.
+    void eventsNotified(Session& s, const SubscriptionNotification& n);
 
 private:
     void fill(Session& s, int64_t now);

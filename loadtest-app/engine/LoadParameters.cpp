@@ -3,14 +3,16 @@
 
 #include "JsonFields.h"
 
+#include <QJsonArray>
 #include <QThread>
+#include <iterator>
 #include <algorithm>
 
 namespace ua::loadtest {
 
 namespace {
 
-const char* const kScenarioNames[] = {"read", "write", "browse", "subscribe", "connect"};
+const char* const kScenarioNames[] = {"read", "write", "browse", "subscribe", "connect", "history-read", "events"};
 
 QString modeName(MessageSecurityMode m) {
     switch (m) {
@@ -33,10 +35,51 @@ std::optional<MessageSecurityMode> modeFromName(const QString& s) {
 QString scenarioName(Scenario s) { return QString::fromLatin1(kScenarioNames[int(s)]); }
 
 std::optional<Scenario> scenarioFromName(const QString& name) {
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < int(std::size(kScenarioNames)); ++i)
         if (name == QLatin1String(kScenarioNames[i])) return Scenario(i);
     return std::nullopt;
 }
+
+QString stepShape(const LoadParameters& p) {
+    switch (p.scenario) {
+    case Scenario::Read:
+    case Scenario::Write: return QStringLiteral("%1-%2").arg(scenarioName(p.scenario)).arg(p.valuesPerRequest);
+    case Scenario::Subscribe: return QStringLiteral("subscribe-%1").arg(p.monitoredItems);
+    case Scenario::HistoryRead:
+        return QStringLiteral("history-read-%1x%2").arg(p.valuesPerRequest).arg(p.historyValuesPerNode);
+    case Scenario::Events:
+        return p.eventMinSeverity > 1 ? QStringLiteral("events-%1-sev%2").arg(p.eventRate).arg(p.eventMinSeverity)
+                                      : QStringLiteral("events-%1").arg(p.eventRate);
+    case Scenario::Browse:
+    case Scenario::Connect: break;
+    }
+    return scenarioName(p.scenario);
+}
+
+namespace events {
+
+uint64_t expectedCount(uint64_t first, uint64_t last, int minSeverity) {
+    if (last < first) return 0;
+    const int s = std::clamp(minSeverity, 1, 1000);
+    // Each Severity once in every 1000 consecutive Sequences; the rest counted one by one.
+    const uint64_t n = last - first + 1;
+    uint64_t count = n / 1000 * uint64_t(1001 - s);
+    uint64_t k = first + n / 1000 * 1000;
+    for (uint64_t i = 0; i < n % 1000; ++i, ++k) count += severityOf(k) >= s ? 1 : 0;
+    return count;
+}
+
+uint64_t lastExpected(uint64_t first, uint64_t last, int minSeverity) {
+    if (last < first) return 0;
+    const int s = std::clamp(minSeverity, 1, 1000);
+    // Severity 1000 is among any 1000 consecutive Sequences: at most 1000 steps back.
+    for (uint64_t k = last;; --k) {
+        if (severityOf(k) >= s) return k;
+        if (k == first || last - k >= 1000) return 0;
+    }
+}
+
+} // namespace events
 
 int LoadParameters::resolvedIoThreads() const {
     if (ioThreads > 0) return ioThreads;
@@ -74,6 +117,12 @@ QJsonObject LoadParameters::toJson() const {
     o.insert(QStringLiteral("publishRequests"), double(publishRequests));
     o.insert(QStringLiteral("maxKeepAliveCount"), double(maxKeepAliveCount));
     o.insert(QStringLiteral("lifetimeCount"), double(lifetimeCount));
+    o.insert(QStringLiteral("historyNodes"), QJsonArray::fromStringList(historyNodes));
+    o.insert(QStringLiteral("historyValuesPerNode"), historyValuesPerNode);
+    o.insert(QStringLiteral("historySpanS"), historySpanS);
+    o.insert(QStringLiteral("eventRate"), double(eventRate));
+    o.insert(QStringLiteral("eventMinSeverity"), eventMinSeverity);
+    o.insert(QStringLiteral("eventQueueSize"), double(eventQueueSize));
     o.insert(QStringLiteral("serverPid"), double(serverPid));
     o.insert(QStringLiteral("readServerDiagnostics"), readServerDiagnostics);
     return o;
@@ -95,7 +144,7 @@ std::optional<LoadParameters> LoadParameters::fromJson(const QJsonObject& o, QSt
     QString scenario = scenarioName(p.scenario);
     r.get(QStringLiteral("scenario"), scenario);
     if (const auto s = scenarioFromName(scenario)) p.scenario = *s;
-    else r.fail(QStringLiteral("scenario"), QStringLiteral("\"%1\" is not read, write, browse, subscribe or connect").arg(scenario));
+    else r.fail(QStringLiteral("scenario"), QStringLiteral("\"%1\" is not read, write, browse, subscribe, connect, history-read or events").arg(scenario));
     r.getInt(QStringLiteral("valuesPerRequest"), p.valuesPerRequest, 1, 10000);
     r.getInt(QStringLiteral("sessions"), p.sessions, 1, 1e6);
     r.getInt(QStringLiteral("outstanding"), p.outstanding, 1, 1e6);
@@ -117,6 +166,15 @@ std::optional<LoadParameters> LoadParameters::fromJson(const QJsonObject& o, QSt
     r.getInt(QStringLiteral("publishRequests"), p.publishRequests, 0, 1000);
     r.getInt(QStringLiteral("maxKeepAliveCount"), p.maxKeepAliveCount, 1, 4294967295.0);
     r.getInt(QStringLiteral("lifetimeCount"), p.lifetimeCount, 1, 4294967295.0);
+    for (const QJsonValue& node : r.array(QStringLiteral("historyNodes"))) {
+        if (node.isString()) p.historyNodes.push_back(node.toString());
+        else r.fail(QStringLiteral("historyNodes"), QStringLiteral("not an array of NodeId strings"));
+    }
+    r.getInt(QStringLiteral("historyValuesPerNode"), p.historyValuesPerNode, 1, 100000);
+    r.get(QStringLiteral("historySpanS"), p.historySpanS, 0.001, 1e10);
+    r.getInt(QStringLiteral("eventRate"), p.eventRate, 0, 1e6);
+    r.getInt(QStringLiteral("eventMinSeverity"), p.eventMinSeverity, 1, 1000);
+    r.getInt(QStringLiteral("eventQueueSize"), p.eventQueueSize, 1, 4294967295.0);
     r.getInt(QStringLiteral("serverPid"), p.serverPid, 0, 4294967295.0);
     r.get(QStringLiteral("readServerDiagnostics"), p.readServerDiagnostics);
     if (!r.ok()) {

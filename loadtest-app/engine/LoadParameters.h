@@ -8,6 +8,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace ua::loadtest {
@@ -23,8 +24,24 @@ namespace ua::loadtest {
 //             (5.13, 5.12); "requests" are Publish responses, "values" notifications
 //   Connect   a storm: each of `sessions` workers loops open SecureChannel + CreateSession +
 //             ActivateSession + CloseSession + CloseSecureChannel; "requests" are completed cycles
-enum class Scenario { Read, Write, Browse, Subscribe, Connect };
-// "read", "write", "browse", "subscribe", "connect".
+//   HistoryRead  HistoryRead Read Raw (OPC 10000-4 5.11.3, OPC 10000-11 6.5.3) of valuesPerRequest
+//             historized nodes (historyNodes, consecutive from a random one), from now -
+//             historySpanS forward, numValuesPerNode historyValuesPerNode, no bounds; "values" are
+//             the DataValues returned. When the server has more, the ContinuationPoints are
+//             released (a second HistoryRead, releaseContinuationPoints) before the request counts
+//             as answered, so that no step leaves ContinuationPoints behind on the server.
+//   Events    each Session: one Subscription publishing every publishingIntervalMs with one event
+//             MonitoredItem on the Server object (i=2253, EventNotifier; queue eventQueueSize,
+//             discardOldest) whose EventFilter selects EventId, EventType, Time, Severity and the
+//             Sequence of our demo's DemoLoadEventType, where Severity >= eventMinSeverity. With
+//             eventRate > 0 the runner makes our server raise eventRate events a second
+//             (Demo/Events/GenerateEvents, server-app/demo/DemoEventLoad.h) from the start of the
+//             load until the measured period ends, then waits for the events still on their way.
+//             "requests" are NotificationMessages, "values" the events delivered (all Sessions);
+//             latency is per event, from its Time field to its arrival (same clock: the server on
+//             this machine). Lost events: StepResult::eventsLost.
+enum class Scenario { Read, Write, Browse, Subscribe, Connect, HistoryRead, Events };
+// "read", "write", "browse", "subscribe", "connect", "history-read", "events".
 QString scenarioName(Scenario s);
 std::optional<Scenario> scenarioFromName(const QString& name);
 
@@ -82,6 +99,17 @@ struct LoadParameters {
     // least 3 x the keep-alive count).
     uint32_t maxKeepAliveCount = 10;
     uint32_t lifetimeCount = 60;
+    // HistoryRead: the historized nodes (NodeId text, "nsu=" allowed); empty: our server's demo
+    // Sine, Ramp and Random (historized by its default configuration, docs/History.md).
+    QStringList historyNodes;
+    int historyValuesPerNode = 1000;  // numValuesPerNode of each Read Raw, 1..100,000
+    double historySpanS = 3600;       // each request reads from (now - historySpanS) forward, in s
+    // Events: the events our server raises a second (GenerateEvents' EventsPerSecond, whatever
+    // the Sessions), 0..1,000,000; 0 calls nothing and measures the events the server raises by
+    // itself (then no loss is counted but the queue overflows the server reports).
+    uint32_t eventRate = 1000;
+    int eventMinSeverity = 1;         // the where clause: Severity >= this, 1..1000 (1: every event)
+    uint32_t eventQueueSize = 10000;  // the event item's requested queue size (the server revises it)
 
     // --- Server figures ---
     // The server's process id on this machine (its CPU time and RSS from /proc); 0: unknown.
@@ -99,5 +127,23 @@ struct LoadParameters {
     // Missing keys keep their defaults; a wrong type or value: nullopt with *error set.
     static std::optional<LoadParameters> fromJson(const QJsonObject& o, QString* error = nullptr);
 };
+
+// The scenario with its shape, as result lines, file names and the comparison name a step:
+// "read-10", "write-1", "subscribe-100", "history-read-10x1000" (nodes x values per node),
+// "events-10000" (events raised a second; "events-10000-sev500" with a where clause Severity >= 500),
+// "browse", "connect".
+QString stepShape(const LoadParameters& p);
+
+// The events scenario's arithmetic of our demo's event load (DemoEventLoad.h): the event with
+// Sequence k has Severity 1 + (617 k mod 1000): every 1000 consecutive Sequences have each Severity
+// once.
+namespace events {
+inline int severityOf(uint64_t sequence) { return int(1 + sequence % 1000 * 617 % 1000); }
+// How many of the Sequences first .. last (both included; none when last < first) have
+// Severity >= minSeverity (1..1000).
+uint64_t expectedCount(uint64_t first, uint64_t last, int minSeverity);
+// The last of them, 0 when there is none.
+uint64_t lastExpected(uint64_t first, uint64_t last, int minSeverity);
+} // namespace events
 
 } // namespace ua::loadtest

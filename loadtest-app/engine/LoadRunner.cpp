@@ -12,6 +12,7 @@
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/transport/EpollEventDispatcher.h"
 
+#include <QPointer>
 #include <QStandardPaths>
 #include <QThread>
 #include <QTimer>
@@ -74,12 +75,41 @@ std::map<QString, qint64> diagnosticsFields(const ServerDiagnosticsSummaryDataTy
 QString validate(const LoadParameters& p) {
     QString error;
     if (!LoadParameters::fromJson(p.toJson(), &error)) return error;
-    if (p.targetRate > 0 && p.scenario != Scenario::Read && p.scenario != Scenario::Write && p.scenario != Scenario::Browse)
-        return QStringLiteral("the open loop (targetRate) applies to read, write and browse");
+    if (p.targetRate > 0 && (p.scenario == Scenario::Subscribe || p.scenario == Scenario::Connect || p.scenario == Scenario::Events))
+        return QStringLiteral("the open loop (targetRate) applies to read, write, browse and history-read");
     return {};
 }
 
 constexpr double kSaturatedPercent = 90;  // of one core, per I/O thread
+
+// Events: our server's demo event load (server-app/demo/DemoEventLoad.h).
+const char* const kDemoNamespaceUri = "urn:ua-workbench:demo";
+// A generation runs this much longer than the load it is for: it ends by itself if the stop never
+// comes (the load tester killed), and not before the stop when the drain is slow.
+constexpr uint32_t kGenerationMarginMs = 60'000;
+constexpr uint32_t kMaxGenerationMs = 86'400'000;  // GenerateEvents' DurationMs at most
+
+// The event item's filter (LoadEngine.h EventField): EventId, EventType, Time, Severity and the
+// Sequence of DemoLoadEventType (without the demo namespace ReceiveTime in its place, which keeps
+// the positions and is never a Sequence), where Severity >= minSeverity.
+EventFilter eventLoadFilter(int demoNs, int minSeverity) {
+    EventFilter f = makeEventFilter({"EventId", "EventType", "Time", "Severity"});
+    if (demoNs >= 0) {
+        SimpleAttributeOperand sequence;
+        sequence.typeDefinitionId = NodeId(uint16_t(demoNs), String("DemoLoadEventType"));
+        sequence.browsePath = Array<QualifiedName>{QualifiedName{uint16_t(demoNs), String("Sequence")}};
+        sequence.attributeId = uint32_t(AttributeId::Value);
+        f.selectClauses.push_back(std::move(sequence));
+    } else {
+        f.selectClauses.push_back(eventField("ReceiveTime"));
+    }
+    ContentFilterElement atLeast;
+    atLeast.filterOperator = FilterOperator::GreaterThanOrEqual;
+    atLeast.filterOperands = Array<ExtensionObject>{ExtensionObject::make(eventField("Severity")),
+                                                    ExtensionObject::make(LiteralOperand{Variant(uint16_t(minSeverity))})};
+    f.whereClause.elements = Array<ContentFilterElement>{atLeast};
+    return f;
+}
 
 // Each Session holds a socket: raise the soft limit of open files to the hard one (once).
 void raiseFileLimit() {
@@ -140,6 +170,14 @@ struct LoadRunner::Impl {
     int64_t minStepTicks = std::numeric_limits<int64_t>::max();
     std::vector<std::vector<ItemSamples>> itemSamples;
 
+    // Events: our server's event generation (GenerateEvents), its Sequences first .. last.
+    int demoNs = -1;                  // the demo namespace's index on the server; -1 none
+    bool generating = false;          // started and not stopped yet
+    int64_t generationStartNs = 0, generationStopNs = 0;
+    uint64_t firstSequence = 0, lastSequence = 0;
+    bool lastKnown = false;
+    uint64_t eventsReceived = 0, eventsOutOfOrder = 0;   // collected from the I/O threads
+
     // Incremented by each step's start and end: callbacks of an earlier step are ignored.
     uint64_t generation = 0;
 
@@ -191,6 +229,10 @@ struct LoadRunner::Impl {
         openFailures.clear();
         openFailuresByStage.clear();
         diagnosticsBefore.reset();
+        demoNs = -1;
+        generating = lastKnown = false;
+        firstSequence = lastSequence = 0;
+        eventsReceived = eventsOutOfOrder = 0;
         setPhase(Phase::Connecting);
         const int n = p.resolvedIoThreads();
         result.ioThreads = n;
@@ -230,6 +272,15 @@ struct LoadRunner::Impl {
         });
     }
 
+    // HistoryRead's nodes: the parameters', or our server's demo signals (historized by default).
+    QStringList historyNodeTexts() const {
+        if (!p.historyNodes.isEmpty()) return p.historyNodes;
+        QStringList demo;
+        for (const char* name : {"Sine", "Ramp", "Random"})
+            demo << QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Simulation.%1").arg(QLatin1String(name));
+        return demo;
+    }
+
     QString resolveNodes() {
         const NodeIdConverter conv = control->nodeIdConverter();
         int ns = 1;
@@ -242,6 +293,21 @@ struct LoadRunner::Impl {
         if (!browse) return QStringLiteral("browseNode %1 is not a NodeId of this server").arg(p.browseNode);
         engine->browseNode = *browse;
         const QString counter = counterText();
+        if (p.scenario == Scenario::HistoryRead) {
+            engine->historyNodes.clear();
+            for (const QString& text : historyNodeTexts()) {
+                const auto n = nodeIdFromText(conv, text);
+                if (!n) return QStringLiteral("historyNodes: %1 is not a NodeId of this server (its namespace?)").arg(text);
+                engine->historyNodes.push_back(*n);
+            }
+        }
+        if (p.scenario == Scenario::Events) {
+            demoNs = conv.indexOf(kDemoNamespaceUri);
+            if (demoNs < 0 && p.eventRate > 0)
+                return QStringLiteral("the server has no namespace %1: eventRate > 0 needs our server's Demo/Events/GenerateEvents "
+                                      "(eventRate 0 measures the events the server raises by itself)")
+                    .arg(QLatin1String(kDemoNamespaceUri));
+        }
         if (p.scenario == Scenario::Subscribe) {
             const auto c = nodeIdFromText(conv, counter);
             if (!c) return QStringLiteral("counterNode %1 is not a NodeId of this server (its namespace?)").arg(counter);
@@ -296,6 +362,7 @@ struct LoadRunner::Impl {
                 if (gen != generation) return;  // a callback of an earlier step
                 if (retryTimedOut(s, c.status, timeouts)) return;
                 s->setUp = c.isGood();
+                if (c.isGood() && p.scenario == Scenario::Events) return subscribeEvents(s);
                 if (!c.isGood() || p.scenario != Scenario::Subscribe) return opened1(c.status);
                 subscribe(s);
             });
@@ -338,6 +405,67 @@ struct LoadRunner::Impl {
                 opened1(st, QStringLiteral("CreateMonitoredItems of %1 items on counter %2").arg(p.monitoredItems).arg(counterText()));
             });
         });
+    }
+
+    // Events: a Subscription with one event item on the Server object. Its notifications are
+    // handled on the Session's I/O thread (context nullptr); the set-up's answers come back here.
+    void subscribeEvents(Session* s) {
+        SubscriptionSettings settings;
+        settings.publishingIntervalMs = p.publishingIntervalMs;
+        settings.maxKeepAliveCount = p.maxKeepAliveCount;
+        settings.lifetimeCount = p.lifetimeCount;
+        SubscriptionHandlers h;
+        Engine* e = engine.get();
+        h.notification = [e, s](const SubscriptionNotification& n) { e->eventsNotified(*s, n); };
+        const QPointer<LoadRunner> runner(q);
+        auto here = [runner](auto f) {  // runs f on the runner's thread, unless the runner is gone
+            if (runner) QMetaObject::invokeMethod(runner.data(), std::move(f), Qt::QueuedConnection);
+        };
+        s->client->createSubscription(settings, nullptr, h, [this, here, gen = generation, s](const SubscriptionInfo& info) {
+            here([this, gen, s, info] {
+                if (gen != generation) return;  // a callback of an earlier step
+                if (info.status.isBad()) return opened1(info.status, QStringLiteral("CreateSubscription"));
+                s->subscription = info.handle;
+                MonitoredItemSpec m;
+                m.clientHandle = 1;
+                m.nodeId = NodeId(id::Server);
+                m.attributeId = uint32_t(AttributeId::EventNotifier);
+                m.settings.samplingIntervalMs = 0;
+                m.settings.queueSize = p.eventQueueSize;
+                m.settings.discardOldest = true;
+                m.settings.eventFilter = eventLoadFilter(demoNs, p.eventMinSeverity);
+                s->client->createMonitoredItems(info.handle, {std::move(m)}, q, [this, gen = generation](const MonitoredItemsResult& r) {
+                    if (gen != generation) return;  // a callback of an earlier step
+                    StatusCode st = r.status;
+                    for (const auto& i : r.items)
+                        if (st.isGood() && i.statusCode.isBad()) st = i.statusCode;
+                    opened1(st, QStringLiteral("CreateMonitoredItems of the event item on the Server object"));
+                });
+            });
+        });
+    }
+
+    // Events: GenerateEvents(EventsPerSecond, DurationMs) on our server's Demo/Events; done gets the
+    // NextSequence, or the error.
+    void generateEvents(uint32_t perSecond, uint32_t durationMs, std::function<void(std::optional<uint64_t>, QString)> done) {
+        const NodeId object(uint16_t(demoNs), String("Demo.Events"));
+        const NodeId method(uint16_t(demoNs), String("Demo.Events.GenerateEvents"));
+        control->callMethod(object, method, {Variant(perSecond), Variant(durationMs)}, q,
+                            [done = std::move(done)](const ServiceResult<CallResponse>& r) {
+                                StatusCode st = r.status;
+                                if (st.isGood() && r.response.results.empty()) st = status::BadUnexpectedError;
+                                if (st.isGood()) st = r.response.results[0].statusCode;
+                                const uint64_t* next = st.isGood() && !r.response.results[0].outputArguments.empty()
+                                                           ? r.response.results[0].outputArguments[0].get<uint64_t>()
+                                                           : nullptr;
+                                if (!next) {
+                                    QString why = statusName(st.isBad() ? st : StatusCode(status::BadTypeMismatch));
+                                    if (st == status::BadUserAccessDenied)
+                                        why += QStringLiteral(" (calling needs a user with the Operator Role)");
+                                    return done(std::nullopt, QStringLiteral("GenerateEvents: %1").arg(why));
+                                }
+                                done(*next, {});
+                            }, p.requestTimeoutMs);
     }
 
     // The counter sampled by the subscribe scenario, as text (default: our server's demo Ramp).
@@ -400,6 +528,29 @@ struct LoadRunner::Impl {
     // --- Load -----------------------------------------------------------------------------------
 
     void startLoad() {
+        if (p.scenario == Scenario::Events && p.eventRate > 0 && !generating) {
+            // The generation runs from now until the period ends (and a margin, should the stop not come).
+            const double ms = (p.warmupS + p.durationS) * 1000.0 + double(p.requestTimeoutMs) + kGenerationMarginMs;
+            const uint32_t durationMs = uint32_t(std::min(ms, double(kMaxGenerationMs)));
+            if (ms > kMaxGenerationMs)
+                result.warnings << QStringLiteral("the server's event generation lasts a day at most: it stops before the step ends");
+            generateEvents(p.eventRate, durationMs, [this, gen = generation](std::optional<uint64_t> next, const QString& error) {
+                if (gen != generation) return;  // a callback of an earlier step
+                if (phase != Phase::Connecting) {
+                    // The step ended meanwhile (stopped, failed): the generation goes too, if it started.
+                    if (next && control) generateEvents(0, 0, [](std::optional<uint64_t>, const QString&) {});
+                    return;
+                }
+                if (!next) return fail(error);
+                if (stopRequested) return fail(QStringLiteral("stopped"));
+                generating = true;
+                generationStartNs = steadyNs();
+                firstSequence = *next;
+                engine->firstSequence = *next;
+                startLoad();
+            });
+            return;
+        }
         const int64_t now = steadyNs();
         engine->loadStartNs = now;
         engine->measureStartNs = now + int64_t(p.warmupS * 1e9);
@@ -498,14 +649,43 @@ struct LoadRunner::Impl {
         }
         setPhase(Phase::Draining);
         drainDeadlineNs = now + int64_t(p.requestTimeoutMs) * 1'000'000 + 2'000'000'000;
+        if (generating) return stopGenerating([this] { drainTimer->start(10); });
         drainTimer->start(10);
+    }
+
+    // Events: the generation's stop; then the last Sequence raised is known (lastKnown), and
+    // whether each Session's item has had its last event (drainCheck).
+    void stopGenerating(std::function<void()> then) {
+        generating = false;
+        generateEvents(0, 0, [this, gen = generation, then = std::move(then)](std::optional<uint64_t> next, const QString& error) {
+            if (gen != generation) return;  // a callback of an earlier step
+            generationStopNs = steadyNs();
+            if (next && *next > 0) {
+                lastSequence = *next - 1;
+                lastKnown = true;
+            } else {
+                result.warnings << QStringLiteral("%1: the events lost are not known").arg(error);
+            }
+            then();
+        });
+    }
+    // Events: every Session's item has received its last expected event (events arrive in order).
+    bool eventsDelivered() const {
+        if (!lastKnown || p.scenario != Scenario::Events) return true;
+        const uint64_t last = events::lastExpected(firstSequence, lastSequence, p.eventMinSeverity);
+        if (last == 0) return true;
+        for (const auto& s : engine->sessions)
+            if (!s->lost && s->lastSequence.load(std::memory_order_relaxed) < last) return false;
+        return true;
     }
     void drainCheck() {
         int64_t busy = 0;
         for (auto& io : engine->io) busy += io->inFlight.load() + io->backlog.load();
-        if (busy > 0 && steadyNs() < drainDeadlineNs) return;
+        const bool delivered = eventsDelivered();
+        if ((busy > 0 || !delivered) && steadyNs() < drainDeadlineNs) return;
         drainTimer->stop();
         if (busy > 0) result.warnings << QStringLiteral("%1 requests still in flight at the end counted as timeouts").arg(busy);
+        if (!delivered) result.warnings << QStringLiteral("the last events did not arrive within %1 ms after the period").arg(p.requestTimeoutMs + 2000);
         collect();
     }
 
@@ -531,13 +711,18 @@ struct LoadRunner::Impl {
                     }
                 std::vector<std::vector<ItemSamples>> items;
                 int64_t minStep = std::numeric_limits<int64_t>::max();
+                uint64_t received = 0, outOfOrder = 0;
                 for (auto& s : e->sessions)
                     if (s->io == raw) {
                         items.push_back(s->items);
                         minStep = std::min(minStep, s->minStepTicks);
+                        received += s->eventsReceived;
+                        outOfOrder += s->eventsOutOfOrder;
                     }
-                QMetaObject::invokeMethod(q, [this, gen, counts = std::move(counts), items = std::move(items), minStep] {
+                QMetaObject::invokeMethod(q, [this, gen, counts = std::move(counts), items = std::move(items), minStep, received, outOfOrder] {
                     if (gen != generation) return;  // a callback of an earlier step
+                    eventsReceived += received;
+                    eventsOutOfOrder += outOfOrder;
                     measuredMerged.merge(counts);
                     for (auto& i : items) itemSamples.push_back(i);
                     minStepTicks = std::min(minStepTicks, minStep);
@@ -571,7 +756,7 @@ struct LoadRunner::Impl {
                                               "it could not send in time count as timeouts")
                                    .arg(result.requestsPerS, 0, 'f', 0)
                                    .arg(p.targetRate, 0, 'f', 0);
-        const uint64_t done = p.scenario == Scenario::Subscribe ? c.values : c.answered;
+        const uint64_t done = p.scenario == Scenario::Subscribe || p.scenario == Scenario::Events ? c.values : c.answered;
         // Per operation only when something was answered (-1 otherwise: no such figure).
         if (clientCpuMs >= 0) {
             result.clientCpuMsPerOp = done > 0 ? clientCpuMs / double(done) : -1;
@@ -583,6 +768,7 @@ struct LoadRunner::Impl {
         }
         if (p.scenario == Scenario::Connect) result.sessionsPerS = result.requestsPerS;
         if (p.scenario == Scenario::Subscribe) fidelity();
+        if (p.scenario == Scenario::Events) eventFigures();
         if (p.readServerDiagnostics && control && diagnosticsBefore) {
             readDiagnostics([this, gen = generation](std::optional<ServerDiagnosticsSummaryDataType> after) {
                 if (gen != generation) return;  // a callback of an earlier step
@@ -628,6 +814,35 @@ struct LoadRunner::Impl {
         // at or above the minimum (tst_load_runner failed on that once).
         result.meanFidelityPercent = n ? std::max(minF, sum / n) : 0;
         result.itemsBelow99 = below;
+    }
+
+    // Events: delivered, raised, expected and lost (StepResult.h).
+    void eventFigures() {
+        result.eventsPerS = result.valuesPerS;
+        result.eventOverflows = measuredMerged.eventOverflows;
+        result.eventsOutOfOrder = eventsOutOfOrder;
+        if (result.eventOverflows > 0)
+            result.warnings << QStringLiteral("the server reported %1 event queue overflows (EventQueueOverflowEventType): events "
+                                              "were dropped from an item's queue")
+                                   .arg(result.eventOverflows);
+        if (p.eventRate == 0) return;  // the server's own events: nothing to count them against
+        if (!lastKnown) return;
+        result.eventsRaised = lastSequence + 1 > firstSequence ? lastSequence + 1 - firstSequence : 0;
+        const double s = double(generationStopNs - generationStartNs) / 1e9;
+        result.eventsRaisedPerS = s > 0 ? double(result.eventsRaised) / s : 0;
+        result.eventsReceived = eventsReceived;
+        int live = 0;
+        for (const auto& session : engine->sessions) live += session->lost ? 0 : 1;
+        result.eventsExpected = events::expectedCount(firstSequence, lastSequence, p.eventMinSeverity) * uint64_t(live);
+        result.eventsLost = int64_t(result.eventsExpected) - int64_t(std::min(result.eventsExpected, eventsReceived));
+        if (eventsReceived > result.eventsExpected)
+            result.warnings << QStringLiteral("%1 more load events arrived than the server raised for this step (another client "
+                                              "generating events?)")
+                                   .arg(eventsReceived - result.eventsExpected);
+        if (result.eventsRaisedPerS < 0.95 * p.eventRate)
+            result.warnings << QStringLiteral("the server raised %1 events/s of the %2 asked for")
+                                   .arg(result.eventsRaisedPerS, 0, 'f', 0)
+                                   .arg(p.eventRate);
     }
 
     void readDiagnostics(std::function<void(std::optional<ServerDiagnosticsSummaryDataType>)> done) {
@@ -691,6 +906,12 @@ struct LoadRunner::Impl {
     // --- Closing --------------------------------------------------------------------------------
 
     void close() {
+        // A generation still running (the step failed or was stopped on the way): stopped, the
+        // answer not waited for (the Call goes out before the CloseSession; the server runs it).
+        if (generating && control) {
+            generating = false;
+            generateEvents(0, 0, [](std::optional<uint64_t>, const QString&) {});
+        }
         if (engine) engine->sending = false;
         tick->stop();
         phaseTimer->stop();
@@ -794,7 +1015,10 @@ void LoadRunner::start(const LoadParameters& parameters) {
         return;
     }
     const LoadParameters share = d->coordinator ? d->coordinator->share(parameters) : parameters;
-    if (const QString e = validate(share); !e.isEmpty()) {
+    QString invalid = validate(share);
+    if (invalid.isEmpty() && d->coordinator && share.scenario == Scenario::Events)
+        invalid = QStringLiteral("the events scenario runs in one process (the server's event rate is one for every process)");
+    if (const QString e = invalid; !e.isEmpty()) {
         // A distributed step still takes part in the collective calls, so the others do not wait.
         StepResult r;
         r.sessions = share.sessions;

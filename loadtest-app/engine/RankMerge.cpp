@@ -14,7 +14,7 @@ QString hostOf(const std::vector<QString>& hosts, std::size_t rank) {
 // What a rank's CPU time per request is counted over: its answered requests, or for subscribe
 // the notifications it received (LoadRunner counts the generator's CPU per value there).
 double operationsOf(const StepResult& s, const LoadParameters& p) {
-    if (p.scenario == Scenario::Subscribe) return s.valuesPerS * s.durationS;
+    if (p.scenario == Scenario::Subscribe || p.scenario == Scenario::Events) return s.valuesPerS * s.durationS;
     return double(s.answered);
 }
 
@@ -75,6 +75,13 @@ StepResult mergeRankSteps(const std::vector<StepResult>& ranks, const std::vecto
             fidelitySessions += s.sessions;
             m.itemsBelow99 += s.itemsBelow99;
         }
+        // Events (a distributed events step is refused, LoadRunner::start: sums for completeness).
+        m.eventsPerS += s.eventsPerS;
+        m.eventsExpected += s.eventsExpected;
+        m.eventsReceived += s.eventsReceived;
+        m.eventsLost = r == 0 ? s.eventsLost : (m.eventsLost < 0 || s.eventsLost < 0 ? -1 : m.eventsLost + s.eventsLost);
+        m.eventOverflows += s.eventOverflows;
+        m.eventsOutOfOrder += s.eventsOutOfOrder;
         m.sessionsPerS += s.sessionsPerS;
         m.serverTooBusy += s.serverTooBusy;
         m.retries += s.retries;
@@ -146,6 +153,8 @@ StepResult mergeRankSteps(const std::vector<StepResult>& ranks, const std::vecto
     m.clientCpuMsPerOp = clientCpuKnown && operations > 0 ? clientCpuMs / operations : -1;
 
     // The server: rank 0 reads its figures (the others do not know its process).
+    m.eventsRaised = first.eventsRaised;
+    m.eventsRaisedPerS = first.eventsRaisedPerS;
     m.serverCpuPercent = first.serverCpuPercent;
     m.serverRssKb = first.serverRssKb;
     m.serverRssBeforeKb = first.serverRssBeforeKb;

@@ -137,6 +137,16 @@ QJsonObject StepResult::toJson() const {
     o.insert(QStringLiteral("minFidelityPercent"), minFidelityPercent);
     o.insert(QStringLiteral("meanFidelityPercent"), meanFidelityPercent);
     o.insert(QStringLiteral("itemsBelow99"), itemsBelow99);
+    if (eventsLost >= 0 || eventsPerS > 0 || eventOverflows > 0) {
+        o.insert(QStringLiteral("eventsPerS"), eventsPerS);
+        o.insert(QStringLiteral("eventsRaised"), double(eventsRaised));
+        o.insert(QStringLiteral("eventsRaisedPerS"), eventsRaisedPerS);
+        o.insert(QStringLiteral("eventsExpected"), double(eventsExpected));
+        o.insert(QStringLiteral("eventsReceived"), double(eventsReceived));
+        o.insert(QStringLiteral("eventsLost"), double(eventsLost));
+        o.insert(QStringLiteral("eventOverflows"), double(eventOverflows));
+        o.insert(QStringLiteral("eventsOutOfOrder"), double(eventsOutOfOrder));
+    }
     o.insert(QStringLiteral("sessionsPerS"), sessionsPerS);
     o.insert(QStringLiteral("serverTooBusy"), double(serverTooBusy));
     o.insert(QStringLiteral("retries"), double(retries));
@@ -241,6 +251,14 @@ std::optional<StepResult> StepResult::fromJson(const QJsonObject& o, QString* er
     r.get(QStringLiteral("minFidelityPercent"), s.minFidelityPercent, -1);
     r.get(QStringLiteral("meanFidelityPercent"), s.meanFidelityPercent, -1);
     r.getInt(QStringLiteral("itemsBelow99"), s.itemsBelow99, 0, 1e9);
+    r.get(QStringLiteral("eventsPerS"), s.eventsPerS, 0);
+    r.getInt(QStringLiteral("eventsRaised"), s.eventsRaised, 0, 1.8e19);
+    r.get(QStringLiteral("eventsRaisedPerS"), s.eventsRaisedPerS, 0);
+    r.getInt(QStringLiteral("eventsExpected"), s.eventsExpected, 0, 1.8e19);
+    r.getInt(QStringLiteral("eventsReceived"), s.eventsReceived, 0, 1.8e19);
+    r.getInt(QStringLiteral("eventsLost"), s.eventsLost, -1, 9.2e18);
+    r.getInt(QStringLiteral("eventOverflows"), s.eventOverflows, 0, 1.8e19);
+    r.getInt(QStringLiteral("eventsOutOfOrder"), s.eventsOutOfOrder, 0, 1.8e19);
     r.get(QStringLiteral("sessionsPerS"), s.sessionsPerS, 0);
     r.getInt(QStringLiteral("serverTooBusy"), s.serverTooBusy, 0, 1.8e19);
     r.getInt(QStringLiteral("retries"), s.retries, 0, 1.8e19);

@@ -86,6 +86,26 @@ struct StepResult {
     double meanFidelityPercent = -1;
     int itemsBelow99 = 0;
 
+    // Events (LoadParameters.h): events delivered a second inside the measured period, all Sessions
+    // (= valuesPerS; latency is per event, from its Time field). What the server raised (our demo's
+    // GenerateEvents, its Sequences F .. L from the start of the load to the end of the period) and
+    // what became of it: each Session's item must receive every event of F .. L whose Severity
+    // passes its where clause (Severity = 1 + 617 x Sequence mod 1000, so the count is known); the
+    // runner waits for them after the period (up to requestTimeoutMs + 2 s). eventsLost = expected
+    // - received over all Sessions, warm-up and the wait included; -1 when unknown (eventRate 0,
+    // or GenerateEvents' stop failed). eventOverflows counts the EventQueueOverflowEventType
+    // notifications (the server's own word that an item's queue dropped events; in the events
+    // received too, not in eventsLost). Out of order: a Sequence not above the Session's last
+    // one (a duplicate or a reordering; not counted as received).
+    double eventsPerS = 0;
+    uint64_t eventsRaised = 0;          // L - F + 1 (0 unknown)
+    double eventsRaisedPerS = 0;        // eventsRaised over the time from the start call to the stop call
+    uint64_t eventsExpected = 0;        // over all Sessions
+    uint64_t eventsReceived = 0;        // of those, received (in order)
+    int64_t eventsLost = -1;
+    uint64_t eventOverflows = 0;
+    uint64_t eventsOutOfOrder = 0;
+
     // Connect: completed establishments per second (= requestsPerS), Bad_ServerTooBusy /
     // Bad_TcpServerTooBusy answers seen, retries made after them (with back-off).
     double sessionsPerS = 0;

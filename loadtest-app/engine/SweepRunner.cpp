@@ -26,6 +26,12 @@ QString beatenBy(const StepResult& step, double lightestP99Us, const StepResult*
     const double failed = double(step.errors + step.timeouts) / double(step.sent);
     if (failed > rules.maxErrorFraction)
         return QStringLiteral("errors %1 % > %2 %").arg(failed * 100, 0, 'f', 1).arg(rules.maxErrorFraction * 100, 0, 'g', 3);
+    // Events: lost ones count as errors of the events expected.
+    if (step.eventsLost > 0 && step.eventsExpected > 0) {
+        const double lost = double(step.eventsLost) / double(step.eventsExpected);
+        if (lost > rules.maxErrorFraction)
+            return QStringLiteral("events lost %1 % > %2 %").arg(lost * 100, 0, 'f', 1).arg(rules.maxErrorFraction * 100, 0, 'g', 3);
+    }
     if (lightestP99Us > 0 && step.p99Us > rules.maxP99Factor * lightestP99Us)
         return QStringLiteral("p99 %1 > %2 x %3").arg(ms(step.p99Us)).arg(rules.maxP99Factor, 0, 'g', 3).arg(ms(lightestP99Us));
     if (previous && step.requestsPerS < rules.minThroughputFactor * previous->requestsPerS)

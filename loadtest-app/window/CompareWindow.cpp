@@ -22,8 +22,7 @@ namespace ua::loadtest {
 
 QString runSummary(const RunResult& run) {
     const LoadParameters& p = run.parameters;
-    QString shape = scenarioName(p.scenario);
-    if (p.scenario == Scenario::Read || p.scenario == Scenario::Write) shape += QStringLiteral("-%1").arg(p.valuesPerRequest);
+    QString shape = stepShape(p);
     shape += p.targetRate > 0 ? QObject::tr(", open loop %1 req/s").arg(p.targetRate) : QObject::tr(", closed loop");
     QStringList parts{run.label, shape};
     if (run.startedUtc.isValid()) parts << run.startedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));

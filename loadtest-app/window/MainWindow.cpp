@@ -52,7 +52,9 @@ bool valuesDiffer(const LoadParameters& p) {
     case Scenario::Read:
     case Scenario::Write: return p.valuesPerRequest > 1;
     case Scenario::Browse:
-    case Scenario::Subscribe: return true;
+    case Scenario::Subscribe:
+    case Scenario::HistoryRead:
+    case Scenario::Events: return true;
     case Scenario::Connect: return false;
     }
     return true;

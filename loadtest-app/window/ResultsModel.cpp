@@ -53,6 +53,7 @@ QString ResultsModel::notes(const StepResult& s) {
     // A step that did not run beats the server by its error: said once.
     if (!s.beatenBy.isEmpty() && (s.error.isEmpty() || !s.beatenBy.contains(s.error))) parts << tr("beaten: %1").arg(s.beatenBy);
     if (s.connectionBroken && s.beatenBy.isEmpty()) parts << tr("connection broken");
+    if (s.eventsLost > 0) parts << tr("%1 events lost").arg(s.eventsLost);
     for (const QString& w : s.warnings)
         if (!parts.contains(w)) parts << w;
     if (s.generatorSaturated && s.warnings.isEmpty()) parts << tr("load generator saturated");
@@ -118,6 +119,14 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         if (s.serverCpuPercent >= 0) tip << tr("server CPU %1 % of a core").arg(s.serverCpuPercent, 0, 'f', 0);
         if (s.minFidelityPercent >= 0)
             tip << tr("sample fidelity: min %1 %, mean %2 %, %3 items below 99 %").arg(s.minFidelityPercent, 0, 'f', 1).arg(s.meanFidelityPercent, 0, 'f', 1).arg(s.itemsBelow99);
+        if (s.eventsPerS > 0 || s.eventsLost >= 0)
+            tip << tr("events: %1/s delivered, %2/s raised, %3 expected, %4 received, lost %5, queue overflows %6")
+                       .arg(s.eventsPerS, 0, 'f', 0)
+                       .arg(s.eventsRaisedPerS, 0, 'f', 0)
+                       .arg(s.eventsExpected)
+                       .arg(s.eventsReceived)
+                       .arg(s.eventsLost >= 0 ? QString::number(s.eventsLost) : tr("unknown"))
+                       .arg(s.eventOverflows);
         const QString n = notes(s);
         if (!n.isEmpty()) tip << n;
         return tip.join(QLatin1Char('\n'));

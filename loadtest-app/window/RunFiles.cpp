@@ -51,9 +51,7 @@ bool saveRunCsv(const RunResult& run, const QString& path, QString* error) {
 }
 
 QString suggestedFileName(const RunResult& run, const QString& suffix) {
-    QString shape = scenarioName(run.parameters.scenario);
-    if (run.parameters.scenario == Scenario::Read || run.parameters.scenario == Scenario::Write)
-        shape += QStringLiteral("-%1").arg(run.parameters.valuesPerRequest);
+    const QString shape = stepShape(run.parameters);
     QStringList parts{run.label.trimmed().isEmpty() ? QStringLiteral("run") : run.label.trimmed(), shape};
     if (run.startedUtc.isValid()) parts << run.startedUtc.toUTC().toString(QStringLiteral("yyyyMMdd-HHmm"));
     QString name = parts.join(QLatin1Char('-'));

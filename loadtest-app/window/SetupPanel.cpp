@@ -125,6 +125,8 @@ QGroupBox* SetupPanel::buildLoad() {
         {Scenario::Browse, tr("Browse: the Server object, all references")},
         {Scenario::Subscribe, tr("Subscribe: monitored items sampling a counter")},
         {Scenario::Connect, tr("Connect: channel + session establishment storm")},
+        {Scenario::HistoryRead, tr("History read: Read Raw of historized nodes (our server's demo signals)")},
+        {Scenario::Events, tr("Events: an event item per Session on the Server object while our server raises events")},
     };
     for (const auto& [s, tip] : scenarios) {
         m_scenario->addItem(scenarioName(s), int(s));
@@ -132,8 +134,20 @@ QGroupBox* SetupPanel::buildLoad() {
     }
     f->addRow(tr("Scenario"), m_scenario);
     m_valuesPerRequest = intSpin("valuesPerRequest", 1, 10000, 1);
-    m_valuesPerRequest->setToolTip(tr("Values read or written in one request"));
+    m_valuesPerRequest->setToolTip(tr("Values read or written in one request (history read: the nodes of a request)"));
     f->addRow(tr("Values per request"), m_valuesPerRequest);
+    m_historyValues = intSpin("historyValuesPerNode", 1, 100000, 1000);
+    m_historyValues->setToolTip(tr("History read: numValuesPerNode of each Read Raw, from an hour back forward"));
+    f->addRow(tr("History values per node"), m_historyValues);
+    m_eventRate = intSpin("eventRate", 0, 1'000'000, int(LoadParameters{}.eventRate), tr(" events/s"));
+    m_eventRate->setSingleStep(1000);
+    m_eventRate->setSpecialValueText(tr("the server's own"));
+    m_eventRate->setToolTip(tr("Events: the events our server raises a second (its Demo/Events/GenerateEvents), each offered to "
+                               "every Session's event item; 0: the events the server raises by itself"));
+    f->addRow(tr("Event rate"), m_eventRate);
+    m_eventMinSeverity = intSpin("eventMinSeverity", 1, 1000, LoadParameters{}.eventMinSeverity);
+    m_eventMinSeverity->setToolTip(tr("Events: the item's where clause, Severity >= this (1: every event)"));
+    f->addRow(tr("Minimum severity"), m_eventMinSeverity);
     m_monitoredItems = intSpin("monitoredItems", 1, 100000, 100);
     m_monitoredItems->setToolTip(tr("Monitored items per Session (subscribe)"));
     f->addRow(tr("Monitored items"), m_monitoredItems);
@@ -240,11 +254,15 @@ DistributedSetup SetupPanel::distributed() const {
 
 void SetupPanel::updateEnabled() {
     const auto s = Scenario(m_scenario->currentData().toInt());
-    m_valuesPerRequest->setEnabled(s == Scenario::Read || s == Scenario::Write);
+    m_valuesPerRequest->setEnabled(s == Scenario::Read || s == Scenario::Write || s == Scenario::HistoryRead);
+    m_historyValues->setEnabled(s == Scenario::HistoryRead);
     const bool subscribe = s == Scenario::Subscribe;
+    const bool events = s == Scenario::Events;
+    m_eventRate->setEnabled(events);
+    m_eventMinSeverity->setEnabled(events);
     m_monitoredItems->setEnabled(subscribe);
     m_samplingMs->setEnabled(subscribe);
-    m_publishingMs->setEnabled(subscribe);
+    m_publishingMs->setEnabled(subscribe || events);
     m_targetRate->setEnabled(m_openLoop->isChecked());
     const bool secure = !m_policy->currentData().toString().isEmpty();
     if (!secure) m_mode->setCurrentIndex(0);
@@ -273,6 +291,12 @@ std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
     p.password = m_password->text();
     p.scenario = Scenario(m_scenario->currentData().toInt());
     p.valuesPerRequest = m_valuesPerRequest->value();
+    p.historyValuesPerNode = m_historyValues->value();
+    p.historyNodes = m_historyNodes;  // from a loaded run or the command line; the window has no field
+    p.historySpanS = m_historySpanS;
+    p.eventRate = uint32_t(m_eventRate->value());
+    p.eventMinSeverity = m_eventMinSeverity->value();
+    p.eventQueueSize = m_eventQueueSize;  // from a loaded run or the command line; the window has no field
     p.monitoredItems = m_monitoredItems->value();
     p.samplingIntervalMs = m_samplingMs->value();
     p.publishingIntervalMs = m_publishingMs->value();
@@ -317,6 +341,12 @@ void SetupPanel::apply(const LoadParameters& p, const SweepPlan& plan, const QSt
     m_user->setText(p.userName);
     setCombo(m_scenario, int(p.scenario));
     m_valuesPerRequest->setValue(p.valuesPerRequest);
+    m_historyValues->setValue(p.historyValuesPerNode);
+    m_historyNodes = p.historyNodes;
+    m_historySpanS = p.historySpanS;
+    m_eventRate->setValue(int(p.eventRate));
+    m_eventMinSeverity->setValue(p.eventMinSeverity);
+    m_eventQueueSize = p.eventQueueSize;
     m_monitoredItems->setValue(p.monitoredItems);
     m_samplingMs->setValue(p.samplingIntervalMs);
     m_publishingMs->setValue(p.publishingIntervalMs);

@@ -1,6 +1,7 @@
 // The set-up panel of the load tester's window (issue 8 item 2), the left column: what a sweep does.
 //   Target      endpoint URL, security policy and mode, user name and password
-//   Load        scenario, values per request (read/write), subscription shape (subscribe), closed
+//   Load        scenario, values per request (read/write), subscription shape (subscribe), event
+//               rate and minimum severity (events; the publishing interval too), closed
 //               loop or open loop at a target rate (requests/s over all Sessions), request timeout
 //   Sweep       the sessions list ("1,2,5,10,20") and the outstanding list ("1,10,100"), the
 //               measured duration and the warm-up of each step (s)
@@ -69,6 +70,12 @@ private:
     QLineEdit* m_password;
     QComboBox* m_scenario;
     QSpinBox* m_valuesPerRequest;
+    QSpinBox* m_historyValues;
+    QStringList m_historyNodes;  // history-read: kept from apply() (no field of their own)
+    double m_historySpanS = LoadParameters{}.historySpanS;
+    QSpinBox* m_eventRate;
+    QSpinBox* m_eventMinSeverity;
+    uint32_t m_eventQueueSize = LoadParameters{}.eventQueueSize;  // events: kept from apply() (no field)
     QSpinBox* m_monitoredItems;
     QDoubleSpinBox* m_samplingMs;
     QDoubleSpinBox* m_publishingMs;

@@ -1,6 +1,7 @@
 #include "DemoExtension.h"
 
 #include "BenchmarkNodeManager.h"
+#include "DemoEventLoad.h"
 #include "DemoEvents.h"
 #include "DemoNodeManager.h"
 
@@ -30,6 +31,8 @@ StatusCode DemoExtension::install(AddressSpace& space, const ServerConfig& confi
             return StatusCode(status::Good);
         });
         s = demo.install(space);
+        // Objects/Demo/Events/GenerateEvents: events at a given rate (the load tester's events scenario).
+        if (s.isGood()) s = DemoEventLoadManager(events).install(space);
     }
     return s;
 }

@@ -1,8 +1,9 @@
 // The server app's demo (ServerExtension, libua/ua/server/runtime/ServerExtension.h): namespace 1
 // with the benchmark variables (BenchmarkNodeManager.h, ServerConfig::benchmarkVariables), the demo
 // namespace (DemoNodeManager.h, ServerConfig::demoNamespace and demoUpdateRateMs; its
-// Methods/GenerateEvent raises a BaseEventType event from the Server object) and the periodic demo
-// events (DemoEvents.h, ServerConfig::demoEventsMs).
+// Methods/GenerateEvent raises a BaseEventType event from the Server object), the event load of
+// Events/GenerateEvents (DemoEventLoad.h, with the demo namespace) and the periodic demo events
+// (DemoEvents.h, ServerConfig::demoEventsMs).
 #pragma once
 
 #include "ua/server/runtime/ServerExtension.h"

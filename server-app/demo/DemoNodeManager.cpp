@@ -112,6 +112,16 @@ StatusCode DemoNodeManager::populate(AddressSpace& space) {
     }
     if (s.isGood()) s = addSimulation(space, demo);
     if (s.isGood()) s = addMethods(space, demo);
+    // The Demo folder is an event notifier below the Server object (OPC 10000-3 7.16, 7.17), the
+    // source of the events of the Variables the demo's alarms watch: an event item on it gets their
+    // conditions' events and no other (docs/Alarms.md).
+    if (s.isGood()) {
+        space.findMutable(demo)->eventNotifier = 0x01;  // SubscribeToEvents
+        s = space.addReference(NodeId(id::Server), NodeId(id::HasNotifier), demo);
+        for (const char* source : {"Demo.Simulation.Sine", "Demo.Simulation.Ramp", "Demo.Simulation.Random", "Demo.Scalars.Boolean",
+                                   "Demo.Scalars.Double"})
+            if (s.isGood()) s = space.addReference(demo, NodeId(id::HasEventSource), makeId(source));
+    }
     return s;
 }
 

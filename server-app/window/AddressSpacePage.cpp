@@ -5,6 +5,7 @@
 #include "models/AdminAudit.h"
 #include "models/NodeEditing.h"
 
+#include "ua/server/history/HistoryManager.h"
 #include "ua/server/nodeset/NodeSetExporter.h"
 #include "ua/server/runtime/Server.h"
 
@@ -165,6 +166,9 @@ void AddressSpacePage::importNodeSets(const QStringList& paths) {
     m_importThread = worker;
     connect(worker, &QThread::finished, this, [this, worker, paths, result] {
         worker->deleteLater();
+        // Free for the next import now: the QPointer would clear only when the deferred delete
+        // runs, and an import asked for before that was refused as "busy" (tst_window_sessions).
+        m_importThread = nullptr;
         m_importButton->setEnabled(true);
         finishImport(paths, *result);
     });
@@ -210,6 +214,14 @@ void AddressSpacePage::showMenu(const QPoint& at) {
             if (ok && !child.trimmed().isEmpty()) addChild(node, kind, child.trimmed());
         });
     menu.addSeparator();
+    // Historical Access (docs/History.md): sample this Variable into the server's history.
+    if (NodeClass(index.data(serverapp::AddressSpaceModel::NodeClassRole).toInt()) == NodeClass::Variable && m_live->server().history()) {
+        const bool historized = m_live->server().history()->isHistorized(node);
+        QAction* historize = menu.addAction(historized ? tr("Stop historizing") : tr("Historize (every second)"), this,
+                                            [this, node, historized] { setHistorized(node, !historized); });
+        historize->setObjectName(QStringLiteral("historizeAction"));
+        menu.addSeparator();
+    }
     menu.addAction(tr("Delete \"%1\"").arg(name), this, [this, node] { deleteNode(node); });
     menu.exec(m_view->viewport()->mapToGlobal(at));
 }
@@ -223,6 +235,22 @@ bool AddressSpacePage::addChild(const NodeId& parent, int kind, const QString& n
                                              : tr("Not added: %1").arg(QString::fromStdString(r.status.name())));
     if (m_model) m_model->refreshStructure();
     return r.status.isGood();
+}
+
+bool AddressSpacePage::setHistorized(const NodeId& node, bool on) {
+    if (!m_live) return false;
+    const serverapp::AdminAudit audit{serverapp::windowAdministrator(), &m_live->server()};
+    HistorizedNode h;
+    h.node = node;
+    h.samplingIntervalMs = 1000;
+    const StatusCode s = m_live->server().setHistorized(h, on);
+    const QString text = QString::fromStdString(node.toString());
+    audit.line(s.isGood(), on ? tr("historized %1 (every second)").arg(text) : tr("stopped historizing %1").arg(text),
+               on ? tr("%1 not historized").arg(text) : tr("%1 still historized").arg(text), QString::fromStdString(s.name()));
+    m_writeStatus->setStyleSheet(s.isGood() ? QString() : QStringLiteral("color: #b00020"));
+    m_writeStatus->setText(s.isGood() ? (on ? tr("Historizing %1: the History page lists it.").arg(text) : tr("Stopped historizing %1.").arg(text))
+                                      : tr("Not changed: %1").arg(QString::fromStdString(s.name())));
+    return s.isGood();
 }
 
 bool AddressSpacePage::deleteNode(const NodeId& node) {

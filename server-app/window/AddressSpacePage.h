@@ -48,6 +48,9 @@ public:
     // large file takes seconds to read; the window stays responsive, the button is disabled
     // meanwhile); nodeSetsImported() follows. On errors the errors dialog (objectName
     // nodeSetErrorsDialog) is shown, not waited for.
+    // Starts or stops sampling a Variable into the server's history (Server::setHistorized), with
+    // its audit line; false when it did not change.
+    bool setHistorized(const NodeId& node, bool on);
     void importNodeSets(const QStringList& paths);
     // Export NodeSet...: the nodes of the namespaces (indexes of the NamespaceArray) as one NodeSet2
     // file (ua/server/nodeset/NodeSetExporter.h); false, with the reason below the tree, when the file

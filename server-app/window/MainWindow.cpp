@@ -9,6 +9,8 @@
 #include "ServerPage.h"
 #include "SessionsPage.h"
 #include "SubscriptionsPage.h"
+#include "AlarmsPage.h"
+#include "HistoryPage.h"
 
 #include "models/AdminAudit.h"
 #include "models/LogCapture.h"
@@ -57,6 +59,8 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     addView(new SubscriptionsPage, tr("Subscriptions"));
     addView(new DiagnosticsPage, tr("Diagnostics"));
     addView(new AddressSpacePage, tr("Address space"));
+    addView(new HistoryPage, tr("History"));
+    addView(new AlarmsPage, tr("Alarms"));
     addView(new CertificatesPage([this](const UserDatabase& users, QString* error) { return saveUsers(users, error); }),
             tr("Certificates and users"));
     m_tabs->addTab(new LogPage(m_logCapture), tr("Log"));

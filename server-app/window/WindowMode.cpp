@@ -1,6 +1,7 @@
 #include "WindowMode.h"
 
 #include "AddressSpacePage.h"
+#include "HistoryPage.h"
 #include "GuiLagProbe.h"
 #include "MainWindow.h"
 #include "SessionsPage.h"
@@ -31,6 +32,13 @@ bool saveScreenshots(MainWindow& window, const QString& dir) {
         QElapsedTimer t;
         t.start();
         while (t.elapsed() < 1200) QApplication::processEvents(QEventLoop::AllEvents, 50); // values read
+    }
+    if (auto* history = window.findChild<HistoryPage*>()) {
+        // The History page refreshes only while shown: a refresh of what was sampled by now.
+        tabs->setCurrentWidget(history);
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 2500) QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     bool ok = true;
     for (int i = 0; i < tabs->count(); ++i) {

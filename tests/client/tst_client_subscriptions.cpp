@@ -11,7 +11,7 @@
 #include "ua/client/Client.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
-#include "ua/server/events/Event.h"
+#include "ua/server/eventmodel/Event.h"
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"

@@ -11,6 +11,8 @@
 //   ns=1;s=Demo.Message    String "hello", writable
 //   ns=1;s=Demo.Values     Int32[] [1, 2, 3], writable
 //   ns=1;s=Demo.Add        Method Add(A Double, B Double) -> (Sum Double)
+// Counter and Sine keep their history (node-opcua's in-memory historian; Sine from ten minutes before
+// the start), with the aggregates Interpolative, Minimum, Maximum, Average and Count;
 // and every second an event of BaseEventType on the Server object (i=2253): SourceName "Demo",
 // Severity 100, 200, ..., 1000, 100, ..., Message "demo event <k>".
 // Prints "READY <port>" on stdout once it listens (node-opcua's logging goes to stderr) and stops
@@ -55,9 +57,10 @@ async function main() {
         componentOf: demo, nodeId: "s=Demo.Counter", browseName: "Counter", dataType: "Int32",
         value: new Variant({ dataType: DataType.Int32, value: 0 }),
     });
+    // No initial value: the history below starts with the back-dated values (installHistoricalDataNode
+    // would record a current value first); the last of them is the value at start.
     const sine = ns.addVariable({
         componentOf: demo, nodeId: "s=Demo.Sine", browseName: "Sine", dataType: "Double",
-        value: new Variant({ dataType: DataType.Double, value: 0 }),
     });
     const rw = "CurrentRead | CurrentWrite";
     ns.addVariable({
@@ -86,15 +89,24 @@ async function main() {
         outputArguments: [{ dataType: DataType.Double, value: inputArguments[0].value + inputArguments[1].value }],
     }));
 
+    // History (the window's History tab): node-opcua's in-memory historian on Counter and Sine, and
+    // the aggregates it computes; Sine's ten minutes before the start written back-dated.
+    opcua.addAggregateSupport(addressSpace, [opcua.AggregateFunction.Interpolative, opcua.AggregateFunction.Minimum,
+                                             opcua.AggregateFunction.Maximum, opcua.AggregateFunction.Average,
+                                             opcua.AggregateFunction.Count]);
+    addressSpace.installHistoricalDataNode(counter, { maxOnlineValues: 100000 });
+    addressSpace.installHistoricalDataNode(sine, { maxOnlineValues: 100000 });
+    const t0 = Date.now();
+    const sineAt = (ms) => new Variant({ dataType: DataType.Double, value: 100 * Math.sin(2 * Math.PI * (ms - t0) / 10000) });
+    for (let ms = t0 - 600000; ms <= t0; ms += 200) sine.setValueFromSource(sineAt(ms), StatusCodes.Good, new Date(ms));
+
     const serverObject = addressSpace.rootFolder.objects.server;
     const baseEventType = addressSpace.findEventType("BaseEventType");
-    const t0 = Date.now();
     let count = 0;
     const timer = setInterval(() => {
         count += 1;
         counter.setValueFromSource(new Variant({ dataType: DataType.Int32, value: count }));
-        const t = (Date.now() - t0) / 1000;
-        sine.setValueFromSource(new Variant({ dataType: DataType.Double, value: 100 * Math.sin(2 * Math.PI * t / 10) }));
+        sine.setValueFromSource(sineAt(Date.now()));
     }, 200);
     let k = 0;
     const events = setInterval(() => {

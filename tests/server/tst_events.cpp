@@ -6,7 +6,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/events/AuditEvents.h"
-#include "ua/server/events/ContentFilter.h"
+#include "ua/server/eventmodel/ContentFilter.h"
 #include "ua/server/events/EventItem.h"
 #include "ua/server/events/EventManager.h"
 #include "ua/server/events/EventRouter.h"

@@ -36,6 +36,14 @@ ServerSettings nonDefault() {
     s.ioThreads = 3;
     s.pkiDir = QStringLiteral("/srv/ua/pki");
     s.nodeSetFiles = {QStringLiteral("/srv/ua/models/Opc.Ua.Di.NodeSet2.xml"), QStringLiteral("plant.xml")};
+    s.alarms.pollMs = 250;
+    s.alarms.definitions.resize(1);
+    s.alarms.definitions[0].name = QStringLiteral("Pressure");
+    s.alarms.definitions[0].kind = QStringLiteral("discrete");
+    s.alarms.definitions[0].input = QStringLiteral("nsu=urn:plant;s=Pressure.State");
+    s.alarms.definitions[0].source = QStringLiteral("nsu=urn:plant;s=Pressure");
+    s.alarms.definitions[0].value = 3.0;
+    s.alarms.definitions[0].severity = 650;
     s.endpoints = {{ua::SecurityPolicyId::Aes256Sha256RsaPss, ua::MessageSecurityMode::SignAndEncrypt},
                    {ua::SecurityPolicyId::Basic256, ua::MessageSecurityMode::Sign}};
     s.allowDeprecatedPolicies = true;
@@ -161,6 +169,15 @@ void TestSettingsFile::mapsOntoServerConfig() {
     QVERIFY(!c.demoNamespace);
     QCOMPARE(c.demoUpdateRateMs, 250u);
     QCOMPARE(c.demoEventsMs, 0u);
+    QCOMPARE(c.alarmPollMs, 250);
+    QCOMPARE(c.alarms.size(), std::size_t(1));
+    QCOMPARE(c.alarms[0].name, std::string("Pressure"));
+    QCOMPARE(c.alarms[0].kind, ua::AlarmKind::Discrete);
+    QCOMPARE(c.alarms[0].namespaceUri, std::string("urn:plant"));
+    QCOMPARE(c.alarms[0].input, ua::NodeId(0, ua::String("Pressure.State")));
+    QCOMPARE(c.alarms[0].source, ua::NodeId(0, ua::String("Pressure")));
+    QCOMPARE(c.alarms[0].stateValue, ua::Variant(3.0));
+    QCOMPARE(c.alarms[0].severity, uint16_t(650));
 
     // Defaults: the demo configuration of ./run.sh (anonymous may write), the PKI under the
     // application data folder.
@@ -170,6 +187,9 @@ void TestSettingsFile::mapsOntoServerConfig() {
     QVERIFY(d.security.users.anonymousRoles & ua::roleBit(ua::Role::Operator));
     QCOMPARE(d.security.endpoints.size(), ua::ServerSecurityConfig{}.endpoints.size());
     QCOMPARE(d.demoEventsMs, 1000u);
+    QCOMPARE(d.alarms.size(), std::size_t(3));  // the demo's: Sine, Ramp, Scalars.Boolean
+    QCOMPARE(d.alarms[2].kind, ua::AlarmKind::OffNormal);
+    QCOMPARE(d.alarms[2].stateValue, ua::Variant(true));
     QCOMPARE(d.subscriptions.maxSubscriptions, ua::SubscriptionConfig{}.maxSubscriptions);
     QCOMPARE(d.subscriptions.maxMonitoredItems, ua::SubscriptionConfig{}.maxMonitoredItems);
 }
@@ -209,6 +229,19 @@ void TestSettingsFile::badValues_data() {
     QTest::newRow("nodeSets not array") << QByteArray(R"({"nodeSets":"DI.xml"})") << "nodeSets";
     QTest::newRow("nodeSets not paths") << QByteArray(R"({"nodeSets":["DI.xml", 3]})") << "nodeSets";
     QTest::newRow("not JSON") << QByteArray("{port: 1") << "not a JSON object";
+    QTest::newRow("alarm poll zero") << QByteArray(R"({"alarms":{"pollMs":0}})") << "alarms.pollMs";
+    QTest::newRow("alarm without name") << QByteArray(R"({"alarms":{"definitions":[{"input":"i=2258"}]}})") << "alarms.definitions";
+    QTest::newRow("alarm kind") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","kind":"loud","input":"i=2258"}]}})")
+                                << "alarms.definitions[A].kind";
+    QTest::newRow("alarm input") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"tank"}]}})") << "alarms.definitions[A]";
+    QTest::newRow("alarm severity") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"i=2258","severity":0}]}})")
+                                    << "alarms.definitions[A].severity";
+    QTest::newRow("alarm deadband") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"i=2258","deadband":-1}]}})")
+                                    << "alarms.definitions[A].deadband";
+    QTest::newRow("alarm limit") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"i=2258","high":"90"}]}})")
+                                 << "alarms.definitions[A].high";
+    QTest::newRow("alarm value") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"i=2258","value":[1]}]}})")
+                                 << "alarms.definitions[A].value";
 }
 
 void TestSettingsFile::badValues() {

@@ -381,8 +381,8 @@ void TestWindowSessions::everyPageIsThere() {
     QStringList names;
     for (int i = 0; i < m_window->pages()->count(); ++i) names << m_window->pages()->widget(i)->objectName();
     QCOMPARE(names, (QStringList{"serverPage", "sessionsPage", "subscriptionsPage", "diagnosticsPage", "addressSpacePage",
-                                 "certificatesPage", "logPage"}));
-    for (const char* view : {"sessionsView", "subscriptionsView", "summaryView", "addressSpaceView", "trustedView",
+                                 "historyPage", "alarmsPage", "certificatesPage", "logPage"}));
+    for (const char* view : {"sessionsView", "subscriptionsView", "summaryView", "addressSpaceView", "historyView", "alarmsView", "trustedView",
                              "rejectedView", "usersView", "logView", "endpointsView"})
         QVERIFY2(m_window->findChild<QAbstractItemView*>(QLatin1String(view)), view);
     // The address space tree shows the RootFolder's children.

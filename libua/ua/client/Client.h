@@ -3,6 +3,7 @@
 // ClientConfig's policy, mode and user identity, with the server certificate validated and trusted),
 // a Session (CreateSession + ActivateSession, anonymous, user name or X509 user), any service asynchronously with many requests outstanding, each with its own
 // timeout, typed helpers for Read, Write, Browse (following ContinuationPoints), TranslateBrowsePaths, Call,
+// HistoryRead (raw, modified, processed, at time; following ContinuationPoints) and HistoryUpdate,
 // a keep-alive, reconnect to the same Session after a lost connection, and subscriptions (data
 // changes and events, with Publish pipelining, acknowledgements, Republish of gaps and transfer to
 // a new Session; ClientSubscription.h). See docs/Client.md.
@@ -30,6 +31,8 @@
 #include "ua/client/core/ClientCore.h"
 #include "ua/client/subscriptions/ClientSubscription.h"
 #include "ua/client/discovery/Discovery.h"
+#include "ua/client/history/HistoryRead.h"
+#include "ua/client/history/HistoryUpdate.h"
 #include "ua/client/browse/NodeIdConverter.h"
 #include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
@@ -146,6 +149,40 @@ public:
     // Call of one Method of objectId with the inputs; its result is response.results[0].
     void callMethod(const NodeId& objectId, const NodeId& methodId, std::vector<Variant> inputs, QObject* context,
                     ServiceCallback<CallResponse> done, uint32_t timeoutMs = 0);
+
+    // --- Historical Access (OPC 10000-4 5.11.3, 5.11.5; OPC 10000-11; docs/Client.md "History") ------
+    // The reads follow every ContinuationPoint (HistoryContinuation.h) until each node's values are
+    // in or options.maxValues stops it (its ContinuationPoint released, status Good_MoreData), and
+    // complete with one HistoryNodeValues per node (HistoryRead.h). status is Bad only when the first
+    // request failed as a whole (Bad_NothingToDo, Bad_TooManyOperations, Bad_HistoryOperationInvalid,
+    // Bad_HistoryOperationUnsupported, Bad_TimestampsToReturnInvalid, Bad_AggregateListMismatch, a
+    // ServiceFault, a local error); a node's own failure is its status. Each request has the timeout.
+    // DateTime is 100-ns ticks since 1601 (a MinValue DateTime is "not given"), intervals are ms.
+
+    // Read Raw (isReadModified false) or Read Modified (true) (OPC 10000-11 6.5.3): the values from
+    // startTime (included) to endTime (excluded; with returnBounds both included, plus the bounding
+    // values), at most numValuesPerNode per request (0: as many as the server gives); at least two of
+    // startTime, endTime and numValuesPerNode given; endTime before startTime reads backwards.
+    void historyReadRaw(const std::vector<NodeId>& nodes, const ReadRawModifiedDetails& details, HistoryReadOptions options,
+                        QObject* context, ServiceCallback<HistoryValues> done, uint32_t timeoutMs = 0);
+    // Read Processed (OPC 10000-11 6.5.4; OPC 10000-13): one value per processing interval and node,
+    // of the node's aggregate (AggregateNames.h for the NodeIds).
+    void historyReadProcessed(const std::vector<NodeId>& nodes, const HistoryProcessedRead& read, HistoryReadOptions options,
+                              QObject* context, ServiceCallback<HistoryValues> done, uint32_t timeoutMs = 0);
+    // Read At Time (OPC 10000-11 6.5.5): one value per time of details.reqTimes and node, the raw one at
+    // that time or one interpolated (useSimpleBounds: from the simple bounding values).
+    void historyReadAtTime(const std::vector<NodeId>& nodes, const ReadAtTimeDetails& details, HistoryReadOptions options,
+                           QObject* context, ServiceCallback<HistoryValues> done, uint32_t timeoutMs = 0);
+    // Any HistoryRead of data (IndexRange, dataEncoding of the nodes as the caller sets them), with the
+    // ContinuationPoints followed as above; the nodes' continuationPoints are sent as given, and
+    // request.timestampsToReturn is replaced by options.timestampsToReturn.
+    void historyRead(HistoryReadRequest request, HistoryReadOptions options, QObject* context, ServiceCallback<HistoryValues> done,
+                     uint32_t timeoutMs = 0);
+    // HistoryUpdate (OPC 10000-4 5.11.5) of raw values: insert, replace, update, delete (HistoryUpdate.h);
+    // response.results has one HistoryUpdateResult per operation. Servers allow it only to users with
+    // the history rights (ours: the Engineer and ConfigureAdmin roles; others get Bad_UserAccessDenied).
+    void historyUpdate(std::vector<HistoryUpdateOperation> operations, QObject* context, ServiceCallback<HistoryUpdateResponse> done,
+                       uint32_t timeoutMs = 0);
 
     // --- Subscriptions (OPC 10000-4 5.13, 5.12; ClientSubscription.h, docs/Client.md "Subscriptions") ---
     // The client keeps Publish requests outstanding while a subscription exists, acknowledges

@@ -15,7 +15,7 @@
 #include "window/MainWindow.h"
 
 #include "ua/encoding/generated/NodeIds.h"
-#include "ua/server/events/Event.h"
+#include "ua/server/eventmodel/Event.h"
 #include "ua/server/runtime/Server.h"
 
 #include <QComboBox>

@@ -63,6 +63,7 @@ private slots:
     void readNode();
     void subscribeNode();
     void readAndWriteSpawnedServer();
+    void eventsSpawnedServer();
     void sweepTwoSteps();
     void abTwoRounds();
     void sigtermStopsCleanly();
@@ -152,12 +153,17 @@ void TestLoadtestCli::usageErrors() {
         {{QStringLiteral("runn"), url}, "unknown command \"runn\""},
         {{QStringLiteral("run")}, "usage: ua-loadtest run <opc.tcp://host:port>"},
         {{QStringLiteral("run"), QStringLiteral("http://x:1")}, "not an opc.tcp://host:port URL"},
-        {{QStringLiteral("run"), url, QStringLiteral("--scenario"), QStringLiteral("fly")}, "expected read, write, browse, subscribe or connect"},
+        {{QStringLiteral("run"), url, QStringLiteral("--scenario"), QStringLiteral("fly")}, "expected read, write, browse, subscribe, connect, history-read or events"},
         {{QStringLiteral("run"), url, QStringLiteral("--sessions"), QStringLiteral("1,2")}, "lists are for sweep"},
         {{QStringLiteral("sweep"), url, QStringLiteral("--sessions"), QStringLiteral("5,x")}, "expected whole numbers > 0"},
         {{QStringLiteral("run"), url, QStringLiteral("--duration"), QStringLiteral("0")}, "expected seconds > 0"},
         {{QStringLiteral("run"), url, QStringLiteral("--browse-node"), QStringLiteral("garbage")}, "not a NodeId"},
         {{QStringLiteral("run"), url, QStringLiteral("--counter-node"), QStringLiteral("nsu=urn:x")}, "not a NodeId"},
+        {{QStringLiteral("run"), url, QStringLiteral("--history-node"), QStringLiteral("Sine")}, "not a NodeId"},
+        {{QStringLiteral("run"), url, QStringLiteral("--history-values"), QStringLiteral("0")}, "expected a whole number from 1 to 100000"},
+        {{QStringLiteral("run"), url, QStringLiteral("--history-values"), QStringLiteral("100001")}, "expected a whole number from 1 to 100000"},
+        {{QStringLiteral("run"), url, QStringLiteral("--history-span"), QStringLiteral("0")}, "expected seconds > 0"},
+        {{QStringLiteral("run"), url, QStringLiteral("--history-span"), QStringLiteral("nan")}, "expected seconds > 0"},
         {{QStringLiteral("run"), url, QStringLiteral("--bogus")}, "unknown option --bogus"},
         {{QStringLiteral("run"), url, QStringLiteral("--rounds"), QStringLiteral("2")}, "--rounds is an option of ab only"},
         {{QStringLiteral("run"), url, QStringLiteral("--spawn-server")}, "not both"},
@@ -167,7 +173,7 @@ void TestLoadtestCli::usageErrors() {
         {{QStringLiteral("ab"), QStringLiteral("--a"), url, QStringLiteral("--b"), QStringLiteral("nowhere")}, "expected opc.tcp://host:port, spawn or spawn:PATH"},
         {{QStringLiteral("compare"), QStringLiteral("a.json")}, "usage: ua-loadtest compare"},
         {{QStringLiteral("run"), url, QStringLiteral("--scenario"), QStringLiteral("connect"), QStringLiteral("--rate"), QStringLiteral("10")},
-         "--rate (the open loop) applies to read, write and browse"},
+         "--rate (the open loop) applies to read, write, browse and history-read"},
         {{QStringLiteral("soak"), url, QStringLiteral("--scenario"), QStringLiteral("read")}, "--scenario is an option of run, sweep, ab only"},
         {{QStringLiteral("soak"), url, QStringLiteral("--report-every"), QStringLiteral("0.5")}, "expected seconds >= 1"},
         {{QStringLiteral("run"), url, QStringLiteral("--report-every"), QStringLiteral("5")}, "--report-every is an option of soak only"},
@@ -280,6 +286,28 @@ void TestLoadtestCli::readAndWriteSpawnedServer() {
     lines = resultLines(r.out);
     QVERIFY2(lines.size() == 1 && lines[0].startsWith(QStringLiteral("write-10 1x1  ")), qPrintable(r.text()));
     QVERIFY2(figure(lines[0], QStringLiteral("req/s")) > 0 && figure(lines[0], QStringLiteral("errors")) == 0, qPrintable(lines[0]));
+}
+
+// The events scenario against our spawned ua-server: its GenerateEvents raises 2,000 events a
+// second for two Sessions; none is lost (exit 0), and the JSON holds the event figures.
+void TestLoadtestCli::eventsSpawnedServer() {
+    const QString json = m_dir.filePath(QStringLiteral("events-spawned.json"));
+    const CliRun r = run({QStringLiteral("run"), QStringLiteral("--spawn-server=") + QStringLiteral(UA_SERVER_EXECUTABLE),
+                          QStringLiteral("--scenario"), QStringLiteral("events"), QStringLiteral("--event-rate"), QStringLiteral("2000"),
+                          QStringLiteral("--sessions"), QStringLiteral("2"), QStringLiteral("--publishing"), QStringLiteral("50"),
+                          QStringLiteral("--duration"), QStringLiteral("1.5"), QStringLiteral("--warmup"), QStringLiteral("0.5"),
+                          QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    const QStringList lines = resultLines(r.out);
+    QVERIFY2(lines.size() == 1 && lines[0].startsWith(QStringLiteral("events-2000 2x1  ")), qPrintable(r.text()));
+    QVERIFY2(figure(lines[0], QStringLiteral("events/s")) > 0 && lines[0].contains(QStringLiteral("lost 0  overflows 0")),
+             qPrintable(lines[0]));
+    const QJsonObject step = readJson(json).value("steps").toArray().at(0).toObject();
+    QVERIFY2(step.value("eventsRaised").toInteger() > 0, qPrintable(QJsonDocument(step).toJson()));
+    QCOMPARE(step.value("eventsExpected").toInteger(), 2 * step.value("eventsRaised").toInteger());
+    QCOMPARE(step.value("eventsReceived").toInteger(), step.value("eventsExpected").toInteger());
+    QCOMPARE(step.value("eventsLost").toInteger(), qint64(0));
+    QCOMPARE(readJson(json).value("parameters").toObject().value("eventRate").toInteger(), qint64(2000));
 }
 
 void TestLoadtestCli::sweepTwoSteps() {

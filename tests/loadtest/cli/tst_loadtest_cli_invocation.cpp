@@ -3,7 +3,9 @@
 // Also the pure parts of the command line: option parsing (CliOptions.h) and the A/B medians
 // (AbSummary.h).
 #include "cli/AbSummary.h"
+#include "cli/CliContext.h"
 #include "cli/CliOptions.h"
+#include "cli/CliOutput.h"
 #include "cli/CommandLine.h"
 #include "ua/secure/SecurityPolicy.h"
 
@@ -144,6 +146,68 @@ private slots:
         QVERIFY(!parseStepList(QStringLiteral("0,1")));
         QVERIFY(!parseStepList(QStringLiteral("")));
         QCOMPARE(*parseStepList(QStringLiteral("1, 20,300")), (std::vector<int>{1, 20, 300}));
+    }
+    // The events scenario's options, their defaults and refusals, its result line and exit code.
+    void eventsOptions() {
+        const auto o = parse({"run", "opc.tcp://h:4840", "--scenario", "events", "--sessions", "10", "--event-rate", "15000",
+                              "--event-min-severity", "700", "--event-queue-size", "2000", "--publishing", "20"});
+        QVERIFY(o);
+        const LoadParameters& p = o->parameters;
+        QCOMPARE(p.scenario, Scenario::Events);
+        QCOMPARE(p.sessions, 10);
+        QCOMPARE(p.eventRate, 15000u);
+        QCOMPARE(p.eventMinSeverity, 700);
+        QCOMPARE(p.eventQueueSize, 2000u);
+        QCOMPARE(p.publishingIntervalMs, 20.0);
+        QCOMPARE(stepShape(p), QStringLiteral("events-15000-sev700"));
+        const auto d = parse({"run", "opc.tcp://h:4840", "--scenario=EVENTS"});
+        QVERIFY(d);
+        QCOMPARE(d->parameters.eventRate, 1000u);
+        QCOMPARE(d->parameters.eventMinSeverity, 1);
+        QCOMPARE(d->parameters.eventQueueSize, 10000u);
+        QCOMPARE(stepShape(d->parameters), QStringLiteral("events-1000"));
+        QCOMPARE(parse({"run", "opc.tcp://h:4840", "--scenario", "events", "--event-rate", "0"})->parameters.eventRate, 0u);
+        QCOMPARE(parse({"run", "opc.tcp://h:4840", "--event-rate", "1000000"})->parameters.eventRate, 1000000u);
+        const struct {
+            QStringList args;
+            const char* message;
+        } refused[] = {
+            {{"--event-rate", "1000001"}, "--event-rate 1000001: expected events a second from 0 to 1000000"},
+            {{"--event-rate", "-1"}, "expected events a second"},
+            {{"--event-rate", "1e3"}, "expected events a second"},
+            {{"--event-rate", "4294967296"}, "expected events a second"},
+            {{"--event-min-severity", "0"}, "expected a Severity from 1 to 1000"},
+            {{"--event-min-severity", "1001"}, "expected a Severity from 1 to 1000"},
+            {{"--event-queue-size", "0"}, "expected a whole number > 0"},
+            {{"--scenario", "events", "--rate", "100"}, "(events: --event-rate)"},
+        };
+        for (const auto& r : refused) {
+            QString error;
+            QVERIFY2(!parse(QStringList{"run", "opc.tcp://h:4840"} + r.args, &error), qPrintable(r.args.join(' ')));
+            QVERIFY2(error.contains(QLatin1String(r.message)), qPrintable(error));
+        }
+        QString soakError;
+        QVERIFY(!parse({"soak", "opc.tcp://h:4840", "--event-rate", "10"}, &soakError));
+        QVERIFY2(soakError.contains(QStringLiteral("--event-rate is an option of run, sweep, ab only")), qPrintable(soakError));
+
+        StepResult s;
+        s.sessions = 10;
+        s.outstanding = 1;
+        s.eventsPerS = 149000;
+        s.eventsRaised = 150000;
+        s.eventsRaisedPerS = 15000;
+        s.eventsLost = 0;
+        const QString line = resultLine(o->parameters, s);
+        QVERIFY2(line.startsWith(QStringLiteral("events-15000-sev700 10x1  ")), qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("events/s 149000  raised/s 15000  lost 0  overflows 0")), qPrintable(line));
+        QCOMPARE(exitCodeOf({s}), int(ExitOk));
+        s.eventsLost = 3;
+        QCOMPARE(exitCodeOf({s}), int(ExitRunErrors));
+        s.eventsLost = -1;  // unknown: the server's own events
+        QVERIFY2(resultLine(o->parameters, s).contains(QStringLiteral("lost ?")), qPrintable(resultLine(o->parameters, s)));
+        QCOMPARE(exitCodeOf({s}), int(ExitOk));
+        s.eventOverflows = 1;
+        QCOMPARE(exitCodeOf({s}), int(ExitRunErrors));
     }
     void abMediansAndRatios() {
         QCOMPARE(median({}), 0.0);

@@ -44,6 +44,9 @@ LoadParameters sampleParameters() {
     p.publishingIntervalMs = 250;
     p.queueSize = 7;
     p.publishRequests = 6;
+    p.eventRate = 12345;
+    p.eventMinSeverity = 250;
+    p.eventQueueSize = 777;
     p.serverPid = 4242;
     p.readServerDiagnostics = false;
     return p;
@@ -66,6 +69,14 @@ StepResult sampleStep(int sessions, int outstanding) {
     s.minFidelityPercent = 97.5;
     s.meanFidelityPercent = 99.25;
     s.itemsBelow99 = 2;
+    s.eventsPerS = 45'000;
+    s.eventsRaised = 9000;
+    s.eventsRaisedPerS = 4500;
+    s.eventsExpected = 90'000;
+    s.eventsReceived = 89'990;
+    s.eventsLost = 10;
+    s.eventOverflows = 1;
+    s.eventsOutOfOrder = 2;
     s.sessionsPerS = 3.5;
     s.serverTooBusy = 4;
     s.retries = 5;
@@ -113,8 +124,10 @@ class TestLoadResultsJson : public QObject {
     Q_OBJECT
 private slots:
     void scenarioNames() {
-        for (Scenario s : {Scenario::Read, Scenario::Write, Scenario::Browse, Scenario::Subscribe, Scenario::Connect})
+        for (Scenario s : {Scenario::Read, Scenario::Write, Scenario::Browse, Scenario::Subscribe, Scenario::Connect,
+                           Scenario::HistoryRead, Scenario::Events})
             QCOMPARE(scenarioFromName(scenarioName(s)), std::optional<Scenario>(s));
+        QCOMPARE(scenarioName(Scenario::Events), QStringLiteral("events"));
         QCOMPARE(scenarioName(Scenario::Subscribe), QStringLiteral("subscribe"));
         QVERIFY(!scenarioFromName(QStringLiteral("Read")));
         QVERIFY(!scenarioFromName(QString()));
@@ -138,6 +151,9 @@ private slots:
         QCOMPARE(back->securityMode, ua::MessageSecurityMode::SignAndEncrypt);
         QCOMPARE(back->queueSize, uint32_t(7));
         QCOMPARE(back->publishRequests, uint32_t(6));
+        QCOMPARE(back->eventRate, 12345u);
+        QCOMPARE(back->eventMinSeverity, 250);
+        QCOMPARE(back->eventQueueSize, 777u);
         // An empty object gives the defaults; a password given on input is taken.
         const auto defaults = LoadParameters::fromJson(QJsonObject{{QStringLiteral("password"), QStringLiteral("pw")}});
         QVERIFY(defaults);
@@ -169,6 +185,11 @@ private slots:
         QTest::newRow("trustServer text") << "trustServer" << QJsonValue(QStringLiteral("yes"));
         QTest::newRow("ioThreads -1") << "ioThreads" << QJsonValue(-1);
         QTest::newRow("ioThreads 257") << "ioThreads" << QJsonValue(257);
+        QTest::newRow("eventRate -1") << "eventRate" << QJsonValue(-1);
+        QTest::newRow("eventRate 1000001") << "eventRate" << QJsonValue(1000001);
+        QTest::newRow("eventMinSeverity 0") << "eventMinSeverity" << QJsonValue(0);
+        QTest::newRow("eventMinSeverity 1001") << "eventMinSeverity" << QJsonValue(1001);
+        QTest::newRow("eventQueueSize 0") << "eventQueueSize" << QJsonValue(0);
     }
     void parametersRefused() {
         QFETCH(QString, key);
@@ -217,6 +238,16 @@ private slots:
         QCOMPARE(back->setupS, 95.25);
         QCOMPARE(back->setupSessionsPerS, 10.5);
         QCOMPARE(back->ioThreads, 2);
+        QCOMPARE(back->eventsLost, int64_t(10));
+        QCOMPARE(back->eventsReceived, uint64_t(89'990));
+        QCOMPARE(back->eventsRaisedPerS, 4500.0);
+        // Not an events step: no event figures written, and read back as unknown.
+        StepResult read = sampleStep(1, 1);
+        read.eventsPerS = 0;
+        read.eventsLost = -1;
+        read.eventOverflows = 0;
+        QVERIFY(!read.toJson().contains(QStringLiteral("eventsLost")));
+        QCOMPARE(StepResult::fromJson(read.toJson())->eventsLost, int64_t(-1));
         // The server's growth over the step's Sessions.
         QCOMPARE(back->serverRssBeforeKb, 59999L);
         QCOMPARE(back->serverKbPerSession(), 40000.0 / double(s.sessions));

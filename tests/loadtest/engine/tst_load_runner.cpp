@@ -5,6 +5,7 @@
 // middle of the run; the latency from the intended send time shows the stall in p99, the closed
 // loop only in max.
 #include "engine/LoadRunner.h"
+#include "RunStep.h"
 
 #include "ua/server/runtime/Server.h"
 #include "DemoNodeManager.h"
@@ -45,21 +46,6 @@ std::unique_ptr<Server> startServer(bool operatorAnonymous) {
         return nullptr;
     }
     return server;
-}
-
-// Runs one step and returns its result (the event loop turns meanwhile).
-StepResult runStep(const LoadParameters& p, std::vector<TimelineSample>* samples = nullptr, int timeoutMs = 30'000) {
-    LoadRunner runner;
-    QSignalSpy finished(&runner, &LoadRunner::finished);
-    QObject::connect(&runner, &LoadRunner::sample, [samples](const TimelineSample& s) {
-        if (samples) samples->push_back(s);
-    });
-    runner.start(p);
-    if (!finished.wait(timeoutMs)) {
-        qWarning("the step did not finish");
-        return {};
-    }
-    return finished.at(0).at(0).value<StepResult>();
 }
 
 QString describe(const StepResult& r) {
@@ -192,7 +178,7 @@ private slots:
         LoadParameters p = base(Scenario::Read);
         p.sessions = 4;
         std::vector<TimelineSample> samples;
-        const StepResult r = runStep(p, &samples);
+        const StepResult r = runTestStep(p, &samples);
         checkCounts(r);
         QCOMPARE(r.errors, uint64_t(0));
         QCOMPARE(r.timeouts, uint64_t(0));
@@ -219,7 +205,7 @@ private slots:
     void readHundred() {
         LoadParameters p = base(Scenario::Read);
         p.valuesPerRequest = 100;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         checkCounts(r);
         QCOMPARE(r.errors, uint64_t(0));
         QCOMPARE(r.valuesPerS, 100 * r.requestsPerS);
@@ -228,7 +214,7 @@ private slots:
     void write() {
         LoadParameters p = base(Scenario::Write);
         p.valuesPerRequest = 100;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         checkCounts(r);
         QVERIFY2(r.errors == 0, qPrintable(describe(r)));
         QCOMPARE(r.valuesPerS, 100 * r.requestsPerS);
@@ -243,7 +229,7 @@ private slots:
         p.endpointUrl = plain->endpointUrl();
         p.durationS = 0.5;
         p.warmupS = 0;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
         QCOMPARE(r.answered, uint64_t(0));
@@ -253,7 +239,7 @@ private slots:
     }
 
     void browse() {
-        const StepResult r = runStep(base(Scenario::Browse));
+        const StepResult r = runTestStep(base(Scenario::Browse));
         checkCounts(r);
         QCOMPARE(r.errors, uint64_t(0));
         // The Server object has a dozen references or more (both directions).
@@ -267,7 +253,7 @@ private slots:
         p.publishingIntervalMs = 100;
         p.durationS = 2;
         p.warmupS = 0.5;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
         // 2 Sessions x ~10 messages/s; 40 items x ~100 samples/s.
@@ -287,7 +273,7 @@ private slots:
     void connectStorm() {
         LoadParameters p = base(Scenario::Connect);
         p.sessions = 4;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         checkCounts(r);
         QVERIFY2(r.errors == 0, qPrintable(describe(r)));
         QCOMPARE(r.sessionsPerS, r.requestsPerS);
@@ -312,7 +298,7 @@ private slots:
         p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(proxy.port());
         p.sessions = 3;
         p.durationS = 1.5;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         checkCounts(r);
         qInfo("connect through a busy proxy: %s; too busy %llu, retries %llu", qPrintable(describe(r)),
               static_cast<unsigned long long>(r.serverTooBusy), static_cast<unsigned long long>(r.retries));
@@ -387,7 +373,7 @@ private slots:
         p.securityMode = MessageSecurityMode::SignAndEncrypt;
         p.pkiDir = clientPki.path();
         p.durationS = 1;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         checkCounts(r);
         QCOMPARE(r.errors, uint64_t(0));
         QVERIFY(QDir(clientPki.path()).exists(QStringLiteral("own")));
@@ -395,14 +381,14 @@ private slots:
         p.trustServer = false;
         QTemporaryDir emptyPki;
         p.pkiDir = emptyPki.path();
-        const StepResult refused = runStep(p);
+        const StepResult refused = runTestStep(p);
         QVERIFY2(refused.error.contains(QStringLiteral("Bad_CertificateUntrusted")), qPrintable(refused.error));
     }
 
     void serverFigures() {
         LoadParameters p = base(Scenario::Read);
         p.serverPid = QCoreApplication::applicationPid();  // the server runs in this process
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         checkCounts(r);
         QVERIFY(r.serverCpuMsPerOp > 0);
         QVERIFY(r.serverCpuPercent > 0);
@@ -441,11 +427,11 @@ private slots:
     void refused() {
         LoadParameters p = base(Scenario::Read);
         p.sessions = 0;
-        StepResult r = runStep(p);
+        StepResult r = runTestStep(p);
         QVERIFY(r.error.contains(QStringLiteral("sessions")));
         p = base(Scenario::Subscribe);
         p.targetRate = 100;
-        r = runStep(p);
+        r = runTestStep(p);
         QVERIFY(r.error.contains(QStringLiteral("open loop")));
         // Nobody listens there.
         QTcpServer closed;
@@ -454,17 +440,17 @@ private slots:
         closed.close();
         p = base(Scenario::Read);
         p.endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port);
-        r = runStep(p);
+        r = runTestStep(p);
         QVERIFY2(r.error.contains(QStringLiteral("Bad_")), qPrintable(r.error));
         QCOMPARE(r.sent, uint64_t(0));
         // A counter the server does not have.
         p = base(Scenario::Subscribe);
         p.counterNode = QStringLiteral("nsu=urn:nowhere;i=5");
-        r = runStep(p);
+        r = runTestStep(p);
         QVERIFY2(r.error.contains(QStringLiteral("counterNode")), qPrintable(r.error));
         // A counter in a namespace the server has, but no such node: the failing service is named.
         p.counterNode = QStringLiteral("ns=1;s=NoSuchCounter");
-        r = runStep(p);
+        r = runTestStep(p);
         QVERIFY2(r.error.contains(QStringLiteral("CreateMonitoredItems")) && r.error.contains(QStringLiteral("Bad_NodeIdUnknown")),
                  qPrintable(r.error));
     }
@@ -480,7 +466,7 @@ private slots:
         p.durationS = 1;
         p.warmupS = 0;
         p.requestTimeoutMs = 500;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.sent, r.answered + r.errors + r.timeouts);
         QVERIFY2(r.sent >= uint64_t(0.99 * p.targetRate * r.durationS), qPrintable(describe(r)));  // the schedule's
@@ -506,7 +492,7 @@ private slots:
         p.durationS = 1.5;
         p.warmupS = 0.5;
         p.connectWindow = 60;
-        const StepResult r = runStep(p);
+        const StepResult r = runTestStep(p);
         // Not checkCounts(): the generator's CPU over the period can read 0 (10 ms clock ticks).
         QVERIFY2(r.error.isEmpty(), qPrintable(describe(r)));
         QCOMPARE(r.sent, r.answered);

@@ -59,6 +59,8 @@ private slots:
     void openSavedRun();
     void stopEndsTheSweep();
     void unreachableServerShowsTheError();
+    void historyReadScenarioFields();
+    void eventsScenarioFields();
     void closingDuringASweep();   // last: it closes the window
 
 private:
@@ -364,6 +366,109 @@ void TestLoadtestWindow::unreachableServerShowsTheError() {
     const int needed = static_cast<const QAbstractItemView*>(table)->sizeHintForRow(0);
     QVERIFY(needed > table->verticalHeader()->defaultSectionSize());  // the note needs more than one line
     QCOMPARE(table->rowHeight(0), needed);
+}
+
+// The history-read scenario in the set-up: its values-per-node field is on only for it, and what
+// a loaded run or the command line set (nodes, span) goes through the window unchanged.
+void TestLoadtestWindow::historyReadScenarioFields() {
+    // What the set-up holds now, restored at the end for the tests that follow.
+    const std::optional<LoadParameters> saved = m_window->setup()->parameters();
+    const std::optional<SweepPlan> savedPlan = m_window->setup()->plan();
+    const QString savedLabel = m_window->setup()->label();
+    QVERIFY(saved && savedPlan);
+    auto restore = qScopeGuard([&] { m_window->setup()->apply(*saved, *savedPlan, savedLabel); });
+    auto* scenario = field<QComboBox>("scenario");
+    auto* values = field<QSpinBox>("historyValuesPerNode");
+    auto* perRequest = field<QSpinBox>("valuesPerRequest");
+    QVERIFY(scenario && values && perRequest);
+    const int row = scenario->findData(int(Scenario::HistoryRead));
+    QVERIFY(row >= 0);
+    QCOMPARE(scenario->itemText(row), QStringLiteral("history-read"));
+    scenario->setCurrentIndex(scenario->findData(int(Scenario::Read)));
+    QVERIFY(!values->isEnabled());
+    scenario->setCurrentIndex(row);
+    QVERIFY(values->isEnabled());
+    QVERIFY(perRequest->isEnabled());
+
+    LoadParameters p;
+    p.endpointUrl = m_url;
+    p.scenario = Scenario::HistoryRead;
+    p.valuesPerRequest = 10;
+    p.historyValuesPerNode = 250;
+    p.historyNodes = {QStringLiteral("ns=1;i=1000"), QStringLiteral("ns=1;i=1001")};
+    p.historySpanS = 120;
+    m_window->setup()->apply(p, SweepPlan{}, QStringLiteral("history"));
+    QCOMPARE(values->value(), 250);
+    QString error;
+    const std::optional<LoadParameters> back = m_window->setup()->parameters(&error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->scenario, Scenario::HistoryRead);
+    QCOMPARE(back->valuesPerRequest, 10);
+    QCOMPARE(back->historyValuesPerNode, 250);
+    QCOMPARE(back->historyNodes, p.historyNodes);
+    QCOMPARE(back->historySpanS, 120.0);
+    QCOMPARE(stepShape(*back), QStringLiteral("history-read-10x250"));
+}
+
+// The events scenario in the set-up: its event rate and minimum severity are on only for it (the
+// publishing interval for it and subscribe), and go through apply and parameters unchanged with the
+// queue size a loaded run set (no field of its own).
+void TestLoadtestWindow::eventsScenarioFields() {
+    const std::optional<LoadParameters> saved = m_window->setup()->parameters();
+    const std::optional<SweepPlan> savedPlan = m_window->setup()->plan();
+    const QString savedLabel = m_window->setup()->label();
+    QVERIFY(saved && savedPlan);
+    auto restore = qScopeGuard([&] { m_window->setup()->apply(*saved, *savedPlan, savedLabel); });
+    auto* scenario = field<QComboBox>("scenario");
+    auto* rate = field<QSpinBox>("eventRate");
+    auto* severity = field<QSpinBox>("eventMinSeverity");
+    auto* publishing = field<QDoubleSpinBox>("publishingIntervalMs");
+    auto* items = field<QSpinBox>("monitoredItems");
+    QVERIFY(scenario && rate && severity && publishing && items);
+    const int row = scenario->findData(int(Scenario::Events));
+    QVERIFY(row >= 0);
+    QCOMPARE(scenario->itemText(row), QStringLiteral("events"));
+    for (Scenario other : {Scenario::Read, Scenario::Subscribe, Scenario::HistoryRead}) {
+        scenario->setCurrentIndex(scenario->findData(int(other)));
+        QVERIFY(!rate->isEnabled());
+        QVERIFY(!severity->isEnabled());
+    }
+    scenario->setCurrentIndex(row);
+    QVERIFY(rate->isEnabled());
+    QVERIFY(severity->isEnabled());
+    QVERIFY(publishing->isEnabled());
+    QVERIFY(!items->isEnabled());
+    QCOMPARE(rate->minimum(), 0);
+    QCOMPARE(rate->maximum(), 1'000'000);
+    QCOMPARE(severity->minimum(), 1);
+    QCOMPARE(severity->maximum(), 1000);
+
+    LoadParameters p;
+    p.endpointUrl = m_url;
+    p.scenario = Scenario::Events;
+    p.eventRate = 25000;
+    p.eventMinSeverity = 300;
+    p.eventQueueSize = 4000;
+    p.publishingIntervalMs = 20;
+    m_window->setup()->apply(p, SweepPlan{}, QStringLiteral("events"));
+    QCOMPARE(rate->value(), 25000);
+    QCOMPARE(severity->value(), 300);
+    QString error;
+    std::optional<LoadParameters> back = m_window->setup()->parameters(&error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->scenario, Scenario::Events);
+    QCOMPARE(back->eventRate, 25000u);
+    QCOMPARE(back->eventMinSeverity, 300);
+    QCOMPARE(back->eventQueueSize, 4000u);
+    QCOMPARE(back->publishingIntervalMs, 20.0);
+    QCOMPARE(stepShape(*back), QStringLiteral("events-25000-sev300"));
+    // Typed in: the spin boxes keep their range (a rate above 1,000,000 cannot be entered).
+    rate->setValue(2'000'000);
+    severity->setValue(0);
+    back = m_window->setup()->parameters(&error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->eventRate, 1'000'000u);
+    QCOMPARE(back->eventMinSeverity, 1);
 }
 
 void TestLoadtestWindow::closingDuringASweep() {

@@ -113,4 +113,16 @@ void ClientCore::browse(BrowseRequest request, BrowseOptions options, uint32_t t
                                         followContinuationPoints(options, timeoutMs, std::move(browseNext), std::move(done)));
 }
 
+// ---------------------------------------------------------------------------------------------
+// HistoryRead with ContinuationPoints (OPC 10000-4 5.11.3; history/HistoryContinuation.h)
+
+void ClientCore::historyRead(HistoryReadRequest request, HistoryReadOptions options, uint32_t timeoutMs,
+                             ServiceCallback<HistoryValues> done) {
+    auto next = [this](HistoryReadRequest&& more, uint32_t nextTimeoutMs, ServiceCallback<HistoryReadResponse> nextDone) {
+        call<HistoryReadRequest, HistoryReadResponse>(std::move(more), nextTimeoutMs, std::move(nextDone));
+    };
+    auto follow = followHistoryContinuationPoints(request, options, timeoutMs, std::move(next), std::move(done));
+    call<HistoryReadRequest, HistoryReadResponse>(std::move(request), timeoutMs, std::move(follow));
+}
+
 } // namespace ua

@@ -4,9 +4,10 @@
 // invoked here (ua::Client moves them to the caller's context object).
 //
 // The parts with a state of their own are classes of the folders below: the pending calls
-// (calls/PendingCalls.h), the connection (channel/), the Browse continuation (browse/). ClientCore
-// is the state machine that ties them together, implemented in one file per concern:
-//   ClientCore.cpp         state, snapshot, how a call is routed, shutdown, Browse
+// (calls/PendingCalls.h), the connection (channel/), the Browse and HistoryRead continuations
+// (browse/, history/). ClientCore is the state machine that ties them together, implemented in one
+// file per concern:
+//   ClientCore.cpp         state, snapshot, how a call is routed, shutdown, Browse, HistoryRead
 //   ClientCoreConnect.cpp  the connection, connect and discovery, the endpoint and the trust of
 //                          the server's certificate, disconnect
 //   ClientCoreSession.cpp  the Session (create, activate, close), keep-alive, reconnect
@@ -21,6 +22,7 @@
 #include "ua/client/common/ServiceResult.h"
 #include "ua/client/discovery/Discovery.h"
 #include "ua/client/discovery/EndpointUrl.h"
+#include "ua/client/history/HistoryContinuation.h"
 #include "ua/client/session/ReconnectBackoff.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/Types.h"
@@ -75,6 +77,8 @@ public:
     void closeSession(ServiceCallback<CloseSessionResponse> done);
     void disconnectFromServer(StatusCallback done);
     void browse(BrowseRequest request, BrowseOptions options, uint32_t timeoutMs, ServiceCallback<BrowseResponse> done);
+    // HistoryRead that follows the ContinuationPoints (Client::historyReadRaw, ...).
+    void historyRead(HistoryReadRequest request, HistoryReadOptions options, uint32_t timeoutMs, ServiceCallback<HistoryValues> done);
     // Checks the connection now (the keep-alive Read, whatever keepAliveIntervalMs is): no answer
     // within keepAliveTimeoutMs counts as a lost connection (reconnect). For the subscriptions'
     // keep-alive supervision.

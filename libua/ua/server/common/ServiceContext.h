@@ -23,6 +23,8 @@ struct OperationLimits {
     uint32_t maxNodesPerRegisterNodes = 2500;  // RegisterNodes and UnregisterNodes
     uint32_t maxNodesPerMethodCall = 1000;     // Call methodsToCall (OPC 10000-4 5.11.2)
     uint32_t maxNodesPerNodeManagement = 1000; // AddNodes, AddReferences, DeleteNodes, DeleteReferences items
+    uint32_t maxNodesPerHistoryReadData = 1000;   // HistoryRead nodesToRead (OPC 10000-5 6.3.11)
+    uint32_t maxNodesPerHistoryUpdateData = 1000; // HistoryUpdate historyUpdateDetails
     // Browse ContinuationPoints one Session may hold (ServerCapabilities.MaxBrowseContinuationPoints,
     // at least 1 per OPC 10000-4 7.9).
     uint32_t maxBrowseContinuationPoints = 10;

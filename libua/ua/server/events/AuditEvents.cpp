@@ -114,6 +114,41 @@ void auditNodeManagement(const AuditContext& server, uint32_t eventType, const c
     server.events.raise(std::move(e));
 }
 
+void auditHistoryUpdate(const AuditContext& server, const Array<ExtensionObject>& details, const HistoryUpdateResponse& resp,
+                        const String& clientAuditEntryId, const std::string& clientUserId) {
+    if (!auditWanted(server)) return;
+    for (std::size_t i = 0; i < details.size(); ++i) {
+        StatusCode result = i < resp.results.size() ? resp.results[i].statusCode : StatusCode(status::BadInternalError);
+        if (i < resp.results.size())
+            for (const StatusCode s : resp.results[i].operationResults)
+                if (result.isGood() && s.isBad()) result = s;
+        std::shared_ptr<Event> e;
+        const auto make = [&](uint32_t eventType, uint32_t detailsType, const NodeId& updated) {
+            e = makeAudit(eventType, "History/HistoryUpdate", "HistoryUpdate of " + updated.toString(), result, serverIdOf(server),
+                          clientAuditEntryId, clientUserId);
+            e->set("UpdatedNode", Variant(updated));
+            e->set("ParameterDataTypeId", Variant(NodeId(detailsType)));
+            e->set("OldValues", Variant());  // not kept (OPC 10000-11 5.8.3 allows a null)
+        };
+        if (const UpdateDataDetails* u = details[i].get<UpdateDataDetails>()) {
+            make(id::AuditHistoryValueUpdateEventType, id::UpdateDataDetails, u->nodeId);
+            e->set("PerformInsertReplace", Variant(int32_t(u->performInsertReplace)));
+            e->set("NewValues", Variant(u->updateValues));
+        } else if (const DeleteRawModifiedDetails* d = details[i].get<DeleteRawModifiedDetails>()) {
+            make(id::AuditHistoryRawModifyDeleteEventType, id::DeleteRawModifiedDetails, d->nodeId);
+            e->set("IsDeleteModified", Variant(d->isDeleteModified));
+            e->set("StartTime", Variant(d->startTime));
+            e->set("EndTime", Variant(d->endTime));
+        } else if (const DeleteAtTimeDetails* a = details[i].get<DeleteAtTimeDetails>()) {
+            make(id::AuditHistoryAtTimeDeleteEventType, id::DeleteAtTimeDetails, a->nodeId);
+            e->set("ReqTimes", Variant(a->reqTimes));
+        } else {
+            continue;  // event updates and other details: refused before any work, no node changed
+        }
+        server.events.raise(std::move(e));
+    }
+}
+
 void auditTrustListUpdated(const AuditContext& server, bool added, const std::string& certificateDer,
                            const std::string& administrator, StatusCode result) {
     if (!auditWanted(server)) return;
@@ -155,6 +190,20 @@ void auditCertificateRejected(EventManager& events, const std::string& serverId,
     if (reason == StatusCode(status::BadCertificateUriInvalid)) e->set("InvalidUri", Variant(String(invalid)));
     if (reason == StatusCode(status::BadCertificateHostNameInvalid)) e->set("InvalidHostname", Variant(String(invalid)));
     events.raise(std::move(e));
+}
+
+void auditMethodCall(const AuditContext& audit, uint32_t eventType, const NodeId& object, std::string_view methodName,
+                     const NodeId& methodId, const Array<Variant>& inputs, StatusCode result, const std::string& clientUserId,
+                     std::vector<Event::Field> extra) {
+    if (!auditWanted(audit)) return;
+    const std::string source = "Method/" + std::string(methodName);
+    auto e = makeAudit(eventType, source, std::string(methodName) + " called", result, serverIdOf(audit), String(), clientUserId);
+    e->set("SourceNode", Variant(object));
+    e->set("MethodId", Variant(methodId));
+    e->set("InputArguments", Variant(inputs.isNull() ? Array<Variant>::emptyArray() : inputs));
+    e->set("OutputArguments", Variant(Array<Variant>::emptyArray()));
+    for (Event::Field& f : extra) e->set(std::move(f.key), std::move(f.value));
+    audit.events.raise(e);
 }
 
 } // namespace ua

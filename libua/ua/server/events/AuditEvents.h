@@ -43,13 +43,24 @@
 //   AuditAddReferencesEventType,     NodesToAdd / ReferencesToAdd / NodesToDelete / ReferencesToDelete
 //   AuditDeleteNodesEventType,       (the request's items); Status true when every operation
 //   AuditDeleteReferencesEventType   succeeded; SourceName "NodeManagement/AddNodes", ...
+//   AuditHistoryValueUpdateEventType,     one per operation of a HistoryUpdate (OPC 10000-11 5.8,
+//   AuditHistoryRawModifyDeleteEventType, OPC 10000-4 5.11.5): UpdatedNode, ParameterDataTypeId
+//   AuditHistoryAtTimeDeleteEventType     (the details' DataType), and PerformInsertReplace +
+//                                    NewValues, IsDeleteModified + StartTime + EndTime, or ReqTimes;
+//                                    OldValues null (5.8.3 allows it); Status true when the
+//                                    operation and each of its values succeeded; SourceName
+//                                    "History/HistoryUpdate". Raised when the history thread has
+//                                    done the work, so the events keep the order of the updates
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/eventmodel/Event.h"
 
 #include <QString>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ua {
 
@@ -90,8 +101,18 @@ void auditSessionEnded(const AuditContext& audit, AuditSessionEnd how, const Nod
 // field the items' field name.
 void auditNodeManagement(const AuditContext& audit, uint32_t eventType, const char* service, const char* field, Variant items,
                          bool allGood, const String& clientAuditEntryId, const std::string& clientUserId);
+// details: the request's historyUpdateDetails; resp: the response with one result per operation.
+void auditHistoryUpdate(const AuditContext& audit, const Array<ExtensionObject>& details, const HistoryUpdateResponse& resp,
+                        const String& clientAuditEntryId, const std::string& clientUserId);
 void auditTrustListUpdated(const AuditContext& audit, bool added, const std::string& certificateDer,
                            const std::string& administrator, StatusCode result);
+// A Method call (AuditUpdateMethodEventType, OPC 10000-5 6.4.27, or a subtype such as the
+// AuditCondition...EventTypes of OPC 10000-9 5.10): SourceNode the object called (OPC 10000-9:
+// the condition), SourceName "Method/<methodName>", MethodId, InputArguments, StatusCodeId, and
+// the subtype's own fields (extra).
+void auditMethodCall(const AuditContext& audit, uint32_t eventType, const NodeId& object, std::string_view methodName,
+                     const NodeId& methodId, const Array<Variant>& inputs, StatusCode result, const std::string& clientUserId,
+                     std::vector<Event::Field> extra = {});
 // The AuditCertificate subtype for a validation status.
 NodeId auditCertificateEventType(StatusCode reason);
 

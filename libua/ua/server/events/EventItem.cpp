@@ -47,8 +47,9 @@ void EventItem::queueOverflowEvent(const AddressSpace& space, const MonitoredIte
     m_overflowQueued = true;
 }
 
-bool EventItem::offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows) {
-    if (!filter.matches(space, e)) return false;
+bool EventItem::offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows,
+                      bool bypassWhere) {
+    if (!bypassWhere && !filter.matches(space, e)) return false;
     const uint32_t size = std::max<uint32_t>(1, item.queueSize);
     if (eventsQueued() < size) {
         EventFieldList f = filter.select(space, e, item.clientHandle);

@@ -14,7 +14,7 @@
 // dropped events.
 #pragma once
 
-#include "ua/server/events/EventFilter.h"
+#include "ua/server/eventmodel/EventFilter.h"
 #include "ua/server/subscriptions/MonitoredItem.h"
 
 #include <QPointer>
@@ -39,9 +39,10 @@ public:
 
     CompiledEventFilter filter;
 
-    // Offers an event: queues its selected fields (true) when it passes the whereClause; on a full
-    // queue applies the overflow rules above (overflows counts dropped events).
-    bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows) override;
+    // Offers an event: queues its selected fields (true) when it passes the whereClause (or
+    // bypassWhere); on a full queue applies the overflow rules above (overflows counts dropped events).
+    bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows,
+               bool bypassWhere = false) override;
     bool hasQueued() const override { return !m_queue.empty(); }
     std::size_t queued() const { return m_queue.size(); }
     // Moves up to max queued events (oldest first) into out, with the item's current clientHandle.

@@ -10,10 +10,11 @@
 // never by the I/O threads' event paths) and posts the shared event once per router with items.
 #pragma once
 
-#include "ua/server/events/Event.h"
+#include "ua/server/eventmodel/Event.h"
 #include "ua/server/events/EventHub.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -27,10 +28,19 @@ class EventManager {
 public:
     EventManager();
 
-    // True when some Subscription has an event MonitoredItem (any thread).
-    bool hasSubscribers() const { return m_hub->items.load(std::memory_order_relaxed) > 0; }
-    // Raises an event (any thread). Dropped at once when nobody subscribes.
+    // True when some Subscription has an event MonitoredItem, or the event history keeps events
+    // (any thread).
+    bool hasSubscribers() const {
+        return m_hub->items.load(std::memory_order_relaxed) > 0 || m_historyOn.load(std::memory_order_relaxed);
+    }
+    // Raises an event (any thread): to the history sink first, then to the event items. Dropped
+    // at once when neither wants it.
     void raise(const EventPtr& e);
+
+    // The event history (OPC 10000-11 5.4): every raised event is handed to sink on the raising
+    // thread (it must be quick and thread-safe: HistoryManager::recordEvent posts it). Set before
+    // the server serves and cleared (an empty function) after it stopped.
+    void setHistorySink(std::function<void(const EventPtr&)> sink);
     // Events raised while someone subscribed.
     uint64_t raisedCount() const { return m_hub->raised.load(std::memory_order_relaxed); }
 
@@ -39,6 +49,8 @@ public:
 
 private:
     std::shared_ptr<EventHub> m_hub;
+    std::atomic<bool> m_historyOn{false};
+    std::function<void(const EventPtr&)> m_historySink;  // written only while nothing raises
 };
 
 } // namespace ua

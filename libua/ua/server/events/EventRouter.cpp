@@ -79,13 +79,26 @@ void EventRouter::deliver(const EventPtr& e) {
             }
             if (std::find(notifiers.begin(), notifiers.end(), item.node) == notifiers.end()) continue;
         }
-        uint64_t overflows = 0;
-        const bool queued = item.events->offer(space, *e, item, overflows);
-        en.sub->counters.eventQueueOverflowCount += overflows;
-        if (!queued) continue;
-        if (item.mode == MonitoringMode::Reporting) en.sub->notificationQueued();
-        if (!item.triggeredItems.empty()) en.sub->itemTriggered(item, m_scheduler.now());
+        queueEvent(*en.sub, item, space, *e, false);
     }
+}
+
+bool EventRouter::queueEvent(Subscription& sub, MonitoredItem& item, const AddressSpace& space, const Event& e, bool bypassWhere) {
+    uint64_t overflows = 0;
+    const bool queued = item.events->offer(space, e, item, overflows, bypassWhere);
+    sub.counters.eventQueueOverflowCount += overflows;
+    if (!queued) return false;
+    if (item.mode == MonitoringMode::Reporting) sub.notificationQueued();
+    if (!item.triggeredItems.empty()) sub.itemTriggered(item, sub.owner().home().now());
+    return true;
+}
+
+bool offerEventTo(const AddressSpace& space, Subscription& sub, MonitoredItem& item, const Event& e,
+                  const std::vector<NodeIndex>& notifiers, bool bypassWhere) {
+    if (item.mode == MonitoringMode::Disabled || !item.events) return false;
+    if (item.node != space.indexOf(NodeId(id::Server)) && std::find(notifiers.begin(), notifiers.end(), item.node) == notifiers.end())
+        return false;
+    return EventRouter::queueEvent(sub, item, space, e, bypassWhere);
 }
 
 } // namespace ua

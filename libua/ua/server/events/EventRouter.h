@@ -11,7 +11,7 @@
 #pragma once
 
 #include "ua/server/addressspace/AddressSpace.h"
-#include "ua/server/events/Event.h"
+#include "ua/server/eventmodel/Event.h"
 
 #include <QObject>
 #include <atomic>
@@ -31,6 +31,13 @@ struct EventHub;
 inline constexpr std::size_t kMaxNotifierDepth = 256;
 std::vector<NodeIndex> eventNotifiersOf(const AddressSpace& space, NodeIndex source);
 
+// Offers one event to one event item outside the router (ConditionRefresh, OPC 10000-9 5.5.7), on
+// the item's home thread: a Disabled item and an item whose notifier is not the Server object nor
+// in notifiers (eventNotifiersOf the event's SourceNode) take nothing; the whereClause is applied
+// unless bypassWhere; a queued event tells the Subscription. True when the event was queued.
+bool offerEventTo(const AddressSpace& space, Subscription& sub, MonitoredItem& item, const Event& e,
+                  const std::vector<NodeIndex>& notifiers, bool bypassWhere);
+
 class EventRouter : public QObject {
     Q_OBJECT
 public:
@@ -49,6 +56,8 @@ public:
     // On the home thread: offers the event to every item.
     void deliver(const EventPtr& e);
     uint64_t delivered() const { return m_delivered; }
+    // Offers e to one item and tells sub when it was queued (deliver() and offerEventTo()).
+    static bool queueEvent(Subscription& sub, MonitoredItem& item, const AddressSpace& space, const Event& e, bool bypassWhere);
 
 private:
     struct Entry {

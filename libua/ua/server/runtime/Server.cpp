@@ -8,7 +8,9 @@
 #include "ua/server/runtime/IoWorker.h"
 #include "ua/server/runtime/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/conditions/ConditionMethods.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
+#include "ua/server/history/HistoricalNodes.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/users/AuditLog.h"
 #include "ua/server/events/EventRouter.h"
@@ -19,6 +21,7 @@
 #include "ua/Version.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 #include <QLoggingCategory>
 #include <QHostInfo>
 #include <QTcpServer>
@@ -89,10 +92,19 @@ Server::Server(ServerConfig config, QObject* parent)
     m_sessions.setPendingLimit(a.maxPendingSessions);
     m_subscriptionRegistry = std::make_unique<SubscriptionRegistry>(m_config.subscriptions);
     m_diagnostics->setSubscriptionRegistry(*m_subscriptionRegistry);
+    if (!m_config.history.databasePath.isEmpty()) m_history = std::make_unique<HistoryManager>(m_config.history);
+    m_conditions = std::make_unique<ConditionManager>(m_events);
+    m_conditions->setAuditing(m_config.auditing, m_config.applicationUri);
+    m_conditions->setUserOf([this](const NodeId& sessionId) {
+        const SessionPtr s = m_sessions.findBySessionId(sessionId);
+        if (!s) return std::string();
+        std::lock_guard lock(s->activationMutex);
+        return s->clientUserId;
+    });
     buildAddressSpace();
     m_parts = std::make_unique<ServerParts>(ServerParts::Refs{
         m_config, *m_admission, m_sessions, *m_diagnostics, *m_space, *m_events, m_users, m_application, m_endpoints,
-        m_userStore, *m_runtime, channelCount, nextChannelId});
+        m_userStore, *m_runtime, channelCount, nextChannelId, m_history.get()});
 }
 
 void Server::buildAddressSpace() {
@@ -117,6 +129,48 @@ void Server::buildAddressSpace() {
     if (s.isGood()) s = installSubscriptionCapabilities(space, m_config.subscriptions);
     if (s.isGood()) s = installDiagnosticsNodes(space, *m_diagnostics);
     if (s.isGood()) s = installSubscriptionMethods(space, *m_subscriptionRegistry);
+    // Alarms and Conditions (OPC 10000-9): the Methods, then the configured alarms.
+    if (s.isGood()) s = installConditionMethods(space, *m_conditions, *m_subscriptionRegistry);
+    if (s.isGood())
+        for (const AlarmDefinition& a : m_config.alarms) {
+            std::string why;
+            if (const StatusCode as = m_conditions->add(space, a, &why); as.isBad())
+                qWarning("ua-server: alarm '%s' left out: %s (%s)", a.name.c_str(), why.c_str(), as.name().c_str());
+        }
+    // Historical Access (OPC 10000-11): the capabilities, and each historized Variable marked.
+    if (s.isGood()) {
+        installHistoryCapabilities(space, m_config.history, m_config.operationLimits.maxNodesPerHistoryReadData,
+                                   m_config.operationLimits.maxNodesPerHistoryUpdateData);
+        if (m_history) {
+            // Nodes named with their namespace URI get its index (dropped when there is none).
+            std::erase_if(m_config.history.nodes, [&](HistorizedNode& h) {
+                if (h.namespaceUri.empty()) return false;
+                const int ns = space.namespaceIndex(h.namespaceUri);
+                if (ns < 0) qWarning("ua-server: cannot historize %s: no namespace %s", h.node.toString().c_str(), h.namespaceUri.c_str());
+                else h.node.setNamespaceIndex(uint16_t(ns)), h.namespaceUri.clear();
+                return ns < 0;
+            });
+            for (const HistorizedNode& h : m_config.history.nodes)
+                if (const StatusCode hs = markHistorized(space, h); hs.isBad())
+                    qWarning("ua-server: cannot historize %s: %s", h.node.toString().c_str(), hs.name().c_str());
+            // The notifiers whose events are kept, the same way (OPC 10000-11 5.4).
+            std::erase_if(m_config.history.eventNotifiers, [&](HistorizedNotifier& h) {
+                if (!h.namespaceUri.empty()) {
+                    const int ns = space.namespaceIndex(h.namespaceUri);
+                    if (ns < 0) {
+                        qWarning("ua-server: cannot keep the events of %s: no namespace %s", h.node.toString().c_str(), h.namespaceUri.c_str());
+                        return true;
+                    }
+                    h.node.setNamespaceIndex(uint16_t(ns));
+                    h.namespaceUri.clear();
+                }
+                const StatusCode hs = markEventHistorized(space, h.node);
+                if (hs.isBad()) qWarning("ua-server: cannot keep the events of %s: %s", h.node.toString().c_str(), hs.name().c_str());
+                return hs.isBad();
+            });
+            m_history->setEventNotifiers(m_config.history.eventNotifiers);
+        }
+    }
     if (s.isGood() && m_config.auditing) {  // OPC 10000-5 6.3.1 Server.Auditing: audit events are raised
         Node* auditing = space.findMutable(NodeId(id::Server_Auditing));
         if (auditing && auditing->value) auditing->value->store(DataValue(Variant(true)));
@@ -129,6 +183,23 @@ void Server::buildAddressSpace() {
         if (m_startupNodeSets.ok()) space = std::move(copy);
     }
     m_space = std::make_unique<SharedAddressSpace>(std::move(space));
+}
+
+StatusCode Server::setHistorized(const HistorizedNode& node, bool on) {
+    if (!m_history || !m_history->context()) return status::BadHistoryOperationUnsupported;
+    const StatusCode s = m_space->update([&](AddressSpace& space) { return on ? markHistorized(space, node) : unmarkHistorized(space, node.node); });
+    if (s.isBad()) return s;
+    if (on) m_history->historize(node, valueReaderOf(*m_space->snapshot(), node.node));
+    else m_history->stopHistorizing(node.node);
+    return status::Good;
+}
+
+StatusCode Server::addAlarm(AlarmDefinition alarm, std::string* error) {
+    return m_space->update([&](AddressSpace& space) { return m_conditions->add(space, std::move(alarm), error); });
+}
+
+StatusCode Server::removeAlarm(const std::string& name) {
+    return m_space->update([&](AddressSpace& space) { return m_conditions->remove(space, name); });
 }
 
 StatusCode Server::updateAddressSpace(const std::function<StatusCode(AddressSpace&)>& change) {
@@ -255,6 +326,29 @@ bool Server::start() {
         return false;
     }
     if (!setUpSecurity()) return false;
+    if (m_history) {
+        // The history thread opens its database before any request can reach it.
+        if (const QString e = m_history->start(); !e.isEmpty()) {
+            m_error = QStringLiteral("history: %1").arg(e);
+            return false;
+        }
+        const auto space = m_space->snapshot();
+        for (const HistorizedNode& h : m_config.history.nodes)
+            if (space->find(h.node)) m_history->historize(h, valueReaderOf(*space, h.node));
+        // Every raised event goes to the history of its notifiers: the Server object (every
+        // event reaches it) and those above its SourceNode (OPC 10000-3 7.16, 7.17).
+        if (m_history->historizesEvents())
+            m_events->setHistorySink([history = m_history.get(), shared = m_space.get()](const EventPtr& e) {
+                std::vector<std::string> notifiers{NodeId(id::Server).toString()};
+                if (const Variant* source = e->field("SourceNode"))
+                    if (const NodeId* node = source->get<NodeId>()) {
+                        const auto snap = shared->snapshot();
+                        for (const NodeIndex n : eventNotifiersOf(*snap, snap->indexOf(*node)))
+                            notifiers.push_back(snap->node(n).nodeId.toString());
+                    }
+                history->recordEvent(e, notifiers);
+            });
+    }
     // Every channel's reassembly of chunked requests draws on one budget (AdmissionConfig.h).
     m_config.secureChannel.chunkBudget = m_admission->chunkBudget();
     m_config.secureChannel.chunkTimeoutMs = m_config.backpressure.chunkTimeoutMs;
@@ -313,6 +407,13 @@ bool Server::start() {
                 auditSessionEnded(audit(), AuditSessionEnd::Timeout, s->sessionId, std::string(), "Session timed out");
         });
         m_expiryTimer->start();
+        // The alarms' inputs are read every alarmPollMs (conditions/ConditionManager.h).
+        m_alarmTimer = new QTimer(m_acceptContext);
+        m_alarmTimer->setInterval(std::clamp(m_config.alarmPollMs, 10, 60000));
+        connect(m_alarmTimer, &QTimer::timeout, m_acceptContext, [this] {
+            if (m_conditions->size()) m_conditions->poll(*m_space->snapshot(), monotonicMs());
+        });
+        m_alarmTimer->start();
         new SessionDiagnosticsNodes(*m_diagnostics, m_sessions, *m_space, m_config.maxSessionDiagnosticsObjects, m_acceptContext);  // the per-Session diagnostics objects
         for (const auto& e : m_config.extensions)
             if (e) e->started(m_config, *m_events, m_acceptContext);
@@ -334,6 +435,7 @@ void Server::stop() {
         m_acceptThread = nullptr;
         m_acceptContext = nullptr;
         m_expiryTimer = nullptr;
+        m_alarmTimer = nullptr;
     }
     // Every I/O thread is told to quit before any is waited for: a thread's context (its
     // SubscriptionScheduler, home of some Sessions' subscriptions) is deleted when that thread ends,
@@ -344,6 +446,10 @@ void Server::stop() {
     for (QThread* t : m_threads) delete t;
     m_threads.clear();
     m_threadContexts.clear();
+    if (m_history) {
+        m_events->setHistorySink({});
+        m_history->stop();  // after the I/O threads: no request posts to it any more
+    }
     if (m_shutdownState == ShutdownState::CountingDown) shutdownDone();
 }
 

@@ -12,6 +12,7 @@
 #include "ua/server/common/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/server/nodeset/NodeSetImporter.h"
+#include "ua/server/conditions/ConditionManager.h"
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/events/EventManager.h"
@@ -102,6 +103,22 @@ public:
     ServerDiagnostics& diagnostics() { return *m_diagnostics; }
     // What its connections and the service dispatcher use of it (ServerParts.h).
     ServerParts& parts() { return *m_parts; }
+    // Alarms and Conditions (conditions/ConditionManager.h): the conditions, their state and Methods.
+    ConditionManager& conditions() { return *m_conditions; }
+    // Adds an alarm while the server runs (or before start()): its condition appears to every
+    // Session with the next request, and its first event comes with the next poll. Statuses of
+    // ConditionManager::add; error gets the reason. Any thread.
+    StatusCode addAlarm(AlarmDefinition alarm, std::string* error = nullptr);
+    // Removes an alarm and its condition's nodes; Bad_NotFound for an unknown name. Any thread.
+    StatusCode removeAlarm(const std::string& name);
+    // Historical Access (history/HistoryManager.h); null when the configuration has no database.
+    HistoryManager* history() { return m_history.get(); }
+    // Starts (on) or stops sampling a Variable into its history while the server runs (the
+    // administrator's "Historize"; history/HistoricalNodes.h marks the node, OPC 10000-11 5.2).
+    // What was stored stays readable after a stop. Bad_HistoryOperationUnsupported without a
+    // history database or before start(); Bad_NodeIdUnknown; Bad_NodeClassInvalid for a node that
+    // is not a Variable. Any thread but the history thread.
+    StatusCode setHistorized(const HistorizedNode& node, bool on);
     // Closes a Session as CloseSession with deleteSubscriptions = true would (OPC 10000-4 5.7.4):
     // its Subscriptions are deleted on their home thread, and its client's next request gets
     // Bad_SessionIdInvalid. Bad_SessionIdInvalid when no open Session has this sessionId. For an
@@ -147,6 +164,8 @@ private:
     NodeSetImportResult m_startupNodeSets;
     std::unique_ptr<SubscriptionRegistry> m_subscriptionRegistry;
     std::shared_ptr<EventManager> m_events = std::make_shared<EventManager>();
+    std::unique_ptr<HistoryManager> m_history;
+    std::unique_ptr<ConditionManager> m_conditions;
     std::unique_ptr<ServerParts> m_parts;  // made last by the constructor
     std::unique_ptr<Listener> m_listener;
     std::vector<QThread*> m_threads;
@@ -155,6 +174,7 @@ private:
     QThread* m_acceptThread = nullptr;    // runs the listener and the session expiry timer
     QObject* m_acceptContext = nullptr;
     QTimer* m_expiryTimer = nullptr;
+    QTimer* m_alarmTimer = nullptr;  // the ConditionManager's poll, on the accept thread
     QString m_error;
     enum class ShutdownState { None, CountingDown, Finished };
     ShutdownState m_shutdownState = ShutdownState::None;  // the Server's thread

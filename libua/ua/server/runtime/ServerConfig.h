@@ -6,6 +6,8 @@
 #include "ua/server/runtime/ServerExtension.h"
 #include "ua/server/runtime/ServerSecurityConfig.h"
 #include "ua/server/common/ServiceContext.h"
+#include "ua/server/conditions/AlarmDefinition.h"
+#include "ua/server/history/HistoryManager.h"
 #include "ua/server/subscriptions/SubscriptionConfig.h"
 #include "ua/transport/TcpMessages.h"
 
@@ -56,6 +58,16 @@ struct ServerConfig {
     // their RequiredModels need (nodeset/NodeSetImporter.h). Any error: none is loaded and start()
     // fails with the list of errors.
     QStringList nodeSetFiles;
+    // Historical Access (OPC 10000-11; server/history/HistoryManager.h): the SQLite file and the
+    // Variables sampled into it. No databasePath: HistoryRead and HistoryUpdate are
+    // Bad_HistoryOperationUnsupported.
+    HistoryConfig history;
+    // Alarms and Conditions (OPC 10000-9; server/conditions/ConditionManager.h): the alarms on
+    // Variables the server watches from the start (Server::addAlarm adds more while it runs), and
+    // how often their inputs are read (ms, 10..60,000). An alarm that cannot be installed is
+    // logged and left out.
+    std::vector<AlarmDefinition> alarms;
+    int alarmPollMs = 100;
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>
 };

@@ -21,6 +21,7 @@ namespace ua {
 
 class CertificateStore;
 class EventManager;
+class HistoryManager;
 class UserStore;
 
 class ServerParts {
@@ -39,6 +40,7 @@ public:
         const ServerRuntimeState& runtime;
         std::atomic<int>& channelCount;
         std::atomic<uint32_t>& nextChannelId;
+        HistoryManager* history = nullptr;  // null: no Historical Access
     };
     explicit ServerParts(Refs r) : m(r), channelCount(r.channelCount), nextChannelId(r.nextChannelId) {}
 
@@ -54,6 +56,7 @@ public:
     const std::vector<EndpointDescription>& endpoints() const { return m.endpoints; }
     const ServerChannelSecurity* channelSecurity() const { return m.config.secureChannel.security.get(); }
     const ServerRuntimeState& runtime() const { return m.runtime; }
+    HistoryManager* history() const { return m.history; }
     AuditContext audit() const { return AuditContext{m.config.auditing, m.events, m.config.applicationUri}; }
 
 private:

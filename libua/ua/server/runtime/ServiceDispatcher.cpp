@@ -8,6 +8,7 @@
 #include "ua/server/diagnostics/ServerDiagnostics.h"
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/services/DiscoveryService.h"
+#include "ua/server/services/HistoryService.h"
 #include "ua/server/services/MethodService.h"
 #include "ua/server/services/NodeManagementService.h"
 #include "ua/server/services/AttributeService.h"
@@ -167,6 +168,30 @@ void serveCallRequest(RequestContext& ctx, const CallRequest& req, CallResponse&
     ctx.deferred = mc.deferred;
 }
 
+// HistoryRead and HistoryUpdate (services/HistoryService.h): served on the history thread, which
+// sends the response.
+template <class Req, class Resp, void (*Handler)(HistoryServiceContext&, const Req&, Resp&)>
+void withHistoryContext(RequestContext& ctx, const Req& req, Resp& resp) {
+    const ServiceContext sc = serviceContext(ctx, resp.responseHeader.timestamp);
+    HistoryServiceContext hc{sc, ctx.server.history(), ResponseTarget{ctx.link, ctx.requestId, req.requestHeader.requestHandle},
+                             ctx.session->scope, {}, false, {}};
+    if constexpr (std::is_same_v<Req, HistoryUpdateRequest>) {
+        {
+            std::lock_guard lock(ctx.session->activationMutex);
+            hc.user = ctx.session->clientUserId;
+        }
+        // Its audit events, raised when the work is done (AuditEvents.h): the audit context refers
+        // to the server's EventManager and ApplicationUri, which outlive the history thread's work.
+        if (const AuditContext audit = ctx.server.audit(); auditWanted(audit))
+            hc.audit = [audit, entry = req.requestHeader.auditEntryId, user = hc.user](const Array<ExtensionObject>& details,
+                                                                                         const HistoryUpdateResponse& r) {
+                auditHistoryUpdate(audit, details, r, entry, user);
+            };
+    }
+    Handler(hc, req, resp);
+    ctx.deferred = hc.deferred;
+}
+
 template <class Req, class Resp, void (*Handler)(const DiscoveryContext&, const Req&, Resp&)>
 void withDiscoveryContext(RequestContext& ctx, const Req& req, Resp& resp) {
     const DiscoveryContext dc{ctx.server.applicationDescription(), ctx.server.endpoints()};
@@ -309,6 +334,8 @@ constexpr auto makeTable() {
         UA_SERVICE(SetMonitoringMode, withSubscriptionContext, Needs::Session),
         UA_SERVICE(SetTriggering, withSubscriptionContext, Needs::Session),
         UA_ENTRY(Call, &serveCallRequest, Needs::Session),
+        UA_SERVICE(HistoryRead, withHistoryContext, Needs::Session),
+        UA_SERVICE(HistoryUpdate, withHistoryContext, Needs::Session),
         UA_ENTRY(AddNodes, &serveAddNodes, Needs::Session),
         UA_ENTRY(AddReferences, &serveAddReferences, Needs::Session),
         UA_ENTRY(DeleteNodes, &serveDeleteNodes, Needs::Session),

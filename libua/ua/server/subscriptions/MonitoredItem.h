@@ -26,8 +26,10 @@ class ItemEvents {
 public:
     virtual ~ItemEvents() = default;
     // Offers an event (the home thread's EventRouter, events/EventRouter.h): queues its selected
-    // fields (true) when it passes the filter; overflows counts dropped events.
-    virtual bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows) = 0;
+    // fields (true) when it passes the filter; overflows counts dropped events. bypassWhere: the
+    // whereClause is not applied (the Refresh events of OPC 10000-9 4.5 ignore the filter).
+    virtual bool offer(const AddressSpace& space, const Event& e, const MonitoredItem& item, uint64_t& overflows,
+                       bool bypassWhere = false) = 0;
     virtual bool hasQueued() const = 0;
     // Moves up to max queued events (oldest first) into out, with the item's current clientHandle.
     virtual std::size_t drainInto(Array<EventFieldList>& out, std::size_t max, uint32_t clientHandle) = 0;

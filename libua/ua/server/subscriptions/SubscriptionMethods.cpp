@@ -18,8 +18,8 @@ namespace {
 
 constexpr auto kHomeWait = std::chrono::seconds(5);
 
-// Runs work(subscription) on the home thread of the caller's Subscription call.inputs[0] and
-// returns its status: Bad_SubscriptionIdInvalid, Bad_UserAccessDenied or Bad_Timeout before that.
+} // namespace
+
 StatusCode onSubscription(SubscriptionRegistry& registry, const MethodCall& call,
                           std::function<StatusCode(Subscription&, SessionSubscriptions&)> work) {
     const uint32_t* id = call.inputs.empty() ? nullptr : call.inputs[0].get<uint32_t>();
@@ -37,8 +37,6 @@ StatusCode onSubscription(SubscriptionRegistry& registry, const MethodCall& call
     if (result.wait_for(kHomeWait) != std::future_status::ready) return status::BadTimeout;
     return result.get();
 }
-
-} // namespace
 
 StatusCode installSubscriptionMethods(AddressSpace& space, SubscriptionRegistry& registry) {
     SubscriptionRegistry* r = &registry;

@@ -11,9 +11,21 @@
 
 #include "ua/server/addressspace/AddressSpace.h"
 
+#include <functional>
+
 namespace ua {
 
+class SessionSubscriptions;
+class Subscription;
 class SubscriptionRegistry;
+struct MethodCall;
+
+// For a Method handler of Execution::Worker (MethodHandler.h) whose first input is a
+// SubscriptionId of the calling Session: runs work on that Subscription's home thread and returns
+// its status, or before that Bad_SubscriptionIdInvalid (no such Subscription, or not a UInt32),
+// Bad_UserAccessDenied (another Session's) or Bad_Timeout (the home thread did not answer in 5 s).
+StatusCode onSubscription(SubscriptionRegistry& registry, const MethodCall& call,
+                          std::function<StatusCode(Subscription&, SessionSubscriptions&)> work);
 
 // registry must outlive the address space's handlers (the Server owns both).
 StatusCode installSubscriptionMethods(AddressSpace& space, SubscriptionRegistry& registry);

@@ -31,8 +31,10 @@ constexpr uint32_t kReadOnly = p(PermissionType::Browse) | p(PermissionType::Rea
                                p(PermissionType::Read) | p(PermissionType::ReadHistory) |
                                p(PermissionType::ReceiveEvents);
 constexpr uint32_t kOperate = kReadOnly | p(PermissionType::Write) | p(PermissionType::Call);
-constexpr uint32_t kEngineer =
-    kOperate | p(PermissionType::WriteAttribute) | p(PermissionType::WriteHistorizing);
+// The history of a process is the Engineer's to correct (HistoryUpdate, OPC 10000-11 6.8).
+constexpr uint32_t kEngineer = kOperate | p(PermissionType::WriteAttribute) | p(PermissionType::WriteHistorizing) |
+                               p(PermissionType::InsertHistory) | p(PermissionType::ModifyHistory) |
+                               p(PermissionType::DeleteHistory);
 constexpr uint32_t kConfigure = kEngineer | p(PermissionType::WriteRolePermissions) |
                                 p(PermissionType::AddReference) | p(PermissionType::RemoveReference) |
                                 p(PermissionType::AddNode) | p(PermissionType::DeleteNode);

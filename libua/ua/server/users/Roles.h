@@ -52,7 +52,8 @@ std::vector<std::string> roleNames(RoleSet roles);
 // The PermissionType bits (OPC 10000-3 8.55) a Role has on nodes without RolePermissions:
 //   Anonymous, AuthenticatedUser, Observer: Browse, ReadRolePermissions, Read, ReadHistory, ReceiveEvents
 //   Operator, Supervisor: those + Write, Call
-//   Engineer: those + Write, WriteAttribute, WriteHistorizing, Call
+//   Engineer: those + Write, WriteAttribute, WriteHistorizing, InsertHistory, ModifyHistory,
+//             DeleteHistory, Call
 //   ConfigureAdmin: Engineer's + WriteRolePermissions, AddReference, RemoveReference, AddNode, DeleteNode
 //   SecurityAdmin: Anonymous's + WriteRolePermissions, Call (no Value writes)
 uint32_t defaultRolePermissions(Role r);

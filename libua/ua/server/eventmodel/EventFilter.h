@@ -9,7 +9,7 @@
 // Select clause statuses (Table 145): those of compileSelector() (ContentFilter.h).
 #pragma once
 
-#include "ua/server/events/ContentFilter.h"
+#include "ua/server/eventmodel/ContentFilter.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "ua/server/events/EventFilter.h"
+#include "ua/server/eventmodel/EventFilter.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 

@@ -1,4 +1,4 @@
-#include "ua/server/events/Event.h"
+#include "ua/server/eventmodel/Event.h"
 
 #include "ua/secure/AsymmetricCrypto.h"
 

@@ -1,4 +1,4 @@
-#include "ua/server/events/ContentFilter.h"
+#include "ua/server/eventmodel/ContentFilter.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -263,7 +263,7 @@ StatusCode compileSelector(const AddressSpace& space, const SimpleAttributeOpera
         // Object fields are available only for events visible in the address space (7.22.3):
         // none of ours are, so the NodeId of such a field is Null.
         if (op.attributeId != uint32_t(AttributeId::NodeId)) return status::BadAttributeIdInvalid;
-        out.conditionId = true;
+        out.objectField = true;
         return status::Good;
     } else {
         return status::BadBrowseNameInvalid;
@@ -274,8 +274,12 @@ StatusCode compileSelector(const AddressSpace& space, const SimpleAttributeOpera
 }
 
 Variant selectField(const AddressSpace& space, const Event& event, const FieldSelector& s) {
-    if (s.conditionId) return Variant();
+    if (s.objectField) return Variant();
     if (s.type != kNoNode && !space.isSubtypeOf(space.indexOf(event.eventType()), s.type)) return Variant();
+    if (s.conditionId) {  // OPC 10000-9 5.5.2: the ConditionId of a condition's event, else Null
+        const Variant* id = event.field("");
+        return id ? *id : Variant();
+    }
     const Variant* v = event.field(s.key);
     if (!v) return Variant();
     if (s.range.isEmpty()) return *v;

@@ -29,7 +29,7 @@
 
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/addressspace/AddressSpace.h"
-#include "ua/server/events/Event.h"
+#include "ua/server/eventmodel/Event.h"
 #include "ua/server/common/NumericRange.h"
 
 #include <optional>
@@ -42,7 +42,8 @@ namespace ua {
 struct FieldSelector {
     NodeIndex type = kNoNode;  // the typeDefinitionId; kNoNode for BaseEventType (any event)
     std::string key;           // eventFieldKey() of the browsePath
-    bool conditionId = false;  // NodeId attribute with an empty path (the ConditionId): always Null here
+    bool conditionId = false;  // NodeId attribute with an empty path: the ConditionId (the event's "" field)
+    bool objectField = false;  // NodeId attribute of an Object field: always Null (not in the address space)
     NumericRange range;
 };
 

@@ -1,0 +1,37 @@
+#include "core/HistoryText.h"
+
+#include "ValueText.h"
+#include "ua/client/history/HistorianBits.h"
+
+#include <QDateTime>
+
+namespace ua::clientapp {
+
+QString historyStatusText(StatusCode s) {
+    const uint32_t infoBits = s.code & 0x0000FFFFu;
+    const uint32_t historianBits = historianInfo::bitsOf(s);
+    if (infoBits != 0 && infoBits != (historianInfo::kInfoTypeDataValue | historianBits)) return app::statusName(s);
+    const QString name = app::statusName(StatusCode(s.base()));
+    const std::string bits = historianInfo::bitsText(s);
+    return bits.empty() ? name : name + QStringLiteral(" (") + QString::fromStdString(bits) + QLatin1Char(')');
+}
+
+DateTime historyValueTime(const DataValue& dv) {
+    if (dv.hasSourceTimestamp) return dv.sourceTimestamp;
+    if (dv.hasServerTimestamp) return dv.serverTimestamp;
+    return DateTime::minValue();
+}
+
+QString historyTimeText(const DateTime& t) {
+    if (t.isMin()) return QString();
+    return t.toQDateTime().toString(Qt::ISODateWithMs);
+}
+
+QString csvField(const QString& text) {
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
+        !text.contains(QLatin1Char('\r')))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+}
+
+} // namespace ua::clientapp
