@@ -6,6 +6,8 @@
 
 #include "ua/server/runtime/ServerConfig.h"
 
+#include <QTcpServer>
+
 namespace ua::test {
 
 inline ServerConfig localServerConfig() {
@@ -15,6 +17,25 @@ inline ServerConfig localServerConfig() {
     cfg.listenAddress = QHostAddress::LocalHost;
     cfg.ioThreads = 2;
     cfg.demoNamespace = false;
+    return cfg;
+}
+
+// A TCP port of 127.0.0.1 that nobody listens on now (a listener opened and closed at once).
+inline quint16 freeLocalPort() {
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+// localServerConfig() on 127.0.0.1 with one I/O thread that dials opc.tcp://127.0.0.1:clientPort
+// (Reverse Connect, docs/ReverseConnect.md), retrying every 50..200 ms until someone listens there.
+inline ServerConfig reverseDialingServerConfig(quint16 clientPort) {
+    ServerConfig cfg = localServerConfig();
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.ioThreads = 1;
+    cfg.reverseConnect.clientUrls = {QStringLiteral("opc.tcp://127.0.0.1:%1").arg(clientPort)};
+    cfg.reverseConnect.retryMinMs = 50;
+    cfg.reverseConnect.retryMaxMs = 200;
     return cfg;
 }
 

@@ -1,5 +1,6 @@
 #include "ua/client/channel/ClientConnection.h"
 
+#include "ua/client/channel/ReverseListener.h"
 #include "ua/transport/DescriptorStream.h"
 #include "ua/transport/QtSocketStream.h"
 
@@ -9,6 +10,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <fcntl.h>
+#include <unistd.h>
 
 namespace ua {
 
@@ -42,6 +44,7 @@ ClientConnection::ClientConnection(const ClientConfig& config, Handlers handlers
 
 ClientConnection::~ClientConnection() {
     m_finished = true;
+    cancelReverseWait();
     if (m_stream) m_stream->abort();
     if (m_socket) {
         m_socket->disconnect(this);
@@ -59,6 +62,39 @@ void ClientConnection::open(const QString& host, quint16 port, const QString& en
     m_endpointUrl = endpointUrl;
     m_timeout->start(int(m_config.connectTimeoutMs));
     m_socket->connectToHost(host, port);
+}
+
+void ClientConnection::openReverse(ReverseListener& listener, const QString& endpointUrl, const QString& serverUri) {
+    m_endpointUrl = endpointUrl;
+    m_timeout->start(int(m_config.connectTimeoutMs));
+    m_reverseLink = listener.link();
+    m_reverseWait = listener.waitFor(this, ReverseExpectation{endpointUrl, serverUri},
+                                     [this](int fd, const ReverseHelloMessage& hello) { onReverseAccepted(fd, hello); });
+}
+
+void ClientConnection::cancelReverseWait() {
+    if (m_reverseWait && m_reverseLink) m_reverseLink->cancel(m_reverseWait);
+    m_reverseWait = 0;
+}
+
+void ClientConnection::onReverseAccepted(int fd, const ReverseHelloMessage& hello) {
+    m_reverseWait = 0;
+    if (m_finished || m_stream) {  // timed out or closed meanwhile
+        ::close(fd);
+        return;
+    }
+    m_tcpConnected = true;
+    if (m_socket) {  // never used: the Server made the connection
+        m_socket->disconnect(this);
+        m_socket->deleteLater();
+        m_socket = nullptr;
+    }
+    m_stream = new DescriptorStream(fd, *this, this);
+    m_writer.setStream(m_stream);
+    // OPC 10000-6 7.1.2.6: the ReverseHello's EndpointUrl "shall be passed back to the Server in
+    // the Hello Message".
+    m_endpointUrl = hello.endpointUrl.toQString();
+    m_channel.sendHello(m_endpointUrl.toStdString());
 }
 
 void ClientConnection::onConnected() {
@@ -123,8 +159,9 @@ void ClientConnection::close() {
     }
     m_finished = true;
     m_writer.flush();
+    cancelReverseWait();
     if (m_stream) m_stream->disconnectFromHost();  // after the CLO is written
-    else m_socket->abort();                        // still connecting
+    else if (m_socket) m_socket->abort();          // still connecting
 }
 
 void ClientConnection::abort() {
@@ -145,6 +182,7 @@ void ClientConnection::fail(StatusCode reason) {
 }
 
 void ClientConnection::dropSocket() {
+    cancelReverseWait();
     if (m_stream) m_stream->abort();
     else if (m_socket) m_socket->abort();
 }

@@ -11,17 +11,22 @@
 #include "ua/transport/BatchedWriter.h"
 #include "ua/transport/MessageFramer.h"
 #include "ua/transport/TcpStream.h"
+#include "ua/transport/ReverseHello.h"
 #include "ua/client/common/ClientConfig.h"
 #include "ua/encoding/Buffer.h"
 #include "ua/secure/ClientSecureChannel.h"
 
 #include <QObject>
 #include <functional>
+#include <memory>
 
 class QTcpSocket;
 class QTimer;
 
 namespace ua {
+
+class ReverseListener;
+class ReverseListenerLink;
 
 class ClientConnection : public QObject, private TcpStream::Handler {
     Q_OBJECT
@@ -52,6 +57,10 @@ public:
     // Connects to host:port (the host the user typed), sends Hello with endpointUrl, then
     // OpenSecureChannel Issue. Fails with Bad_Timeout after config.connectTimeoutMs.
     void open(const QString& host, quint16 port, const QString& endpointUrl);
+    // The same over the next connection a Server opens to listener whose ReverseHello names
+    // endpointUrl (and serverUri unless empty): Hello with the ReverseHello's EndpointUrl, then
+    // OpenSecureChannel. Bad_Timeout after config.connectTimeoutMs, the wait included.
+    void openReverse(ReverseListener& listener, const QString& endpointUrl, const QString& serverUri);
 
     // Sends a request (see ClientSecureChannel::sendRequest for the statuses).
     template <class Req>
@@ -80,6 +89,8 @@ private:
     void onClosed() override;
 
     void onConnected();
+    void onReverseAccepted(int fd, const ReverseHelloMessage& hello);
+    void cancelReverseWait();
     void dropSocket();
     void processMessages();
     void onSocketError();
@@ -103,6 +114,8 @@ private:
     uint32_t m_nextRequestId = 1;
     int64_t m_receivedAtNs = 0;
     uint32_t m_openRequestId = 0;  // the OPN in flight, 0 if none
+    std::shared_ptr<ReverseListenerLink> m_reverseLink;  // while waiting for a reverse connection
+    uint64_t m_reverseWait = 0;                    // its waitFor() id
     bool m_tcpConnected = false;
     bool m_opened = false;
     bool m_finished = false;       // failed, closed or aborted: nothing more happens

@@ -12,6 +12,8 @@
 
 namespace ua {
 
+class ReverseListener;
+
 // Exponential backoff with jitter between reconnect attempts: attempt n (0-based) waits
 // min(maxDelayMs, initialDelayMs * multiplier^n), scaled by a random factor in [1 - jitter, 1 + jitter].
 struct ReconnectPolicy {
@@ -27,7 +29,15 @@ struct ClientConfig {
     // response we accept (bytes, 0 = no limit) and its chunk count (0 = no limit).
     TransportLimits transport;
     // TCP connect + Hello/Acknowledge + OpenSecureChannel; past it the connect fails with Bad_Timeout.
+    // With a reverseListener, the wait for the Server's connection counts too.
     uint32_t connectTimeoutMs = 10'000;
+    // Reverse Connect (OPC 10000-6 7.1.3; client/channel/ReverseListener.h). When set, each
+    // connection of this Client is one a Server opened to this listener with a ReverseHello that
+    // names the URL given to connectToServer() (compared by host, port and path) and, when not
+    // empty, reverseServerUri as its ServerUri; nothing is dialled. The Hello then carries the
+    // ReverseHello's EndpointUrl. The listener must outlive the Client.
+    ReverseListener* reverseListener = nullptr;
+    QString reverseServerUri;
     // Default timeout of a service call (Bad_Timeout past it); also sent as the RequestHeader's
     // timeoutHint (OPC 10000-4 7.32).
     uint32_t requestTimeoutMs = 10'000;

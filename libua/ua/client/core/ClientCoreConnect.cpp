@@ -58,7 +58,8 @@ void ClientCore::openConnection(const ClientChannelSecurity& security, StatusCal
     };
     m_conn = new ClientConnection(m_config, std::move(h), security, this);
     m_openDone = std::move(done);
-    m_conn->open(m_url.host, m_url.port, m_urlText);
+    if (m_config.reverseListener) m_conn->openReverse(*m_config.reverseListener, m_urlText, m_config.reverseServerUri);
+    else m_conn->open(m_url.host, m_url.port, m_urlText);
 }
 
 void ClientCore::dropConnection(StatusCode forPending, bool sendClose) {

@@ -397,6 +397,16 @@ bool Server::start() {
         }
         m_config.port = m_listener->serverPort();
         buildDescriptions();  // before this thread's event loop accepts anything
+        if (!m_config.reverseConnect.clientUrls.isEmpty()) {
+            auto* reverse = new ReverseConnector(m_config.reverseConnect, m_config.applicationUri, endpointUrl(),
+                                                 [this](int fd, ReverseOrigin origin) { acceptReverse(fd, std::move(origin)); },
+                                                 m_acceptContext);
+            {
+                std::lock_guard lock(m_reverseMutex);
+                m_reverse = reverse;
+            }
+            reverse->start();
+        }
         m_expiryTimer = new QTimer(m_acceptContext);
         m_expiryTimer->setInterval(1000);
         connect(m_expiryTimer, &QTimer::timeout, m_acceptContext, [this] {
@@ -453,7 +463,20 @@ void Server::stop() {
     if (m_shutdownState == ShutdownState::CountingDown) shutdownDone();
 }
 
-void Server::stopListening() { m_listener.reset(); }
+void Server::stopListening() {
+    m_listener.reset();
+    ReverseConnector* reverse = nullptr;
+    {
+        std::lock_guard lock(m_reverseMutex);
+        reverse = std::exchange(m_reverse, nullptr);
+    }
+    delete reverse;  // its spares stay with their I/O threads; reports after this are dropped
+}
+
+std::vector<ReverseConnector::TargetState> Server::reverseConnectStates() const {
+    std::lock_guard lock(m_reverseMutex);
+    return m_reverse ? m_reverse->states() : std::vector<ReverseConnector::TargetState>{};
+}
 
 StatusCode Server::closeSession(const NodeId& sessionId, const QString& administrator) {
     const SessionPtr s = m_sessions.findBySessionId(sessionId);
@@ -492,6 +515,13 @@ void Server::accept(qintptr fd) {
     // The connection is created on its I/O thread and lives there (no thread hop per request); a
     // child of the thread's context, so that shutdown() finds it and stop() deletes it.
     QMetaObject::invokeMethod(ctx, [this, ctx, fd] { (new ServerConnection(*m_parts, fd))->setParent(ctx); }, Qt::QueuedConnection);
+}
+
+void Server::acceptReverse(int fd, ReverseOrigin origin) {
+    QObject* ctx = m_threadContexts[m_nextThread++ % m_threadContexts.size()];
+    QMetaObject::invokeMethod(ctx, [this, ctx, fd, origin = std::move(origin)]() mutable {
+        (new ServerConnection(*m_parts, fd, std::move(origin)))->setParent(ctx);
+    }, Qt::QueuedConnection);
 }
 
 void Server::buildDescriptions() {

@@ -9,6 +9,7 @@
 #include "ua/server/runtime/AdmissionControl.h"
 #include "ua/server/runtime/ServerConfig.h"
 #include "ua/server/runtime/ServerParts.h"
+#include "ua/server/runtime/ReverseConnector.h"
 #include "ua/server/common/SessionManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/server/nodeset/NodeSetImporter.h"
@@ -61,6 +62,11 @@ public:
     quint16 port() const;
     QString errorString() const { return m_error; }
     QString endpointUrl() const;
+    // The ApplicationUri (ServerConfig::applicationUri, or the one made from the host name).
+    QString applicationUri() const { return m_config.applicationUri; }
+    // Reverse Connect (ServerConfig::reverseConnect): each Client listener's state, in the order
+    // configured; empty before start() and after stop(). Any thread.
+    std::vector<ReverseConnector::TargetState> reverseConnectStates() const;
 
     const ServerConfig& config() const { return m_config; }
     SessionManager& sessions() { return m_sessions; }
@@ -141,6 +147,7 @@ signals:
 private:
     friend class Listener;
     void accept(qintptr socketDescriptor);
+    void acceptReverse(int fd, ReverseOrigin origin);  // a reverse connection made by m_reverse
     void buildDescriptions();
     bool setUpSecurity();
     void buildAddressSpace();
@@ -168,6 +175,8 @@ private:
     std::unique_ptr<ConditionManager> m_conditions;
     std::unique_ptr<ServerParts> m_parts;  // made last by the constructor
     std::unique_ptr<Listener> m_listener;
+    ReverseConnector* m_reverse = nullptr;  // on the accept thread, with the listener
+    mutable std::mutex m_reverseMutex;      // guards m_reverse for reverseConnectStates()
     std::vector<QThread*> m_threads;
     std::vector<QObject*> m_threadContexts;
     std::size_t m_nextThread = 0;

@@ -3,6 +3,7 @@
 
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/runtime/AdmissionConfig.h"
+#include "ua/server/runtime/ReverseConnectConfig.h"
 #include "ua/server/runtime/ServerExtension.h"
 #include "ua/server/runtime/ServerSecurityConfig.h"
 #include "ua/server/common/ServiceContext.h"
@@ -68,6 +69,9 @@ struct ServerConfig {
     // logged and left out.
     std::vector<AlarmDefinition> alarms;
     int alarmPollMs = 100;
+    // Reverse Connect (OPC 10000-6 7.1.3; runtime/ReverseConnector.h): the Client listeners this
+    // server dials out to, besides listening on port.
+    ReverseConnectConfig reverseConnect;
 
     QString endpointUrl() const;           // opc.tcp://<host>:<port>
 };

@@ -10,6 +10,7 @@
 #include "ua/server/runtime/IoWorker.h"
 #include "ua/transport/DescriptorStream.h"
 #include "ua/transport/QtSocketStream.h"
+#include "ua/transport/ReverseHello.h"
 
 #include <QLoggingCategory>
 #include <QTcpSocket>
@@ -40,6 +41,23 @@ ServerConnection::ServerConnection(ServerParts& server, qintptr socketDescriptor
     start(stream, stream->peerAddress(), stream->peerPort());
 }
 
+ServerConnection::ServerConnection(ServerParts& server, qintptr socketDescriptor, ReverseOrigin origin)
+    : ServerConnection(server, socketDescriptor) {
+    if (m_closing || m_readPaused) {  // refused at once (too many connections): reported when it goes
+        m_reverse = std::move(origin);
+        return;
+    }
+    // OPC 10000-6 7.1.2.6: the ReverseHello first; the Hello must follow within the reverse
+    // connection's own timeout (7.1.3: configurable, at most 2 minutes by default).
+    Buffer out;
+    encodeReverseHello(out, ReverseHelloMessage{String::fromQString(origin.serverUri), String::fromQString(origin.endpointUrl)});
+    send(out.data(), out.size());
+    m_writer.flush();
+    m_helloDeadlineMs = monotonicMs() + int64_t(std::max<uint32_t>(origin.helloTimeoutMs, 1));
+    armHousekeeping();
+    m_reverse = std::move(origin);
+}
+
 ServerConnection::ServerConnection(ServerParts& server, QTcpSocket* socket) : ServerConnection(server) {
     start(new QtSocketStream(socket, *this, this), socket->peerAddress(), socket->peerPort());
 }
@@ -66,6 +84,7 @@ void ServerConnection::start(TcpStream* stream, const QHostAddress& peer, quint1
 }
 
 ServerConnection::~ServerConnection() {
+    reportReverse(ReverseHub::Outcome::Closed);
     m_link->channel = nullptr;  // responses still posted to this thread are dropped
     m_link->open = false;          // parked Publish requests of this connection are skipped
     --m_server.channelCount;
@@ -74,6 +93,12 @@ ServerConnection::~ServerConnection() {
 }
 
 const AddressSpace& ServerConnection::addressSpace() { return m_snapshot->get(); }
+
+void ServerConnection::reportReverse(ReverseHub::Outcome outcome) {
+    if (!m_reverse) return;
+    if (m_reverse->hub) m_reverse->hub->report(m_reverse->target, outcome);
+    m_reverse.reset();
+}
 
 void ServerConnection::send(const uint8_t* p, std::size_t n) {
     noteSent(n);  // counted before it is written (BatchedWriter reports what went out directly)
@@ -257,6 +282,7 @@ void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
     if (!helloBufferSizesValid(*hello)) return fail(status::BadTcpInternalError, "buffer sizes below 1024 bytes");
     if (!admitHello()) return;  // too many handshakes: ERR Bad_TcpServerTooBusy, nothing more is read
     disarmDeadline(m_helloDeadlineMs);
+    reportReverse(ReverseHub::Outcome::Hello);  // a reverse connection: the next spare is dialled
     const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_server.config().transport);
     m_maxChunk = ack.receiveBufferSize;
     m_channel.emplace(m_channelId, *hello, ack, m_server.config().secureChannel,

@@ -11,6 +11,7 @@
 #include "ua/server/common/ChannelSessions.h"
 #include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/common/ResponseTarget.h"
+#include "ua/server/runtime/ReverseConnector.h"
 
 #include <QObject>
 #include <memory>
@@ -33,6 +34,10 @@ class ServerConnection : public QObject, private TcpStream::Handler {
 public:
     // A connection over an accepted descriptor, which it takes over (DescriptorStream).
     ServerConnection(ServerParts& server, qintptr socketDescriptor);
+    // A connection this server opened to a Client's reverse-connect listener (OPC 10000-6 7.1.3):
+    // it sends the ReverseHello at once and waits origin.helloTimeoutMs for the Hello (ERR
+    // Bad_Timeout then), and reports to its ReverseConnector when the Hello came or it closed.
+    ServerConnection(ServerParts& server, qintptr socketDescriptor, ReverseOrigin origin);
     // A connection over a socket that is already connected, which it takes over (QtSocketStream).
     // The seam for tests that feed the byte stream without the network: the fuzz harnesses give
     // it a tests/fuzz/MemorySocket.h.
@@ -75,6 +80,7 @@ private:
     void processMessages();
     bool processMessage(const uint8_t* p, std::size_t n);
     void handleHello(const uint8_t* p, std::size_t n);
+    void reportReverse(ReverseHub::Outcome outcome);  // once, for a reverse connection
     void fail(StatusCode error, const std::string& reason);
     void closeConnection();
     void armHousekeeping();  // after a batch and after a tick: the timer for the earliest deadline
@@ -109,6 +115,7 @@ private:
     ThreadSnapshot* m_snapshot;  // the worker's, or without one its child
     std::shared_ptr<ConnectionLink> m_link;
     QString m_peerAddress;
+    std::optional<ReverseOrigin> m_reverse;  // a reverse connection, until it reported
     bool m_closing = false;
     bool m_deleteScheduled = false;
     // Admission and backpressure state (ServerConnectionAdmission.cpp).

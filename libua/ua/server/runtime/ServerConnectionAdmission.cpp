@@ -44,6 +44,10 @@ void ServerConnection::setUpAdmission() {
 }
 
 void ServerConnection::helloTimedOut() {
+    if (m_reverse) {  // a spare the Client did not use: not counted among the slow peers
+        reportReverse(ReverseHub::Outcome::TimedOut);
+        return fail(status::BadTimeout, "no Hello within the reverse connection's Hello timeout");
+    }
     AdmissionControl::bump(m_server.admission().counters().helloTimeouts);
     qCDebug(lcAdmission, "connection %u from %s closed: no Hello within %u ms", m_channelId, qPrintable(m_peerAddress),
             m_server.admission().admission().helloTimeoutMs);
