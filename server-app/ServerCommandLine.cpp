@@ -103,10 +103,15 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
                                      QStringLiteral("Load a NodeSet2 file (OPC 10000-6 Annex F) at start; repeat for several, "
                                                     "in any order (they load in the order of their RequiredModels)."),
                                      QStringLiteral("file"));
+    const QCommandLineOption reverseConnect(QStringLiteral("reverse-connect"),
+                                            QStringLiteral("Reverse Connect (OPC 10000-6 7.1.3): dial this client listener "
+                                                           "(opc.tcp://host:port) and keep a spare connection open to it; "
+                                                           "repeat for several."),
+                                            QStringLiteral("url"));
     const QCommandLineOption platform = hidden({QStringLiteral("platform"), QStringLiteral("Qt platform plugin."), QStringLiteral("name")});
     for (const auto& o : {config, headless, window, port, host, threads, pki, secure, demoEvents, maxSessions, maxChannels,
                           maxSubscriptions, maxHandshakes, maxPending, helloTimeout, maxQueued, shutdownDelay, lag, shots, shotsAfter, page,
-                          sessionsFilter, sessionsSort, nodeSet, platform})
+                          sessionsFilter, sessionsSort, nodeSet, reverseConnect, platform})
         p.addOption(o);
 
     auto fail = [&](const QString& why) {
@@ -160,6 +165,11 @@ ServerCommandLine ServerCommandLine::parse(const QStringList& arguments, const E
     if (p.isSet(pki)) s.pkiDir = p.value(pki);
     if (p.isSet(secure)) s.applySecureProfile();
     for (const QString& file : p.values(nodeSet)) s.nodeSetFiles << file;
+    for (const QString& url : p.values(reverseConnect)) {
+        QString why;
+        if (!validReverseConnectUrl(url, &why)) return fail(QStringLiteral("--reverse-connect: ") + why);
+        if (!s.reverseConnect.clientUrls.contains(url.trimmed())) s.reverseConnect.clientUrls << url.trimmed();
+    }
     r.screenshotsDir = p.value(shots);
     r.firstPage = p.value(page);
     r.sessionsFilter = p.value(sessionsFilter);

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUrl>
 #include <cmath>
 
 namespace ua::app {
@@ -181,8 +182,19 @@ QJsonObject ServerSettings::toJson() const {
         {"nodeSets", QJsonArray::fromStringList(nodeSetFiles)},
         {"history", history.toJson()},
         {"alarms", alarms.toJson()},
+        {"reverseConnect", QJsonObject{{"clientUrls", QJsonArray::fromStringList(reverseConnect.clientUrls)},
+                                       {"helloTimeoutMs", double(reverseConnect.helloTimeoutMs)},
+                                       {"retryMinMs", double(reverseConnect.retryMinMs)},
+                                       {"retryMaxMs", double(reverseConnect.retryMaxMs)}}},
         {"users", users.toJson()},
     };
+}
+
+bool validReverseConnectUrl(const QString& text, QString* why) {
+    const QUrl url(text.trimmed());
+    if (url.isValid() && url.scheme() == QLatin1String("opc.tcp") && !url.host().isEmpty() && url.port(4840) > 0) return true;
+    if (why) *why = QStringLiteral("\"%1\" is not an opc.tcp://host:port URL").arg(text);
+    return false;
 }
 
 std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, QString* error) {
@@ -307,6 +319,35 @@ std::optional<ServerSettings> ServerSettings::fromJson(const QJsonObject& json, 
     if (!readObject(json, "history", &o, error) || !HistorySettings::fromJson(o, &s.history, error)) return std::nullopt;
     o = {};
     if (!readObject(json, "alarms", &o, error) || !AlarmSettings::fromJson(o, &s.alarms, error)) return std::nullopt;
+    o = {};
+    if (!readObject(json, "reverseConnect", &o, error)) return std::nullopt;
+    {
+        const QString where = QStringLiteral("reverseConnect");
+        if (const QJsonValue v = o.value(QLatin1String("clientUrls")); !v.isUndefined()) {
+            const QJsonArray a = v.toArray();
+            const bool strings = v.isArray() && std::all_of(a.begin(), a.end(), [](const QJsonValue& x) { return x.isString(); });
+            if (!strings) {
+                if (error) *error = QStringLiteral("reverseConnect.clientUrls: expected an array of opc.tcp://host:port URLs");
+                return std::nullopt;
+            }
+            for (const QJsonValue& x : a) {
+                QString why;
+                if (!validReverseConnectUrl(x.toString(), &why)) {
+                    if (error) *error = QStringLiteral("reverseConnect.clientUrls: %1").arg(why);
+                    return std::nullopt;
+                }
+                s.reverseConnect.clientUrls << x.toString().trimmed();
+            }
+        }
+        if (!readNumber(o, "helloTimeoutMs", &s.reverseConnect.helloTimeoutMs, 1, 120'000, where, error) ||
+            !readNumber(o, "retryMinMs", &s.reverseConnect.retryMinMs, 1, 3'600'000, where, error) ||
+            !readNumber(o, "retryMaxMs", &s.reverseConnect.retryMaxMs, 1, 3'600'000, where, error))
+            return std::nullopt;
+        if (s.reverseConnect.retryMaxMs < s.reverseConnect.retryMinMs) {
+            if (error) *error = QStringLiteral("reverseConnect: retryMaxMs is below retryMinMs");
+            return std::nullopt;
+        }
+    }
 
     if (json.contains(QLatin1String("users"))) {
         QString usersError;
@@ -388,6 +429,7 @@ ServerConfig ServerSettings::toServerConfig() const {
     c.demoUpdateRateMs = demoUpdateRateMs;
     c.demoEventsMs = demoEventsMs;
     c.nodeSetFiles = nodeSetFiles;
+    c.reverseConnect = reverseConnect;
     history.apply(c);
     alarms.apply(c);
     return c;

@@ -44,6 +44,9 @@
 
 namespace ua::app {
 
+// True for an opc.tcp://host[:port] URL (a Reverse Connect client listener); else *why says why.
+bool validReverseConnectUrl(const QString& text, QString* why);
+
 struct ServerSettings {
     // endpoint
     QString hostName;                      // empty: this machine's host name
@@ -84,6 +87,11 @@ struct ServerSettings {
     HistorySettings history;
     // Alarms and Conditions ("alarms", AlarmSettings.h)
     AlarmSettings alarms;
+    // Reverse Connect ("reverseConnect": {"clientUrls": [...], "helloTimeoutMs", "retryMinMs",
+    // "retryMaxMs"}; --reverse-connect URL): the Client listeners the server dials out to
+    // (OPC 10000-6 7.1.3; libua/ua/server/runtime/ReverseConnectConfig.h). Each URL is
+    // opc.tcp://host:port.
+    ReverseConnectConfig reverseConnect;
     // users, their Roles and the Roles of anonymous Sessions. The workbench's demo default lets
     // anonymous Sessions write the demo variables (Operator); `--secure` removes anonymous login.
     UserDatabase users = defaultUsers();

@@ -46,6 +46,8 @@ const QList<OptionSpec>& optionSpecs() {
         {"pki", true, {}},
         {"trust", false, {}},
         {"timeout", true, {}},
+        {"reverse-listen", true, {}},
+        {"server-uri", true, {}},
         {"attribute", true, {"read"}},
         {"type", true, {"write", "add-node"}},
         {"class", true, {"add-node"}},
@@ -145,6 +147,9 @@ QString cliUsage() {
         "  --pki DIR            the client's certificate store (default: ~/.local/share/ua-client/pki)\n"
         "  --trust              accept an untrusted server certificate for this run\n"
         "  --timeout MS         connect and request timeout (default 10000)\n"
+        "  --reverse-listen PORT   Reverse Connect: wait on this TCP port for the server to connect (its\n"
+        "                       ReverseHello must name URL as its EndpointUrl) instead of dialling URL\n"
+        "  --server-uri URI     with --reverse-listen: the ServerUri (ApplicationUri) the server must name\n"
         "  --json               machine-readable output (subscribe: one JSON object per line)\n"
         "  --attribute NAME     read: Value, DisplayName, BrowseName, DataType, NodeClass, ... (default Value)\n"
         "  --type TYPE          write: the built-in type (Boolean ... LocalizedText); add-node: the variable's DataType\n"
@@ -241,6 +246,13 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             const uint v = value.toUInt(&ok);
             if (!ok || v == 0) return bad(QStringLiteral("expected a positive number of milliseconds"));
             o.timeoutMs = v;
+        } else if (name == QLatin1String("reverse-listen")) {
+            bool ok = false;
+            const uint v = value.toUInt(&ok);
+            if (!ok || v == 0 || v > 65535) return bad(QStringLiteral("expected a TCP port, 1..65535"));
+            o.reverseListenPort = quint16(v);
+        } else if (name == QLatin1String("server-uri")) {
+            o.serverUri = value;
         } else if (name == QLatin1String("attribute")) {
             const auto id = attributeIdFromName(value);
             if (!id) return bad(QStringLiteral("unknown attribute (Value, DisplayName, BrowseName, NodeClass, DataType, ...)"));
@@ -321,6 +333,14 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
     }
     if (o.args.isEmpty()) {
         *error = QStringLiteral("%1: the server URL is missing (opc.tcp://host:port)").arg(o.command);
+        return std::nullopt;
+    }
+    if (o.reverseListenPort && o.command == QLatin1String("discover")) {
+        *error = QStringLiteral("--reverse-listen is not an option of discover (it needs a Session's connection)");
+        return std::nullopt;
+    }
+    if (!o.serverUri.isEmpty() && !o.reverseListenPort) {
+        *error = QStringLiteral("--server-uri goes with --reverse-listen");
         return std::nullopt;
     }
     if (!certFile.isEmpty() || !keyFile.isEmpty()) {

@@ -41,6 +41,10 @@ struct CliOptions {
     QString pkiDir;                  // empty: QStandardPaths::AppDataLocation/pki
     bool trust = false;              // accept an untrusted server certificate for this run
     uint32_t timeoutMs = 10'000;     // connect and each request
+    // Reverse Connect (OPC 10000-6 7.1.3): listen on this TCP port for the server to connect
+    // (0: dial the URL as usual); the URL names the server's EndpointUrl in its ReverseHello.
+    quint16 reverseListenPort = 0;
+    QString serverUri;               // --server-uri: the ServerUri the ReverseHello must carry
     // read
     uint32_t attributeId = 13;       // --attribute (Value)
     // write, add-node

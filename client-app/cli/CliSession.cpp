@@ -73,6 +73,14 @@ void CliSession::open(std::function<void()> ready) {
     ClientConfig config = makeConfig(&error);
     if (!error.isEmpty()) return fail(ExitUsage, error);
     const QString pki = config.pkiDir;
+    if (m_options.reverseListenPort) {
+        m_reverse = std::make_unique<ReverseListener>();
+        if (!m_reverse->listen(QHostAddress::Any, m_options.reverseListenPort))
+            return fail(ExitConnectionFailed, QStringLiteral("cannot listen for reverse connections on port %1: %2")
+                                                  .arg(m_options.reverseListenPort).arg(m_reverse->errorString()));
+        config.reverseListener = m_reverse.get();
+        config.reverseServerUri = m_options.serverUri;
+    }
     m_client = std::make_unique<Client>(std::move(config));
     m_client->connectToServer(url(), this, [this, ready, pki](const ServiceResult<GetEndpointsResponse>& r) {
         if (!r.isGood()) {

@@ -7,6 +7,7 @@
 
 #include "cli/CliOptions.h"
 #include "ua/client/Client.h"
+#include "ua/client/channel/ReverseListener.h"
 
 #include <QObject>
 #include <functional>
@@ -76,6 +77,7 @@ private:
     };
 
     CliOptions m_options;
+    std::unique_ptr<ReverseListener> m_reverse;  // --reverse-listen; outlives m_client
     std::unique_ptr<Client> m_client;
     std::shared_ptr<TrustRecord> m_trust = std::make_shared<TrustRecord>();
     bool m_finishing = false;

@@ -112,6 +112,9 @@ QString connectFailureSentence(StatusCode status, const ConnectFailureContext& c
     case status::BadConfigurationError.code:
         return QObject::tr("This client could not read or create a certificate it needs (its own, in the pki folder, "
                            "or the user certificate and key files).");
+    case status::BadResourceUnavailable.code:
+        return QObject::tr("This client cannot listen on the port chosen for reverse connections: another program "
+                           "uses it, or it needs privileges. Choose another port in Connect.");
     case status::BadTcpServerTooBusy.code:
     case status::BadTooManySessions.code:
         return QObject::tr("The server is too busy or has as many Sessions as it takes: try again later.");

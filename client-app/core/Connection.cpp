@@ -116,6 +116,24 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     ClientConfig cfg = settings.clientConfig(m_pkiDir, &error);
     cfg.connectTimeoutMs = m_connectTimeoutMs;
     cfg.requestTimeoutMs = m_requestTimeoutMs;
+    // Reverse Connect: the listener stays while the port does (a Client still disconnecting cancels
+    // its wait through the listener's link, which outlives it).
+    StatusCode failure = error.isEmpty() ? StatusCode(status::Good) : StatusCode(status::BadConfigurationError);
+    if (!settings.reverseListenPort) {
+        m_reverse.reset();
+    } else if (failure.isGood()) {
+        if (!m_reverse || m_reverse->port() != settings.reverseListenPort) {
+            m_reverse.reset();
+            auto listener = std::make_unique<ReverseListener>();
+            if (listener->listen(QHostAddress::Any, settings.reverseListenPort)) {
+                m_reverse = std::move(listener);
+            } else {
+                error = tr("cannot listen for reverse connections on port %1: %2").arg(settings.reverseListenPort).arg(listener->errorString());
+                failure = status::BadResourceUnavailable;
+            }
+        }
+        cfg.reverseListener = m_reverse.get();
+    }
     auto bridge = std::make_shared<TrustBridge>();
     m_bridge = bridge;
     // Runs on the I/O thread: the question goes to this object's thread; the I/O thread waits.
@@ -156,9 +174,9 @@ void Connection::connectTo(const ConnectionSettings& settings) {
     m_connectOperation = beginOperation(tr("Connect to %1").arg(settings.endpointUrl));
     if (!error.isEmpty()) {
         // Reported from the event loop like every other result (not inside connectTo()).
-        QTimer::singleShot(0, ctx, [this, error] {
-            m_log->record(QStringLiteral("Connect"), status::BadConfigurationError, 0, error);
-            finishConnect(status::BadConfigurationError);
+        QTimer::singleShot(0, ctx, [this, error, failure] {
+            m_log->record(QStringLiteral("Connect"), failure, 0, error);
+            finishConnect(failure);
         });
         return;
     }

@@ -26,6 +26,7 @@
 #include "core/ConnectionSettings.h"
 #include "core/ServiceLog.h"
 #include "ua/client/Client.h"
+#include "ua/client/channel/ReverseListener.h"
 #include "ua/client/DataTypeCache.h"
 #include "ua/client/discovery/Discovery.h"
 
@@ -120,6 +121,8 @@ private:
     qint64 m_promptMs = 0;  // spent in the trust prompt since the connect began (not the connect's time)
     uint32_t m_connectTimeoutMs = 10'000;
     uint32_t m_requestTimeoutMs = 10'000;
+    // Listens while the settings ask for Reverse Connect (reverseListenPort); outlives m_client.
+    std::unique_ptr<ReverseListener> m_reverse;
     std::unique_ptr<Client> m_client;
     std::shared_ptr<TrustBridge> m_bridge;   // of m_client's trustCallback
     QObject* m_connectContext = nullptr;     // the callbacks of the connectTo() in progress

@@ -43,7 +43,7 @@ MessageSecurityMode modeFromName(const QString& s) {
 
 bool ConnectionSettings::sameTarget(const ConnectionSettings& o) const {
     return endpointUrl.trimmed() == o.endpointUrl.trimmed() && securityPolicyUri == o.securityPolicyUri &&
-           securityMode == o.securityMode && identityKind == o.identityKind &&
+           securityMode == o.securityMode && identityKind == o.identityKind && reverseListenPort == o.reverseListenPort &&
            (identityKind != UserIdentity::Kind::UserName || userName == o.userName) &&
            (identityKind != UserIdentity::Kind::Certificate || userCertificateFile == o.userCertificateFile);
 }
@@ -58,6 +58,7 @@ QString ConnectionSettings::label() const {
     case UserIdentity::Kind::UserName: s += QStringLiteral(", ") + userName; break;
     case UserIdentity::Kind::Certificate: s += QStringLiteral(", certificate user"); break;
     }
+    if (reverseListenPort) s += QStringLiteral(", reverse on port %1").arg(reverseListenPort);
     return s;
 }
 
@@ -73,6 +74,7 @@ QJsonObject ConnectionSettings::toJson() const {
         o[QStringLiteral("userCertificateFile")] = userCertificateFile;
         o[QStringLiteral("userKeyFile")] = userKeyFile;
     }
+    if (reverseListenPort) o[QStringLiteral("reverseListenPort")] = int(reverseListenPort);
     return o;  // never the password
 }
 
@@ -86,6 +88,8 @@ ConnectionSettings ConnectionSettings::fromJson(const QJsonObject& o) {
     s.userName = o.value(QStringLiteral("userName")).toString();
     s.userCertificateFile = o.value(QStringLiteral("userCertificateFile")).toString();
     s.userKeyFile = o.value(QStringLiteral("userKeyFile")).toString();
+    const int port = o.value(QStringLiteral("reverseListenPort")).toInt(0);
+    s.reverseListenPort = port > 0 && port <= 65535 ? quint16(port) : 0;
     return s;
 }
 

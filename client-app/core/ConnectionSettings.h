@@ -22,6 +22,9 @@ struct ConnectionSettings {
     QString password;                      // Kind::UserName; never written by toJson()
     QString userCertificateFile;           // Kind::Certificate: PEM or DER certificate file
     QString userKeyFile;                   //                    and its private key (PEM)
+    // Reverse Connect (OPC 10000-6 7.1.3; docs/ReverseConnect.md): > 0, wait on this TCP port for
+    // the server to connect, its ReverseHello naming endpointUrl, instead of dialling endpointUrl.
+    quint16 reverseListenPort = 0;
 
     // The same server and endpoint choice (URL, policy, mode, identity kind and user name).
     bool sameTarget(const ConnectionSettings& other) const;

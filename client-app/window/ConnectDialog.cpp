@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -150,6 +151,15 @@ ConnectDialog::ConnectDialog(Connection* connection, ServerHistory* history, QWi
     certForm->addRow(tr("Private key:"), fileRow(m_keyFile, tr("Private key"), tr("Keys (*.pem *.key)"), this));
     m_identityPages->addWidget(certPage);
     form->addRow(QString(), m_identityPages);
+    // Reverse Connect (OPC 10000-6 7.1.3): the server dials this port (docs/ReverseConnect.md).
+    m_reversePort = new QSpinBox;
+    m_reversePort->setObjectName(QStringLiteral("reverseListenPort"));
+    m_reversePort->setRange(0, 65535);
+    m_reversePort->setSpecialValueText(tr("off: dial the URL"));
+    m_reversePort->setToolTip(tr("Reverse Connect: wait on this TCP port for the server to connect (its ReverseHello "
+                                 "must name the URL above), for servers behind a firewall that lets no connection in. "
+                                 "Discover still dials the URL."));
+    form->addRow(tr("Reverse connect, listen on port:"), m_reversePort);
     layout->addLayout(form);
 
     auto* buttons = new QDialogButtonBox;
@@ -225,6 +235,7 @@ void ConnectDialog::setSettings(const ConnectionSettings& s) {
     m_password->setText(s.password);
     m_certFile->setText(s.userCertificateFile);
     m_keyFile->setText(s.userKeyFile);
+    m_reversePort->setValue(s.reverseListenPort);
 }
 
 ConnectionSettings ConnectDialog::settings() const {
@@ -242,6 +253,7 @@ ConnectionSettings ConnectDialog::settings() const {
         s.userCertificateFile = m_certFile->text();
         s.userKeyFile = m_keyFile->text();
     }
+    s.reverseListenPort = quint16(m_reversePort->value());
     return s;
 }
 

@@ -16,6 +16,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 class QStackedWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -69,6 +70,7 @@ private:
     QLineEdit* m_certFile;
     QLineEdit* m_keyFile;
     QLabel* m_endpointLabel;
+    QSpinBox* m_reversePort;
     QPushButton* m_connect;
     QString m_policy;
     MessageSecurityMode m_mode = MessageSecurityMode::Invalid;

@@ -61,6 +61,7 @@ const QList<OptionSpec>& optionSpecs() {
         {"timeout", Value::Required, kLoadSoak},
         {"io-threads", Value::Required, kLoad},
         {"connect-window", Value::Required, kLoad},
+        {"reverse-listen", Value::Required, kLoad},
         // the connection
         {"security", Value::Required, kLoadSoak},
         {"mode", Value::Required, kLoadSoak},
@@ -234,6 +235,10 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             }
             else if (name == QLatin1String("warmup")) p.warmupS = *d;
             else p.targetRate = *d;
+        } else if (name == QLatin1String("reverse-listen")) {
+            const auto n = integer(value, 1, 65535);
+            if (!n) return bad(QStringLiteral("expected a TCP port, 1..65535"));
+            p.reverseListenPort = quint16(*n);
         } else if (name == QLatin1String("timeout")) {
             const auto n = integer(value, 1, 3'600'000);
             if (!n) return bad(QStringLiteral("expected milliseconds > 0"));

@@ -38,6 +38,8 @@ QString cliUsage() {
         "  --io-threads N        the client's I/O threads (default: 1 per 100 sessions, at most\n"
         "                        the cores)\n"
         "  --connect-window N    Session establishments in flight at once (default 32)\n"
+        "  --reverse-listen PORT Reverse Connect: the server connects to this port (its ReverseHello naming\n"
+        "                        the URL) instead of the Sessions dialling it\n"
         "Connection:\n"
         "  --security POLICY     None (default), Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss\n"
         "  --mode MODE           Sign or SignAndEncrypt (default with a secure policy: SignAndEncrypt)\n"

@@ -95,6 +95,7 @@ QJsonObject LoadParameters::toJson() const {
     o.insert(QStringLiteral("userName"), userName);  // the password is never written
     o.insert(QStringLiteral("pkiDir"), pkiDir);
     o.insert(QStringLiteral("trustServer"), trustServer);
+    o.insert(QStringLiteral("reverseListenPort"), int(reverseListenPort));
     o.insert(QStringLiteral("scenario"), scenarioName(scenario));
     o.insert(QStringLiteral("valuesPerRequest"), valuesPerRequest);
     o.insert(QStringLiteral("sessions"), sessions);
@@ -152,6 +153,7 @@ std::optional<LoadParameters> LoadParameters::fromJson(const QJsonObject& o, QSt
     r.get(QStringLiteral("warmupS"), p.warmupS, 0, 1e7);
     r.get(QStringLiteral("targetRate"), p.targetRate, 0, 1e9);
     r.getInt(QStringLiteral("requestTimeoutMs"), p.requestTimeoutMs, 1, 4294967295.0);
+    r.getInt(QStringLiteral("reverseListenPort"), p.reverseListenPort, 0, 65535);
     r.getInt(QStringLiteral("ioThreads"), p.ioThreads, 0, 256);
     r.getInt(QStringLiteral("connectWindow"), p.connectWindow, 1, 1e6);
     r.get(QStringLiteral("variableNamespaceUri"), p.variableNamespaceUri);

@@ -58,6 +58,10 @@ struct LoadParameters {
     // Trust the server's certificate without asking (a load tester's default: it measures, it does
     // not protect anything).
     bool trustServer = true;
+    // Reverse Connect (OPC 10000-6 7.1.3): > 0, the Sessions' connections are the ones the server
+    // opens to this TCP port (client/channel/ReverseListener.h), its ReverseHello naming
+    // endpointUrl; nothing is dialled.
+    quint16 reverseListenPort = 0;
 
     // --- Load ---
     Scenario scenario = Scenario::Read;

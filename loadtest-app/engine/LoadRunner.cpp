@@ -7,6 +7,7 @@
 #include "ProcessStats.h"
 #include "StepCoordinator.h"
 
+#include "ua/client/channel/ReverseListener.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/CryptoThreadState.h"
 #include "ua/secure/SecurityPolicy.h"
@@ -33,8 +34,9 @@ std::optional<NodeId> nodeIdFromText(const NodeIdConverter& conv, const QString&
     return NodeId::parse(t);
 }
 
-ClientConfig clientConfig(const LoadParameters& p) {
+ClientConfig clientConfig(const LoadParameters& p, ReverseListener* reverse) {
     ClientConfig c;
+    c.reverseListener = reverse;
     c.securityPolicyUri = p.securityPolicyUri.isEmpty() ? QString::fromLatin1(kSecurityPolicyNone) : p.securityPolicyUri;
     c.securityMode = p.securityPolicyUri.isEmpty() ? MessageSecurityMode::None : p.securityMode;
     if (!p.userName.isEmpty()) c.identity = UserIdentity::fromUserName(p.userName, p.password);
@@ -136,6 +138,7 @@ struct LoadRunner::Impl {
     LoadParameters whole;                    // ... the whole step, of which p is this process's share
     bool readyPassed = false;                // coordinator->ready() called for this step
 
+    std::unique_ptr<ReverseListener> reverse;        // --reverse-listen; outlives the Clients
     std::vector<std::unique_ptr<QThread>> threads;
     std::unique_ptr<Engine> engine;
     std::unique_ptr<Client> control;                 // namespace look-up and ServerDiagnostics
@@ -254,7 +257,15 @@ struct LoadRunner::Impl {
             engine->io.push_back(std::move(io));
             threads.push_back(std::move(t));
         }
-        control = std::make_unique<Client>(clientConfig(p), threads[0].get());
+        if (p.reverseListenPort) {
+            reverse = std::make_unique<ReverseListener>();
+            if (!reverse->listen(QHostAddress::Any, p.reverseListenPort)) {
+                const QString why = reverse->errorString();
+                reverse.reset();
+                return fail(QStringLiteral("listen for reverse connections on port %1: %2").arg(p.reverseListenPort).arg(why));
+            }
+        }
+        control = std::make_unique<Client>(clientConfig(p, reverse.get()), threads[0].get());
         control->connectToServer(p.endpointUrl, q, [this, gen = generation](const ServiceResult<GetEndpointsResponse>& r) {
             if (gen != generation) return;  // a callback of an earlier step
             if (!r.isGood()) return fail(QStringLiteral("connect to %1: %2").arg(p.endpointUrl, statusName(r.status)));
@@ -323,7 +334,7 @@ struct LoadRunner::Impl {
             s->engine = engine.get();
             s->io = engine->io[std::size_t(i) % engine->io.size()].get();
             s->rng = 0x9E3779B97F4A7C15ull * uint64_t(i + 1);
-            clients.push_back(std::make_unique<Client>(clientConfig(p), threads[std::size_t(i) % threads.size()].get()));
+            clients.push_back(std::make_unique<Client>(clientConfig(p, reverse.get()), threads[std::size_t(i) % threads.size()].get()));
             s->client = clients.back().get();
             if (p.scenario == Scenario::Subscribe) s->items.resize(std::size_t(p.monitoredItems));
             QObject::connect(s->client, &Client::stateChanged, q, [this](ClientState st, StatusCode) {
@@ -969,6 +980,7 @@ struct LoadRunner::Impl {
         if (engine)
             for (auto& io : engine->io) delete io->anchor;  // and its pacer; the thread has ended
         threads.clear();
+        reverse.reset();  // after every Client that waited on it
         engine.reset();
         ++generation;
         setPhase(Phase::Idle);

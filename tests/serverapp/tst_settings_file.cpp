@@ -37,6 +37,9 @@ ServerSettings nonDefault() {
     s.pkiDir = QStringLiteral("/srv/ua/pki");
     s.nodeSetFiles = {QStringLiteral("/srv/ua/models/Opc.Ua.Di.NodeSet2.xml"), QStringLiteral("plant.xml")};
     s.alarms.pollMs = 250;
+    s.reverseConnect.clientUrls = {QStringLiteral("opc.tcp://scada.example:4843")};
+    s.reverseConnect.helloTimeoutMs = 30'000;
+    s.reverseConnect.retryMaxMs = 20'000;
     s.alarms.definitions.resize(1);
     s.alarms.definitions[0].name = QStringLiteral("Pressure");
     s.alarms.definitions[0].kind = QStringLiteral("discrete");
@@ -116,6 +119,14 @@ void TestSettingsFile::roundTrip() {
     QCOMPARE(json["nodeSets"].toArray().size(), 2);
     QCOMPARE(json["nodeSets"].toArray()[1].toString(), QStringLiteral("plant.xml"));
     QCOMPARE(loaded.toServerConfig().nodeSetFiles, s.nodeSetFiles);
+    const QJsonObject reverse = json["reverseConnect"].toObject();
+    QCOMPARE(reverse["clientUrls"].toArray()[0].toString(), QStringLiteral("opc.tcp://scada.example:4843"));
+    QCOMPARE(reverse["helloTimeoutMs"].toInt(), 30000);
+    QCOMPARE(reverse["retryMinMs"].toInt(), 1000);
+    QCOMPARE(reverse["retryMaxMs"].toInt(), 20000);
+    const ua::ServerConfig c = loaded.toServerConfig();
+    QCOMPARE(c.reverseConnect.clientUrls, s.reverseConnect.clientUrls);
+    QCOMPARE(c.reverseConnect.helloTimeoutMs, 30000u);
 }
 
 void TestSettingsFile::missingKeysKeepDefaults() {
@@ -240,6 +251,14 @@ void TestSettingsFile::badValues_data() {
                                     << "alarms.definitions[A].deadband";
     QTest::newRow("alarm limit") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"i=2258","high":"90"}]}})")
                                  << "alarms.definitions[A].high";
+    QTest::newRow("reverse url") << QByteArray(R"({"reverseConnect":{"clientUrls":["http://scada:80"]}})")
+                                 << "reverseConnect.clientUrls";
+    QTest::newRow("reverse urls type") << QByteArray(R"({"reverseConnect":{"clientUrls":"opc.tcp://scada:4843"}})")
+                                       << "reverseConnect.clientUrls";
+    QTest::newRow("reverse hello timeout") << QByteArray(R"({"reverseConnect":{"helloTimeoutMs":120001}})")
+                                           << "reverseConnect.helloTimeoutMs";
+    QTest::newRow("reverse retry order") << QByteArray(R"({"reverseConnect":{"retryMinMs":5000,"retryMaxMs":100}})")
+                                         << "retryMaxMs is below retryMinMs";
     QTest::newRow("alarm value") << QByteArray(R"({"alarms":{"definitions":[{"name":"A","input":"i=2258","value":[1]}]}})")
                                  << "alarms.definitions[A].value";
 }
@@ -285,7 +304,8 @@ void TestSettingsFile::commandLineOverridesFile() {
                                    QStringLiteral("--max-subscriptions"), QStringLiteral("25000"),
                                    QStringLiteral("--shutdown-delay"), QStringLiteral("0"), QStringLiteral("--hello-timeout"),
                                    QStringLiteral("2500"), QStringLiteral("--nodeset"), QStringLiteral("a.xml"),
-                                   QStringLiteral("--nodeset"), QStringLiteral("b.xml")},
+                                   QStringLiteral("--nodeset"), QStringLiteral("b.xml"), QStringLiteral("--reverse-connect"),
+                                   QStringLiteral("opc.tcp://10.0.0.9:4844")},
                                   {});
     QCOMPARE(cl.action, ServerCommandLine::Action::Run);
     QCOMPARE(cl.settings.port, quint16(0));
@@ -298,6 +318,12 @@ void TestSettingsFile::commandLineOverridesFile() {
     QCOMPARE(cl.settings.subscriptions.maxSubscriptions, 25000u);
     QCOMPARE(cl.settings.toServerConfig().subscriptions.maxSubscriptions, 25000u);
     QCOMPARE(cl.settings.shutdownDelaySeconds, 0u);
+    QCOMPARE(cl.settings.reverseConnect.clientUrls,
+             QStringList({QStringLiteral("opc.tcp://scada.example:4843"), QStringLiteral("opc.tcp://10.0.0.9:4844")}));
+    const auto badUrl = ServerCommandLine::parse({QStringLiteral("ua-server"), QStringLiteral("--config"), path,
+                                                  QStringLiteral("--reverse-connect"), QStringLiteral("scada:4843")}, {});
+    QCOMPARE(badUrl.action, ServerCommandLine::Action::Error);
+    QVERIFY2(badUrl.message.contains(QStringLiteral("--reverse-connect")), qPrintable(badUrl.message));
     QCOMPARE(cl.settings.admission.helloTimeoutMs, 2500u);
     QCOMPARE(cl.settings.toServerConfig().admission.helloTimeoutMs, 2500u);
     // --nodeset adds to the file's list.

@@ -7,6 +7,7 @@
 #include "ua/server/nodeset/NodeSetImporter.h"
 #include "ua/server/runtime/Server.h"
 #include "ua/server/users/Roles.h"
+#include "TestServerConfig.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -81,6 +82,7 @@ private slots:
     void discover();
     void browseOurServer();
     void readOurServer();
+    void readOverReverseConnect();
     void writeThenReadOurServer_data();
     void writeThenReadOurServer();
     void writeErrors();
@@ -219,6 +221,9 @@ void TestCli::usage() {
         {{QStringLiteral("write"), closed, QStringLiteral("i=85"), QStringLiteral("x"), QStringLiteral("--type"), QStringLiteral("Int32")}, "\"x\" is not a Int32"},
         {{QStringLiteral("write"), closed, QStringLiteral("i=85"), QStringLiteral("1"), QStringLiteral("--type"), QStringLiteral("Int33")}, "not a built-in type"},
         {{QStringLiteral("subscribe"), closed, QStringLiteral("i=85"), QStringLiteral("--count"), QStringLiteral("-1")}, "expected a positive number"},
+        {{QStringLiteral("read"), closed, QStringLiteral("i=85"), QStringLiteral("--reverse-listen"), QStringLiteral("70000")}, "expected a TCP port"},
+        {{QStringLiteral("read"), closed, QStringLiteral("i=85"), QStringLiteral("--server-uri"), QStringLiteral("urn:x")}, "--server-uri goes with --reverse-listen"},
+        {{QStringLiteral("discover"), closed, QStringLiteral("--reverse-listen"), QStringLiteral("4841")}, "--reverse-listen is not an option of discover"},
     };
     for (const Case& c : cases) {
         r = run(c.args);
@@ -327,6 +332,27 @@ void TestCli::readCustomStructures() {
     QCOMPARE(fields.value(QStringLiteral("Limits[1]")).toString(), QStringLiteral("250"));
     QCOMPARE(setpoint.value(QStringLiteral("text")).toString(),
              QStringLiteral("{Name: Oven, Value: 180.5, Mode: Auto (5), Limits: [50, 250]}"));
+}
+
+void TestCli::readOverReverseConnect() {
+    // A server that dials the port ua-client listens on (OPC 10000-6 7.1.3), retrying every 50-200 ms
+    // until ua-client is there.
+    const quint16 port = test::freeLocalPort();
+    Server dialling(test::reverseDialingServerConfig(port));
+    QVERIFY2(dialling.start(), qPrintable(dialling.errorString()));
+    const QString portText = QString::number(port);
+    CliRun r = run({QStringLiteral("read"), dialling.endpointUrl(), QStringLiteral("i=2259"), QStringLiteral("i=2254"), QStringLiteral("--security"),
+                    QStringLiteral("none"), QStringLiteral("--reverse-listen"), portText, QStringLiteral("--server-uri"), dialling.applicationUri()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    QVERIFY2(r.out.startsWith(QStringLiteral("i=2259  0")) && r.out.contains(dialling.applicationUri()), qPrintable(r.text()));
+    QVERIFY(dialling.reverseConnectStates()[0].used >= 1);
+    // Another ServerUri than the server's: its ReverseHello is refused, and the connect times out.
+    r = run({QStringLiteral("read"), dialling.endpointUrl(), QStringLiteral("i=2259"), QStringLiteral("--security"), QStringLiteral("none"),
+             QStringLiteral("--reverse-listen"), portText, QStringLiteral("--server-uri"), QStringLiteral("urn:someone-else"),
+             QStringLiteral("--timeout"), QStringLiteral("1500")});
+    QVERIFY2(r.exitCode == 3, qPrintable(r.text()));
+    QVERIFY2(r.err.contains(QStringLiteral("Bad_Timeout")), qPrintable(r.text()));
+    dialling.stop();
 }
 
 void TestCli::readOurServer() {

@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -42,6 +43,7 @@ private slots:
     void closedPortIsExplained();
     void cancelSaysCancelled();
     void wrongPasswordIsAskedAgain();
+    void reverseConnectFromTheDialog();
 
 private:
     QLabel* stateLabel() const { return m_window->findChild<QLabel*>(QStringLiteral("connectionState")); }
@@ -199,6 +201,49 @@ void TestConnectDialog::wrongPasswordIsAskedAgain() {
     QVERIFY2(asked[0].contains(QStringLiteral("alice")) && asked[0].contains(QStringLiteral("Bad_UserAccessDenied")),
              qPrintable(asked[0]));
     QCOMPARE(m_window->connection()->settings().password, QStringLiteral("alice-pw"));
+}
+
+void TestConnectDialog::reverseConnectFromTheDialog() {
+    // A server that dials the port the window listens on (Reverse Connect, docs/ReverseConnect.md).
+    const quint16 port = test::freeLocalPort();
+    Server server(test::reverseDialingServerConfig(port));
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+
+    ConnectDialog dialog(m_window->connection(), m_window->history(), m_window.get());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto* url = dialog.findChild<QComboBox*>(QStringLiteral("urlField"));
+    auto* reverse = dialog.findChild<QSpinBox*>(QStringLiteral("reverseListenPort"));
+    QVERIFY(url && reverse);
+    QCOMPARE(reverse->value(), 0);  // off by default
+    url->setEditText(server.endpointUrl());
+    reverse->setValue(port);
+    ConnectionSettings s = dialog.settings();
+    s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyNone);
+    s.securityMode = MessageSecurityMode::None;
+    QCOMPARE(s.reverseListenPort, port);
+    QCOMPARE(ConnectionSettings::fromJson(s.toJson()).reverseListenPort, port);
+    QVERIFY(s.label().contains(QStringLiteral("reverse on port %1").arg(port)));
+    dialog.setSettings(ConnectionSettings{});
+    QCOMPARE(reverse->value(), 0);
+    dialog.setSettings(s);
+    QCOMPARE(reverse->value(), int(port));
+
+    m_window->connectTo(s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->connection()->state(), ClientState::Connected, 15000);
+    QVERIFY(server.reverseConnectStates()[0].used >= 1);
+
+    // A port another program holds: the connect fails and says why.
+    QTcpServer holder;
+    QVERIFY(holder.listen(QHostAddress::Any, 0));
+    ConnectionSettings busy = s;
+    busy.reverseListenPort = holder.serverPort();
+    m_window->connectTo(busy);
+    QTRY_VERIFY2_WITH_TIMEOUT(stateLabel()->text().contains(QStringLiteral("Bad_ResourceUnavailable")) &&
+                                  stateLabel()->text().contains(QStringLiteral("reverse connections")),
+                              qPrintable(stateLabel()->text()), 10000);
+    QCOMPARE(m_window->connection()->state(), ClientState::Disconnected);
+    server.stop();
 }
 
 UA_TEST_MAIN(TestConnectDialog)

@@ -18,6 +18,7 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include "TestServerConfig.h"
 #include "ua/secure/SecurityPolicy.h"
 #include <QtTest>
 #include "TestMain.h"
@@ -200,6 +201,31 @@ private slots:
         QVERIFY(r.serverDiagnostics);
         QVERIFY(r.serverDiagnostics->after.at(QStringLiteral("currentSessionCount")) >= 5);
         QCOMPARE(r.serverDiagnostics->delta.at(QStringLiteral("cumulatedSessionCount")), qint64(0));
+    }
+
+    void readOverReverseConnect() {
+        // Every Session's connection is one a server opened to the load tester's listener (issue 32
+        // item 1): a server of its own that dials the port, with a spare per connection.
+        const quint16 port = test::freeLocalPort();
+        Server dialling(test::reverseDialingServerConfig(port));  // with the benchmark variables
+        QVERIFY2(dialling.start(), qPrintable(dialling.errorString()));
+        LoadParameters p = base(Scenario::Read);
+        p.endpointUrl = dialling.endpointUrl();
+        p.reverseListenPort = port;
+        p.sessions = 6;
+        const StepResult r = runTestStep(p);
+        checkCounts(r);
+        QVERIFY2(r.error.isEmpty(), qPrintable(describe(r)));
+        QCOMPARE(r.errors, uint64_t(0));
+        QCOMPARE(r.timeouts, uint64_t(0));
+        QVERIFY2(r.answered > 0, qPrintable(describe(r)));
+        QCOMPARE(r.sessions, 6);
+        // 6 load Sessions and the runner's own, each over a spare the server dialled.
+        QVERIFY(dialling.reverseConnectStates()[0].used >= 7);
+        const auto back = LoadParameters::fromJson(p.toJson());
+        QVERIFY(back);
+        QCOMPARE(back->reverseListenPort, port);
+        dialling.stop();
     }
 
     void readHundred() {
