@@ -11,6 +11,10 @@
 
 namespace ua {
 
+int duplicateDescriptor(qintptr socketDescriptor) {
+    return socketDescriptor >= 0 ? ::fcntl(int(socketDescriptor), F_DUPFD_CLOEXEC, 0) : -1;
+}
+
 // A QSocketNotifier that calls the stream directly when activated: QSocketNotifier::event()
 // would emit two signals per activation for the stream to connect to.
 class DescriptorStream::Notifier final : public QSocketNotifier {

@@ -54,4 +54,9 @@ private:
     quint16 m_peerPort = 0;
 };
 
+// A descriptor of our own (a close-on-exec dup) for a connection a QTcpSocket made or accepted, so
+// that it can go on over a DescriptorStream: the connection stays open when Qt's copy is closed with
+// the QTcpSocket. -1 when there is none (a test's socket without a descriptor) or dup() failed.
+int duplicateDescriptor(qintptr socketDescriptor);
+
 } // namespace ua

@@ -9,7 +9,6 @@
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace ua {
@@ -103,8 +102,7 @@ void ClientConnection::onConnected() {
     // own copy of its descriptor (DescriptorStream: no ioctl and no copy per read). Qt's copy is
     // closed with the QTcpSocket, which leaves the connection open: it stays open while one
     // descriptor refers to it.
-    const qintptr fd = m_socket->socketDescriptor();
-    const int own = fd >= 0 ? ::fcntl(int(fd), F_DUPFD_CLOEXEC, 0) : -1;
+    const int own = duplicateDescriptor(m_socket->socketDescriptor());
     m_socket->disconnect(this);
     if (own >= 0) {
         m_socket->abort();

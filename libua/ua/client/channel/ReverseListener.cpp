@@ -1,6 +1,7 @@
 #include "ua/client/channel/ReverseListener.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/transport/DescriptorStream.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QLoggingCategory>
@@ -11,7 +12,6 @@
 #include <QTimer>
 #include <QUrl>
 #include <algorithm>
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace ua {
@@ -154,10 +154,11 @@ bool ReverseListener::known(const ReverseHelloMessage& hello) const {
 
 void ReverseListener::onNewConnection() {
     while (QTcpSocket* socket = m_server->nextPendingConnection()) {
-        const auto waitingForHello = std::count_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return !p->hello; });
-        if (waitingForHello >= m_maxPending) {
+        // Held connections count too: a peer that sends a known ReverseHello again and again holds no
+        // more than this many sockets.
+        if (int(m_pending.size()) >= m_maxPending) {
             m_refused.fetch_add(1, std::memory_order_relaxed);
-            qCWarning(lcReverseListen, "reverse connection from %s closed: %d connections without a ReverseHello already",
+            qCWarning(lcReverseListen, "reverse connection from %s closed: %d connections pending or held already",
                       qPrintable(socket->peerAddress().toString()), m_maxPending);
             socket->abort();
             socket->deleteLater();
@@ -231,10 +232,8 @@ void ReverseListener::offer(Pending* p) {
 }
 
 void ReverseListener::deliver(Pending* p, const std::shared_ptr<Waiter>& w) {
-    // The connection goes on over a copy of the descriptor (ClientConnection's DescriptorStream);
-    // Qt's copy is closed with the QTcpSocket, which leaves the connection open.
-    const qintptr fd = p->socket->socketDescriptor();
-    const int own = fd >= 0 ? ::fcntl(int(fd), F_DUPFD_CLOEXEC, 0) : -1;
+    // The connection goes on over a copy of the descriptor (ClientConnection's DescriptorStream).
+    const int own = duplicateDescriptor(p->socket->socketDescriptor());
     const ReverseHelloMessage hello = *p->hello;
     drop(p);
     if (own < 0) return;

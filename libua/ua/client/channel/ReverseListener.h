@@ -8,8 +8,8 @@
 //   expectation names one), or a field longer than 4096 bytes, is answered ERR
 //   Bad_TcpEndpointUrlInvalid and the socket closed (7.1.2.6), as is a ReverseHello that does not
 //   decode. Any other first message: ERR Bad_TcpMessageTypeInvalid (7.1.5), and closed.
-// - No ReverseHello within acceptTimeoutMs: closed. More than maxPending sockets without a
-//   ReverseHello: the newest is closed at once (a guard against a flood).
+// - No ReverseHello within acceptTimeoutMs: closed. More than maxPending sockets waiting for their
+//   ReverseHello or held: the newest is closed at once (a guard against a flood).
 // - A matching connection nobody waits for yet is held (the Server keeps a spare open so that the
 //   next connection need not wait for a dial) until a waiter comes, the Server closes it, or
 //   holdMs pass.

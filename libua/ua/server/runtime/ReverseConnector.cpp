@@ -1,11 +1,12 @@
 #include "ua/server/runtime/ReverseConnector.h"
 
+#include "ua/transport/DescriptorStream.h"
+
 #include <QLoggingCategory>
 #include <QTcpSocket>
 #include <QTimer>
 #include <QUrl>
 #include <algorithm>
-#include <fcntl.h>
 
 namespace ua {
 
@@ -106,10 +107,8 @@ void ReverseConnector::onConnected(int index) {
     Target& t = *m_targets[size_t(index)];
     t.dialTimeout->stop();
     QTcpSocket* socket = std::exchange(t.socket, nullptr);
-    // The connection goes on over our own copy of the descriptor (as an accepted one does); Qt's
-    // copy is closed with the QTcpSocket, which leaves the connection open.
-    const qintptr fd = socket->socketDescriptor();
-    const int own = fd >= 0 ? ::fcntl(int(fd), F_DUPFD_CLOEXEC, 0) : -1;
+    // The connection goes on over our own copy of the descriptor, as an accepted one does.
+    const int own = duplicateDescriptor(socket->socketDescriptor());
     socket->disconnect(this);
     socket->abort();
     socket->deleteLater();
