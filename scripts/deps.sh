@@ -82,9 +82,12 @@ ua_npm_ci() {
     touch "$stamp"
 }
 
-# The npm packages: node-opcua for the interop tests, the schema files (node-opcua-nodesets).
+# The npm packages: node-opcua for the interop tests, node-opcua's push certificate management
+# client (its own folder: published only at 2.157.0, pinning its node-opcua packages to that), the
+# schema files (node-opcua-nodesets).
 ua_install_npm_packages() {
     ua_npm_ci "$UA_ROOT/tests/interop"
+    ua_npm_ci "$UA_ROOT/tests/interop/push"
     ua_npm_ci "$UA_ROOT/tools/schema"
 }
 

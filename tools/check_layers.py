@@ -64,6 +64,9 @@ LAYERS = [
     # Alarms and Conditions (OPC 10000-9): condition state, nodes, Methods and ConditionRefresh, on
     # top of the events and the subscriptions.
     ("server/conditions", 10, ["server/conditions"], "server"),
+    # Push certificate management (OPC 10000-12 7.8.2, 7.10): the TrustList file and the
+    # ServerConfiguration transaction, on top of the PKI and the audit events.
+    ("server/certificates", 10, ["server/certificates"], "server"),
     ("server/runtime", 11, ["server/runtime", "server"], "server"),
 ]
 

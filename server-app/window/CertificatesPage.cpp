@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTime>
 #include <QVBoxLayout>
 
 namespace ua::app {
@@ -112,6 +113,14 @@ void CertificatesPage::attach(LiveServer* live) {
     row->addWidget(makeList(tr("Rejected client certificates"), QStringLiteral("rejectedView"), m_rejected,
                             {QStringLiteral("trust"), QStringLiteral("delete")}));
     m_lists->addWidget(row);
+    // A client changed the trust list through ServerConfiguration (OPC 10000-12 push management):
+    // shown at once, whether the page is visible or not, with a line saying so.
+    connect(&live->server(), &Server::trustListChangedRemotely, m_trusted, [this] {
+        if (m_trusted) m_trusted->reload();
+        if (m_rejected) m_rejected->reload();
+        m_status->setText(tr("%1: the trust list was changed remotely (ServerConfiguration.ApplyChanges).")
+                              .arg(QTime::currentTime().toString(QStringLiteral("hh:mm:ss"))));
+    }, Qt::QueuedConnection);
     m_users = new UsersPanel(live->server().userStore(), m_saveUsers);
     m_usersBox->addWidget(m_users);
     showOwnCertificate();

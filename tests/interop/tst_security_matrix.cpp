@@ -3,6 +3,7 @@
 // SignAndEncrypt, each with an anonymous, a username/password and an X509 user, each doing connect,
 // CreateSession/ActivateSession, Browse, Read, Write (and a read back). The client's application
 // certificate is trusted explicitly (no trust-all switch), and anonymous writes are refused by Role.
+#include "NodeIdentity.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/server/runtime/Server.h"
 
@@ -20,36 +21,6 @@ using namespace ua;
 
 namespace {
 
-struct Identity {
-    Certificate certificate;
-    PrivateKey key;
-};
-
-Identity makeIdentity(const QString& dir, const std::string& uri, const std::string& name, int bits = 2048) {
-    CertificateStore store(dir.toStdString());
-    CertificateRequest r;
-    r.applicationUri = uri;
-    r.applicationName = name;
-    r.hostNames = {"127.0.0.1"};
-    r.keyBits = bits;
-    std::string error;
-    if (!store.ensureOwnCertificate(r, &error)) qWarning("certificate for %s: %s", name.c_str(), error.c_str());
-    return {store.ownCertificate(), store.ownPrivateKey()};
-}
-
-bool writePem(const Identity& id, const QString& certPath, const QString& keyPath) {
-    QFile f(certPath);
-    if (!f.open(QIODevice::WriteOnly)) return false;
-    const QByteArray b64 = QByteArray::fromStdString(id.certificate.der()).toBase64();
-    f.write("-----BEGIN CERTIFICATE-----\n");
-    for (qsizetype i = 0; i < b64.size(); i += 64) f.write(b64.mid(i, 64) + "\n");
-    f.write("-----END CERTIFICATE-----\n");
-    f.close();
-    return id.key.savePem(keyPath.toStdString());
-}
-
-// Runs security_matrix.js against url with config; the results array (empty on failure, with
-// *diagnostics set).
 QJsonArray runMatrix(const QString& url, const QJsonObject& config, const QString& configPath, QString* diagnostics) {
     QFile cf(configPath);
     if (!cf.open(QIODevice::WriteOnly)) return {};
@@ -84,11 +55,11 @@ void TestSecurityMatrix::nodeOpcuaClientMatrix() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::string clientUri = "urn:ua-workbench:test:node-matrix-client";
-    const Identity app = makeIdentity(dir.filePath("client"), clientUri, "node matrix client");
-    const Identity user = makeIdentity(dir.filePath("user"), "urn:ua-workbench:test:user:frank", "frank");
+    const ua::test::NodeIdentity app = ua::test::makeNodeIdentity(dir.filePath("client"), clientUri, "node matrix client");
+    const ua::test::NodeIdentity user = ua::test::makeNodeIdentity(dir.filePath("user"), "urn:ua-workbench:test:user:frank", "frank");
     QVERIFY(!app.certificate.isNull() && !user.certificate.isNull());
-    QVERIFY(writePem(app, dir.filePath("client.pem"), dir.filePath("client-key.pem")));
-    QVERIFY(writePem(user, dir.filePath("user.pem"), dir.filePath("user-key.pem")));
+    QVERIFY(ua::test::writeNodeIdentityPem(app, dir.filePath("client.pem"), dir.filePath("client-key.pem")));
+    QVERIFY(ua::test::writeNodeIdentityPem(user, dir.filePath("user.pem"), dir.filePath("user-key.pem")));
 
     ServerConfig cfg;
     cfg.port = 0;
@@ -151,9 +122,9 @@ void TestSecurityMatrix::largeKeysAndSequenceWrap() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::string clientUri = "urn:ua-workbench:test:node-4096-client";
-    const Identity app = makeIdentity(dir.filePath("client"), clientUri, "node 4096 client", 4096);
+    const ua::test::NodeIdentity app = ua::test::makeNodeIdentity(dir.filePath("client"), clientUri, "node 4096 client", 4096);
     QCOMPARE(app.certificate.keyBits(), 4096);
-    QVERIFY(writePem(app, dir.filePath("client.pem"), dir.filePath("client-key.pem")));
+    QVERIFY(ua::test::writeNodeIdentityPem(app, dir.filePath("client.pem"), dir.filePath("client-key.pem")));
     ServerConfig cfg;
     cfg.port = 0;
     cfg.hostName = QStringLiteral("127.0.0.1");

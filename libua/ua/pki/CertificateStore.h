@@ -12,6 +12,7 @@
 #include "ua/pki/Certificate.h"
 #include "ua/pki/CertificateCreator.h"
 #include "ua/pki/PrivateKey.h"
+#include "ua/pki/TrustListContents.h"
 #include "ua/types/StatusCode.h"
 
 #include <functional>
@@ -92,6 +93,16 @@ public:
     std::vector<Certificate> trusted() const;
     std::vector<Certificate> issuers() const;
     std::vector<Certificate> rejected() const;
+
+    // The whole trust list as it is in the folders now (OPC 10000-12 7.8.2.8; each list in file
+    // name order, a file that does not parse left out).
+    TrustListContents trustList() const;
+    // Replaces the lists that masks (TrustListMask bits) names with those of contents and keeps the
+    // others: files of such a folder that contents does not hold are deleted, the new ones written
+    // ("<CN> [<thumbprint>].der" / ".crl"), certificates of trusted/certs also leave rejected/.
+    // Each entry must parse (a certificate, a CRL): nothing is changed and false returned otherwise,
+    // as on an I/O failure (*error says which entry or file).
+    bool replaceTrustList(const TrustListContents& contents, uint32_t masks, std::string* error = nullptr);
 
 private:
     struct Impl;

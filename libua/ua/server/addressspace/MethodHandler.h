@@ -34,6 +34,8 @@ struct MethodCall {
     Array<Variant> inputs;       // one per InputArguments entry, of the declared types
     NodeId sessionId;            // of the calling Session (null when called without one)
     uint32_t roles = 0;          // the caller's RoleSet (users/Roles.h)
+    // The caller's SecureChannel (SignAndEncrypt for an in-process caller without a Session).
+    MessageSecurityMode securityMode = MessageSecurityMode::SignAndEncrypt;
 };
 
 // Fills result.outputArguments (one per OutputArguments entry, in order) and returns the

@@ -76,6 +76,9 @@ struct ServiceContext {
     // The Session's Session::scope: the session-scoped nodes it sees (Node::sessionScope); 0 for
     // none (only an unrestricted caller or SecurityAdmin sees such nodes then).
     uint32_t sessionScope = 0;
+    // The MessageSecurityMode of the Session's SecureChannel (Methods that need an encrypted channel
+    // check it, e.g. OPC 10000-12 push management). The default is for callers without a Session.
+    MessageSecurityMode securityMode = MessageSecurityMode::SignAndEncrypt;
 };
 
 } // namespace ua

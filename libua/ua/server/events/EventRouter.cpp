@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/events/EventHub.h"
 #include "ua/server/subscriptions/Subscription.h"
+#include "ua/server/subscriptions/SubscriptionOwner.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
 
 #include <algorithm>

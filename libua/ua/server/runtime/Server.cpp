@@ -8,6 +8,7 @@
 #include "ua/server/runtime/IoWorker.h"
 #include "ua/server/runtime/ServerConnection.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
+#include "ua/server/certificates/PushMethods.h"
 #include "ua/server/conditions/ConditionMethods.h"
 #include "ua/server/diagnostics/DiagnosticsNodes.h"
 #include "ua/server/history/HistoricalNodes.h"
@@ -68,8 +69,10 @@ Server::Server(ServerConfig config, QObject* parent)
     : QObject(parent), m_config(std::move(config)),
       m_sessions(m_config.maxSessions, 0, m_config.admission.activationTimeoutMs),
       m_diagnostics(std::make_unique<ServerDiagnostics>(m_sessions, m_config.applicationUri, channelCount)), m_users(m_config.security.users) {
-    m_sessions.onRemoved = [this, d = m_diagnostics.get()](const Session& s, SessionEnd why) {
+    m_push = std::make_shared<PushManager>();
+    m_sessions.onRemoved = [this, d = m_diagnostics.get(), push = m_push](const Session& s, SessionEnd why) {
         d->sessionRemoved(s, why);
+        push->sessionClosed(s.sessionId);  // its TrustList handles close, its transaction ends
         logSessionEnd(s, why);
         // A Session never activated ends as "Session/Terminated" (OPC 10000-4 6.5.6): its channel
         // closed, its activation time ran out, or it made room for a new one. Raised here, under the
@@ -95,16 +98,18 @@ Server::Server(ServerConfig config, QObject* parent)
     if (!m_config.history.databasePath.isEmpty()) m_history = std::make_unique<HistoryManager>(m_config.history);
     m_conditions = std::make_unique<ConditionManager>(m_events);
     m_conditions->setAuditing(m_config.auditing, m_config.applicationUri);
-    m_conditions->setUserOf([this](const NodeId& sessionId) {
-        const SessionPtr s = m_sessions.findBySessionId(sessionId);
-        if (!s) return std::string();
-        std::lock_guard lock(s->activationMutex);
-        return s->clientUserId;
-    });
+    m_conditions->setUserOf([this](const NodeId& sessionId) { return clientUserIdOf(sessionId); });
     buildAddressSpace();
     m_parts = std::make_unique<ServerParts>(ServerParts::Refs{
         m_config, *m_admission, m_sessions, *m_diagnostics, *m_space, *m_events, m_users, m_application, m_endpoints,
         m_userStore, *m_runtime, channelCount, nextChannelId, m_history.get()});
+}
+
+std::string Server::clientUserIdOf(const NodeId& sessionId) const {
+    const SessionPtr s = m_sessions.findBySessionId(sessionId);
+    if (!s) return std::string();
+    std::lock_guard lock(s->activationMutex);
+    return s->clientUserId;
 }
 
 void Server::buildAddressSpace() {
@@ -131,6 +136,11 @@ void Server::buildAddressSpace() {
     if (s.isGood()) s = installSubscriptionMethods(space, *m_subscriptionRegistry);
     // Alarms and Conditions (OPC 10000-9): the Methods, then the configured alarms.
     if (s.isGood()) s = installConditionMethods(space, *m_conditions, *m_subscriptionRegistry);
+    // Push certificate management (OPC 10000-12): the store is set by start().
+    if (s.isGood())
+        s = installPushMethods(space, PushMethodsContext{m_push, *m_events, m_config.auditing, m_config.applicationUri,
+                                                         [this](const NodeId& id) { return clientUserIdOf(id); },
+                                                         [this](const PushManager::Applied&) { emit trustListChangedRemotely(); }});
     if (s.isGood())
         for (const AlarmDefinition& a : m_config.alarms) {
             std::string why;
@@ -272,6 +282,7 @@ bool Server::setUpSecurity() {
                   qPrintable(m_store->ownCertificate().notAfter().toQDateTime().toString(Qt::ISODate)), qPrintable(cfg.pkiDir));
     const QString userPki = cfg.userPkiDir.isEmpty() ? cfg.pkiDir + QStringLiteral("/users") : cfg.userPkiDir;
     m_userStore = std::make_shared<CertificateStore>(userPki.toStdString());
+    m_push->setStore(m_store);
     for (const EndpointSecurity& e : cfg.endpoints) {
         if (securityPolicy(e.policy).deprecated && !cfg.allowDeprecatedPolicies) continue;
         if ((e.policy == SecurityPolicyId::None) != (e.mode == MessageSecurityMode::None)) continue;

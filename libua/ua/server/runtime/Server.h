@@ -31,6 +31,7 @@ class QThread;
 namespace ua {
 
 class CertificateStore;
+class PushManager;
 class Listener;
 
 class Server : public QObject {
@@ -140,9 +141,16 @@ public:
     std::atomic<uint32_t> nextChannelId{1};
     static int64_t monotonicMs() { return ua::monotonicMs(); }  // common/Clock.h
 
+    // Push certificate management (OPC 10000-12 7.8.2, 7.10; certificates/PushManager.h): the
+    // TrustList file handles and the transaction of Server.ServerConfiguration. Any thread.
+    PushManager& pushManager() { return *m_push; }
+
 signals:
     // The shutdown() has finished: Sessions and connections closed, the listener stopped.
     void shutdownFinished();
+    // A client changed the trust list through ServerConfiguration.ApplyChanges (push management);
+    // emitted on the Method worker thread that applied it (connect queued for a window).
+    void trustListChangedRemotely();
 
 private:
     friend class Listener;
@@ -151,6 +159,7 @@ private:
     void buildDescriptions();
     bool setUpSecurity();
     void buildAddressSpace();
+    std::string clientUserIdOf(const NodeId& sessionId) const;  // "" for none, anonymous or a closed Session
     static void logNodeSetImport(const NodeSetImportResult& r);
     void stopListening();                         // on the accept thread
     void finishShutdown(const QString& reason);  // ServerShutdown.cpp, on the accept thread
@@ -173,6 +182,7 @@ private:
     std::shared_ptr<EventManager> m_events = std::make_shared<EventManager>();
     std::unique_ptr<HistoryManager> m_history;
     std::unique_ptr<ConditionManager> m_conditions;
+    std::shared_ptr<PushManager> m_push;
     std::unique_ptr<ServerParts> m_parts;  // made last by the constructor
     std::unique_ptr<Listener> m_listener;
     ReverseConnector* m_reverse = nullptr;  // on the accept thread, with the listener

@@ -152,6 +152,7 @@ ServiceContext serviceContext(RequestContext& ctx, DateTime now) {
     sc.roles = ctx.session->roles.load(std::memory_order_relaxed);
     sc.permissions = ctx.session->permissions.load(std::memory_order_relaxed);
     sc.sessionScope = ctx.session->scope;
+    sc.securityMode = ctx.session->securityMode;
     return sc;
 }
 

@@ -161,7 +161,7 @@ std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResp
         const std::size_t expected = in ? in->size() : 0;
         if (m.inputArguments.size() < expected) { r.statusCode = status::BadArgumentsMissing; continue; }
         if (m.inputArguments.size() > expected) { r.statusCode = status::BadTooManyArguments; continue; }
-        MethodCall call{m.objectId, m.methodId, m.inputArguments, sessionId, sc.roles};
+        MethodCall call{m.objectId, m.methodId, m.inputArguments, sessionId, sc.roles, sc.securityMode};
         r.inputArgumentResults = Array<StatusCode>(std::vector<StatusCode>(expected, status::Good));
         bool valid = true;
         for (std::size_t a = 0; a < expected; ++a) {
