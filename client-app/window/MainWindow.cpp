@@ -16,6 +16,7 @@
 #include "window/AddressPanel.h"
 #include "window/AlarmsPanel.h"
 #include "window/CallDialog.h"
+#include "window/ServerCertificatesDialog.h"
 #include "window/ConnectDialog.h"
 #include "window/DataAccessPanel.h"
 #include "window/EventsPanel.h"
@@ -223,6 +224,10 @@ void MainWindow::buildActions() {
     server->addAction(m_disconnectAction);
     server->addAction(m_cancelAction);
     server->addAction(m_refreshAction);
+    server->addSeparator();
+    QAction* certificates = server->addAction(tr("Manage server &certificates..."), this, [this] { showServerCertificatesDialog(); });
+    certificates->setObjectName(QStringLiteral("serverCertificatesAction"));
+    certificates->setToolTip(tr("The server's trust list through its ServerConfiguration (OPC 10000-12 push management)"));
 
     QAction* open = file->addAction(tr("&Open project..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr("UA Workbench projects (*.uaproj *.json)"));
@@ -470,6 +475,13 @@ void MainWindow::addToHistoryTrend(const std::vector<NodeId>& nodes) {
 
 CallDialog* MainWindow::showCallDialog(const NodeId& method, const NodeId& object) {
     auto* dialog = new CallDialog(m_connection, method, object, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+ServerCertificatesDialog* MainWindow::showServerCertificatesDialog() {
+    auto* dialog = new ServerCertificatesDialog(m_connection, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;

@@ -35,6 +35,7 @@ namespace ua::clientapp {
 class AddressPanel;
 class AlarmsPanel;
 class CallDialog;
+class ServerCertificatesDialog;
 class Connection;
 class DataAccessPanel;
 class EventsPanel;
@@ -78,6 +79,8 @@ public:
     void addToHistoryTrend(const std::vector<NodeId>& nodes);
     // Opens the Call dialog for a Method (its parent Object found by an inverse Browse).
     CallDialog* showCallDialog(const NodeId& method, const NodeId& object = {});
+    // Server > Manage server certificates...: the server's trust list (ServerCertificatesDialog.h).
+    ServerCertificatesDialog* showServerCertificatesDialog();
 
     // The workspace as a project (ProjectFile.h) and back; the project's server is connected to.
     Project project() const;

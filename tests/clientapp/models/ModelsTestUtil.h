@@ -8,6 +8,7 @@
 #include "ua/server/runtime/Server.h"
 #include "DemoNodeManager.h"
 
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -57,5 +58,47 @@ inline int logCount(const clientapp::Connection& c, const QString& service) {
     for (const auto& r : c.log()->records()) n += r.service == service;
     return n;
 }
+
+// A node-opcua server script of tests/interop, stopped by closing its stdin.
+struct NodeServerProcess {
+    QProcess process;
+    quint16 port = 0;
+    QString error;
+
+    void start(const QString& script) {
+        process.setWorkingDirectory(QStringLiteral(UA_INTEROP_DIR));
+        process.setProcessChannelMode(QProcess::SeparateChannels);
+        process.start(QStringLiteral(UA_NODE_EXECUTABLE), {script, QStringLiteral("0")});
+    }
+    // Waits for its "READY <port> [...]" line.
+    bool waitReady() {
+        if (!process.waitForStarted()) {
+            error = process.errorString();
+            return false;
+        }
+        QByteArray out;
+        const bool lineOrExit = QTest::qWaitFor(
+            [&] { return (out += process.readAllStandardOutput()).contains('\n') || process.state() == QProcess::NotRunning; }, 90000);
+        if (!lineOrExit) {
+            error = QStringLiteral("no READY line within 90 s");
+            return false;
+        }
+        const QList<QByteArray> words = out.left(out.indexOf('\n')).trimmed().split(' ');
+        if (words.size() < 2 || words[0] != "READY") {
+            error = QString::fromUtf8(out) + QString::fromUtf8(process.readAllStandardError().right(3000));
+            return false;
+        }
+        port = quint16(words[1].toUInt());
+        return port > 0;
+    }
+    QString url() const { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }
+    ~NodeServerProcess() {
+        if (process.state() == QProcess::NotRunning) return;
+        process.closeWriteChannel();
+        if (!process.waitForFinished(10000)) process.kill();
+        process.waitForFinished(5000);
+    }
+};
+
 
 } // namespace ua::test
