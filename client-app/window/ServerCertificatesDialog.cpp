@@ -18,7 +18,7 @@ ServerCertificatesDialog::ServerCertificatesDialog(Connection* connection, QWidg
     : QDialog(parent), m_model(new ServerTrustListModel(connection, this)) {
     setObjectName(QStringLiteral("serverCertificatesDialog"));
     setWindowTitle(tr("Manage server certificates"));
-    resize(900, 420);
+    resize(1180, 420);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(tr("The server's trust list (ServerConfiguration, DefaultApplicationGroup). Changes wait for "
                                     "<b>Apply changes</b>; the server asks for the SecurityAdmin role and Sign &amp; Encrypt.")));
@@ -27,6 +27,10 @@ ServerCertificatesDialog::ServerCertificatesDialog(Connection* connection, QWidg
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setWordWrap(false);
+    for (const int c : {int(ServerTrustListModel::KindColumn), int(ServerTrustListModel::ThumbprintColumn),
+                        int(ServerTrustListModel::ValidToColumn)})
+        m_view->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(ServerTrustListModel::SubjectColumn, QHeaderView::Stretch);
     m_view->verticalHeader()->hide();
     layout->addWidget(m_view, 1);
