@@ -53,11 +53,7 @@ private:
 
 void TestPushManagement::initTestCase() {
     QVERIFY(m_dir.isValid());
-    ServerConfig cfg = localServerConfig();
-    cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
-    cfg.security.trustAllClients = true;
-    cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), 1000);
+    ServerConfig cfg = securityAdminServerConfig(m_dir.filePath(QStringLiteral("server-pki")));
     cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator) | roleBit(Role::ConfigureAdmin), 1000);
     m_server = std::make_unique<Server>(cfg);
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));

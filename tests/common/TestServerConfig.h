@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ua/server/runtime/ServerConfig.h"
+#include "ua/server/users/Roles.h"
 
 #include <QTcpServer>
 
@@ -36,6 +37,21 @@ inline ServerConfig reverseDialingServerConfig(quint16 clientPort) {
     cfg.reverseConnect.clientUrls = {QStringLiteral("opc.tcp://127.0.0.1:%1").arg(clientPort)};
     cfg.reverseConnect.retryMinMs = 50;
     cfg.reverseConnect.retryMaxMs = 200;
+    return cfg;
+}
+
+// localServerConfig() on 127.0.0.1 with one I/O thread, no benchmark variables, a PKI in pkiDir that
+// accepts every client certificate, and two users: "admin" / "admin-pw" (SecurityAdmin) and
+// "alice" / "alice-pw" (Operator): for push certificate management (docs/Security.md).
+inline ServerConfig securityAdminServerConfig(const QString& pkiDir) {
+    ServerConfig cfg = localServerConfig();
+    cfg.hostName = QStringLiteral("127.0.0.1");
+    cfg.ioThreads = 1;
+    cfg.benchmarkVariables = 0;
+    cfg.security.pkiDir = pkiDir;
+    cfg.security.trustAllClients = true;
+    cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), 1000);
+    cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
     return cfg;
 }
 

@@ -118,7 +118,7 @@ bool CertificateStore::Impl::writeCrl(const char* folder, const std::string& crl
 }
 
 bool CertificateStore::Impl::saveRejected(const Certificate& c) {
-    std::lock_guard lock(filesMutex);
+    std::lock_guard lock(rejectedMutex);
     const std::string dir = path("rejected/certs");
     // Written anew so that it counts as the newest when the folder is trimmed.
     removeCertificate("rejected/certs", c);
@@ -231,6 +231,7 @@ void CertificateStore::setRejectedCallback(RejectedCallback callback) {
 
 bool CertificateStore::addTrusted(const Certificate& c) {
     std::lock_guard lock(d->filesMutex);
+    std::lock_guard rejectedLock(d->rejectedMutex);
     const bool ok = d->writeCertificate("trusted/certs", c) && d->removeCertificate("rejected/certs", c);
     d->invalidateLists();
     return ok;
@@ -270,6 +271,7 @@ bool CertificateStore::reject(const Certificate& c) {
 
 bool CertificateStore::remove(const Certificate& c) {
     std::lock_guard lock(d->filesMutex);
+    std::lock_guard rejectedLock(d->rejectedMutex);
     bool ok = true;
     for (const char* folder : {"trusted/certs", "issuers/certs", "rejected/certs"})
         ok = d->removeCertificate(folder, c) && ok;

@@ -68,7 +68,10 @@ struct CertificateStore::Impl {
     std::shared_ptr<const pki_detail::TrustLists> lists;
     bool listsDirty = true;
 
-    std::mutex filesMutex; // serialises the writers of the folders
+    std::mutex filesMutex; // serialises the writers of the folders (rejected/ excepted)
+    // rejected/: saveRejected runs on the I/O threads while they validate, so it never waits behind
+    // a long write of the trust folders (replaceTrustList). Taken after filesMutex, never before.
+    std::mutex rejectedMutex;
 
     std::string path(const char* sub) const { return root + "/" + sub; }
     // The trust lists, re-read when a folder changed (one stat per folder) or the store wrote to it.

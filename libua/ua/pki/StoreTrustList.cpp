@@ -4,6 +4,7 @@
 #include "ua/pki/TrustListChecks.h"
 
 #include <algorithm>
+#include <set>
 #include <unistd.h>
 
 namespace ua {
@@ -64,21 +65,33 @@ bool CertificateStore::replaceTrustList(const TrustListContents& contents, uint3
         if (f.crl) {
             for (const std::string& file : listFiles(dir, {".crl", ".der", ".pem"}))
                 if (::unlink(file.c_str()) != 0) ok = fail("cannot delete " + file);
-            for (const std::string& der : list)
-                if (!d->writeCrl(f.folder, der)) ok = fail("cannot write a CRL into " + dir);
+            // Written as given (one file each, named after issuer and SHA-1; no scan of the folder
+            // per CRL): the list is what the client sent.
+            for (const std::string& der : std::set<std::string>(list.begin(), list.end())) {
+                const CrlSummary c = crlSummary(der);
+                const std::string name = safeFileName(c.issuerName.substr(0, 80)) + " [" + c.thumbprintHex + "].crl";
+                if (!writeFileAtomic(dir + "/" + name, der)) ok = fail("cannot write " + name + " into " + dir);
+            }
             continue;
         }
-        std::vector<Certificate> wanted;
-        for (const std::string& der : list)
-            wanted.push_back(Certificate::fromDer(der));
+        // One listing and one parse of each file, a set of what is wanted: a list of thousands
+        // costs thousands of file operations, not their square.
+        std::set<std::string> wanted(list.begin(), list.end());
+        std::set<std::string> present;
         for (const std::string& file : listFiles(dir, {".der", ".pem", ".crt", ".cer"})) {
-            const Certificate present = Certificate::load(file);
-            if (std::find(wanted.begin(), wanted.end(), present) == wanted.end() && ::unlink(file.c_str()) != 0)
-                ok = fail("cannot delete " + file);
+            const Certificate c = Certificate::load(file);
+            if (!c.isNull() && wanted.count(c.der())) present.insert(c.der());
+            else if (::unlink(file.c_str()) != 0) ok = fail("cannot delete " + file);
         }
-        for (const Certificate& c : wanted) {
-            if (!d->writeCertificate(f.folder, c)) ok = fail("cannot write " + fileBaseName(c) + " into " + dir);
-            if (f.mask == kTrustedCertificates) d->removeCertificate("rejected/certs", c);
+        for (const std::string& der : wanted) {
+            if (present.count(der)) continue;
+            const Certificate c = Certificate::fromDer(der);
+            if (!writeFileAtomic(dir + "/" + fileBaseName(c) + ".der", der)) ok = fail("cannot write " + fileBaseName(c) + " into " + dir);
+        }
+        if (f.mask == kTrustedCertificates) {  // trusted now: no longer among the rejected
+            std::lock_guard rejectedLock(d->rejectedMutex);
+            for (const std::string& file : listFiles(d->path("rejected/certs"), {".der", ".pem", ".crt", ".cer"}))
+                if (wanted.count(Certificate::load(file).der())) ::unlink(file.c_str());
         }
     }
     d->invalidateLists();

@@ -1,5 +1,7 @@
 #include "ua/pki/TrustListChecks.h"
 
+#include "ua/encoding/generated/StatusCodes.h"
+
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
@@ -7,6 +9,8 @@
 
 #include <ctime>
 #include <memory>
+#include <unordered_map>
+#include <vector>
 
 namespace ua {
 
@@ -38,6 +42,30 @@ bool crlIssuedBy(const std::string& crlDer, const Certificate& ca) {
     const CrlPtr crl = parseCrl(crlDer);
     if (!crl || ca.isNull()) return false;
     return X509_NAME_cmp(X509_CRL_get_issuer(crl.get()), X509_get_subject_name(ca.x509())) == 0;
+}
+
+StatusCode checkTrustListCertificates(const TrustListContents& list) {
+    std::vector<Certificate> all;
+    for (const auto* l : {&list.trustedCertificates, &list.issuerCertificates})
+        for (const std::string& der : *l) {
+            all.push_back(Certificate::fromDer(der));
+            if (all.back().isNull()) return status::BadCertificateInvalid;
+        }
+    std::unordered_multimap<unsigned long, const Certificate*> bySubject;
+    for (const Certificate& c : all)
+        bySubject.emplace(X509_subject_name_hash(c.x509()), &c);
+    for (const Certificate& c : all) {
+        if (X509_NAME_cmp(X509_get_issuer_name(c.x509()), X509_get_subject_name(c.x509())) == 0) {
+            if (!issuedBy(c, c)) return status::BadCertificateInvalid;  // self-signed, and the signature fails
+            continue;
+        }
+        bool found = false;
+        const auto [from, to] = bySubject.equal_range(X509_issuer_name_hash(c.x509()));
+        for (auto it = from; it != to && !found; ++it)
+            found = issuedBy(c, *it->second);
+        if (!found) return status::BadCertificateChainIncomplete;
+    }
+    return status::Good;
 }
 
 CrlSummary crlSummary(const std::string& crlDer) {

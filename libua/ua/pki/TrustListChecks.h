@@ -3,6 +3,8 @@
 #pragma once
 
 #include "ua/pki/Certificate.h"
+#include "ua/pki/TrustListContents.h"
+#include "ua/types/StatusCode.h"
 
 #include <string>
 
@@ -25,5 +27,12 @@ struct CrlSummary {
     std::string thumbprintHex;
 };
 CrlSummary crlSummary(const std::string& crlDer);
+
+// The structure and signature steps of OPC 10000-4 6.1.3 (those Part 12 7.8.2.5 does not let a
+// server suppress) for every certificate of a new trust list's trusted and issuer certificates:
+// Bad_CertificateInvalid when one does not parse or its signature does not verify (self-signed: with
+// its own key), Bad_CertificateChainIncomplete when one is issued by a CA the list does not hold.
+// Good otherwise. Linear in the list (issuers looked up by subject name hash).
+StatusCode checkTrustListCertificates(const TrustListContents& list);
 
 } // namespace ua

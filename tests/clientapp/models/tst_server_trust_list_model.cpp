@@ -4,6 +4,7 @@
 // with ApplyChanges in between (checked in the server's store), CancelChanges, and the sentences of
 // a refusal (an Operator: Bad_UserAccessDenied, a Sign-only channel: Bad_SecurityModeInsufficient).
 #include "ModelsTestUtil.h"
+#include "TestServerConfig.h"
 
 #include "models/ServerTrustListModel.h"
 #include "ua/pki/CertificateCreator.h"
@@ -41,17 +42,7 @@ private:
 
 void TestServerTrustListModel::initTestCase() {
     QVERIFY(m_dir.isValid());
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 1;
-    cfg.benchmarkVariables = 0;
-    cfg.security.pkiDir = m_dir.filePath(QStringLiteral("server-pki"));
-    cfg.security.trustAllClients = true;
-    cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), 1000);
-    cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 1000);
-    m_server = std::make_unique<Server>(cfg);
+    m_server = std::make_unique<Server>(securityAdminServerConfig(m_dir.filePath(QStringLiteral("server-pki"))));
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
     QVERIFY(m_server->certificateStore()->addTrusted(m_server->certificateStore()->ownCertificate()));
     CertificateRequest req;

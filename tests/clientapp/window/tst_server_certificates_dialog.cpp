@@ -4,6 +4,7 @@
 // store and the list, Remove is enabled only on a certificate row. With UA_SCREENSHOT_DIR set it
 // saves client-12-server-certificates.png there (docs/screenshots).
 #include "../../client/ClientTestUtil.h"
+#include "TestServerConfig.h"
 #include "core/Connection.h"
 #include "models/ServerTrustListModel.h"
 #include "window/ServerCertificatesDialog.h"
@@ -36,16 +37,7 @@ private slots:
 void TestServerCertificatesDialog::addApplyRemoveAsAUserWould() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("127.0.0.1");
-    cfg.listenAddress = QHostAddress::LocalHost;
-    cfg.ioThreads = 1;
-    cfg.benchmarkVariables = 0;
-    cfg.security.pkiDir = dir.filePath(QStringLiteral("server-pki"));
-    cfg.security.trustAllClients = true;
-    cfg.security.users.setUser("admin", "admin-pw", roleBit(Role::SecurityAdmin), 1000);
-    Server server(cfg);
+    Server server(test::securityAdminServerConfig(dir.filePath(QStringLiteral("server-pki"))));
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QVERIFY(server.certificateStore()->addTrusted(server.certificateStore()->ownCertificate()));
 

@@ -70,6 +70,7 @@ std::string upper(std::string s) {
 
 struct PushManager::Handle {
     NodeId session;
+    int64_t lastActivity = 0;  // the last TrustList call of its Session (steady ms)
     bool writing = false;
     std::string bytes;     // reading: the snapshot; writing: what was written
     std::size_t position = 0;
@@ -94,10 +95,12 @@ StatusCode PushManager::check(const Caller& c) const {
     return status::Good;
 }
 
-void PushManager::expireIdle(int64_t now) {
-    if (!m_handles.empty() && m_limits.activityTimeoutMs > 0 && now - m_lastActivity > m_limits.activityTimeoutMs)
-        m_handles.clear();
-    m_lastActivity = now;
+void PushManager::expireIdle(int64_t now, const NodeId* caller) {
+    if (m_limits.activityTimeoutMs > 0)
+        std::erase_if(m_handles, [&](const auto& h) { return now - h.second->lastActivity > m_limits.activityTimeoutMs; });
+    if (caller)
+        for (auto& [id, h] : m_handles)
+            if (h->session == *caller) h->lastActivity = now;
 }
 
 bool PushManager::writerOpen() const {
@@ -121,7 +124,7 @@ StatusCode PushManager::open(const Caller& c, uint8_t mode, uint32_t* handle) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
     if (mode != kModeRead && mode != kModeWriteErase) return status::BadNotSupported;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     if (mode == kModeRead) {
         if (writerOpen()) return status::BadNotReadable;
     } else {
@@ -131,6 +134,7 @@ StatusCode PushManager::open(const Caller& c, uint8_t mode, uint32_t* handle) {
     if (m_handles.size() >= m_limits.maxHandles) return status::BadResourceUnavailable;
     auto h = std::make_unique<Handle>();
     h->session = c.sessionId;
+    h->lastActivity = m_nowMs();
     h->writing = mode == kModeWriteErase;
     if (!h->writing) h->bytes = encodeTrustList(m_store->trustList(), kTrustListAll);
     while (m_handles.count(m_nextHandle) || m_nextHandle == 0)
@@ -144,11 +148,12 @@ StatusCode PushManager::openWithMasks(const Caller& c, uint32_t masks, uint32_t*
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
     if (masks & ~uint32_t(kTrustListAll)) return status::BadInvalidArgument;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     if (writerOpen()) return status::BadNotReadable;
     if (m_handles.size() >= m_limits.maxHandles) return status::BadResourceUnavailable;
     auto h = std::make_unique<Handle>();
     h->session = c.sessionId;
+    h->lastActivity = m_nowMs();
     h->bytes = encodeTrustList(m_store->trustList(), masks);
     while (m_handles.count(m_nextHandle) || m_nextHandle == 0)
         ++m_nextHandle;
@@ -160,7 +165,7 @@ StatusCode PushManager::openWithMasks(const Caller& c, uint32_t masks, uint32_t*
 StatusCode PushManager::read(const Caller& c, uint32_t handle, int32_t length, ByteString* data) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     Handle* h = handleOf(c, handle);
     if (!h || length <= 0) return status::BadInvalidArgument;
     if (h->writing) return status::BadInvalidState;
@@ -173,7 +178,7 @@ StatusCode PushManager::read(const Caller& c, uint32_t handle, int32_t length, B
 StatusCode PushManager::write(const Caller& c, uint32_t handle, const ByteString& data) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     Handle* h = handleOf(c, handle);
     if (!h) return status::BadInvalidArgument;
     if (!h->writing) return status::BadInvalidState;
@@ -189,7 +194,7 @@ StatusCode PushManager::write(const Caller& c, uint32_t handle, const ByteString
 StatusCode PushManager::close(const Caller& c, uint32_t handle) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     if (!handleOf(c, handle)) return status::BadInvalidArgument;
     m_handles.erase(handle);
     return status::Good;
@@ -198,7 +203,7 @@ StatusCode PushManager::close(const Caller& c, uint32_t handle) {
 StatusCode PushManager::getPosition(const Caller& c, uint32_t handle, uint64_t* position) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     const Handle* h = handleOf(c, handle);
     if (!h) return status::BadInvalidArgument;
     *position = h->position;
@@ -208,7 +213,7 @@ StatusCode PushManager::getPosition(const Caller& c, uint32_t handle, uint64_t* 
 StatusCode PushManager::setPosition(const Caller& c, uint32_t handle, uint64_t position) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     Handle* h = handleOf(c, handle);
     if (!h) return status::BadInvalidArgument;
     h->position = std::size_t(std::min<uint64_t>(position, h->bytes.size()));
@@ -218,7 +223,7 @@ StatusCode PushManager::setPosition(const Caller& c, uint32_t handle, uint64_t p
 StatusCode PushManager::closeAndUpdate(const Caller& c, uint32_t handle, bool* applyChangesRequired) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     Handle* h = handleOf(c, handle);
     if (!h) return status::BadInvalidArgument;
     const bool writing = h->writing;
@@ -236,9 +241,11 @@ StatusCode PushManager::closeAndUpdate(const Caller& c, uint32_t handle, bool* a
     if (d.specifiedLists & kTrustedCrls) next.trustedCrls = fromArray(d.trustedCrls);
     if (d.specifiedLists & kIssuerCertificates) next.issuerCertificates = fromArray(d.issuerCertificates);
     if (d.specifiedLists & kIssuerCrls) next.issuerCrls = fromArray(d.issuerCrls);
-    for (const auto* list : {&next.trustedCertificates, &next.issuerCertificates})
-        for (const std::string& der : *list)
-            if (Certificate::fromDer(der).isNull()) return status::BadCertificateInvalid;
+    for (auto* list : {&next.trustedCertificates, &next.trustedCrls, &next.issuerCertificates, &next.issuerCrls}) {
+        std::sort(list->begin(), list->end());  // one entry each (the store keeps one file each)
+        list->erase(std::unique(list->begin(), list->end()), list->end());
+    }
+    if (const StatusCode s = checkTrustListCertificates(next); s.isBad()) return s;
     for (const auto* list : {&next.trustedCrls, &next.issuerCrls})
         for (const std::string& der : *list)
             if (!parsesAsCrl(der)) return status::BadCertificateInvalid;
@@ -252,7 +259,7 @@ StatusCode PushManager::closeAndUpdate(const Caller& c, uint32_t handle, bool* a
 StatusCode PushManager::addCertificate(const Caller& c, const ByteString& der, bool isTrusted) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     const Certificate cert = Certificate::fromDer(der.str());
     if (!isTrusted || cert.isNull()) return status::BadCertificateInvalid;
     if (writerOpen()) return status::BadInvalidState;
@@ -277,7 +284,7 @@ StatusCode PushManager::addCertificate(const Caller& c, const ByteString& der, b
 StatusCode PushManager::removeCertificate(const Caller& c, const std::string& thumbprint, bool isTrusted) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     if (writerOpen()) return status::BadInvalidState;
     if (foreignTransaction(c)) return status::BadTransactionPending;
     TrustListContents next = m_transaction ? m_transaction->trustList : m_store->trustList();
@@ -305,7 +312,7 @@ StatusCode PushManager::removeCertificate(const Caller& c, const std::string& th
 StatusCode PushManager::applyChanges(const Caller& c, Applied* applied) {
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
-    expireIdle(m_nowMs());
+    expireIdle(m_nowMs(), &c.sessionId);
     if (!m_transaction) return status::BadNothingToDo;
     if (m_transaction->owner != c.sessionId) return status::BadSessionIdInvalid;
     if (writerOpen()) return status::BadInvalidState;
@@ -328,6 +335,7 @@ StatusCode PushManager::cancelChanges(const Caller& c) {
     if (const StatusCode s = check(c); s.isBad()) return s;
     if (!m_transaction) return status::BadNothingToDo;
     if (m_transaction->owner != c.sessionId) return status::BadSessionIdInvalid;
+    if (writerOpen()) return status::BadInvalidState;
     m_transaction.reset();
     return status::Good;
 }
@@ -349,8 +357,7 @@ void PushManager::sessionClosed(const NodeId& sessionId) {
 
 uint16_t PushManager::openCount() {
     std::lock_guard lock(m_mutex);
-    if (!m_handles.empty() && m_limits.activityTimeoutMs > 0 && m_nowMs() - m_lastActivity > m_limits.activityTimeoutMs)
-        m_handles.clear();
+    expireIdle(m_nowMs(), nullptr);
     return uint16_t(std::min<std::size_t>(m_handles.size(), 0xFFFF));
 }
 

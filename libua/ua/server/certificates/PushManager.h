@@ -37,8 +37,10 @@ struct PushManagerLimits {
     // MaxTrustListSize (ServerConfiguration, bytes): the largest TrustList file a client may write
     // and the largest trust list a transaction may build (Bad_RequestTooLarge).
     uint32_t maxTrustListSize = 1024 * 1024;
-    // ActivityTimeout (ms, OPC 10000-12 7.8.2.1): handles of a TrustList no Method was called on for
-    // this long are closed (their writes dropped) at the next call or OpenCount read.
+    // ActivityTimeout (ms, OPC 10000-12 7.8.2.1): the handles of a Session that called no TrustList
+    // Method for this long are closed (their writes dropped) at the next call or OpenCount read. Per
+    // Session, not per object as the text words it: another client's calls do not keep a silent
+    // writer's lock alive.
     int64_t activityTimeoutMs = 60'000;
     // Most bytes one Read returns (the client reads again for the rest).
     int32_t maxReadBytes = 1024 * 1024;
@@ -93,7 +95,9 @@ public:
     // CloseAndUpdate (7.8.2.5): closes the handle in any case; Bad_InvalidState when it was not open
     // for writing; Bad_DecodingError when the file is not exactly one TrustListDataType;
     // Bad_InvalidArgument for SpecifiedLists bits above 15; Bad_CertificateInvalid when a certificate
-    // or CRL does not parse; Bad_RequestTooLarge beyond maxTrustListSize. Else the lists that
+    // or CRL does not parse or a certificate's signature does not verify; Bad_CertificateChainIncomplete
+    // when a certificate's issuer is not in the new list (pki/TrustListChecks.h); Bad_RequestTooLarge
+    // beyond maxTrustListSize. Repeated entries count once. Else the lists that
     // SpecifiedLists names replace those of the transaction (created or continued) and
     // *applyChangesRequired is true: nothing changes until ApplyChanges.
     StatusCode closeAndUpdate(const Caller& c, uint32_t handle, bool* applyChangesRequired);
@@ -115,7 +119,7 @@ public:
     // ends, the store may hold part of it: *applied says what was meant).
     StatusCode applyChanges(const Caller& c, Applied* applied = nullptr);
     // CancelChanges (7.10.11): Bad_NothingToDo without a transaction, Bad_SessionIdInvalid from a
-    // Session that does not own it.
+    // Session that does not own it, Bad_InvalidState while the TrustList is open for writing.
     StatusCode cancelChanges(const Caller& c);
     // GetRejectedList (7.10.12, and the CertificateGroup's 7.8.3.2): the DER of each certificate in
     // the store's rejected/ folder (at most 100, CertificateStore.h).
@@ -134,7 +138,9 @@ private:
     struct Handle;
     StatusCode check(const Caller& c) const;
     Handle* handleOf(const Caller& c, uint32_t handle);
-    void expireIdle(int64_t now);
+    // Closes the handles whose Session called no TrustList Method for activityTimeoutMs, then marks
+    // the caller's (if any) active: a Session that keeps calling keeps only its own handles open.
+    void expireIdle(int64_t now, const NodeId* caller);
     bool writerOpen() const;
     // The transaction's trust list (a copy of the store's when it starts).
     TrustListContents& pending(const Caller& c);
@@ -146,7 +152,6 @@ private:
     std::function<int64_t()> m_nowMs;
     std::map<uint32_t, std::unique_ptr<Handle>> m_handles;
     uint32_t m_nextHandle = 1;
-    int64_t m_lastActivity = 0;
     struct Transaction {
         NodeId owner;
         TrustListContents trustList;
