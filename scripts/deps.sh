@@ -121,7 +121,9 @@ ua_configure_and_build() {
     fi
     if [[ ${CI:-} == true ]]; then
         args+=(-DUA_WERROR=ON)
-        [[ -z ${UA_MODE:-} ]] && args+=(-DUA_CI_BUILD=ON)  # -O1 (cmake/FastBuild.cmake)
+        if [[ -z ${UA_MODE:-} ]]; then
+            args+=(-DUA_CI_BUILD=ON)  # -O1 (cmake/FastBuild.cmake)
+        fi
     fi
     local launcher=()
     if [[ -n ${UA_BUILD_TIMES:-} ]]; then  # every compile and link timed (scripts/time-launcher.sh)
