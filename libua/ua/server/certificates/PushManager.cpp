@@ -109,9 +109,23 @@ bool PushManager::writerOpen() const {
 
 bool PushManager::foreignTransaction(const Caller& c) const { return m_transaction && m_transaction->owner != c.sessionId; }
 
-TrustListContents& PushManager::pending(const Caller& c) {
-    if (!m_transaction) m_transaction = Transaction{c.sessionId, m_store->trustList(), false};
-    return m_transaction->trustList;
+void PushManager::stage(const Caller& c, TrustListContents next) {
+    if (!m_transaction) m_transaction = Transaction{c.sessionId, {}, false};
+    m_transaction->trustList = std::move(next);
+    m_transaction->trustListChanged = true;
+}
+
+uint32_t PushManager::addHandle(const Caller& c, bool writing, std::string bytes) {
+    auto h = std::make_unique<Handle>();
+    h->session = c.sessionId;
+    h->lastActivity = m_nowMs();
+    h->writing = writing;
+    h->bytes = std::move(bytes);
+    while (m_handles.count(m_nextHandle) || m_nextHandle == 0)
+        ++m_nextHandle;
+    const uint32_t id = m_nextHandle++;
+    m_handles.emplace(id, std::move(h));
+    return id;
 }
 
 PushManager::Handle* PushManager::handleOf(const Caller& c, uint32_t handle) {
@@ -132,15 +146,8 @@ StatusCode PushManager::open(const Caller& c, uint8_t mode, uint32_t* handle) {
         if (!m_handles.empty()) return status::BadNotWritable;
     }
     if (m_handles.size() >= m_limits.maxHandles) return status::BadResourceUnavailable;
-    auto h = std::make_unique<Handle>();
-    h->session = c.sessionId;
-    h->lastActivity = m_nowMs();
-    h->writing = mode == kModeWriteErase;
-    if (!h->writing) h->bytes = encodeTrustList(m_store->trustList(), kTrustListAll);
-    while (m_handles.count(m_nextHandle) || m_nextHandle == 0)
-        ++m_nextHandle;
-    *handle = m_nextHandle++;
-    m_handles.emplace(*handle, std::move(h));
+    const bool writing = mode == kModeWriteErase;
+    *handle = addHandle(c, writing, writing ? std::string() : encodeTrustList(m_store->trustList(), kTrustListAll));
     return status::Good;
 }
 
@@ -151,14 +158,7 @@ StatusCode PushManager::openWithMasks(const Caller& c, uint32_t masks, uint32_t*
     expireIdle(m_nowMs(), &c.sessionId);
     if (writerOpen()) return status::BadNotReadable;
     if (m_handles.size() >= m_limits.maxHandles) return status::BadResourceUnavailable;
-    auto h = std::make_unique<Handle>();
-    h->session = c.sessionId;
-    h->lastActivity = m_nowMs();
-    h->bytes = encodeTrustList(m_store->trustList(), masks);
-    while (m_handles.count(m_nextHandle) || m_nextHandle == 0)
-        ++m_nextHandle;
-    *handle = m_nextHandle++;
-    m_handles.emplace(*handle, std::move(h));
+    *handle = addHandle(c, false, encodeTrustList(m_store->trustList(), masks));
     return status::Good;
 }
 
@@ -250,8 +250,7 @@ StatusCode PushManager::closeAndUpdate(const Caller& c, uint32_t handle, bool* a
         for (const std::string& der : *list)
             if (!parsesAsCrl(der)) return status::BadCertificateInvalid;
     if (byteSize(next) > m_limits.maxTrustListSize) return status::BadRequestTooLarge;
-    pending(c) = std::move(next);
-    m_transaction->trustListChanged = true;
+    stage(c, std::move(next));
     *applyChangesRequired = true;
     return status::Good;
 }
@@ -276,8 +275,7 @@ StatusCode PushManager::addCertificate(const Caller& c, const ByteString& der, b
     if (std::find(next.trustedCertificates.begin(), next.trustedCertificates.end(), der.str()) == next.trustedCertificates.end())
         next.trustedCertificates.push_back(der.str());
     if (byteSize(next) > m_limits.maxTrustListSize) return status::BadRequestTooLarge;
-    pending(c) = std::move(next);
-    m_transaction->trustListChanged = true;
+    stage(c, std::move(next));
     return status::Good;
 }
 
@@ -304,8 +302,7 @@ StatusCode PushManager::removeCertificate(const Caller& c, const std::string& th
         }
     for (auto* crls : {&next.trustedCrls, &next.issuerCrls})
         std::erase_if(*crls, [&](const std::string& crl) { return crlIssuedBy(crl, removed); });
-    pending(c) = std::move(next);
-    m_transaction->trustListChanged = true;
+    stage(c, std::move(next));
     return status::Good;
 }
 

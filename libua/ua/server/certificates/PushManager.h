@@ -142,8 +142,10 @@ private:
     // the caller's (if any) active: a Session that keeps calling keeps only its own handles open.
     void expireIdle(int64_t now, const NodeId* caller);
     bool writerOpen() const;
-    // The transaction's trust list (a copy of the store's when it starts).
-    TrustListContents& pending(const Caller& c);
+    // Puts next into the caller's transaction (started if there is none) as the trust list to apply.
+    void stage(const Caller& c, TrustListContents next);
+    // A new handle of the caller's Session; its id.
+    uint32_t addHandle(const Caller& c, bool writing, std::string bytes);
     bool foreignTransaction(const Caller& c) const;
 
     PushManagerLimits m_limits;
