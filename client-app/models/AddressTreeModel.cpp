@@ -19,7 +19,6 @@ namespace {
 constexpr uint32_t kMaxReferencesPerRequest = 1000;    // the server may send fewer; CPs are followed
 constexpr std::size_t kProbeNodesPerRequest = 100;     // nodes per "has it children?" Browse
 constexpr int kMaxDepthToRoot = 40;                    // inverse Browses when going to a NodeId
-constexpr uint32_t kPathTargetComplete = 0xFFFFFFFFu;  // BrowsePathTarget.remainingPathIndex (5.8.4)
 
 bool isUsable(const Client* client) {
     if (!client) return false;
@@ -324,7 +323,7 @@ void AddressTreeModel::goTo(const QString& nodeIdOrPath, GoToCallback done) {
                     if (step.statusCode.isBad()) return finishGoTo({}, step.statusCode, done);
                     std::optional<NodeId> found;
                     for (const BrowsePathTarget& t : step.targets) {
-                        if (t.remainingPathIndex != kPathTargetComplete || !t.targetId.isLocal()) continue;
+                        if (t.remainingPathIndex != detail::kPathTargetComplete || !t.targetId.isLocal()) continue;
                         found = t.targetId.namespaceUri.isNull() ? std::optional<NodeId>(t.targetId.nodeId) : conv.toNodeId(t.targetId);
                         if (found) break;
                     }

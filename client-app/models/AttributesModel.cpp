@@ -15,7 +15,6 @@ namespace {
 
 constexpr uint32_t kFirstAttribute = 1;   // NodeId
 constexpr uint32_t kLastAttribute = 27;   // AccessLevelEx
-constexpr int kShownElements = 20;        // elements in the one-line text of an array
 
 const char* attributeName(uint32_t id) {
     static const char* const names[] = {
@@ -200,11 +199,11 @@ QString AttributesModel::attributeText(uint32_t attributeId, const DataValue& dv
         }
         break;
     case AttributeId::Value:
-        return app::formatVariant(v, kShownElements);
+        return app::formatVariant(v, detail::kShownElements);
     default:
         break;
     }
-    return app::formatVariant(v, kShownElements);
+    return app::formatVariant(v, detail::kShownElements);
 }
 
 namespace {
@@ -272,7 +271,7 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
         // Arrays and structures of any attribute (the Value, DataTypeDefinition, RolePermissions,
         // ArrayDimensions) as child rows; only the Value's are editable (flags()).
         const bool isValue = it->attributeId == uint32_t(AttributeId::Value);
-        if (isValue) it->text = valueText(it->dataValue.value, m_connection->dataTypes(), kShownElements);
+        if (isValue) it->text = valueText(it->dataValue.value, m_connection->dataTypes(), detail::kShownElements);
         addNodes(it, valueChildren(it->dataValue.value, 1000, isValue ? m_connection->dataTypes() : nullptr));
     };
     for (auto& it : fresh) finishRow(it.get());
@@ -485,7 +484,7 @@ void AttributesModel::writeValue(const Variant& value) {
     w.attributeId = uint32_t(AttributeId::Value);
     w.value = DataValue(value);
     req.nodesToWrite.push_back(std::move(w));
-    const QString detailText = QStringLiteral("%1 = %2").arg(QString::fromStdString(m_node.toString()), app::formatVariant(value, kShownElements));
+    const QString detailText = QStringLiteral("%1 = %2").arg(QString::fromStdString(m_node.toString()), app::formatVariant(value, detail::kShownElements));
     QObject* op = m_connection->beginOperation(tr("Write %1").arg(QString::fromStdString(m_node.toString())));
     const quint64 generation = m_generation;
     for (auto& r : m_rows)

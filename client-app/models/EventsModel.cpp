@@ -11,9 +11,6 @@ namespace ua::clientapp {
 namespace {
 constexpr uint32_t kEventQueueSize = 1000;  // events the server keeps between two Publishes
 
-bool isConnected(const Client* c) {
-    return c && c->state() == ClientState::Connected;
-}
 } // namespace
 
 EventsModel::EventsModel(Connection* connection, int capacity, QObject* parent)
@@ -117,7 +114,7 @@ void EventsModel::setStatus(StatusCode s) {
 
 void EventsModel::subscribe() {
     Client* client = m_connection ? m_connection->client() : nullptr;
-    if (!isConnected(client)) return;  // on Connected
+    if (!detail::isConnected(client)) return;  // on Connected
     SubscriptionSettings settings;
     settings.publishingIntervalMs = m_publishingIntervalMs;
     SubscriptionHandlers handlers;

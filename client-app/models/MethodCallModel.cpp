@@ -10,8 +10,6 @@
 namespace ua::clientapp {
 
 namespace {
-constexpr uint32_t kPathTargetComplete = 0xFFFFFFFFu;
-
 QString typeText(DataTypeNames* names, const Argument& a) {
     if (a.dataType.isNull()) return QString();
     QString t = names->nameOrLookup(a.dataType);
@@ -180,7 +178,7 @@ void MethodCallModel::readArguments() {
                 NodeId props[2];
                 for (std::size_t i = 0; i < 2 && i < r.response.results.size(); ++i)
                     for (const BrowsePathTarget& t : r.response.results[i].targets)
-                        if (t.remainingPathIndex == kPathTargetComplete && t.targetId.isLocal() && t.targetId.namespaceUri.isNull()) {
+                        if (t.remainingPathIndex == detail::kPathTargetComplete && t.targetId.isLocal() && t.targetId.namespaceUri.isNull()) {
                             props[i] = t.targetId.nodeId;
                             break;
                         }

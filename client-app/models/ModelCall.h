@@ -14,6 +14,15 @@
 
 namespace ua::clientapp::detail {
 
+// Elements of an array in a one-line text of a value (the attributes and monitored items views).
+constexpr int kShownElements = 20;
+// BrowsePathTarget.remainingPathIndex of a target that completes the path (OPC 10000-4 5.8.4).
+constexpr uint32_t kPathTargetComplete = 0xFFFFFFFFu;
+
+inline bool isConnected(const Client* c) {
+    return c && c->state() == ClientState::Connected;
+}
+
 // The callback for an operation begun with connection->beginOperation(): it ends the operation,
 // then runs done if guard still exists.
 template <class Arg>

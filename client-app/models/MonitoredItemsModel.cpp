@@ -16,12 +16,6 @@
 namespace ua::clientapp {
 
 namespace {
-constexpr int kShownElements = 20;
-
-bool isConnected(const Client* c) {
-    return c && c->state() == ClientState::Connected;
-}
-
 QString timeText(const DateTime& t, bool has) {
     if (!has) return {};
     return t.toQDateTime().toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
@@ -123,7 +117,7 @@ void MonitoredItemsModel::onClientChanged() {
 
 void MonitoredItemsModel::onStateChanged() {
     Client* client = m_connection->client();
-    if (!isConnected(client)) return;
+    if (!detail::isConnected(client)) return;
     // Project items stored as "nsu=" strings: resolved with this Session's NamespaceArray.
     const NodeIdConverter conv = client->nodeIdConverter();
     std::vector<uint32_t> undescribed;
@@ -177,7 +171,7 @@ void MonitoredItemsModel::addRows(std::vector<Row> rows) {
     for (int i = first; i < int(m_rows.size()); ++i)
         if (m_rows[std::size_t(i)].trend)
             emit trendChanged(m_rows[std::size_t(i)].clientHandle, true, m_rows[std::size_t(i)].displayName);
-    if (isConnected(m_connection->client())) {
+    if (detail::isConnected(m_connection->client())) {
         describe(handles);
         createPending();
     }
@@ -206,8 +200,8 @@ void MonitoredItemsModel::setItems(const std::vector<ProjectItem>& items) {
         Row r;
         r.clientHandle = m_nextHandle++;
         r.persistentId = p.nodeId;
-        if (isConnected(client)) r.nodeId = parseUserNodeId(p.nodeId, client->nodeIdConverter()).value_or(NodeId());
-        if (r.nodeId.isNull() && isConnected(client)) r.itemStatus = status::BadNodeIdUnknown;
+        if (detail::isConnected(client)) r.nodeId = parseUserNodeId(p.nodeId, client->nodeIdConverter()).value_or(NodeId());
+        if (r.nodeId.isNull() && detail::isConnected(client)) r.itemStatus = status::BadNodeIdUnknown;
         r.displayName = p.displayName.isEmpty() ? p.nodeId : p.displayName;
         r.samplingMs = p.samplingIntervalMs;
         r.queueSize = p.queueSize;
@@ -301,7 +295,7 @@ MonitoredItemSettings MonitoredItemsModel::settingsOf(const Row& r) const {
 
 void MonitoredItemsModel::ensureSubscription() {
     Client* client = m_connection->client();
-    if (m_subscription || m_creatingSubscription || !isConnected(client)) return;
+    if (m_subscription || m_creatingSubscription || !detail::isConnected(client)) return;
     m_creatingSubscription = true;
     SubscriptionHandlers handlers;
     handlers.notification = [this](const SubscriptionNotification& n) { onNotification(n); };
@@ -339,7 +333,7 @@ void MonitoredItemsModel::ensureSubscription() {
 
 void MonitoredItemsModel::createPending() {
     Client* client = m_connection->client();
-    if (!isConnected(client)) return;
+    if (!detail::isConnected(client)) return;
     std::vector<MonitoredItemSpec> specs;
     for (Row& r : m_rows) {
         if (r.created || r.creating || r.refused || r.nodeId.isNull()) continue;
@@ -590,7 +584,7 @@ QVariant MonitoredItemsModel::data(const QModelIndex& index, int role) const {
         case DisplayNameColumn: return r.displayName;
         case NodeIdColumn:
             return r.nodeId.isNull() ? r.persistentId : QString::fromStdString(r.nodeId.toString());
-        case ValueColumn: return r.hasValue ? valueText(r.value.value, m_connection ? m_connection->dataTypes() : nullptr, kShownElements) : QString();
+        case ValueColumn: return r.hasValue ? valueText(r.value.value, m_connection ? m_connection->dataTypes() : nullptr, detail::kShownElements) : QString();
         case DataTypeColumn:
             if (r.dataType.isNull()) return QString();
             return m_names->known(r.dataType).value_or(QString::fromStdString(r.dataType.toString()));
