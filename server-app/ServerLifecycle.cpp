@@ -12,7 +12,8 @@ void printEndpoints(const Server& server, std::FILE* out) {
                  server.port());
     for (const auto& e : server.endpoints())
         std::fprintf(out, "  endpoint %s %s\n", e.securityPolicyUri.str().c_str(), ua::enumName(e.securityMode));
-    const bool none = std::any_of(server.endpoints().begin(), server.endpoints().end(),
+    const std::vector<EndpointDescription> endpoints = server.endpoints();
+    const bool none = std::any_of(endpoints.begin(), endpoints.end(),
                                   [](const auto& e) { return e.securityMode == MessageSecurityMode::None; });
     const bool anonymous = config.security.allowAnonymous;
     const bool anonymousWrites = anonymous && (config.security.users.anonymousRoles & roleBit(Role::Operator));

@@ -1,9 +1,7 @@
 #include "ServerTrustListModel.h"
 
-#include "ModelCall.h"
-#include "core/Connection.h"
+#include "PushManagementCall.h"
 
-#include "ua/client/Client.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/pki/Certificate.h"
@@ -67,36 +65,12 @@ void ServerTrustListModel::setBusy(bool busy) {
 
 void ServerTrustListModel::finish(const QString& action, StatusCode status) {
     setBusy(false);
-    QString message;
-    if (status == StatusCode(status::BadUserAccessDenied))
-        message = tr("%1: the server refused it (Bad_UserAccessDenied): log in as a user with the SecurityAdmin role.").arg(action);
-    else if (status == StatusCode(status::BadSecurityModeInsufficient))
-        message = tr("%1: the server refused it (Bad_SecurityModeInsufficient): connect with Sign & Encrypt.").arg(action);
-    else if (status == StatusCode(status::BadTransactionPending))
-        message = tr("%1: another session is changing the server's certificates (Bad_TransactionPending); try again later.").arg(action);
-    else if (status == StatusCode(status::BadMethodInvalid) || status == StatusCode(status::BadNodeIdUnknown) ||
-             status == StatusCode(status::BadNotImplemented))
-        message = tr("%1: this server does not offer push certificate management (%2).").arg(action, app::statusName(status));
-    else
-        message = status.isGood() ? tr("%1: done.").arg(action) : tr("%1: %2.").arg(action, app::statusName(status));
-    emit finished(action, status, message);
+    emit finished(action, status, detail::pushMessage(action, status));
 }
 
 void ServerTrustListModel::call(uint32_t objectId, uint32_t methodId, std::vector<Variant> inputs, const QString& action,
                                 std::function<void(StatusCode, const Outputs&)> done) {
-    Client* client = m_connection ? m_connection->client() : nullptr;
-    if (!client) return done(status::BadServerNotConnected, {});
-    QObject* op = m_connection->beginOperation(action);
-    auto answered = detail::onCancel(op, this, [done] { done(status::BadRequestCancelledByClient, {}); });
-    client->callMethod(NodeId(objectId), NodeId(methodId), std::move(inputs), op,
-                       detail::loggedOp<CallResponse>(m_connection, op, this, QStringLiteral("Call"), action,
-                                                      [answered, done](const ServiceResult<CallResponse>& r) {
-                                                          *answered = true;
-                                                          if (r.status.isBad()) return done(r.status, {});
-                                                          if (r.response.results.empty()) return done(status::BadUnknownResponse, {});
-                                                          const CallMethodResult& m = r.response.results[0];
-                                                          done(m.statusCode, Outputs(m.outputArguments.begin(), m.outputArguments.end()));
-                                                      }));
+    detail::callPushMethod(m_connection, this, objectId, methodId, std::move(inputs), action, std::move(done));
 }
 
 void ServerTrustListModel::reload() {

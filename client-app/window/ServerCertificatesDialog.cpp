@@ -1,5 +1,7 @@
 #include "ServerCertificatesDialog.h"
 
+#include "ServerCertificateBox.h"
+#include "models/ServerCertificateModel.h"
 #include "models/ServerTrustListModel.h"
 
 #include "ua/pki/Certificate.h"
@@ -15,11 +17,14 @@
 namespace ua::clientapp {
 
 ServerCertificatesDialog::ServerCertificatesDialog(Connection* connection, QWidget* parent)
-    : QDialog(parent), m_model(new ServerTrustListModel(connection, this)) {
+    : QDialog(parent), m_model(new ServerTrustListModel(connection, this)),
+      m_certificateModel(new ServerCertificateModel(connection, this)) {
     setObjectName(QStringLiteral("serverCertificatesDialog"));
     setWindowTitle(tr("Manage server certificates"));
-    resize(1180, 420);
+    resize(1180, 600);
     auto* layout = new QVBoxLayout(this);
+    m_certificateBox = new ServerCertificateBox(m_certificateModel);
+    layout->addWidget(m_certificateBox);
     layout->addWidget(new QLabel(tr("The server's trust list (ServerConfiguration, DefaultApplicationGroup). Changes wait for "
                                     "<b>Apply changes</b>; the server asks for the SecurityAdmin role and Sign &amp; Encrypt.")));
     m_view = new QTableView;
@@ -71,8 +76,21 @@ ServerCertificatesDialog::ServerCertificatesDialog(Connection* connection, QWidg
         updateButtons();
     });
     connect(m_model, &ServerTrustListModel::busyChanged, this, &ServerCertificatesDialog::updateButtons);
+    connect(m_certificateModel, &ServerCertificateModel::finished, this, [this](const QString&, StatusCode, const QString& message) {
+        m_status->setText(message);
+        updateButtons();
+    });
+    connect(m_certificateModel, &ServerCertificateModel::busyChanged, this, &ServerCertificatesDialog::updateButtons);
+    // Applied: the certificate in use is read again (after the server's new channel, if it changed).
+    connect(m_model, &ServerTrustListModel::finished, this, [this](const QString& action, StatusCode st, const QString&) {
+        const bool ended = st.isGood() || st == StatusCode(status::BadNothingToDo);
+        if (!ended || (action != tr("ApplyChanges") && action != tr("CancelChanges"))) return;
+        m_certificateModel->changesApplied();
+        if (action == tr("ApplyChanges")) m_certificateModel->reload();
+    });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ServerCertificatesDialog::updateButtons);
     updateButtons();
+    m_certificateModel->reload();
     m_model->reload();
 }
 
@@ -87,7 +105,7 @@ bool ServerCertificatesDialog::addCertificateFile(const QString& path) {
 }
 
 void ServerCertificatesDialog::updateButtons() {
-    const bool idle = !m_model->busy();
+    const bool idle = !m_model->busy() && !m_certificateModel->busy();
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
     const bool certificateRow =
         !rows.isEmpty() && rows.first().row() < int(m_model->entries().size()) &&
@@ -97,7 +115,7 @@ void ServerCertificatesDialog::updateButtons() {
     m_add->setEnabled(idle);
     m_remove->setEnabled(idle && certificateRow);
     m_apply->setEnabled(idle);
-    m_cancel->setEnabled(idle && m_model->changesPending());
+    m_cancel->setEnabled(idle && (m_model->changesPending() || m_certificateModel->changesPending()));
 }
 
 } // namespace ua::clientapp

@@ -1,7 +1,9 @@
 // "Manage server certificates" (issue 32 item 2; OPC 10000-12 push certificate management): the
-// connected server's trust list as its ServerConfiguration serves it (ServerTrustListModel), with
-// Reload, Add certificate... (a DER or PEM file), Remove, Apply changes and Cancel changes. The
-// server holds additions and removals until Apply changes. Non-modal; each action's outcome in
+// connected server's application instance certificate (ServerCertificateBox: a signing request, a
+// CA that signs it, UpdateCertificate) and its trust list as its ServerConfiguration serves it
+// (ServerTrustListModel), with Reload, Add certificate... (a DER or PEM file), Remove, Apply changes
+// and Cancel changes. The server holds a new certificate, additions and removals until Apply
+// changes (one transaction). Non-modal; each action's outcome in
 // the status line (a server that refuses says why: the SecurityAdmin role, Sign & Encrypt).
 #pragma once
 
@@ -15,6 +17,8 @@ class QTableView;
 namespace ua::clientapp {
 
 class Connection;
+class ServerCertificateBox;
+class ServerCertificateModel;
 class ServerTrustListModel;
 
 class ServerCertificatesDialog : public QDialog {
@@ -23,6 +27,8 @@ public:
     explicit ServerCertificatesDialog(Connection* connection, QWidget* parent = nullptr);
 
     ServerTrustListModel* model() const { return m_model; }
+    ServerCertificateModel* certificateModel() const { return m_certificateModel; }
+    ServerCertificateBox* certificateBox() const { return m_certificateBox; }
     QTableView* view() const { return m_view; }
     // Adds the certificate in a .der/.pem/.crt file (the button asks for one); false when the file
     // holds no certificate (said in the status line).
@@ -32,6 +38,8 @@ private:
     void updateButtons();
 
     ServerTrustListModel* m_model;
+    ServerCertificateModel* m_certificateModel;
+    ServerCertificateBox* m_certificateBox;
     QTableView* m_view;
     QLabel* m_status;
     QPushButton* m_reload;

@@ -121,6 +121,12 @@ void CertificatesPage::attach(LiveServer* live) {
         m_status->setText(tr("%1: the trust list was changed remotely (ServerConfiguration.ApplyChanges).")
                               .arg(QTime::currentTime().toString(QStringLiteral("hh:mm:ss"))));
     }, Qt::QueuedConnection);
+    // A client installed a new application instance certificate (UpdateCertificate + ApplyChanges).
+    connect(&live->server(), &Server::ownCertificateChanged, m_trusted, [this] {
+        showOwnCertificate();
+        m_status->setText(tr("%1: a new application instance certificate was installed remotely (ServerConfiguration.ApplyChanges).")
+                              .arg(QTime::currentTime().toString(QStringLiteral("hh:mm:ss"))));
+    }, Qt::QueuedConnection);
     m_users = new UsersPanel(live->server().userStore(), m_saveUsers);
     m_usersBox->addWidget(m_users);
     showOwnCertificate();

@@ -204,7 +204,7 @@ void TestPushManagement::propertiesAndArgumentCount() {
     QCOMPARE(r[0].status, status::BadNotSupported);  // Size has no meaning for a TrustList
     QCOMPARE(*r[1].value.get<uint16_t>(), uint16_t(0));
     const auto* formats = r[2].value.get<Array<String>>();
-    QVERIFY(formats && formats->size() == 1 && (*formats)[0].str() == "PEM");
+    QVERIFY(formats && formats->size() == 2 && (*formats)[0].str() == "PEM" && (*formats)[1].str() == "PFX");
     const auto* types = r[3].value.get<Array<NodeId>>();
     QVERIFY(types && types->size() == 1 && (*types)[0] == NodeId(id::RsaSha256ApplicationCertificateType));
     QVERIFY(r[4].value.get<uint32_t>() && *r[4].value.get<uint32_t>() > 0);

@@ -8,7 +8,7 @@
 //   ApplicationUri, broken user tokens, a Session moved to another channel.
 // After every bad input another client is still served.
 #include "SecureTestClient.h"
-#include "../pki/PkiTestUtil.h"
+#include "PkiTestUtil.h"
 
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"

@@ -2,6 +2,8 @@
 // application instance certificate (OPC 10000-6 6.2.2).
 #include "ua/pki/Certificate.h"
 
+#include "ua/pki/X509Build.h"
+
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -38,19 +40,6 @@ std::string asn1ToUtf8(const ASN1_STRING* s) {
     if (len < 0) return {};
     std::string r(reinterpret_cast<char*>(utf8), static_cast<std::size_t>(len));
     OPENSSL_free(utf8);
-    return r;
-}
-
-std::string nameToString(const X509_NAME* name) {
-    if (!name) return {};
-    BIO* bio = BIO_new(BIO_s_mem());
-    const unsigned long flags = XN_FLAG_SEP_CPLUS_SPC | XN_FLAG_FN_SN | XN_FLAG_DUMP_UNKNOWN_FIELDS |
-                                ASN1_STRFLGS_ESC_2253 | ASN1_STRFLGS_ESC_CTRL | ASN1_STRFLGS_UTF8_CONVERT;
-    X509_NAME_print_ex(bio, name, 0, flags);
-    char* data = nullptr;
-    long len = BIO_get_mem_data(bio, &data);
-    std::string r(data, static_cast<std::size_t>(len > 0 ? len : 0));
-    BIO_free(bio);
     return r;
 }
 
@@ -193,11 +182,11 @@ std::vector<std::string> Certificate::ipAddresses() const {
 }
 
 std::string Certificate::subjectName() const {
-    return m_x509 ? nameToString(X509_get_subject_name(m_x509.get())) : std::string();
+    return m_x509 ? x509build::nameText(X509_get_subject_name(m_x509.get())) : std::string();
 }
 
 std::string Certificate::issuerName() const {
-    return m_x509 ? nameToString(X509_get_issuer_name(m_x509.get())) : std::string();
+    return m_x509 ? x509build::nameText(X509_get_issuer_name(m_x509.get())) : std::string();
 }
 
 std::string Certificate::commonName() const {

@@ -36,6 +36,13 @@ struct ValidationOptions {
     // Skip the trust list step (Bad_CertificateUntrusted) and nothing else: a server that trusts
     // all clients still refuses an expired, revoked or otherwise invalid certificate (6.1.3).
     bool waiveTrustList = false;
+    // Drop what the steps Table 106 marks suppressible find (security policy, validity periods, host
+    // name, URI, certificate usage, a missing CRL): a certificate passes when its structure, chain,
+    // signatures, trust and revocation do (OPC 10000-12 7.10.5 asks this of UpdateCertificate).
+    bool ignoreSuppressible = false;
+    // Copy an untrusted leaf to rejected/ and tell the rejected callback (a peer's certificate); off
+    // for a check of a certificate that is not a peer's.
+    bool recordRejected = true;
 };
 
 class CertificateStore {
@@ -54,6 +61,20 @@ public:
     bool ensureOwnCertificate(const CertificateRequest& request, std::string* error = nullptr);
     Certificate ownCertificate() const;
     PrivateKey ownPrivateKey() const;
+    // The application instance certificate followed by its issuers as trusted/ and issuers/ hold
+    // them (nearest first, up to a self-signed CA or one the folders lack; at most 8): the DER of a
+    // SenderCertificate or ServerCertificate chain (OPC 10000-6 6.7.2.3).
+    std::string ownCertificateChain() const;
+    // Replaces the application instance certificate and key (OPC 10000-12 7.10.5 UpdateCertificate,
+    // applied): writes the new pair into own/ (named as fileBaseName), then deletes every other file
+    // of own/certs and own/private. False with *error when key is not certificate's key or a file
+    // cannot be written; the old pair stays then. A pending key (below) that is this key is dropped.
+    bool replaceOwnCertificate(const Certificate& certificate, const PrivateKey& key, std::string* error = nullptr);
+    // The key of the last CreateSigningRequest that asked for a new key (OPC 10000-12 7.10.10: kept
+    // until a certificate for it is installed, across restarts): own/pending/key.pem, mode 0600.
+    bool savePendingKey(const PrivateKey& key);
+    PrivateKey pendingKey() const;  // null when there is none
+    void clearPendingKey();
 
     // Validates a certificate chain as received (concatenated DER, leaf first) by
     // OPC 10000-4 6.1.3 / Table 106. When several problems apply, the earliest step of the table wins

@@ -177,6 +177,21 @@ bool leafUsageAllowed(X509* x) {
     return xku == UINT32_MAX || (xku & (XKU_SSL_SERVER | XKU_SSL_CLIENT | XKU_ANYEKU)) != 0;
 }
 
+// The steps OPC 10000-4 6.1.3 Table 106 lets an application suppress.
+bool suppressibleStep(Step step) {
+    switch (step) {
+    case Step::Policy:
+    case Step::Validity:
+    case Step::HostName:
+    case Step::Uri:
+    case Step::Usage:
+    case Step::FindRevocation:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool outsideValidity(X509* x) {
     return X509_cmp_current_time(X509_get0_notBefore(x)) >= 0 ||
            X509_cmp_current_time(X509_get0_notAfter(x)) <= 0;
@@ -296,6 +311,9 @@ StatusCode validateChain(const TrustLists& lists, const std::vector<Certificate>
                             "its keyUsage lacks digitalSignature or key/data encipherment, or its extendedKeyUsage "
                             "serverAuth/clientAuth"});
 
+    if (o.ignoreSuppressible)
+        findings.erase(std::remove_if(findings.begin(), findings.end(), [](const Finding& f) { return suppressibleStep(f.step); }),
+                       findings.end());
     if (findings.empty()) return s::Good;
     const Finding& first = *std::min_element(findings.begin(), findings.end());
     if (reason) {
@@ -316,7 +334,7 @@ StatusCode CertificateStore::validate(const std::string& chainDer, const Validat
         return status::BadCertificateInvalid;
     }
     const StatusCode result = pki_detail::validateChain(*d->currentLists(), chain, options, reason);
-    if (result == status::BadCertificateUntrusted) {
+    if (result == status::BadCertificateUntrusted && options.recordRejected) {
         d->saveRejected(chain.front());
         RejectedCallback callback;
         {

@@ -1,8 +1,13 @@
 // PrivateKey: loading (PEM/DER, PKCS#8 or traditional), RSA generation and the owner-only PEM file.
 #include "ua/pki/PrivateKey.h"
 
+#include "ua/pki/Certificate.h"
+
 #include <openssl/evp.h>
+#include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
 #include <openssl/rsa.h>
 
 #include <cerrno>
@@ -77,6 +82,33 @@ PrivateKey PrivateKey::fromEvp(EVP_PKEY* key) {
     PrivateKey k;
     k.m_key.reset(key, EVP_PKEY_free);
     return k;
+}
+
+PrivateKey PrivateKey::fromPkcs12(const std::string& der, const std::string& password) {
+    const auto* p = reinterpret_cast<const unsigned char*>(der.data());
+    PKCS12* p12 = d2i_PKCS12(nullptr, &p, static_cast<long>(der.size()));
+    if (!p12) {
+        ERR_clear_error();
+        return {};
+    }
+    EVP_PKEY* key = nullptr;
+    X509* cert = nullptr;
+    const int ok = PKCS12_parse(p12, password.empty() ? nullptr : password.c_str(), &key, &cert, nullptr);
+    PKCS12_free(p12);
+    X509_free(cert);
+    if (ok != 1) {
+        EVP_PKEY_free(key);
+        ERR_clear_error();
+        return {};
+    }
+    return wrap(key);
+}
+
+bool PrivateKey::matches(const Certificate& certificate) const {
+    if (!m_key || certificate.isNull()) return false;
+    const bool ok = X509_check_private_key(certificate.x509(), m_key.get()) == 1;
+    ERR_clear_error();  // a key that does not match leaves an error on the queue
+    return ok;
 }
 
 int PrivateKey::bits() const { return m_key ? EVP_PKEY_get_bits(m_key.get()) : 0; }

@@ -9,6 +9,8 @@ typedef struct evp_pkey_st EVP_PKEY;
 
 namespace ua {
 
+class Certificate;
+
 class PrivateKey {
 public:
     PrivateKey() = default;  // null
@@ -18,10 +20,15 @@ public:
     static PrivateKey load(const std::string& path, const std::string& password = {});
     static PrivateKey generateRsa(int bits);
     static PrivateKey fromEvp(EVP_PKEY* key);  // takes a reference (EVP_PKEY_up_ref)
+    // The key of a PKCS#12 (PFX) file (DER) with this password (empty: none); null when it does not
+    // parse, the password is wrong or it holds no key.
+    static PrivateKey fromPkcs12(const std::string& der, const std::string& password = {});
 
     bool isNull() const { return !m_key; }
     EVP_PKEY* get() const { return m_key.get(); }
     int bits() const;
+    // Whether this is the private key of certificate's public key.
+    bool matches(const Certificate& certificate) const;
     // Writes an unencrypted PKCS#8 PEM file readable by the owner only (mode 0600, set before the
     // key is written). False on failure.
     bool savePem(const std::string& path) const;

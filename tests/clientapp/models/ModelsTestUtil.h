@@ -5,6 +5,7 @@
 
 #include "../../client/ClientTestUtil.h"
 #include "core/Connection.h"
+#include "ua/secure/SecurityPolicy.h"
 #include "ua/server/runtime/Server.h"
 #include "DemoNodeManager.h"
 
@@ -57,6 +58,28 @@ inline int logCount(const clientapp::Connection& c, const QString& service) {
     int n = 0;
     for (const auto& r : c.log()->records()) n += r.service == service;
     return n;
+}
+
+// A Connection to url as user (password "<user>-pw", the test servers' convention) over
+// Basic256Sha256 in mode, its server certificate accepted (AcceptOnce, also when it changes on a
+// reconnect); null when it does not connect.
+inline std::unique_ptr<clientapp::Connection> connectAsUser(const QString& url, const QString& clientPki, const QString& user,
+                                                            MessageSecurityMode mode) {
+    auto c = std::make_unique<clientapp::Connection>(clientPki);
+    c->setTrustPrompt([](const Certificate&, StatusCode) { return TrustDecision::AcceptOnce; });
+    clientapp::ConnectionSettings s;
+    s.endpointUrl = url;
+    s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyBasic256Sha256);
+    s.securityMode = mode;
+    s.identityKind = UserIdentity::Kind::UserName;
+    s.userName = user;
+    s.password = user + QStringLiteral("-pw");
+    QSignalSpy finished(c.get(), &clientapp::Connection::connectFinished);
+    c->connectTo(s);
+    if (finished.isEmpty() && !finished.wait(20000)) return nullptr;
+    const StatusCode st = finished.at(0).at(0).value<StatusCode>();
+    if (st.isBad()) qWarning("connect as %s: %s", qPrintable(user), st.name().c_str());
+    return st.isGood() ? std::move(c) : nullptr;
 }
 
 // A node-opcua server script of tests/interop, stopped by closing its stdin.

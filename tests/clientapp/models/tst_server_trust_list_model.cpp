@@ -54,21 +54,7 @@ void TestServerTrustListModel::initTestCase() {
 }
 
 std::unique_ptr<Connection> TestServerTrustListModel::connectAs(const QString& user, MessageSecurityMode mode) {
-    auto c = std::make_unique<Connection>(m_dir.filePath(QStringLiteral("client-pki")));
-    c->setTrustPrompt([](const Certificate&, StatusCode) { return TrustDecision::AcceptOnce; });
-    ConnectionSettings s;
-    s.endpointUrl = urlOf(m_server->port());
-    s.securityPolicyUri = QString::fromLatin1(kSecurityPolicyBasic256Sha256);
-    s.securityMode = mode;
-    s.identityKind = UserIdentity::Kind::UserName;
-    s.userName = user;
-    s.password = user + QStringLiteral("-pw");
-    QSignalSpy finished(c.get(), &Connection::connectFinished);
-    c->connectTo(s);
-    if (finished.isEmpty() && !finished.wait(20000)) return nullptr;
-    const StatusCode st = finished.at(0).at(0).value<StatusCode>();
-    if (st.isBad()) qWarning("connect as %s: %s", qPrintable(user), st.name().c_str());
-    return st.isGood() ? std::move(c) : nullptr;
+    return connectAsUser(urlOf(m_server->port()), m_dir.filePath(QStringLiteral("client-pki")), user, mode);
 }
 
 StatusCode TestServerTrustListModel::run(ServerTrustListModel& m, const std::function<void()>& action, QString* message) {

@@ -109,8 +109,14 @@ bool PushManager::writerOpen() const {
 
 bool PushManager::foreignTransaction(const Caller& c) const { return m_transaction && m_transaction->owner != c.sessionId; }
 
+void PushManager::beginTransaction(const Caller& c) {
+    if (m_transaction) return;
+    m_transaction.emplace();
+    m_transaction->owner = c.sessionId;
+}
+
 void PushManager::stage(const Caller& c, TrustListContents next) {
-    if (!m_transaction) m_transaction = Transaction{c.sessionId, {}, false};
+    beginTransaction(c);
     m_transaction->trustList = std::move(next);
     m_transaction->trustListChanged = true;
 }
@@ -315,16 +321,25 @@ StatusCode PushManager::applyChanges(const Caller& c, Applied* applied) {
     if (writerOpen()) return status::BadInvalidState;
     Transaction t = std::move(*m_transaction);
     m_transaction.reset();
-    if (!t.trustListChanged) return status::Good;
     Applied a;
-    a.before = m_store->trustList();
-    a.after = t.trustList;
-    a.trustListChanged = !(a.before == a.after);
-    std::string error;
-    const bool ok = m_store->replaceTrustList(t.trustList, kTrustListAll, &error);
-    m_lastUpdate = DateTime::now();
+    bool ok = true;
+    if (t.trustListChanged) {
+        a.before = m_store->trustList();
+        a.after = t.trustList;
+        a.trustListChanged = !(a.before == a.after);
+        std::string error;
+        ok = m_store->replaceTrustList(t.trustList, kTrustListAll, &error);
+        m_lastUpdate = DateTime::now();
+    }
+    // The certificate after the trust list: its issuers may have come with this transaction.
+    if (ok && !t.certificate.isNull()) ok = applyCertificate(t, &a);
     if (applied) *applied = std::move(a);
     return ok ? StatusCode(status::Good) : StatusCode(status::BadInternalError);
+}
+
+void PushManager::setApplicationUri(std::string uri) {
+    std::lock_guard lock(m_mutex);
+    m_applicationUri = std::move(uri);
 }
 
 StatusCode PushManager::cancelChanges(const Caller& c) {

@@ -18,6 +18,8 @@
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/encoding/generated/Types.h"
+#include "ua/pki/Certificate.h"
+#include "ua/pki/PrivateKey.h"
 #include "ua/pki/TrustListContents.h"
 
 #include <cstdint>
@@ -61,6 +63,11 @@ public:
         bool trustListChanged = false;
         TrustListContents before;
         TrustListContents after;
+        // A new application instance certificate (UpdateCertificate) is in the store: the server
+        // now offers it and its key (Server::applyOwnCertificate).
+        bool certificateChanged = false;
+        Certificate oldCertificate;
+        Certificate newCertificate;
     };
 
     explicit PushManager(PushManagerLimits limits = {});
@@ -69,6 +76,9 @@ public:
     // The store the trust list lives in (Server::start; null: no PKI, every call is refused with
     // Bad_SecurityModeInsufficient, as no channel can be encrypted then).
     void setStore(std::shared_ptr<CertificateStore> store);
+    // The server's ApplicationUri: an UpdateCertificate certificate must name it (its subjectAltName
+    // URI), or the server would not take it as its own at the next start.
+    void setApplicationUri(std::string uri);
     // Called with the milliseconds of a steady clock (tests set their own).
     void setClock(std::function<int64_t()> nowMs);
 
@@ -121,6 +131,35 @@ public:
     // CancelChanges (7.10.11): Bad_NothingToDo without a transaction, Bad_SessionIdInvalid from a
     // Session that does not own it, Bad_InvalidState while the TrustList is open for writing.
     StatusCode cancelChanges(const Caller& c);
+    // UpdateCertificate (7.10.5), the DefaultApplicationGroup only: group null or
+    // DefaultApplicationGroup (i=14156) and type RsaSha256ApplicationCertificateType (i=12560), else
+    // Bad_InvalidArgument; Bad_TransactionPending for another Session's transaction. The certificate
+    // must parse (Bad_CertificateInvalid), name the server's ApplicationUri (Bad_CertificateUriInvalid)
+    // and pass OPC 10000-4 6.1.3 with the suppressible steps ignored and the trust list waived (the
+    // server does not have to trust itself): structure, chain (its issuers from issuers and the trust
+    // list, the transaction's when it changed it: Bad_CertificateChainIncomplete), signatures,
+    // revocation (Bad_CertificateRevoked...). keyFormat "PEM" (PKCS#8, or a traditional RSA key) or
+    // "PFX" (PKCS#12 without password) with key, or both empty: the key must be the certificate's
+    // (Bad_NotSupported: unknown format, a key that does not parse or is not the certificate's).
+    // Without a key, the certificate's public key must be the pending key's (CreateSigningRequest)
+    // or the current one's (Bad_SecurityChecksFailed). Staged in the caller's transaction (a second
+    // call replaces the first); *applyChangesRequired true.
+    StatusCode updateCertificate(const Caller& c, const NodeId& group, const NodeId& type, const ByteString& certificate,
+                                 const std::vector<ByteString>& issuers, const std::string& keyFormat,
+                                 const ByteString& key, bool* applyChangesRequired);
+    // CreateSigningRequest (7.10.10): a PKCS#10 request (DER) for the DefaultApplicationGroup's
+    // certificate (group and type as UpdateCertificate), subject subjectName (CN=..., O=...; empty:
+    // the current certificate's; one that does not parse: Bad_InvalidArgument), the current
+    // subjectAltName. regenerateKey: a new RSA key of the current key's length, kept as the
+    // store's pending key until a certificate for it is applied; nonce must then hold at least 32
+    // bytes (else Bad_InvalidArgument) and is added to OpenSSL's random pool. Otherwise the current
+    // key signs the request.
+    StatusCode createSigningRequest(const Caller& c, const NodeId& group, const NodeId& type, const std::string& subjectName,
+                                    bool regenerateKey, const ByteString& nonce, ByteString* request);
+    // GetCertificates (7.10.8): for group null or DefaultApplicationGroup, [RsaSha256ApplicationCertificateType]
+    // and the certificate in use; another group: Bad_InvalidArgument.
+    StatusCode getCertificates(const Caller& c, const NodeId& group, std::vector<NodeId>* types,
+                               std::vector<std::string>* certificates);
     // GetRejectedList (7.10.12, and the CertificateGroup's 7.8.3.2): the DER of each certificate in
     // the store's rejected/ folder (at most 100, CertificateStore.h).
     StatusCode getRejectedList(const Caller& c, std::vector<std::string>* certificates);
@@ -142,6 +181,8 @@ private:
     // the caller's (if any) active: a Session that keeps calling keeps only its own handles open.
     void expireIdle(int64_t now, const NodeId* caller);
     bool writerOpen() const;
+    // Starts the caller's transaction (7.10.2) unless there is one.
+    void beginTransaction(const Caller& c);
     // Puts next into the caller's transaction (started if there is none) as the trust list to apply.
     void stage(const Caller& c, TrustListContents next);
     // A new handle of the caller's Session; its id.
@@ -158,7 +199,14 @@ private:
         NodeId owner;
         TrustListContents trustList;
         bool trustListChanged = false;
+        Certificate certificate;  // UpdateCertificate's, with its key (null: none staged)
+        PrivateKey certificateKey;
     };
+    // Checks a staged certificate as updateCertificate describes (m_mutex held).
+    StatusCode checkNewCertificate(const Certificate& certificate, const std::vector<ByteString>& issuers) const;
+    // Puts the staged certificate into the store (ApplyChanges; m_mutex held). False on a write failure.
+    bool applyCertificate(const Transaction& t, Applied* a);
+    std::string m_applicationUri;
     std::optional<Transaction> m_transaction;
     DateTime m_lastUpdate;
 };

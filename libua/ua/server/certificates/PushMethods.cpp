@@ -4,6 +4,8 @@
 #include "ua/server/addressspace/MethodHandler.h"
 #include "ua/server/events/AuditEvents.h"
 
+#include <tuple>
+
 namespace ua {
 
 namespace {
@@ -51,13 +53,94 @@ private:
     AddressSpace& m_space;
 };
 
+std::string userOf(const PushMethodsContext& ctx, const MethodCall& call) {
+    return ctx.userOf && !call.sessionId.isNull() ? ctx.userOf(call.sessionId) : std::string();
+}
+
 // The audit event of a call that asks for a change of the trust list (OPC 10000-12 7.8.2.12).
 void auditRequested(const PushMethodsContext& ctx, const MethodCall& call, std::string_view name, StatusCode st) {
     const AuditContext audit{ctx.auditing, ctx.events, ctx.applicationUri};
     if (!auditWanted(audit)) return;
-    const std::string user = ctx.userOf && !call.sessionId.isNull() ? ctx.userOf(call.sessionId) : std::string();
     auditMethodCall(audit, id::TrustListUpdateRequestedAuditEventType, call.objectId, name, call.methodId, call.inputs, st,
-                    user, {{"TrustListId", Variant(NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList))}});
+                    userOf(ctx, call), {{"TrustListId", Variant(NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList))}});
+}
+
+// CertificateUpdateRequestedAuditEventType (OPC 10000-12 7.10.16, 1.05) for every UpdateCertificate
+// call, its PrivateKey argument left out (7.10.5).
+void auditUpdateRequested(const PushMethodsContext& ctx, const MethodCall& call, StatusCode st) {
+    const AuditContext audit{ctx.auditing, ctx.events, ctx.applicationUri};
+    if (!auditWanted(audit)) return;
+    std::vector<Variant> inputs(call.inputs.begin(), call.inputs.end());
+    if (inputs.size() >= 6) inputs[5] = Variant(ByteString());
+    auditMethodCall(audit, id::CertificateUpdateRequestedAuditEventType, NodeId(id::ServerConfiguration), "UpdateCertificate",
+                    call.methodId, Array<Variant>(std::move(inputs)), st, userOf(ctx, call));
+}
+
+// CertificateUpdatedAuditEventType (7.10.15): ApplyChanges put a new certificate into use.
+void auditCertificateUpdated(const PushMethodsContext& ctx, const MethodCall& call, StatusCode st) {
+    const AuditContext audit{ctx.auditing, ctx.events, ctx.applicationUri};
+    if (!auditWanted(audit)) return;
+    auditMethodCall(audit, id::CertificateUpdatedAuditEventType, NodeId(id::ServerConfiguration), "ApplyChanges", call.methodId,
+                    call.inputs, st, userOf(ctx, call),
+                    {{"CertificateGroup", Variant(NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup))},
+                     {"CertificateType", Variant(NodeId(id::RsaSha256ApplicationCertificateType))}});
+}
+
+Variant argumentList(std::initializer_list<std::tuple<const char*, uint32_t, int32_t>> args) {
+    Array<ExtensionObject> list = Array<ExtensionObject>::emptyArray();
+    for (const auto& [name, dataType, valueRank] : args) {
+        Argument a;
+        a.name = String(name);
+        a.dataType = NodeId(dataType);
+        a.valueRank = valueRank;
+        list.push_back(ExtensionObject::make(std::move(a)));
+    }
+    return Variant(std::move(list));
+}
+
+StatusCode addArgumentsProperty(AddressSpace& space, uint32_t id, const char* name, uint32_t method, Variant value) {
+    Node n;
+    n.nodeId = NodeId(id);
+    n.nodeClass = NodeClass::Variable;
+    n.browseName = QualifiedName{0, String(name)};
+    n.displayName.text = String(name);
+    n.dataType = NodeId(id::Argument);
+    n.valueRank = 1;
+    n.accessLevel = n.userAccessLevel = access::CurrentRead;
+    DataValue dv(std::move(value));
+    dv.setSourceTimestamp(DateTime::now());
+    n.value = std::make_shared<ValueCell>(std::move(dv));
+    StatusCode s = space.addNode(std::move(n));
+    if (s.isGood()) s = space.addReference(NodeId(method), NodeId(id::HasProperty), NodeId(id));
+    if (s.isGood()) s = space.addReference(NodeId(id), NodeId(id::HasTypeDefinition), NodeId(id::PropertyType));
+    return s;
+}
+
+// ServerConfiguration.GetCertificates (i=32333, 1.05): the 1.05.03 NodeSet this stack is generated
+// from declares it on ServerConfigurationType (i=32296) but not on the Server's instance.
+StatusCode addGetCertificates(AddressSpace& space) {
+    if (space.find(NodeId(id::ServerConfiguration_GetCertificates))) return status::Good;
+    Node m;
+    m.nodeId = NodeId(id::ServerConfiguration_GetCertificates);
+    m.nodeClass = NodeClass::Method;
+    m.browseName = QualifiedName{0, String("GetCertificates")};
+    m.displayName.text = String("GetCertificates");
+    m.executable = m.userExecutable = true;
+    StatusCode s = space.addNode(std::move(m));
+    if (s.isGood()) s = space.addReference(NodeId(id::ServerConfiguration), NodeId(id::HasComponent), NodeId(id::ServerConfiguration_GetCertificates));
+    if (s.isGood())
+        s = addArgumentsProperty(space, id::ServerConfiguration_GetCertificates_InputArguments, "InputArguments",
+                                 id::ServerConfiguration_GetCertificates, argumentList({{"CertificateGroupId", id::NodeId, -1}}));
+    if (s.isGood())
+        s = addArgumentsProperty(space, id::ServerConfiguration_GetCertificates_OutputArguments, "OutputArguments",
+                                 id::ServerConfiguration_GetCertificates,
+                                 argumentList({{"CertificateTypeIds", id::NodeId, 1}, {"Certificates", id::ByteString, 1}}));
+    return s;
+}
+
+std::vector<ByteString> byteStrings(const MethodCall& call, std::size_t i) {
+    const auto* list = i < call.inputs.size() ? call.inputs[i].get<Array<ByteString>>() : nullptr;
+    return list ? std::vector<ByteString>(list->begin(), list->end()) : std::vector<ByteString>();
 }
 
 } // namespace
@@ -146,24 +229,52 @@ StatusCode installPushMethods(AddressSpace& space, PushMethodsContext context) {
     ok &= b.bind(id::ServerConfiguration_ApplyChanges, [ctx](const MethodCall& call, CallMethodResult&) {
         PushManager::Applied applied;
         const StatusCode st = ctx->manager->applyChanges(callerOf(call), &applied);
+        if (applied.certificateChanged) auditCertificateUpdated(*ctx, call, st);
         if (applied.trustListChanged) {
             const AuditContext audit{ctx->auditing, ctx->events, ctx->applicationUri};
             if (auditWanted(audit)) {
-                const std::string user = ctx->userOf && !call.sessionId.isNull() ? ctx->userOf(call.sessionId) : std::string();
                 auditMethodCall(audit, id::TrustListUpdatedAuditEventType, NodeId(id::ServerConfiguration), "ApplyChanges",
-                                call.methodId, call.inputs, st, user,
+                                call.methodId, call.inputs, st, userOf(*ctx, call),
                                 {{"TrustListId",
                                   Variant(NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList))}});
             }
-            if (ctx->applied) ctx->applied(applied);
         }
+        if ((applied.trustListChanged || applied.certificateChanged) && ctx->applied) ctx->applied(applied);
         return st;
     });
+    ok &= b.bind(id::ServerConfiguration_UpdateCertificate, [ctx](const MethodCall& call, CallMethodResult& r) {
+        bool applyRequired = false;
+        const StatusCode st = ctx->manager->updateCertificate(
+            callerOf(call), input<NodeId>(call, 0), input<NodeId>(call, 1), input<ByteString>(call, 2), byteStrings(call, 3),
+            input<String>(call, 4).str(), input<ByteString>(call, 5), &applyRequired);
+        auditUpdateRequested(*ctx, call, st);
+        if (st.isGood()) setOutputs(r, {Variant(applyRequired)});
+        return st;
+    });
+    ok &= b.bind(id::ServerConfiguration_CreateSigningRequest, [ctx](const MethodCall& call, CallMethodResult& r) {
+        ByteString request;
+        const StatusCode st =
+            ctx->manager->createSigningRequest(callerOf(call), input<NodeId>(call, 0), input<NodeId>(call, 1),
+                                               input<String>(call, 2).str(), input<bool>(call, 3), input<ByteString>(call, 4), &request);
+        if (st.isGood()) setOutputs(r, {Variant(request)});
+        return st;
+    });
+    ok &= addGetCertificates(space).isGood();
+    ok &= b.bind(id::ServerConfiguration_GetCertificates,  // optional (1.05)
+           [ctx](const MethodCall& call, CallMethodResult& r) {
+               std::vector<NodeId> types;
+               std::vector<std::string> certificates;
+               const StatusCode st = ctx->manager->getCertificates(callerOf(call), input<NodeId>(call, 0), &types, &certificates);
+               if (st.isBad()) return st;
+               std::vector<ByteString> ders(certificates.begin(), certificates.end());
+               setOutputs(r, {Variant(Array<NodeId>(std::move(types))), Variant(Array<ByteString>(std::move(ders)))});
+               return st;
+           });
     b.bind(id::ServerConfiguration_CancelChanges,  // optional (1.05)
            [ctx](const MethodCall& call, CallMethodResult&) { return ctx->manager->cancelChanges(callerOf(call)); });
 
     // ---- Properties ----
-    b.value(id::ServerConfiguration_SupportedPrivateKeyFormats, Variant(Array<String>(std::vector<String>{String("PEM")})));
+    b.value(id::ServerConfiguration_SupportedPrivateKeyFormats, Variant(Array<String>(std::vector<String>{String("PEM"), String("PFX")})));
     b.value(id::ServerConfiguration_ServerCapabilities, Variant(Array<String>::emptyArray()));
     b.value(id::ServerConfiguration_MaxTrustListSize, Variant(uint32_t(1024 * 1024)));
     b.value(id::ServerConfiguration_MulticastDnsEnabled, Variant(false));

@@ -5,14 +5,18 @@
 //     AddCertificate, RemoveCertificate; OpenCount, LastUpdateTime, Size (Bad_NotSupported: no
 //     meaning for a TrustList), Writable/UserWritable true, ActivityTimeout, MaxByteStringLength.
 //   DefaultApplicationGroup: CertificateTypes [RsaSha256ApplicationCertificateType], GetRejectedList.
-//   ServerConfiguration: ApplyChanges, CancelChanges, GetRejectedList; SupportedPrivateKeyFormats
-//     ["PEM"], MaxTrustListSize, ServerCapabilities [] and MulticastDnsEnabled false.
-// UpdateCertificate, CreateSigningRequest, GetCertificates and ResetToServerDefaults are not bound
-// yet: a Call of them gets Bad_NotImplemented (docs/Security.md says what is left).
+//   ServerConfiguration: ApplyChanges, CancelChanges, GetRejectedList; MaxTrustListSize, ServerCapabilities [] and MulticastDnsEnabled false.
+//   ServerConfiguration: UpdateCertificate, CreateSigningRequest, GetCertificates (the
+//     DefaultApplicationGroup's RsaSha256ApplicationCertificateType), SupportedPrivateKeyFormats
+//     ["PEM", "PFX"].
+// ResetToServerDefaults is not bound: a Call of it gets Bad_NotImplemented (docs/Security.md).
 //
 // Audit events (when auditing is on): TrustListUpdateRequestedAuditEventType (i=32260) for each
 // CloseAndUpdate, AddCertificate and RemoveCertificate call, TrustListUpdatedAuditEventType
-// (i=12561, TrustListId i=12642) when ApplyChanges changed the trust list; both with SourceName
+// (i=12561, TrustListId i=12642) when ApplyChanges changed the trust list,
+// CertificateUpdateRequestedAuditEventType (i=32306) for each UpdateCertificate call (PrivateKey
+// left out), CertificateUpdatedAuditEventType (i=12620, CertificateGroup and CertificateType) when
+// ApplyChanges put a new certificate into use; all with SourceName
 // "Method/<name>", the caller as ClientUserId and the call's status.
 #pragma once
 
@@ -35,7 +39,8 @@ struct PushMethodsContext {
     bool auditing = false;
     const QString& applicationUri;                         // the audit events' ServerId
     std::function<std::string(const NodeId&)> userOf;      // a Session's ClientUserId (may be empty)
-    std::function<void(const PushManager::Applied&)> applied;  // after each ApplyChanges that wrote the store
+    // After each ApplyChanges that changed the trust list or the certificate (on the Method worker).
+    std::function<void(const PushManager::Applied&)> applied;
 };
 
 // Bad_NodeIdUnknown when the address space has no ServerConfiguration (a NodeSet without it).

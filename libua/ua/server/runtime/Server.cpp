@@ -101,7 +101,7 @@ Server::Server(ServerConfig config, QObject* parent)
     m_conditions->setUserOf([this](const NodeId& sessionId) { return clientUserIdOf(sessionId); });
     buildAddressSpace();
     m_parts = std::make_unique<ServerParts>(ServerParts::Refs{
-        m_config, *m_admission, m_sessions, *m_diagnostics, *m_space, *m_events, m_users, m_application, m_endpoints,
+        m_config, *m_admission, m_sessions, *m_diagnostics, *m_space, *m_events, m_users, m_application, m_identity,
         m_userStore, *m_runtime, channelCount, nextChannelId, m_history.get()});
 }
 
@@ -140,7 +140,10 @@ void Server::buildAddressSpace() {
     if (s.isGood())
         s = installPushMethods(space, PushMethodsContext{m_push, *m_events, m_config.auditing, m_config.applicationUri,
                                                          [this](const NodeId& id) { return clientUserIdOf(id); },
-                                                         [this](const PushManager::Applied&) { emit trustListChangedRemotely(); }});
+                                                         [this](const PushManager::Applied& a) {
+                                                             if (a.trustListChanged) emit trustListChangedRemotely();
+                                                             applyPushChanges(a.certificateChanged, a.trustListChanged);
+                                                         }});
     if (s.isGood())
         for (const AlarmDefinition& a : m_config.alarms) {
             std::string why;
@@ -283,13 +286,14 @@ bool Server::setUpSecurity() {
     const QString userPki = cfg.userPkiDir.isEmpty() ? cfg.pkiDir + QStringLiteral("/users") : cfg.userPkiDir;
     m_userStore = std::make_shared<CertificateStore>(userPki.toStdString());
     m_push->setStore(m_store);
+    m_push->setApplicationUri(m_config.applicationUri.toStdString());
     for (const EndpointSecurity& e : cfg.endpoints) {
         if (securityPolicy(e.policy).deprecated && !cfg.allowDeprecatedPolicies) continue;
         if ((e.policy == SecurityPolicyId::None) != (e.mode == MessageSecurityMode::None)) continue;
         sec->offers.push_back({e.policy, e.mode});
     }
     sec->certificate = m_store->ownCertificate();
-    sec->certificateChain = sec->certificate.der();
+    sec->certificateChain = m_store->ownCertificateChain();  // with its CAs from trusted/ and issuers/
     sec->privateKey = m_store->ownPrivateKey();
     std::weak_ptr<CertificateStore> store = m_store;
     const bool trustAll = cfg.trustAllClients;
@@ -542,10 +546,17 @@ void Server::buildDescriptions() {
     m_application.applicationType = ApplicationType::Server;
     m_application.discoveryUrls = Array<String>{String::fromQString(endpointUrl())};
 
+    m_identity.store(std::make_shared<const ServerIdentity>(
+                         ServerIdentity{m_config.secureChannel.security, endpointsFor(m_config.secureChannel.security.get())}),
+                     std::memory_order_release);
+}
+
+std::vector<EndpointDescription> Server::endpointsFor(const ServerChannelSecurity* security) const {
+    std::vector<EndpointDescription> endpoints;
+    if (!security) return endpoints;
     const ServerSecurityConfig& cfg = m_config.security;
-    const ServerChannelSecurity& sec = *m_config.secureChannel.security;
+    const ServerChannelSecurity& sec = *security;
     const bool pki = m_store != nullptr;
-    m_endpoints.clear();
     for (const auto& offer : sec.offers) {
         const SecurityPolicy& policy = securityPolicy(offer.policy);
         EndpointDescription e;
@@ -589,8 +600,9 @@ void Server::buildDescriptions() {
         }
         e.userIdentityTokens = tokens;
         e.transportProfileUri = String("http://opcfoundation.org/UA-Profile/Transport/uatcp-uasc-uabinary");
-        m_endpoints.push_back(std::move(e));
+        endpoints.push_back(std::move(e));
     }
+    return endpoints;
 }
 
 } // namespace ua

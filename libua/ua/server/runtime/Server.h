@@ -72,14 +72,17 @@ public:
     const ServerConfig& config() const { return m_config; }
     SessionManager& sessions() { return m_sessions; }
     const ApplicationDescription& applicationDescription() const { return m_application; }
-    const std::vector<EndpointDescription>& endpoints() const { return m_endpoints; }
+    // The endpoints offered now (a copy: push management's ApplyChanges replaces them). Any thread.
+    std::vector<EndpointDescription> endpoints() const { return m_identity.load(std::memory_order_acquire)->endpoints; }
     // The certificate store (null when ServerSecurityConfig::pkiDir is empty) and what the
     // SecureChannels use of it; both set by start().
     CertificateStore* certificateStore() const { return m_store.get(); }
     // Whole days until the own certificate expires (negative once expired; INT_MAX without PKI).
     // start() logs a warning when it is within ServerSecurityConfig::expiryWarningDays.
     int certificateExpiresInDays() const;
-    const ServerChannelSecurity* channelSecurity() const { return m_config.secureChannel.security.get(); }
+    // The certificate and key new SecureChannels use now (push management's ApplyChanges replaces
+    // them). Any thread.
+    std::shared_ptr<const ServerChannelSecurity> channelSecurity() const { return m_identity.load(std::memory_order_acquire)->security; }
     // The trust list of X509 user certificates (ServerSecurityConfig::userPkiDir; null without PKI).
     CertificateStore* userCertificateStore() const { return m_userStore.get(); }
     // The users and their Roles: starts as ServerSecurityConfig::users; replace() it to change them
@@ -151,12 +154,24 @@ signals:
     // A client changed the trust list through ServerConfiguration.ApplyChanges (push management);
     // emitted on the Method worker thread that applied it (connect queued for a window).
     void trustListChangedRemotely();
+    // ServerConfiguration.ApplyChanges put a new application instance certificate into use (push
+    // management, UpdateCertificate): new SecureChannels and GetEndpoints offer it from now on, and
+    // the open encrypted channels are closed (their clients reconnect and meet the new one; the
+    // Sessions stay). Emitted on the Method worker thread that applied it (connect queued for a window).
+    void ownCertificateChanged();
 
 private:
     friend class Listener;
     void accept(qintptr socketDescriptor);
     void acceptReverse(int fd, ReverseOrigin origin);  // a reverse connection made by m_reverse
     void buildDescriptions();
+    // The EndpointDescriptions of the endpoints offered with this security (null: None only).
+    std::vector<EndpointDescription> endpointsFor(const ServerChannelSecurity* security) const;
+    // After a push management ApplyChanges (certificates/PushManager.h): a new certificate is put
+    // into use (a new ServerIdentity), and, once the response has gone, the encrypted channels are
+    // checked on their threads: those with the old server certificate, and those whose client
+    // certificate the new trust list refuses, are closed. On the Method worker thread of ApplyChanges.
+    void applyPushChanges(bool certificateChanged, bool trustListChanged);
     bool setUpSecurity();
     void buildAddressSpace();
     std::string clientUserIdOf(const NodeId& sessionId) const;  // "" for none, anonymous or a closed Session
@@ -171,7 +186,6 @@ private:
     SessionManager m_sessions;
     std::unique_ptr<ServerDiagnostics> m_diagnostics;
     ApplicationDescription m_application;
-    std::vector<EndpointDescription> m_endpoints;
     std::shared_ptr<CertificateStore> m_store;
     std::shared_ptr<CertificateStore> m_userStore;
     UserStore m_users;
@@ -183,6 +197,7 @@ private:
     std::unique_ptr<HistoryManager> m_history;
     std::unique_ptr<ConditionManager> m_conditions;
     std::shared_ptr<PushManager> m_push;
+    SharedServerIdentity m_identity{std::make_shared<const ServerIdentity>()};
     std::unique_ptr<ServerParts> m_parts;  // made last by the constructor
     std::unique_ptr<Listener> m_listener;
     ReverseConnector* m_reverse = nullptr;  // on the accept thread, with the listener

@@ -285,7 +285,10 @@ void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
     reportReverse(ReverseHub::Outcome::Hello);  // a reverse connection: the next spare is dialled
     const AcknowledgeMessage ack = negotiateAcknowledge(*hello, m_server.config().transport);
     m_maxChunk = ack.receiveBufferSize;
-    m_channel.emplace(m_channelId, *hello, ack, m_server.config().secureChannel,
+    // The certificate and key as they are now (ServerIdentity.h): the channel keeps them for its life.
+    SecureChannelConfig channelConfig = m_server.config().secureChannel;
+    channelConfig.security = m_server.identity()->security;
+    m_channel.emplace(m_channelId, *hello, ack, std::move(channelConfig),
                       [this](const uint8_t* d, std::size_t len) { send(d, len); });
     m_link->channel = &*m_channel;
     Buffer out;

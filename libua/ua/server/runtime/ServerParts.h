@@ -11,6 +11,7 @@
 #include "ua/server/events/AuditEvents.h"
 #include "ua/server/runtime/AdmissionControl.h"
 #include "ua/server/runtime/ServerConfig.h"
+#include "ua/server/runtime/ServerIdentity.h"
 #include "ua/server/runtime/ServerObject.h"
 
 #include <atomic>
@@ -35,7 +36,7 @@ public:
         EventManager& events;
         UserStore& users;
         const ApplicationDescription& application;
-        const std::vector<EndpointDescription>& endpoints;   // built by Server::start()
+        const SharedServerIdentity& identity;                // set by Server::start(), replaced by ApplyChanges
         const std::shared_ptr<CertificateStore>& userCertificates;  // set by Server::start()
         const ServerRuntimeState& runtime;
         std::atomic<int>& channelCount;
@@ -53,8 +54,8 @@ public:
     UserStore& userStore() const { return m.users; }
     CertificateStore* userCertificateStore() const { return m.userCertificates.get(); }
     const ApplicationDescription& applicationDescription() const { return m.application; }
-    const std::vector<EndpointDescription>& endpoints() const { return m.endpoints; }
-    const ServerChannelSecurity* channelSecurity() const { return m.config.secureChannel.security.get(); }
+    // The certificate, key and endpoints now (ServerIdentity.h): keep the pointer for the request.
+    std::shared_ptr<const ServerIdentity> identity() const { return m.identity.load(std::memory_order_acquire); }
     const ServerRuntimeState& runtime() const { return m.runtime; }
     HistoryManager* history() const { return m.history; }
     AuditContext audit() const { return AuditContext{m.config.auditing, m.events, m.config.applicationUri}; }

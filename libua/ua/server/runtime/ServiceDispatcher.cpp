@@ -195,16 +195,17 @@ void withHistoryContext(RequestContext& ctx, const Req& req, Resp& resp) {
 
 template <class Req, class Resp, void (*Handler)(const DiscoveryContext&, const Req&, Resp&)>
 void withDiscoveryContext(RequestContext& ctx, const Req& req, Resp& resp) {
-    const DiscoveryContext dc{ctx.server.applicationDescription(), ctx.server.endpoints()};
+    const std::shared_ptr<const ServerIdentity> identity = ctx.server.identity();
+    const DiscoveryContext dc{ctx.server.applicationDescription(), identity->endpoints};
     Handler(dc, req, resp);
 }
 
-SessionServiceContext sessionContext(RequestContext& ctx, bool creating) {
+SessionServiceContext sessionContext(RequestContext& ctx, const ServerIdentity& identity, bool creating) {
     ServerParts& server = ctx.server;
     const ServerConfig& cfg = server.config();
     return SessionServiceContext{
         server.sessions(), ctx.channelSessions, ctx.channel, ctx.channelId, ctx.peerAddress, ctx.nowMs, ctx.session, cfg.minSessionTimeoutMs, cfg.maxSessionTimeoutMs,
-        cfg.transport.maxMessageSize, server.endpoints(), server.channelSecurity(), server.userStore(),
+        cfg.transport.maxMessageSize, identity.endpoints, identity.security.get(), server.userStore(),
         server.userCertificateStore(), server.admission().counters().busySessions,
         // Server::shutdown(): no new Session while the server counts down (ServerState Shutdown).
         creating && server.runtime().state.load(std::memory_order_relaxed) == int32_t(ServerState::Shutdown),
@@ -214,13 +215,15 @@ SessionServiceContext sessionContext(RequestContext& ctx, bool creating) {
 // The audit events of CreateSession and ActivateSession (events/AuditEvents.h) follow the handler,
 // once it filled its response.
 void serveCreateSession(RequestContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
-    SessionServiceContext sc = sessionContext(ctx, true);
+    const std::shared_ptr<const ServerIdentity> identity = ctx.server.identity();
+    SessionServiceContext sc = sessionContext(ctx, *identity, true);
     handleCreateSession(sc, req, resp);
     auditCreateSession(ctx.server.audit(), ctx.channelId, req, resp);
 }
 
 void serveActivateSession(RequestContext& ctx, const ActivateSessionRequest& req, ActivateSessionResponse& resp) {
-    SessionServiceContext sc = sessionContext(ctx, false);
+    const std::shared_ptr<const ServerIdentity> identity = ctx.server.identity();
+    SessionServiceContext sc = sessionContext(ctx, *identity, false);
     handleActivateSession(sc, req, resp);
     // A Session was activated on this channel: its handshake is over (AdmissionConfig.h).
     if (resp.responseHeader.serviceResult.isGood()) ctx.sessionActivated = true;
@@ -232,7 +235,8 @@ void serveActivateSession(RequestContext& ctx, const ActivateSessionRequest& req
 
 void serveCloseSession(RequestContext& ctx, const CloseSessionRequest& req, CloseSessionResponse& resp) {
     closeSessionSubscriptions(*ctx.session, req.deleteSubscriptions);
-    SessionServiceContext sc = sessionContext(ctx, false);
+    const std::shared_ptr<const ServerIdentity> identity = ctx.server.identity();
+    SessionServiceContext sc = sessionContext(ctx, *identity, false);
     handleCloseSession(sc, req, resp);
     // OPC 10000-4 6.5.6: "Session/CloseSession", with the Session's user.
     const AuditContext audit = ctx.server.audit();

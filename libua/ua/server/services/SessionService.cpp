@@ -218,10 +218,18 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
         // (its leaf; the whole chain is accepted too, 5.7.3.2) and the last serverNonce (7.36).
         const SecurityPolicy& policy = ch.securityPolicy();
         const SignatureData& sig = req.clientSignature;
-        if (sig.algorithm.view() != policy.asymmetricSignatureUri ||
-            !verifyCertificateAndNonce(policy, ch.clientCertificate().publicKey(), s->serverCertificate, s->serverNonce,
-                                       sig.signature))
-            return fail(status::BadApplicationSignatureInvalid);
+        if (sig.algorithm.view() != policy.asymmetricSignatureUri) return fail(status::BadApplicationSignatureInvalid);
+        if (!verifyCertificateAndNonce(policy, ch.clientCertificate().publicKey(), s->serverCertificate, s->serverNonce,
+                                       sig.signature)) {
+            // The server's certificate changed since CreateSession (push management's ApplyChanges):
+            // a client that reconnected may sign over the certificate of its new channel. It is the
+            // server's own, so the Session takes it from now on (and for the user token checks).
+            const ByteString current(ch.serverCertificateChain());
+            if (!newChannel || current == s->serverCertificate ||
+                !verifyCertificateAndNonce(policy, ch.clientCertificate().publicKey(), current, s->serverNonce, sig.signature))
+                return fail(status::BadApplicationSignatureInvalid);
+            s->serverCertificate = current;
+        }
     }
     const EndpointDescription* endpoint = endpointOf(ctx.endpoints, ch);
     if (!endpoint) return fail(status::BadSecurityPolicyRejected);

@@ -1,0 +1,91 @@
+// The application instance certificate's side of CertificateStore that push management changes
+// (OPC 10000-12 7.10.5 UpdateCertificate, 7.10.10 CreateSigningRequest): the chain sent to peers,
+// a new certificate and key, the pending key of a signing request.
+#include "ua/pki/CertificateStore.h"
+
+#include "ua/pki/CertificateStoreImpl.h"
+#include "ua/pki/TrustListChecks.h"
+
+#include <cerrno>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ua {
+
+using namespace pki_detail;
+
+namespace {
+
+constexpr int kMaxChainDepth = 8;
+
+std::string pendingKeyPath(const std::string& root) { return root + "/own/pending/key.pem"; }
+
+} // namespace
+
+std::string CertificateStore::ownCertificateChain() const {
+    const Certificate own = ownCertificate();
+    if (own.isNull()) return {};
+    std::string chain = own.der();
+    std::vector<Certificate> cas = trusted();
+    const std::vector<Certificate> more = issuers();
+    cas.insert(cas.end(), more.begin(), more.end());
+    Certificate at = own;
+    for (int depth = 0; depth < kMaxChainDepth && !at.isSelfSigned(); ++depth) {
+        const Certificate* next = nullptr;
+        for (const Certificate& ca : cas)
+            if (ca.isCA() && !(ca == at) && issuedBy(at, ca)) {
+                next = &ca;
+                break;
+            }
+        if (!next) break;
+        chain += next->der();
+        at = *next;
+    }
+    return chain;
+}
+
+bool CertificateStore::replaceOwnCertificate(const Certificate& certificate, const PrivateKey& key, std::string* error) {
+    if (certificate.isNull() || !key.matches(certificate)) {
+        if (error) *error = "the private key is not the certificate's";
+        return false;
+    }
+    std::lock_guard lock(d->ownMutex);
+    const std::string certDir = d->path("own/certs");
+    const std::string keyDir = d->path("own/private");
+    const std::string base = fileBaseName(certificate);
+    const std::string certFile = certDir + "/" + base + ".der";
+    const std::string keyFile = keyDir + "/" + base + ".pem";
+    if (!key.savePem(keyFile) || !writeFileAtomic(certFile, certificate.der())) {
+        ::unlink(keyFile.c_str());
+        if (error) *error = "cannot write the certificate or its key under " + d->path("own");
+        return false;
+    }
+    for (const std::string& f : listFiles(certDir, {".der", ".pem", ".crt", ".cer"}))
+        if (f != certFile) ::unlink(f.c_str());
+    for (const std::string& f : listFiles(keyDir, {".pem", ".der", ".key"}))
+        if (f != keyFile) ::unlink(f.c_str());
+    d->ownCertificate = certificate;
+    d->ownKey = key;
+    const PrivateKey pending = PrivateKey::load(pendingKeyPath(d->root));
+    if (!pending.isNull() && pending.matches(certificate)) ::unlink(pendingKeyPath(d->root).c_str());
+    return true;
+}
+
+bool CertificateStore::savePendingKey(const PrivateKey& key) {
+    std::lock_guard lock(d->ownMutex);
+    const std::string dir = d->path("own/pending");
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    return key.savePem(pendingKeyPath(d->root));
+}
+
+PrivateKey CertificateStore::pendingKey() const {
+    std::lock_guard lock(d->ownMutex);
+    return PrivateKey::load(pendingKeyPath(d->root));
+}
+
+void CertificateStore::clearPendingKey() {
+    std::lock_guard lock(d->ownMutex);
+    ::unlink(pendingKeyPath(d->root).c_str());
+}
+
+} // namespace ua
