@@ -42,6 +42,8 @@ private slots:
     void addCertificateAndApply();
     void operatorAndSignOnlyRefused();
     void propertiesAndArgumentCount();
+    // Last: the server shuts down.
+    void resetToServerDefaultsShutsDown();
 
 private:
     std::unique_ptr<Client> connect(const QString& user, const QString& password, MessageSecurityMode mode);
@@ -221,6 +223,29 @@ void TestPushManagement::propertiesAndArgumentCount() {
     QCOMPARE(call(*admin, kTrustList, id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList_Open, {Variant(uint8_t(2))})
                  .status,
              status::BadNotSupported);
+}
+
+// ResetToServerDefaults (OPC 10000-12 7.10.13): Bad_NotSupported until "<pki>/defaults" configures
+// the defaults; then the store takes them and the server announces its shutdown (ServerState
+// Shutdown, SecondsTillShutdown) after the Call's response, and shuts down.
+void TestPushManagement::resetToServerDefaultsShutsDown() {
+    auto admin = connect("admin", "admin-pw", MessageSecurityMode::SignAndEncrypt);
+    QVERIFY(admin);
+    QCOMPARE(call(*admin, id::ServerConfiguration, id::ServerConfiguration_ResetToServerDefaults, {}).status, status::BadNotSupported);
+    QVERIFY(!m_server->isShuttingDown());
+    CertificateStore defaults(m_dir.filePath(QStringLiteral("server-pki/defaults")).toStdString());
+    QVERIFY(defaults.addTrusted(m_server->certificateStore()->ownCertificate()));  // the server's own, as the only trusted one
+    QCOMPARE(call(*admin, id::ServerConfiguration, id::ServerConfiguration_ResetToServerDefaults, {}).status, status::Good);
+    QVERIFY(m_server->certificateStore()->trusted() == std::vector<Certificate>{m_server->certificateStore()->ownCertificate()});
+    QTRY_VERIFY_WITH_TIMEOUT(m_server->isShuttingDown(), 5000);
+    Awaited<ServiceResult<ReadResponse>> state;
+    admin->readValues({NodeId(id::Server_ServerStatus_State), NodeId(id::Server_ServerStatus_SecondsTillShutdown)}, this, state.callback());
+    QVERIFY(state.wait());
+    QCOMPARE(state->status, status::Good);
+    QCOMPARE(*state->response.results[0].value.get<int32_t>(), int32_t(ServerState::Shutdown));
+    QVERIFY(*state->response.results[1].value.get<uint32_t>() <= 3);
+    QSignalSpy finished(m_server.get(), &Server::shutdownFinished);
+    QVERIFY(finished.wait(15000));
 }
 
 UA_TEST_GUILESS_MAIN(TestPushManagement)

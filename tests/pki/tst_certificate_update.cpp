@@ -374,6 +374,49 @@ private slots:
         QVERIFY(f.store->ownCertificateChain() == cert.der() + otherCa.der());
     }
 
+    // ResetToServerDefaults (7.10.13): "<pki>/defaults" replaces the trust list and the own pair.
+    void resetToServerDefaults() {
+        UpdateFixture f;
+        const QString root = QString::fromStdString(f.store->rootDir());
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::BadNotSupported);  // no defaults configured
+        PushManager::Caller op = updateAdmin();
+        op.roles = roleBit(Role::ConfigureAdmin);
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(op), status::BadUserAccessDenied);
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin(1, MessageSecurityMode::Sign)), status::BadSecurityModeInsufficient);
+
+        // Defaults without an own pair: one trusted device; the server makes a new pair at its start.
+        const Certificate device = pkitest::issue({.cn = "Default Device"}, updateKeys->external);
+        {
+            CertificateStore defaults(f.store->rootDir() + "/defaults");
+            QVERIFY(defaults.addTrusted(device));
+        }
+        ByteString csr;
+        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(32), &csr), status::Good);
+        QCOMPARE_STATUS(f.m.addCertificate(updateAdmin(2), ByteString(pkitest::issue({.cn = "Pending"}, updateKeys->otherCa).der()), true),
+                        status::Good);  // Session 2's transaction: dropped by the reset
+        QVERIFY(f.store->reject(pkitest::issue({.cn = "Rejected Once"}, updateKeys->otherCa)));
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::Good);
+        QVERIFY(!f.m.transactionOwner());
+        QVERIFY(f.store->rejected().empty());
+        QVERIFY(f.store->trusted() == std::vector<Certificate>{device});
+        QVERIFY(f.store->trustList().trustedCrls.empty());  // the CA's CRL went with the CA
+        QVERIFY(f.store->pendingKey().isNull());
+        QCOMPARE(QDir(root + "/own/certs").entryList(QDir::Files).size(), 0);
+        CertificateRequest r;
+        r.applicationUri = kServerUri;
+        r.hostNames = {"server.local"};
+        CertificateStore restarted(f.store->rootDir());
+        QVERIFY(restarted.ensureOwnCertificate(r));
+        QVERIFY(restarted.ownCertificate().isSelfSigned());
+
+        // Defaults with an own pair: it becomes the server's.
+        const Certificate preset = pkitest::issue({.cn = "Preset", .uri = kServerUri}, updateKeys->external, f.ca, updateKeys->ca);
+        QVERIFY(CertificateStore(f.store->rootDir() + "/defaults").replaceOwnCertificate(preset, updateKeys->external));
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::Good);
+        QVERIFY(f.store->ownCertificate() == preset);
+        QVERIFY(f.store->ownPrivateKey().matches(preset));
+    }
+
     // CancelChanges and a closed Session drop a staged certificate.
     void cancelDropsTheCertificate() {
         UpdateFixture f;

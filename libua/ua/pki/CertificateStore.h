@@ -75,6 +75,13 @@ public:
     bool savePendingKey(const PrivateKey& key);
     PrivateKey pendingKey() const;  // null when there is none
     void clearPendingKey();
+    // OPC 10000-12 7.10.13 ResetToServerDefaults: the store as the folder defaultsDir (the same
+    // layout) configures it. Its trusted/ and issuers/ (with their CRLs) replace ours; rejected/ is
+    // emptied; its own/ pair (a certificate and the key that matches it) becomes ours, or, when it
+    // has none, our own/ is emptied and the next ensureOwnCertificate makes a new self-signed pair;
+    // the pending key goes. False with *error when defaultsDir is not a folder or a file cannot be
+    // written.
+    bool resetTo(const std::string& defaultsDir, std::string* error = nullptr);
 
     // Validates a certificate chain as received (concatenated DER, leaf first) by
     // OPC 10000-4 6.1.3 / Table 106. When several problems apply, the earliest step of the table wins

@@ -88,4 +88,36 @@ void CertificateStore::clearPendingKey() {
     ::unlink(pendingKeyPath(d->root).c_str());
 }
 
+bool CertificateStore::resetTo(const std::string& defaultsDir, std::string* error) {
+    struct stat st {};
+    if (::stat(defaultsDir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (error) *error = defaultsDir + " is not a folder";
+        return false;
+    }
+    CertificateStore defaults(defaultsDir);
+    if (!replaceTrustList(defaults.trustList(), kTrustListAll, error)) return false;
+    for (const Certificate& c : rejected())
+        remove(c);
+    // The defaults' own pair, if it has one whose key matches.
+    Certificate ownDefault;
+    PrivateKey keyDefault;
+    for (const std::string& f : listFiles(defaultsDir + "/own/certs", {".der", ".pem", ".crt", ".cer"})) {
+        const Certificate c = Certificate::load(f);
+        for (const std::string& k : listFiles(defaultsDir + "/own/private", {".pem", ".der", ".key"})) {
+            const PrivateKey key = PrivateKey::load(k);
+            if (!c.isNull() && key.matches(c)) {
+                ownDefault = c;
+                keyDefault = key;
+            }
+        }
+    }
+    clearPendingKey();
+    if (!ownDefault.isNull()) return replaceOwnCertificate(ownDefault, keyDefault, error);
+    std::lock_guard lock(d->ownMutex);
+    for (const char* sub : {"own/certs", "own/private"})
+        for (const std::string& f : listFiles(d->path(sub), {".der", ".pem", ".crt", ".cer", ".key"}))
+            ::unlink(f.c_str());
+    return true;
+}
+
 } // namespace ua

@@ -2,8 +2,6 @@
 // request code of this folder (CertificateCreator.cpp, SigningRequest.cpp). Internal to pki/.
 #pragma once
 
-#include "ua/pki/Certificate.h"
-
 #include <openssl/bn.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>

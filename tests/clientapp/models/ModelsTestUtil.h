@@ -86,6 +86,7 @@ inline std::unique_ptr<clientapp::Connection> connectAsUser(const QString& url, 
 struct NodeServerProcess {
     QProcess process;
     quint16 port = 0;
+    QString info;  // what the READY line says after the port (e.g. the server's PKI folder)
     QString error;
 
     void start(const QString& script) {
@@ -112,6 +113,7 @@ struct NodeServerProcess {
             return false;
         }
         port = quint16(words[1].toUInt());
+        if (words.size() > 2) info = QString::fromUtf8(words[2]);
         return port > 0;
     }
     QString url() const { return QStringLiteral("opc.tcp://127.0.0.1:%1").arg(port); }

@@ -6,7 +6,10 @@
 // ApplyChanges is always Good), so the certificate is looked for after ApplyChanges only.
 #include "ModelsTestUtil.h"
 
+#include "PkiTestUtil.h"
+#include "models/ServerCertificateModel.h"
 #include "models/ServerTrustListModel.h"
+#include "ua/pki/SigningRequest.h"
 #include "ua/pki/CertificateCreator.h"
 #include "ua/secure/SecurityPolicy.h"
 
@@ -26,6 +29,8 @@ private slots:
     // First: node-opcua suspends its endpoints for a few seconds after an ApplyChanges.
     void operatorRefused();
     void manageNodeOpcuasTrustList();
+    // Last: node-opcua restarts its endpoints with the new certificate.
+    void renewNodeOpcuasCertificate();
 
 private:
     std::unique_ptr<Connection> connectAs(const QString& user);
@@ -98,6 +103,56 @@ void TestServerTrustListVsNode::manageNodeOpcuasTrustList() {
     const auto row = listed();
     QVERIFY(row < m.rowCount());
     QCOMPARE(m.entries()[std::size_t(row)].kind, ServerTrustListModel::Kind::TrustedCertificate);
+}
+
+// The server certificate part of the dialog (ServerCertificateModel) against node-opcua's push
+// management: a signing request for a new key, signed here by a CA whose certificate and key files
+// the user picks, UpdateCertificate and ApplyChanges; node-opcua then holds the certificate we
+// signed in its PKI folder (the READY line names it).
+void TestServerTrustListVsNode::renewNodeOpcuasCertificate() {
+    QVERIFY2(!m_node.info.isEmpty(), "node_push_server.js did not name its PKI folder");
+    std::unique_ptr<Connection> c;
+    for (int i = 0; i < 30 && !c; ++i)  // node-opcua suspends its endpoints for a while after an ApplyChanges
+        if (!(c = connectAs(QStringLiteral("admin")))) QTest::qWait(1000);
+    QVERIFY(c);
+    ServerCertificateModel cm(c.get());
+    const auto runCertificate = [&](const std::function<void()>& action, QString* message = nullptr) {
+        QSignalSpy finished(&cm, &ServerCertificateModel::finished);
+        action();
+        if (finished.isEmpty() && !finished.wait(30000)) return StatusCode(status::BadTimeout);
+        if (message) *message = finished.at(0).at(2).toString();
+        return finished.at(0).at(1).value<StatusCode>();
+    };
+    QString message;
+    const StatusCode got = runCertificate([&] { cm.reload(); }, &message);  // GetCertificates is optional (1.05)
+    QVERIFY2(got.isGood() || message.contains(QStringLiteral("does not offer it")), qPrintable(message));
+    QCOMPARE(runCertificate([&] { cm.createSigningRequest(QString(), true); }, &message), status::Good);
+    const SigningRequestInfo request = parseSigningRequest(cm.signingRequest().toStdString());
+    QVERIFY(request.valid);
+    QCOMPARE(QString::fromStdString(request.applicationUri), QStringLiteral("urn:ua-workbench:node-opcua-push-test-server"));
+
+    const PrivateKey caKey = PrivateKey::generateRsa(2048);
+    const Certificate ca = pkitest::issue(pkitest::caSpec("node-opcua Renewal CA"), caKey);
+    QFile caFile(m_dir.filePath(QStringLiteral("renewal-ca.der")));
+    QVERIFY(caFile.open(QIODevice::WriteOnly));
+    caFile.write(QByteArray::fromStdString(ca.der()));
+    caFile.close();
+    QVERIFY(caKey.savePem(m_dir.filePath(QStringLiteral("renewal-ca-key.pem")).toStdString()));
+    QCOMPARE(runCertificate([&] { cm.installSignedBy(caFile.fileName(), m_dir.filePath(QStringLiteral("renewal-ca-key.pem")), QString(), 30); },
+                            &message),
+             status::Good);
+    ServerTrustListModel m(c.get());
+    QCOMPARE(run(m, [&] { m.applyChanges(); }), status::Good);
+    // node-opcua moves the new certificate into its own/certs at ApplyChanges.
+    const QString installed = m_node.info + QStringLiteral("/own/certs/certificate.der");
+    const auto holdsOurs = [&] {
+        QFile f(installed);
+        if (!f.open(QIODevice::ReadOnly)) return false;
+        const Certificate c = Certificate::fromDer(f.readAll().toStdString());
+        return !c.isNull() && c.issuerName() == ca.subjectName() &&
+               request.applicationUri == c.applicationUri();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(holdsOurs(), 30000);
 }
 
 void TestServerTrustListVsNode::operatorRefused() {

@@ -160,6 +160,12 @@ public:
     // and the certificate in use; another group: Bad_InvalidArgument.
     StatusCode getCertificates(const Caller& c, const NodeId& group, std::vector<NodeId>* types,
                                std::vector<std::string>* certificates);
+    // ResetToServerDefaults (7.10.13): the configured defaults are the folder "<pki>/defaults" (the
+    // store's layout: trusted/, issuers/, own/), which the administrator or machine builder fills;
+    // without it Bad_NotSupported. Every transaction and TrustList handle is dropped, then the store
+    // is reset to it (CertificateStore::resetTo; Bad_InternalError on a write failure). The server
+    // then shuts down (PushMethods.h), as 7.10.13 asks.
+    StatusCode resetToServerDefaults(const Caller& c);
     // GetRejectedList (7.10.12, and the CertificateGroup's 7.8.3.2): the DER of each certificate in
     // the store's rejected/ folder (at most 100, CertificateStore.h).
     StatusCode getRejectedList(const Caller& c, std::vector<std::string>* certificates);

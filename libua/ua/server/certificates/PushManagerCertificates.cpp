@@ -10,6 +10,8 @@
 
 #include <openssl/rand.h>
 
+#include <QFileInfo>
+
 namespace ua {
 
 namespace {
@@ -109,6 +111,19 @@ StatusCode PushManager::createSigningRequest(const Caller& c, const NodeId& grou
     const std::string der = ua::createSigningRequest(key, current, subjectName, &error);
     if (der.empty()) return status::BadInternalError;
     *request = ByteString(der);
+    return status::Good;
+}
+
+StatusCode PushManager::resetToServerDefaults(const Caller& c) {
+    std::lock_guard lock(m_mutex);
+    if (const StatusCode s = check(c); s.isBad()) return s;
+    const std::string defaults = m_store->rootDir() + "/defaults";
+    if (!QFileInfo(QString::fromStdString(defaults)).isDir()) return status::BadNotSupported;
+    m_handles.clear();
+    m_transaction.reset();
+    std::string error;
+    if (!m_store->resetTo(defaults, &error)) return status::BadInternalError;
+    m_lastUpdate = DateTime::now();
     return status::Good;
 }
 

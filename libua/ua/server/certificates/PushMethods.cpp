@@ -259,6 +259,12 @@ StatusCode installPushMethods(AddressSpace& space, PushMethodsContext context) {
         if (st.isGood()) setOutputs(r, {Variant(request)});
         return st;
     });
+    b.bind(id::ServerConfiguration_ResetToServerDefaults,  // optional (1.05)
+           [ctx](const MethodCall& call, CallMethodResult&) {
+               const StatusCode st = ctx->manager->resetToServerDefaults(callerOf(call));
+               if (st.isGood() && ctx->reset) ctx->reset();
+               return st;
+           });
     ok &= addGetCertificates(space).isGood();
     ok &= b.bind(id::ServerConfiguration_GetCertificates,  // optional (1.05)
            [ctx](const MethodCall& call, CallMethodResult& r) {

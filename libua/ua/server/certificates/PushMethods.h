@@ -9,7 +9,8 @@
 //   ServerConfiguration: UpdateCertificate, CreateSigningRequest, GetCertificates (the
 //     DefaultApplicationGroup's RsaSha256ApplicationCertificateType), SupportedPrivateKeyFormats
 //     ["PEM", "PFX"].
-// ResetToServerDefaults is not bound: a Call of it gets Bad_NotImplemented (docs/Security.md).
+//   ServerConfiguration.ResetToServerDefaults (i=25709): the store reset to "<pki>/defaults"
+//     (PushManager.h), then the context's reset() (the Server shuts down).
 //
 // Audit events (when auditing is on): TrustListUpdateRequestedAuditEventType (i=32260) for each
 // CloseAndUpdate, AddCertificate and RemoveCertificate call, TrustListUpdatedAuditEventType
@@ -41,6 +42,9 @@ struct PushMethodsContext {
     std::function<std::string(const NodeId&)> userOf;      // a Session's ClientUserId (may be empty)
     // After each ApplyChanges that changed the trust list or the certificate (on the Method worker).
     std::function<void(const PushManager::Applied&)> applied;
+    // After a ResetToServerDefaults that reset the store (on the Method worker): the server shuts
+    // down, as OPC 10000-12 7.10.13 asks.
+    std::function<void()> reset;
 };
 
 // Bad_NodeIdUnknown when the address space has no ServerConfiguration (a NodeSet without it).

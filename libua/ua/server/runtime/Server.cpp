@@ -32,6 +32,7 @@ namespace ua {
 
 namespace {
 constexpr int kListenBacklog = 4096;  // connections accepted by the kernel, not yet by the listener
+constexpr uint32_t kResetShutdownSeconds = 3;  // ResetToServerDefaults: SecondsTillShutdown (OPC 10000-12 7.10.13)
 }
 
 int defaultIoThreads() { return std::max(1, QThread::idealThreadCount() - 1); }
@@ -143,6 +144,14 @@ void Server::buildAddressSpace() {
                                                          [this](const PushManager::Applied& a) {
                                                              if (a.trustListChanged) emit trustListChangedRemotely();
                                                              applyPushChanges(a.certificateChanged, a.trustListChanged);
+                                                         },
+                                                         [this] {
+                                                             // 7.10.13: Shutdown, with time for the Call response to go out.
+                                                             QMetaObject::invokeMethod(this, [this] {
+                                                                 shutdown(kResetShutdownSeconds,
+                                                                          QStringLiteral("ResetToServerDefaults: the certificates and the trust list were reset to "
+                                                                                         "the configured defaults; credentials may not work when the server restarts"));
+                                                             }, Qt::QueuedConnection);
                                                          }});
     if (s.isGood())
         for (const AlarmDefinition& a : m_config.alarms) {
