@@ -157,9 +157,14 @@ void ServerCertificateModel::update(const QByteArray& certificate, const std::ve
                             Variant(Array<ByteString>(std::move(issuerList))), Variant(String("")), Variant(ByteString())},
                            action, [this, action](StatusCode st, const detail::MethodOutputs&) {
                                if (st.isGood()) m_pending = true;
-                               finish(action, st,
-                                      st.isGood() ? tr("%1: the server holds the new certificate until you apply the changes.").arg(action)
-                                                  : QString());
+                               QString detail;
+                               if (st.isGood())
+                                   detail = tr("%1: the server holds the new certificate until you apply the changes.").arg(action);
+                               else if (st == StatusCode(status::BadCertificateChainIncomplete))
+                                   detail = tr("%1: the server does not hold the CA that signed it (Bad_CertificateChainIncomplete): "
+                                               "add the CA's certificate to its trust list first (Add certificate...), then install.")
+                                                .arg(action);
+                               finish(action, st, detail);
                            });
 }
 

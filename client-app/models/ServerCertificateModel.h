@@ -7,7 +7,9 @@
 //   createSigningRequest()   a PKCS#10 request from the server (optionally for a new key it keeps);
 //   saveSigningRequest()     the request to a file, for a CA elsewhere;
 //   installSignedBy()        signs the request with the user's CA certificate and key (files) and
-//                            calls UpdateCertificate with the CA as issuer;
+//                            calls UpdateCertificate with the CA as issuer (the server must hold
+//                            the CA in its trust list already, or get it in the same transaction:
+//                            7.10.5 ignores IssuerCertificates);
 //   installCertificate()     UpdateCertificate with a certificate signed elsewhere (a file).
 // The server holds the new certificate in the Session's transaction until ApplyChanges
 // (ServerTrustListModel::applyChanges applies the trust list and the certificate together); it then

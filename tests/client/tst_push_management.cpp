@@ -233,10 +233,12 @@ void TestPushManagement::resetToServerDefaultsShutsDown() {
     QVERIFY(admin);
     QCOMPARE(call(*admin, id::ServerConfiguration, id::ServerConfiguration_ResetToServerDefaults, {}).status, status::BadNotSupported);
     QVERIFY(!m_server->isShuttingDown());
+    const Certificate own = m_server->certificateStore()->ownCertificate();
     CertificateStore defaults(m_dir.filePath(QStringLiteral("server-pki/defaults")).toStdString());
-    QVERIFY(defaults.addTrusted(m_server->certificateStore()->ownCertificate()));  // the server's own, as the only trusted one
+    QVERIFY(defaults.addTrusted(own));  // the server's own, as the only trusted one; no own pair in the defaults
     QCOMPARE(call(*admin, id::ServerConfiguration, id::ServerConfiguration_ResetToServerDefaults, {}).status, status::Good);
-    QVERIFY(m_server->certificateStore()->trusted() == std::vector<Certificate>{m_server->certificateStore()->ownCertificate()});
+    QVERIFY(m_server->certificateStore()->trusted() == std::vector<Certificate>{own});
+    QVERIFY(m_server->certificateStore()->ownCertificate().isNull());  // a new pair at the next start
     QTRY_VERIFY_WITH_TIMEOUT(m_server->isShuttingDown(), 5000);
     Awaited<ServiceResult<ReadResponse>> state;
     admin->readValues({NodeId(id::Server_ServerStatus_State), NodeId(id::Server_ServerStatus_SecondsTillShutdown)}, this, state.callback());

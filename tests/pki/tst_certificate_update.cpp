@@ -20,6 +20,8 @@
 
 #include <openssl/pkcs12.h>
 
+#include <algorithm>
+
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -115,6 +117,17 @@ private slots:
         QVERIFY(!subjectNameDer("CN=Server, O=Org, DC=host").empty());
         QVERIFY(!subjectNameDer("/CN=Server/O=Org").empty());
         QVERIFY(!subjectNameDer("CN=\"Server, Line 2\", O=Org").empty());
+        // 7.6.4's own syntax: '/' between the fields, S for the state, quotes around a '/' or '='.
+        QVERIFY(!subjectNameDer("CN=UA Server/O=OPC Foundation/DC=host").empty());
+        QVERIFY(!subjectNameDer("CN=\"Line 3/Press\"/S=Bavaria/C=DE").empty());
+        std::string error;
+        UpdateFixture f;
+        const std::string csr = createSigningRequest(f.store->ownPrivateKey(), f.store->ownCertificate(),
+                                                     "CN=UA Server/O=OPC Foundation/DC=host", &error);
+        const SigningRequestInfo info = parseSigningRequest(csr);
+        QVERIFY2(info.subjectName == "CN=UA Server, O=OPC Foundation, DC=host", info.subjectName.c_str());
+        for (const char* bad : {"CN=a=b", "CN=a/O=b=c", "CN=x\"y"})
+            QVERIFY2(subjectNameDer(bad).empty(), bad);
         for (const char* bad : {"", "   ", "Server", "CN=", "O=Org", "XX=1, CN=a", "CN=\"open, O=Org", "CN=a,,O=b", "=x, CN=a"})
             QVERIFY2(subjectNameDer(bad).empty(), bad);
     }
@@ -327,7 +340,15 @@ private slots:
                         status::BadNotSupported);
         QCOMPARE_STATUS(update(der, {}, "PEM", ByteString(pemOf(updateKeys->otherCa, f.tmp.path()))), status::BadNotSupported);
         QCOMPARE_STATUS(update(ByteString("not a certificate"), {}, "PEM", keyPem), status::BadCertificateInvalid);
-        QCOMPARE_STATUS(update(der, {ByteString("junk")}, "PEM", keyPem), status::BadCertificateInvalid);
+        QCOMPARE_STATUS(update(der, {}, "PEM", ByteString()), status::BadSecurityChecksFailed);  // a format without a key: no key
+        // Not what RsaSha256ApplicationCertificateType is: a 1024-bit key, a SHA-1 signature.
+        const PrivateKey shortKey = PrivateKey::generateRsa(1024);
+        const Certificate weak = pkitest::issue({.cn = "Weak", .uri = kServerUri}, shortKey, f.ca, updateKeys->ca);
+        QCOMPARE_STATUS(update(ByteString(weak.der()), {}, "PEM", ByteString(pemOf(shortKey, f.tmp.path()))),
+                        status::BadCertificatePolicyCheckFailed);
+        const Certificate sha1 = pkitest::issue({.cn = "Sha1", .uri = kServerUri, .md = EVP_sha1()}, updateKeys->external, f.ca,
+                                                updateKeys->ca);
+        QCOMPARE_STATUS(update(ByteString(sha1.der()), {}, "PEM", keyPem), status::BadCertificatePolicyCheckFailed);
         QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), NodeId(uint16_t(0), uint32_t(85)), kUpdateType, der, {}, "PEM", keyPem, &apply),
                         status::BadInvalidArgument);
         QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, NodeId(), der, {}, "PEM", keyPem, &apply), status::BadInvalidArgument);
@@ -349,6 +370,7 @@ private slots:
         QCOMPARE_STATUS(update(ByteString(expired.der()), {}, "PEM", keyPem), status::Good);
         // A second UpdateCertificate in the transaction replaces the first: PFX this time.
         QCOMPARE_STATUS(update(der, {}, "PFX", ByteString(pkcs12Of(updateKeys->external, cert, {}))), status::Good);
+        QCOMPARE_STATUS(update(der, {ByteString("junk")}, "PEM", keyPem), status::Good);  // IssuerCertificates are ignored (7.10.5)
         QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::Good);
         QVERIFY(f.store->ownCertificate() == cert);
         QVERIFY(f.store->ownPrivateKey().matches(cert));
@@ -415,6 +437,26 @@ private slots:
         QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::Good);
         QVERIFY(f.store->ownCertificate() == preset);
         QVERIFY(f.store->ownPrivateKey().matches(preset));
+    }
+
+    // ApplyChanges checks the transaction as a whole (7.10.2): a certificate whose CA a later change
+    // removed is not installed, and nothing of the transaction is applied.
+    void applyChangesChecksTheWhole() {
+        UpdateFixture f;
+        const Certificate old = f.store->ownCertificate();
+        const Certificate otherCa = pkitest::issue(pkitest::caSpec("Other CA"), updateKeys->otherCa);
+        const Certificate cert = pkitest::issue({.cn = "Via Other CA", .uri = kServerUri}, updateKeys->external, otherCa, updateKeys->otherCa);
+        const ByteString keyPem(pemOf(updateKeys->external, f.tmp.path()));
+        bool apply = false;
+        QCOMPARE_STATUS(f.m.addCertificate(updateAdmin(), ByteString(otherCa.der()), true), status::Good);
+        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
+                        status::Good);
+        QCOMPARE_STATUS(f.m.removeCertificate(updateAdmin(), otherCa.thumbprintHex(), true), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::BadCertificateChainIncomplete);
+        QVERIFY(f.store->ownCertificate() == old);
+        const std::vector<Certificate> trusted = f.store->trusted();
+        QVERIFY(std::find(trusted.begin(), trusted.end(), otherCa) == trusted.end());
+        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::BadNothingToDo);  // discarded
     }
 
     // CancelChanges and a closed Session drop a staged certificate.

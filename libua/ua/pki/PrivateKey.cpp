@@ -22,6 +22,8 @@ namespace ua {
 
 namespace {
 
+constexpr long kMaxPkcs12Iterations = 1'000'000;
+
 // Gives OpenSSL the password (never a terminal prompt); an empty password fails an encrypted key.
 int passwordCallback(char* buf, int size, int /*rwflag*/, void* userdata) {
     const auto* password = static_cast<const std::string*>(userdata);
@@ -56,12 +58,15 @@ PrivateKey PrivateKey::fromPem(const std::string& pem, const std::string& passwo
     EVP_PKEY* key =
         PEM_read_bio_PrivateKey(bio, nullptr, passwordCallback, const_cast<std::string*>(&password));
     BIO_free(bio);
+    if (!key) ERR_clear_error();
     return wrap(key);
 }
 
 PrivateKey PrivateKey::fromDer(const std::string& der) {
     const auto* p = reinterpret_cast<const unsigned char*>(der.data());
-    return wrap(d2i_AutoPrivateKey(nullptr, &p, static_cast<long>(der.size())));
+    EVP_PKEY* key = d2i_AutoPrivateKey(nullptr, &p, static_cast<long>(der.size()));
+    if (!key) ERR_clear_error();
+    return wrap(key);
 }
 
 PrivateKey PrivateKey::load(const std::string& path, const std::string& password) {
@@ -89,6 +94,14 @@ PrivateKey PrivateKey::fromPkcs12(const std::string& der, const std::string& pas
     PKCS12* p12 = d2i_PKCS12(nullptr, &p, static_cast<long>(der.size()));
     if (!p12) {
         ERR_clear_error();
+        return {};
+    }
+    // A MAC iteration count far above what tools write (2048..600,000) would keep the parse busy for
+    // minutes: refused.
+    const ASN1_INTEGER* iterations = nullptr;
+    PKCS12_get0_mac(nullptr, nullptr, nullptr, &iterations, p12);
+    if (iterations && ASN1_INTEGER_get(iterations) > kMaxPkcs12Iterations) {
+        PKCS12_free(p12);
         return {};
     }
     EVP_PKEY* key = nullptr;

@@ -22,7 +22,18 @@ std::string trimmed(const std::string& s) {
     return s.substr(b, e - b);
 }
 
-// "K=V" parts split at sep outside double quotes; quotes removed from the value.
+// Whether ch occurs in text outside double quotes.
+bool occursUnquoted(const std::string& text, char ch) {
+    bool quoted = false;
+    for (char c : text) {
+        if (c == '"') quoted = !quoted;
+        else if (c == ch && !quoted) return true;
+    }
+    return false;
+}
+
+// "K=V" parts split at sep outside double quotes; quotes removed from the value, which may hold
+// '=' or the separator only when quoted.
 bool splitName(const std::string& text, char sep, std::vector<std::pair<std::string, std::string>>* out) {
     std::string part;
     bool quoted = false;
@@ -44,6 +55,8 @@ bool splitName(const std::string& text, char sep, std::vector<std::pair<std::str
         std::string key = trimmed(p.substr(0, eq));
         std::string value = trimmed(p.substr(eq + 1));
         if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+        else if (occursUnquoted(value, '=') || value.find('"') != std::string::npos) return false;
+        if (key == "S") key = "ST";  // 7.6.4's name for the state
         if (key.empty() || value.empty()) return false;
         out->emplace_back(std::move(key), std::move(value));
     }
@@ -52,14 +65,20 @@ bool splitName(const std::string& text, char sep, std::vector<std::pair<std::str
 
 x509build::NamePtr parseName(const std::string& text) {
     std::string t = trimmed(text);
+    if (!t.empty() && t.front() == '/') t = t.substr(1);
     std::vector<std::pair<std::string, std::string>> fields;
-    const bool slashes = !t.empty() && t.front() == '/';
-    if (t.empty() || !splitName(slashes ? t.substr(1) : t, slashes ? '/' : ',', &fields)) return nullptr;
+    // OPC 10000-12 7.6.4 separates the fields with '/' ("CN=Server/O=Org/DC=host"); the RFC 4514
+    // style with ',' is taken as well when no '/' separates.
+    const char sep = occursUnquoted(t, '/') ? '/' : ',';
+    if (t.empty() || !splitName(t, sep, &fields)) return nullptr;
     x509build::NamePtr name(X509_NAME_new());
     bool hasCn = false;
     for (const auto& [key, value] : fields) {
         const int nid = OBJ_txt2nid(key.c_str());
-        if (nid == NID_undef || !x509build::addNameEntry(name.get(), key.c_str(), value)) return nullptr;
+        if (nid == NID_undef || !x509build::addNameEntry(name.get(), key.c_str(), value)) {
+            ERR_clear_error();
+            return nullptr;
+        }
         hasCn |= nid == NID_commonName;
     }
     if (!hasCn) return nullptr;
@@ -80,6 +99,7 @@ x509build::X509ReqPtr requestFromDer(const std::string& der) {
     const auto* p = reinterpret_cast<const unsigned char*>(der.data());
     x509build::X509ReqPtr req(d2i_X509_REQ(nullptr, &p, static_cast<long>(der.size())));
     if (req && p != reinterpret_cast<const unsigned char*>(der.data()) + der.size()) req.reset();  // trailing bytes
+    if (!req) ERR_clear_error();
     return req;
 }
 

@@ -10,9 +10,10 @@
 
 namespace ua {
 
-// Parses a subject name as OPC 10000-12 7.6.4 writes it: "CN=Server, O=Org, DC=host" (a value may be
-// in double quotes to hold a comma) or OpenSSL's "/CN=Server/O=Org". Each field must be a name
-// OpenSSL knows (CN, O, OU, DC, L, ST, C, ...) with a non-empty value, and CN must be present.
+// Parses a subject name as OPC 10000-12 7.6.4 writes it: "CN=Server/O=Org/DC=host" (OpenSSL's
+// "/CN=Server/O=Org" too), or RFC 4514's "CN=Server, O=Org" when no '/' separates the fields; a value
+// holding the separator or '=' is in double quotes. Each field must be a name OpenSSL knows (CN, O,
+// OU, DC, L, ST or 7.6.4's S, C, ...) with a non-empty value, and CN must be present.
 // Returns the DER of the X509_NAME, empty when the text is not such a name.
 std::string subjectNameDer(const std::string& text);
 

@@ -95,9 +95,16 @@ bool CertificateStore::resetTo(const std::string& defaultsDir, std::string* erro
         return false;
     }
     CertificateStore defaults(defaultsDir);
+    {
+        // rejected/ emptied first and on its own: remove() would take a default certificate that is
+        // also there out of trusted/ again.
+        std::lock_guard lock(d->filesMutex);
+        std::lock_guard rejectedLock(d->rejectedMutex);
+        for (const std::string& f : listFiles(d->path("rejected/certs"), {".der", ".pem", ".crt", ".cer"}))
+            ::unlink(f.c_str());
+        d->invalidateLists();
+    }
     if (!replaceTrustList(defaults.trustList(), kTrustListAll, error)) return false;
-    for (const Certificate& c : rejected())
-        remove(c);
     // The defaults' own pair, if it has one whose key matches.
     Certificate ownDefault;
     PrivateKey keyDefault;
@@ -117,6 +124,8 @@ bool CertificateStore::resetTo(const std::string& defaultsDir, std::string* erro
     for (const char* sub : {"own/certs", "own/private"})
         for (const std::string& f : listFiles(d->path(sub), {".der", ".pem", ".crt", ".cer", ".key"}))
             ::unlink(f.c_str());
+    d->ownCertificate = Certificate();  // none until the next ensureOwnCertificate makes one
+    d->ownKey = PrivateKey();
     return true;
 }
 

@@ -130,6 +130,9 @@ public:
     std::string serverCertificateChain() const;
     // The server's private key (null for None): CreateSession signs with it.
     EVP_PKEY* serverPrivateKey() const;
+    // The server's certificate and key this channel was made with (null: None only), also before
+    // the OpenSecureChannel.
+    const ServerChannelSecurity* security() const { return m_config.security.get(); }
 
 private:
     struct Token {

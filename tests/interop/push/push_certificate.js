@@ -17,38 +17,17 @@ const log = (...a) => process.stderr.write(a.join(" ") + "\n");
 console.log = console.info = console.warn = console.debug = log;
 const fs = require("fs");
 const crypto = require("crypto");
-const { OPCUAClient, MessageSecurityMode, SecurityPolicy, UserTokenType, DataType, StatusCodes, resolveNodeId } = require("node-opcua-client");
+const { MessageSecurityMode, UserTokenType, DataType, StatusCodes, resolveNodeId } = require("node-opcua-client");
 const { OPCUACertificateManager } = require("node-opcua-certificate-manager");
 const { ClientPushCertificateManagement } = require("node-opcua-server-configuration");
-
-const checks = {};
-function check(name, ok, detail) { checks[name] = { ok: !!ok, detail: detail === undefined ? "" : String(detail) }; }
+const { check, clientOf, session, finish } = require("./push_common");
 
 const kServerConfiguration = "ns=0;i=12637";
 const kGetCertificates = "ns=0;i=32333";
 const kDefaultApplicationGroup = resolveNodeId("ns=0;i=14156");
 const kRsaSha256 = ClientPushCertificateManagement.rsaSha256ApplicationCertificateType;
 
-function clientOf(cfg, manager) {
-    return OPCUAClient.create({
-        endpointMustExist: false,
-        securityMode: MessageSecurityMode.SignAndEncrypt,
-        securityPolicy: SecurityPolicy.Basic256Sha256,
-        certificateFile: cfg.clientCertificate,
-        privateKeyFile: cfg.clientKey,
-        clientCertificateManager: manager,
-        applicationUri: cfg.applicationUri,
-        connectionStrategy: { maxRetry: 0 },
-        requestedSessionTimeout: 30000,
-    });
-}
-
-async function adminSession(url, cfg, manager) {
-    const client = clientOf(cfg, manager);
-    await client.connect(url);
-    const session = await client.createSession({ type: UserTokenType.UserName, userName: "admin", password: "admin-pw" });
-    return { client, session };
-}
+const adminSession = (url, cfg, manager) => session(url, cfg, manager, "admin", "admin-pw");
 
 async function csr(url, cfg, manager, out) {
     const admin = await adminSession(url, cfg, manager);
@@ -114,12 +93,7 @@ async function main(url, configFile, mode) {
     else if (mode === "update") await update(url, cfg, manager);
     else throw new Error(`unknown mode ${mode}`);
     await manager.dispose();
-    const ok = Object.values(checks).every((c) => c.ok);
-    process.stdout.write(JSON.stringify({ ok, checks, ...out }) + "\n");
-    return ok ? 0 : 1;
+    return out;
 }
 
-main(process.argv[2], process.argv[3], process.argv[4]).then((rc) => process.exit(rc), (e) => {
-    process.stdout.write(JSON.stringify({ ok: false, checks, error: String(e && e.stack || e) }) + "\n");
-    process.exit(2);
-});
+finish(main(process.argv[2], process.argv[3], process.argv[4]));

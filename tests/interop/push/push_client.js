@@ -15,34 +15,15 @@
 const log = (...a) => process.stderr.write(a.join(" ") + "\n");
 console.log = console.info = console.warn = console.debug = log;
 const fs = require("fs");
-const { OPCUAClient, MessageSecurityMode, SecurityPolicy, UserTokenType, DataType, StatusCodes } = require("node-opcua-client");
+const { DataType, StatusCodes } = require("node-opcua-client");
 const { OPCUACertificateManager } = require("node-opcua-certificate-manager");
 const { ClientPushCertificateManagement } = require("node-opcua-server-configuration");
 const { TrustListDataType } = require("node-opcua-types");
 const { BinaryStream } = require("node-opcua-binary-stream");
-
-const checks = {};
-function check(name, ok, detail) { checks[name] = { ok: !!ok, detail: detail === undefined ? "" : String(detail) }; }
+const { check, session, finish } = require("./push_common");
 
 const kCloseAndUpdate = "ns=0;i=12666";
 const kTrustList = "ns=0;i=12642";
-
-async function session(url, cfg, manager, user, password) {
-    const client = OPCUAClient.create({
-        endpointMustExist: false,
-        securityMode: MessageSecurityMode.SignAndEncrypt,
-        securityPolicy: SecurityPolicy.Basic256Sha256,
-        certificateFile: cfg.clientCertificate,
-        privateKeyFile: cfg.clientKey,
-        clientCertificateManager: manager,
-        applicationUri: cfg.applicationUri,
-        connectionStrategy: { maxRetry: 0 },
-        requestedSessionTimeout: 30000,
-    });
-    await client.connect(url);
-    const s = await client.createSession({ type: UserTokenType.UserName, userName: user, password });
-    return { client, session: s };
-}
 
 const hasCertificate = (list, der) => (list || []).some((c) => Buffer.compare(Buffer.from(c), der) === 0);
 
@@ -118,12 +99,6 @@ async function main(url, configFile) {
     await alice.session.close();
     await alice.client.disconnect();
     await manager.dispose();
-    const ok = Object.values(checks).every((c) => c.ok);
-    process.stdout.write(JSON.stringify({ ok, checks }) + "\n");
-    return ok ? 0 : 1;
 }
 
-main(process.argv[2], process.argv[3]).then((rc) => process.exit(rc), (e) => {
-    process.stdout.write(JSON.stringify({ ok: false, checks, error: String(e && e.stack || e) }) + "\n");
-    process.exit(2);
-});
+finish(main(process.argv[2], process.argv[3]));

@@ -319,6 +319,12 @@ StatusCode PushManager::applyChanges(const Caller& c, Applied* applied) {
     if (!m_transaction) return status::BadNothingToDo;
     if (m_transaction->owner != c.sessionId) return status::BadSessionIdInvalid;
     if (writerOpen()) return status::BadInvalidState;
+    // 7.10.2: the queue must be consistent as a whole, or nothing is applied.
+    if (!m_transaction->certificate.isNull())
+        if (const StatusCode s = checkNewCertificate(m_transaction->certificate); s.isBad()) {
+            m_transaction.reset();
+            return s;
+        }
     Transaction t = std::move(*m_transaction);
     m_transaction.reset();
     Applied a;

@@ -125,7 +125,9 @@ public:
     // ---- ServerConfigurationType (7.10) ----
     // ApplyChanges (7.10.9): Bad_NothingToDo without a transaction; Bad_SessionIdInvalid from a
     // Session that does not own it; Bad_InvalidState while the TrustList is open for writing (the
-    // transaction stays); Bad_InternalError when the store could not be written (the transaction
+    // transaction stays); a staged certificate that the transaction's final trust list no longer
+    // chains (a later change removed its CA): that status, and the whole transaction is discarded
+    // (7.10.2); Bad_InternalError when the store could not be written (the transaction
     // ends, the store may hold part of it: *applied says what was meant).
     StatusCode applyChanges(const Caller& c, Applied* applied = nullptr);
     // CancelChanges (7.10.11): Bad_NothingToDo without a transaction, Bad_SessionIdInvalid from a
@@ -134,13 +136,15 @@ public:
     // UpdateCertificate (7.10.5), the DefaultApplicationGroup only: group null or
     // DefaultApplicationGroup (i=14156) and type RsaSha256ApplicationCertificateType (i=12560), else
     // Bad_InvalidArgument; Bad_TransactionPending for another Session's transaction. The certificate
-    // must parse (Bad_CertificateInvalid), name the server's ApplicationUri (Bad_CertificateUriInvalid)
-    // and pass OPC 10000-4 6.1.3 with the suppressible steps ignored and the trust list waived (the
-    // server does not have to trust itself): structure, chain (its issuers from issuers and the trust
-    // list, the transaction's when it changed it: Bad_CertificateChainIncomplete), signatures,
-    // revocation (Bad_CertificateRevoked...). keyFormat "PEM" (PKCS#8, or a traditional RSA key) or
-    // "PFX" (PKCS#12 without password) with key, or both empty: the key must be the certificate's
-    // (Bad_NotSupported: unknown format, a key that does not parse or is not the certificate's).
+    // must parse (Bad_CertificateInvalid), be what the type says (an RSA key of 2048 to 4096 bits,
+    // signed with SHA-256: Bad_CertificatePolicyCheckFailed), name the server's ApplicationUri
+    // (Bad_CertificateUriInvalid) and pass OPC 10000-4 6.1.3 with the suppressible steps ignored and
+    // the trust list waived (the server does not have to trust itself): structure, chain (its
+    // issuers from the trust list, the transaction's when it changed it: Bad_CertificateChainIncomplete;
+    // issuers is ignored, as 7.10.5 says), signatures, revocation (Bad_CertificateRevoked...).
+    // keyFormat "PEM" (PKCS#8, or a traditional RSA key) or "PFX" (PKCS#12 without password) with a
+    // non-empty key: the key must be the certificate's (Bad_NotSupported: unknown format, a key
+    // that does not parse or is not the certificate's; a format with an empty key is no key).
     // Without a key, the certificate's public key must be the pending key's (CreateSigningRequest)
     // or the current one's (Bad_SecurityChecksFailed). Staged in the caller's transaction (a second
     // call replaces the first); *applyChangesRequired true.
@@ -209,7 +213,7 @@ private:
         PrivateKey certificateKey;
     };
     // Checks a staged certificate as updateCertificate describes (m_mutex held).
-    StatusCode checkNewCertificate(const Certificate& certificate, const std::vector<ByteString>& issuers) const;
+    StatusCode checkNewCertificate(const Certificate& certificate) const;
     // Puts the staged certificate into the store (ApplyChanges; m_mutex held). False on a write failure.
     bool applyCertificate(const Transaction& t, Applied* a);
     std::string m_applicationUri;

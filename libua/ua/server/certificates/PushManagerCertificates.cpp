@@ -8,7 +8,10 @@
 #include "ua/pki/SigningRequest.h"
 #include "ua/pki/TrustListChecks.h"
 
+#include <openssl/evp.h>
 #include <openssl/rand.h>
+
+#include <algorithm>
 
 #include <QFileInfo>
 
@@ -33,49 +36,51 @@ PrivateKey keyOf(const std::string& format, const ByteString& key) {
 
 } // namespace
 
-StatusCode PushManager::checkNewCertificate(const Certificate& certificate, const std::vector<ByteString>& issuers) const {
+StatusCode PushManager::checkNewCertificate(const Certificate& certificate) const {
     if (!m_applicationUri.empty() && certificate.applicationUri() != m_applicationUri) return status::BadCertificateUriInvalid;
     if (m_transaction && m_transaction->trustListChanged) {
         // The issuers may come with this transaction's trust list, which the store does not hold yet:
-        // the structure, chain and signature steps against it (revocation is checked at the next
-        // call after ApplyChanges, as for every peer).
+        // the structure, chain and signature steps against it (revocation is checked by the whole
+        // validation once it is in the store, as for every peer).
         TrustListContents probe = m_transaction->trustList;
         probe.trustedCertificates.push_back(certificate.der());
-        for (const ByteString& b : issuers)
-            probe.issuerCertificates.push_back(b.str());
         return checkTrustListCertificates(probe);
     }
-    std::string chain = certificate.der();
-    for (const ByteString& b : issuers)
-        chain += b.str();
     ValidationOptions o;
     o.ignoreSuppressible = true;
     o.waiveTrustList = true;  // the server need not trust its own certificate
     o.recordRejected = false;
-    return m_store->validate(chain, o);
+    return m_store->validate(certificate.der(), o);
 }
 
 StatusCode PushManager::updateCertificate(const Caller& c, const NodeId& group, const NodeId& type,
-                                          const ByteString& certificate, const std::vector<ByteString>& issuers,
+                                          const ByteString& certificate, const std::vector<ByteString>& /*issuers*/,
                                           const std::string& keyFormat, const ByteString& key, bool* applyChangesRequired) {
+    // The key is parsed before the lock: a PKCS#12 file can take long, and the lock is also taken
+    // on I/O threads (OpenCount).
+    const PrivateKey givenKey = key.isEmpty() ? PrivateKey() : keyOf(keyFormat, key);
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
     if (foreignTransaction(c)) return status::BadTransactionPending;
     if (!isDefaultGroup(group) || !isOurType(type)) return status::BadInvalidArgument;
     const Certificate cert = Certificate::fromDer(certificate.str());
     if (cert.isNull()) return status::BadCertificateInvalid;
-    for (const ByteString& b : issuers)
-        if (Certificate::fromDer(b.str()).isNull()) return status::BadCertificateInvalid;
+    // What RsaSha256ApplicationCertificateType is (OPC 10000-12 7.8.4): an RSA key of 2048 to 4096
+    // bits, signed with SHA-256. Not a suppressible step: another key would end every secure endpoint.
+    if (EVP_PKEY_get_base_id(cert.publicKey()) != EVP_PKEY_RSA || cert.keyBits() < 2048 || cert.keyBits() > 4096 ||
+        cert.signatureHashBits() != 256)
+        return status::BadCertificatePolicyCheckFailed;
     PrivateKey newKey;
-    if (!keyFormat.empty() || !key.isEmpty()) {
-        newKey = keyOf(keyFormat, key);
-        if (newKey.isNull() || !newKey.matches(cert)) return status::BadNotSupported;
+    if (!key.isEmpty()) {  // a format with an empty key counts as no key
+        if (givenKey.isNull() || !givenKey.matches(cert)) return status::BadNotSupported;
+        newKey = givenKey;
     } else {
         const PrivateKey pending = m_store->pendingKey();
         newKey = pending.matches(cert) ? pending : m_store->ownPrivateKey();
         if (!newKey.matches(cert)) return status::BadSecurityChecksFailed;  // 7.10.5: no key, another public key
     }
-    if (const StatusCode s = checkNewCertificate(cert, issuers); s.isBad()) return s;
+    // IssuerCertificates are ignored (7.10.5): the trust list must hold the issuers already.
+    if (const StatusCode s = checkNewCertificate(cert); s.isBad()) return s;
     beginTransaction(c);
     m_transaction->certificate = cert;
     m_transaction->certificateKey = newKey;
@@ -95,16 +100,19 @@ bool PushManager::applyCertificate(const Transaction& t, Applied* a) {
 StatusCode PushManager::createSigningRequest(const Caller& c, const NodeId& group, const NodeId& type,
                                              const std::string& subjectName, bool regenerateKey, const ByteString& nonce,
                                              ByteString* request) {
-    std::lock_guard lock(m_mutex);
-    if (const StatusCode s = check(c); s.isBad()) return s;
+    {
+        std::lock_guard lock(m_mutex);
+        if (const StatusCode s = check(c); s.isBad()) return s;
+    }
     if (!isDefaultGroup(group) || !isOurType(type)) return status::BadInvalidArgument;
     if (!subjectName.empty() && subjectNameDer(subjectName).empty()) return status::BadInvalidArgument;
+    if (regenerateKey && nonce.size() < kMinNonceBytes) return status::BadInvalidArgument;
+    // The key is made without the lock (seconds for 4096 bits; the lock is taken on I/O threads too).
     const Certificate current = m_store->ownCertificate();
     PrivateKey key = m_store->ownPrivateKey();
     if (regenerateKey) {
-        if (nonce.size() < kMinNonceBytes) return status::BadInvalidArgument;
         RAND_add(nonce.data(), int(nonce.size()), 0.0);  // extra input; no entropy claimed
-        key = PrivateKey::generateRsa(key.isNull() ? 2048 : key.bits());
+        key = PrivateKey::generateRsa(std::clamp(key.bits(), 2048, 4096));
         if (key.isNull() || !m_store->savePendingKey(key)) return status::BadInternalError;
     }
     std::string error;

@@ -139,20 +139,29 @@ void Server::buildAddressSpace() {
     if (s.isGood()) s = installConditionMethods(space, *m_conditions, *m_subscriptionRegistry);
     // Push certificate management (OPC 10000-12): the store is set by start().
     if (s.isGood())
-        s = installPushMethods(space, PushMethodsContext{m_push, *m_events, m_config.auditing, m_config.applicationUri,
-                                                         [this](const NodeId& id) { return clientUserIdOf(id); },
-                                                         [this](const PushManager::Applied& a) {
-                                                             if (a.trustListChanged) emit trustListChangedRemotely();
-                                                             applyPushChanges(a.certificateChanged, a.trustListChanged);
-                                                         },
-                                                         [this] {
-                                                             // 7.10.13: Shutdown, with time for the Call response to go out.
-                                                             QMetaObject::invokeMethod(this, [this] {
-                                                                 shutdown(kResetShutdownSeconds,
-                                                                          QStringLiteral("ResetToServerDefaults: the certificates and the trust list were reset to "
-                                                                                         "the configured defaults; credentials may not work when the server restarts"));
-                                                             }, Qt::QueuedConnection);
-                                                         }});
+        s = installPushMethods(space, PushMethodsContext{
+            m_push, *m_events, m_config.auditing, m_config.applicationUri,
+            [link = m_pushLink](const NodeId& id) {
+                std::lock_guard lock(link->mutex);
+                return link->server ? link->server->clientUserIdOf(id) : std::string();
+            },
+            [link = m_pushLink](const PushManager::Applied& a) {
+                std::lock_guard lock(link->mutex);
+                if (!link->server) return;
+                if (a.trustListChanged) emit link->server->trustListChangedRemotely();
+                link->server->applyPushChanges(a.certificateChanged, a.trustListChanged, link->context);
+            },
+            [link = m_pushLink] {
+                std::lock_guard lock(link->mutex);
+                if (!link->server) return;
+                // 7.10.13: Shutdown, with time for the Call response to go out.
+                Server* server = link->server;
+                QMetaObject::invokeMethod(server, [server] {
+                    server->shutdown(kResetShutdownSeconds,
+                                     QStringLiteral("ResetToServerDefaults: the certificates and the trust list were reset to the "
+                                                    "configured defaults; credentials may not work when the server restarts"));
+                }, Qt::QueuedConnection);
+            }});
     if (s.isGood())
         for (const AlarmDefinition& a : m_config.alarms) {
             std::string why;
@@ -456,10 +465,18 @@ bool Server::start() {
         stop();
         return false;
     }
+    std::lock_guard lock(m_pushLink->mutex);
+    m_pushLink->server = this;
+    m_pushLink->context = m_acceptContext;
     return true;
 }
 
 void Server::stop() {
+    {
+        std::lock_guard lock(m_pushLink->mutex);
+        m_pushLink->server = nullptr;
+        m_pushLink->context = nullptr;
+    }
     m_diagnostics->clearHomes();
     if (m_acceptThread) {
         QMetaObject::invokeMethod(m_acceptContext, [this] { stopListening(); }, Qt::BlockingQueuedConnection);

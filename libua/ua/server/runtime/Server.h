@@ -23,6 +23,7 @@
 #include <QObject>
 #include <QTimer>
 #include <atomic>
+#include <mutex>
 #include <memory>
 #include <vector>
 
@@ -170,8 +171,9 @@ private:
     // After a push management ApplyChanges (certificates/PushManager.h): a new certificate is put
     // into use (a new ServerIdentity), and, once the response has gone, the encrypted channels are
     // checked on their threads: those with the old server certificate, and those whose client
-    // certificate the new trust list refuses, are closed. On the Method worker thread of ApplyChanges.
-    void applyPushChanges(bool certificateChanged, bool trustListChanged);
+    // certificate the new trust list refuses, are closed. On the Method worker thread of ApplyChanges,
+    // with m_pushLink's mutex held (context: its listener context).
+    void applyPushChanges(bool certificateChanged, bool trustListChanged, QObject* context);
     bool setUpSecurity();
     void buildAddressSpace();
     std::string clientUserIdOf(const NodeId& sessionId) const;  // "" for none, anonymous or a closed Session
@@ -207,6 +209,15 @@ private:
     std::size_t m_nextThread = 0;
     QThread* m_acceptThread = nullptr;    // runs the listener and the session expiry timer
     QObject* m_acceptContext = nullptr;
+    // How push management's callbacks reach this Server: they run on Method workers, which outlive
+    // every Server. start() sets it; stop() (and so ~Server) clears it under its mutex, waiting for a
+    // callback in flight; a callback holds the mutex while it uses the Server.
+    struct PushLink {
+        std::mutex mutex;
+        Server* server = nullptr;
+        QObject* context = nullptr;  // the listener thread's, for timers
+    };
+    std::shared_ptr<PushLink> m_pushLink = std::make_shared<PushLink>();
     QTimer* m_expiryTimer = nullptr;
     QTimer* m_alarmTimer = nullptr;  // the ConditionManager's poll, on the accept thread
     QString m_error;

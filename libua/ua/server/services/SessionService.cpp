@@ -237,7 +237,10 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
     const IdentityCheck check{*endpoint,
                               ch.securityPolicy(),
                               ch.securityMode(),
-                              sec ? sec->privateKey.get() : nullptr,
+                              // The key of the certificate the client was given: its channel's
+                              // (push management may have put another one into use since).
+                              ch.securityMode() != MessageSecurityMode::None ? ch.serverPrivateKey()
+                                                                             : (sec ? sec->privateKey.get() : nullptr),
                               s->serverCertificate,
                               s->serverNonce,
                               ctx.users,
