@@ -10,6 +10,7 @@
 // directly, not the code under test. Over the wire: tests/client/tst_push_management.cpp; node-opcua:
 // tests/interop/tst_node_push.cpp.
 #include "PkiTestUtil.h"
+#include "PushTestUtil.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -29,11 +30,6 @@
 
 using namespace ua;
 
-#ifndef QCOMPARE_STATUS
-#define QCOMPARE_STATUS(actual, expected)                                                                    \
-    QCOMPARE(QString::fromStdString(StatusCode(actual).name()),                                              \
-             QString::fromStdString(StatusCode(expected).name()))
-#endif
 
 namespace {
 
@@ -46,9 +42,6 @@ struct UpdateKeys {
 };
 UpdateKeys* updateKeys = nullptr;
 
-PushManager::Caller updateAdmin(int session = 1, MessageSecurityMode mode = MessageSecurityMode::SignAndEncrypt) {
-    return PushManager::Caller{NodeId(uint16_t(1), uint32_t(session)), roleBit(Role::SecurityAdmin), mode};
-}
 
 const NodeId kUpdateGroup(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup);
 const NodeId kUpdateType(id::RsaSha256ApplicationCertificateType);
@@ -98,7 +91,7 @@ struct UpdateFixture {
     // A CSR of the server (current key unless regenerate), signed by the CA.
     Certificate signedByCa(bool regenerate, const std::string& subject = {}) {
         ByteString csr;
-        if (m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, subject, regenerate, csrNonce(32), &csr).isBad()) return {};
+        if (m.createSigningRequest(pushtest::admin(), kUpdateGroup, kUpdateType, subject, regenerate, csrNonce(32), &csr).isBad()) return {};
         return signRequest(csr.str(), ca, updateKeys->ca, 365);
     }
 };
@@ -255,15 +248,15 @@ private slots:
     void createSigningRequestKeys() {
         UpdateFixture f;
         ByteString csr;
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), NodeId(), kUpdateType, {}, false, ByteString(), &csr), status::Good);
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), NodeId(), kUpdateType, {}, false, ByteString(), &csr), status::Good);
         QVERIFY(parseSigningRequest(csr.str()).valid);
         QVERIFY(f.store->pendingKey().isNull());
         const Certificate same = signRequest(csr.str(), f.ca, updateKeys->ca, 30);
         QVERIFY(f.store->ownPrivateKey().matches(same));
 
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(31), &csr), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, {}, true, ByteString(), &csr), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(32), &csr), status::Good);
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(31), &csr), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), kUpdateGroup, kUpdateType, {}, true, ByteString(), &csr), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(32), &csr), status::Good);
         const PrivateKey pending = f.store->pendingKey();
         QVERIFY(!pending.isNull());
         const Certificate renewed = signRequest(csr.str(), f.ca, updateKeys->ca, 30);
@@ -271,18 +264,18 @@ private slots:
         QVERIFY(!f.store->ownPrivateKey().matches(renewed));
         QVERIFY(CertificateStore(f.store->rootDir()).pendingKey().matches(renewed));  // persisted
 
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), NodeId(id::ServerConfiguration_CertificateGroups_DefaultUserTokenGroup),
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), NodeId(id::ServerConfiguration_CertificateGroups_DefaultUserTokenGroup),
                                                  kUpdateType, {}, false, ByteString(), &csr),
                         status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, NodeId(id::RsaMinApplicationCertificateType), {}, false,
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), kUpdateGroup, NodeId(id::RsaMinApplicationCertificateType), {}, false,
                                                  ByteString(), &csr),
                         status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, "not a name", false, ByteString(), &csr),
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), kUpdateGroup, kUpdateType, "not a name", false, ByteString(), &csr),
                         status::BadInvalidArgument);
-        PushManager::Caller op = updateAdmin();
+        PushManager::Caller op = pushtest::admin();
         op.roles = roleBit(Role::ConfigureAdmin);
         QCOMPARE_STATUS(f.m.createSigningRequest(op, kUpdateGroup, kUpdateType, {}, false, ByteString(), &csr), status::BadUserAccessDenied);
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(1, MessageSecurityMode::Sign), kUpdateGroup, kUpdateType, {}, false, ByteString(), &csr),
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(1, MessageSecurityMode::Sign), kUpdateGroup, kUpdateType, {}, false, ByteString(), &csr),
                         status::BadSecurityModeInsufficient);
     }
 
@@ -293,16 +286,16 @@ private slots:
         const Certificate renewed = f.signedByCa(true, "CN=Renewed Server, O=Plant 7");
         QVERIFY(!renewed.isNull());
         bool apply = false;
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
                         status::Good);
         QVERIFY(apply);
         QVERIFY(f.store->ownCertificate() == old);  // nothing until ApplyChanges
         // Another Session meanwhile: the transaction is not its own.
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(2), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(2), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
                         status::BadTransactionPending);
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin(2)), status::BadSessionIdInvalid);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(2)), status::BadSessionIdInvalid);
         PushManager::Applied applied;
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin(), &applied), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(), &applied), status::Good);
         QVERIFY(applied.certificateChanged);
         QVERIFY(!applied.trustListChanged);
         QVERIFY(applied.oldCertificate == old);
@@ -312,11 +305,11 @@ private slots:
         QVERIFY(f.store->pendingKey().isNull());  // used
         std::vector<NodeId> types;
         std::vector<std::string> certificates;
-        QCOMPARE_STATUS(f.m.getCertificates(updateAdmin(2), NodeId(), &types, &certificates), status::Good);
+        QCOMPARE_STATUS(f.m.getCertificates(pushtest::admin(2), NodeId(), &types, &certificates), status::Good);
         QCOMPARE(types.size(), std::size_t(1));
         QVERIFY(types[0] == kUpdateType);
         QVERIFY(certificates == std::vector<std::string>{renewed.der()});
-        QCOMPARE_STATUS(f.m.getCertificates(updateAdmin(2), NodeId(id::ServerConfiguration_CertificateGroups_DefaultHttpsGroup),
+        QCOMPARE_STATUS(f.m.getCertificates(pushtest::admin(2), NodeId(id::ServerConfiguration_CertificateGroups_DefaultHttpsGroup),
                                             &types, &certificates),
                         status::BadInvalidArgument);
     }
@@ -331,7 +324,7 @@ private slots:
         QVERIFY(!keyPem.isEmpty());
         bool apply = false;
         auto update = [&](const ByteString& c, const std::vector<ByteString>& issuers, const std::string& format, const ByteString& key) {
-            return f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, c, issuers, format, key, &apply);
+            return f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, c, issuers, format, key, &apply);
         };
         // Without a key: neither the current nor a pending key is this certificate's.
         QCOMPARE_STATUS(update(der, {}, {}, ByteString()), status::BadSecurityChecksFailed);
@@ -349,9 +342,9 @@ private slots:
         const Certificate sha1 = pkitest::issue({.cn = "Sha1", .uri = kServerUri, .md = EVP_sha1()}, updateKeys->external, f.ca,
                                                 updateKeys->ca);
         QCOMPARE_STATUS(update(ByteString(sha1.der()), {}, "PEM", keyPem), status::BadCertificatePolicyCheckFailed);
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), NodeId(uint16_t(0), uint32_t(85)), kUpdateType, der, {}, "PEM", keyPem, &apply),
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), NodeId(uint16_t(0), uint32_t(85)), kUpdateType, der, {}, "PEM", keyPem, &apply),
                         status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, NodeId(), der, {}, "PEM", keyPem, &apply), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, NodeId(), der, {}, "PEM", keyPem, &apply), status::BadInvalidArgument);
         // Another ApplicationUri: the server would not take it as its own at the next start.
         const Certificate foreign = pkitest::issue({.cn = "Foreign", .uri = "urn:someone:else"}, updateKeys->external, f.ca, updateKeys->ca);
         QCOMPARE_STATUS(update(ByteString(foreign.der()), {}, "PEM", keyPem), status::BadCertificateUriInvalid);
@@ -371,7 +364,7 @@ private slots:
         // A second UpdateCertificate in the transaction replaces the first: PFX this time.
         QCOMPARE_STATUS(update(der, {}, "PFX", ByteString(pkcs12Of(updateKeys->external, cert, {}))), status::Good);
         QCOMPARE_STATUS(update(der, {ByteString("junk")}, "PEM", keyPem), status::Good);  // IssuerCertificates are ignored (7.10.5)
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::Good);
         QVERIFY(f.store->ownCertificate() == cert);
         QVERIFY(f.store->ownPrivateKey().matches(cert));
     }
@@ -383,13 +376,13 @@ private slots:
         const Certificate cert = pkitest::issue({.cn = "Via Other CA", .uri = kServerUri}, updateKeys->external, otherCa, updateKeys->otherCa);
         const ByteString keyPem(pemOf(updateKeys->external, f.tmp.path()));
         bool apply = false;
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
                         status::BadCertificateChainIncomplete);
-        QCOMPARE_STATUS(f.m.addCertificate(updateAdmin(), ByteString(otherCa.der()), true), status::Good);
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(otherCa.der()), true), status::Good);
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
                         status::Good);
         PushManager::Applied applied;
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin(), &applied), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(), &applied), status::Good);
         QVERIFY(applied.trustListChanged);
         QVERIFY(applied.certificateChanged);
         QVERIFY(f.store->ownCertificate() == cert);
@@ -400,11 +393,11 @@ private slots:
     void resetToServerDefaults() {
         UpdateFixture f;
         const QString root = QString::fromStdString(f.store->rootDir());
-        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::BadNotSupported);  // no defaults configured
-        PushManager::Caller op = updateAdmin();
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(pushtest::admin()), status::BadNotSupported);  // no defaults configured
+        PushManager::Caller op = pushtest::admin();
         op.roles = roleBit(Role::ConfigureAdmin);
         QCOMPARE_STATUS(f.m.resetToServerDefaults(op), status::BadUserAccessDenied);
-        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin(1, MessageSecurityMode::Sign)), status::BadSecurityModeInsufficient);
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(pushtest::admin(1, MessageSecurityMode::Sign)), status::BadSecurityModeInsufficient);
 
         // Defaults without an own pair: one trusted device; the server makes a new pair at its start.
         const Certificate device = pkitest::issue({.cn = "Default Device"}, updateKeys->external);
@@ -413,11 +406,11 @@ private slots:
             QVERIFY(defaults.addTrusted(device));
         }
         ByteString csr;
-        QCOMPARE_STATUS(f.m.createSigningRequest(updateAdmin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(32), &csr), status::Good);
-        QCOMPARE_STATUS(f.m.addCertificate(updateAdmin(2), ByteString(pkitest::issue({.cn = "Pending"}, updateKeys->otherCa).der()), true),
+        QCOMPARE_STATUS(f.m.createSigningRequest(pushtest::admin(), kUpdateGroup, kUpdateType, {}, true, csrNonce(32), &csr), status::Good);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(2), ByteString(pkitest::issue({.cn = "Pending"}, updateKeys->otherCa).der()), true),
                         status::Good);  // Session 2's transaction: dropped by the reset
         QVERIFY(f.store->reject(pkitest::issue({.cn = "Rejected Once"}, updateKeys->otherCa)));
-        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::Good);
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(pushtest::admin()), status::Good);
         QVERIFY(!f.m.transactionOwner());
         QVERIFY(f.store->rejected().empty());
         QVERIFY(f.store->trusted() == std::vector<Certificate>{device});
@@ -434,7 +427,7 @@ private slots:
         // Defaults with an own pair: it becomes the server's.
         const Certificate preset = pkitest::issue({.cn = "Preset", .uri = kServerUri}, updateKeys->external, f.ca, updateKeys->ca);
         QVERIFY(CertificateStore(f.store->rootDir() + "/defaults").replaceOwnCertificate(preset, updateKeys->external));
-        QCOMPARE_STATUS(f.m.resetToServerDefaults(updateAdmin()), status::Good);
+        QCOMPARE_STATUS(f.m.resetToServerDefaults(pushtest::admin()), status::Good);
         QVERIFY(f.store->ownCertificate() == preset);
         QVERIFY(f.store->ownPrivateKey().matches(preset));
     }
@@ -448,15 +441,15 @@ private slots:
         const Certificate cert = pkitest::issue({.cn = "Via Other CA", .uri = kServerUri}, updateKeys->external, otherCa, updateKeys->otherCa);
         const ByteString keyPem(pemOf(updateKeys->external, f.tmp.path()));
         bool apply = false;
-        QCOMPARE_STATUS(f.m.addCertificate(updateAdmin(), ByteString(otherCa.der()), true), status::Good);
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(otherCa.der()), true), status::Good);
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, ByteString(cert.der()), {}, "PEM", keyPem, &apply),
                         status::Good);
-        QCOMPARE_STATUS(f.m.removeCertificate(updateAdmin(), otherCa.thumbprintHex(), true), status::Good);
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::BadCertificateChainIncomplete);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), otherCa.thumbprintHex(), true), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::BadCertificateChainIncomplete);
         QVERIFY(f.store->ownCertificate() == old);
         const std::vector<Certificate> trusted = f.store->trusted();
         QVERIFY(std::find(trusted.begin(), trusted.end(), otherCa) == trusted.end());
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::BadNothingToDo);  // discarded
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::BadNothingToDo);  // discarded
     }
 
     // CancelChanges and a closed Session drop a staged certificate.
@@ -465,14 +458,14 @@ private slots:
         const Certificate old = f.store->ownCertificate();
         const Certificate renewed = f.signedByCa(false);
         bool apply = false;
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
                         status::Good);
-        QCOMPARE_STATUS(f.m.cancelChanges(updateAdmin()), status::Good);
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::BadNothingToDo);
-        QCOMPARE_STATUS(f.m.updateCertificate(updateAdmin(), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
+        QCOMPARE_STATUS(f.m.cancelChanges(pushtest::admin()), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::BadNothingToDo);
+        QCOMPARE_STATUS(f.m.updateCertificate(pushtest::admin(), kUpdateGroup, kUpdateType, ByteString(renewed.der()), {}, {}, ByteString(), &apply),
                         status::Good);
-        f.m.sessionClosed(updateAdmin().sessionId);
-        QCOMPARE_STATUS(f.m.applyChanges(updateAdmin()), status::BadNothingToDo);
+        f.m.sessionClosed(pushtest::admin().sessionId);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::BadNothingToDo);
         QVERIFY(f.store->ownCertificate() == old);
     }
 };

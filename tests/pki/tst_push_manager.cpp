@@ -5,6 +5,7 @@
 // until ApplyChanges, with the exact status of each refusal. The Methods over the wire:
 // tests/client/tst_push_management.cpp; node-opcua's client: tests/interop.
 #include "PkiTestUtil.h"
+#include "PushTestUtil.h"
 
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
@@ -22,11 +23,6 @@ using namespace ua;
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-#ifndef QCOMPARE_STATUS
-#define QCOMPARE_STATUS(actual, expected)                                                                    \
-    QCOMPARE(QString::fromStdString(StatusCode(actual).name()),                                              \
-             QString::fromStdString(StatusCode(expected).name()))
-#endif
 
 namespace {
 
@@ -37,9 +33,6 @@ struct PushKeys {
 };
 PushKeys* pushKeys = nullptr;
 
-PushManager::Caller admin(int session = 1, MessageSecurityMode mode = MessageSecurityMode::SignAndEncrypt) {
-    return PushManager::Caller{NodeId(uint16_t(1), uint32_t(session)), roleBit(Role::SecurityAdmin), mode};
-}
 
 std::string encoded(const TrustListDataType& d) {
     Buffer out;
@@ -109,18 +102,18 @@ private slots:
     void onlySecurityAdminOverAnEncryptedChannel() {
         PushFixture f;
         uint32_t h = 0;
-        PushManager::Caller op = admin();
+        PushManager::Caller op = pushtest::admin();
         op.roles = roleBit(Role::Operator) | roleBit(Role::ConfigureAdmin);
         QCOMPARE_STATUS(f.m.open(op, 0x01, &h), status::BadUserAccessDenied);
-        QCOMPARE_STATUS(f.m.open(admin(1, MessageSecurityMode::Sign), 0x01, &h), status::BadSecurityModeInsufficient);
-        QCOMPARE_STATUS(f.m.open(admin(1, MessageSecurityMode::None), 0x01, &h), status::BadSecurityModeInsufficient);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(1, MessageSecurityMode::Sign), 0x01, &h), status::BadSecurityModeInsufficient);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(1, MessageSecurityMode::None), 0x01, &h), status::BadSecurityModeInsufficient);
         QCOMPARE_STATUS(f.m.addCertificate(op, ByteString(f.leaf.der()), true), status::BadUserAccessDenied);
-        QCOMPARE_STATUS(f.m.applyChanges(admin(1, MessageSecurityMode::Sign)), status::BadSecurityModeInsufficient);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(1, MessageSecurityMode::Sign)), status::BadSecurityModeInsufficient);
         std::vector<std::string> rejected;
         QCOMPARE_STATUS(f.m.getRejectedList(op, &rejected), status::BadUserAccessDenied);
         QCOMPARE(f.m.openCount(), uint16_t(0));
         PushManager noStore;  // no PKI: no channel can be encrypted
-        QCOMPARE_STATUS(noStore.open(admin(), 0x01, &h), status::BadSecurityModeInsufficient);
+        QCOMPARE_STATUS(noStore.open(pushtest::admin(), 0x01, &h), status::BadSecurityModeInsufficient);
     }
 
     // Open accepts Read (0x01) and Write + EraseExisting (0x06) only (7.8.2.2).
@@ -129,8 +122,8 @@ private slots:
         uint32_t h = 0;
         for (const uint8_t mode : {uint8_t(0x00), uint8_t(0x02), uint8_t(0x03), uint8_t(0x04), uint8_t(0x07), uint8_t(0x09),
                                    uint8_t(0x0A), uint8_t(0xFF)})
-            QCOMPARE_STATUS(f.m.open(admin(), mode, &h), status::BadNotSupported);
-        QCOMPARE_STATUS(f.m.open(admin(), 0x01, &h), status::Good);
+            QCOMPARE_STATUS(f.m.open(pushtest::admin(), mode, &h), status::BadNotSupported);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(), 0x01, &h), status::Good);
         QVERIFY(h != 0);
         QCOMPARE(f.m.openCount(), uint16_t(1));
     }
@@ -140,8 +133,8 @@ private slots:
     void readTheTrustListInPieces() {
         PushFixture f;
         uint32_t h = 0;
-        QCOMPARE_STATUS(f.m.open(admin(), 0x01, &h), status::Good);
-        const std::string whole = f.readAll(admin(), h, 7);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(), 0x01, &h), status::Good);
+        const std::string whole = f.readAll(pushtest::admin(), h, 7);
         bool ok = false;
         const TrustListDataType d = decoded(whole, &ok);
         QVERIFY(ok);
@@ -151,26 +144,26 @@ private slots:
         QCOMPARE(d.trustedCrls[0].str(), f.caCrl);
         QCOMPARE(d.issuerCertificates.size(), std::size_t(0));
         uint64_t pos = 0;
-        QCOMPARE_STATUS(f.m.getPosition(admin(), h, &pos), status::Good);
+        QCOMPARE_STATUS(f.m.getPosition(pushtest::admin(), h, &pos), status::Good);
         QCOMPARE(pos, uint64_t(whole.size()));
-        QCOMPARE_STATUS(f.m.setPosition(admin(), h, 1ull << 40), status::Good);  // past the end: the end
-        QCOMPARE_STATUS(f.m.getPosition(admin(), h, &pos), status::Good);
+        QCOMPARE_STATUS(f.m.setPosition(pushtest::admin(), h, 1ull << 40), status::Good);  // past the end: the end
+        QCOMPARE_STATUS(f.m.getPosition(pushtest::admin(), h, &pos), status::Good);
         QCOMPARE(pos, uint64_t(whole.size()));
-        QCOMPARE_STATUS(f.m.setPosition(admin(), h, 0), status::Good);
-        QCOMPARE(f.readAll(admin(), h, 1 << 20), whole);
+        QCOMPARE_STATUS(f.m.setPosition(pushtest::admin(), h, 0), status::Good);
+        QCOMPARE(f.readAll(pushtest::admin(), h, 1 << 20), whole);
         ByteString data;
-        QCOMPARE_STATUS(f.m.read(admin(), h, 0, &data), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.read(admin(), h, -5, &data), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.read(admin(2), h, 10, &data), status::BadInvalidArgument);  // not its handle
-        QCOMPARE_STATUS(f.m.read(admin(), h + 1000, 10, &data), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.write(admin(), h, ByteString("x")), status::BadInvalidState);  // opened for reading
-        QCOMPARE_STATUS(f.m.close(admin(2), h), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.close(admin(), h), status::Good);
-        QCOMPARE_STATUS(f.m.close(admin(), h), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.read(pushtest::admin(), h, 0, &data), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.read(pushtest::admin(), h, -5, &data), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.read(pushtest::admin(2), h, 10, &data), status::BadInvalidArgument);  // not its handle
+        QCOMPARE_STATUS(f.m.read(pushtest::admin(), h + 1000, 10, &data), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.write(pushtest::admin(), h, ByteString("x")), status::BadInvalidState);  // opened for reading
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(2), h), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(), h), status::Good);
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(), h), status::BadInvalidArgument);
         // OpenWithMasks: only the lists asked for.
-        QCOMPARE_STATUS(f.m.openWithMasks(admin(), 16, &h), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.openWithMasks(admin(), 2, &h), status::Good);
-        const TrustListDataType crls = decoded(f.readAll(admin(), h, 1000), &ok);
+        QCOMPARE_STATUS(f.m.openWithMasks(pushtest::admin(), 16, &h), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.openWithMasks(pushtest::admin(), 2, &h), status::Good);
+        const TrustListDataType crls = decoded(f.readAll(pushtest::admin(), h, 1000), &ok);
         QVERIFY(ok);
         QCOMPARE(crls.specifiedLists, uint32_t(2));
         QCOMPARE(crls.trustedCertificates.size(), std::size_t(0));
@@ -181,17 +174,17 @@ private slots:
     void oneWriterOrManyReaders() {
         PushFixture f;
         uint32_t r1 = 0, r2 = 0, w = 0;
-        QCOMPARE_STATUS(f.m.open(admin(1), 0x01, &r1), status::Good);
-        QCOMPARE_STATUS(f.m.open(admin(2), 0x01, &r2), status::Good);
-        QCOMPARE_STATUS(f.m.open(admin(1), 0x06, &w), status::BadNotWritable);
-        QCOMPARE_STATUS(f.m.close(admin(1), r1), status::Good);
-        QCOMPARE_STATUS(f.m.close(admin(2), r2), status::Good);
-        QCOMPARE_STATUS(f.m.open(admin(1), 0x06, &w), status::Good);
-        QCOMPARE_STATUS(f.m.open(admin(2), 0x01, &r2), status::BadNotReadable);
-        QCOMPARE_STATUS(f.m.openWithMasks(admin(2), 1, &r2), status::BadNotReadable);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(1), ByteString(f.leaf.der()), true), status::BadInvalidState);
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(1), f.app.thumbprintHex(), true), status::BadInvalidState);
-        QCOMPARE_STATUS(f.m.close(admin(1), w), status::Good);  // Close drops what was written
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(1), 0x01, &r1), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x01, &r2), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(1), 0x06, &w), status::BadNotWritable);
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(1), r1), status::Good);
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(2), r2), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(1), 0x06, &w), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x01, &r2), status::BadNotReadable);
+        QCOMPARE_STATUS(f.m.openWithMasks(pushtest::admin(2), 1, &r2), status::BadNotReadable);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(1), ByteString(f.leaf.der()), true), status::BadInvalidState);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(1), f.app.thumbprintHex(), true), status::BadInvalidState);
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(1), w), status::Good);  // Close drops what was written
         QCOMPARE(f.m.transactionOwner().has_value(), false);
     }
 
@@ -203,25 +196,25 @@ private slots:
         d.specifiedLists = 1;  // only the trusted certificates: the CRL stays
         d.trustedCertificates = Array<ByteString>(std::vector<ByteString>{ByteString(f.ca.der()), ByteString(f.leaf.der())});
         bool apply = false;
-        QCOMPARE_STATUS(f.upload(admin(1), d, &apply), status::Good);
+        QCOMPARE_STATUS(f.upload(pushtest::admin(1), d, &apply), status::Good);
         QVERIFY(apply);
         const std::vector<Certificate> before = f.store->trusted();
         QCOMPARE(before.size(), std::size_t(2));
         QVERIFY(std::find(before.begin(), before.end(), f.leaf) == before.end());
         // Another Session: refused while the transaction lasts.
         uint32_t h = 0;
-        QCOMPARE_STATUS(f.m.open(admin(2), 0x06, &h), status::BadTransactionPending);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(2), ByteString(f.leaf.der()), true), status::BadTransactionPending);
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(2), f.app.thumbprintHex(), true), status::BadTransactionPending);
-        QCOMPARE_STATUS(f.m.applyChanges(admin(2)), status::BadSessionIdInvalid);
-        QCOMPARE_STATUS(f.m.cancelChanges(admin(2)), status::BadSessionIdInvalid);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x06, &h), status::BadTransactionPending);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(2), ByteString(f.leaf.der()), true), status::BadTransactionPending);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(2), f.app.thumbprintHex(), true), status::BadTransactionPending);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(2)), status::BadSessionIdInvalid);
+        QCOMPARE_STATUS(f.m.cancelChanges(pushtest::admin(2)), status::BadSessionIdInvalid);
         // It still reads the list from before.
-        QCOMPARE_STATUS(f.m.open(admin(2), 0x01, &h), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x01, &h), status::Good);
         bool ok = false;
-        QCOMPARE(decoded(f.readAll(admin(2), h, 4096), &ok).trustedCertificates.size(), std::size_t(2));
-        QCOMPARE_STATUS(f.m.close(admin(2), h), status::Good);
+        QCOMPARE(decoded(f.readAll(pushtest::admin(2), h, 4096), &ok).trustedCertificates.size(), std::size_t(2));
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(2), h), status::Good);
         PushManager::Applied applied;
-        QCOMPARE_STATUS(f.m.applyChanges(admin(1), &applied), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(1), &applied), status::Good);
         QVERIFY(applied.trustListChanged);
         const std::vector<Certificate> trusted = f.store->trusted();
         QCOMPARE(trusted.size(), std::size_t(2));
@@ -229,7 +222,7 @@ private slots:
         QVERIFY(std::find(trusted.begin(), trusted.end(), f.app) == trusted.end());
         QCOMPARE(f.store->trustList().trustedCrls.size(), std::size_t(1));
         QVERIFY(!f.m.lastUpdateTime().isMin());
-        QCOMPARE_STATUS(f.m.applyChanges(admin(1)), status::BadNothingToDo);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin(1)), status::BadNothingToDo);
         // The validation the store does now uses the new list.
         QCOMPARE_STATUS(f.store->validate(f.app.der()), status::BadCertificateUntrusted);
     }
@@ -239,14 +232,14 @@ private slots:
         PushFixture f;
         bool apply = false;
         uint32_t h = 0;
-        QCOMPARE_STATUS(f.m.open(admin(), 0x01, &h), status::Good);
-        QCOMPARE_STATUS(f.m.closeAndUpdate(admin(), h, &apply), status::BadInvalidState);  // opened for reading
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(), 0x01, &h), status::Good);
+        QCOMPARE_STATUS(f.m.closeAndUpdate(pushtest::admin(), h, &apply), status::BadInvalidState);  // opened for reading
         QCOMPARE(f.m.openCount(), uint16_t(0));
         auto uploadBytes = [&](const std::string& bytes) {
             uint32_t w = 0;
-            if (const StatusCode s = f.m.open(admin(), 0x06, &w); s.isBad()) return s;
-            if (const StatusCode s = f.m.write(admin(), w, ByteString(bytes)); s.isBad()) return s;
-            return f.m.closeAndUpdate(admin(), w, &apply);
+            if (const StatusCode s = f.m.open(pushtest::admin(), 0x06, &w); s.isBad()) return s;
+            if (const StatusCode s = f.m.write(pushtest::admin(), w, ByteString(bytes)); s.isBad()) return s;
+            return f.m.closeAndUpdate(pushtest::admin(), w, &apply);
         };
         QCOMPARE_STATUS(uploadBytes("not a trust list"), status::BadDecodingError);
         TrustListDataType d;
@@ -270,25 +263,25 @@ private slots:
         small.maxTrustListSize = 100;
         PushManager m(small);
         m.setStore(f.store);
-        QCOMPARE_STATUS(m.open(admin(), 0x06, &h), status::Good);
-        QCOMPARE_STATUS(m.write(admin(), h, ByteString(std::string(60, 'a'))), status::Good);
-        QCOMPARE_STATUS(m.write(admin(), h, ByteString(std::string(41, 'a'))), status::BadRequestTooLarge);
-        QCOMPARE_STATUS(m.write(admin(), h, ByteString()), status::Good);  // nothing to write
+        QCOMPARE_STATUS(m.open(pushtest::admin(), 0x06, &h), status::Good);
+        QCOMPARE_STATUS(m.write(pushtest::admin(), h, ByteString(std::string(60, 'a'))), status::Good);
+        QCOMPARE_STATUS(m.write(pushtest::admin(), h, ByteString(std::string(41, 'a'))), status::BadRequestTooLarge);
+        QCOMPARE_STATUS(m.write(pushtest::admin(), h, ByteString()), status::Good);  // nothing to write
     }
 
     // AddCertificate (7.8.2.6): one trusted certificate whose issuer the list holds.
     void addCertificate() {
         PushFixture f;
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString(f.leaf.der()), false), status::BadCertificateInvalid);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString("junk"), true), status::BadCertificateInvalid);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(f.leaf.der()), false), status::BadCertificateInvalid);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString("junk"), true), status::BadCertificateInvalid);
         const Certificate stranger = pkitest::issue({.cn = "Unknown CA's"}, pushKeys->leaf,
                                                     pkitest::issue(pkitest::caSpec("Unknown CA"), pushKeys->other), pushKeys->other);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString(stranger.der()), true), status::BadCertificateChainIncomplete);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(stranger.der()), true), status::BadCertificateChainIncomplete);
         QCOMPARE(f.m.transactionOwner().has_value(), false);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString(f.leaf.der()), true), status::Good);
-        QCOMPARE(f.m.transactionOwner().value(), admin().sessionId);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(f.leaf.der()), true), status::Good);
+        QCOMPARE(f.m.transactionOwner().value(), pushtest::admin().sessionId);
         QCOMPARE(f.store->trusted().size(), std::size_t(2));
-        QCOMPARE_STATUS(f.m.applyChanges(admin()), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::Good);
         QCOMPARE(f.store->trusted().size(), std::size_t(3));
         QCOMPARE_STATUS(f.store->validate(f.leaf.der()), status::Good);
     }
@@ -298,15 +291,15 @@ private slots:
     void removeCertificate() {
         PushFixture f;
         f.store->addTrusted(f.leaf);
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(), "00112233", true), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(), "", true), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(), f.app.thumbprintHex(), false), status::BadInvalidArgument);  // not an issuer
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(), f.ca.thumbprintHex(), true), status::BadCertificateChainIncomplete);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), "00112233", true), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), "", true), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), f.app.thumbprintHex(), false), status::BadInvalidArgument);  // not an issuer
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), f.ca.thumbprintHex(), true), status::BadCertificateChainIncomplete);
         QString lower = QString::fromStdString(f.leaf.thumbprintHex()).toLower();
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(), lower.toStdString(), true), status::Good);
-        QCOMPARE_STATUS(f.m.removeCertificate(admin(), f.ca.thumbprintHex(), true), status::Good);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), lower.toStdString(), true), status::Good);
+        QCOMPARE_STATUS(f.m.removeCertificate(pushtest::admin(), f.ca.thumbprintHex(), true), status::Good);
         QCOMPARE(f.store->trusted().size(), std::size_t(3));  // not before ApplyChanges
-        QCOMPARE_STATUS(f.m.applyChanges(admin()), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::Good);
         const TrustListContents t = f.store->trustList();
         QCOMPARE(t.trustedCertificates, std::vector<std::string>{f.app.der()});
         QVERIFY(t.trustedCrls.empty());  // the CA's CRL went with it
@@ -315,17 +308,17 @@ private slots:
     // CancelChanges and a closed Session end the transaction without a change (7.10.2, 7.10.11).
     void cancelAndSessionEndDiscard() {
         PushFixture f;
-        QCOMPARE_STATUS(f.m.cancelChanges(admin()), status::BadNothingToDo);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString(f.leaf.der()), true), status::Good);
-        QCOMPARE_STATUS(f.m.cancelChanges(admin()), status::Good);
-        QCOMPARE_STATUS(f.m.applyChanges(admin()), status::BadNothingToDo);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString(f.leaf.der()), true), status::Good);
+        QCOMPARE_STATUS(f.m.cancelChanges(pushtest::admin()), status::BadNothingToDo);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(f.leaf.der()), true), status::Good);
+        QCOMPARE_STATUS(f.m.cancelChanges(pushtest::admin()), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::BadNothingToDo);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(f.leaf.der()), true), status::Good);
         uint32_t h = 0;
-        QCOMPARE_STATUS(f.m.open(admin(), 0x01, &h), status::Good);
-        f.m.sessionClosed(admin().sessionId);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(), 0x01, &h), status::Good);
+        f.m.sessionClosed(pushtest::admin().sessionId);
         QCOMPARE(f.m.openCount(), uint16_t(0));
         QCOMPARE(f.m.transactionOwner().has_value(), false);
-        QCOMPARE_STATUS(f.m.addCertificate(admin(2), ByteString(f.leaf.der()), true), status::Good);  // free again
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(2), ByteString(f.leaf.der()), true), status::Good);  // free again
         QCOMPARE(f.store->trusted().size(), std::size_t(2));
     }
 
@@ -333,42 +326,42 @@ private slots:
     void idleHandlesClose() {
         PushFixture f;
         uint32_t h = 0;
-        QCOMPARE_STATUS(f.m.open(admin(), 0x06, &h), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(), 0x06, &h), status::Good);
         f.now += 59'000;
         QCOMPARE(f.m.openCount(), uint16_t(1));
         uint64_t pos = 0;
-        QCOMPARE_STATUS(f.m.getPosition(admin(), h, &pos), status::Good);  // a call: active again
+        QCOMPARE_STATUS(f.m.getPosition(pushtest::admin(), h, &pos), status::Good);  // a call: active again
         f.now += 60'001;
         QCOMPARE(f.m.openCount(), uint16_t(0));
-        QCOMPARE_STATUS(f.m.getPosition(admin(), h, &pos), status::BadInvalidArgument);
-        QCOMPARE_STATUS(f.m.open(admin(2), 0x06, &h), status::Good);  // the write lock went with it
+        QCOMPARE_STATUS(f.m.getPosition(pushtest::admin(), h, &pos), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x06, &h), status::Good);  // the write lock went with it
     }
 
     // Per Session: another client's calls do not keep a silent writer's handle (and its lock) open.
     void anotherSessionsCallsDoNotKeepAWriterAlive() {
         PushFixture f;
         uint32_t w = 0, h = 0;
-        QCOMPARE_STATUS(f.m.open(admin(1), 0x06, &w), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(1), 0x06, &w), status::Good);
         for (int i = 0; i < 3; ++i) {
             f.now += 19'000;
-            QCOMPARE_STATUS(f.m.open(admin(2), 0x06, &h), status::BadNotWritable);
+            QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x06, &h), status::BadNotWritable);
         }
         f.now += 4'000;  // 61 s since session 1's last call
-        QCOMPARE_STATUS(f.m.open(admin(2), 0x06, &h), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(2), 0x06, &h), status::Good);
         uint64_t pos = 0;
-        QCOMPARE_STATUS(f.m.getPosition(admin(1), w, &pos), status::BadInvalidArgument);
+        QCOMPARE_STATUS(f.m.getPosition(pushtest::admin(1), w, &pos), status::BadInvalidArgument);
     }
 
     // CancelChanges waits for the writer like ApplyChanges (docs/Security.md).
     void cancelWhileWriting() {
         PushFixture f;
-        QCOMPARE_STATUS(f.m.addCertificate(admin(), ByteString(f.leaf.der()), true), status::Good);
+        QCOMPARE_STATUS(f.m.addCertificate(pushtest::admin(), ByteString(f.leaf.der()), true), status::Good);
         uint32_t w = 0;
-        QCOMPARE_STATUS(f.m.open(admin(), 0x06, &w), status::Good);
-        QCOMPARE_STATUS(f.m.applyChanges(admin()), status::BadInvalidState);
-        QCOMPARE_STATUS(f.m.cancelChanges(admin()), status::BadInvalidState);
-        QCOMPARE_STATUS(f.m.close(admin(), w), status::Good);
-        QCOMPARE_STATUS(f.m.cancelChanges(admin()), status::Good);
+        QCOMPARE_STATUS(f.m.open(pushtest::admin(), 0x06, &w), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::BadInvalidState);
+        QCOMPARE_STATUS(f.m.cancelChanges(pushtest::admin()), status::BadInvalidState);
+        QCOMPARE_STATUS(f.m.close(pushtest::admin(), w), status::Good);
+        QCOMPARE_STATUS(f.m.cancelChanges(pushtest::admin()), status::Good);
     }
 
     // CloseAndUpdate checks what Part 4 does not let it suppress: signatures and chains; a
@@ -382,15 +375,15 @@ private slots:
         broken[broken.size() - 5] = char(broken[broken.size() - 5] ^ 0x01);  // in the signature value
         QVERIFY(!Certificate::fromDer(broken).isNull());
         d.trustedCertificates = Array<ByteString>(std::vector<ByteString>{ByteString(broken)});
-        QCOMPARE_STATUS(f.upload(admin(), d, &apply), status::BadCertificateInvalid);
+        QCOMPARE_STATUS(f.upload(pushtest::admin(), d, &apply), status::BadCertificateInvalid);
         d.trustedCertificates = Array<ByteString>(std::vector<ByteString>{ByteString(f.leaf.der())});  // without its CA
-        QCOMPARE_STATUS(f.upload(admin(), d, &apply), status::BadCertificateChainIncomplete);
+        QCOMPARE_STATUS(f.upload(pushtest::admin(), d, &apply), status::BadCertificateChainIncomplete);
         d.specifiedLists = 1 | 4;
         d.issuerCertificates = Array<ByteString>(std::vector<ByteString>{ByteString(f.ca.der())});
         d.trustedCertificates =
             Array<ByteString>(std::vector<ByteString>{ByteString(f.leaf.der()), ByteString(f.leaf.der()), ByteString(f.app.der())});
-        QCOMPARE_STATUS(f.upload(admin(), d, &apply), status::Good);
-        QCOMPARE_STATUS(f.m.applyChanges(admin()), status::Good);
+        QCOMPARE_STATUS(f.upload(pushtest::admin(), d, &apply), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::Good);
         const TrustListContents t = f.store->trustList();
         QCOMPARE(t.trustedCertificates.size(), std::size_t(2));
         QCOMPARE(t.issuerCertificates, std::vector<std::string>{f.ca.der()});
@@ -409,10 +402,10 @@ private slots:
         d.trustedCertificates = Array<ByteString>(std::move(many));
         d.issuerCertificates = Array<ByteString>(std::vector<ByteString>{ByteString(f.ca.der())});
         bool apply = false;
-        QCOMPARE_STATUS(f.upload(admin(), d, &apply), status::Good);
+        QCOMPARE_STATUS(f.upload(pushtest::admin(), d, &apply), status::Good);
         QElapsedTimer t;
         t.start();
-        QCOMPARE_STATUS(f.m.applyChanges(admin()), status::Good);
+        QCOMPARE_STATUS(f.m.applyChanges(pushtest::admin()), status::Good);
         qInfo("ApplyChanges of 402 certificates: %lld ms", static_cast<long long>(t.elapsed()));
         QCOMPARE(f.store->trusted().size(), std::size_t(401));
         QCOMPARE(f.store->issuers().size(), std::size_t(1));
@@ -422,10 +415,10 @@ private slots:
     void rejectedList() {
         PushFixture f;
         std::vector<std::string> rejected{"stale"};
-        QCOMPARE_STATUS(f.m.getRejectedList(admin(), &rejected), status::Good);
+        QCOMPARE_STATUS(f.m.getRejectedList(pushtest::admin(), &rejected), status::Good);
         QVERIFY(rejected.empty());
         f.store->reject(f.leaf);
-        QCOMPARE_STATUS(f.m.getRejectedList(admin(), &rejected), status::Good);
+        QCOMPARE_STATUS(f.m.getRejectedList(pushtest::admin(), &rejected), status::Good);
         QCOMPARE(rejected, std::vector<std::string>{f.leaf.der()});
     }
 };
