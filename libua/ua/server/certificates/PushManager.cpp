@@ -110,9 +110,9 @@ bool PushManager::writerOpen() const {
 bool PushManager::foreignTransaction(const Caller& c) const { return m_transaction && m_transaction->owner != c.sessionId; }
 
 void PushManager::beginTransaction(const Caller& c) {
-    if (m_transaction) return;
-    m_transaction.emplace();
-    m_transaction->owner = c.sessionId;
+    // Aggregate initialisation: clang 14 does not see the nested struct's default constructor from
+    // std::optional::emplace (its default member initializers).
+    if (!m_transaction) m_transaction = Transaction{c.sessionId, TrustListContents{}, false, Certificate(), PrivateKey()};
 }
 
 void PushManager::stage(const Caller& c, TrustListContents next) {
