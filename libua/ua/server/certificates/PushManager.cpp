@@ -374,13 +374,20 @@ void PushManager::sessionClosed(const NodeId& sessionId) {
 }
 
 uint16_t PushManager::openCount() {
-    std::lock_guard lock(m_mutex);
+    // Read on I/O threads: while a Method holds the lock (ApplyChanges writing the store's folders)
+    // the value last computed is returned instead of waiting.
+    std::unique_lock lock(m_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) return m_openCountSeen.load(std::memory_order_relaxed);
     expireIdle(m_nowMs(), nullptr);
-    return uint16_t(std::min<std::size_t>(m_handles.size(), 0xFFFF));
+    const uint16_t n = uint16_t(std::min<std::size_t>(m_handles.size(), 0xFFFF));
+    m_openCountSeen.store(n, std::memory_order_relaxed);
+    return n;
 }
 
 DateTime PushManager::lastUpdateTime() const {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) return DateTime{m_lastUpdateSeen.load(std::memory_order_relaxed)};
+    m_lastUpdateSeen.store(m_lastUpdate.ticks, std::memory_order_relaxed);
     return m_lastUpdate;
 }
 

@@ -23,6 +23,7 @@
 #include "ua/pki/TrustListContents.h"
 
 #include <cstdint>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -178,7 +179,8 @@ public:
     void sessionClosed(const NodeId& sessionId);
 
     // OpenCount of the TrustList (handles open now), LastUpdateTime (the last ApplyChanges that
-    // changed it; null before), whether a transaction exists and whose.
+    // changed it; null before), whether a transaction exists and whose. The first two never wait:
+    // while a Method holds the lock (writing the store) they return what they last computed.
     uint16_t openCount();
     DateTime lastUpdateTime() const;
     std::optional<NodeId> transactionOwner() const;
@@ -219,6 +221,9 @@ private:
     std::string m_applicationUri;
     std::optional<Transaction> m_transaction;
     DateTime m_lastUpdate;
+    // What openCount() and lastUpdateTime() last computed: returned while a Method holds m_mutex.
+    std::atomic<uint16_t> m_openCountSeen{0};
+    mutable std::atomic<int64_t> m_lastUpdateSeen{0};
 };
 
 } // namespace ua
