@@ -3,6 +3,7 @@
 // (OPC 10000-6 6.2.3, the SenderCertificate of 6.7.2.3). A value type that shares its X509.
 #pragma once
 
+#include "ua/pki/KeyType.h"
 #include "ua/types/DateTime.h"
 
 #include <cstdint>
@@ -38,6 +39,7 @@ public:
     std::string thumbprint() const;
     std::string thumbprintHex() const;  // upper-case hex, the file name used in the store
     int keyBits() const;
+    KeyType keyType() const { return keyTypeOf(publicKey()); }
     // The ApplicationUri: the URI entry of subjectAltName (empty if none).
     std::string applicationUri() const;
     std::vector<std::string> dnsNames() const;     // subjectAltName DNS entries

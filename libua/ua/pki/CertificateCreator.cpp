@@ -86,7 +86,10 @@ Certificate createSelfSignedCertificate(const CertificateRequest& r, const Priva
         addSubjectAltName(x.get(), r);
     if (!extensionsOk) return creationFailed(error, "cannot add the extensions");
 
-    if (X509_sign(x.get(), key.get(), EVP_sha256()) <= 0) return creationFailed(error, "cannot sign");
+    const KeyType type = key.type();
+    if (type == KeyType::Other) return creationFailed(error, "the key is neither RSA nor ECC on P-256 or P-384");
+    const EVP_MD* digest = type == KeyType::EccNistP384 ? EVP_sha384() : EVP_sha256();
+    if (X509_sign(x.get(), key.get(), digest) <= 0) return creationFailed(error, "cannot sign");
     Certificate c = Certificate::fromX509(x.get());
     if (c.isNull()) creationFailed(error, "cannot encode the certificate");
     return c;

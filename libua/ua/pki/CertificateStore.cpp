@@ -190,9 +190,11 @@ bool CertificateStore::ensureOwnCertificate(const CertificateRequest& request, s
     CertificateRequest r = request;
     if (r.hostNames.empty()) r.hostNames.push_back(QHostInfo::localHostName().toStdString());
     if (r.applicationName.empty()) r.applicationName = r.applicationUri;
-    PrivateKey key = PrivateKey::generateRsa(r.keyBits);
+    PrivateKey key = r.keyType == KeyType::Rsa ? PrivateKey::generateRsa(r.keyBits) : PrivateKey::generateEc(r.keyType);
     if (key.isNull()) {
-        if (error) *error = "cannot generate an RSA key of " + std::to_string(r.keyBits) + " bits";
+        if (error)
+            *error = r.keyType == KeyType::Rsa ? "cannot generate an RSA key of " + std::to_string(r.keyBits) + " bits"
+                                               : std::string("cannot generate an ECC key");
         return false;
     }
     Certificate cert = createSelfSignedCertificate(r, key, error);

@@ -165,13 +165,15 @@ bool equalsIgnoringCase(const std::string& a, const std::string& b) {
            });
 }
 
-// Key usage of an application instance certificate (OPC 10000-6 6.2.2): it signs and it encrypts.
+// Key usage of an application instance certificate (OPC 10000-6 6.2.2): it signs, and an RSA key
+// also encrypts (an ECC key encrypts nothing: the ECC policies agree on keys with EphemeralKeys).
 // No keyUsage / extendedKeyUsage extension means no restriction (RFC 5280 4.2.1.3, 4.2.1.12).
 bool leafUsageAllowed(X509* x) {
     const uint32_t ku = X509_get_key_usage(x);
     if (ku != UINT32_MAX) {
         if (!(ku & KU_DIGITAL_SIGNATURE)) return false;
-        if (!(ku & (KU_KEY_ENCIPHERMENT | KU_DATA_ENCIPHERMENT))) return false;
+        const bool ecc = EVP_PKEY_is_a(X509_get0_pubkey(x), "EC");
+        if (!ecc && !(ku & (KU_KEY_ENCIPHERMENT | KU_DATA_ENCIPHERMENT))) return false;
     }
     const uint32_t xku = X509_get_extended_key_usage(x);
     return xku == UINT32_MAX || (xku & (XKU_SSL_SERVER | XKU_SSL_CLIENT | XKU_ANYEKU)) != 0;

@@ -3,6 +3,7 @@
 
 #include "ua/pki/Certificate.h"
 
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -80,6 +81,12 @@ PrivateKey PrivateKey::load(const std::string& path, const std::string& password
 PrivateKey PrivateKey::generateRsa(int bits) {
     if (bits < 512 || bits > 16384) return {};
     return wrap(EVP_RSA_gen(static_cast<unsigned int>(bits)));
+}
+
+PrivateKey PrivateKey::generateEc(KeyType type) {
+    const char* curve = type == KeyType::EccNistP256 ? "P-256" : type == KeyType::EccNistP384 ? "P-384" : nullptr;
+    if (!curve) return {};
+    return wrap(EVP_EC_gen(curve));
 }
 
 PrivateKey PrivateKey::fromEvp(EVP_PKEY* key) {

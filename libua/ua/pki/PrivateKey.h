@@ -1,6 +1,9 @@
-// An RSA private key (OpenSSL EVP_PKEY) of an application instance certificate. Shares its EVP_PKEY;
-// OpenSSL frees (and clears) the key material when the last reference goes.
+// The private key (OpenSSL EVP_PKEY: RSA, or ECC on NIST P-256 / P-384) of an application instance
+// certificate. Shares its EVP_PKEY; OpenSSL frees (and clears) the key material when the last
+// reference goes.
 #pragma once
+
+#include "ua/pki/KeyType.h"
 
 #include <memory>
 #include <string>
@@ -19,6 +22,8 @@ public:
     // Reads a PEM or DER key file (PKCS#8 or traditional RSA); null on failure.
     static PrivateKey load(const std::string& path, const std::string& password = {});
     static PrivateKey generateRsa(int bits);
+    // A new ECC key on the curve of type (EccNistP256 or EccNistP384); null for another type.
+    static PrivateKey generateEc(KeyType type);
     static PrivateKey fromEvp(EVP_PKEY* key);  // takes a reference (EVP_PKEY_up_ref)
     // The key of a PKCS#12 (PFX) file (DER) with this password (empty: none); null when it does not
     // parse, the password is wrong or it holds no key.
@@ -27,6 +32,7 @@ public:
     bool isNull() const { return !m_key; }
     EVP_PKEY* get() const { return m_key.get(); }
     int bits() const;
+    KeyType type() const { return keyTypeOf(m_key.get()); }
     // Whether this is the private key of certificate's public key.
     bool matches(const Certificate& certificate) const;
     // Writes an unencrypted PKCS#8 PEM file readable by the owner only (mode 0600, set before the

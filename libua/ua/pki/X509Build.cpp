@@ -1,5 +1,7 @@
 #include "ua/pki/X509Build.h"
 
+#include <openssl/evp.h>
+
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/rand.h>
@@ -58,11 +60,16 @@ bool setValidity(X509* x, int days) {
 }
 
 bool addApplicationExtensions(X509* x, X509V3_CTX* ctx, bool selfSigned) {
+    // An ECC key signs and agrees on EphemeralKeys but encrypts nothing: no keyEncipherment or
+    // dataEncipherment (docs/Security.md "ECC").
+    const bool ecc = EVP_PKEY_is_a(X509_get0_pubkey(x), "EC");
+    const char* keyUsage = ecc ? (selfSigned ? "critical,digitalSignature,nonRepudiation,keyCertSign"
+                                             : "critical,digitalSignature,nonRepudiation")
+                               : (selfSigned ? "critical,digitalSignature,nonRepudiation,keyEncipherment,dataEncipherment,keyCertSign"
+                                             : "critical,digitalSignature,nonRepudiation,keyEncipherment,dataEncipherment");
     // subjectKeyIdentifier before authorityKeyIdentifier: a self-signed one copies it from itself.
     return addExtension(x, ctx, NID_basic_constraints, "critical,CA:FALSE") &&
-           addExtension(x, ctx, NID_key_usage,
-                        selfSigned ? "critical,digitalSignature,nonRepudiation,keyEncipherment,dataEncipherment,keyCertSign"
-                                   : "critical,digitalSignature,nonRepudiation,keyEncipherment,dataEncipherment") &&
+           addExtension(x, ctx, NID_key_usage, keyUsage) &&
            addExtension(x, ctx, NID_ext_key_usage, "serverAuth,clientAuth") &&
            addExtension(x, ctx, NID_subject_key_identifier, "hash") &&
            addExtension(x, ctx, NID_authority_key_identifier, "keyid:always");

@@ -40,7 +40,8 @@ bool setValidity(X509* x, int days);
 
 // The extensions every application instance certificate of ours carries besides subjectAltName
 // (OPC 10000-6 6.2.2): basicConstraints CA:FALSE, keyUsage digitalSignature, nonRepudiation,
-// keyEncipherment, dataEncipherment (+ keyCertSign when self-signed), extendedKeyUsage serverAuth +
+// keyEncipherment, dataEncipherment (only digitalSignature, nonRepudiation for an ECC key in x;
+// + keyCertSign when self-signed), extendedKeyUsage serverAuth +
 // clientAuth, subjectKeyIdentifier and authorityKeyIdentifier (ctx names the issuer).
 bool addApplicationExtensions(X509* x, X509V3_CTX* ctx, bool selfSigned);
 

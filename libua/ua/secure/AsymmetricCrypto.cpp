@@ -1,10 +1,13 @@
-// RSA signatures and encryption of the security policies on OpenSSL 3 EVP (one EVP_PKEY_CTX or
-// EVP_MD_CTX per call; the blocks of one message share it).
+// RSA and ECDSA signatures and RSA encryption of the security policies on OpenSSL 3 EVP (one
+// EVP_PKEY_CTX or EVP_MD_CTX per call; the blocks of one message share it).
 #include "ua/secure/AsymmetricCrypto.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
+#include "ua/pki/KeyType.h"
 
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
@@ -32,16 +35,59 @@ const char* signatureDigest(AsymmetricSignature s) {
         return "SHA1";
     case AsymmetricSignature::RsaPkcs15Sha256:
     case AsymmetricSignature::RsaPssSha256:
+    case AsymmetricSignature::EcdsaSha256:
         return "SHA256";
+    case AsymmetricSignature::EcdsaSha384:
+        return "SHA384";
     case AsymmetricSignature::None:
         break;
     }
     return nullptr;
 }
 
+bool isEcdsa(AsymmetricSignature s) {
+    return s == AsymmetricSignature::EcdsaSha256 || s == AsymmetricSignature::EcdsaSha384;
+}
+
+struct EcdsaSigFree {
+    void operator()(ECDSA_SIG* s) const { ECDSA_SIG_free(s); }
+};
+using EcdsaSig = std::unique_ptr<ECDSA_SIG, EcdsaSigFree>;
+
+// The DER ECDSA-Sig-Value OpenSSL makes, as the r | s OPC UA sends (each of half bytes, big-endian,
+// left-padded with zeros). False when der does not parse or r or s does not fit.
+bool ecdsaDerToRaw(const uint8_t* der, std::size_t size, std::size_t half, uint8_t* out) {
+    const unsigned char* p = der;
+    EcdsaSig sig(d2i_ECDSA_SIG(nullptr, &p, long(size)));
+    if (!sig) return false;
+    const BIGNUM* r = nullptr;
+    const BIGNUM* s = nullptr;
+    ECDSA_SIG_get0(sig.get(), &r, &s);
+    return BN_bn2binpad(r, out, int(half)) == int(half) && BN_bn2binpad(s, out + half, int(half)) == int(half);
+}
+
+// r | s as DER for EVP_DigestVerify; empty when the halves do not make a signature.
+std::vector<uint8_t> ecdsaRawToDer(const uint8_t* raw, std::size_t half) {
+    EcdsaSig sig(ECDSA_SIG_new());
+    BIGNUM* r = BN_bin2bn(raw, int(half), nullptr);
+    BIGNUM* s = BN_bin2bn(raw + half, int(half), nullptr);
+    if (!sig || !r || !s || ECDSA_SIG_set0(sig.get(), r, s) != 1) {
+        BN_free(r);
+        BN_free(s);
+        return {};
+    }
+    const int length = i2d_ECDSA_SIG(sig.get(), nullptr);
+    if (length <= 0) return {};
+    std::vector<uint8_t> der(std::size_t(length), 0);
+    unsigned char* p = der.data();
+    if (i2d_ECDSA_SIG(sig.get(), &p) != length) return {};
+    return der;
+}
+
 // Sets the padding of a DigestSign/DigestVerify context: PKCS#1 v1.5, or PSS with MGF1 SHA-256 and a
 // 32-byte salt (OPC 10000-7 AsymmetricSignatureAlgorithm_RSA-PSS-SHA2-256).
 bool setSignaturePadding(EVP_PKEY_CTX* pctx, AsymmetricSignature s) {
+    if (isEcdsa(s)) return true;
     if (s != AsymmetricSignature::RsaPssSha256)
         return EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) > 0;
     return EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) > 0 &&
@@ -91,18 +137,50 @@ std::size_t rsaKeyBytes(EVP_PKEY* key) {
     return bits > 0 ? (std::size_t(bits) + 7) / 8 : 0;
 }
 
+bool keyFitsPolicy(const SecurityPolicy& policy, EVP_PKEY* key) {
+    const KeyType type = keyTypeOf(key);
+    switch (policy.curve) {
+    case EccCurve::None:
+        return type == KeyType::Rsa;
+    case EccCurve::NistP256:
+        return type == KeyType::EccNistP256;
+    case EccCurve::NistP384:
+        return type == KeyType::EccNistP384;
+    }
+    return false;
+}
+
+std::size_t asymmetricSignatureSize(const SecurityPolicy& policy, EVP_PKEY* key) {
+    if (!key || policy.asymmetricSignature == AsymmetricSignature::None) return 0;
+    return isEcdsa(policy.asymmetricSignature) ? 2 * rsaKeyBytes(key) : rsaKeyBytes(key);
+}
+
 StatusCode asymmetricSign(const SecurityPolicy& policy, EVP_PKEY* privateKey, const uint8_t* data,
                           std::size_t size, std::vector<uint8_t>& out) {
     const char* md = signatureDigest(policy.asymmetricSignature);
     if (!md) return status::BadSecurityPolicyRejected;
+    if (!keyFitsPolicy(policy, privateKey)) return status::BadSecurityChecksFailed;
     MdCtx ctx(EVP_MD_CTX_new());
     EVP_PKEY_CTX* pctx = nullptr; // owned by ctx
-    if (!ctx || !privateKey ||
-        EVP_DigestSignInit_ex(ctx.get(), &pctx, md, nullptr, nullptr, privateKey, nullptr) <= 0 ||
+    if (!ctx || EVP_DigestSignInit_ex(ctx.get(), &pctx, md, nullptr, nullptr, privateKey, nullptr) <= 0 ||
         !setSignaturePadding(pctx, policy.asymmetricSignature))
         return status::BadSecurityChecksFailed;
-    std::size_t length = rsaKeyBytes(privateKey); // the signature is as long as the modulus
     const std::size_t start = out.size();
+    if (isEcdsa(policy.asymmetricSignature)) {
+        // OpenSSL writes the DER form; the wire carries r | s.
+        std::size_t derLength = 0;
+        if (EVP_DigestSign(ctx.get(), nullptr, &derLength, data, size) <= 0) return status::BadSecurityChecksFailed;
+        std::vector<uint8_t> der(derLength);
+        if (EVP_DigestSign(ctx.get(), der.data(), &derLength, data, size) <= 0) return status::BadSecurityChecksFailed;
+        const std::size_t half = rsaKeyBytes(privateKey);
+        out.resize(start + 2 * half);
+        if (!ecdsaDerToRaw(der.data(), derLength, half, out.data() + start)) {
+            out.resize(start);
+            return status::BadSecurityChecksFailed;
+        }
+        return status::Good;
+    }
+    std::size_t length = rsaKeyBytes(privateKey); // the signature is as long as the modulus
     out.resize(start + length);
     if (EVP_DigestSign(ctx.get(), out.data() + start, &length, data, size) <= 0) {
         out.resize(start);
@@ -115,7 +193,17 @@ StatusCode asymmetricSign(const SecurityPolicy& policy, EVP_PKEY* privateKey, co
 bool asymmetricVerify(const SecurityPolicy& policy, EVP_PKEY* publicKey, const uint8_t* data,
                       std::size_t size, const uint8_t* signature, std::size_t signatureSize) {
     const char* md = signatureDigest(policy.asymmetricSignature);
-    if (!md || !publicKey) return false;
+    if (!md || !keyFitsPolicy(policy, publicKey)) return false;
+    std::vector<uint8_t> der;
+    if (isEcdsa(policy.asymmetricSignature)) {
+        // Exactly r | s of the curve's size: a DER signature or one of another length is refused.
+        const std::size_t half = rsaKeyBytes(publicKey);
+        if (!signature || signatureSize != 2 * half) return false;
+        der = ecdsaRawToDer(signature, half);
+        if (der.empty()) return false;
+        signature = der.data();
+        signatureSize = der.size();
+    }
     MdCtx ctx(EVP_MD_CTX_new());
     EVP_PKEY_CTX* pctx = nullptr;
     if (!ctx || EVP_DigestVerifyInit_ex(ctx.get(), &pctx, md, nullptr, nullptr, publicKey, nullptr) <= 0 ||

@@ -1,5 +1,6 @@
 // The SecurityPolicy table, from the profiles of OPC 10000-7 (Security Policy Basic128Rsa15, Basic256,
-// Basic256Sha256, Aes128-Sha256-RsaOaep, Aes256-Sha256-RsaPss and their *_Limits conformance units).
+// Basic256Sha256, Aes128-Sha256-RsaOaep, Aes256-Sha256-RsaPss, ECC-nistP256, ECC-nistP384 and their
+// *_Limits conformance units).
 #include "ua/secure/SecurityPolicy.h"
 
 #include <array>
@@ -18,25 +19,37 @@ constexpr const char* kRsaOaepSha256 = "http://opcfoundation.org/UA/security/rsa
 using AS = AsymmetricSignature;
 using AE = AsymmetricEncryption;
 using H = HashAlgorithm;
+using C = EccCurve;
 
-// Sizes in bytes except the RSA key limits (bits). The order of the entries is SecurityPolicyId's.
-constexpr std::array<SecurityPolicy, 6> kPolicies{{
+// Sizes in bytes except the asymmetric key limits (bits). The order of the entries is SecurityPolicyId's.
+constexpr std::array<SecurityPolicy, 8> kPolicies{{
     {SecurityPolicyId::None, kSecurityPolicyNone, false, AS::None, AE::None, H::None, H::None, 0, 0, 0, 0, 0,
-     0, 0, H::None, "", ""},
+     0, 0, H::None, "", "", C::None},
     // Deprecated in 1.04: RSA PKCS#1 v1.5 encryption and SHA-1. Nonces of 16 bytes; keys 1024-2048 bits.
     {SecurityPolicyId::Basic128Rsa15, kSecurityPolicyBasic128Rsa15, true, AS::RsaPkcs15Sha1, AE::RsaPkcs15,
-     H::Sha1, H::Sha1, 20, 16, 16, 16, 16, 1024, 2048, H::Sha1, kRsaSha1, kRsa15},
+     H::Sha1, H::Sha1, 20, 16, 16, 16, 16, 1024, 2048, H::Sha1, kRsaSha1, kRsa15, C::None},
     // Deprecated in 1.04. DerivedSignatureKeyLength 192 bits; keys 1024-2048 bits (not 4096: that is the
     // WS-SecurityPolicy Basic256 suite, not the OPC UA profile).
     {SecurityPolicyId::Basic256, kSecurityPolicyBasic256, true, AS::RsaPkcs15Sha1, AE::RsaOaepSha1, H::Sha1,
-     H::Sha1, 20, 24, 32, 16, 32, 1024, 2048, H::Sha1, kRsaSha1, kRsaOaep},
+     H::Sha1, 20, 24, 32, 16, 32, 1024, 2048, H::Sha1, kRsaSha1, kRsaOaep, C::None},
     {SecurityPolicyId::Basic256Sha256, kSecurityPolicyBasic256Sha256, false, AS::RsaPkcs15Sha256,
-     AE::RsaOaepSha1, H::Sha256, H::Sha256, 32, 32, 32, 16, 32, 2048, 4096, H::Sha256, kRsaSha256, kRsaOaep},
+     AE::RsaOaepSha1, H::Sha256, H::Sha256, 32, 32, 32, 16, 32, 2048, 4096, H::Sha256, kRsaSha256, kRsaOaep,
+     C::None},
     {SecurityPolicyId::Aes128Sha256RsaOaep, kSecurityPolicyAes128Sha256RsaOaep, false, AS::RsaPkcs15Sha256,
-     AE::RsaOaepSha1, H::Sha256, H::Sha256, 32, 32, 16, 16, 32, 2048, 4096, H::Sha256, kRsaSha256, kRsaOaep},
+     AE::RsaOaepSha1, H::Sha256, H::Sha256, 32, 32, 16, 16, 32, 2048, 4096, H::Sha256, kRsaSha256, kRsaOaep,
+     C::None},
     {SecurityPolicyId::Aes256Sha256RsaPss, kSecurityPolicyAes256Sha256RsaPss, false, AS::RsaPssSha256,
      AE::RsaOaepSha256, H::Sha256, H::Sha256, 32, 32, 32, 16, 32, 2048, 4096, H::Sha256, kRsaPssSha256,
-     kRsaOaepSha256},
+     kRsaOaepSha256, C::None},
+    // ECC (OPC 10000-6 6.8): no asymmetric encryption (the OpenSecureChannel messages are signed, and
+    // the keys come from ECDH of EphemeralKeys whose public keys are the nonces), ECDSA signatures with
+    // an empty SignatureData.algorithm. nistP256: AES-128-CBC, HMAC-SHA2-256 with a 256-bit key,
+    // HKDF-SHA2-256, 64-byte nonces (X | Y of P-256).
+    {SecurityPolicyId::EccNistP256, kSecurityPolicyEccNistP256, false, AS::EcdsaSha256, AE::None, H::Sha256,
+     H::Sha256, 32, 32, 16, 16, 64, 256, 256, H::Sha256, "", "", C::NistP256},
+    // nistP384: AES-256-CBC, HMAC-SHA2-384 with a 384-bit key, HKDF-SHA2-384, 96-byte nonces.
+    {SecurityPolicyId::EccNistP384, kSecurityPolicyEccNistP384, false, AS::EcdsaSha384, AE::None, H::Sha384,
+     H::Sha384, 48, 48, 32, 16, 96, 384, 384, H::Sha256, "", "", C::NistP384},
 }};
 
 constexpr bool idsMatchIndices() {

@@ -23,6 +23,8 @@ const char* digestName(HashAlgorithm h) {
         return "SHA1";
     case HashAlgorithm::Sha256:
         return "SHA256";
+    case HashAlgorithm::Sha384:
+        return "SHA384";
     case HashAlgorithm::None:
         break;
     }
@@ -50,7 +52,7 @@ std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* se
                                  const uint8_t* seed, std::size_t seedSize, std::size_t length) {
     std::vector<uint8_t> out;
     const char* md = digestName(policy.keyDerivation);
-    if (!md || !tlsPrf() || length == 0) return out;
+    if (!md || policy.isEcc() || !tlsPrf() || length == 0) return out;
     EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(tlsPrf());
     if (!ctx) return out;
     // TLS1-PRF with a digest other than MD5-SHA1 is the single P_hash of RFC 5246 5 over the
@@ -81,27 +83,38 @@ struct SymmetricKeys::Contexts {
     }
 };
 
+std::size_t SymmetricKeys::keyMaterialLength(const SecurityPolicy& policy) {
+    return std::size_t(policy.derivedSignatureKeyLength) + policy.symmetricEncryptionKeyLength +
+           policy.symmetricBlockSize;
+}
+
 std::unique_ptr<SymmetricKeys> SymmetricKeys::derive(const SecurityPolicy& policy, const uint8_t* secret,
                                                      std::size_t secretSize, const uint8_t* seed,
                                                      std::size_t seedSize) {
+    std::vector<uint8_t> bytes = deriveBytes(policy, secret, secretSize, seed, seedSize, keyMaterialLength(policy));
+    if (bytes.empty()) return nullptr;
+    auto keys = fromKeyMaterial(policy, bytes.data(), bytes.size());
+    wipe(bytes.data(), bytes.size());
+    return keys;
+}
+
+std::unique_ptr<SymmetricKeys> SymmetricKeys::fromKeyMaterial(const SecurityPolicy& policy, const uint8_t* bytes,
+                                                              std::size_t size) {
     const char* md = digestName(policy.symmetricSignature);
     const EVP_CIPHER* cipher = aesCbc(policy.symmetricEncryptionKeyLength);
     const std::size_t signingLength = policy.derivedSignatureKeyLength;
     const std::size_t encryptingLength = policy.symmetricEncryptionKeyLength;
     const std::size_t ivLength = policy.symmetricBlockSize;
-    if (!md || !cipher || !hmac() || ivLength != std::size_t(EVP_CIPHER_get_iv_length(cipher)))
+    if (!md || !cipher || !hmac() || ivLength != std::size_t(EVP_CIPHER_get_iv_length(cipher)) || !bytes ||
+        size != keyMaterialLength(policy))
         return nullptr;
 
-    std::vector<uint8_t> bytes =
-        deriveBytes(policy, secret, secretSize, seed, seedSize, signingLength + encryptingLength + ivLength);
-    if (bytes.empty()) return nullptr;
     std::unique_ptr<SymmetricKeys> keys(new SymmetricKeys()); // the constructor is private
     keys->m_policy = &policy;
-    const uint8_t* p = bytes.data();
+    const uint8_t* p = bytes;
     keys->m_signingKey.assign(p, p + signingLength);
     keys->m_encryptingKey.assign(p + signingLength, p + signingLength + encryptingLength);
-    keys->m_iv.assign(p + signingLength + encryptingLength, p + bytes.size());
-    wipe(bytes.data(), bytes.size());
+    keys->m_iv.assign(p + signingLength + encryptingLength, p + size);
 
     keys->m_ctx = std::make_unique<Contexts>();
     Contexts& c = *keys->m_ctx;
@@ -119,7 +132,7 @@ std::unique_ptr<SymmetricKeys> SymmetricKeys::derive(const SecurityPolicy& polic
         EVP_CipherInit_ex2(c.encrypt, cipher, key, iv, 1, nullptr) != 1 ||
         EVP_CipherInit_ex2(c.decrypt, cipher, key, iv, 0, nullptr) != 1 ||
         EVP_CIPHER_CTX_set_padding(c.encrypt, 0) != 1 || EVP_CIPHER_CTX_set_padding(c.decrypt, 0) != 1)
-        return nullptr; // the destructor wipes what was derived
+        return nullptr; // the destructor wipes the keys
     return keys;
 }
 

@@ -14,7 +14,7 @@
 namespace ua::crypto {
 
 // P_SHA1 / P_SHA256 (the TLS 1.2 P_hash of RFC 5246 5, by policy.keyDerivation) of secret and
-// seed, length bytes long. Implemented with OpenSSL's EVP_KDF, not by hand (TLS1-PRF with the policy's
+// seed, length bytes long; the RSA policies only (empty for an ECC policy: secure/EccCrypto.h). Implemented with OpenSSL's EVP_KDF, not by hand (TLS1-PRF with the policy's
 // digest and no label). Empty for policy None, length 0, an empty seed (TLS1-PRF refuses it; SecureChannel
 // nonces are never empty) or an OpenSSL failure.
 std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
@@ -33,6 +33,14 @@ public:
     // entry of the table (securityPolicy(), findSecurityPolicy()), not a copy.
     static std::unique_ptr<SymmetricKeys> derive(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
                                                  const uint8_t* seed, std::size_t seedSize);
+    // The keys from keying material already derived (the ECC policies' HKDF, secure/EccCrypto.h):
+    // SigningKey | EncryptingKey | InitializationVector, exactly keyMaterialLength(policy) bytes
+    // (nullptr otherwise). The caller wipes bytes.
+    static std::unique_ptr<SymmetricKeys> fromKeyMaterial(const SecurityPolicy& policy, const uint8_t* bytes,
+                                                          std::size_t size);
+    // bytes of keying material one direction needs: derivedSignatureKeyLength +
+    // symmetricEncryptionKeyLength + symmetricBlockSize (the L of OPC 10000-6 6.8.1).
+    static std::size_t keyMaterialLength(const SecurityPolicy& policy);
     ~SymmetricKeys();  // wipes the keys
     SymmetricKeys(const SymmetricKeys&) = delete;
     SymmetricKeys& operator=(const SymmetricKeys&) = delete;
@@ -41,7 +49,7 @@ public:
     std::size_t signatureSize() const { return m_policy->symmetricSignatureSize; }
     std::size_t blockSize() const { return m_policy->symmetricBlockSize; }
 
-    // HMAC of data, signatureSize() bytes written to out. False on an OpenSSL failure.
+    // HMAC (SHA-1, SHA-256 or SHA-384) of data, signatureSize() bytes written to out. False on an OpenSSL failure.
     bool sign(const uint8_t* data, std::size_t size, uint8_t* out);
     // Constant-time comparison of the HMAC of data with signature (signatureSize() bytes).
     bool verify(const uint8_t* data, std::size_t size, const uint8_t* signature);
