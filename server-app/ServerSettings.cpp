@@ -27,6 +27,8 @@ constexpr PolicyName kPolicies[] = {
     {SecurityPolicyId::Basic256Sha256, "Basic256Sha256"},
     {SecurityPolicyId::Aes128Sha256RsaOaep, "Aes128_Sha256_RsaOaep"},
     {SecurityPolicyId::Aes256Sha256RsaPss, "Aes256_Sha256_RsaPss"},
+    {SecurityPolicyId::EccNistP256, "ECC_nistP256"},
+    {SecurityPolicyId::EccNistP384, "ECC_nistP384"},
 };
 
 // Reads json[key] into *out when present; false (and *error) when it has the wrong type or is out

@@ -28,7 +28,7 @@
 //     "alarms": { ...AlarmSettings.h... },
 //     "users": { ...UserDatabase::toJson(), see ua/server/users/UserStore.h... } }
 // Policies are named by their URI's fragment (None, Basic128Rsa15, Basic256, Basic256Sha256,
-// Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss), modes by OPC 10000-4 7.20 (None, Sign,
+// Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, ECC_nistP256, ECC_nistP384), modes by OPC 10000-4 7.20 (None, Sign,
 // SignAndEncrypt).
 #pragma once
 

@@ -141,7 +141,7 @@ QString cliUsage() {
         "\n"
         "Options:\n"
         "  --security none|sign|signandencrypt   the MessageSecurityMode (default: the best the server offers)\n"
-        "  --policy NAME        Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, None, ...\n"
+        "  --policy NAME        Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, ECC_nistP256, None, ...\n"
         "  --user NAME --password PW   user name login (or the password in the environment variable UA_PASSWORD)\n"
         "  --cert FILE --key FILE      X509 user certificate login (PEM or DER certificate, PEM key)\n"
         "  --pki DIR            the client's certificate store (default: ~/.local/share/ua-client/pki)\n"
@@ -226,14 +226,17 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             const QString fragment = value.startsWith(prefix) ? value.mid(prefix.size()) : value;
             bool found = false;
             for (const char* uri : {kSecurityPolicyNone, kSecurityPolicyBasic128Rsa15, kSecurityPolicyBasic256,
-                                    kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss}) {
+                                    kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss,
+                                    kSecurityPolicyEccNistP256, kSecurityPolicyEccNistP384}) {
                 const QString u = QLatin1String(uri);
                 if (u.mid(prefix.size()).compare(fragment, Qt::CaseInsensitive) == 0) {
                     o.securityPolicyUri = u;
                     found = true;
                 }
             }
-            if (!found) return bad(QStringLiteral("unknown SecurityPolicy (None, Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, Basic256, Basic128Rsa15)"));
+            if (!found)
+                return bad(QStringLiteral("unknown SecurityPolicy (None, Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, "
+                                          "ECC_nistP256, ECC_nistP384, Basic256, Basic128Rsa15)"));
         } else if (name == QLatin1String("user")) o.userName = value;
         else if (name == QLatin1String("password")) {
             o.password = value;

@@ -156,7 +156,8 @@ std::optional<QString> securityPolicyFromName(const QString& name) {
     const QString fragment = name.startsWith(prefix) ? name.mid(prefix.size()) : name;
     if (fragment.compare(QLatin1String("None"), Qt::CaseInsensitive) == 0) return QString();
     for (const char* uri : {kSecurityPolicyBasic128Rsa15, kSecurityPolicyBasic256, kSecurityPolicyBasic256Sha256,
-                            kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss}) {
+                            kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss, kSecurityPolicyEccNistP256,
+                            kSecurityPolicyEccNistP384}) {
         const QString u = QLatin1String(uri);
         if (u.mid(prefix.size()).compare(fragment, Qt::CaseInsensitive) == 0) return u;
     }
@@ -263,7 +264,9 @@ std::optional<CliOptions> parseCliOptions(const QStringList& argv, QString* erro
             p.publishRequests = uint32_t(*n);
         } else if (name == QLatin1String("security")) {
             const auto uri = securityPolicyFromName(value);
-            if (!uri) return bad(QStringLiteral("expected None, Basic256Sha256, Aes128_Sha256_RsaOaep or Aes256_Sha256_RsaPss"));
+            if (!uri)
+                return bad(QStringLiteral("expected None, Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss, "
+                                          "ECC_nistP256 or ECC_nistP384"));
             p.securityPolicyUri = *uri;
             policyGiven = true;
         } else if (name == QLatin1String("mode")) {

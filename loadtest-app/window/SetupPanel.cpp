@@ -95,7 +95,8 @@ QGroupBox* SetupPanel::buildTarget() {
     f->addRow(tr("Endpoint URL"), m_endpoint);
     m_policy = named(new QComboBox, "securityPolicy");
     m_policy->addItem(QStringLiteral("None"), QString());
-    for (const char* uri : {kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss}) {
+    for (const char* uri : {kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss,
+                            kSecurityPolicyEccNistP256, kSecurityPolicyEccNistP384}) {
         const QString u = QString::fromLatin1(uri);
         m_policy->addItem(u.mid(u.lastIndexOf(QLatin1Char('#')) + 1), u);
     }

@@ -22,7 +22,8 @@ QSpinBox* spin(int lo, int hi, const QString& suffix = {}) {
 }
 
 constexpr SecurityPolicyId kPolicies[] = {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep,
-                                          SecurityPolicyId::Aes256Sha256RsaPss, SecurityPolicyId::Basic128Rsa15,
+                                          SecurityPolicyId::Aes256Sha256RsaPss, SecurityPolicyId::EccNistP256,
+                                          SecurityPolicyId::EccNistP384, SecurityPolicyId::Basic128Rsa15,
                                           SecurityPolicyId::Basic256};
 
 } // namespace

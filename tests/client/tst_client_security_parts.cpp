@@ -73,6 +73,7 @@ private slots:
     void selectsTheEndpoint_data();
     void selectsTheEndpoint();
     void prefersAnEncryptedPasswordOnANoneChannel();
+    void eccEndpointsWhenNamedOrAlone();
     void comparesEndpoints();
     void legacyTokenSecret();
     void serverSignature();
@@ -192,6 +193,40 @@ void TestClientSecurityParts::prefersAnEncryptedPasswordOnANoneChannel() {
     // An empty token securityPolicyUri means the endpoint's policy (7.41).
     QCOMPARE(tokenSecurityPolicy(list[1].userIdentityTokens[1], list[1])->id,
              SecurityPolicyId::Basic256Sha256);
+}
+
+void TestClientSecurityParts::eccEndpointsWhenNamedOrAlone() {
+    // docs/Security.md "ECC security policies": "best" prefers the current RSA policies; an ECC one
+    // is taken when named, or when nothing better is offered; a UserName token under an ECC policy
+    // (an EccEncryptedSecret) is not made.
+    const auto anon = token("anonymous", UserTokenType::Anonymous);
+    const auto user = token("username", UserTokenType::UserName);
+    Array<EndpointDescription> list;
+    list.push_back(endpoint(kSecurityPolicyAes256Sha256RsaPss, MessageSecurityMode::SignAndEncrypt, 14, {anon, user}));
+    list.push_back(endpoint(kSecurityPolicyEccNistP256, MessageSecurityMode::SignAndEncrypt, 15, {anon, user}));
+    list.push_back(endpoint(kSecurityPolicyEccNistP384, MessageSecurityMode::SignAndEncrypt, 16, {anon}));
+    EndpointWanted best;
+    best.haveCertificate = true;
+    EndpointChoice c = selectEndpoint(list, best);
+    QCOMPARE(c.status, status::Good);
+    QCOMPARE(int(c.endpointIndex), 0);
+    EndpointWanted named = best;
+    named.securityPolicyUri = kSecurityPolicyEccNistP256;
+    c = selectEndpoint(list, named);
+    QCOMPARE(c.status, status::Good);
+    QCOMPARE(int(c.endpointIndex), 1);
+    QCOMPARE(c.channelPolicy->id, SecurityPolicyId::EccNistP256);
+    QCOMPARE(c.tokenPolicy->id, SecurityPolicyId::EccNistP256);  // the anonymous token
+    named.tokenType = UserTokenType::UserName;
+    QCOMPARE(selectEndpoint(list, named).status, status::BadIdentityTokenRejected);
+    // Only ECC (and None) offered: the best is ECC_nistP384 over ECC_nistP256.
+    Array<EndpointDescription> eccOnly;
+    eccOnly.push_back(endpoint(kSecurityPolicyNone, MessageSecurityMode::None, 0, {anon}));
+    eccOnly.push_back(list[1]);
+    eccOnly.push_back(list[2]);
+    c = selectEndpoint(eccOnly, best);
+    QCOMPARE(c.status, status::Good);
+    QCOMPARE(int(c.endpointIndex), 2);
 }
 
 void TestClientSecurityParts::comparesEndpoints() {

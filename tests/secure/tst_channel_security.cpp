@@ -1,9 +1,10 @@
 // ClientSecureChannel against ServerSecureChannel in memory with each SecurityPolicy and
 // MessageSecurityMode (OPC 10000-6 6.7): OpenSecureChannel with certificates, multi-chunk messages
 // both ways, Renew with the token overlap of 6.7.4, sequence numbers across the wrap (6.7.2.4),
-// 4096-bit keys (ExtraPaddingSize), and the bad input a channel must refuse: a tampered chunk, a
+// 4096-bit keys (ExtraPaddingSize), the ECC policies (a signed-only OPN whose nonces are
+// EphemeralKeys, OPC 10000-6 6.8.1), and the bad input a channel must refuse: a tampered chunk, a
 // replayed chunk, a short ClientNonce, an untrusted certificate, a wrong thumbprint, a policy that
-// is not offered.
+// is not offered, an ECC nonce off the curve, a certificate of the wrong key kind.
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/pki/CertificateStore.h"
@@ -28,11 +29,12 @@ struct Identity {
     PrivateKey key;
 };
 
-// Application instance certificates made once per key size and role (RSA key generation is slow).
-Identity identity(const std::string& role, int bits) {
+// Application instance certificates made once per key size and role (RSA key generation is slow);
+// with an ECC key type, bits is ignored.
+Identity identity(const std::string& role, int bits, KeyType type = KeyType::Rsa) {
     static std::map<std::string, Identity> cache;
     static QTemporaryDir dir;
-    const std::string name = role + std::to_string(bits);
+    const std::string name = role + (type == KeyType::Rsa ? std::to_string(bits) : type == KeyType::EccNistP256 ? "p256" : "p384");
     auto it = cache.find(name);
     if (it != cache.end()) return it->second;
     CertificateStore store(dir.filePath(QString::fromStdString(name)).toStdString());
@@ -41,10 +43,20 @@ Identity identity(const std::string& role, int bits) {
     req.applicationName = "test " + name;
     req.hostNames = {"localhost"};
     req.keyBits = bits;
+    req.keyType = type;
     std::string error;
     if (!store.ensureOwnCertificate(req, &error)) qFatal("certificate: %s", error.c_str());
-    return cache[name] = Identity{store.ownCertificate(), store.ownPrivateKey()};
+    return cache[name] = Identity{store.ownCertificate(type), store.ownPrivateKey(type)};
 }
+
+KeyType keyTypeFor(SecurityPolicyId id) {
+    const EccCurve c = securityPolicy(id).curve;
+    return c == EccCurve::NistP256 ? KeyType::EccNistP256 : c == EccCurve::NistP384 ? KeyType::EccNistP384 : KeyType::Rsa;
+}
+
+constexpr SecurityPolicyId kChannelPolicies[] = {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep,
+                                                 SecurityPolicyId::Aes256Sha256RsaPss, SecurityPolicyId::EccNistP256,
+                                                 SecurityPolicyId::EccNistP384};
 
 struct Wire {
     std::vector<std::vector<uint8_t>> messages;
@@ -100,16 +112,24 @@ struct Pair {
 
     explicit Pair(Setup s) : setup(s) {
         const bool secure = s.policy != SecurityPolicyId::None;
+        // The server holds an RSA pair and, for the ECC policies, an ECC pair of each curve beside it;
+        // serverId is the one the chosen policy uses, clientId the client's of the policy's kind.
+        Identity rsa;
         if (secure) {
-            serverId = identity("server", s.serverBits);
-            clientId = identity("client", s.clientBits);
+            rsa = identity("server", s.serverBits);
+            serverId = identity("server", s.serverBits, keyTypeFor(s.policy));
+            clientId = identity("client", s.clientBits, keyTypeFor(s.policy));
+            const Identity p256 = identity("server", 0, KeyType::EccNistP256);
+            const Identity p384 = identity("server", 0, KeyType::EccNistP384);
+            security->eccNistP256 = {p256.certificate, p256.certificate.der(), p256.key};
+            security->eccNistP384 = {p384.certificate, p384.certificate.der(), p384.key};
         }
         security->offers = {{SecurityPolicyId::None, MessageSecurityMode::None}};
-        for (auto p : {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep, SecurityPolicyId::Aes256Sha256RsaPss})
+        for (auto p : kChannelPolicies)
             for (auto m : {MessageSecurityMode::Sign, MessageSecurityMode::SignAndEncrypt}) security->offers.push_back({p, m});
-        security->certificate = serverId.certificate;
-        security->certificateChain = serverId.certificate.isNull() ? std::string() : serverId.certificate.der();
-        security->privateKey = serverId.key;
+        security->certificate = rsa.certificate;
+        security->certificateChain = rsa.certificate.isNull() ? std::string() : rsa.certificate.der();
+        security->privateKey = rsa.key;
         security->validateCertificate = [this](const std::string&, const SecurityPolicy&) {
             ++validations;
             return validation;
@@ -219,7 +239,7 @@ const char* modeName(MessageSecurityMode m) { return m == MessageSecurityMode::S
 void addSecureRows() {
     QTest::addColumn<int>("policy");
     QTest::addColumn<int>("mode");
-    for (auto p : {SecurityPolicyId::Basic256Sha256, SecurityPolicyId::Aes128Sha256RsaOaep, SecurityPolicyId::Aes256Sha256RsaPss})
+    for (auto p : kChannelPolicies)
         for (auto m : {MessageSecurityMode::Sign, MessageSecurityMode::SignAndEncrypt})
             QTest::newRow((std::string(securityPolicy(p).uri.substr(securityPolicy(p).uri.find('#') + 1)) + " " + modeName(m)).c_str())
                 << int(p) << int(m);
@@ -249,6 +269,11 @@ private slots:
     void wrongThumbprintIsRefused();
     void policyNotOfferedIsRefused();
     void modeNoneWithSecurePolicyIsRefused();
+    void eccOpenIsSignedNotEncrypted_data();
+    void eccOpenIsSignedNotEncrypted();
+    void eccBadOpenIsRefused_data() { eccOpenIsSignedNotEncrypted_data(); }
+    void eccBadOpenIsRefused();
+    void eccServerNonceOffTheCurveIsRefused();
 };
 
 void TestChannelSecurity::messagesTravelSecured() {
@@ -521,6 +546,185 @@ void TestChannelSecurity::modeNoneWithSecurePolicyIsRefused() {
     const auto e = pair.server->onChunk(opn.data(), opn.size(), pair.now);
     QCOMPARE(e.kind, SKind::Fatal);
     QCOMPARE(e.error, StatusCode(status::BadSecurityModeRejected));
+}
+
+namespace {
+// The chunk with its SenderCertificate replaced (the rest, signature included, unchanged).
+std::vector<uint8_t> withSenderCertificate(const std::vector<uint8_t>& chunk, const std::string& der) {
+    AsymmetricHeader ah;
+    if (parseAsymmetricHeader(chunk.data(), chunk.size(), 0, ah).isBad()) qFatal("header");
+    auto field = [](std::vector<uint8_t>& out, std::string_view v) {
+        const int32_t n = int32_t(v.size());
+        const auto* l = reinterpret_cast<const uint8_t*>(&n);
+        out.insert(out.end(), l, l + 4);
+        out.insert(out.end(), v.begin(), v.end());
+    };
+    std::vector<uint8_t> out(chunk.begin(), chunk.begin() + 12);
+    field(out, ah.policyUri);
+    field(out, der);
+    field(out, ah.receiverThumbprint);
+    out.insert(out.end(), chunk.begin() + std::ptrdiff_t(12 + ah.size), chunk.end());
+    const uint32_t size = uint32_t(out.size());
+    std::memcpy(&out[4], &size, 4);
+    return out;
+}
+
+// The message body of a signed-only (ECC) OPN chunk: after the sequence header, before the signature.
+OpenedChunk eccBody(const std::vector<uint8_t>& chunk, std::size_t signature) {
+    AsymmetricHeader ah;
+    if (parseAsymmetricHeader(chunk.data(), chunk.size(), 0, ah).isBad()) qFatal("header");
+    OpenedChunk o;
+    const std::size_t start = 12 + ah.size + kSequenceHeaderSize;
+    o.body = chunk.data() + start;
+    o.bodySize = chunk.size() - signature - start;
+    return o;
+}
+} // namespace
+
+void TestChannelSecurity::eccOpenIsSignedNotEncrypted_data() {
+    QTest::addColumn<int>("policy");
+    QTest::newRow("ECC_nistP256") << int(SecurityPolicyId::EccNistP256);
+    QTest::newRow("ECC_nistP384") << int(SecurityPolicyId::EccNistP384);
+}
+
+void TestChannelSecurity::eccOpenIsSignedNotEncrypted() {
+    // OPC 10000-6 6.8.1 (and OPC 30300 B.1): the OPN of an ECC policy is signed with the sender's
+    // certificate key (r | s) and not encrypted, in SignAndEncrypt too; its nonces are EphemeralKeys.
+    QFETCH(int, policy);
+    const SecurityPolicy& p = securityPolicy(SecurityPolicyId(policy));
+    Pair pair({SecurityPolicyId(policy), MessageSecurityMode::SignAndEncrypt});
+    pair.connect();
+    std::vector<std::string> clientNonces, serverNonces;
+    for (auto type : {SecurityTokenRequestType::Issue, SecurityTokenRequestType::Renew}) {
+        RequestHeader h;
+        h.requestHandle = 1;
+        pair.client->sendOpen(11, type, 60000, h);
+        auto msgs = pair.toServer.take();
+        QCOMPARE(msgs.size(), std::size_t(1));
+        const std::vector<uint8_t> opn = msgs[0];
+        const std::size_t sig = p.nonceLength;  // r | s: two coordinates, as long as the public key
+        QVERIFY(crypto::asymmetricVerify(p, pair.clientId.certificate.publicKey(), opn.data(), opn.size() - sig,
+                                         opn.data() + opn.size() - sig, sig));
+        const OpenedChunk body = eccBody(opn, sig);
+        BinaryDecoder d(body.body, body.bodySize);
+        NodeId typeId;
+        OpenSecureChannelRequest req;
+        decode(d, typeId);
+        decode(d, req);
+        QVERIFY(d.ok() && d.atEnd());  // in clear, no padding
+        QCOMPARE(req.clientNonce.size(), std::size_t(p.nonceLength));
+        clientNonces.push_back(req.clientNonce.str());
+
+        QCOMPARE(pair.server->onChunk(opn.data(), opn.size(), pair.now).kind, SKind::None);
+        msgs = pair.toClient.take();
+        QCOMPARE(msgs.size(), std::size_t(1));
+        QVERIFY(crypto::asymmetricVerify(p, pair.serverId.certificate.publicKey(), msgs[0].data(), msgs[0].size() - sig,
+                                         msgs[0].data() + msgs[0].size() - sig, sig));
+        const OpenedChunk reply = eccBody(msgs[0], sig);
+        BinaryDecoder rd(reply.body, reply.bodySize);
+        OpenSecureChannelResponse resp;
+        decode(rd, typeId);
+        decode(rd, resp);
+        QVERIFY(rd.ok() && rd.atEnd());
+        QCOMPARE(resp.serverNonce.size(), std::size_t(p.nonceLength));
+        serverNonces.push_back(resp.serverNonce.str());
+        const auto e = pair.client->onMessage(msgs[0].data(), msgs[0].size(), pair.now);
+        QCOMPARE(e.kind, Kind::Opened);
+        QVERIFY(e.error.isGood());
+        // The server sends with the ECC certificate of the policy's curve, not the RSA one.
+        QCOMPARE(pair.server->serverCertificateChain(), pair.serverId.certificate.der());
+        QVERIFY(pair.roundTrip(uint32_t(200 + int(type)), 20000));
+    }
+    // A Renew makes new EphemeralKeys on both sides.
+    QVERIFY(clientNonces[0] != clientNonces[1]);
+    QVERIFY(serverNonces[0] != serverNonces[1]);
+}
+
+void TestChannelSecurity::eccBadOpenIsRefused() {
+    QFETCH(int, policy);
+    const auto id = SecurityPolicyId(policy);
+    const SecurityPolicy& p = securityPolicy(id);
+    const auto mode = MessageSecurityMode::SignAndEncrypt;
+    {
+        // A ClientNonce of the right length that is no point of the curve.
+        Pair pair({id, mode});
+        pair.connect();
+        const auto opn = craftOpen(pair, id, mode, p.nonceLength, pair.serverId.certificate.thumbprint());
+        const auto e = pair.server->onChunk(opn.data(), opn.size(), pair.now);
+        QCOMPARE(e.kind, SKind::Fatal);
+        QCOMPARE(e.error, StatusCode(status::BadNonceInvalid));
+        QVERIFY(!pair.server->isOpen());
+        QVERIFY(pair.toClient.take().empty());
+    }
+    {
+        // A tampered signature; a signature cut short.
+        Pair pair({id, mode});
+        pair.connect();
+        RequestHeader h;
+        pair.client->sendOpen(11, SecurityTokenRequestType::Issue, 60000, h);
+        auto opn = pair.toServer.take().at(0);
+        opn[opn.size() - 5] ^= 0x01;
+        auto e = pair.server->onChunk(opn.data(), opn.size(), pair.now);
+        QCOMPARE(e.kind, SKind::Fatal);
+        QCOMPARE(e.error, StatusCode(status::BadSecurityChecksFailed));
+        QCOMPARE(pair.validations, 0);  // no trust decision on an unproven certificate
+    }
+    {
+        // The client's certificate is RSA, or ECC of the other curve: not of the policy's kind.
+        for (KeyType wrong : {KeyType::Rsa, id == SecurityPolicyId::EccNistP256 ? KeyType::EccNistP384 : KeyType::EccNistP256}) {
+            Pair pair({id, mode});
+            pair.connect();
+            RequestHeader h;
+            pair.client->sendOpen(11, SecurityTokenRequestType::Issue, 60000, h);
+            const auto opn = withSenderCertificate(pair.toServer.take().at(0), identity("client", 2048, wrong).certificate.der());
+            const auto e = pair.server->onChunk(opn.data(), opn.size(), pair.now);
+            QCOMPARE(e.kind, SKind::Fatal);
+            QCOMPARE(e.error, StatusCode(status::BadSecurityChecksFailed));
+            QCOMPARE(e.detail, StatusCode(status::BadCertificatePolicyCheckFailed));
+        }
+    }
+    {
+        // The server offers the policy but has no certificate of its curve.
+        Pair pair({id, mode});
+        pair.security->eccNistP256 = {};
+        pair.security->eccNistP384 = {};
+        pair.connect();
+        const auto e = pair.openToken();
+        QCOMPARE(e.kind, SKind::Fatal);
+        QCOMPARE(e.error, StatusCode(status::BadSecurityPolicyRejected));
+    }
+}
+
+void TestChannelSecurity::eccServerNonceOffTheCurveIsRefused() {
+    // A server (hostile, or broken) that signs a response whose ServerNonce is no public key: the
+    // client closes the channel instead of deriving keys from it.
+    const auto id = SecurityPolicyId::EccNistP256;
+    const SecurityPolicy& p = securityPolicy(id);
+    Pair pair({id, MessageSecurityMode::Sign});
+    pair.connect();
+    RequestHeader h;
+    pair.client->sendOpen(11, SecurityTokenRequestType::Issue, 60000, h);
+    QCOMPARE(pair.toServer.take().size(), std::size_t(1));
+    OpenSecureChannelResponse resp;
+    resp.securityToken.channelId = 7;
+    resp.securityToken.tokenId = 1;
+    resp.securityToken.revisedLifetime = 60000;
+    const auto bad = crypto::randomBytes(p.nonceLength);
+    resp.serverNonce = ByteString(std::string(bad.begin(), bad.end()));
+    Buffer body;
+    BinaryEncoder e(body);
+    encode(e, NodeId(OpenSecureChannelResponse::kBinaryEncodingId));
+    encode(e, resp);
+    const std::string chain = pair.serverId.certificate.der();
+    const std::string thumbprint = pair.clientId.certificate.thumbprint();
+    const AsymmetricSecurity sec{&p, pair.serverId.key.get(), pair.clientId.certificate.publicKey(), chain, thumbprint};
+    Buffer out;
+    SequenceCounter seq;
+    QVERIFY(sealAsymmetric(out, 7, sec, 11, body.data(), body.size(), ChunkLimits{8192, 0, 0}, seq).isGood());
+    const auto ev = pair.client->onMessage(out.data(), out.size(), pair.now);
+    QCOMPARE(ev.kind, Kind::Fatal);
+    QCOMPARE(ev.error, StatusCode(status::BadNonceInvalid));
+    QVERIFY(!pair.client->isOpen());
 }
 
 UA_TEST_GUILESS_MAIN(TestChannelSecurity)

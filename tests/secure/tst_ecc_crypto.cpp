@@ -433,10 +433,11 @@ void TestEccCrypto::eccApplicationCertificates() {
     request.keyType = keyTypeOfPolicy(p);
     std::string error;
     QVERIFY2(store.ensureOwnCertificate(request, &error), error.c_str());
-    const Certificate cert = store.ownCertificate();
+    const Certificate cert = store.ownCertificate(request.keyType);
+    QVERIFY(store.ownCertificate().isNull());  // the RSA pair is another one, not made here
     QCOMPARE(cert.keyType(), keyTypeOfPolicy(p));
-    QCOMPARE(store.ownPrivateKey().type(), keyTypeOfPolicy(p));
-    QVERIFY(store.ownPrivateKey().matches(cert));
+    QCOMPARE(store.ownPrivateKey(request.keyType).type(), keyTypeOfPolicy(p));
+    QVERIFY(store.ownPrivateKey(request.keyType).matches(cert));
     QCOMPARE(cert.keyBits(), int(p.minAsymmetricKeyBits));
     QCOMPARE(cert.signatureHashBits(), p.curve == EccCurve::NistP256 ? 256 : 384);
     QCOMPARE(cert.applicationUri(), std::string("urn:test:ecc"));
@@ -461,8 +462,17 @@ void TestEccCrypto::eccApplicationCertificates() {
     // A second store reads the pair back from its files.
     CertificateStore again(dir.path().toStdString() + "/pki");
     QVERIFY2(again.ensureOwnCertificate(request, &error), error.c_str());
-    QCOMPARE(again.ownCertificate(), cert);
-    QCOMPARE(again.ownPrivateKey().type(), keyTypeOfPolicy(p));
+    QCOMPARE(again.ownCertificate(request.keyType), cert);
+    QCOMPARE(again.ownPrivateKey(request.keyType).type(), keyTypeOfPolicy(p));
+    // An RSA pair made beside it leaves it in place, and the other way round.
+    CertificateRequest rsa = request;
+    rsa.keyType = KeyType::Rsa;
+    QVERIFY2(again.ensureOwnCertificate(rsa, &error), error.c_str());
+    QCOMPARE(again.ownCertificate().keyType(), KeyType::Rsa);
+    CertificateStore third(dir.path().toStdString() + "/pki");
+    QVERIFY(third.ensureOwnCertificate(request, &error) && third.ensureOwnCertificate(rsa, &error));
+    QCOMPARE(third.ownCertificate(request.keyType), cert);
+    QCOMPARE(third.ownCertificate(), again.ownCertificate());
 }
 
 UA_TEST_GUILESS_MAIN(TestEccCrypto)

@@ -166,6 +166,8 @@ bool CertificateStore::ensureOwnCertificate(const CertificateRequest& request, s
     const DateTime now = DateTime::now();
     for (const std::string& f : listFiles(certDir, {".der", ".pem", ".crt", ".cer"})) {
         Certificate c = Certificate::load(f);
+        // Another key type's pair is neither ours here nor superseded by this one.
+        if (!c.isNull() && c.keyType() != request.keyType) continue;
         if (c.isNull() || c.applicationUri() != request.applicationUri || c.notAfter() < now) {
             stale.push_back(f);
             continue;
@@ -179,8 +181,7 @@ bool CertificateStore::ensureOwnCertificate(const CertificateRequest& request, s
             const bool matches = !key.isNull() && X509_check_private_key(c.x509(), key.get()) == 1;
             ERR_clear_error(); // a key that does not match leaves an error on the queue
             if (matches) {
-                d->ownCertificate = c;
-                d->ownKey = key;
+                d->ownOf(request.keyType) = {c, key};
                 return true;
             }
         }
@@ -211,19 +212,18 @@ bool CertificateStore::ensureOwnCertificate(const CertificateRequest& request, s
         for (const std::string& k : keyFiles)
             if (baseName(withoutSuffix(k)) == baseName(withoutSuffix(f))) ::unlink(k.c_str());
     }
-    d->ownCertificate = cert;
-    d->ownKey = key;
+    d->ownOf(request.keyType) = {cert, key};
     return true;
 }
 
-Certificate CertificateStore::ownCertificate() const {
+Certificate CertificateStore::ownCertificate(KeyType type) const {
     std::lock_guard lock(d->ownMutex);
-    return d->ownCertificate;
+    return d->ownOf(type).certificate;
 }
 
-PrivateKey CertificateStore::ownPrivateKey() const {
+PrivateKey CertificateStore::ownPrivateKey(KeyType type) const {
     std::lock_guard lock(d->ownMutex);
-    return d->ownKey;
+    return d->ownOf(type).key;
 }
 
 void CertificateStore::setRejectedCallback(RejectedCallback callback) {

@@ -53,22 +53,27 @@ public:
 
     const std::string& rootDir() const;
 
-    // Loads the application instance certificate and key from own/; creates and saves them when
-    // there are none (or when the certificate's ApplicationUri differs from request.applicationUri,
-    // it has expired, or no key in own/private matches it). A new pair replaces (deletes) the
-    // superseded certificate files and their keys of the same base name.
+    // Loads the application instance certificate and key of request.keyType from own/; creates and
+    // saves them when there are none (or when the certificate's ApplicationUri differs from
+    // request.applicationUri, it has expired, or no key in own/private matches it). A new pair
+    // replaces (deletes) the superseded certificate files of its key type and their keys of the same
+    // base name. Pairs of the other key types are left alone: an application holds an RSA pair and
+    // ECC pairs side by side (OPC 10000-12 7.8.4 certificate types), each loaded by its own call.
     // Returns false and sets *error when neither works.
     bool ensureOwnCertificate(const CertificateRequest& request, std::string* error = nullptr);
-    Certificate ownCertificate() const;
-    PrivateKey ownPrivateKey() const;
+    // The pair of a key type (RSA unless said): null until ensureOwnCertificate loaded or made it.
+    Certificate ownCertificate(KeyType type = KeyType::Rsa) const;
+    PrivateKey ownPrivateKey(KeyType type = KeyType::Rsa) const;
     // The application instance certificate followed by its issuers as trusted/ and issuers/ hold
     // them (nearest first, up to a self-signed CA or one the folders lack; at most 8): the DER of a
     // SenderCertificate or ServerCertificate chain (OPC 10000-6 6.7.2.3).
-    std::string ownCertificateChain() const;
-    // Replaces the application instance certificate and key (OPC 10000-12 7.10.5 UpdateCertificate,
-    // applied): writes the new pair into own/ (named as fileBaseName), then deletes every other file
-    // of own/certs and own/private. False with *error when key is not certificate's key or a file
-    // cannot be written; the old pair stays then. A pending key (below) that is this key is dropped.
+    std::string ownCertificateChain(KeyType type = KeyType::Rsa) const;
+    // Replaces the application instance certificate and key of the certificate's key type (OPC
+    // 10000-12 7.10.5 UpdateCertificate, applied): writes the new pair into own/ (named as
+    // fileBaseName), then deletes the other certificates of own/certs and keys of own/private of that
+    // key type. False with *error when key is not certificate's key, it is of no key type OPC UA
+    // uses, or a file cannot be written; the old pair stays then. A pending key (below) that is this
+    // key is dropped.
     bool replaceOwnCertificate(const Certificate& certificate, const PrivateKey& key, std::string* error = nullptr);
     // The key of the last CreateSigningRequest that asked for a new key (OPC 10000-12 7.10.10: kept
     // until a certificate for it is installed, across restarts): own/pending/key.pem, mode 0600.
@@ -77,8 +82,9 @@ public:
     void clearPendingKey();
     // OPC 10000-12 7.10.13 ResetToServerDefaults: the store as the folder defaultsDir (the same
     // layout) configures it. Its trusted/ and issuers/ (with their CRLs) replace ours; rejected/ is
-    // emptied; its own/ pair (a certificate and the key that matches it) becomes ours, or, when it
-    // has none, our own/ is emptied and the next ensureOwnCertificate makes a new self-signed pair;
+    // emptied; our own/ is emptied and its own/ pairs (each certificate with the key that matches
+    // it, one per key type) become ours; a key type it has no pair of gets a new self-signed pair at
+    // the next ensureOwnCertificate;
     // the pending key goes. False with *error when defaultsDir is not a folder or a file cannot be
     // written.
     bool resetTo(const std::string& defaultsDir, std::string* error = nullptr);

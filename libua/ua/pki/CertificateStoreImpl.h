@@ -58,8 +58,13 @@ struct CertificateStore::Impl {
     std::string root;
 
     mutable std::mutex ownMutex;
-    Certificate ownCertificate;
-    PrivateKey ownKey;
+    // The own pairs by key type (KeyType's value): RSA, and ECC on P-256 and P-384 beside it.
+    struct OwnPair {
+        Certificate certificate;
+        PrivateKey key;
+    };
+    OwnPair own[4];
+    OwnPair& ownOf(KeyType type) { return own[std::size_t(type)]; }
 
     std::mutex callbackMutex;
     RejectedCallback rejectedCallback;

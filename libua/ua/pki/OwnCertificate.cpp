@@ -8,7 +8,7 @@
 
 namespace ua {
 
-Certificate findOwnCertificate(const std::string& rootDir) {
+Certificate findOwnCertificate(const std::string& rootDir, KeyType type) {
     const QDir dir(QString::fromStdString(rootDir) + QStringLiteral("/own/certs"));
     const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.der"), QStringLiteral("*.pem"), QStringLiteral("*.crt"),
                                                    QStringLiteral("*.cer")},
@@ -16,7 +16,7 @@ Certificate findOwnCertificate(const std::string& rootDir) {
     const DateTime now = DateTime::now();
     for (const QFileInfo& f : files) {
         Certificate c = Certificate::load(f.absoluteFilePath().toStdString());
-        if (!c.isNull() && !(c.notAfter() < now)) return c;
+        if (!c.isNull() && c.keyType() == type && !(c.notAfter() < now)) return c;
     }
     return {};
 }

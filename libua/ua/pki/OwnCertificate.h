@@ -10,8 +10,9 @@
 
 namespace ua {
 
-// The newest (by file time) certificate in rootDir/own/certs that is not expired; null when there
-// is none (no secure connection made yet) or the folder does not exist.
-Certificate findOwnCertificate(const std::string& rootDir);
+// The newest (by file time) certificate of a key type (the RSA one unless said) in
+// rootDir/own/certs that is not expired; null when there is none (no secure connection made yet) or
+// the folder does not exist.
+Certificate findOwnCertificate(const std::string& rootDir, KeyType type = KeyType::Rsa);
 
 } // namespace ua

@@ -22,8 +22,8 @@ std::string pendingKeyPath(const std::string& root) { return root + "/own/pendin
 
 } // namespace
 
-std::string CertificateStore::ownCertificateChain() const {
-    const Certificate own = ownCertificate();
+std::string CertificateStore::ownCertificateChain(KeyType type) const {
+    const Certificate own = ownCertificate(type);
     if (own.isNull()) return {};
     std::string chain = own.der();
     std::vector<Certificate> cas = trusted();
@@ -49,6 +49,11 @@ bool CertificateStore::replaceOwnCertificate(const Certificate& certificate, con
         if (error) *error = "the private key is not the certificate's";
         return false;
     }
+    const KeyType type = certificate.keyType();
+    if (type == KeyType::Other) {
+        if (error) *error = "the key is neither RSA nor ECC on P-256 or P-384";
+        return false;
+    }
     std::lock_guard lock(d->ownMutex);
     const std::string certDir = d->path("own/certs");
     const std::string keyDir = d->path("own/private");
@@ -60,12 +65,12 @@ bool CertificateStore::replaceOwnCertificate(const Certificate& certificate, con
         if (error) *error = "cannot write the certificate or its key under " + d->path("own");
         return false;
     }
+    // The superseded pairs of this key type go; the pairs of the other types stay.
     for (const std::string& f : listFiles(certDir, {".der", ".pem", ".crt", ".cer"}))
-        if (f != certFile) ::unlink(f.c_str());
+        if (f != certFile && Certificate::load(f).keyType() == type) ::unlink(f.c_str());
     for (const std::string& f : listFiles(keyDir, {".pem", ".der", ".key"}))
-        if (f != keyFile) ::unlink(f.c_str());
-    d->ownCertificate = certificate;
-    d->ownKey = key;
+        if (f != keyFile && PrivateKey::load(f).type() == type) ::unlink(f.c_str());
+    d->ownOf(type) = {certificate, key};
     const PrivateKey pending = PrivateKey::load(pendingKeyPath(d->root));
     if (!pending.isNull() && pending.matches(certificate)) ::unlink(pendingKeyPath(d->root).c_str());
     return true;
@@ -105,27 +110,29 @@ bool CertificateStore::resetTo(const std::string& defaultsDir, std::string* erro
         d->invalidateLists();
     }
     if (!replaceTrustList(defaults.trustList(), kTrustListAll, error)) return false;
-    // The defaults' own pair, if it has one whose key matches.
-    Certificate ownDefault;
-    PrivateKey keyDefault;
+    // Our own/ goes; the defaults' own pairs (a certificate with the key that matches it, at most one
+    // per key type) become ours.
+    clearPendingKey();
+    {
+        std::lock_guard lock(d->ownMutex);
+        for (const char* sub : {"own/certs", "own/private"})
+            for (const std::string& f : listFiles(d->path(sub), {".der", ".pem", ".crt", ".cer", ".key"}))
+                ::unlink(f.c_str());
+        for (auto& pair : d->own)
+            pair = {};  // none until replaced below or made by the next ensureOwnCertificate
+    }
+    bool installed[4] = {};
     for (const std::string& f : listFiles(defaultsDir + "/own/certs", {".der", ".pem", ".crt", ".cer"})) {
         const Certificate c = Certificate::load(f);
+        if (c.isNull() || c.keyType() == KeyType::Other || installed[std::size_t(c.keyType())]) continue;
         for (const std::string& k : listFiles(defaultsDir + "/own/private", {".pem", ".der", ".key"})) {
             const PrivateKey key = PrivateKey::load(k);
-            if (!c.isNull() && key.matches(c)) {
-                ownDefault = c;
-                keyDefault = key;
-            }
+            if (key.isNull() || !key.matches(c)) continue;
+            if (!replaceOwnCertificate(c, key, error)) return false;
+            installed[std::size_t(c.keyType())] = true;
+            break;
         }
     }
-    clearPendingKey();
-    if (!ownDefault.isNull()) return replaceOwnCertificate(ownDefault, keyDefault, error);
-    std::lock_guard lock(d->ownMutex);
-    for (const char* sub : {"own/certs", "own/private"})
-        for (const std::string& f : listFiles(d->path(sub), {".der", ".pem", ".crt", ".cer", ".key"}))
-            ::unlink(f.c_str());
-    d->ownCertificate = Certificate();  // none until the next ensureOwnCertificate makes one
-    d->ownKey = PrivateKey();
     return true;
 }
 

@@ -147,7 +147,13 @@ StatusCode sealAsymmetric(Buffer& out, uint32_t channelId, const AsymmetricSecur
     put(security.senderCertificate, secure);
     put(security.receiverCertificateThumbprint, secure);
     SealPlan plan{sh.data(), sh.size(), 0, secure, 1, 1, false};
-    if (secure) {
+    if (secure && policy.isEcc()) {
+        // ECC (OPC 10000-6 6.8.1; OPC 30300 B.1): the OPN is signed (ECDSA r | s), never encrypted,
+        // and so not padded; the keys that protect the rest come from the EphemeralKeys in its nonces.
+        plan.encrypt = false;
+        plan.signatureSize = crypto::asymmetricSignatureSize(policy, security.localKey);
+        if (!plan.signatureSize || !crypto::keyFitsPolicy(policy, security.remoteKey)) return status::BadSecurityChecksFailed;
+    } else if (secure) {
         plan.signatureSize = crypto::rsaKeyBytes(security.localKey);
         plan.cipherBlock = crypto::rsaKeyBytes(security.remoteKey);
         plan.plainBlock = crypto::asymmetricPlainBlockSize(policy, security.remoteKey);
@@ -235,7 +241,15 @@ StatusCode openAsymmetric(const uint8_t* chunk, std::size_t n, std::size_t secur
     const uint8_t* plain = chunk;
     std::size_t end = n;
     const SecurityPolicy* policy = security.policy;
-    if (policy && policy->id != SecurityPolicyId::None) {
+    if (policy && policy->isEcc()) {
+        // Signed only (see sealAsymmetric): the signature by the sender's certificate key ends the chunk.
+        if (!security.remoteKey) return status::BadSecurityChecksFailed;
+        const std::size_t sig = crypto::asymmetricSignatureSize(*policy, security.remoteKey);
+        if (!sig || n < header + kSequenceHeaderSize + sig) return status::BadSecurityChecksFailed;
+        end = n - sig;
+        if (!crypto::asymmetricVerify(*policy, security.remoteKey, chunk, end, chunk + end, sig))
+            return status::BadSecurityChecksFailed;
+    } else if (policy && policy->id != SecurityPolicyId::None) {
         if (!security.localKey || !security.remoteKey) return status::BadSecurityChecksFailed;
         const std::size_t cipherBlock = crypto::rsaKeyBytes(security.localKey);
         if (!cipherBlock || (n - header) % cipherBlock) return status::BadSecurityChecksFailed;

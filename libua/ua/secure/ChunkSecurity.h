@@ -9,7 +9,8 @@
 // symmetric: TokenId), then the part that is encrypted in SignAndEncrypt: SequenceHeader (8 bytes),
 // body, PaddingSize, Padding, ExtraPaddingSize (only when the encrypting key is over 2048 bits),
 // Signature. Sign mode has no padding and encrypts nothing; None has neither signature nor padding.
-// An asymmetric chunk is always signed and encrypted when the policy is not None (6.7.4).
+// An asymmetric chunk is always signed and encrypted when the policy is not None (6.7.4), except
+// with an ECC policy: signed only, no padding (6.8.1; OPC 30300 Annex B.1).
 #pragma once
 
 #include "ua/encoding/Buffer.h"
@@ -68,7 +69,8 @@ struct SymmetricSecurity {
 };
 
 // The keys of an asymmetric (OPN) chunk. For sealing, localKey signs and remoteKey encrypts; for
-// opening, localKey decrypts and remoteKey verifies. Both null for SecurityPolicy None.
+// opening, localKey decrypts and remoteKey verifies. Both null for SecurityPolicy None. With an ECC
+// policy nothing is encrypted: remoteKey only verifies (opening) and must be of the policy's curve.
 struct AsymmetricSecurity {
     const SecurityPolicy* policy = nullptr;
     EVP_PKEY* localKey = nullptr;

@@ -73,6 +73,11 @@ void ClientSecureChannel::sendOpen(uint32_t requestId, SecurityTokenRequestType 
     req.securityMode = m_security.mode;
     if (m_policy->id == SecurityPolicyId::None) {
         m_clientNonce = ByteString("");
+    } else if (m_policy->isEcc()) {
+        // 6.8.1: a new EphemeralKey for each Issue and Renew; its public key is the ClientNonce.
+        m_ephemeral = crypto::EphemeralKey::generate(*m_policy);
+        const std::vector<uint8_t>& key = m_ephemeral.publicKey();
+        m_clientNonce.assign(reinterpret_cast<const char*>(key.data()), key.size());
     } else {
         const auto nonce = crypto::randomBytes(m_policy->nonceLength);
         m_clientNonce.assign(reinterpret_cast<const char*>(nonce.data()), nonce.size());
@@ -220,9 +225,21 @@ ClientSecureChannel::Event ClientSecureChannel::handleOpenResponse(const uint8_t
             return fatal(status::BadNonceInvalid, "the ServerNonce does not have the SecurityPolicy's length");
         const auto* cn = reinterpret_cast<const uint8_t*>(m_clientNonce.data());
         const auto* sn = reinterpret_cast<const uint8_t*>(resp.serverNonce.data());
-        // 6.7.5: the client sends with P_SHA(serverNonce, clientNonce), the server with P_SHA(clientNonce, serverNonce).
-        sendKeys = crypto::SymmetricKeys::derive(*m_policy, sn, resp.serverNonce.size(), cn, m_clientNonce.size());
-        receiveKeys = crypto::SymmetricKeys::derive(*m_policy, cn, m_clientNonce.size(), sn, resp.serverNonce.size());
+        if (m_policy->isEcc()) {
+            // 6.8.1: ECDH of our EphemeralKey with the server's (the ServerNonce), then HKDF.
+            std::vector<uint8_t> secret;
+            if (m_ephemeral.isNull() || m_ephemeral.sharedSecret(sn, resp.serverNonce.size(), secret).isBad())
+                return fatal(status::BadNonceInvalid, "the ServerNonce is not a public key on the SecurityPolicy's curve");
+            const std::vector<uint8_t> clientNonce(cn, cn + m_clientNonce.size());
+            const std::vector<uint8_t> serverNonce(sn, sn + resp.serverNonce.size());
+            sendKeys = crypto::deriveEccChannelKeys(*m_policy, secret, crypto::EccKeySide::Client, clientNonce, serverNonce);
+            receiveKeys = crypto::deriveEccChannelKeys(*m_policy, secret, crypto::EccKeySide::Server, clientNonce, serverNonce);
+            crypto::wipe(secret.data(), secret.size());
+        } else {
+            // 6.7.5: the client sends with P_SHA(serverNonce, clientNonce), the server with P_SHA(clientNonce, serverNonce).
+            sendKeys = crypto::SymmetricKeys::derive(*m_policy, sn, resp.serverNonce.size(), cn, m_clientNonce.size());
+            receiveKeys = crypto::SymmetricKeys::derive(*m_policy, cn, m_clientNonce.size(), sn, resp.serverNonce.size());
+        }
         if (!sendKeys || !receiveKeys) return fatal(status::BadSecurityChecksFailed, "key derivation failed");
     }
     if (m_open) {

@@ -1,7 +1,7 @@
 // The client side of one UA-TCP connection and its SecureChannel (OPC 10000-6 7.1 and 6.7): the
 // Hello/Acknowledge exchange with the server's revised limits (7.1.2.4), OpenSecureChannel Issue and
-// Renew (6.7.4) with the asymmetric security of the chosen policy, the symmetric keys of each
-// SecurityToken (6.7.5), CloseSecureChannel, sequence numbers (6.7.2.4), the chunking of requests and
+// Renew (6.7.4) with the asymmetric security of the chosen policy (RSA, or an ECC policy's
+// EphemeralKeys and ECDSA, 6.8.1), the symmetric keys of each SecurityToken (6.7.5), CloseSecureChannel, sequence numbers (6.7.2.4), the chunking of requests and
 // the reassembly of responses (6.7.2, 6.7.3); the chunk security itself is in ChunkSecurity.h.
 //
 // Transport-agnostic like ServerSecureChannel: it takes whole UA-TCP messages (header included, as a
@@ -17,6 +17,7 @@
 #include "ua/pki/Certificate.h"
 #include "ua/pki/PrivateKey.h"
 #include "ua/secure/ChunkSecurity.h"
+#include "ua/secure/EccCrypto.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <functional>
@@ -28,7 +29,8 @@
 namespace ua {
 
 // The security a client asks for: the endpoint's policy and mode, its own certificate and key, and
-// the server certificate from the EndpointDescription (already validated by the caller).
+// the server certificate from the EndpointDescription (already validated by the caller). For an ECC
+// policy both certificates carry ECC keys on the policy's curve (OPC 10000-6 6.8.1).
 struct ClientChannelSecurity {
     SecurityPolicyId policy = SecurityPolicyId::None;
     MessageSecurityMode mode = MessageSecurityMode::None;
@@ -146,6 +148,7 @@ private:
     uint32_t m_previousTokenId = 0;     // still accepted on responses after a Renew
     std::unique_ptr<crypto::SymmetricKeys> m_sendKeys, m_receiveKeys, m_previousReceiveKeys;
     ByteString m_clientNonce;           // of the OPN request in flight
+    crypto::EphemeralKey m_ephemeral;   // ECC: the EphemeralKey whose public key is m_clientNonce
     ByteString m_serverNonce;
     int64_t m_tokenReceivedMs = 0;
     SequenceCounter m_sendSequence;

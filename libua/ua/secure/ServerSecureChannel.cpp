@@ -28,6 +28,35 @@ bool ServerChannelSecurity::allows(SecurityPolicyId p, MessageSecurityMode m) co
     return std::any_of(offers.begin(), offers.end(), [p, m](const Offer& o) { return o.policy == p && o.mode == m; });
 }
 
+namespace {
+const ServerChannelSecurity::EccIdentity* eccIdentityOf(const ServerChannelSecurity& s, const SecurityPolicy& policy) {
+    switch (policy.curve) {
+    case EccCurve::NistP256:
+        return &s.eccNistP256;
+    case EccCurve::NistP384:
+        return &s.eccNistP384;
+    case EccCurve::None:
+        break;
+    }
+    return nullptr;
+}
+} // namespace
+
+const Certificate& ServerChannelSecurity::certificateFor(const SecurityPolicy& policy) const {
+    const EccIdentity* ecc = eccIdentityOf(*this, policy);
+    return ecc ? ecc->certificate : certificate;
+}
+
+const std::string& ServerChannelSecurity::certificateChainFor(const SecurityPolicy& policy) const {
+    const EccIdentity* ecc = eccIdentityOf(*this, policy);
+    return ecc ? ecc->certificateChain : certificateChain;
+}
+
+const PrivateKey& ServerChannelSecurity::privateKeyFor(const SecurityPolicy& policy) const {
+    const EccIdentity* ecc = eccIdentityOf(*this, policy);
+    return ecc ? ecc->privateKey : privateKey;
+}
+
 ServerSecureChannel::ServerSecureChannel(uint32_t channelId, const HelloMessage& hello, const AcknowledgeMessage& ack,
                                          const SecureChannelConfig& config, Sender send)
     : m_channelId(channelId), m_hello(hello), m_ack(ack), m_config(config), m_send(std::move(send)),
@@ -110,12 +139,12 @@ bool ServerSecureChannel::tokenExpired(int64_t nowMs) const {
 
 std::string ServerSecureChannel::serverCertificateChain() const {
     if (m_policy->id == SecurityPolicyId::None || !m_config.security) return {};
-    return m_config.security->certificateChain;
+    return m_config.security->certificateChainFor(*m_policy);
 }
 
 EVP_PKEY* ServerSecureChannel::serverPrivateKey() const {
     if (m_policy->id == SecurityPolicyId::None || !m_config.security) return nullptr;
-    return m_config.security->privateKey.get();
+    return m_config.security->privateKeyFor(*m_policy).get();
 }
 
 bool ServerSecureChannel::acceptSequence(uint32_t seq) {
@@ -258,7 +287,10 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
         // thumbprint must name our certificate, and a Renew must come with the same certificate.
         if (ah.senderCertificate.empty() || ah.receiverThumbprint.empty())
             return fatal(status::BadSecurityChecksFailed, "OpenSecureChannel without SenderCertificate or thumbprint");
-        if (ah.receiverThumbprint != sec->certificate.thumbprint())
+        const Certificate& ours = sec->certificateFor(*policy);
+        if (ours.isNull() || sec->privateKeyFor(*policy).isNull())
+            return fatal(status::BadSecurityPolicyRejected, "the server has no certificate for this SecurityPolicy");
+        if (ah.receiverThumbprint != ours.thumbprint())
             return fatal(status::BadCertificateInvalid, "the ReceiverCertificateThumbprint does not name our certificate");
         if (m_open && ah.senderCertificate != m_clientChain)
             return fatal(status::BadSecurityChecksFailed, "a Renew must come with the certificate that opened the channel");
@@ -267,12 +299,16 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
         if (chain.empty()) return fatal(status::BadSecurityChecksFailed, "the SenderCertificate does not parse", status::BadCertificateInvalid);
         clientLeaf = chain.front();
         const int bits = clientLeaf.keyBits();
+        // An RSA key for an RSA policy, an ECC key on the policy's curve for an ECC one; then its size.
+        if (!crypto::keyFitsPolicy(*policy, clientLeaf.publicKey()))
+            return fatal(status::BadSecurityChecksFailed, "the client key is not of the SecurityPolicy's kind",
+                         status::BadCertificatePolicyCheckFailed);
         if (bits < int(policy->minAsymmetricKeyBits) || bits > int(policy->maxAsymmetricKeyBits))
             return fatal(status::BadSecurityChecksFailed, "the client key length does not fit the SecurityPolicy",
                          status::BadCertificatePolicyCheckFailed);
     }
     OpenedChunk opened;
-    const AsymmetricSecurity openSecurity{policy, secure ? sec->privateKey.get() : nullptr,
+    const AsymmetricSecurity openSecurity{policy, secure ? sec->privateKeyFor(*policy).get() : nullptr,
                                           secure ? clientLeaf.publicKey() : nullptr, {}, {}};
     s = openAsymmetric(p, n, ah.size, openSecurity, m_scratch, opened);
     if (s.isBad()) return fatal(status::BadSecurityChecksFailed, "the OpenSecureChannel does not decrypt or verify", s);
@@ -322,7 +358,23 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
     token.createdMs = nowMs;
     token.lifetimeMs = std::clamp(req.requestedLifetime, m_config.minTokenLifetimeMs, m_config.maxTokenLifetimeMs);
     ByteString serverNonce("");
-    if (secure) {
+    if (secure && policy->isEcc()) {
+        // 6.8.1: the ClientNonce is the client's EphemeralKey; ours goes back as the ServerNonce, and
+        // the keys come from ECDH of the two and HKDF (new EphemeralKeys for each Issue and Renew).
+        const crypto::EphemeralKey ephemeral = crypto::EphemeralKey::generate(*policy);
+        if (ephemeral.isNull()) return fatal(status::BadSecurityChecksFailed, "cannot create an EphemeralKey");
+        const std::vector<uint8_t> clientNonce(reinterpret_cast<const uint8_t*>(req.clientNonce.data()),
+                                               reinterpret_cast<const uint8_t*>(req.clientNonce.data()) + req.clientNonce.size());
+        std::vector<uint8_t> secret;
+        if (ephemeral.sharedSecret(clientNonce.data(), clientNonce.size(), secret).isBad())
+            return fatal(status::BadNonceInvalid, "the ClientNonce is not a public key on the SecurityPolicy's curve");
+        const std::vector<uint8_t>& nonce = ephemeral.publicKey();
+        serverNonce.assign(reinterpret_cast<const char*>(nonce.data()), nonce.size());
+        token.sendKeys = crypto::deriveEccChannelKeys(*policy, secret, crypto::EccKeySide::Server, clientNonce, nonce);
+        token.receiveKeys = crypto::deriveEccChannelKeys(*policy, secret, crypto::EccKeySide::Client, clientNonce, nonce);
+        crypto::wipe(secret.data(), secret.size());
+        if (!token.sendKeys || !token.receiveKeys) return fatal(status::BadSecurityChecksFailed, "key derivation failed");
+    } else if (secure) {
         const auto nonce = crypto::randomBytes(policy->nonceLength);
         serverNonce.assign(reinterpret_cast<const char*>(nonce.data()), nonce.size());
         const auto* cn = reinterpret_cast<const uint8_t*>(req.clientNonce.data());
@@ -354,9 +406,9 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
     encode(e, NodeId(OpenSecureChannelResponse::kBinaryEncodingId));
     encode(e, resp);
     const std::string thumbprint = secure ? m_clientCertificate.thumbprint() : std::string();
-    const AsymmetricSecurity sealSecurity{policy, secure ? sec->privateKey.get() : nullptr,
+    const AsymmetricSecurity sealSecurity{policy, secure ? sec->privateKeyFor(*policy).get() : nullptr,
                                           secure ? m_clientCertificate.publicKey() : nullptr,
-                                          secure ? std::string_view(sec->certificateChain) : std::string_view(),
+                                          secure ? std::string_view(sec->certificateChainFor(*policy)) : std::string_view(),
                                           thumbprint};
     m_out.clear();
     const ChunkLimits limits{m_ack.sendBufferSize, m_hello.maxMessageSize, m_hello.maxChunkCount};

@@ -1,5 +1,6 @@
 // The server side of one SecureChannel (OPC 10000-6 6.7): OpenSecureChannel Issue and Renew with
-// the asymmetric security of the policy the client chose, SecurityTokens with their lifetime and
+// the asymmetric security of the policy the client chose (RSA, or an ECC policy's EphemeralKeys and
+// ECDSA, 6.8.1), SecurityTokens with their lifetime and
 // their symmetric keys, sequence numbers, chunk reassembly and the chunking of responses (the chunk
 // security itself is in ChunkSecurity.h). Transport-agnostic: it takes whole MessageChunks (header
 // included, as the UA-TCP framer delivers them) and hands the bytes it sends to a callback, so tests
@@ -12,6 +13,7 @@
 #include "ua/pki/PrivateKey.h"
 #include "ua/secure/ChunkBudget.h"
 #include "ua/secure/ChunkSecurity.h"
+#include "ua/secure/EccCrypto.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/transport/TcpMessages.h"
 
@@ -30,9 +32,18 @@ struct ServerChannelSecurity {
         MessageSecurityMode mode;
     };
     std::vector<Offer> offers;       // the endpoints' policies and modes (None/None for an open endpoint)
-    Certificate certificate;         // the application instance certificate
+    Certificate certificate;         // the application instance certificate (RSA)
     std::string certificateChain;    // DER of the certificate followed by its issuers (SenderCertificate)
     PrivateKey privateKey;
+    // The ECC application instance certificates beside the RSA one (OPC 10000-12 7.8.4: one per
+    // certificate type), for the endpoints of the ECC policies; null when the server has none.
+    struct EccIdentity {
+        Certificate certificate;
+        std::string certificateChain;
+        PrivateKey privateKey;
+    };
+    EccIdentity eccNistP256;
+    EccIdentity eccNistP384;
     // Validates a client certificate chain (DER, leaf first) for a policy (OPC 10000-4 6.1.3);
     // Good or the Bad_Certificate... status. Called on the connection's thread.
     std::function<StatusCode(const std::string& chainDer, const SecurityPolicy& policy)> validateCertificate;
@@ -40,6 +51,11 @@ struct ServerChannelSecurity {
 
     bool allowsPolicy(SecurityPolicyId p) const;
     bool allows(SecurityPolicyId p, MessageSecurityMode m) const;
+    // What a channel of policy sends and signs with: the ECC identity of its curve for an ECC policy,
+    // the RSA certificate for the others (the endpoint's serverCertificate is the same one).
+    const Certificate& certificateFor(const SecurityPolicy& policy) const;
+    const std::string& certificateChainFor(const SecurityPolicy& policy) const;
+    const PrivateKey& privateKeyFor(const SecurityPolicy& policy) const;
 };
 
 struct SecureChannelConfig {
@@ -126,9 +142,10 @@ public:
     // The client's application instance certificate (leaf; null for None) and its chain as sent.
     const Certificate& clientCertificate() const { return m_clientCertificate; }
     const std::string& clientCertificateChain() const { return m_clientChain; }
-    // The server's certificate chain sent in the OPN (empty for None).
+    // The server's certificate chain sent in the OPN (empty for None): the RSA one, or the ECC one of
+    // the channel's curve.
     std::string serverCertificateChain() const;
-    // The server's private key (null for None): CreateSession signs with it.
+    // The server's private key of that certificate (null for None): CreateSession signs with it.
     EVP_PKEY* serverPrivateKey() const;
     // The server's certificate and key this channel was made with (null: None only), also before
     // the OpenSecureChannel.

@@ -316,10 +316,28 @@ StatusCode ClientCore::chooseEndpoint() {
     m_serverCertificate = Certificate::fromDer(leafCertificateDer(m_endpoint.serverCertificate.view()));
     if (m_serverCertificate.isNull()) return status::BadCertificateInvalid;
     if (secureChannel) {
+        // An ECC policy needs our ECC certificate of its curve (OPC 10000-6 6.8.1), made on first use
+        // beside the RSA one.
+        const EccCurve curve = choice.channelPolicy->curve;
+        const KeyType keyType = curve == EccCurve::NistP256   ? KeyType::EccNistP256
+                                : curve == EccCurve::NistP384 ? KeyType::EccNistP384
+                                                              : KeyType::Rsa;
+        if (m_store->ownCertificate(keyType).isNull()) {
+            CertificateRequest request;
+            request.applicationUri = m_config.applicationUri.toStdString();
+            request.applicationName = m_config.applicationName.toStdString();
+            request.keyType = keyType;
+            std::string error;
+            if (!m_store->ensureOwnCertificate(request, &error)) {
+                qCWarning(lcClient) << "no application instance certificate for" << QString::fromLatin1(choice.channelPolicy->uri.data())
+                                    << ":" << QString::fromStdString(error);
+                return status::BadConfigurationError;
+            }
+        }
         m_channelSecurity.policy = choice.channelPolicy->id;
         m_channelSecurity.mode = m_endpoint.securityMode;
-        m_channelSecurity.clientCertificateChain = m_store->ownCertificate().der();
-        m_channelSecurity.clientKey = m_store->ownPrivateKey();
+        m_channelSecurity.clientCertificateChain = m_store->ownCertificate(keyType).der();
+        m_channelSecurity.clientKey = m_store->ownPrivateKey(keyType);
         m_channelSecurity.serverCertificate = m_serverCertificate;
     }
     return status::Good;

@@ -15,7 +15,9 @@ bool isUaTcp(const EndpointDescription& e) {
 }
 
 // How strong a policy is, for "best available" (OPC 10000-7: the RSA-PSS / OAEP-SHA256 policies
-// over Basic256Sha256 over the deprecated ones).
+// over Basic256Sha256 over the deprecated ones). The ECC policies come after the current RSA ones:
+// they are used when asked for or when a server offers nothing better we speak, since only our own
+// server has been seen to speak them (docs/Security.md "ECC security policies").
 int policyRank(SecurityPolicyId id) {
     switch (id) {
     case SecurityPolicyId::None:
@@ -24,15 +26,15 @@ int policyRank(SecurityPolicyId id) {
         return 1;
     case SecurityPolicyId::Basic256:
         return 2;
-    case SecurityPolicyId::Basic256Sha256:
-        return 3;
-    case SecurityPolicyId::Aes128Sha256RsaOaep:
-        return 4;
-    case SecurityPolicyId::Aes256Sha256RsaPss:
-        return 5;
     case SecurityPolicyId::EccNistP256:
-        return 6;
+        return 3;
     case SecurityPolicyId::EccNistP384:
+        return 4;
+    case SecurityPolicyId::Basic256Sha256:
+        return 5;
+    case SecurityPolicyId::Aes128Sha256RsaOaep:
+        return 6;
+    case SecurityPolicyId::Aes256Sha256RsaPss:
         return 7;
     }
     return 0;
@@ -76,9 +78,6 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
         if (!isUaTcp(e)) continue;
         const SecurityPolicy* policy = findSecurityPolicy(e.securityPolicyUri.view());
         if (!policy || (policy->deprecated && !wanted.allowDeprecated)) continue;
-        // This client cannot open an ECC SecureChannel yet (its cryptography is in, the handshake of
-        // OPC 10000-6 6.8.1 is not): such an endpoint is passed over as one of an unknown policy.
-        if (policy->isEcc()) continue;
         const bool none = policy->id == SecurityPolicyId::None;
         // A policy and a mode that contradict each other describe no usable endpoint.
         if (none != (e.securityMode == MessageSecurityMode::None) || modeRank(e.securityMode) == 0) continue;
@@ -97,7 +96,10 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
             const UserTokenPolicy& tp = e.userIdentityTokens[t];
             if (tp.tokenType != wanted.tokenType) continue;
             const SecurityPolicy* p = tokenSecurityPolicy(tp, e);
-            if (!p || p->isEcc() || (p->deprecated && !wanted.allowDeprecated)) continue;
+            if (!p || (p->deprecated && !wanted.allowDeprecated)) continue;
+            // A secret under an ECC policy travels as an EccEncryptedSecret (OPC 10000-4 7.40.2.5),
+            // which this client does not make yet: only anonymous tokens on such a policy.
+            if (p->isEcc() && tp.tokenType != UserTokenType::Anonymous) continue;
             const bool encrypts = p->id != SecurityPolicyId::None;
             // A token that needs the server's certificate (an encrypted password, an X509 signature);
             // with the policy None neither is made (7.41.2.1).

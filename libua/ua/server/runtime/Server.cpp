@@ -23,6 +23,7 @@
 
 #include <QElapsedTimer>
 #include <algorithm>
+#include <tuple>
 #include <QLoggingCategory>
 #include <QHostInfo>
 #include <QTcpServer>
@@ -307,19 +308,31 @@ bool Server::setUpSecurity() {
     m_push->setApplicationUri(m_config.applicationUri.toStdString());
     for (const EndpointSecurity& e : cfg.endpoints) {
         if (securityPolicy(e.policy).deprecated && !cfg.allowDeprecatedPolicies) continue;
-        // The ECC policies' OpenSecureChannel (ephemeral keys, OPC 10000-6 6.8.1) is not served yet:
-        // only their cryptography is in (secure/EccCrypto.h). Not offered rather than offered broken.
-        if (securityPolicy(e.policy).isEcc()) {
-            qCWarning(lcSecurity, "%s is not offered: the ECC SecureChannel handshake is not implemented yet",
-                      securityPolicy(e.policy).uri.data());
-            continue;
-        }
         if ((e.policy == SecurityPolicyId::None) != (e.mode == MessageSecurityMode::None)) continue;
         sec->offers.push_back({e.policy, e.mode});
     }
     sec->certificate = m_store->ownCertificate();
     sec->certificateChain = m_store->ownCertificateChain();  // with its CAs from trusted/ and issuers/
     sec->privateKey = m_store->ownPrivateKey();
+    // The ECC policies' endpoints use an ECC certificate of their curve beside the RSA one (made on
+    // the first start that offers them; OPC 10000-12 7.8.4 EccNistP256/P384ApplicationCertificateType).
+    for (const auto& [curve, keyType, identity] :
+         {std::tuple{EccCurve::NistP256, KeyType::EccNistP256, &sec->eccNistP256},
+          std::tuple{EccCurve::NistP384, KeyType::EccNistP384, &sec->eccNistP384}}) {
+        const bool offered = std::any_of(sec->offers.begin(), sec->offers.end(), [curve = curve](const auto& o) {
+            return securityPolicy(o.policy).curve == curve;
+        });
+        if (!offered) continue;
+        CertificateRequest ecc = request;
+        ecc.keyType = keyType;
+        if (!m_store->ensureOwnCertificate(ecc, &error)) {
+            qCWarning(lcSecurity, "no ECC application instance certificate (%s): its endpoints are not offered",
+                      error.c_str());
+            std::erase_if(sec->offers, [curve = curve](const auto& o) { return securityPolicy(o.policy).curve == curve; });
+            continue;
+        }
+        *identity = {m_store->ownCertificate(keyType), m_store->ownCertificateChain(keyType), m_store->ownPrivateKey(keyType)};
+    }
     std::weak_ptr<CertificateStore> store = m_store;
     const bool trustAll = cfg.trustAllClients;
     std::weak_ptr<EventManager> events = m_events;
@@ -597,11 +610,15 @@ std::vector<EndpointDescription> Server::endpointsFor(const ServerChannelSecurit
         e.server = m_application;
         e.securityMode = offer.mode;
         e.securityPolicyUri = String(policy.uri);
-        if (pki) e.serverCertificate = ByteString(sec.certificate.der());
+        // The certificate of the endpoint's kind (OPC 10000-4 7.14 serverCertificate): RSA, or the ECC
+        // one of the policy's curve.
+        if (pki) e.serverCertificate = ByteString(sec.certificateFor(policy).der());
         // A relative level (OPC 10000-4 7.14): encryption over signing, newer policies over older.
         uint8_t level = 0;
         if (offer.mode != MessageSecurityMode::None) {
-            const uint8_t rank = offer.policy == SecurityPolicyId::Aes256Sha256RsaPss    ? 4
+            const uint8_t rank = offer.policy == SecurityPolicyId::EccNistP384           ? 6
+                                 : offer.policy == SecurityPolicyId::EccNistP256         ? 5
+                                 : offer.policy == SecurityPolicyId::Aes256Sha256RsaPss  ? 4
                                  : offer.policy == SecurityPolicyId::Aes128Sha256RsaOaep ? 3
                                  : offer.policy == SecurityPolicyId::Basic256Sha256      ? 2
                                                                                           : 1;
@@ -617,14 +634,17 @@ std::vector<EndpointDescription> Server::endpointsFor(const ServerChannelSecurit
             t.tokenType = UserTokenType::Anonymous;
             tokens.push_back(t);
         }
-        if (cfg.allowUserName && (pki || offer.policy != SecurityPolicyId::None)) {
+        // A password or a user certificate under an ECC policy needs an EccEncryptedSecret or an ECC
+        // user token signature (OPC 10000-4 7.40.2.5), not built yet: ECC endpoints are anonymous only.
+        const bool ecc = policy.isEcc();
+        if (cfg.allowUserName && !ecc && (pki || offer.policy != SecurityPolicyId::None)) {
             UserTokenPolicy t;
             t.policyId = String("username");
             t.tokenType = UserTokenType::UserName;
             t.securityPolicyUri = tokenPolicy;
             tokens.push_back(t);
         }
-        if (cfg.allowX509 && pki) {
+        if (cfg.allowX509 && pki && !ecc) {
             UserTokenPolicy t;
             t.policyId = String("certificate");
             t.tokenType = UserTokenType::Certificate;

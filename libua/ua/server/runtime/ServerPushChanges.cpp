@@ -28,7 +28,11 @@ void recheckChannel(ServerConnection& c, const ServerIdentity& now, bool certifi
     ServerSecureChannel* ch = c.channel();
     if (!ch || !now.security) return;
     const ServerChannelSecurity* made = ch->security();
-    const bool oldCertificate = certificateChanged && made && made->certificateChain != now.security->certificateChain;
+    // An open channel of an ECC policy uses the ECC certificate of its curve, which push management
+    // does not replace (it manages the RSA one): only channels of the RSA certificate are affected.
+    const bool eccChannel = ch->isOpen() && ch->securityPolicy().isEcc();
+    const bool oldCertificate =
+        certificateChanged && made && !eccChannel && made->certificateChain != now.security->certificateChain;
     // A channel that said Hello before the change and is not open yet would open with the old
     // certificate and key: closed too (its client tries again).
     if (oldCertificate && (!ch->isOpen() || ch->securityMode() != MessageSecurityMode::None)) {

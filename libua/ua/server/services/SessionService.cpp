@@ -218,7 +218,9 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
         // (its leaf; the whole chain is accepted too, 5.7.3.2) and the last serverNonce (7.36).
         const SecurityPolicy& policy = ch.securityPolicy();
         const SignatureData& sig = req.clientSignature;
-        if (sig.algorithm.view() != policy.asymmetricSignatureUri) return fail(status::BadApplicationSignatureInvalid);
+        // 7.36: for the ECC policies the algorithm is null or empty, and ignored when set.
+        if (!policy.isEcc() && sig.algorithm.view() != policy.asymmetricSignatureUri)
+            return fail(status::BadApplicationSignatureInvalid);
         if (!verifyCertificateAndNonce(policy, ch.clientCertificate().publicKey(), s->serverCertificate, s->serverNonce,
                                        sig.signature)) {
             // The server's certificate changed since CreateSession (push management's ApplyChanges):

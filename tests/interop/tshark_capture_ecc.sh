@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Captures ECC SecureChannels (issue 32 item 3, OPC 10000-6 6.8.1): ua-client reads from ua-server
+# over ECC_nistP256 Sign, ECC_nistP256 SignAndEncrypt and ECC_nistP384 SignAndEncrypt (Hello,
+# the signed-only OpenSecureChannel with EphemeralKeys, GetEndpoints, CreateSession, ActivateSession,
+# Read, CloseSession, CloseSecureChannel), and checks that Wireshark's OPC UA dissector decodes every
+# packet without a malformed one or an error. No npm peer speaks ECC, so both ends are ours.
+# Usage: tshark_capture_ecc.sh <ua-server> <ua-client> ; exits 77 (ctest: skipped) without tshark.
+set -euo pipefail
+server_bin=$1
+client_bin=$2
+if ! command -v tshark >/dev/null; then
+    echo "SKIPPED: tshark is not installed (./test.sh installs it)"
+    exit 77
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+# Below Linux's ephemeral ports (32768 and up), which other tests' clients may hold.
+port=$(( 20000 + RANDOM % 12000 ))
+cat >"$work/ua-server.json" <<JSON
+{"history": {"enabled": false},
+ "security": {"pkiDir": "$work/server-pki", "trustAllClients": true,
+              "endpoints": [{"policy": "None", "mode": "None"},
+                            {"policy": "ECC_nistP256", "mode": "Sign"},
+                            {"policy": "ECC_nistP256", "mode": "SignAndEncrypt"},
+                            {"policy": "ECC_nistP384", "mode": "SignAndEncrypt"}]}}
+JSON
+tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log" 2>&1 &
+tshark_pid=$!
+pids+=($tshark_pid)
+for _ in $(seq 300); do grep -q "Capturing on" "$work/tshark.log" && break; sleep 0.1; done
+grep -q "Capturing on" "$work/tshark.log" || { echo "tshark did not start capturing in 30 s:"; cat "$work/tshark.log"; exit 1; }
+"$server_bin" --headless --config "$work/ua-server.json" --port "$port" --host 127.0.0.1 >"$work/server.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 300); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+url="opc.tcp://127.0.0.1:$port"
+for run in "ECC_nistP256 sign" "ECC_nistP256 signandencrypt" "ECC_nistP384 signandencrypt"; do
+    read -r policy mode <<<"$run"
+    if ! "$client_bin" read "$url" i=2259 --policy "$policy" --security "$mode" --trust --pki "$work/client-pki" \
+        >"$work/client.out" 2>&1; then
+        echo "ua-client over $policy $mode failed:"; cat "$work/client.out"; tail -20 "$work/server.log"; exit 1
+    fi
+    # ServerStatus.State: 0 (Running)
+    grep -qx "0" "$work/client.out" || { echo "no State read over $policy $mode:"; cat "$work/client.out"; exit 1; }
+done
+sleep 1
+kill -INT "$tshark_pid"
+for _ in $(seq 100); do kill -0 "$tshark_pid" 2>/dev/null || break; sleep 0.1; done
+kill -TERM "$tshark_pid" 2>/dev/null || true
+wait "$tshark_pid" 2>/dev/null || true
+
+decode=(tshark -r "$work/capture.pcapng" -d "tcp.port==$port,opcua")
+total=$("${decode[@]}" -Y opcua 2>/dev/null | wc -l)
+opn=$("${decode[@]}" -Y 'opcua.transport.type == "OPN"' 2>/dev/null | wc -l)
+bad=$("${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' 2>/dev/null | wc -l)
+echo "OPC UA packets: $total, OpenSecureChannel: $opn, malformed or in error: $bad"
+if (( bad > 0 )); then
+    "${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' -V 2>/dev/null | head -80
+    exit 1
+fi
+(( opn >= 6 )) || { echo "too few OpenSecureChannel messages decoded: $opn"; exit 1; }
+(( total >= 30 )) || { echo "too few OPC UA packets decoded: $total"; exit 1; }
+echo "1 passed, 0 failed"
