@@ -3,8 +3,11 @@
 // DiagnosticsPoller tick) from a real Server that dials three targets: our Client's ReverseListener
 // (a spare held open, then used by a Client's connection, then the next spare), a closed port
 // (failures in a row and the connect error), and a URL that is not opc.tcp (never dialled). Rows
-// keep their identity: values change by dataChanged, never a reset.
+// keep their identity: values change by dataChanged, never a reset. The window's Sessions page shows
+// the table below the Sessions (or, with nothing configured, says how to configure it); with
+// UA_SCREENSHOT_DIR set it saves 11-reverse-connect.png.
 #include "../client/ClientTestUtil.h"
+#include "MainWindow.h"
 #include "TestServerConfig.h"
 #include "models/DiagnosticsPoller.h"
 #include "models/ReverseConnectionsModel.h"
@@ -14,7 +17,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 #include "TestMain.h"
 
@@ -41,6 +48,8 @@ class TestReverseConnections : public QObject {
 private slots:
     void statesAndRowIdentity();
     void modelFollowsALiveServer();
+    void sessionsPageShowsTheTargets();
+    void sessionsPageSaysWhenNoneIsConfigured();
 };
 
 // Hand-made states: every state has its text, a URL configured twice is two rows, a change of one
@@ -213,6 +222,111 @@ void TestReverseConnections::modelFollowsALiveServer() {
     model.update(server.reverseConnectStates());
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(resets.size(), 0);
+}
+
+// The window's Sessions page: the Reverse Connect table with the running server's targets, below
+// the Session that came over one of them.
+void TestReverseConnections::sessionsPageShowsTheTargets() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ReverseListener listener;  // a client that waits for this server: its spare is used
+    ReverseListener idle;      // a client listener nobody connects through yet: its spare waits
+    QVERIFY(listener.listen(QHostAddress::LocalHost, 0));
+    QVERIFY(idle.listen(QHostAddress::LocalHost, 0));
+    app::ServerSettings s;
+    s.hostName = QStringLiteral("127.0.0.1");
+    s.port = test::freeLocalPort();
+    s.ioThreads = 1;
+    s.pkiDir = dir.filePath(QStringLiteral("pki"));
+    s.demoEventsMs = 0;
+    s.shutdownDelaySeconds = 0;
+    s.reverseConnect.retryMinMs = 1000;
+    s.reverseConnect.retryMaxMs = 60'000;
+    const QString endpointUrl = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(s.port);
+    for (ReverseListener* l : {&listener, &idle}) l->expect({endpointUrl, {}});
+    const QString closed = QStringLiteral("opc.tcp://127.0.0.1:%1").arg(test::freeLocalPort());
+    s.reverseConnect.clientUrls = {QStringLiteral("opc.tcp://127.0.0.1:%1").arg(listener.port()),
+                                   QStringLiteral("opc.tcp://127.0.0.1:%1").arg(idle.port()), closed};
+    app::MainWindow window(s, dir.filePath(QStringLiteral("ua-server.json")));
+    window.show();
+    QString error;
+    QVERIFY2(window.startServer(&error), qPrintable(error));
+    QCOMPARE(window.server()->endpointUrl(), endpointUrl);
+    QWidget* sessionsPage = window.findChild<QWidget*>(QStringLiteral("sessionsPage"));
+    QVERIFY(sessionsPage);
+    window.pages()->setCurrentWidget(sessionsPage);
+
+    auto* view = window.findChild<QTableView*>(QStringLiteral("reverseConnectionsView"));
+    auto* empty = window.findChild<QLabel*>(QStringLiteral("reverseConnectionsEmpty"));
+    auto* summary = window.findChild<QLabel*>(QStringLiteral("reverseConnectionsSummary"));
+    QVERIFY(view && empty && summary);
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 3, 5000);
+    QVERIFY(view->isVisible());
+    QVERIFY(!empty->isVisible());
+    QCOMPARE(view->model()->headerData(ReverseConnectionsModel::State, Qt::Horizontal).toString(), QStringLiteral("State"));
+    for (int r = 0; r < 3; ++r)
+        QCOMPARE(reverseCell(*view->model(), r, ReverseConnectionsModel::Url), s.reverseConnect.clientUrls[r]);
+
+    ClientConfig cc;
+    cc.reverseListener = &listener;
+    cc.sessionName = QStringLiteral("Line 3 HMI (reverse connect)");
+    Client client(cc);
+    QCOMPARE(test::connectSession(client, endpointUrl, this), status::Good);
+    auto* sessions = window.findChild<QTableView*>(QStringLiteral("sessionsView"));
+    QVERIFY(sessions);
+    QTRY_COMPARE_WITH_TIMEOUT(sessions->model()->rowCount(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(reverseCell(*view->model(), 0, ReverseConnectionsModel::Used), QStringLiteral("1"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(reverseCell(*view->model(), 0, ReverseConnectionsModel::State),
+                              QStringLiteral("spare open, waiting for Hello"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(reverseCell(*view->model(), 1, ReverseConnectionsModel::State),
+                              QStringLiteral("spare open, waiting for Hello"), 10000);
+    QCOMPARE(reverseCell(*view->model(), 1, ReverseConnectionsModel::Used), QStringLiteral("0"));
+    QTRY_VERIFY_WITH_TIMEOUT(reverseCell(*view->model(), 2, ReverseConnectionsModel::State).contains(QStringLiteral("failure")), 10000);
+    QVERIFY(!reverseCell(*view->model(), 2, ReverseConnectionsModel::LastError).isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("3 client listener(s): 2 with a spare open, 1 failing")), 5000);
+
+    if (const QByteArray shots = qgetenv("UA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/11-reverse-connect.png")));
+    }
+
+    test::Awaited<StatusCode> d;
+    client.disconnectFromServer(this, d.callback());
+    QVERIFY(d.wait());
+    // Stopped: no rows; the page says the server is not running.
+    bool stopped = false;
+    window.stopServer([&] { stopped = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, 10000);
+    QCOMPARE(view->model()->rowCount(), 0);
+    QVERIFY(!view->isVisible());
+    QVERIFY(empty->isVisible());
+    QCOMPARE(empty->text(), QStringLiteral("The server is not running."));
+}
+
+// Nothing configured: no table, a sentence that says where to add client URLs.
+void TestReverseConnections::sessionsPageSaysWhenNoneIsConfigured() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    app::ServerSettings s;
+    s.hostName = QStringLiteral("127.0.0.1");
+    s.port = 0;
+    s.ioThreads = 1;
+    s.pkiDir = dir.filePath(QStringLiteral("pki"));
+    s.demoEventsMs = 0;
+    app::MainWindow window(s, dir.filePath(QStringLiteral("ua-server.json")));
+    window.show();
+    QString error;
+    QVERIFY2(window.startServer(&error), qPrintable(error));
+    window.pages()->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("sessionsPage")));
+    auto* view = window.findChild<QTableView*>(QStringLiteral("reverseConnectionsView"));
+    auto* empty = window.findChild<QLabel*>(QStringLiteral("reverseConnectionsEmpty"));
+    QVERIFY(view && empty);
+    QTRY_VERIFY_WITH_TIMEOUT(empty->isVisible(), 5000);
+    QVERIFY(!view->isVisible());
+    QCOMPARE(view->model()->rowCount(), 0);
+    QVERIFY2(empty->text().startsWith(QStringLiteral("No reverse connections configured")), qPrintable(empty->text()));
+    QVERIFY(empty->text().contains(QStringLiteral("--reverse-connect")));
+    QVERIFY(empty->text().contains(QStringLiteral("Reverse Connect to")));  // the form field's label
 }
 
 UA_TEST_MAIN(TestReverseConnections)
