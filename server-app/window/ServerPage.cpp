@@ -102,6 +102,11 @@ ServerPage::ServerPage(const ServerSettings& settings, const QString& configPath
 }
 
 bool ServerPage::save(QString* error) {
+    // What the configuration file would refuse at the next start is refused here (a client URL).
+    if (const QString problem = m_editor->problem(); !problem.isEmpty()) {
+        if (error) *error = problem;
+        return false;
+    }
     const ServerSettings s = m_editor->settings();
     if (!s.save(m_configPath, error)) return false;
     m_editor->setSettings(s);

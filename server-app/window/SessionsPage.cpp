@@ -1,6 +1,7 @@
 #include "SessionsPage.h"
 
 #include "Confirmation.h"
+#include "ReverseConnectionsPanel.h"
 #include "TableViews.h"
 
 #include "models/SessionsModel.h"
@@ -37,11 +38,13 @@ SessionsPage::SessionsPage(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
+    layout->addWidget(m_reverse = new ReverseConnectionsPanel);
 }
 
 void SessionsPage::attach(LiveServer* live) {
     if (m_live) disconnect(&m_live->poller(), nullptr, this, nullptr);
     m_live = live;
+    m_reverse->attach(live);
     if (!live) {
         m_model->update(DiagnosticsSnapshot{});
         m_status->setText(tr("The server is not running."));

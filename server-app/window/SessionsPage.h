@@ -2,7 +2,8 @@
 // security, user, created, last contact, requests, errors, subscriptions, outstanding Publishes),
 // refreshed from each DiagnosticsSnapshot; the context menu's "Close session" calls
 // Server::closeSession. The filter field above the table keeps the rows whose name, client
-// application, address, security or user contains its text (case-insensitive).
+// application, address, security or user contains its text (case-insensitive). Below it the
+// Reverse Connect targets (ReverseConnectionsPanel): how the clients that listen reach the server.
 #pragma once
 
 #include "LiveServer.h"
@@ -20,6 +21,8 @@ class SessionsModel;
 
 namespace ua::app {
 
+class ReverseConnectionsPanel;
+
 class SessionsPage : public QWidget, public ServerView {
     Q_OBJECT
 public:
@@ -33,6 +36,7 @@ public:
     // column has that name.
     bool sortBy(const QString& column, Qt::SortOrder order);
     serverapp::SessionsModel* model() const { return m_model; }
+    ReverseConnectionsPanel* reverseConnections() const { return m_reverse; }
 
 private:
     void showMenu(const QPoint& pos);
@@ -44,6 +48,7 @@ private:
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
     QLabel* m_status;
+    ReverseConnectionsPanel* m_reverse;
 };
 
 } // namespace ua::app

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSpinBox>
 
 namespace ua::app {
@@ -40,6 +41,23 @@ SettingsEditor::SettingsEditor(QWidget* parent) : QWidget(parent) {
     m_threads->setSpecialValueText(tr("one per core but one"));
     ef->addRow(tr("PKI folder"), m_pki = new QLineEdit);
     m_pki->setPlaceholderText(ServerSettings::defaultPkiDir());
+    // Reverse Connect (OPC 10000-6 7.1.3): the client listeners the server dials out to.
+    m_reverseUrls = new QPlainTextEdit;
+    m_reverseUrls->setObjectName(QStringLiteral("reverseConnectUrls"));
+    m_reverseUrls->setPlaceholderText(tr("opc.tcp://client-a:4843\nopc.tcp://client-b:4843"));  // one a line
+    m_reverseUrls->setToolTip(tr("Reverse Connect, one URL a line: the server dials each client listener and keeps a "
+                                 "spare connection open to it (reverseConnect.clientUrls; --reverse-connect URL adds one "
+                                 "for a run)"));
+    m_reverseUrls->setTabChangesFocus(true);
+    m_reverseUrls->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_reverseUrls->setFixedHeight(m_reverseUrls->fontMetrics().lineSpacing() * 3 + 12);
+    ef->addRow(tr("Reverse Connect to"), m_reverseUrls);
+    m_reverseProblem = new QLabel;
+    m_reverseProblem->setObjectName(QStringLiteral("reverseConnectProblem"));
+    m_reverseProblem->setWordWrap(true);
+    m_reverseProblem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_reverseProblem->hide();
+    ef->addRow(m_reverseProblem);
 
     auto* security = new QGroupBox(tr("Security policies and modes"));
     auto* grid = new QGridLayout(security);
@@ -99,6 +117,31 @@ SettingsEditor::SettingsEditor(QWidget* parent) : QWidget(parent) {
     for (auto* b : {m_deprecated, m_anonymous, m_userName, m_x509, m_anonymousWrites})
         connect(b, &QCheckBox::toggled, this, &SettingsEditor::edited);
     for (auto& [key, box] : m_endpoints) connect(box, &QCheckBox::toggled, this, &SettingsEditor::edited);
+    connect(m_reverseUrls, &QPlainTextEdit::textChanged, this, [this] {
+        showProblem();
+        emit edited();
+    });
+}
+
+QStringList SettingsEditor::reverseUrls() const {
+    QStringList urls;
+    for (const QString& line : m_reverseUrls->toPlainText().split(QLatin1Char('\n')))
+        if (const QString url = line.trimmed(); !url.isEmpty()) urls << url;
+    return urls;
+}
+
+QString SettingsEditor::problem() const {
+    for (const QString& url : reverseUrls()) {
+        QString why;
+        if (!validReverseConnectUrl(url, &why)) return tr("Reverse Connect: %1").arg(why);
+    }
+    return {};
+}
+
+void SettingsEditor::showProblem() {
+    const QString p = problem();
+    m_reverseProblem->setText(p);
+    m_reverseProblem->setVisible(!p.isEmpty());
 }
 
 void SettingsEditor::addLimits(QFormLayout* form, const std::vector<SettingLimit>& limits) {
@@ -144,6 +187,8 @@ void SettingsEditor::setSettings(const ServerSettings& s) {
     }
     m_demoEvents->setValue(int(s.demoEventsMs));
     m_shutdownDelay->setValue(int(s.shutdownDelaySeconds));
+    m_reverseUrls->setPlainText(s.reverseConnect.clientUrls.join(QLatin1Char('\n')));
+    showProblem();
 }
 
 ServerSettings SettingsEditor::settings() const {
@@ -170,6 +215,7 @@ ServerSettings SettingsEditor::settings() const {
     for (const LimitField& f : m_limits) f.limit->set(s, f.count ? double(f.count->value()) : f.value->value());
     s.demoEventsMs = uint32_t(m_demoEvents->value());
     s.shutdownDelaySeconds = uint32_t(m_shutdownDelay->value());
+    s.reverseConnect.clientUrls = reverseUrls();
     return s;
 }
 

@@ -1,6 +1,7 @@
 // The configuration editor on the Server page: a form over ServerSettings (endpoint, security
 // policies and modes, user token types, PKI folder, threads, the Session limits and every
-// Subscription limit of SettingLimits.h, demo options, shutdown delay).
+// Subscription limit of SettingLimits.h, demo options, shutdown delay, the Reverse Connect client
+// URLs).
 // The users are edited on the Certificates page; they pass through unchanged here.
 #pragma once
 
@@ -16,7 +17,9 @@
 class QCheckBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QSpinBox;
 
 namespace ua::app {
@@ -28,6 +31,9 @@ public:
     void setSettings(const ServerSettings& settings);
     // The form's values over the users and other fields of the last setSettings().
     ServerSettings settings() const;
+    // Why the form's values cannot be saved ("" when they can): a Reverse Connect line that is not
+    // an opc.tcp://host:port URL (validReverseConnectUrl, as the file and --reverse-connect).
+    QString problem() const;
     // Replaces the users passed through (the anonymous Roles check box keeps its state).
     void setUsers(const UserDatabase& users) { m_base.users = users; }
 
@@ -46,6 +52,10 @@ private:
     QCheckBox* m_userName;
     QCheckBox* m_x509;
     QCheckBox* m_anonymousWrites;
+    QPlainTextEdit* m_reverseUrls;  // reverseConnect.clientUrls, one a line
+    QLabel* m_reverseProblem;       // problem(), shown under it while there is one
+    QStringList reverseUrls() const;  // the non-empty lines, trimmed
+    void showProblem();
     // One field per SettingLimit (a QSpinBox for counts, a QDoubleSpinBox for durations).
     struct LimitField {
         const SettingLimit* limit;
