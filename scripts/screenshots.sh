@@ -27,7 +27,13 @@ def user(name, password, roles):
             "salt": base64.b64encode(salt).decode(), "hash": base64.b64encode(h).decode()}}
 json.dump({"version": 1,
            "endpoint": {"host": "127.0.0.1", "port": 0, "ioThreads": 2},
-           "security": {"pkiDir": sys.argv[2]},
+           # The default endpoints plus the ECC ones, so that the pages show ECC beside RSA.
+           "security": {"pkiDir": sys.argv[2],
+                        "endpoints": [{"policy": "None", "mode": "None"}] +
+                                     [{"policy": p, "mode": m}
+                                      for p in ("Basic256Sha256", "Aes128_Sha256_RsaOaep", "Aes256_Sha256_RsaPss")
+                                      for m in ("Sign", "SignAndEncrypt")] +
+                                     [{"policy": p, "mode": "SignAndEncrypt"} for p in ("ECC_nistP256", "ECC_nistP384")]},
            "demo": {"updateRateMs": 250, "eventsMs": 2000},
            "users": {"anonymousRoles": ["Anonymous", "Operator"],
                      "users": [user("alice", "alice-pw", ["Operator"]),

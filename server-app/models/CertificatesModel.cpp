@@ -18,6 +18,12 @@ CertificateDetails describeCertificate(const Certificate& c) {
     d.notAfter = c.notAfter().toQDateTime();
     d.thumbprint = QString::fromStdString(c.thumbprintHex());
     d.keyBits = c.keyBits();
+    switch (c.keyType()) {
+    case KeyType::Rsa: d.keyKind = QStringLiteral("RSA %1 bits").arg(d.keyBits); break;
+    case KeyType::EccNistP256: d.keyKind = QStringLiteral("ECC nistP256"); break;
+    case KeyType::EccNistP384: d.keyKind = QStringLiteral("ECC nistP384"); break;
+    case KeyType::Other: d.keyKind = QStringLiteral("%1 bits").arg(d.keyBits); break;
+    }
     d.selfSigned = c.isSelfSigned();
     d.isCA = c.isCA();
     return d;
@@ -28,8 +34,8 @@ CertificatesModel::CertificatesModel(CertificateStore* store, List list, QObject
     reload();
 }
 
-CertificateDetails CertificatesModel::ownCertificate() const {
-    return m_store ? describeCertificate(m_store->ownCertificate()) : CertificateDetails{};
+CertificateDetails CertificatesModel::ownCertificate(KeyType type) const {
+    return m_store ? describeCertificate(m_store->ownCertificate(type)) : CertificateDetails{};
 }
 
 Certificate CertificatesModel::certificate(int row) const {

@@ -34,6 +34,7 @@ struct CertificateDetails {
     QDateTime notAfter;        // UTC
     QString thumbprint;        // SHA-1, upper-case hex
     int keyBits = 0;
+    QString keyKind;           // "RSA 2048 bits", "ECC nistP256", "ECC nistP384"
     bool selfSigned = false;
     bool isCA = false;
 };
@@ -60,7 +61,9 @@ public:
 
     List list() const { return m_list; }
     // The own application instance certificate of the store.
-    CertificateDetails ownCertificate() const;
+    // The server's own certificate of a key type: the RSA one unless said, or the ECC one of a curve
+    // (made when an ECC endpoint is offered; not valid when there is none).
+    CertificateDetails ownCertificate(KeyType type = KeyType::Rsa) const;
     Certificate certificate(int row) const;
     CertificateDetails details(int row) const { return describeCertificate(certificate(row)); }
 

@@ -148,17 +148,26 @@ void CertificatesPage::showOwnCertificate() {
     }
     const int days = m_live->server().certificateExpiresInDays();
     const QString fmt = QStringLiteral("yyyy-MM-dd hh:mm 'UTC'");
+    // The ECC certificates the ECC endpoints use, beside the RSA one (docs/Security.md "ECC security
+    // policies"): one line each.
+    QString ecc;
+    for (KeyType type : {KeyType::EccNistP256, KeyType::EccNistP384}) {
+        const serverapp::CertificateDetails e = m_trusted->ownCertificate(type);
+        if (!e.valid) continue;
+        ecc += tr("<tr><td><b>%1</b></td><td colspan=4>thumbprint %2, valid to %3%4</td></tr>")
+                   .arg(e.keyKind, e.thumbprint, e.notAfter.toString(fmt), e.selfSigned ? tr(", self-signed") : QString());
+    }
     m_own->setText(tr("<table>"
                       "<tr><td><b>Subject</b></td><td>%1</td><td width=24></td><td><b>Valid</b></td><td>%2 to %3 (%4 days left)</td></tr>"
-                      "<tr><td><b>Application URI</b></td><td>%5</td><td></td><td><b>Key</b></td><td>RSA %6 bits%7</td></tr>"
-                      "<tr><td><b>Host names</b></td><td>%8</td><td></td><td><b>Thumbprint</b></td><td>%9</td></tr>"
-                      "</table>")
+                      "<tr><td><b>Application URI</b></td><td>%5</td><td></td><td><b>Key</b></td><td>%6%7</td></tr>"
+                      "<tr><td><b>Host names</b></td><td>%8</td><td></td><td><b>Thumbprint</b></td><td>%9</td></tr>")
                        .arg(d.subject.toHtmlEscaped(), d.notBefore.toString(fmt), d.notAfter.toString(fmt))
                        .arg(days)
                        .arg(d.applicationUri.toHtmlEscaped())
-                       .arg(d.keyBits)
+                       .arg(d.keyKind)
                        .arg(d.selfSigned ? tr(", self-signed") : QString())
-                       .arg(d.hostNames.join(QStringLiteral(", ")).toHtmlEscaped(), d.thumbprint));
+                       .arg(d.hostNames.join(QStringLiteral(", ")).toHtmlEscaped(), d.thumbprint) +
+                   ecc + QStringLiteral("</table>"));
 }
 
 } // namespace ua::app

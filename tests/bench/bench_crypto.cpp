@@ -1,9 +1,18 @@
 // Micro-benchmarks of the symmetric chunk security (Google Benchmark): HMAC-SHA256 then AES-256-CBC of
 // one 8 KB chunk (Basic256Sha256), with SymmetricKeys' contexts made once per token against contexts
 // made per message, and the two ways to restart a keyed HMAC (EVP_MAC_init without a key, or a dup of
-// a keyed context).
+// a keyed context). And the OpenSecureChannel Issue of each policy family, both ends in memory: RSA
+// (Basic256Sha256, Aes256_Sha256_RsaPss, 2048-bit keys) against ECC (ECC_nistP256, ECC_nistP384: a
+// new EphemeralKey on each side, ECDH, HKDF, ECDSA), what a connect storm costs per SecureChannel.
+#include "ua/encoding/generated/StatusCodes.h"
+#include "ua/pki/CertificateStore.h"
+#include "ua/secure/ClientSecureChannel.h"
 #include "ua/secure/SecurityPolicy.h"
+#include "ua/secure/ServerSecureChannel.h"
 #include "ua/secure/SymmetricCrypto.h"
+
+#include <QTemporaryDir>
+#include <map>
 
 #include <benchmark/benchmark.h>
 #include <openssl/core_names.h>
@@ -106,6 +115,93 @@ void BM_HmacRestartByDup(benchmark::State& state) {
     EVP_MAC_free(mac);
 }
 BENCHMARK(BM_HmacRestartByDup);
+
+struct OpnPair {
+    ua::Certificate serverCertificate, clientCertificate;
+    ua::PrivateKey serverKey, clientKey;
+};
+
+// Certificates made once per key type (RSA 2048 or an ECC curve).
+const OpnPair& opnPair(ua::KeyType type) {
+    static QTemporaryDir dir;
+    static std::map<ua::KeyType, OpnPair> made;
+    auto it = made.find(type);
+    if (it != made.end()) return it->second;
+    OpnPair pair;
+    for (const char* role : {"server", "client"}) {
+        ua::CertificateStore store(dir.filePath(QString::fromLatin1(role)).toStdString());
+        ua::CertificateRequest r;
+        r.applicationUri = std::string("urn:bench:") + role;
+        r.hostNames = {"localhost"};
+        r.keyType = type;
+        store.ensureOwnCertificate(r);
+        (role[0] == 's' ? pair.serverCertificate : pair.clientCertificate) = store.ownCertificate(type);
+        (role[0] == 's' ? pair.serverKey : pair.clientKey) = store.ownPrivateKey(type);
+    }
+    return made[type] = pair;
+}
+
+void BM_OpenSecureChannel(benchmark::State& state) {
+    using namespace ua;
+    const auto id = SecurityPolicyId(state.range(0));
+    const SecurityPolicy& policy = securityPolicy(id);
+    const KeyType type = policy.curve == EccCurve::NistP256   ? KeyType::EccNistP256
+                         : policy.curve == EccCurve::NistP384 ? KeyType::EccNistP384
+                                                              : KeyType::Rsa;
+    const OpnPair& ids = opnPair(type);
+    auto sec = std::make_shared<ServerChannelSecurity>();
+    sec->offers = {{id, MessageSecurityMode::SignAndEncrypt}};
+    const ServerChannelSecurity::EccIdentity identity{ids.serverCertificate, ids.serverCertificate.der(), ids.serverKey};
+    if (type == KeyType::EccNistP256) sec->eccNistP256 = identity;
+    else if (type == KeyType::EccNistP384) sec->eccNistP384 = identity;
+    else {
+        sec->certificate = identity.certificate;
+        sec->certificateChain = identity.certificateChain;
+        sec->privateKey = identity.privateKey;
+    }
+    sec->validateCertificate = [](const std::string&, const SecurityPolicy&) { return StatusCode(status::Good); };
+    TransportLimits limits;
+    limits.receiveBufferSize = limits.sendBufferSize = 65536;
+    ClientChannelSecurity clientSecurity;
+    clientSecurity.policy = id;
+    clientSecurity.mode = MessageSecurityMode::SignAndEncrypt;
+    clientSecurity.clientCertificateChain = ids.clientCertificate.der();
+    clientSecurity.clientKey = ids.clientKey;
+    clientSecurity.serverCertificate = ids.serverCertificate;
+    std::vector<uint8_t> toServer, toClient;
+    std::size_t opnBytes = 0;
+    for (auto _ : state) {
+        ClientSecureChannel client(limits, [&](const uint8_t* d, std::size_t n) { toServer.assign(d, d + n); }, clientSecurity);
+        client.sendHello("opc.tcp://localhost:4840");
+        const HelloMessage hello = *decodeHello(toServer.data() + 8, toServer.size() - 8);
+        const AcknowledgeMessage ack = negotiateAcknowledge(hello, limits);
+        SecureChannelConfig cfg;
+        cfg.security = sec;
+        ServerSecureChannel server(7, hello, ack, cfg, [&](const uint8_t* d, std::size_t n) { toClient.assign(d, d + n); });
+        Buffer b;
+        encodeAcknowledge(b, ack);
+        client.onMessage(b.data(), b.size(), 0);
+        RequestHeader header;
+        client.sendOpen(1, SecurityTokenRequestType::Issue, 60000, header);
+        opnBytes = toServer.size();
+        const auto e = server.onChunk(toServer.data(), toServer.size(), 0);
+        const auto c = client.onMessage(toClient.data(), toClient.size(), 0);
+        if (e.kind != ServerSecureChannel::Event::Kind::None || c.kind != ClientSecureChannel::Event::Kind::Opened ||
+            !client.isOpen()) {
+            state.SkipWithError("the OpenSecureChannel failed");
+            break;
+        }
+    }
+    const std::string_view uri = policy.uri;
+    state.SetLabel(std::string(uri.substr(uri.find('#') + 1)));
+    state.counters["opn_request_bytes"] = double(opnBytes);
+}
+BENCHMARK(BM_OpenSecureChannel)
+    ->Arg(int(ua::SecurityPolicyId::Basic256Sha256))
+    ->Arg(int(ua::SecurityPolicyId::Aes256Sha256RsaPss))
+    ->Arg(int(ua::SecurityPolicyId::EccNistP256))
+    ->Arg(int(ua::SecurityPolicyId::EccNistP384))
+    ->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

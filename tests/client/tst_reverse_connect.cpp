@@ -6,7 +6,10 @@
 //   backs off while nobody listens, and dials the next spare once one received its Hello;
 // - our Client connects, reads and reconnects over reverse connections;
 // - the listener refuses what it must (ERR Bad_TcpMessageTypeInvalid, Bad_TcpEndpointUrlInvalid),
-//   closes silent sockets, and still serves a good Server afterwards.
+//   closes silent sockets, and still serves a good Server afterwards;
+// - the client refuses a relay whose ReverseHello names a ServerUri that is not the ApplicationUri
+//   of the server behind it (Bad_CertificateUriInvalid), and connects through the same relay when
+//   it names the right one.
 // node-opcua in both roles: tests/interop/tst_node_reverse.cpp.
 #include "ClientTestUtil.h"
 #include "TestServerConfig.h"
@@ -74,6 +77,7 @@ private slots:
     void clientConnectsOverReverseConnections();
     void clientTimesOutWithoutServer();
     void listenerRefusesBadInput();
+    void relayAnnouncingAnotherServerIsRefused();
 };
 
 void TestReverseConnect::reverseHelloEncoding() {
@@ -316,6 +320,46 @@ void TestReverseConnect::listenerRefusesBadInput() {
     QVERIFY(QTest::qWaitFor([&] { return good->bytesAvailable() >= 4; }, 5000));
     QCOMPARE(good->read(4), QByteArray("HELx"));
     ::close(gotFd);
+}
+
+namespace {
+// Dials the Client's listener, sends a ReverseHello of its own choosing, and relays the bytes
+// between that connection and a Server it dialled itself: a relay that may announce a server it
+// is not (OPC 10000-6 7.1.3: the ServerUri is checked against the ApplicationUri).
+struct ReverseRelay {
+    QTcpSocket toClient, toServer;
+    ReverseRelay(quint16 listenerPort, quint16 serverPort, const QByteArray& reverseHello) {
+        QObject::connect(&toClient, &QTcpSocket::connected, &toClient, [this, reverseHello] { toClient.write(reverseHello); });
+        QObject::connect(&toClient, &QTcpSocket::readyRead, &toClient, [this] { toServer.write(toClient.readAll()); });
+        QObject::connect(&toServer, &QTcpSocket::readyRead, &toServer, [this] { toClient.write(toServer.readAll()); });
+        toServer.connectToHost(QHostAddress::LocalHost, serverPort);
+        toClient.connectToHost(QHostAddress::LocalHost, listenerPort);
+    }
+};
+} // namespace
+
+void TestReverseConnect::relayAnnouncingAnotherServerIsRefused() {
+    ReverseListener listener;
+    QVERIFY(listener.listen(QHostAddress::LocalHost, 0));
+    Server server(test::localServerConfig());
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ClientConfig cc;
+    cc.reverseListener = &listener;
+    cc.connectTimeoutMs = 5000;
+    {
+        ReverseRelay relay(listener.port(), server.port(),
+                           reverseHelloBytes(QStringLiteral("urn:impostor:Server"), server.endpointUrl()));
+        Client client(cc);
+        QCOMPARE(test::connectSession(client, server.endpointUrl(), this), status::BadCertificateUriInvalid);
+        QCOMPARE(client.state(), ClientState::Disconnected);
+    }
+    {
+        // The same relay naming the server's own ApplicationUri: connected (the refusal above was the URI's).
+        ReverseRelay relay(listener.port(), server.port(), reverseHelloBytes(server.applicationUri(), server.endpointUrl()));
+        Client client(cc);
+        QCOMPARE(test::connectSession(client, server.endpointUrl(), this), status::Good);
+    }
+    server.stop();
 }
 
 UA_TEST_GUILESS_MAIN(TestReverseConnect)

@@ -179,8 +179,19 @@ void TestAdminModels::certificates() {
     QVERIFY(mine.notBefore < QDateTime::currentDateTimeUtc() && QDateTime::currentDateTimeUtc() < mine.notAfter);
     QCOMPARE(mine.thumbprint.size(), 40);
     QCOMPARE(mine.keyBits, 2048);
+    QCOMPARE(mine.keyKind, QStringLiteral("RSA 2048 bits"));
     QVERIFY(mine.hostNames.contains("localhost"));
     QVERIFY(!CertificatesModel(nullptr, CertificatesModel::List::Trusted).ownCertificate().valid);
+    // An ECC certificate beside it (what an ECC endpoint makes), described by its curve.
+    QVERIFY(!trusted.ownCertificate(KeyType::EccNistP256).valid);
+    CertificateRequest ecc = own;
+    ecc.keyType = KeyType::EccNistP256;
+    QVERIFY(store.ensureOwnCertificate(ecc));
+    const CertificateDetails p256 = trusted.ownCertificate(KeyType::EccNistP256);
+    QVERIFY(p256.valid);
+    QCOMPARE(p256.keyKind, QStringLiteral("ECC nistP256"));
+    QVERIFY(p256.thumbprint != mine.thumbprint);
+    QCOMPARE(trusted.ownCertificate().thumbprint, mine.thumbprint);
 
     // Two clients knock: validation rejects them as untrusted and copies them to rejected/.
     const Certificate a = makeClientCertificate("client-a"), b = makeClientCertificate("client-b");

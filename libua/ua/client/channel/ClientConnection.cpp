@@ -93,6 +93,7 @@ void ClientConnection::onReverseAccepted(int fd, const ReverseHelloMessage& hell
     // OPC 10000-6 7.1.2.6: the ReverseHello's EndpointUrl "shall be passed back to the Server in
     // the Hello Message".
     m_endpointUrl = hello.endpointUrl.toQString();
+    m_reverseServerUri = hello.serverUri.toQString();
     m_channel.sendHello(m_endpointUrl.toStdString());
 }
 

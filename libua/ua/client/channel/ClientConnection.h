@@ -61,6 +61,9 @@ public:
     // endpointUrl (and serverUri unless empty): Hello with the ReverseHello's EndpointUrl, then
     // OpenSecureChannel. Bad_Timeout after config.connectTimeoutMs, the wait included.
     void openReverse(ReverseListener& listener, const QString& endpointUrl, const QString& serverUri);
+    // The ServerUri of the ReverseHello this connection came with; empty for one we dialled. The
+    // ClientCore checks it against the server's ApplicationUri (OPC 10000-6 7.1.3).
+    const QString& reverseServerUri() const { return m_reverseServerUri; }
 
     // Sends a request (see ClientSecureChannel::sendRequest for the statuses).
     template <class Req>
@@ -110,6 +113,7 @@ private:
     QTimer* m_renewTimer;
     ClientSecureChannel m_channel;
     QString m_endpointUrl;
+    QString m_reverseServerUri;
     MessageFramer m_framer;
     uint32_t m_nextRequestId = 1;
     int64_t m_receivedAtNs = 0;

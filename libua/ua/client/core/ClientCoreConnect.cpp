@@ -243,6 +243,13 @@ void ClientCore::openSecureChannel(const GetEndpointsResponse& endpoints) {
             });
             return;
         }
+        // The secure channel's reverse connection must come from the server chosen above too.
+        if (opened.isGood() && m_conn && !m_conn->reverseServerUri().isEmpty() &&
+            m_conn->reverseServerUri() != m_endpoint.server.applicationUri.toQString()) {
+            qCWarning(lcClient) << "the ReverseHello of the secure connection named ServerUri" << m_conn->reverseServerUri()
+                                << "instead of" << m_endpoint.server.applicationUri.toQString() << ": refused";
+            opened = status::BadCertificateUriInvalid;
+        }
         completeConnect(opened, endpoints);
     });
 }
@@ -287,6 +294,16 @@ StatusCode ClientCore::chooseEndpoint() {
                          << "mode" << int(m_config.securityMode) << "token type" << int(wanted.tokenType) << ":"
                          << QString::fromStdString(choice.status.name());
         return choice.status;
+    }
+    // OPC 10000-6 7.1.3: the ServerUri a ReverseHello named is only a routing hint until the server
+    // proves who it is; the endpoint's ApplicationUri (which the certificate check below ties to the
+    // certificate) must be it, or a relay in between announced a server it is not.
+    const QString reverseServerUri = m_conn ? m_conn->reverseServerUri() : QString();
+    const String applicationUri = m_endpoints[choice.endpointIndex].server.applicationUri;
+    if (!reverseServerUri.isEmpty() && applicationUri.toQString() != reverseServerUri) {
+        qCWarning(lcClient) << "the ReverseHello named ServerUri" << reverseServerUri << "but the server's ApplicationUri is"
+                            << applicationUri.toQString() << ": refused";
+        return status::BadCertificateUriInvalid;
     }
     m_endpoint = m_endpoints[choice.endpointIndex];
     m_tokenPolicy = m_endpoint.userIdentityTokens[choice.tokenIndex];
