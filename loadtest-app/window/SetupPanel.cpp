@@ -93,6 +93,13 @@ QGroupBox* SetupPanel::buildTarget() {
     m_endpoint = named(new QLineEdit(QStringLiteral("opc.tcp://localhost:4840")), "endpointUrl");
     m_endpoint->setPlaceholderText(QStringLiteral("opc.tcp://host:4840"));
     f->addRow(tr("Endpoint URL"), m_endpoint);
+    // Reverse Connect (OPC 10000-6 7.1.3; ua-loadtest run --reverse-listen): the server behind a
+    // firewall dials this port, its ReverseHello naming the endpoint URL above.
+    m_reverseListenPort = intSpin("reverseListenPort", 0, 65535, 0);
+    m_reverseListenPort->setSpecialValueText(tr("off: dial the server"));
+    m_reverseListenPort->setToolTip(tr("Reverse Connect: listen on this port for the server's connections (its ReverseHello "
+                                       "must name the endpoint URL); the server is configured to dial it"));
+    f->addRow(tr("Reverse listen port"), m_reverseListenPort);
     m_policy = named(new QComboBox, "securityPolicy");
     m_policy->addItem(QStringLiteral("None"), QString());
     for (const char* uri : {kSecurityPolicyBasic256Sha256, kSecurityPolicyAes128Sha256RsaOaep, kSecurityPolicyAes256Sha256RsaPss,
@@ -286,6 +293,7 @@ std::optional<LoadParameters> SetupPanel::parameters(QString* error) const {
     if (!outstanding) return fail(m_outstanding, tr("Outstanding: positive whole numbers separated by commas, e.g. 1,10,100"));
     LoadParameters p;
     p.endpointUrl = url;
+    p.reverseListenPort = quint16(m_reverseListenPort->value());
     p.securityPolicyUri = m_policy->currentData().toString();
     p.securityMode = p.securityPolicyUri.isEmpty() ? MessageSecurityMode::None : MessageSecurityMode(m_mode->currentData().toInt());
     p.userName = m_user->text().trimmed();
@@ -337,6 +345,7 @@ int SetupPanel::plannedSteps() const {
 
 void SetupPanel::apply(const LoadParameters& p, const SweepPlan& plan, const QString& label) {
     m_endpoint->setText(p.endpointUrl);
+    m_reverseListenPort->setValue(p.reverseListenPort);
     setCombo(m_policy, p.securityPolicyUri);
     setCombo(m_mode, int(p.securityMode));
     m_user->setText(p.userName);

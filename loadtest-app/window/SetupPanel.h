@@ -64,6 +64,7 @@ private:
     void updateEnabled();
 
     QLineEdit* m_endpoint;
+    QSpinBox* m_reverseListenPort;  // 0: dial the server; else Reverse Connect (the server dials this port)
     QComboBox* m_policy;
     QComboBox* m_mode;
     QLineEdit* m_user;

@@ -250,6 +250,7 @@ void TestLoadtestModels::setupPanelParameters() {
     QCOMPARE(p->durationS, 1.0);
     QCOMPARE(p->warmupS, 0.5);
     QCOMPARE(p->serverPid, qint64(4242));
+    QCOMPARE(p->reverseListenPort, quint16(0));  // dial the server
     QCOMPARE(p->targetRate, 0.0);
     QCOMPARE(p->securityMode, MessageSecurityMode::None);
     const auto plan = panel.plan(&error);
@@ -269,6 +270,14 @@ void TestLoadtestModels::setupPanelParameters() {
     QCOMPARE(secure->targetRate, 2500.0);
     QCOMPARE(secure->securityPolicyUri, QString::fromLatin1(kSecurityPolicyBasic256Sha256));
     QCOMPARE(secure->securityMode, MessageSecurityMode::SignAndEncrypt);
+    // Reverse Connect: the port the server dials, and back into the field from saved parameters.
+    field<QSpinBox>(&panel, "reverseListenPort")->setValue(4843);
+    QCOMPARE(panel.parameters()->reverseListenPort, quint16(4843));
+    LoadParameters loaded = *panel.parameters();
+    loaded.reverseListenPort = 4850;
+    panel.apply(loaded, *panel.plan(), QString());
+    QCOMPARE(field<QSpinBox>(&panel, "reverseListenPort")->value(), 4850);
+    QCOMPARE(panel.parameters()->reverseListenPort, quint16(4850));
 }
 
 void TestLoadtestModels::setupPanelRefusesBadInput() {
