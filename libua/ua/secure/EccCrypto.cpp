@@ -4,6 +4,7 @@
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/secure/HashName.h"
 
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -23,19 +24,6 @@ const char* curveName(EccCurve curve) {
     case EccCurve::NistP384:
         return "P-384";
     case EccCurve::None:
-        break;
-    }
-    return nullptr;
-}
-
-const char* hkdfDigest(HashAlgorithm h) {
-    switch (h) {
-    case HashAlgorithm::Sha256:
-        return "SHA256";
-    case HashAlgorithm::Sha384:
-        return "SHA384";
-    case HashAlgorithm::Sha1:
-    case HashAlgorithm::None:
         break;
     }
     return nullptr;
@@ -115,7 +103,7 @@ StatusCode EphemeralKey::sharedSecret(const uint8_t* peer, std::size_t size, std
 std::vector<uint8_t> hkdf(const SecurityPolicy& policy, const uint8_t* ikm, std::size_t ikmSize, const uint8_t* salt,
                           std::size_t saltSize, const uint8_t* info, std::size_t infoSize, std::size_t length) {
     std::vector<uint8_t> out;
-    const char* md = hkdfDigest(policy.keyDerivation);
+    const char* md = hashName(policy.keyDerivation);
     if (!policy.isEcc() || !md || length == 0) return out;
     static EVP_KDF* kdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr);  // immutable, never freed
     if (!kdf) return out;

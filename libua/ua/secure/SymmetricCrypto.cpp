@@ -4,6 +4,7 @@
 #include "ua/secure/SymmetricCrypto.h"
 
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/secure/HashName.h"
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -16,20 +17,6 @@
 namespace ua::crypto {
 
 namespace {
-
-const char* digestName(HashAlgorithm h) {
-    switch (h) {
-    case HashAlgorithm::Sha1:
-        return "SHA1";
-    case HashAlgorithm::Sha256:
-        return "SHA256";
-    case HashAlgorithm::Sha384:
-        return "SHA384";
-    case HashAlgorithm::None:
-        break;
-    }
-    return nullptr;
-}
 
 // Fetched once per process (the fetches are thread-safe; the objects are immutable and never freed).
 EVP_KDF* tlsPrf() {
@@ -51,7 +38,7 @@ const EVP_CIPHER* aesCbc(std::size_t keyBytes) {
 std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
                                  const uint8_t* seed, std::size_t seedSize, std::size_t length) {
     std::vector<uint8_t> out;
-    const char* md = digestName(policy.keyDerivation);
+    const char* md = hashName(policy.keyDerivation);
     if (!md || policy.isEcc() || !tlsPrf() || length == 0) return out;
     EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(tlsPrf());
     if (!ctx) return out;
@@ -100,7 +87,7 @@ std::unique_ptr<SymmetricKeys> SymmetricKeys::derive(const SecurityPolicy& polic
 
 std::unique_ptr<SymmetricKeys> SymmetricKeys::fromKeyMaterial(const SecurityPolicy& policy, const uint8_t* bytes,
                                                               std::size_t size) {
-    const char* md = digestName(policy.symmetricSignature);
+    const char* md = hashName(policy.symmetricSignature);
     const EVP_CIPHER* cipher = aesCbc(policy.symmetricEncryptionKeyLength);
     const std::size_t signingLength = policy.derivedSignatureKeyLength;
     const std::size_t encryptingLength = policy.symmetricEncryptionKeyLength;
