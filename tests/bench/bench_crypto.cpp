@@ -6,6 +6,7 @@
 // new EphemeralKey on each side, ECDH, HKDF, ECDSA), what a connect storm costs per SecureChannel.
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
+#include "ua/secure/AsymmetricCrypto.h"
 #include "ua/secure/ClientSecureChannel.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/secure/ServerSecureChannel.h"
@@ -145,9 +146,7 @@ void BM_OpenSecureChannel(benchmark::State& state) {
     using namespace ua;
     const auto id = SecurityPolicyId(state.range(0));
     const SecurityPolicy& policy = securityPolicy(id);
-    const KeyType type = policy.curve == EccCurve::NistP256   ? KeyType::EccNistP256
-                         : policy.curve == EccCurve::NistP384 ? KeyType::EccNistP384
-                                                              : KeyType::Rsa;
+    const KeyType type = crypto::certificateKeyType(policy);
     const OpnPair& ids = opnPair(type);
     auto sec = std::make_shared<ServerChannelSecurity>();
     sec->offers = {{id, MessageSecurityMode::SignAndEncrypt}};

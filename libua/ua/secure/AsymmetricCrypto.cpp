@@ -3,7 +3,6 @@
 #include "ua/secure/AsymmetricCrypto.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/pki/KeyType.h"
 
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
@@ -137,17 +136,20 @@ std::size_t rsaKeyBytes(EVP_PKEY* key) {
     return bits > 0 ? (std::size_t(bits) + 7) / 8 : 0;
 }
 
-bool keyFitsPolicy(const SecurityPolicy& policy, EVP_PKEY* key) {
-    const KeyType type = keyTypeOf(key);
+KeyType certificateKeyType(const SecurityPolicy& policy) {
     switch (policy.curve) {
-    case EccCurve::None:
-        return type == KeyType::Rsa;
     case EccCurve::NistP256:
-        return type == KeyType::EccNistP256;
+        return KeyType::EccNistP256;
     case EccCurve::NistP384:
-        return type == KeyType::EccNistP384;
+        return KeyType::EccNistP384;
+    case EccCurve::None:
+        break;
     }
-    return false;
+    return KeyType::Rsa;
+}
+
+bool keyFitsPolicy(const SecurityPolicy& policy, EVP_PKEY* key) {
+    return key && keyTypeOf(key) == certificateKeyType(policy);
 }
 
 std::size_t asymmetricSignatureSize(const SecurityPolicy& policy, EVP_PKEY* key) {

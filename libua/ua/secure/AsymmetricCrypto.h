@@ -6,6 +6,7 @@
 // checks do that). On a Bad status nothing is appended to out.
 #pragma once
 
+#include "ua/pki/KeyType.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/types/StatusCode.h"
 
@@ -20,6 +21,9 @@ namespace ua::crypto {
 // Size in bytes of the RSA modulus of key (= signature size = ciphertext block size); for an ECC key
 // the size of one coordinate (32 for P-256, 48 for P-384).
 std::size_t rsaKeyBytes(EVP_PKEY* key);
+// The kind of key a policy's application instance certificates carry: RSA for None and the RSA
+// policies, ECC on the policy's curve for the ECC ones (OPC 10000-12 7.8.4 certificate types).
+KeyType certificateKeyType(const SecurityPolicy& policy);
 // Whether key is of the policy's kind: RSA for the RSA policies, ECC on the policy's curve for the
 // ECC ones (OPC 10000-6 6.8.1: one named curve per policy).
 bool keyFitsPolicy(const SecurityPolicy& policy, EVP_PKEY* key);

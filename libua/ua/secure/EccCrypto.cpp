@@ -4,7 +4,7 @@
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/AsymmetricCrypto.h"
-#include "ua/secure/HashName.h"
+#include "ua/secure/OpenSslKdf.h"
 
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -102,13 +102,9 @@ StatusCode EphemeralKey::sharedSecret(const uint8_t* peer, std::size_t size, std
 
 std::vector<uint8_t> hkdf(const SecurityPolicy& policy, const uint8_t* ikm, std::size_t ikmSize, const uint8_t* salt,
                           std::size_t saltSize, const uint8_t* info, std::size_t infoSize, std::size_t length) {
-    std::vector<uint8_t> out;
     const char* md = hashName(policy.keyDerivation);
-    if (!policy.isEcc() || !md || length == 0) return out;
+    if (!policy.isEcc() || !md || length == 0) return {};
     static EVP_KDF* kdf = EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr);  // immutable, never freed
-    if (!kdf) return out;
-    EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(kdf);
-    if (!ctx) return out;
     static const uint8_t kEmpty = 0;  // OSSL_PARAM wants a pointer even for no bytes
     const OSSL_PARAM params[] = {
         OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, const_cast<char*>(md), 0),
@@ -117,14 +113,8 @@ std::vector<uint8_t> hkdf(const SecurityPolicy& policy, const uint8_t* ikm, std:
         OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, const_cast<uint8_t*>(info ? info : &kEmpty), infoSize),
         OSSL_PARAM_construct_end(),
     };
-    out.resize(length);
     // EVP_KDF_derive refuses more than 255 blocks of the hash (RFC 5869 2.3).
-    if (EVP_KDF_derive(ctx, out.data(), length, params) != 1) {
-        wipe(out.data(), out.size());
-        out.clear();
-    }
-    EVP_KDF_CTX_free(ctx);
-    return out;
+    return kdfDerive(kdf, params, length);
 }
 
 std::vector<uint8_t> eccSalt(uint16_t length, std::string_view label, const std::vector<uint8_t>& first,

@@ -4,7 +4,7 @@
 #include "ua/secure/SymmetricCrypto.h"
 
 #include "ua/secure/AsymmetricCrypto.h"
-#include "ua/secure/HashName.h"
+#include "ua/secure/OpenSslKdf.h"
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -37,11 +37,8 @@ const EVP_CIPHER* aesCbc(std::size_t keyBytes) {
 
 std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* secret, std::size_t secretSize,
                                  const uint8_t* seed, std::size_t seedSize, std::size_t length) {
-    std::vector<uint8_t> out;
     const char* md = hashName(policy.keyDerivation);
-    if (!md || policy.isEcc() || !tlsPrf() || length == 0) return out;
-    EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(tlsPrf());
-    if (!ctx) return out;
+    if (!md || policy.isEcc() || length == 0) return {};
     // TLS1-PRF with a digest other than MD5-SHA1 is the single P_hash of RFC 5246 5 over the
     // concatenation of its seeds; given no label, the seed is ours alone.
     const OSSL_PARAM params[] = {
@@ -50,13 +47,7 @@ std::vector<uint8_t> deriveBytes(const SecurityPolicy& policy, const uint8_t* se
         OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SEED, const_cast<uint8_t*>(seed), seedSize),
         OSSL_PARAM_construct_end(),
     };
-    out.resize(length);
-    if (EVP_KDF_derive(ctx, out.data(), length, params) != 1) {
-        wipe(out.data(), out.size());
-        out.clear();
-    }
-    EVP_KDF_CTX_free(ctx);
-    return out;
+    return kdfDerive(tlsPrf(), params, length);
 }
 
 struct SymmetricKeys::Contexts {

@@ -5,6 +5,7 @@
 #include "ua/client/discovery/EndpointSelection.h"
 #include "ua/client/discovery/ServerTrust.h"
 #include "ua/client/session/SessionSecurity.h"
+#include "ua/secure/AsymmetricCrypto.h"
 #include "ua/secure/SecurityPolicy.h"
 
 #include <QLoggingCategory>
@@ -268,15 +269,23 @@ void ClientCore::completeConnect(StatusCode s, const GetEndpointsResponse& respo
     if (done) done({status::Good, response});
 }
 
+namespace {
+// Our application instance certificate of a key type, as the configuration names the application.
+CertificateRequest ownCertificateRequest(const ClientConfig& config, KeyType type) {
+    CertificateRequest request;
+    request.applicationUri = config.applicationUri.toStdString();
+    request.applicationName = config.applicationName.toStdString();
+    request.keyType = type;
+    return request;
+}
+} // namespace
+
 bool ClientCore::openStore() {
     if (m_store) return true;
     if (m_config.pkiDir.isEmpty()) return false;
     auto store = std::make_unique<CertificateStore>(m_config.pkiDir.toStdString());
-    CertificateRequest request;
-    request.applicationUri = m_config.applicationUri.toStdString();
-    request.applicationName = m_config.applicationName.toStdString();
     std::string error;
-    if (!store->ensureOwnCertificate(request, &error)) {
+    if (!store->ensureOwnCertificate(ownCertificateRequest(m_config, KeyType::Rsa), &error)) {
         qCWarning(lcClient) << "no application instance certificate in" << m_config.pkiDir << ":" << QString::fromStdString(error);
         return false;
     }
@@ -335,17 +344,10 @@ StatusCode ClientCore::chooseEndpoint() {
     if (secureChannel) {
         // An ECC policy needs our ECC certificate of its curve (OPC 10000-6 6.8.1), made on first use
         // beside the RSA one.
-        const EccCurve curve = choice.channelPolicy->curve;
-        const KeyType keyType = curve == EccCurve::NistP256   ? KeyType::EccNistP256
-                                : curve == EccCurve::NistP384 ? KeyType::EccNistP384
-                                                              : KeyType::Rsa;
+        const KeyType keyType = crypto::certificateKeyType(*choice.channelPolicy);
         if (m_store->ownCertificate(keyType).isNull()) {
-            CertificateRequest request;
-            request.applicationUri = m_config.applicationUri.toStdString();
-            request.applicationName = m_config.applicationName.toStdString();
-            request.keyType = keyType;
             std::string error;
-            if (!m_store->ensureOwnCertificate(request, &error)) {
+            if (!m_store->ensureOwnCertificate(ownCertificateRequest(m_config, keyType), &error)) {
                 qCWarning(lcClient) << "no application instance certificate for" << QString::fromLatin1(choice.channelPolicy->uri.data())
                                     << ":" << QString::fromStdString(error);
                 return status::BadConfigurationError;
