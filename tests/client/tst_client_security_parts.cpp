@@ -198,7 +198,8 @@ void TestClientSecurityParts::prefersAnEncryptedPasswordOnANoneChannel() {
 void TestClientSecurityParts::eccEndpointsWhenNamedOrAlone() {
     // docs/Security.md "ECC security policies": "best" prefers the current RSA policies; an ECC one
     // is taken when named, or when nothing better is offered; a UserName token under an ECC policy
-    // (an EccEncryptedSecret) is not made.
+    // (an EccEncryptedSecret) only on a channel of that same policy (its EphemeralKey is signed with
+    // the channel's certificate).
     const auto anon = token("anonymous", UserTokenType::Anonymous);
     const auto user = token("username", UserTokenType::UserName);
     Array<EndpointDescription> list;
@@ -218,7 +219,19 @@ void TestClientSecurityParts::eccEndpointsWhenNamedOrAlone() {
     QCOMPARE(c.channelPolicy->id, SecurityPolicyId::EccNistP256);
     QCOMPARE(c.tokenPolicy->id, SecurityPolicyId::EccNistP256);  // the anonymous token
     named.tokenType = UserTokenType::UserName;
-    QCOMPARE(selectEndpoint(list, named).status, status::BadIdentityTokenRejected);
+    c = selectEndpoint(list, named);
+    QCOMPARE(c.status, status::Good);
+    QCOMPARE(int(c.tokenIndex), 1);
+    QCOMPARE(c.tokenPolicy->id, SecurityPolicyId::EccNistP256);
+    // A password under ECC_nistP384 on an ECC_nistP256 channel (or an RSA one) is not made.
+    auto p384User = user;
+    p384User.securityPolicyUri = String(kSecurityPolicyEccNistP384);
+    Array<EndpointDescription> mixed;
+    mixed.push_back(endpoint(kSecurityPolicyEccNistP256, MessageSecurityMode::SignAndEncrypt, 15, {anon, p384User}));
+    mixed.push_back(endpoint(kSecurityPolicyBasic256Sha256, MessageSecurityMode::SignAndEncrypt, 12, {anon, p384User}));
+    EndpointWanted password = best;
+    password.tokenType = UserTokenType::UserName;
+    QCOMPARE(selectEndpoint(mixed, password).status, status::BadIdentityTokenRejected);
     // Only ECC (and None) offered: the best is ECC_nistP384 over ECC_nistP256.
     Array<EndpointDescription> eccOnly;
     eccOnly.push_back(endpoint(kSecurityPolicyNone, MessageSecurityMode::None, 0, {anon}));

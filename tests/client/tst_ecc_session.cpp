@@ -3,14 +3,18 @@
 // RSA one, an ECC P-256 one, an ECC P-384 one, all in its PKI folder and kept across restarts); our
 // Client opens ECC_nistP256 and ECC_nistP384 SecureChannels (Sign and SignAndEncrypt), creates and
 // activates a Session (ECDSA signatures both ways, empty SignatureData.algorithm) and reads; a
-// UserName identity finds no ECC endpoint to use (no EccEncryptedSecret yet), and the server stays
-// up for the next client. No npm peer speaks ECC (docs/Security.md "ECC security policies").
+// UserName identity logs in with its password in an EccEncryptedSecret (OPC 10000-6 6.8.2, OPC
+// 10000-4 7.40.2.5), also after a reconnect (the key of the last ActivateSession response); a wrong
+// password is refused and the server serves the next client. No npm peer speaks ECC
+// (docs/Security.md "ECC security policies"; crafted requests: tests/interop/tst_ecc_user_tokens).
 #include "ClientTestUtil.h"
+#include "TcpProxy.h"
 
 #include "ua/client/Client.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/pki/OwnCertificate.h"
 #include "ua/server/runtime/Server.h"
+#include "ua/server/users/Roles.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -37,7 +41,10 @@ private slots:
     void endpointsCarryTheCertificateOfTheirKind();
     void clientOpensAnEccSession_data();
     void clientOpensAnEccSession();
-    void userNameFindsNoEccEndpoint();
+    void userNameLogsInOverEcc_data() { clientOpensAnEccSession_data(); }
+    void userNameLogsInOverEcc();
+    void userNameSurvivesAReconnect();
+    void wrongPasswordIsRefused();
     void eccCertificatesSurviveARestart();
 
 private:
@@ -58,6 +65,7 @@ std::unique_ptr<Server> TestEccSession::startServer(const QString& pki, quint16 
     cfg.benchmarkVariables = 0;
     cfg.security.pkiDir = m_dir.filePath(pki);
     cfg.security.trustAllClients = true;
+    cfg.security.users.setUser("alice", "alice-pw", roleBit(Role::Operator), 2000);
     cfg.security.endpoints = {
         {SecurityPolicyId::None, MessageSecurityMode::None},
         {SecurityPolicyId::Basic256Sha256, MessageSecurityMode::SignAndEncrypt},
@@ -104,9 +112,14 @@ void TestEccSession::endpointsCarryTheCertificateOfTheirKind() {
         const SecurityPolicy* p = findSecurityPolicy(uri);
         QVERIFY(p);
         if (p->isEcc()) {
-            // Anonymous only until EccEncryptedSecret: no UserName or X509 token policy.
-            QCOMPARE(e.userIdentityTokens.size(), std::size_t(1));
+            // Anonymous, and a password and a user certificate under the endpoint's own policy
+            // (OPC 10000-6 6.8.2: no RSA token policy on an ECC endpoint).
+            QCOMPARE(e.userIdentityTokens.size(), std::size_t(3));
             QCOMPARE(e.userIdentityTokens[0].tokenType, UserTokenType::Anonymous);
+            QCOMPARE(e.userIdentityTokens[1].tokenType, UserTokenType::UserName);
+            QCOMPARE(e.userIdentityTokens[1].securityPolicyUri.view(), p->uri);
+            QCOMPARE(e.userIdentityTokens[2].tokenType, UserTokenType::Certificate);
+            QCOMPARE(e.userIdentityTokens[2].securityPolicyUri.view(), p->uri);
             eccLevel = std::max(eccLevel, int(e.securityLevel));
             QCOMPARE(c, m_server->certificateStore()->ownCertificate(c.keyType()));
         } else if (p->id != SecurityPolicyId::None) {
@@ -153,11 +166,61 @@ void TestEccSession::clientOpensAnEccSession() {
     QCOMPARE(ours.keyType(), type);
 }
 
-void TestEccSession::userNameFindsNoEccEndpoint() {
-    ClientConfig cfg = clientConfig(QString::fromLatin1(kSecurityPolicyEccNistP256), MessageSecurityMode::SignAndEncrypt);
-    cfg.identity = UserIdentity::fromUserName(QStringLiteral("operator"), QStringLiteral("secret"));
+// The Session on the server runs as user (the one whose authenticationToken the client holds is not
+// visible: the only Session of that user name is looked for).
+namespace {
+bool serverHasSessionOf(Server& server, const std::string& user) {
+    for (const SessionPtr& s : server.sessions().snapshot()) {
+        std::lock_guard lock(s->activationMutex);  // ActivateSession writes it on an I/O thread
+        if (s->activated && !s->closed && s->clientUserId == user) return true;
+    }
+    return false;
+}
+} // namespace
+
+void TestEccSession::userNameLogsInOverEcc() {
+    QFETCH(QString, policy);
+    QFETCH(int, mode);
+    ClientConfig cfg = clientConfig(policy, MessageSecurityMode(mode));
+    cfg.identity = UserIdentity::fromUserName(QStringLiteral("alice"), QStringLiteral("alice-pw"));
     Client client(cfg);
-    QCOMPARE(connectSession(client, urlOf(m_server->port()), this), StatusCode(status::BadIdentityTokenRejected));
+    QCOMPARE(connectSession(client, urlOf(m_server->port()), this), StatusCode(status::Good));
+    const auto snapshot = client.snapshot();
+    QCOMPARE(snapshot.endpoint.securityPolicyUri.toQString(), policy);
+    QCOMPARE(snapshot.userTokenPolicy.tokenType, UserTokenType::UserName);
+    QVERIFY(serverHasSessionOf(*m_server, "alice"));
+    Awaited<ServiceResult<ReadResponse>> read;
+    client.readValues({NodeId(id::Server_ServerStatus_State)}, this, read.callback());
+    QVERIFY(read.wait());
+    QCOMPARE(read->status, StatusCode(status::Good));
+}
+
+void TestEccSession::userNameSurvivesAReconnect() {
+    // The reconnect activates the same Session on a new channel: its password goes to the
+    // EphemeralKey of the first ActivateSession's response (the CreateSession one is used up).
+    TcpProxy proxy(m_server->port());
+    QVERIFY(proxy.listen());
+    ClientConfig cfg = clientConfig(QString::fromLatin1(kSecurityPolicyEccNistP256), MessageSecurityMode::SignAndEncrypt);
+    cfg.identity = UserIdentity::fromUserName(QStringLiteral("alice"), QStringLiteral("alice-pw"));
+    Client client(cfg);
+    QCOMPARE(connectSession(client, proxy.url(), this), StatusCode(status::Good));
+    const NodeId sessionId = client.sessionId();
+    proxy.cutAll();
+    QTRY_COMPARE(client.state(), ClientState::Reconnecting);
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ClientState::Connected, 10000);
+    QCOMPARE(client.sessionId(), sessionId);  // activated again, not created anew
+    QCOMPARE(client.snapshot().reconnectCount, 1u);
+    Awaited<ServiceResult<ReadResponse>> read;
+    client.readValues({NodeId(id::Server_ServerStatus_State)}, this, read.callback());
+    QVERIFY(read.wait());
+    QCOMPARE(read->status, StatusCode(status::Good));
+}
+
+void TestEccSession::wrongPasswordIsRefused() {
+    ClientConfig cfg = clientConfig(QString::fromLatin1(kSecurityPolicyEccNistP256), MessageSecurityMode::SignAndEncrypt);
+    cfg.identity = UserIdentity::fromUserName(QStringLiteral("alice"), QStringLiteral("not her password"));
+    Client client(cfg);
+    QCOMPARE(connectSession(client, urlOf(m_server->port()), this), StatusCode(status::BadUserAccessDenied));
     // The server serves the next client.
     Client next(clientConfig(QString::fromLatin1(kSecurityPolicyEccNistP384), MessageSecurityMode::SignAndEncrypt));
     QCOMPARE(connectSession(next, urlOf(m_server->port()), this), StatusCode(status::Good));

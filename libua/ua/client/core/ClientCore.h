@@ -134,6 +134,10 @@ private:
         bool activated = false;
         ByteString serverNonce;          // of the last CreateSession / ActivateSession response
         std::string serverCertificate;   // DER leaf of the CreateSession response's serverCertificate
+        // Under an ECC token policy (OPC 10000-6 6.8.2): the server's latest EphemeralKey for the
+        // password's EccEncryptedSecret, or why there is none.
+        ByteString userTokenKey;
+        StatusCode userTokenKeyStatus = StatusCode(0x80130000u);  // Bad_SecurityChecksFailed
     };
     // Encodes the request straight into the channel's send buffer when it can go now; only a
     // request that waits for the (re)connect is kept (in its Sender) until it is sent.
@@ -234,6 +238,10 @@ private:
     // A CreateSession stays pending this many request timeouts, for a late answer to be closed.
     static constexpr uint32_t kLateCreateFactor = 6;
     StatusCode checkCreateSession(const ByteString& clientNonce, const CreateSessionResponse& response);
+    // A password under an ECC token policy needs the server's EphemeralKey (6.8.2): asked for in
+    // CreateSession and in every ActivateSession, the latest kept in m_session.
+    bool wantsUserTokenKey() const;
+    void takeUserTokenKey(const ResponseHeader& header);
     void readNamespaceArray(StatusCallback done);
 
     // Keep-alive and reconnect (ClientCoreSession.cpp).

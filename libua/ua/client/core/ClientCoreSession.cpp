@@ -2,10 +2,13 @@
 // keep-alive and the reconnect (a new SecureChannel, the Session moved to it or created again).
 #include "ua/client/core/ClientCore.h"
 
+#include "ua/secure/EccSessionKeys.h"
+
 #include "ua/client/discovery/EndpointSelection.h"
 #include "ua/client/session/SessionSecurity.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/secure/EccSessionKeys.h"
 #include "ua/secure/SecurityPolicy.h"
 
 #include <QLoggingCategory>
@@ -96,6 +99,7 @@ void ClientCore::createAndActivate(ServiceCallback<CreateSessionResponse> done) 
     req.clientCertificate = m_channelSecurity.policy != SecurityPolicyId::None ? ByteString(m_channelSecurity.clientCertificateChain)
                                                                                  : ByteString();
     const ByteString clientNonce = req.clientNonce;
+    if (wantsUserTokenKey()) req.requestHeader.additionalHeader = ecdhKeyRequest(m_tokenSecurity->uri);
     req.requestedSessionTimeout = m_config.requestedSessionTimeoutMs;
     req.maxResponseMessageSize = m_config.transport.maxMessageSize;
     m_session = Session();
@@ -205,12 +209,29 @@ StatusCode ClientCore::checkCreateSession(const ByteString& clientNonce, const C
         const StatusCode s = verifyServerSignature(securityPolicy(m_channelSecurity.policy), m_serverCertificate,
                                                    m_channelSecurity.clientCertificateChain, clientNonce, r.serverSignature);
         if (s.isBad()) return s;
+        if (wantsUserTokenKey()) {
+            takeUserTokenKey(r.responseHeader);
+            // A key the server's certificate did not sign is forged: refuse the Session.
+            if (m_session.userTokenKeyStatus == StatusCode(status::BadSecurityChecksFailed)) return status::BadSecurityChecksFailed;
+        }
         // Downgrade guard (5.6.2 serverEndpoints): the authenticated list must be the one GetEndpoints
         // gave over the unprotected None channel. On a None channel the response is no more
         // trustworthy than GetEndpoints, so the comparison would prove nothing there.
         return compareEndpoints(m_endpoints, r.serverEndpoints);
     }
     return status::Good;
+}
+
+bool ClientCore::wantsUserTokenKey() const {
+    return m_tokenSecurity && m_tokenSecurity->isEcc() && m_config.identity.kind == UserIdentity::Kind::UserName;
+}
+
+void ClientCore::takeUserTokenKey(const ResponseHeader& header) {
+    const Certificate serverCertificate =
+        m_serverCertificate.isNull() ? Certificate::fromDer(m_session.serverCertificate) : m_serverCertificate;
+    m_session.userTokenKeyStatus = acceptUserTokenKey(*m_tokenSecurity, serverCertificate, header.additionalHeader, m_session.userTokenKey);
+    if (m_session.userTokenKeyStatus.isBad())
+        qCWarning(lcClient) << "no EphemeralKey for the user token:" << QString::fromStdString(m_session.userTokenKeyStatus.name());
 }
 
 void ClientCore::activate(StatusCallback done) {
@@ -231,12 +252,15 @@ void ClientCore::activate(StatusCallback done) {
     const SecurityPolicy& tokenSecurity = m_tokenSecurity ? *m_tokenSecurity : securityPolicy(SecurityPolicyId::None);
     const Certificate serverCertificate =
         m_serverCertificate.isNull() ? Certificate::fromDer(m_session.serverCertificate) : m_serverCertificate;
+    const EccTokenKeys ecc{m_session.userTokenKey, m_session.userTokenKeyStatus, &m_channelSecurity.clientKey};
     const StatusCode made = makeIdentityToken(m_config.identity, tokenPolicy, tokenSecurity, serverCertificate, m_session.serverNonce,
-                                              req.userIdentityToken, req.userTokenSignature);
+                                              req.userIdentityToken, req.userTokenSignature, ecc);
     if (made.isBad()) {
         if (done) done(made);
         return;
     }
+    // A new EphemeralKey for the next activation (a reconnect): each is used once.
+    if (wantsUserTokenKey()) req.requestHeader.additionalHeader = ecdhKeyRequest(m_tokenSecurity->uri);
     internalCall<ActivateSessionRequest, ActivateSessionResponse>(std::move(req), 0, [this, done](const ServiceResult<ActivateSessionResponse>& r) {
         if (r.status.isBad()) {
             if (done) done(r.status);
@@ -244,6 +268,7 @@ void ClientCore::activate(StatusCallback done) {
         }
         // The next ActivateSession (a reconnect) signs this nonce (5.6.3).
         m_session.serverNonce = r.response.serverNonce;
+        if (wantsUserTokenKey()) takeUserTokenKey(r.response.responseHeader);
         m_session.activated = true;
         // NamespaceArray indexes may change whenever the server restarts: read it on every activation.
         readNamespaceArray([done](StatusCode) {

@@ -97,9 +97,10 @@ EndpointChoice selectEndpoint(const Array<EndpointDescription>& endpoints, const
             if (tp.tokenType != wanted.tokenType) continue;
             const SecurityPolicy* p = tokenSecurityPolicy(tp, e);
             if (!p || (p->deprecated && !wanted.allowDeprecated)) continue;
-            // A secret under an ECC policy travels as an EccEncryptedSecret (OPC 10000-4 7.40.2.5),
-            // which this client does not make yet: only anonymous tokens on such a policy.
-            if (p->isEcc() && tp.tokenType != UserTokenType::Anonymous) continue;
+            // A secret under an ECC policy travels as an EccEncryptedSecret (OPC 10000-4 7.40.2.5) to
+            // an EphemeralKey the server signs with the channel's certificate (OPC 10000-6 6.8.2): an
+            // ECC token policy only on a channel of that same policy.
+            if (p->isEcc() && tp.tokenType != UserTokenType::Anonymous && p != policy) continue;
             const bool encrypts = p->id != SecurityPolicyId::None;
             // A token that needs the server's certificate (an encrypted password, an X509 signature);
             // with the policy None neither is made (7.41.2.1).

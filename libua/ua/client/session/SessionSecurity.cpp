@@ -2,6 +2,8 @@
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/secure/EccEncryptedSecret.h"
+#include "ua/secure/EccSessionKeys.h"
 
 #include <cstring>
 
@@ -76,10 +78,46 @@ std::vector<uint8_t> legacyTokenSecret(std::string_view secret, const ByteString
     return out;
 }
 
+namespace {
+
+// 7.40.2.5: the password as an EccEncryptedSecret to the server's EphemeralKey.
+StatusCode eccPassword(const SecurityPolicy& policy, const EccTokenKeys& ecc, std::string_view password,
+                       const ByteString& serverNonce, ByteString& out) {
+    if (ecc.serverKey.isEmpty()) return ecc.status.isBad() ? ecc.status : StatusCode(status::BadSecurityChecksFailed);
+    if (!ecc.clientKey || ecc.clientKey->isNull()) return status::BadIdentityTokenInvalid;
+    if (serverNonce.isEmpty()) return status::BadNonceInvalid;
+    crypto::EccSecretToSeal in;
+    in.policy = &policy;
+    in.signingKey = ecc.clientKey->get();
+    in.receiverPublicKey.assign(ecc.serverKey.data(), ecc.serverKey.data() + ecc.serverKey.size());
+    in.nonce = serverNonce.view();
+    in.secret = password;
+    in.signingTime = DateTime::now();
+    std::vector<uint8_t> sealed;
+    const StatusCode s = crypto::sealEccSecret(in, sealed);
+    if (s.isBad()) return s;
+    out = ByteString(reinterpret_cast<const char*>(sealed.data()), sealed.size());
+    return status::Good;
+}
+
+} // namespace
+
+StatusCode acceptUserTokenKey(const SecurityPolicy& policy, const Certificate& serverCertificate,
+                              const ExtensionObject& additionalHeader, ByteString& key) {
+    key = ByteString();
+    EphemeralKeyType received;
+    const StatusCode s = ecdhKeyOf(additionalHeader, policy.uri, received);
+    if (s.isBad()) return s;
+    if (serverCertificate.isNull() || !verifyEphemeralKey(policy, serverCertificate.publicKey(), received))
+        return status::BadSecurityChecksFailed;
+    key = received.publicKey;
+    return status::Good;
+}
+
 StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy& tokenPolicy,
                              const SecurityPolicy& securityPolicy, const Certificate& serverCertificate,
                              const ByteString& serverNonce, ExtensionObject& token,
-                             SignatureData& userTokenSignature) {
+                             SignatureData& userTokenSignature, const EccTokenKeys& ecc) {
     userTokenSignature = SignatureData();
     const bool secured = securityPolicy.id != SecurityPolicyId::None;
     switch (identity.kind) {
@@ -97,6 +135,11 @@ StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy
         QByteArray password = identity.password.toUtf8();
         if (!secured) {
             t.password = ByteString(password.constData(), std::size_t(password.size()));
+        } else if (securityPolicy.isEcc()) {
+            const StatusCode s = eccPassword(securityPolicy, ecc, std::string_view(password.constData(), std::size_t(password.size())),
+                                             serverNonce, t.password);
+            crypto::wipe(password.data(), std::size_t(password.size()));
+            if (s.isBad()) return s;
         } else {
             if (serverCertificate.isNull()) return status::BadCertificateInvalid;
             if (serverNonce.isEmpty()) return status::BadNonceInvalid;

@@ -43,13 +43,32 @@ StatusCode makeSignature(const SecurityPolicy& policy, const PrivateKey& key,
 // secret + serverNonce, then secret, then serverNonce.
 std::vector<uint8_t> legacyTokenSecret(std::string_view secret, const ByteString& serverNonce);
 
+// The keys of a password under an ECC token policy (OPC 10000-6 6.8.2): the server's latest
+// EphemeralKey for it (X | Y, its signature checked by acceptUserTokenKey), or the status the server
+// sent instead; the client application's key, which signs the EccEncryptedSecret.
+struct EccTokenKeys {
+    ByteString serverKey;
+    StatusCode status = StatusCode(0x80130000u);  // Bad_SecurityChecksFailed: none received
+    const PrivateKey* clientKey = nullptr;
+};
+
+// The EphemeralKey of a CreateSession / ActivateSession response's additionalHeader for policy
+// (an ECC policy), signed by the key of serverCertificate (7.15). Good and key set; the Bad status
+// the server sent instead of a key (key cleared); Bad_SecurityChecksFailed for a missing key or a
+// signature that does not verify (key cleared).
+StatusCode acceptUserTokenKey(const SecurityPolicy& policy, const Certificate& serverCertificate,
+                              const ExtensionObject& additionalHeader, ByteString& key);
+
 // The UserIdentityToken for ActivateSession (7.41): for tokenPolicy (the UserTokenPolicy chosen on the
 // endpoint, whose policyId it carries) and its effective SecurityPolicy securityPolicy (the token
 // policy's, or the endpoint's). serverCertificate: the server's leaf; serverNonce: the last one.
 //  - Anonymous: AnonymousIdentityToken.
 //  - UserName: the password in the legacy secret format, RSA-encrypted with the server's public key by
 //    securityPolicy's AsymmetricEncryptionAlgorithm (encryptionAlgorithm = its URI); plain UTF-8 with
-//    an empty encryptionAlgorithm when securityPolicy is None.
+//    an empty encryptionAlgorithm when securityPolicy is None. Under an ECC securityPolicy: an
+//    EccEncryptedSecret (7.40.2.5) sealed to ecc.serverKey, signed with *ecc.clientKey, its
+//    Certificate left null (the server knows the client's), encryptionAlgorithm empty; without a
+//    server key ecc.status.
 //  - Certificate: X509IdentityToken with the user's certificate; userTokenSignature over
 //    serverCertificate + serverNonce with the user's key (none when securityPolicy is None).
 // Good, Bad_IdentityTokenInvalid (a user name, certificate or key missing), Bad_CertificateInvalid
@@ -57,6 +76,6 @@ std::vector<uint8_t> legacyTokenSecret(std::string_view secret, const ByteString
 StatusCode makeIdentityToken(const UserIdentity& identity, const UserTokenPolicy& tokenPolicy,
                              const SecurityPolicy& securityPolicy, const Certificate& serverCertificate,
                              const ByteString& serverNonce, ExtensionObject& token,
-                             SignatureData& userTokenSignature);
+                             SignatureData& userTokenSignature, const EccTokenKeys& ecc = {});
 
 } // namespace ua

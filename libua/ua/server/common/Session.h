@@ -18,6 +18,9 @@
 namespace ua {
 
 class SessionSubscriptions;
+namespace crypto {
+class EphemeralKey;
+}
 
 struct Session {
     NodeId sessionId;            // public id (ns=1, Guid)
@@ -46,6 +49,11 @@ struct Session {
     mutable std::mutex activationMutex;
     UserTokenType userTokenType = UserTokenType::Anonymous;
     std::string clientUserId;  // user name / X509 subject; empty for anonymous
+    // The EphemeralKey last returned in a CreateSession / ActivateSession response's additionalHeader
+    // (OPC 10000-6 6.8.2): the key the next user token secret of an ECC token policy is sealed to.
+    // Null when the client asked for none; dropped by every successful activation. Under
+    // activationMutex.
+    std::shared_ptr<const crypto::EphemeralKey> userTokenKey;
     // Diagnostics (OPC 10000-5 12.11 SessionDiagnosticsDataType, 12.13
     // SessionSecurityDiagnosticsDataType). Set by CreateSession and ActivateSession under
     // activationMutex; ServerDiagnostics reads them under it.

@@ -634,21 +634,22 @@ std::vector<EndpointDescription> Server::endpointsFor(const ServerChannelSecurit
             t.tokenType = UserTokenType::Anonymous;
             tokens.push_back(t);
         }
-        // A password or a user certificate under an ECC policy needs an EccEncryptedSecret or an ECC
-        // user token signature (OPC 10000-4 7.40.2.5), not built yet: ECC endpoints are anonymous only.
-        const bool ecc = policy.isEcc();
-        if (cfg.allowUserName && !ecc && (pki || offer.policy != SecurityPolicyId::None)) {
+        // Under an ECC policy the token policies name it (OPC 10000-6 6.8.2: an ECC endpoint offers no
+        // RSA token policy): a password travels as an EccEncryptedSecret (OPC 10000-4 7.40.2.5), a
+        // user certificate must be of the policy's curve (its ECDSA userTokenSignature).
+        const String userTokenPolicy = policy.isEcc() ? String(policy.uri) : tokenPolicy;
+        if (cfg.allowUserName && (pki || offer.policy != SecurityPolicyId::None)) {
             UserTokenPolicy t;
             t.policyId = String("username");
             t.tokenType = UserTokenType::UserName;
-            t.securityPolicyUri = tokenPolicy;
+            t.securityPolicyUri = userTokenPolicy;
             tokens.push_back(t);
         }
-        if (cfg.allowX509 && pki && !ecc) {
+        if (cfg.allowX509 && pki) {
             UserTokenPolicy t;
             t.policyId = String("certificate");
             t.tokenType = UserTokenType::Certificate;
-            t.securityPolicyUri = tokenPolicy;
+            t.securityPolicyUri = userTokenPolicy;
             tokens.push_back(t);
         }
         e.userIdentityTokens = tokens;

@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/secure/EccEncryptedSecret.h"
 #include "ua/server/services/CertificateSignatures.h"
 #include "ua/server/users/UserStore.h"
 
@@ -56,6 +57,30 @@ StatusCode decryptPassword(const IdentityCheck& c, const SecurityPolicy& policy,
     return result;
 }
 
+// The password of an EccEncryptedSecret (7.40.2.5) sealed to the Session's EphemeralKey of policy.
+StatusCode openEccPassword(const IdentityCheck& c, const SecurityPolicy& policy, const UserNameIdentityToken& t,
+                           std::string& password) {
+    if (!c.userTokenKey || c.userTokenKey->policy() != &policy || !c.clientPublicKey) return status::BadIdentityTokenInvalid;
+    const auto* bytes = reinterpret_cast<const uint8_t*>(t.password.data());
+    crypto::EccSecretHeader header;
+    if (crypto::readEccSecretHeader(bytes, t.password.size(), header).isBad()) return status::BadIdentityTokenInvalid;
+    // The signer is the client application (7.40.2.5: the Certificate may be left out then).
+    if (!header.certificate.empty()) {
+        const std::vector<Certificate> chain = Certificate::chainFromDer(
+            reinterpret_cast<const uint8_t*>(header.certificate.data()), header.certificate.size());
+        if (chain.empty() || chain.front().der() != c.clientCertificate) return status::BadIdentityTokenInvalid;
+    }
+    std::string nonce;
+    if (crypto::openEccSecret(*c.userTokenKey, c.clientPublicKey, bytes, t.password.size(), nonce, password).isBad())
+        return status::BadIdentityTokenInvalid;
+    if (c.serverNonce.isEmpty() || nonce != c.serverNonce.view()) {
+        if (!password.empty()) crypto::wipe(password.data(), password.size());
+        password.clear();
+        return status::BadIdentityTokenInvalid;
+    }
+    return status::Good;
+}
+
 StatusCode checkUserName(const IdentityCheck& c, const UserNameIdentityToken& t, SessionIdentity& out) {
     const UserTokenPolicy* p = findTokenPolicy(c.endpoint, t.policyId, UserTokenType::UserName);
     if (!p) return status::BadIdentityTokenInvalid;
@@ -67,7 +92,9 @@ StatusCode checkUserName(const IdentityCheck& c, const UserNameIdentityToken& t,
         if (c.channelMode != MessageSecurityMode::SignAndEncrypt || !t.encryptionAlgorithm.isEmpty())
             return status::BadIdentityTokenInvalid;
         password = t.password.str();
-    } else if (StatusCode s = decryptPassword(c, *policy, t, password); s.isBad()) {
+    } else if (StatusCode s = policy->isEcc() ? openEccPassword(c, *policy, t, password)
+                                              : decryptPassword(c, *policy, t, password);
+               s.isBad()) {
         return s;
     }
     const UserStore::Login login = c.users.authenticate(t.userName.view(), password, c.nowMs);
@@ -98,7 +125,9 @@ StatusCode checkX509(const IdentityCheck& c, const X509IdentityToken& t, const S
     if (c.userCertificates->validate(t.certificateData.str(), options).isBad())
         return status::BadIdentityTokenRejected;
 
-    if (signature.algorithm.view() != policy->asymmetricSignatureUri) return status::BadUserSignatureInvalid;
+    // 7.36: the algorithm of an ECC signature is null or empty, and ignored when set.
+    if (!policy->isEcc() && signature.algorithm.view() != policy->asymmetricSignatureUri)
+        return status::BadUserSignatureInvalid;
     // Over the server certificate's leaf + serverNonce, or the whole chain (5.7.3.2, 7.36).
     if (!verifyCertificateAndNonce(*policy, leaf.publicKey(), c.serverCertificate, c.serverNonce, signature.signature))
         return status::BadUserSignatureInvalid;

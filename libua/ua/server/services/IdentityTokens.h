@@ -14,7 +14,11 @@
 //   in the legacy secret format (7.41.2.2: UInt32 length, password, the last serverNonce; the nonce
 //   must be that Session's current serverNonce); any mismatch: Bad_IdentityTokenInvalid. With the
 //   None token policy a plain password is accepted only on a SignAndEncrypt channel
-//   (Bad_IdentityTokenInvalid otherwise). Then UserStore::authenticate: Bad_UserAccessDenied for an
+//   (Bad_IdentityTokenInvalid otherwise). With an ECC token SecurityPolicy the password is an
+//   EccEncryptedSecret (7.40.2.5, secure/EccEncryptedSecret.h; encryptionAlgorithm is not read):
+//   sealed to the Session's userTokenKey of that policy, signed by the channel's client certificate
+//   key, its Certificate field empty or that certificate, its Nonce the Session's serverNonce; any
+//   mismatch: Bad_IdentityTokenInvalid. Then UserStore::authenticate: Bad_UserAccessDenied for an
 //   unknown user, a wrong password or a locked-out user. Roles: the user's + AuthenticatedUser.
 // - X509IdentityToken: the token SecurityPolicy must not be None (Bad_IdentityTokenInvalid); the
 //   certificate (DER, leaf first) must validate against the user certificate store (a separate
@@ -30,6 +34,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 typedef struct evp_pkey_st EVP_PKEY;
 
@@ -52,6 +57,10 @@ struct SessionIdentity {
 };
 
 // What the check needs to know of the Session and its channel.
+namespace crypto {
+class EphemeralKey;
+}
+
 struct IdentityCheck {
     const EndpointDescription& endpoint; // the endpoint matching the channel's policy and mode
     const SecurityPolicy& channelPolicy;
@@ -62,6 +71,11 @@ struct IdentityCheck {
     UserStore& users;
     CertificateStore* userCertificates; // null: X509IdentityTokens are rejected
     int64_t nowMs;                      // monotonic clock, ms (lockout)
+    // ECC token policies (6.8.2): the Session's latest EphemeralKey (null: none was asked for), the
+    // channel's client certificate (leaf DER) and its public key (null on a None channel).
+    const crypto::EphemeralKey* userTokenKey = nullptr;
+    std::string_view clientCertificate = {};
+    EVP_PKEY* clientPublicKey = nullptr;
 };
 
 StatusCode checkIdentityToken(const IdentityCheck& check, const ExtensionObject& token,

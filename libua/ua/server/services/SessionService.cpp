@@ -3,6 +3,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/CertificateStore.h"
 #include "ua/secure/AsymmetricCrypto.h"
+#include "ua/secure/EccSessionKeys.h"
 #include "ua/secure/ServerSecureChannel.h"
 #include "ua/server/common/OnScopeExit.h"
 #include "ua/server/common/SessionManager.h"
@@ -90,6 +91,22 @@ StatusCode checkClient(const ServerSecureChannel& ch, const CreateSessionRequest
     return status::Good;
 }
 
+// 6.8.2: the answer to a request's ECDHPolicyUri. A new EphemeralKey of that policy, signed with the
+// channel's certificate key, becomes the Session's userTokenKey; Bad_SecurityPolicyRejected in its
+// place when the policy is not the ECC policy of the channel (the certificate the client checks the
+// key's signature with is the channel's). Under the Session's activationMutex.
+ExtensionObject newUserTokenKey(const ServerSecureChannel& ch, const String& policyUri, Session& s) {
+    const SecurityPolicy& policy = ch.securityPolicy();
+    if (!policy.isEcc() || policyUri.view() != policy.uri || ch.securityMode() == MessageSecurityMode::None)
+        return ecdhKeyRefusal(policyUri.view(), status::BadSecurityPolicyRejected);
+    auto key = std::make_shared<crypto::EphemeralKey>(crypto::EphemeralKey::generate(policy));
+    EphemeralKeyType signedKey;
+    if (signEphemeralKey(policy, ch.serverPrivateKey(), *key, signedKey).isBad())
+        return ecdhKeyRefusal(policyUri.view(), status::BadSecurityChecksFailed);
+    s.userTokenKey = std::move(key);
+    return ecdhKeyResponse(policyUri.view(), signedKey);
+}
+
 } // namespace
 
 void handleCreateSession(SessionServiceContext& ctx, const CreateSessionRequest& req, CreateSessionResponse& resp) {
@@ -159,6 +176,8 @@ void handleCreateSession(SessionServiceContext& ctx, const CreateSessionRequest&
         s->securityMode = ch.securityMode();
         s->securityPolicyUri = String(ch.securityPolicy().uri);
         s->peerAddress = ctx.peerAddress;
+        if (const String ecdh = requestedEcdhPolicy(req.requestHeader.additionalHeader); !ecdh.isNull())
+            resp.responseHeader.additionalHeader = newUserTokenKey(ch, ecdh, *s);
     }
     ctx.channelSessions.remember(s);
     resp.sessionId = s->sessionId;
@@ -247,7 +266,10 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
                               s->serverNonce,
                               ctx.users,
                               ctx.userCertificates,
-                              ctx.nowMs};
+                              ctx.nowMs,
+                              s->userTokenKey.get(),
+                              channelCertificate,
+                              ch.clientCertificate().isNull() ? nullptr : ch.clientCertificate().publicKey()};
     SessionIdentity user;
     if (StatusCode st = checkIdentityToken(check, req.userIdentityToken, req.userTokenSignature, user);
         st.isBad()) {
@@ -269,7 +291,10 @@ void handleActivateSession(SessionServiceContext& ctx, const ActivateSessionRequ
     // it: either that side sees these values or sessionAccessChanged() sees its object.
     s->roles.store(user.roles);
     s->permissions.store(defaultPermissions(user.roles));
-    s->serverNonce = newNonce();  // a serverNonce is used once
+    s->serverNonce = newNonce();  // a serverNonce is used once, and so is an EphemeralKey
+    s->userTokenKey.reset();
+    if (const String ecdh = requestedEcdhPolicy(req.requestHeader.additionalHeader); !ecdh.isNull())
+        resp.responseHeader.additionalHeader = newUserTokenKey(ch, ecdh, *s);
     s->channelId = ctx.channelId; // a later activation moves the Session to this channel
     s->localeIds = req.localeIds;
     s->securityMode = ch.securityMode();
