@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QRandomGenerator>
 
+#include <algorithm>
+
 namespace ua::clientapp {
 
 namespace {
@@ -18,6 +20,20 @@ namespace {
 constexpr uint32_t kDefaultApplicationGroup = id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup;
 constexpr uint32_t kRsaSha256 = id::RsaSha256ApplicationCertificateType;
 constexpr int kNonceBytes = 32;
+
+// The name of a certificate type (OPC 10000-12 7.8.4) as the dialog shows it.
+QString typeName(uint32_t type) {
+    switch (type) {
+    case id::RsaSha256ApplicationCertificateType:
+        return QStringLiteral("RsaSha256");
+    case id::EccNistP256ApplicationCertificateType:
+        return QStringLiteral("EccNistP256");
+    case id::EccNistP384ApplicationCertificateType:
+        return QStringLiteral("EccNistP384");
+    default:
+        return QStringLiteral("i=%1").arg(type);
+    }
+}
 
 QString utcText(const DateTime& t) { return t.toQDateTime().toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm 'UTC'")); }
 
@@ -27,7 +43,21 @@ Certificate loadCertificate(const QString& path) { return Certificate::load(path
 } // namespace
 
 ServerCertificateModel::ServerCertificateModel(Connection* connection, QObject* parent)
-    : QObject(parent), m_connection(connection) {}
+    : QObject(parent), m_connection(connection), m_types{kRsaSha256}, m_certificates(1) {}
+
+QStringList ServerCertificateModel::certificateTypeNames() const {
+    QStringList names;
+    for (const uint32_t t : m_types) names << typeName(t);
+    return names;
+}
+
+void ServerCertificateModel::setCertificateType(int index) {
+    if (index < 0 || std::size_t(index) >= m_types.size() || index == m_typeIndex) return;
+    m_typeIndex = index;
+    m_certificate = m_certificates[std::size_t(index)];
+    m_request.clear();  // a request is for the type it was made for
+    emit changed();
+}
 
 void ServerCertificateModel::setBusy(bool busy) {
     if (m_busy == busy) return;
@@ -60,10 +90,29 @@ void ServerCertificateModel::reload() {
     setBusy(true);
     detail::callPushMethod(m_connection, this, id::ServerConfiguration, id::ServerConfiguration_GetCertificates,
                            {Variant(NodeId(kDefaultApplicationGroup))}, action, [this, action](StatusCode st, const detail::MethodOutputs& out) {
+                               const auto* types = out.size() == 2 ? out[0].get<Array<NodeId>>() : nullptr;
                                const auto* certs = out.size() == 2 ? out[1].get<Array<ByteString>>() : nullptr;
-                               if (st.isGood() && !certs) st = status::BadUnknownResponse;
+                               if (st.isGood() && (!types || !certs || types->size() != certs->size())) st = status::BadUnknownResponse;
                                if (st.isGood()) {
-                                   m_certificate = certs->empty() ? QByteArray() : (*certs)[0].toQByteArray();
+                                   // The type selected so far stays selected when the server still lists it.
+                                   const uint32_t selected = m_types[std::size_t(m_typeIndex)];
+                                   m_types.clear();
+                                   m_certificates.clear();
+                                   for (std::size_t i = 0; i < types->size(); ++i) {
+                                       const NodeId& type = (*types)[i];
+                                       if (type.namespaceIndex() != 0 || !type.isNumeric()) continue;
+                                       m_types.push_back(type.numeric());
+                                       m_certificates.push_back((*certs)[i].toQByteArray());
+                                   }
+                                   if (m_types.empty()) {  // no certificate assigned: RSA, empty
+                                       m_types.push_back(kRsaSha256);
+                                       m_certificates.emplace_back();
+                                   }
+                                   const auto at = std::find(m_types.begin(), m_types.end(), selected);
+                                   const int index = at == m_types.end() ? 0 : int(at - m_types.begin());
+                                   if (index != m_typeIndex) m_request.clear();
+                                   m_typeIndex = index;
+                                   m_certificate = m_certificates[std::size_t(index)];
                                    emit changed();
                                }
                                // Optional in 1.05 (node-opcua's push server lacks it): the rest still works.
@@ -85,7 +134,7 @@ void ServerCertificateModel::createSigningRequest(const QString& subject, bool n
     }
     setBusy(true);
     detail::callPushMethod(m_connection, this, id::ServerConfiguration, id::ServerConfiguration_CreateSigningRequest,
-                           {Variant(NodeId(kDefaultApplicationGroup)), Variant(NodeId(kRsaSha256)), Variant(String::fromQString(subject)),
+                           {Variant(NodeId(kDefaultApplicationGroup)), Variant(NodeId(m_types[std::size_t(m_typeIndex)])), Variant(String::fromQString(subject)),
                             Variant(newKey), Variant(ByteString::fromQByteArray(nonce))},
                            action, [this, action](StatusCode st, const detail::MethodOutputs& out) {
                                const ByteString* request = out.empty() ? nullptr : out[0].get<ByteString>();
@@ -153,7 +202,7 @@ void ServerCertificateModel::update(const QByteArray& certificate, const std::ve
     setBusy(true);
     // No key: the server's current key or the pending key of its request (7.10.5).
     detail::callPushMethod(m_connection, this, id::ServerConfiguration, id::ServerConfiguration_UpdateCertificate,
-                           {Variant(NodeId(kDefaultApplicationGroup)), Variant(NodeId(kRsaSha256)), Variant(ByteString::fromQByteArray(certificate)),
+                           {Variant(NodeId(kDefaultApplicationGroup)), Variant(NodeId(m_types[std::size_t(m_typeIndex)])), Variant(ByteString::fromQByteArray(certificate)),
                             Variant(Array<ByteString>(std::move(issuerList))), Variant(String("")), Variant(ByteString())},
                            action, [this, action](StatusCode st, const detail::MethodOutputs&) {
                                if (st.isGood()) m_pending = true;

@@ -3,7 +3,10 @@
 // UpdateCertificate; push certificate management), for the "Manage server certificates" dialog
 // (window/ServerCertificatesDialog.h), as a GDS or UaExpert's certificate manager would do it with a
 // CA the user holds:
-//   reload()                 GetCertificates of the DefaultApplicationGroup: the certificate in use;
+//   reload()                 GetCertificates of the DefaultApplicationGroup: the certificate in use
+//                            of each certificate type the server lists (RsaSha256, and EccNistP256 /
+//                            EccNistP384 on a server with ECC endpoints; OPC 10000-12 7.8.4);
+//   setCertificateType()     which of them the actions below concern (RsaSha256 until reload());
 //   createSigningRequest()   a PKCS#10 request from the server (optionally for a new key it keeps);
 //   saveSigningRequest()     the request to a file, for a CA elsewhere;
 //   installSignedBy()        signs the request with the user's CA certificate and key (files) and
@@ -22,6 +25,9 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
+
+#include <vector>
 
 #include "ua/types/StatusCode.h"
 
@@ -35,6 +41,13 @@ public:
     explicit ServerCertificateModel(Connection* connection, QObject* parent = nullptr);
 
     void reload();
+    // The certificate types of the last reload() ("RsaSha256", "EccNistP256", "EccNistP384": the
+    // BrowseNames without ApplicationCertificateType; the NodeId's text for another); RsaSha256 alone
+    // before. setCertificateType(index) selects one: certificate() becomes its certificate, the
+    // signing request (of the type before) goes.
+    QStringList certificateTypeNames() const;
+    int certificateTypeIndex() const { return m_typeIndex; }
+    void setCertificateType(int index);
     // subject: "CN=..., O=..." (empty: the server keeps its subject); newKey: the server makes a new
     // key pair for the request (with a random 32-byte nonce, 7.10.10).
     void createSigningRequest(const QString& subject, bool newKey);
@@ -68,6 +81,9 @@ private:
     void setBusy(bool busy);
 
     QPointer<Connection> m_connection;
+    std::vector<uint32_t> m_types;           // numeric NodeIds (ns=0) of the listed certificate types
+    std::vector<QByteArray> m_certificates;  // the DER of each, as GetCertificates returned it
+    int m_typeIndex = 0;
     QByteArray m_certificate;
     QByteArray m_request;
     bool m_pending = false;

@@ -5,6 +5,7 @@
 #include "ua/pki/PrivateKey.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -17,9 +18,14 @@
 namespace ua::clientapp {
 
 ServerCertificateBox::ServerCertificateBox(ServerCertificateModel* model, QWidget* parent)
-    : QGroupBox(tr("Server certificate (DefaultApplicationGroup, RsaSha256ApplicationCertificateType)"), parent), m_model(model) {
+    : QGroupBox(tr("Server certificate (DefaultApplicationGroup)"), parent), m_model(model) {
     setObjectName(QStringLiteral("serverCertificateBox"));
     auto* form = new QFormLayout(this);
+    // OPC 10000-12 7.8.4: RsaSha256, and the ECC types of a server with ECC endpoints.
+    m_type = new QComboBox;
+    m_type->setObjectName(QStringLiteral("certificateType"));
+    m_type->setToolTip(tr("The certificate type the request and the installation concern (the server lists its types)."));
+    form->addRow(tr("Certificate type:"), m_type);
     m_certificate = new QLabel;
     m_certificate->setObjectName(QStringLiteral("serverCertificate"));
     m_certificate->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -65,6 +71,7 @@ ServerCertificateBox::ServerCertificateBox(ServerCertificateModel* model, QWidge
     installRow->addWidget(m_install);
     form->addRow(tr("Request:"), installRow);
 
+    connect(m_type, &QComboBox::activated, this, [this](int index) { m_model->setCertificateType(index); });
     connect(m_createRequest, &QPushButton::clicked, this, [this] { m_model->createSigningRequest(m_subject->text().trimmed(), m_newKey->isChecked()); });
     connect(m_saveRequest, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save the signing request"), QStringLiteral("server.csr"),
@@ -102,10 +109,19 @@ void ServerCertificateBox::signWithCa(const QString& caCertificateFile, const QS
 }
 
 void ServerCertificateBox::updateView() {
+    const QStringList types = m_model->certificateTypeNames();
+    QStringList shown;
+    for (int i = 0; i < m_type->count(); ++i) shown << m_type->itemText(i);
+    if (shown != types) {
+        m_type->clear();
+        m_type->addItems(types);
+    }
+    m_type->setCurrentIndex(m_model->certificateTypeIndex());
     m_certificate->setText(m_model->certificateSummary());
     m_request->setText(m_model->signingRequestSummary());
     const bool idle = !m_model->busy();
     const bool haveRequest = !m_model->signingRequest().isEmpty();
+    m_type->setEnabled(idle);
     m_createRequest->setEnabled(idle);
     m_saveRequest->setEnabled(idle && haveRequest);
     m_signWithCa->setEnabled(idle && haveRequest);

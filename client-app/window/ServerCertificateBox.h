@@ -10,6 +10,7 @@
 #include <QGroupBox>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -33,6 +34,7 @@ private:
     void updateView();
 
     ServerCertificateModel* m_model;
+    QComboBox* m_type;
     QLabel* m_certificate;
     QLabel* m_request;
     QLineEdit* m_subject;

@@ -75,11 +75,13 @@ public:
     // uses, or a file cannot be written; the old pair stays then. A pending key (below) that is this
     // key is dropped.
     bool replaceOwnCertificate(const Certificate& certificate, const PrivateKey& key, std::string* error = nullptr);
-    // The key of the last CreateSigningRequest that asked for a new key (OPC 10000-12 7.10.10: kept
-    // until a certificate for it is installed, across restarts): own/pending/key.pem, mode 0600.
+    // The key of the last CreateSigningRequest that asked for a new key, one per key type (OPC
+    // 10000-12 7.10.10: kept until a certificate for it is installed, across restarts):
+    // own/pending/key.pem (RSA), key-ecc-nistp256.pem, key-ecc-nistp384.pem, mode 0600. False for a
+    // key of no type OPC UA uses or a write failure.
     bool savePendingKey(const PrivateKey& key);
-    PrivateKey pendingKey() const;  // null when there is none
-    void clearPendingKey();
+    PrivateKey pendingKey(KeyType type = KeyType::Rsa) const;  // null when there is none
+    void clearPendingKey();  // of every type
     // OPC 10000-12 7.10.13 ResetToServerDefaults: the store as the folder defaultsDir (the same
     // layout) configures it. Its trusted/ and issuers/ (with their CRLs) replace ours; rejected/ is
     // emptied; our own/ is emptied and its own/ pairs (each certificate with the key that matches

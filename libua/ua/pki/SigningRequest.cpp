@@ -157,7 +157,9 @@ std::string createSigningRequest(const PrivateKey& key, const Certificate& curre
             if (!added) return requestFailed(error, "cannot add the subjectAltName");
         }
     }
-    if (X509_REQ_sign(req.get(), key.get(), EVP_sha256()) <= 0) return requestFailed(error, "cannot sign the request");
+    // ECDSA over SHA-384 for a P-384 key (its certificate type's hash), SHA-256 otherwise.
+    const EVP_MD* digest = key.type() == KeyType::EccNistP384 ? EVP_sha384() : EVP_sha256();
+    if (X509_REQ_sign(req.get(), key.get(), digest) <= 0) return requestFailed(error, "cannot sign the request");
     return toDer<X509_REQ, i2d_X509_REQ>(req.get());
 }
 

@@ -18,7 +18,21 @@ namespace {
 
 constexpr int kMaxChainDepth = 8;
 
-std::string pendingKeyPath(const std::string& root) { return root + "/own/pending/key.pem"; }
+// One pending key per key type; the RSA one keeps the name it always had.
+std::string pendingKeyPath(const std::string& root, KeyType type) {
+    switch (type) {
+    case KeyType::EccNistP256:
+        return root + "/own/pending/key-ecc-nistp256.pem";
+    case KeyType::EccNistP384:
+        return root + "/own/pending/key-ecc-nistp384.pem";
+    case KeyType::Rsa:
+    case KeyType::Other:
+        break;
+    }
+    return root + "/own/pending/key.pem";
+}
+
+constexpr KeyType kPendingTypes[] = {KeyType::Rsa, KeyType::EccNistP256, KeyType::EccNistP384};
 
 } // namespace
 
@@ -71,8 +85,8 @@ bool CertificateStore::replaceOwnCertificate(const Certificate& certificate, con
     for (const std::string& f : listFiles(keyDir, {".pem", ".der", ".key"}))
         if (f != keyFile && PrivateKey::load(f).type() == type) ::unlink(f.c_str());
     d->ownOf(type) = {certificate, key};
-    const PrivateKey pending = PrivateKey::load(pendingKeyPath(d->root));
-    if (!pending.isNull() && pending.matches(certificate)) ::unlink(pendingKeyPath(d->root).c_str());
+    const PrivateKey pending = PrivateKey::load(pendingKeyPath(d->root, type));
+    if (!pending.isNull() && pending.matches(certificate)) ::unlink(pendingKeyPath(d->root, type).c_str());
     return true;
 }
 
@@ -80,17 +94,17 @@ bool CertificateStore::savePendingKey(const PrivateKey& key) {
     std::lock_guard lock(d->ownMutex);
     const std::string dir = d->path("own/pending");
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return false;
-    return key.savePem(pendingKeyPath(d->root));
+    return key.type() != KeyType::Other && key.savePem(pendingKeyPath(d->root, key.type()));
 }
 
-PrivateKey CertificateStore::pendingKey() const {
+PrivateKey CertificateStore::pendingKey(KeyType type) const {
     std::lock_guard lock(d->ownMutex);
-    return PrivateKey::load(pendingKeyPath(d->root));
+    return PrivateKey::load(pendingKeyPath(d->root, type));
 }
 
 void CertificateStore::clearPendingKey() {
     std::lock_guard lock(d->ownMutex);
-    ::unlink(pendingKeyPath(d->root).c_str());
+    for (const KeyType type : kPendingTypes) ::unlink(pendingKeyPath(d->root, type).c_str());
 }
 
 bool CertificateStore::resetTo(const std::string& defaultsDir, std::string* error) {

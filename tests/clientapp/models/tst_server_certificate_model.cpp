@@ -4,7 +4,9 @@
 // user makes: the certificate in use read, a signing request for a new key, signed here by a CA whose
 // certificate and (password-protected) key files the user picks, UpdateCertificate, then
 // ApplyChanges (ServerTrustListModel). The server then uses the CA-signed certificate, closes our
-// channel, and our client reconnects with the new certificate and reads it. Refusals say why.
+// channel, and our client reconnects with the new certificate and reads it. Refusals say why. On a
+// server with ECC endpoints the dialog lists the EccNistP256 type too and renews that certificate
+// alone, over the admin's RSA channel, which stays open.
 #include "ModelsTestUtil.h"
 #include "PkiTestUtil.h"
 #include "TestServerConfig.h"
@@ -53,6 +55,7 @@ class TestServerCertificateModel : public QObject {
 private slots:
     void initTestCase();
     void renewWithTheUsersCa();
+    void renewTheEccCertificate();
     void refusalsSaySo();
 
 private:
@@ -76,6 +79,62 @@ void TestServerCertificateModel::initTestCase() {
     ca.write(QByteArray::fromStdString(m_ca.der()));
     ca.close();
     QVERIFY(writeEncryptedKey(m_caKey, m_dir.filePath(QStringLiteral("ca-key.pem")), "ca-pw"));
+}
+
+void TestServerCertificateModel::renewTheEccCertificate() {
+    ServerConfig cfg = securityAdminServerConfig(m_dir.filePath(QStringLiteral("ecc-server-pki")));
+    cfg.security.endpoints = {
+        {SecurityPolicyId::None, MessageSecurityMode::None},
+        {SecurityPolicyId::Basic256Sha256, MessageSecurityMode::SignAndEncrypt},
+        {SecurityPolicyId::EccNistP256, MessageSecurityMode::SignAndEncrypt},
+    };
+    Server server(cfg);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    CertificateStore* store = server.certificateStore();
+    QVERIFY(store->addTrusted(m_ca));
+    QVERIFY(store->addTrustedCrl(pkitest::crl(m_ca, m_caKey)));
+    const Certificate rsaBefore = store->ownCertificate();
+    const Certificate eccBefore = store->ownCertificate(KeyType::EccNistP256);
+
+    auto c = connectAsUser(urlOf(server.port()), m_dir.filePath(QStringLiteral("ecc-client-pki")), QStringLiteral("admin"),
+                           MessageSecurityMode::SignAndEncrypt);
+    QVERIFY(c);
+    ServerCertificateModel m(c.get());
+    QCOMPARE(m.certificateTypeNames(), QStringList{QStringLiteral("RsaSha256")});  // before reading
+    QCOMPARE(runAction(m, [&] { m.reload(); }), status::Good);
+    QCOMPARE(m.certificateTypeNames(), (QStringList{QStringLiteral("RsaSha256"), QStringLiteral("EccNistP256")}));
+    QCOMPARE(m.certificate(), QByteArray::fromStdString(rsaBefore.der()));
+    QCOMPARE(runAction(m, [&] { m.createSigningRequest({}, true); }), status::Good);
+    QSignalSpy changed(&m, &ServerCertificateModel::changed);
+    m.setCertificateType(1);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(m.certificateTypeIndex(), 1);
+    QCOMPARE(m.certificate(), QByteArray::fromStdString(eccBefore.der()));
+    QVERIFY(m.signingRequest().isEmpty());  // the RSA request went with its type
+
+    QCOMPARE(runAction(m, [&] { m.createSigningRequest({}, true); }), status::Good);
+    QVERIFY(!store->pendingKey(KeyType::EccNistP256).isNull());
+    QCOMPARE(runAction(m, [&] { m.installSignedBy(m_dir.filePath(QStringLiteral("ca.der")), m_dir.filePath(QStringLiteral("ca-key.pem")),
+                                                  QStringLiteral("ca-pw"), 30); }),
+             status::Good);
+    ServerTrustListModel t(c.get());
+    QSignalSpy applied(&t, &ServerTrustListModel::finished);
+    t.applyChanges();
+    QTRY_VERIFY_WITH_TIMEOUT(!applied.isEmpty(), 15000);
+    QCOMPARE(applied.at(0).at(1).value<StatusCode>(), status::Good);
+    const Certificate now = store->ownCertificate(KeyType::EccNistP256);
+    QVERIFY(!(now == eccBefore));
+    QCOMPARE(now.keyType(), KeyType::EccNistP256);
+    QCOMPARE(QString::fromStdString(now.issuerName()), QString::fromStdString(m_ca.subjectName()));
+    QVERIFY(store->ownCertificate() == rsaBefore);
+    QTRY_VERIFY(server.channelSecurity()->eccNistP256.certificate == now);
+    // Our RSA channel is not the replaced certificate's: it stays, and the dialog reads the new one.
+    QTest::qWait(800);  // longer than the server waits before it closes concerned channels
+    QCOMPARE(c->client()->state(), ClientState::Connected);
+    QCOMPARE(c->client()->snapshot().reconnectCount, 0u);
+    QCOMPARE(runAction(m, [&] { m.reload(); }), status::Good);
+    QCOMPARE(m.certificateTypeIndex(), 1);
+    QCOMPARE(m.certificate(), QByteArray::fromStdString(now.der()));
 }
 
 void TestServerCertificateModel::renewWithTheUsersCa() {

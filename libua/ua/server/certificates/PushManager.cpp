@@ -112,7 +112,7 @@ bool PushManager::foreignTransaction(const Caller& c) const { return m_transacti
 void PushManager::beginTransaction(const Caller& c) {
     // Aggregate initialisation: clang 14 does not see the nested struct's default constructor from
     // std::optional::emplace (its default member initializers).
-    if (!m_transaction) m_transaction = Transaction{c.sessionId, TrustListContents{}, false, Certificate(), PrivateKey()};
+    if (!m_transaction) m_transaction = Transaction{c.sessionId, TrustListContents{}, false, {}};
 }
 
 void PushManager::stage(const Caller& c, TrustListContents next) {
@@ -320,8 +320,8 @@ StatusCode PushManager::applyChanges(const Caller& c, Applied* applied) {
     if (m_transaction->owner != c.sessionId) return status::BadSessionIdInvalid;
     if (writerOpen()) return status::BadInvalidState;
     // 7.10.2: the queue must be consistent as a whole, or nothing is applied.
-    if (!m_transaction->certificate.isNull())
-        if (const StatusCode s = checkNewCertificate(m_transaction->certificate); s.isBad()) {
+    for (const auto& [type, staged] : m_transaction->certificates)
+        if (const StatusCode s = checkNewCertificate(staged.certificate); s.isBad()) {
             m_transaction.reset();
             return s;
         }
@@ -338,7 +338,7 @@ StatusCode PushManager::applyChanges(const Caller& c, Applied* applied) {
         m_lastUpdate = DateTime::now();
     }
     // The certificate after the trust list: its issuers may have come with this transaction.
-    if (ok && !t.certificate.isNull()) ok = applyCertificate(t, &a);
+    if (ok && !t.certificates.empty()) ok = applyCertificate(t, &a);
     if (applied) *applied = std::move(a);
     return ok ? StatusCode(status::Good) : StatusCode(status::BadInternalError);
 }

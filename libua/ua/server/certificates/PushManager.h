@@ -19,6 +19,7 @@
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/pki/Certificate.h"
+#include "ua/pki/KeyType.h"
 #include "ua/pki/PrivateKey.h"
 #include "ua/pki/TrustListContents.h"
 
@@ -35,6 +36,12 @@
 namespace ua {
 
 class CertificateStore;
+
+// The certificate types of OPC 10000-12 7.8.4 and the key each holds: RsaSha256ApplicationCertificateType
+// (i=12560) RSA, EccNistP256ApplicationCertificateType (i=23538) and EccNistP384ApplicationCertificateType
+// (i=23539) the curve; KeyType::Other for any other NodeId, and a null NodeId for KeyType::Other.
+KeyType keyTypeOfCertificateType(const NodeId& type);
+NodeId certificateTypeOf(KeyType type);
 
 struct PushManagerLimits {
     // MaxTrustListSize (ServerConfiguration, bytes): the largest TrustList file a client may write
@@ -64,11 +71,11 @@ public:
         bool trustListChanged = false;
         TrustListContents before;
         TrustListContents after;
-        // A new application instance certificate (UpdateCertificate) is in the store: the server
-        // now offers it and its key (Server::applyOwnCertificate).
+        // New application instance certificates (UpdateCertificate) are in the store, of these key
+        // types (one per certificate type): the server now offers them and their keys
+        // (Server::applyPushChanges).
         bool certificateChanged = false;
-        Certificate oldCertificate;
-        Certificate newCertificate;
+        std::vector<KeyType> certificateTypes;
     };
 
     explicit PushManager(PushManagerLimits limits = {});
@@ -134,11 +141,17 @@ public:
     // CancelChanges (7.10.11): Bad_NothingToDo without a transaction, Bad_SessionIdInvalid from a
     // Session that does not own it, Bad_InvalidState while the TrustList is open for writing.
     StatusCode cancelChanges(const Caller& c);
+    // The certificate types of the DefaultApplicationGroup (7.8.3 CertificateTypes, 7.8.4): those the
+    // server holds a pair of, RsaSha256ApplicationCertificateType first, then
+    // EccNistP256ApplicationCertificateType and EccNistP384ApplicationCertificateType when the server
+    // offers ECC endpoints (Server.cpp makes their pairs then).
+    std::vector<NodeId> certificateTypes() const;
     // UpdateCertificate (7.10.5), the DefaultApplicationGroup only: group null or
-    // DefaultApplicationGroup (i=14156) and type RsaSha256ApplicationCertificateType (i=12560), else
+    // DefaultApplicationGroup (i=14156) and type one of certificateTypes(), else
     // Bad_InvalidArgument; Bad_TransactionPending for another Session's transaction. The certificate
-    // must parse (Bad_CertificateInvalid), be what the type says (an RSA key of 2048 to 4096 bits,
-    // signed with SHA-256: Bad_CertificatePolicyCheckFailed), name the server's ApplicationUri
+    // must parse (Bad_CertificateInvalid), be what the type says (RsaSha256: an RSA key of 2048 to
+    // 4096 bits, signed with SHA-256; EccNistP256 / EccNistP384: a key of that curve, signed with a
+    // hash of at least 256 bits: Bad_CertificatePolicyCheckFailed), name the server's ApplicationUri
     // (Bad_CertificateUriInvalid) and pass OPC 10000-4 6.1.3 with the suppressible steps ignored and
     // the trust list waived (the server does not have to trust itself): structure, chain (its
     // issuers from the trust list, the transaction's when it changed it: Bad_CertificateChainIncomplete;
@@ -147,22 +160,24 @@ public:
     // non-empty key: the key must be the certificate's (Bad_NotSupported: unknown format, a key
     // that does not parse or is not the certificate's; a format with an empty key is no key).
     // Without a key, the certificate's public key must be the pending key's (CreateSigningRequest)
-    // or the current one's (Bad_SecurityChecksFailed). Staged in the caller's transaction (a second
-    // call replaces the first); *applyChangesRequired true.
+    // or the current one's of that type (Bad_SecurityChecksFailed). Staged in the caller's
+    // transaction, one per type (a second call for a type replaces the first); *applyChangesRequired
+    // true.
     StatusCode updateCertificate(const Caller& c, const NodeId& group, const NodeId& type, const ByteString& certificate,
                                  const std::vector<ByteString>& issuers, const std::string& keyFormat,
                                  const ByteString& key, bool* applyChangesRequired);
     // CreateSigningRequest (7.10.10): a PKCS#10 request (DER) for the DefaultApplicationGroup's
     // certificate (group and type as UpdateCertificate), subject subjectName (CN=..., O=...; empty:
     // the current certificate's; one that does not parse: Bad_InvalidArgument), the current
-    // subjectAltName. regenerateKey: a new RSA key of the current key's length, kept as the
-    // store's pending key until a certificate for it is applied; nonce must then hold at least 32
+    // subjectAltName. regenerateKey: a new key of the type (RSA of the current key's length, or of
+    // the curve), kept as the store's pending key of that type until a certificate for it is
+    // applied; nonce must then hold at least 32
     // bytes (else Bad_InvalidArgument) and is added to OpenSSL's random pool. Otherwise the current
     // key signs the request.
     StatusCode createSigningRequest(const Caller& c, const NodeId& group, const NodeId& type, const std::string& subjectName,
                                     bool regenerateKey, const ByteString& nonce, ByteString* request);
-    // GetCertificates (7.10.8): for group null or DefaultApplicationGroup, [RsaSha256ApplicationCertificateType]
-    // and the certificate in use; another group: Bad_InvalidArgument.
+    // GetCertificates (7.10.8): for group null or DefaultApplicationGroup, certificateTypes() and the
+    // certificate in use of each; another group: Bad_InvalidArgument.
     StatusCode getCertificates(const Caller& c, const NodeId& group, std::vector<NodeId>* types,
                                std::vector<std::string>* certificates);
     // ResetToServerDefaults (7.10.13): the configured defaults are the folder "<pki>/defaults" (the
@@ -211,12 +226,16 @@ private:
         NodeId owner;
         TrustListContents trustList;
         bool trustListChanged = false;
-        Certificate certificate;  // UpdateCertificate's, with its key (null: none staged)
-        PrivateKey certificateKey;
+        // UpdateCertificate's, with their keys: at most one per key type.
+        struct Staged {
+            Certificate certificate;
+            PrivateKey key;
+        };
+        std::map<KeyType, Staged> certificates;
     };
     // Checks a staged certificate as updateCertificate describes (m_mutex held).
     StatusCode checkNewCertificate(const Certificate& certificate) const;
-    // Puts the staged certificate into the store (ApplyChanges; m_mutex held). False on a write failure.
+    // Puts the staged certificates into the store (ApplyChanges; m_mutex held). False on a write failure.
     bool applyCertificate(const Transaction& t, Applied* a);
     std::string m_applicationUri;
     std::optional<Transaction> m_transaction;
@@ -224,6 +243,7 @@ private:
     // What openCount() and lastUpdateTime() last computed: returned while a Method holds m_mutex.
     std::atomic<uint16_t> m_openCountSeen{0};
     mutable std::atomic<int64_t> m_lastUpdateSeen{0};
+    mutable std::atomic<uint8_t> m_typesSeen{1u << unsigned(KeyType::Rsa)};  // certificateTypes(), a bit per KeyType
 };
 
 } // namespace ua

@@ -25,7 +25,7 @@ bool isDefaultGroup(const NodeId& group) {
     return group.isNull() || group == NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup);
 }
 
-bool isOurType(const NodeId& type) { return type == NodeId(id::RsaSha256ApplicationCertificateType); }
+constexpr KeyType kTypes[] = {KeyType::Rsa, KeyType::EccNistP256, KeyType::EccNistP384};
 
 // The key of UpdateCertificate's PrivateKeyFormat and PrivateKey (null: not one we read).
 PrivateKey keyOf(const std::string& format, const ByteString& key) {
@@ -34,7 +34,59 @@ PrivateKey keyOf(const std::string& format, const ByteString& key) {
     return {};
 }
 
+// What the certificate type says of a certificate (7.8.4): RsaSha256, an RSA key of 2048 to 4096
+// bits signed with SHA-256; EccNistP256 / EccNistP384, a key of that curve signed with a hash of at
+// least 256 bits (the issuer's key decides the algorithm). Not a suppressible step: another key
+// would end every endpoint of the type.
+bool fitsType(const Certificate& cert, KeyType type) {
+    if (cert.keyType() != type) return false;
+    if (type == KeyType::Rsa) return cert.keyBits() >= 2048 && cert.keyBits() <= 4096 && cert.signatureHashBits() == 256;
+    return cert.signatureHashBits() >= 256;
+}
+
 } // namespace
+
+KeyType keyTypeOfCertificateType(const NodeId& type) {
+    if (type == NodeId(id::RsaSha256ApplicationCertificateType)) return KeyType::Rsa;
+    if (type == NodeId(id::EccNistP256ApplicationCertificateType)) return KeyType::EccNistP256;
+    if (type == NodeId(id::EccNistP384ApplicationCertificateType)) return KeyType::EccNistP384;
+    return KeyType::Other;
+}
+
+NodeId certificateTypeOf(KeyType type) {
+    switch (type) {
+    case KeyType::Rsa:
+        return NodeId(id::RsaSha256ApplicationCertificateType);
+    case KeyType::EccNistP256:
+        return NodeId(id::EccNistP256ApplicationCertificateType);
+    case KeyType::EccNistP384:
+        return NodeId(id::EccNistP384ApplicationCertificateType);
+    case KeyType::Other:
+        break;
+    }
+    return {};
+}
+
+std::vector<NodeId> PushManager::certificateTypes() const {
+    // Read on I/O threads (the CertificateTypes Property): while a Method holds m_mutex, the types
+    // last seen.
+    std::shared_ptr<CertificateStore> store;
+    {
+        std::unique_lock lock(m_mutex, std::try_to_lock);
+        if (lock.owns_lock()) store = m_store;
+    }
+    uint8_t seen = m_typesSeen.load(std::memory_order_relaxed);
+    if (store) {
+        seen = 0;
+        for (const KeyType k : kTypes)
+            if (!store->ownCertificate(k).isNull()) seen |= uint8_t(1u << unsigned(k));
+        m_typesSeen.store(seen, std::memory_order_relaxed);
+    }
+    std::vector<NodeId> types;
+    for (const KeyType k : kTypes)
+        if (seen & (1u << unsigned(k))) types.push_back(certificateTypeOf(k));
+    return types;
+}
 
 StatusCode PushManager::checkNewCertificate(const Certificate& certificate) const {
     if (!m_applicationUri.empty() && certificate.applicationUri() != m_applicationUri) return status::BadCertificateUriInvalid;
@@ -62,38 +114,39 @@ StatusCode PushManager::updateCertificate(const Caller& c, const NodeId& group, 
     std::lock_guard lock(m_mutex);
     if (const StatusCode s = check(c); s.isBad()) return s;
     if (foreignTransaction(c)) return status::BadTransactionPending;
-    if (!isDefaultGroup(group) || !isOurType(type)) return status::BadInvalidArgument;
+    const KeyType keyType = keyTypeOfCertificateType(type);
+    if (!isDefaultGroup(group) || keyType == KeyType::Other || m_store->ownCertificate(keyType).isNull())
+        return status::BadInvalidArgument;
     const Certificate cert = Certificate::fromDer(certificate.str());
     if (cert.isNull()) return status::BadCertificateInvalid;
-    // What RsaSha256ApplicationCertificateType is (OPC 10000-12 7.8.4): an RSA key of 2048 to 4096
-    // bits, signed with SHA-256. Not a suppressible step: another key would end every secure endpoint.
-    if (EVP_PKEY_get_base_id(cert.publicKey()) != EVP_PKEY_RSA || cert.keyBits() < 2048 || cert.keyBits() > 4096 ||
-        cert.signatureHashBits() != 256)
-        return status::BadCertificatePolicyCheckFailed;
+    if (!fitsType(cert, keyType)) return status::BadCertificatePolicyCheckFailed;
     PrivateKey newKey;
     if (!key.isEmpty()) {  // a format with an empty key counts as no key
         if (givenKey.isNull() || !givenKey.matches(cert)) return status::BadNotSupported;
         newKey = givenKey;
     } else {
-        const PrivateKey pending = m_store->pendingKey();
-        newKey = pending.matches(cert) ? pending : m_store->ownPrivateKey();
+        const PrivateKey pending = m_store->pendingKey(keyType);
+        newKey = pending.matches(cert) ? pending : m_store->ownPrivateKey(keyType);
         if (!newKey.matches(cert)) return status::BadSecurityChecksFailed;  // 7.10.5: no key, another public key
     }
     // IssuerCertificates are ignored (7.10.5): the trust list must hold the issuers already.
     if (const StatusCode s = checkNewCertificate(cert); s.isBad()) return s;
     beginTransaction(c);
-    m_transaction->certificate = cert;
-    m_transaction->certificateKey = newKey;
+    m_transaction->certificates[keyType] = {cert, newKey};
     *applyChangesRequired = true;
     return status::Good;
 }
 
 bool PushManager::applyCertificate(const Transaction& t, Applied* a) {
-    a->oldCertificate = m_store->ownCertificate();
-    std::string error;
-    if (!m_store->replaceOwnCertificate(t.certificate, t.certificateKey, &error)) return false;
-    a->newCertificate = t.certificate;
-    a->certificateChanged = !(a->oldCertificate == a->newCertificate);
+    for (const auto& [type, staged] : t.certificates) {
+        const Certificate before = m_store->ownCertificate(type);
+        std::string error;
+        if (!m_store->replaceOwnCertificate(staged.certificate, staged.key, &error)) return false;
+        if (!(before == staged.certificate)) {
+            a->certificateChanged = true;
+            a->certificateTypes.push_back(type);
+        }
+    }
     return true;
 }
 
@@ -104,15 +157,18 @@ StatusCode PushManager::createSigningRequest(const Caller& c, const NodeId& grou
         std::lock_guard lock(m_mutex);
         if (const StatusCode s = check(c); s.isBad()) return s;
     }
-    if (!isDefaultGroup(group) || !isOurType(type)) return status::BadInvalidArgument;
+    const KeyType keyType = keyTypeOfCertificateType(type);
+    if (!isDefaultGroup(group) || keyType == KeyType::Other || m_store->ownCertificate(keyType).isNull())
+        return status::BadInvalidArgument;
     if (!subjectName.empty() && subjectNameDer(subjectName).empty()) return status::BadInvalidArgument;
     if (regenerateKey && nonce.size() < kMinNonceBytes) return status::BadInvalidArgument;
     // The key is made without the lock (seconds for 4096 bits; the lock is taken on I/O threads too).
-    const Certificate current = m_store->ownCertificate();
-    PrivateKey key = m_store->ownPrivateKey();
+    const Certificate current = m_store->ownCertificate(keyType);
+    PrivateKey key = m_store->ownPrivateKey(keyType);
     if (regenerateKey) {
         RAND_add(nonce.data(), int(nonce.size()), 0.0);  // extra input; no entropy claimed
-        key = PrivateKey::generateRsa(std::clamp(key.bits(), 2048, 4096));
+        key = keyType == KeyType::Rsa ? PrivateKey::generateRsa(std::clamp(key.bits(), 2048, 4096))
+                                      : PrivateKey::generateEc(keyType);
         if (key.isNull() || !m_store->savePendingKey(key)) return status::BadInternalError;
     }
     std::string error;
@@ -142,10 +198,12 @@ StatusCode PushManager::getCertificates(const Caller& c, const NodeId& group, st
     if (!isDefaultGroup(group)) return status::BadInvalidArgument;
     types->clear();
     certificates->clear();
-    const Certificate own = m_store->ownCertificate();
-    if (own.isNull()) return status::Good;  // both empty: no certificate assigned
-    types->push_back(NodeId(id::RsaSha256ApplicationCertificateType));
-    certificates->push_back(own.der());
+    for (const KeyType k : kTypes) {
+        const Certificate own = m_store->ownCertificate(k);
+        if (own.isNull()) continue;  // none of any type: both empty, no certificate assigned
+        types->push_back(certificateTypeOf(k));
+        certificates->push_back(own.der());
+    }
     return status::Good;
 }
 

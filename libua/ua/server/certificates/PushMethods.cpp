@@ -76,14 +76,15 @@ void auditUpdateRequested(const PushMethodsContext& ctx, const MethodCall& call,
                     call.methodId, Array<Variant>(std::move(inputs)), st, userOf(ctx, call));
 }
 
-// CertificateUpdatedAuditEventType (7.10.15): ApplyChanges put a new certificate into use.
-void auditCertificateUpdated(const PushMethodsContext& ctx, const MethodCall& call, StatusCode st) {
+// CertificateUpdatedAuditEventType (7.10.15): ApplyChanges put a new certificate of type into use
+// (one event per certificate type replaced).
+void auditCertificateUpdated(const PushMethodsContext& ctx, const MethodCall& call, StatusCode st, KeyType type) {
     const AuditContext audit{ctx.auditing, ctx.events, ctx.applicationUri};
     if (!auditWanted(audit)) return;
     auditMethodCall(audit, id::CertificateUpdatedAuditEventType, NodeId(id::ServerConfiguration), "ApplyChanges", call.methodId,
                     call.inputs, st, userOf(ctx, call),
                     {{"CertificateGroup", Variant(NodeId(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup))},
-                     {"CertificateType", Variant(NodeId(id::RsaSha256ApplicationCertificateType))}});
+                     {"CertificateType", Variant(certificateTypeOf(type))}});
 }
 
 Variant argumentList(std::initializer_list<std::tuple<const char*, uint32_t, int32_t>> args) {
@@ -229,7 +230,7 @@ StatusCode installPushMethods(AddressSpace& space, PushMethodsContext context) {
     ok &= b.bind(id::ServerConfiguration_ApplyChanges, [ctx](const MethodCall& call, CallMethodResult&) {
         PushManager::Applied applied;
         const StatusCode st = ctx->manager->applyChanges(callerOf(call), &applied);
-        if (applied.certificateChanged) auditCertificateUpdated(*ctx, call, st);
+        for (const KeyType type : applied.certificateTypes) auditCertificateUpdated(*ctx, call, st, type);
         if (applied.trustListChanged) {
             const AuditContext audit{ctx->auditing, ctx->events, ctx->applicationUri};
             if (auditWanted(audit)) {
@@ -284,8 +285,10 @@ StatusCode installPushMethods(AddressSpace& space, PushMethodsContext context) {
     b.value(id::ServerConfiguration_ServerCapabilities, Variant(Array<String>::emptyArray()));
     b.value(id::ServerConfiguration_MaxTrustListSize, Variant(uint32_t(1024 * 1024)));
     b.value(id::ServerConfiguration_MulticastDnsEnabled, Variant(false));
-    b.value(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_CertificateTypes,
-            Variant(Array<NodeId>(std::vector<NodeId>{NodeId(id::RsaSha256ApplicationCertificateType)})));
+    // The types the server holds a pair of: RSA, and the ECC curves of its ECC endpoints (made at start).
+    b.source(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_CertificateTypes, [ctx] {
+        return DataValue(Variant(Array<NodeId>(ctx->manager->certificateTypes())));
+    });
     b.value(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList_Writable, Variant(true));
     b.value(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList_UserWritable, Variant(true));
     b.value(id::ServerConfiguration_CertificateGroups_DefaultApplicationGroup_TrustList_ActivityTimeout, Variant(60000.0));

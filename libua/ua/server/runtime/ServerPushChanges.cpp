@@ -23,18 +23,25 @@ namespace {
 // Time for the ApplyChanges response to leave before its own channel may be closed (ms).
 constexpr int kCloseAfterApplyMs = 500;
 
+// The chains of every certificate the server sends (RSA and ECC) are the same.
+bool sameChains(const ServerChannelSecurity& a, const ServerChannelSecurity& b) {
+    return a.certificateChain == b.certificateChain && a.eccNistP256.certificateChain == b.eccNistP256.certificateChain &&
+           a.eccNistP384.certificateChain == b.eccNistP384.certificateChain;
+}
+
 // On a connection's thread: closes it when the change concerns its channel.
 void recheckChannel(ServerConnection& c, const ServerIdentity& now, bool certificateChanged, bool trustListChanged) {
     ServerSecureChannel* ch = c.channel();
     if (!ch || !now.security) return;
     const ServerChannelSecurity* made = ch->security();
-    // An open channel of an ECC policy uses the ECC certificate of its curve, which push management
-    // does not replace (it manages the RSA one): only channels of the RSA certificate are affected.
-    const bool eccChannel = ch->isOpen() && ch->securityPolicy().isEcc();
+    // An open channel uses the certificate of its policy's kind (RSA, or the ECC one of its curve):
+    // it is concerned when that one changed. A channel that said Hello before the change and is not
+    // open yet would open with an old certificate and key: closed when any changed (its client tries
+    // again).
     const bool oldCertificate =
-        certificateChanged && made && !eccChannel && made->certificateChain != now.security->certificateChain;
-    // A channel that said Hello before the change and is not open yet would open with the old
-    // certificate and key: closed too (its client tries again).
+        certificateChanged && made &&
+        (ch->isOpen() ? made->certificateChainFor(ch->securityPolicy()) != now.security->certificateChainFor(ch->securityPolicy())
+                      : !sameChains(*made, *now.security));
     if (oldCertificate && (!ch->isOpen() || ch->securityMode() != MessageSecurityMode::None)) {
         c.closeWithError(status::BadSecureChannelClosed,
                          "the server's application instance certificate was replaced (ApplyChanges): open a new "
@@ -55,36 +62,56 @@ void Server::applyPushChanges(bool certificateChanged, bool trustListChanged, QO
     if (!m_store || !context) return;
     const std::shared_ptr<const ServerIdentity> before = m_identity.load(std::memory_order_acquire);
     if (!before->security) return;
-    // The certificate, its key and its chain as the store holds them now, read so that they belong
-    // together (another ApplyChanges may be writing the store meanwhile; the next callback then
-    // publishes its pair). The chain is read after a trust list change too: a CA may have come.
-    Certificate cert;
-    PrivateKey key;
-    std::string chain;
-    for (int attempt = 0; attempt < 5; ++attempt) {
-        cert = m_store->ownCertificate();
-        key = m_store->ownPrivateKey();
-        chain = m_store->ownCertificateChain();
-        if (key.matches(cert) && chain.compare(0, cert.der().size(), cert.der()) == 0) break;
-        cert = Certificate();
+    auto security = std::make_shared<ServerChannelSecurity>(*before->security);
+    bool changed = false, newCertificate = false;
+    // Each pair the server uses, as the store holds it now: RSA, and the ECC pair of each curve the
+    // server has endpoints of. A trust list change re-reads the chains too: a CA may have come.
+    struct Slot {
+        KeyType type;
+        Certificate* certificate;
+        std::string* chain;
+        PrivateKey* key;
+    };
+    const Slot held[] = {
+        {KeyType::Rsa, &security->certificate, &security->certificateChain, &security->privateKey},
+        {KeyType::EccNistP256, &security->eccNistP256.certificate, &security->eccNistP256.certificateChain,
+         &security->eccNistP256.privateKey},
+        {KeyType::EccNistP384, &security->eccNistP384.certificate, &security->eccNistP384.certificateChain,
+         &security->eccNistP384.privateKey},
+    };
+    for (const Slot& slot : held) {
+        if (slot.certificate->isNull()) continue;  // no endpoint of that kind
+        // The certificate, its key and its chain read so that they belong together (another
+        // ApplyChanges may be writing the store meanwhile; the next callback then publishes its pair).
+        Certificate cert;
+        PrivateKey key;
+        std::string chain;
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            cert = m_store->ownCertificate(slot.type);
+            key = m_store->ownPrivateKey(slot.type);
+            chain = m_store->ownCertificateChain(slot.type);
+            if (key.matches(cert) && chain.compare(0, cert.der().size(), cert.der()) == 0) break;
+            cert = Certificate();
+        }
+        if (cert.isNull()) continue;
+        const bool replaced = !(cert == *slot.certificate);
+        if (!replaced && chain == *slot.chain) continue;
+        if (replaced)
+            qCInfo(lcSecurity, "push management: the application instance certificate %s (SHA-1 %s, issued by %s, valid until %s) is in use",
+                   cert.subjectName().c_str(), cert.thumbprintHex().c_str(), cert.issuerName().c_str(),
+                   qPrintable(cert.notAfter().toQDateTime().toString(Qt::ISODate)));
+        *slot.certificate = cert;
+        *slot.chain = chain;
+        *slot.key = key;
+        changed = true;
+        newCertificate = newCertificate || replaced;
     }
-    if (cert.isNull()) return;
-    const bool newCertificate = !(cert == before->security->certificate);
-    if (newCertificate || chain != before->security->certificateChain) {
-        auto security = std::make_shared<ServerChannelSecurity>(*before->security);
-        security->certificate = cert;
-        security->certificateChain = chain;
-        security->privateKey = key;
+    if (changed) {
         std::vector<EndpointDescription> endpoints = endpointsFor(security.get());
         m_identity.store(std::make_shared<const ServerIdentity>(ServerIdentity{std::move(security), std::move(endpoints)}),
                          std::memory_order_release);
     }
-    if (newCertificate) {
-        qCInfo(lcSecurity, "push management: the application instance certificate %s (SHA-1 %s, issued by %s, valid until %s) is in use",
-               cert.subjectName().c_str(), cert.thumbprintHex().c_str(), cert.issuerName().c_str(),
-               qPrintable(cert.notAfter().toQDateTime().toString(Qt::ISODate)));
-        emit ownCertificateChanged();
-    }
+    if (newCertificate) emit ownCertificateChanged();
     certificateChanged = certificateChanged || newCertificate;
     const std::shared_ptr<const ServerIdentity> now = m_identity.load(std::memory_order_acquire);
     // On the listener's thread (this one, a Method worker, has no event loop), then on each I/O
