@@ -13,6 +13,17 @@
 #include <QTcpSocket>
 #include <optional>
 
+// QVERIFY of two StatusCodes that prints both names when they differ (inside a test function).
+#ifndef COMPARE_STATUS
+#define COMPARE_STATUS(actual, expected)                                                                     \
+    do {                                                                                                     \
+        const ::ua::StatusCode a_ = (actual), e_ = (expected);                                               \
+        QVERIFY2(a_.code == e_.code, qPrintable(QStringLiteral("got %1, expected %2")                        \
+                                                    .arg(QString::fromStdString(a_.name()),                  \
+                                                         QString::fromStdString(e_.name()))));               \
+    } while (0)
+#endif
+
 namespace ua::test {
 
 class SecureTestClient {

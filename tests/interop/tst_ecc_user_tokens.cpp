@@ -26,14 +26,6 @@
 using namespace ua;
 using namespace ua::test;
 
-#define COMPARE_STATUS(actual, expected)                                                                     \
-    do {                                                                                                     \
-        const StatusCode a_ = (actual), e_ = (expected);                                                     \
-        QVERIFY2(a_.code == e_.code, qPrintable(QStringLiteral("got %1, expected %2")                        \
-                                                    .arg(QString::fromStdString(a_.name()),                  \
-                                                         QString::fromStdString(e_.name()))));               \
-    } while (0)
-
 // Names unlike tst_session_security.cpp's: the folder's unity build joins the two files.
 namespace {
 
