@@ -100,6 +100,15 @@ bool HistorySettings::fromJson(const QJsonObject& o, HistorySettings* out, QStri
     return true;
 }
 
+void HistorySettings::setNode(const HistoryNodeSetting& node, bool on) {
+    const auto key = ExpandedNodeId::parse(node.nodeId.toStdString());
+    std::erase_if(nodes, [&](const HistoryNodeSetting& n) {
+        const auto other = ExpandedNodeId::parse(n.nodeId.toStdString());
+        return key && other ? *key == *other : n.nodeId == node.nodeId;
+    });
+    if (on) nodes.push_back(node);
+}
+
 void HistorySettings::apply(ServerConfig& c) const {
     if (!enabled) return;
     c.history.databasePath = database.isEmpty() ? defaultDatabase() : database;

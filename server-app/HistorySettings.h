@@ -53,6 +53,10 @@ struct HistorySettings {
     static bool fromJson(const QJsonObject& json, HistorySettings* out, QString* error);
     // Fills config.history (nothing when disabled).
     void apply(ServerConfig& config) const;
+    // A Variable historized (on) or no longer (off) from the window: its entry added, replacing one
+    // of the same node, or removed. Entries are the same node when their ExpandedNodeIds are equal
+    // (or, for texts that do not parse, their texts).
+    void setNode(const HistoryNodeSetting& node, bool on);
 };
 
 } // namespace ua::app

@@ -1,5 +1,6 @@
 #include "models/HistoryModel.h"
 
+#include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/history/HistoryDatabase.h"
 #include "ua/server/history/HistoryManager.h"
 #include "ua/server/runtime/Server.h"
@@ -25,6 +26,12 @@ QString duration(qint64 ms) {
 }
 
 } // namespace
+
+std::string persistentNodeIdText(const AddressSpace& space, const NodeId& node) {
+    const std::vector<String>& uris = space.namespaces();
+    if (node.namespaceIndex() == 0 || node.namespaceIndex() >= uris.size()) return node.toString();
+    return ExpandedNodeId(node, uris[node.namespaceIndex()]).toString();
+}
 
 HistoryModel::HistoryModel(Server* server, QObject* parent) : KeyedTableModel(parent), m_server(server) {}
 

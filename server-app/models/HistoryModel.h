@@ -11,12 +11,20 @@
 #include <QString>
 
 #include <memory>
+#include <string>
 
 namespace ua {
+class AddressSpace;
+class NodeId;
 class Server;
 }
 
 namespace ua::serverapp {
+
+// A node's id as the configuration file keeps it (ua-server.json history.nodes): "nsu=URI;..." with
+// the namespace's URI in space, which stays right when namespace indexes move; namespace 0 (and an
+// index space does not know) as the plain NodeId text.
+std::string persistentNodeIdText(const AddressSpace& space, const NodeId& node);
 
 struct HistoryRow {
     QString nodeId;          // NodeId text

@@ -49,8 +49,10 @@ public:
     // meanwhile); nodeSetsImported() follows. On errors the errors dialog (objectName
     // nodeSetErrorsDialog) is shown, not waited for.
     // Starts or stops sampling a Variable into the server's history (Server::setHistorized), with
-    // its audit line; false when it did not change.
+    // its audit line, and writes the change into the configuration file's history.nodes through
+    // setSaveHistorized's function (so that it lasts across restarts); false when it did not change.
     bool setHistorized(const NodeId& node, bool on);
+    void setSaveHistorized(SaveHistorized save) { m_saveHistorized = std::move(save); }
     void importNodeSets(const QStringList& paths);
     // Export NodeSet...: the nodes of the namespaces (indexes of the NamespaceArray) as one NodeSet2
     // file (ua/server/nodeset/NodeSetExporter.h); false, with the reason below the tree, when the file
@@ -71,6 +73,7 @@ private:
     void chooseNodeSets();
     void chooseExport();
     void showMenu(const QPoint& at);
+    SaveHistorized m_saveHistorized;
     void showNodeSetErrors(const QStringList& errors);
 
     serverapp::AddressSpaceModel* m_model = nullptr;

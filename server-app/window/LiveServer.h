@@ -11,6 +11,10 @@
 
 #include <QObject>
 
+#include "HistorySettings.h"
+
+#include <functional>
+
 namespace ua {
 class Server;
 }
@@ -36,6 +40,10 @@ private:
     serverapp::DiagnosticsPoller* m_poller;
     serverapp::DiagnosticsHistory* m_history;
 };
+
+// Writes a Variable historized (or no longer) from the window into the configuration file's
+// history.nodes (MainWindow::saveHistorized); false and *error when the file cannot be written.
+using SaveHistorized = std::function<bool(const HistoryNodeSetting& node, bool on, QString* error)>;
 
 // A page of the window that shows something of a running server.
 class ServerView {

@@ -58,8 +58,15 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     addView(new SessionsPage, tr("Sessions"));
     addView(new SubscriptionsPage, tr("Subscriptions"));
     addView(new DiagnosticsPage, tr("Diagnostics"));
-    addView(new AddressSpacePage, tr("Address space"));
-    addView(new HistoryPage, tr("History"));
+    const SaveHistorized saveHistory = [this](const HistoryNodeSetting& node, bool on, QString* error) {
+        return saveHistorized(node, on, error);
+    };
+    auto* addressSpace = new AddressSpacePage;
+    addressSpace->setSaveHistorized(saveHistory);
+    addView(addressSpace, tr("Address space"));
+    auto* history = new HistoryPage;
+    history->setSaveHistorized(saveHistory);
+    addView(history, tr("History"));
     addView(new AlarmsPage, tr("Alarms"));
     addView(new CertificatesPage([this](const UserDatabase& users, QString* error) { return saveUsers(users, error); }),
             tr("Certificates and users"));
@@ -88,6 +95,17 @@ bool MainWindow::saveUsers(const UserDatabase& users, QString* error) {
     if (!onDisk.save(m_configPath, error)) return false;
     m_settings.users = users;
     m_serverPage->setUsers(users);
+    return true;
+}
+
+bool MainWindow::saveHistorized(const HistoryNodeSetting& node, bool on, QString* error) {
+    // As saveUsers: only history.nodes changes in the file.
+    ServerSettings onDisk = m_settings;
+    if (!onDisk.load(m_configPath, error)) return false;
+    onDisk.history.setNode(node, on);
+    if (!onDisk.save(m_configPath, error)) return false;
+    m_settings.history.nodes = onDisk.history.nodes;
+    m_serverPage->setHistoryNodes(onDisk.history.nodes);
     return true;
 }
 

@@ -47,6 +47,8 @@ signals:
 private:
     void attachAll(LiveServer* live);
     bool saveUsers(const UserDatabase& users, QString* error);
+    // The window's Historize / Stop historizing into the file's history.nodes (only that changes).
+    bool saveHistorized(const HistoryNodeSetting& node, bool on, QString* error);
     void destroyServer();
 
     ServerSettings m_settings;

@@ -129,6 +129,10 @@ void ServerPage::setUsers(const UserDatabase& users) {
     m_editor->setUsers(users);
 }
 
+void ServerPage::setHistoryNodes(const std::vector<HistoryNodeSetting>& nodes) {
+    m_editor->setHistoryNodes(nodes);
+}
+
 void ServerPage::attach(LiveServer* live) {
     m_live = live;
     m_endpoints->clear();

@@ -26,6 +26,7 @@ public:
     bool save(QString* error = nullptr);
     // The users changed on the Certificates page (saved there): the editor keeps them.
     void setUsers(const UserDatabase& users);
+    void setHistoryNodes(const std::vector<HistoryNodeSetting>& nodes);
 
 signals:
     void startRequested();

@@ -36,6 +36,8 @@ public:
     QString problem() const;
     // Replaces the users passed through (the anonymous Roles check box keeps its state).
     void setUsers(const UserDatabase& users) { m_base.users = users; }
+    // Replaces the historized nodes passed through (the window's Historize, saved at once).
+    void setHistoryNodes(const std::vector<HistoryNodeSetting>& nodes) { m_base.history.nodes = nodes; }
 
 signals:
     void edited();

@@ -9,11 +9,13 @@
 // colours, NodeClass icons and a Value written from the Address space page.
 #include "../client/ClientTestUtil.h"
 #include "AddressSpacePage.h"
+#include "HistoryPage.h"
 #include "ua/server/nodeset/NodeSetDocument.h"
 #include "LiveChart.h"
 #include "MainWindow.h"
 #include "SessionsPage.h"
 #include "models/AddressSpaceModel.h"
+#include "models/HistoryModel.h"
 #include "models/LogModel.h"
 #include "models/SessionsModel.h"
 #include "models/UsersModel.h"
@@ -66,6 +68,7 @@ private slots:
     void rolesAreEditedAfterAdd();
     void requestSeriesHaveDistinctColours();
     void addressSpaceIconsAndWrite();
+    void historizeIsSavedInTheFile();
 
 private:
     // The messages of the Log page's "ua.audit" rows (issue 27 item 7).
@@ -499,6 +502,64 @@ void TestWindowSessions::requestSeriesHaveDistinctColours() {
 
 // The Address space page: NodeClass icons, and a Value written in the tree's editor as the
 // administrator (read back by our Client), a refused one with its reason below the tree.
+// Historize from the Address space page and Stop historizing on the History page write
+// ua-server.json's history.nodes (the node by namespace URI), so a restart keeps the choice.
+void TestWindowSessions::historizeIsSavedInTheFile() {
+    auto* page = m_window->findChild<app::AddressSpacePage*>(QStringLiteral("addressSpacePage"));
+    auto* historyPage = m_window->findChild<app::HistoryPage*>(QStringLiteral("historyPage"));
+    QVERIFY(page && historyPage);
+    const QString configPath = m_dir->filePath(QStringLiteral("ua-server.json"));
+    const int ns = m_window->server()->addressSpace().snapshot()->namespaceIndex("urn:ua-workbench:demo");
+    QVERIFY(ns > 0);
+    const NodeId int32(uint16_t(ns), String("Demo.Scalars.Int32"));
+    const QString persistent = QStringLiteral("nsu=urn:ua-workbench:demo;s=Demo.Scalars.Int32");
+    const auto entries = [&](const QString& id) {
+        app::ServerSettings onDisk;
+        QString error;
+        if (!onDisk.load(configPath, &error)) qWarning("%s", qPrintable(error));
+        int n = 0;
+        for (const app::HistoryNodeSetting& node : onDisk.history.nodes) n += node.nodeId == id;
+        return std::pair{n, int(onDisk.history.nodes.size())};
+    };
+    const int demoSignals = int(app::HistorySettings::demoSignals().size());
+
+    QVERIFY(page->setHistorized(int32, true));
+    QVERIFY2(page->writeStatus()->text().contains(QStringLiteral("Saved in the configuration file")), qPrintable(page->writeStatus()->text()));
+    QCOMPARE(entries(persistent), std::pair(1, demoSignals + 1));  // the demo signals stay
+    // Again: still one entry.
+    QVERIFY(page->setHistorized(int32, false));
+    QCOMPARE(entries(persistent), std::pair(0, demoSignals));
+    QVERIFY(page->setHistorized(int32, true));
+    QCOMPARE(entries(persistent), std::pair(1, demoSignals + 1));
+
+    // A restart of the window's server historizes it from the file's list.
+    QSignalSpy stopped(m_window.get(), &app::MainWindow::serverStopped);
+    m_window->stopServer();
+    QVERIFY(stopped.wait(6000));
+    QString error;
+    QVERIFY2(m_window->startServer(&error), qPrintable(error));
+    QTRY_VERIFY(m_window->server()->history()->isHistorized(int32));
+
+    // Stop historizing on the History page takes it out of the file.
+    m_window->pages()->setCurrentWidget(historyPage);
+    QTRY_VERIFY_WITH_TIMEOUT(historyPage->model()->rowCount() > 0, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (const auto& row : historyPage->model()->rows())
+                if (row.nodeId == QString::fromStdString(int32.toString())) return true;
+            return false;
+        }(),
+        5000);
+    int row = -1;
+    for (int r = 0; r < historyPage->view()->model()->rowCount(); ++r)
+        if (historyPage->view()->model()->index(r, 0).data().toString() == QString::fromStdString(int32.toString())) row = r;
+    QVERIFY(row >= 0);
+    historyPage->view()->selectRow(row);
+    historyPage->stopChosen();
+    QVERIFY(!m_window->server()->history()->isHistorized(int32));
+    QCOMPARE(entries(persistent), std::pair(0, demoSignals));
+}
+
 void TestWindowSessions::addressSpaceIconsAndWrite() {
     auto* page = m_window->findChild<app::AddressSpacePage*>(QStringLiteral("addressSpacePage"));
     QVERIFY(page);
