@@ -23,22 +23,6 @@ namespace ua::clientapp {
 
 namespace {
 
-const char* const kEventFields[] = {"Time", "Severity", "SourceName", "EventType", "Message"};
-
-EventFilter eventFields() {
-    EventFilter f;
-    std::vector<SimpleAttributeOperand> select;
-    for (const char* name : kEventFields) {
-        SimpleAttributeOperand op;
-        op.typeDefinitionId = NodeId(id::BaseEventType);
-        op.browsePath = Array<QualifiedName>{QualifiedName{0, String(name)}};
-        op.attributeId = uint32_t(AttributeId::Value);
-        select.push_back(std::move(op));
-    }
-    f.selectClauses = Array<SimpleAttributeOperand>(std::move(select));
-    return f;
-}
-
 // The text of one field as the line shows it.
 QString fieldText(const Variant& v) {
     if (const DateTime* t = v.get<DateTime>()) return historyTimeText(*t);
@@ -61,7 +45,7 @@ void printEvents(CliSession& s, const EventReadState& st) {
         QJsonArray events;
         for (const QStringList& e : st.events) {
             QJsonObject x;
-            for (int i = 0; i < e.size(); ++i) x.insert(QString::fromLatin1(kEventFields[i]).replace(0, 1, QChar(kEventFields[i][0]).toLower()), e[i]);
+            for (int i = 0; i < e.size(); ++i) x.insert(QString::fromLatin1(kHistoryEventFields[i]).replace(0, 1, QChar(kHistoryEventFields[i][0]).toLower()), e[i]);
             events.append(x);
         }
         printJson(QJsonObject{{QStringLiteral("node"), st.node.text},
@@ -98,7 +82,7 @@ HistoryReadRequest eventRequest(const CliOptions& o, const NodeId& id, const Byt
     d.startTime = o.from;
     d.endTime = o.to;
     d.numValuesPerNode = perRequest;
-    d.filter = eventFields();
+    d.filter = historyEventFilter();
     HistoryReadRequest req;
     req.historyReadDetails = ExtensionObject::make(std::move(d));
     req.timestampsToReturn = TimestampsToReturn::Both;
@@ -124,7 +108,7 @@ void readEvents(CliSession& s, std::shared_ptr<EventReadState> st, ByteString co
             if (const HistoryEvent* h = result.historyData.get<HistoryEvent>())
                 for (const HistoryEventFieldList& e : h->events) {
                     QStringList fields;
-                    for (std::size_t i = 0; i < std::size(kEventFields); ++i)
+                    for (std::size_t i = 0; i < std::size(kHistoryEventFields); ++i)
                         fields << (i < e.eventFields.size() ? fieldText(e.eventFields[i]) : QString());
                     st->events.push_back(std::move(fields));
                 }

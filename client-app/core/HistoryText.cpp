@@ -2,6 +2,7 @@
 
 #include "ValueText.h"
 #include "ua/client/history/HistorianBits.h"
+#include "ua/encoding/generated/NodeIds.h"
 
 #include <QDateTime>
 
@@ -25,6 +26,20 @@ DateTime historyValueTime(const DataValue& dv) {
 QString historyTimeText(const DateTime& t) {
     if (t.isMin()) return QString();
     return t.toQDateTime().toString(Qt::ISODateWithMs);
+}
+
+EventFilter historyEventFilter() {
+    EventFilter f;
+    std::vector<SimpleAttributeOperand> select;
+    for (const char* name : kHistoryEventFields) {
+        SimpleAttributeOperand op;
+        op.typeDefinitionId = NodeId(id::BaseEventType);
+        op.browsePath = Array<QualifiedName>{QualifiedName{0, String(name)}};
+        op.attributeId = uint32_t(AttributeId::Value);
+        select.push_back(std::move(op));
+    }
+    f.selectClauses = Array<SimpleAttributeOperand>(std::move(select));
+    return f;
 }
 
 QString csvField(const QString& text) {

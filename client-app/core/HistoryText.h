@@ -3,6 +3,7 @@
 // is plotted and listed at, and a CSV field.
 #pragma once
 
+#include "ua/encoding/generated/Types.h"
 #include "ua/types/Variant.h"
 #include "ua/types/StatusCode.h"
 
@@ -21,5 +22,11 @@ DateTime historyValueTime(const DataValue& value);
 QString historyTimeText(const DateTime& time);
 // RFC 4180: a field with a comma, a quote or a line break quoted, its quotes doubled.
 QString csvField(const QString& text);
+
+// The BaseEventType fields an event history lists, in this order (`ua-client history --events`, the
+// window's Event history), and the EventFilter of a ReadEventDetails that selects them (OPC 10000-11
+// 6.5.2).
+inline constexpr const char* kHistoryEventFields[] = {"Time", "Severity", "SourceName", "EventType", "Message"};
+EventFilter historyEventFilter();
 
 } // namespace ua::clientapp

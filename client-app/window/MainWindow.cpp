@@ -19,6 +19,7 @@
 #include "window/ServerCertificatesDialog.h"
 #include "window/ConnectDialog.h"
 #include "window/DataAccessPanel.h"
+#include "window/EventHistoryPanel.h"
 #include "window/EventsPanel.h"
 #include "window/HistoryTrendPanel.h"
 #include "window/NodePanel.h"
@@ -127,6 +128,8 @@ void MainWindow::buildDocks() {
     m_tabs->addTab(m_trend, tr("Trend"));
     m_tabs->addTab(m_historyTrend, tr("History"));
     m_tabs->addTab(m_events, tr("Events"));
+    m_eventHistory = new EventHistoryPanel(m_connection);
+    m_tabs->addTab(m_eventHistory, tr("Event history"));
     m_alarms = new AlarmsPanel(m_connection);
     m_tabs->addTab(m_alarms, tr("Alarms"));
     setCentralWidget(m_tabs);

@@ -38,6 +38,7 @@ class CallDialog;
 class ServerCertificatesDialog;
 class Connection;
 class DataAccessPanel;
+class EventHistoryPanel;
 class EventsPanel;
 class HistoryTrendPanel;
 class NodePanel;
@@ -63,6 +64,7 @@ public:
     TrendPanel* trend() const { return m_trend; }
     HistoryTrendPanel* historyTrend() const { return m_historyTrend; }
     EventsPanel* events() const { return m_events; }
+    EventHistoryPanel* eventHistory() const { return m_eventHistory; }
     AlarmsPanel* alarms() const { return m_alarms; }
     QTabWidget* centerTabs() const { return m_tabs; }
     QTableView* logView() const { return m_logView; }
@@ -119,6 +121,7 @@ private:
     TrendPanel* m_trend = nullptr;
     HistoryTrendPanel* m_historyTrend = nullptr;
     EventsPanel* m_events = nullptr;
+    EventHistoryPanel* m_eventHistory = nullptr;
     AlarmsPanel* m_alarms = nullptr;
     QTabWidget* m_tabs = nullptr;
     QTableView* m_logView = nullptr;

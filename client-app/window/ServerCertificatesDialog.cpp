@@ -4,6 +4,7 @@
 #include "models/ServerCertificateModel.h"
 #include "models/ServerTrustListModel.h"
 
+#include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/Certificate.h"
 
 #include <QDialogButtonBox>

@@ -3,7 +3,9 @@
 // sampled; Int32 without history), offscreen: a Variable added from the tree's context menu and one
 // dropped on the chart, the raw read's points, Count per 10 s as 6 buckets, an axis per series in
 // its colour on alternating sides, a node without history named with its status in the series table
-// and the legend, hover on a line, the values table as CSV and the chart as PNG, Remove.
+// and the legend, hover on a line, the values table as CSV and the chart as PNG, Remove. The Event
+// history tab: the Server object's events read back, and a Variable's Bad_HistoryOperationUnsupported
+// said in its status line (with UA_SCREENSHOT_DIR set, saved as client-14-event-history.png).
 #include "../HistoryTestServer.h"
 #include "WindowTestUtil.h"
 #include "core/Connection.h"
@@ -13,7 +15,11 @@
 #include "models/NodeIdMime.h"
 #include "window/AddressPanel.h"
 #include "window/HistoryChartView.h"
+#include "window/EventHistoryPanel.h"
 #include "window/HistoryTrendPanel.h"
+#include "models/EventHistoryModel.h"
+#include "ua/encoding/generated/NodeIds.h"
+#include "ua/server/events/EventManager.h"
 #include "window/MainWindow.h"
 
 #include <QApplication>
@@ -51,6 +57,7 @@ private slots:
     void hoverShowsTheNearestPoint();
     void exportsCsvAndPng();
     void removesASeries();
+    void eventHistoryTab();
 
 private:
     HistoryTrendPanel* panel() const { return m_window->historyTrend(); }
@@ -341,6 +348,47 @@ void TestClientWindowHistory::removesASeries() {
     QCOMPARE(model->rowCount(), before - 2);
     QCOMPARE(rowOf("Demo.Simulation.Ramp"), -1);
     QCOMPARE(panel()->valuesView()->model()->rowCount(), 0);
+}
+
+void TestClientWindowHistory::eventHistoryTab() {
+    // Three events of a plant line half an hour back (the Server object keeps its events here).
+    const qint64 t0 = (QDateTime::currentMSecsSinceEpoch() - 1'800'000) / 1000 * 1000;
+    const char* messages[] = {"Line 3: filler pressure high", "Line 3: filler pressure normal", "Line 3: batch 4711 finished"};
+    for (int k = 0; k < 3; ++k) {
+        auto e = makeEvent(NodeId(id::BaseEventType), NodeId(id::Server), "Line3.Filler", messages[k], uint16_t(k == 0 ? 700 : 300));
+        e->set("Time", Variant(DateTime::fromUnixMs(t0 + k * 60'000)));
+        m_history.server->events().raise(std::move(e));
+    }
+    EventHistoryPanel* panel = m_window->eventHistory();
+    QVERIFY(panel);
+    m_window->findChild<QTabWidget*>(QStringLiteral("centerTabs"))->setCurrentWidget(panel);
+    QSignalSpy finished(panel->model(), &EventHistoryModel::readFinished);
+    // The history thread writes events within its durability (500 ms here): read until they are in.
+    const auto messagesRead = [&] {
+        QStringList out;
+        for (int r = 0; r < panel->model()->rowCount(); ++r) out << panel->model()->event(r).value(EventHistoryModel::MessageColumn);
+        return out;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            finished.clear();
+            panel->read(QStringLiteral("i=2253"), 60);
+            return finished.wait(10000) && messagesRead().contains(QString::fromLatin1(messages[2]));
+        }(),
+        15000);
+    const QStringList read = messagesRead();
+    QVERIFY(read.indexOf(QString::fromLatin1(messages[0])) < read.indexOf(QString::fromLatin1(messages[2])));  // oldest first
+    QVERIFY2(panel->status()->text().contains(QStringLiteral("event(s) in 1 request(s)")), qPrintable(panel->status()->text()));
+    QCOMPARE(panel->view()->model(), panel->model());
+    if (const QByteArray shots = qgetenv("UA_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(m_window->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/client-14-event-history.png")));
+    // A Variable keeps no events: the status line says so, in red.
+    QVERIFY(!panel->read(QStringLiteral("not a node"), 60));
+    QVERIFY2(panel->status()->text().contains(QStringLiteral("is not a NodeId")), qPrintable(panel->status()->text()));
+    finished.clear();
+    QVERIFY(panel->read(node("Demo.Simulation.Ramp"), 60));
+    QVERIFY(finished.wait(10000));
+    QVERIFY2(panel->status()->text().contains(QStringLiteral("Bad_HistoryOperationUnsupported")), qPrintable(panel->status()->text()));
 }
 
 UA_TEST_MAIN(TestClientWindowHistory)
