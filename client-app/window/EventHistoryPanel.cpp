@@ -40,9 +40,11 @@ EventHistoryPanel::EventHistoryPanel(Connection* connection, QWidget* parent)
     m_read = new QPushButton(tr("Read"));
     m_read->setObjectName(QStringLiteral("eventHistoryRead"));
     top->addWidget(m_read);
+    top->addStretch(1);
+    // On a line of its own, wrapped: a long status does not widen the window (it must fit 800 px).
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("eventHistoryStatus"));
-    top->addWidget(m_status, 1);
+    m_status->setWordWrap(true);
 
     m_view = new QTableView;
     m_view->setObjectName(QStringLiteral("eventHistoryView"));
@@ -52,6 +54,7 @@ EventHistoryPanel::EventHistoryPanel(Connection* connection, QWidget* parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_status);
     layout->addWidget(m_view, 1);
 
     const auto readNow = [this] { read(m_notifier->text(), m_minutes->value()); };

@@ -1,8 +1,9 @@
 // The Event history tab (issue 30; OPC 10000-11 6.5.2): the events a notifier's history keeps
 // (EventHistoryModel), as `ua-client history NODE --events` reads them:
 //   top     the notifier (a NodeId or "nsu=" text; i=2253, the Server object, by default), the range
-//           (the last N minutes), Read, and the outcome: how many events in how many requests, or
-//           the status in words (a node that keeps no events: Bad_HistoryOperationUnsupported)
+//           (the last N minutes), Read
+//   a line  the outcome: how many events in how many requests, or the status in words (a node that
+//           keeps no events: Bad_HistoryOperationUnsupported); wrapped, so the window stays narrow
 //   below   the events, oldest first: Time (UTC), Severity, Source, Event type, Message
 // The read is asynchronous, as every call of the models.
 #pragma once
