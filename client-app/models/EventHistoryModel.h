@@ -43,7 +43,7 @@ public:
     StatusCode status() const { return m_status; }  // of the last read; Bad_WaitingForResponse before one
     int requests() const { return m_requests; }      // HistoryRead requests of the last read
     // The fields of row's event as text (the event type as its NodeId text; the column shows its name).
-    QStringList event(int row) const { return m_events.at(std::size_t(row)).fields; }
+    QStringList eventFields(int row) const { return m_events.at(std::size_t(row)).fields; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

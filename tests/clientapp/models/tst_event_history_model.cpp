@@ -73,7 +73,7 @@ void TestEventHistoryModel::eventsComeBackOldestFirst() {
     QTRY_VERIFY_WITH_TIMEOUT((readAndWait(m, NodeId(id::Server), m_t0, m_t0 + 5000).isGood() && m.rowCount() == 5), 10000);
     QCOMPARE(m.columnCount(), 5);
     for (int k = 0; k < 5; ++k) {
-        const QStringList e = m.event(k);
+        const QStringList e = m.eventFields(k);
         QCOMPARE(e.value(EventHistoryModel::TimeColumn), QDateTime::fromMSecsSinceEpoch(m_t0 + k * 1000, Qt::UTC).toString(Qt::ISODateWithMs));
         QCOMPARE(e.value(EventHistoryModel::SeverityColumn), QString::number(200 + k));
         QCOMPARE(e.value(EventHistoryModel::SourceColumn), QStringLiteral("WindowTest"));
@@ -92,7 +92,7 @@ void TestEventHistoryModel::aMaximumStopsWithMoreData() {
     QTRY_VERIFY_WITH_TIMEOUT((readAndWait(m, NodeId(id::Server), m_t0, m_t0 + 5000).isGood() && m.rowCount() == 5), 10000);
     QCOMPARE(readAndWait(m, NodeId(id::Server), m_t0, m_t0 + 5000, 3), StatusCode(status::GoodMoreData));
     QCOMPARE(m.rowCount(), 3);
-    QCOMPARE(m.event(2).value(EventHistoryModel::MessageColumn), QStringLiteral("window event 2"));
+    QCOMPARE(m.eventFields(2).value(EventHistoryModel::MessageColumn), QStringLiteral("window event 2"));
     QCOMPARE(m.requests(), 2);  // the read, then the release of its ContinuationPoint
 }
 

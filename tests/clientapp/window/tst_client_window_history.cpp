@@ -366,7 +366,7 @@ void TestClientWindowHistory::eventHistoryTab() {
     // The history thread writes events within its durability (500 ms here): read until they are in.
     const auto messagesRead = [&] {
         QStringList out;
-        for (int r = 0; r < panel->model()->rowCount(); ++r) out << panel->model()->event(r).value(EventHistoryModel::MessageColumn);
+        for (int r = 0; r < panel->model()->rowCount(); ++r) out << panel->model()->eventFields(r).value(EventHistoryModel::MessageColumn);
         return out;
     };
     QTRY_VERIFY_WITH_TIMEOUT(
