@@ -13,6 +13,7 @@
 #include "ua/secure/EccSessionKeys.h"
 #include "ua/secure/SecurityPolicy.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
 #include "TestMain.h"
 
@@ -125,6 +126,7 @@ private slots:
     void referenceSecretOpens();
     void tamperedSecretsAreRefused_data() { addCurveRows(); }
     void tamperedSecretsAreRefused();
+    void randomMutationsNeverOpen();
     void badPaddingUnderAGoodSignatureIsRefused_data() { addCurveRows(); }
     void badPaddingUnderAGoodSignatureIsRefused();
     void wrongKeysAreRefused_data() { addCurveRows(); }
@@ -268,6 +270,51 @@ void TestEccSecret::tamperedSecretsAreRefused() {
     // The untouched bytes still open.
     QCOMPARE(openEccSecret(server, client.get(), sealed.data(), sealed.size(), n, s), StatusCode(status::Good));
     QCOMPARE(s, secret);
+}
+
+// A fuzz-like sweep run in every suite (ASan too): random changes of a good secret (bytes replaced,
+// cut, appended, the Length and KeyDataLength fields set to random values) are refused, never read
+// outside the bytes, and random bytes are no header.
+void TestEccSecret::randomMutationsNeverOpen() {
+    const SecurityPolicy& p = securityPolicy(SecurityPolicyId::EccNistP256);
+    const PrivateKey client = PrivateKey::generateEc(KeyType::EccNistP256);
+    const EphemeralKey server = EphemeralKey::generate(p);
+    const std::string nonce = repeated(32, 'n'), secret = "pw";
+    EccSecretToSeal in{&p, client.get(), {}, server.publicKey(), nonce, secret, DateTime::now()};
+    std::vector<uint8_t> sealed;
+    QCOMPARE(sealEccSecret(in, sealed), StatusCode(status::Good));
+    QRandomGenerator random(20261206);  // fixed: a failure repeats
+    std::string n, s;
+    EccSecretHeader header;
+    for (int i = 0; i < 3000; ++i) {
+        std::vector<uint8_t> bad = sealed;
+        switch (random.bounded(4)) {
+        case 0:
+            for (int k = 1 + int(random.bounded(4)); k > 0; --k) bad[random.bounded(uint32_t(bad.size()))] = uint8_t(random.bounded(256));
+            break;
+        case 1:
+            bad.resize(random.bounded(uint32_t(bad.size())));
+            break;
+        case 2:
+            for (int k = 1 + int(random.bounded(64)); k > 0; --k) bad.push_back(uint8_t(random.bounded(256)));
+            break;
+        default: {  // the Length (offset 5) or the KeyDataLength (after the policy, certificate and time)
+            const std::size_t at = random.bounded(2) ? 5 : 5 + 4 + 4 + p.uri.size() + 4 + 8;
+            const uint32_t value = random.generate();
+            std::memcpy(bad.data() + at, &value, random.bounded(2) ? 2 : 4);
+            break;
+        }
+        }
+        if (bad == sealed) continue;
+        QVERIFY2(openEccSecret(server, client.get(), bad.data(), bad.size(), n, s).isBad(), qPrintable(QString::number(i)));
+        std::vector<uint8_t> noise(random.bounded(600));
+        for (uint8_t& b : noise) b = uint8_t(random.bounded(256));
+        // Noise that does not start with the TypeId i=17546 and EncodingMask 1 is refused.
+        const uint8_t prefix[] = {0x01, 0x00, 0x8A, 0x44, 0x01};
+        if (noise.size() < 5 || !std::equal(prefix, prefix + 5, noise.begin()))
+            QVERIFY(readEccSecretHeader(noise.data(), noise.size(), header).isBad());
+    }
+    QCOMPARE(openEccSecret(server, client.get(), sealed.data(), sealed.size(), n, s), StatusCode(status::Good));
 }
 
 void TestEccSecret::badPaddingUnderAGoodSignatureIsRefused() {
