@@ -78,20 +78,7 @@ void finishEvents(CliSession& s, const EventReadState& st) {
 }
 
 HistoryReadRequest eventRequest(const CliOptions& o, const NodeId& id, const ByteString& continuationPoint, uint32_t perRequest, bool release) {
-    ReadEventDetails d;
-    d.startTime = o.from;
-    d.endTime = o.to;
-    d.numValuesPerNode = perRequest;
-    d.filter = historyEventFilter();
-    HistoryReadRequest req;
-    req.historyReadDetails = ExtensionObject::make(std::move(d));
-    req.timestampsToReturn = TimestampsToReturn::Both;
-    req.releaseContinuationPoints = release;
-    HistoryReadValueId v;
-    v.nodeId = id;
-    v.continuationPoint = continuationPoint;
-    req.nodesToRead = Array<HistoryReadValueId>{v};
-    return req;
+    return historyEventRequest(id, o.from, o.to, perRequest, continuationPoint, release);
 }
 
 void readEvents(CliSession& s, std::shared_ptr<EventReadState> st, ByteString continuationPoint) {

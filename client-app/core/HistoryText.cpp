@@ -42,6 +42,24 @@ EventFilter historyEventFilter() {
     return f;
 }
 
+HistoryReadRequest historyEventRequest(const NodeId& node, DateTime startTime, DateTime endTime, uint32_t perRequest,
+                                       const ByteString& continuationPoint, bool release) {
+    ReadEventDetails d;
+    d.startTime = startTime;
+    d.endTime = endTime;
+    d.numValuesPerNode = perRequest;
+    d.filter = historyEventFilter();
+    HistoryReadRequest req;
+    req.historyReadDetails = ExtensionObject::make(std::move(d));
+    req.timestampsToReturn = TimestampsToReturn::Both;
+    req.releaseContinuationPoints = release;
+    HistoryReadValueId v;
+    v.nodeId = node;
+    v.continuationPoint = continuationPoint;
+    req.nodesToRead = Array<HistoryReadValueId>{v};
+    return req;
+}
+
 QString csvField(const QString& text) {
     if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
         !text.contains(QLatin1Char('\r')))

@@ -28,5 +28,10 @@ QString csvField(const QString& text);
 // 6.5.2).
 inline constexpr const char* kHistoryEventFields[] = {"Time", "Severity", "SourceName", "EventType", "Message"};
 EventFilter historyEventFilter();
+// The HistoryRead of node's events from startTime to endTime (ReadEventDetails with that filter, at
+// most perRequest events; TimestampsToReturn Both), continuing at continuationPoint (empty: the
+// first request); release: releaseContinuationPoints (the read stops there).
+HistoryReadRequest historyEventRequest(const NodeId& node, DateTime startTime, DateTime endTime, uint32_t perRequest,
+                                       const ByteString& continuationPoint, bool release);
 
 } // namespace ua::clientapp

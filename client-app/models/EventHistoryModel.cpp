@@ -48,19 +48,9 @@ void EventHistoryModel::readMore(quint64 generation, const ByteString& continuat
     Client* client = m_connection ? m_connection->client() : nullptr;
     if (!client) return finish(status::BadServerNotConnected);
     const quint64 left = m_maxEvents ? m_maxEvents - m_events.size() : 0;
-    ReadEventDetails d;
-    d.startTime = DateTime::fromQDateTime(m_from);
-    d.endTime = DateTime::fromQDateTime(m_to);
-    d.numValuesPerNode = release ? 0 : uint32_t(m_maxEvents ? std::min<quint64>(left, kPerRequest) : kPerRequest);
-    d.filter = historyEventFilter();
-    HistoryReadRequest req;
-    req.historyReadDetails = ExtensionObject::make(std::move(d));
-    req.timestampsToReturn = TimestampsToReturn::Both;
-    req.releaseContinuationPoints = release;
-    HistoryReadValueId v;
-    v.nodeId = m_notifier;
-    v.continuationPoint = continuationPoint;
-    req.nodesToRead = Array<HistoryReadValueId>{v};
+    const uint32_t perRequest = release ? 0 : uint32_t(m_maxEvents ? std::min<quint64>(left, kPerRequest) : kPerRequest);
+    HistoryReadRequest req = historyEventRequest(m_notifier, DateTime::fromQDateTime(m_from), DateTime::fromQDateTime(m_to),
+                                                 perRequest, continuationPoint, release);
     ++m_requests;
     client->call<HistoryReadRequest, HistoryReadResponse>(
         std::move(req), this, [this, generation, release](const ServiceResult<HistoryReadResponse>& r) {
