@@ -2,8 +2,6 @@
 // keep-alive and the reconnect (a new SecureChannel, the Session moved to it or created again).
 #include "ua/client/core/ClientCore.h"
 
-#include "ua/secure/EccSessionKeys.h"
-
 #include "ua/client/discovery/EndpointSelection.h"
 #include "ua/client/session/SessionSecurity.h"
 #include "ua/encoding/generated/NodeIds.h"
