@@ -7,17 +7,11 @@ set -euo pipefail
 server_bin=$1
 node_bin=$2
 here=$(cd "$(dirname "$0")" && pwd)
-if ! command -v tshark >/dev/null; then
-    echo "SKIPPED: tshark is not installed (./test.sh installs it)"
-    exit 77
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source "$(dirname "$0")/tshark_common.sh"
+tshark_require
+tshark_init
 
-# Below Linux's ephemeral ports (32768 and up), which other tests' clients may hold.
-port=$(( 20000 + RANDOM % 12000 ))
+port=$(tshark_port)
 # The defaults, without a history file, and an alarm on the demo's writable Double for client_alarms.js.
 cat >"$work/ua-server.json" <<'JSON'
 {"history": {"enabled": false},
@@ -25,36 +19,20 @@ cat >"$work/ua-server.json" <<'JSON'
             "input": "nsu=urn:ua-workbench:demo;s=Demo.Scalars.Double", "severity": 600}]}}
 JSON
 "$server_bin" --headless --config "$work/ua-server.json" --port "$port" --host 127.0.0.1 >"$work/server.log" 2>&1 &
-pids+=($!)
-tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log" 2>&1 &
-tshark_pid=$!
-pids+=($tshark_pid)
+track $!
+tshark_start "$port"
 for _ in $(seq 50); do grep -q listening "$work/server.log" && break; sleep 0.1; done
-# tshark captures once it says so on stderr; on a busy machine its start takes seconds, and a
-# SIGINT before then was lost (the script then waited for it until ctest's timeout).
-for _ in $(seq 300); do grep -q "Capturing on" "$work/tshark.log" && break; sleep 0.1; done
-grep -q "Capturing on" "$work/tshark.log" || { echo "tshark did not start capturing in 30 s:"; cat "$work/tshark.log"; exit 1; }
 "$node_bin" "$here/client_services.js" "opc.tcp://127.0.0.1:$port" >"$work/client.json" 2>"$work/client.log" || {
     echo "node-opcua client failed:"; cat "$work/client.json" "$work/client.log"; exit 1; }
 # The demo namespace is ns=2 of ua-server (ns=1 is the server's own, where the conditions are).
 "$node_bin" "$here/client_alarms.js" "opc.tcp://127.0.0.1:$port" "ns=1;s=Alarms/TankLevel" "ns=2;s=Demo.Scalars.Double" \
     >"$work/alarms.json" 2>"$work/alarms.log" || {
     echo "node-opcua alarms client failed:"; cat "$work/alarms.json" "$work/alarms.log"; exit 1; }
-sleep 1
-kill -INT "$tshark_pid"
-for _ in $(seq 100); do kill -0 "$tshark_pid" 2>/dev/null || break; sleep 0.1; done
-kill -TERM "$tshark_pid" 2>/dev/null || true  # still there after 10 s: what it wrote so far is read
-wait "$tshark_pid" 2>/dev/null || true
+tshark_stop
 
-decode=(tshark -r "$work/capture.pcapng" -d "tcp.port==$port,opcua")
-total=$("${decode[@]}" -Y opcua 2>/dev/null | wc -l)
-bad=$("${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' 2>/dev/null | wc -l)
+tshark_decode "$port"
 echo "OPC UA packets: $total, malformed or in error: $bad"
 "${decode[@]}" -Y opcua -T fields -e opcua.transport.type -e opcua.servicenodeid.numeric 2>/dev/null | sort | uniq -c
-if (( bad > 0 )); then
-    "${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' -V 2>/dev/null | head -80
-    exit 1
-fi
 (( total >= 100 )) || { echo "too few OPC UA packets decoded: $total"; exit 1; }
 # The condition Methods went over the wire (CallRequest, i=712) and were decoded.
 calls=$("${decode[@]}" -Y 'opcua.servicenodeid.numeric == 712' 2>/dev/null | wc -l)

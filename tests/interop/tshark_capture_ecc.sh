@@ -10,17 +10,11 @@
 set -euo pipefail
 server_bin=$1
 client_bin=$2
-if ! command -v tshark >/dev/null; then
-    echo "SKIPPED: tshark is not installed (./test.sh installs it)"
-    exit 77
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source "$(dirname "$0")/tshark_common.sh"
+tshark_require
+tshark_init
 
-# Below Linux's ephemeral ports (32768 and up), which other tests' clients may hold.
-port=$(( 20000 + RANDOM % 12000 ))
+port=$(tshark_port)
 # One user, alice (PBKDF2-HMAC-SHA256 as ua/server/users/UserStore.h stores it; few iterations for a
 # throw-away configuration).
 python3 - "$work/ua-server.json" "$work/server-pki" <<'PY'
@@ -39,13 +33,9 @@ json.dump({"history": {"enabled": False},
                                              "hash": base64.b64encode(digest).decode()}}]}},
           open(sys.argv[1], "w"))
 PY
-tshark -i lo -f "tcp port $port" -w "$work/capture.pcapng" -q >"$work/tshark.log" 2>&1 &
-tshark_pid=$!
-pids+=($tshark_pid)
-for _ in $(seq 300); do grep -q "Capturing on" "$work/tshark.log" && break; sleep 0.1; done
-grep -q "Capturing on" "$work/tshark.log" || { echo "tshark did not start capturing in 30 s:"; cat "$work/tshark.log"; exit 1; }
+tshark_start "$port"
 "$server_bin" --headless --config "$work/ua-server.json" --port "$port" --host 127.0.0.1 >"$work/server.log" 2>&1 &
-pids+=($!)
+track $!
 for _ in $(seq 300); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 url="opc.tcp://127.0.0.1:$port"
 for run in "ECC_nistP256 sign" "ECC_nistP256 signandencrypt" "ECC_nistP384 signandencrypt" "ECC_nistP256 sign alice"; do
@@ -61,21 +51,11 @@ for run in "ECC_nistP256 sign" "ECC_nistP256 signandencrypt" "ECC_nistP384 signa
 done
 # The server took the password (its Session runs as alice).
 grep -q "as alice" "$work/server.log" || { echo "the server logged no Session of alice:"; tail -20 "$work/server.log"; exit 1; }
-sleep 1
-kill -INT "$tshark_pid"
-for _ in $(seq 100); do kill -0 "$tshark_pid" 2>/dev/null || break; sleep 0.1; done
-kill -TERM "$tshark_pid" 2>/dev/null || true
-wait "$tshark_pid" 2>/dev/null || true
+tshark_stop
 
-decode=(tshark -r "$work/capture.pcapng" -d "tcp.port==$port,opcua")
-total=$("${decode[@]}" -Y opcua 2>/dev/null | wc -l)
+tshark_decode "$port"
 opn=$("${decode[@]}" -Y 'opcua.transport.type == "OPN"' 2>/dev/null | wc -l)
-bad=$("${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' 2>/dev/null | wc -l)
 echo "OPC UA packets: $total, OpenSecureChannel: $opn, malformed or in error: $bad"
-if (( bad > 0 )); then
-    "${decode[@]}" -Y '_ws.malformed || _ws.expert.severity >= "error"' -V 2>/dev/null | head -80
-    exit 1
-fi
 (( opn >= 8 )) || { echo "too few OpenSecureChannel messages decoded: $opn"; exit 1; }
 # The password login's ActivateSession went over the signed-only channel: readable, and decoded.
 activate=$("${decode[@]}" -Y 'opcua.transport.type == "MSG"' -V 2>/dev/null | grep -c "ActivateSessionRequest" || true)
