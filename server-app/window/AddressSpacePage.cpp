@@ -3,7 +3,6 @@
 #include "NodeClassIcon.h"
 #include "models/AddressSpaceModel.h"
 #include "models/AdminAudit.h"
-#include "models/HistoryModel.h"
 #include "models/NodeEditing.h"
 
 #include "ua/server/history/HistoryManager.h"
@@ -250,13 +249,9 @@ bool AddressSpacePage::setHistorized(const NodeId& node, bool on) {
                on ? tr("%1 not historized").arg(text) : tr("%1 still historized").arg(text), QString::fromStdString(s.name()));
     QString saved;
     if (s.isGood() && m_saveHistorized) {
-        // In the file by namespace URI (nsu=...), which stays right when namespace indexes move.
-        HistoryNodeSetting setting;
-        setting.nodeId = QString::fromStdString(serverapp::persistentNodeIdText(*m_live->server().addressSpace().snapshot(), node));
-        setting.samplingIntervalMs = h.samplingIntervalMs;
         QString error;
-        saved = m_saveHistorized(setting, on, &error) ? tr(" Saved in the configuration file.")
-                                                     : tr(" Not saved in the configuration file: %1").arg(error);
+        saved = m_saveHistorized(node, h.samplingIntervalMs, on, &error) ? tr(" Saved in the configuration file.")
+                                                                         : tr(" Not saved in the configuration file: %1").arg(error);
     }
     m_writeStatus->setStyleSheet(s.isGood() ? QString() : QStringLiteral("color: #b00020"));
     m_writeStatus->setText(s.isGood() ? (on ? tr("Historizing %1: the History page lists it.").arg(text) : tr("Stopped historizing %1.").arg(text)) + saved

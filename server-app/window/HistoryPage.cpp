@@ -102,11 +102,9 @@ void HistoryPage::stopChosen() {
         const StatusCode s = m_live->server().setHistorized(h, false);
         audit.line(s.isGood(), tr("stopped historizing %1").arg(text), tr("%1 still historized").arg(text),
                    QString::fromStdString(s.name()));
-        // Out of the configuration file too (its entry is by namespace URI).
-        HistoryNodeSetting setting;
-        setting.nodeId = QString::fromStdString(serverapp::persistentNodeIdText(*m_live->server().addressSpace().snapshot(), *id));
+        // Out of the configuration file too.
         QString error;
-        if (s.isGood() && m_saveHistorized && !m_saveHistorized(setting, false, &error))
+        if (s.isGood() && m_saveHistorized && !m_saveHistorized(*id, 0, false, &error))
             qWarning("stopped historizing %s, but the configuration file still lists it: %s", qPrintable(text), qPrintable(error));
     }
     m_model->refresh();

@@ -11,11 +11,10 @@
 
 #include <QObject>
 
-#include "HistorySettings.h"
-
 #include <functional>
 
 namespace ua {
+class NodeId;
 class Server;
 }
 
@@ -41,9 +40,10 @@ private:
     serverapp::DiagnosticsHistory* m_history;
 };
 
-// Writes a Variable historized (or no longer) from the window into the configuration file's
-// history.nodes (MainWindow::saveHistorized); false and *error when the file cannot be written.
-using SaveHistorized = std::function<bool(const HistoryNodeSetting& node, bool on, QString* error)>;
+// Writes a Variable historized (or no longer) from the window, sampled every samplingIntervalMs, into
+// the configuration file's history.nodes (MainWindow::saveHistorized); false and *error when the
+// file cannot be written.
+using SaveHistorized = std::function<bool(const NodeId& node, double samplingIntervalMs, bool on, QString* error)>;
 
 // A page of the window that shows something of a running server.
 class ServerView {

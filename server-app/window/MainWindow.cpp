@@ -13,6 +13,7 @@
 #include "HistoryPage.h"
 
 #include "models/AdminAudit.h"
+#include "models/HistoryModel.h"
 #include "models/LogCapture.h"
 
 #include "ua/server/runtime/Server.h"
@@ -58,8 +59,8 @@ MainWindow::MainWindow(ServerSettings settings, QString configPath, QWidget* par
     addView(new SessionsPage, tr("Sessions"));
     addView(new SubscriptionsPage, tr("Subscriptions"));
     addView(new DiagnosticsPage, tr("Diagnostics"));
-    const SaveHistorized saveHistory = [this](const HistoryNodeSetting& node, bool on, QString* error) {
-        return saveHistorized(node, on, error);
+    const SaveHistorized saveHistory = [this](const NodeId& node, double samplingIntervalMs, bool on, QString* error) {
+        return saveHistorized(node, samplingIntervalMs, on, error);
     };
     auto* addressSpace = new AddressSpacePage;
     addressSpace->setSaveHistorized(saveHistory);
@@ -98,11 +99,15 @@ bool MainWindow::saveUsers(const UserDatabase& users, QString* error) {
     return true;
 }
 
-bool MainWindow::saveHistorized(const HistoryNodeSetting& node, bool on, QString* error) {
+bool MainWindow::saveHistorized(const NodeId& node, double samplingIntervalMs, bool on, QString* error) {
+    if (!m_server) return false;
+    HistoryNodeSetting setting;
+    setting.nodeId = QString::fromStdString(serverapp::persistentNodeIdText(*m_server->addressSpace().snapshot(), node));
+    setting.samplingIntervalMs = samplingIntervalMs;
     // As saveUsers: only history.nodes changes in the file.
     ServerSettings onDisk = m_settings;
     if (!onDisk.load(m_configPath, error)) return false;
-    onDisk.history.setNode(node, on);
+    onDisk.history.setNode(setting, on);
     if (!onDisk.save(m_configPath, error)) return false;
     m_settings.history.nodes = onDisk.history.nodes;
     m_serverPage->setHistoryNodes(onDisk.history.nodes);

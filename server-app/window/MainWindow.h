@@ -48,7 +48,8 @@ private:
     void attachAll(LiveServer* live);
     bool saveUsers(const UserDatabase& users, QString* error);
     // The window's Historize / Stop historizing into the file's history.nodes (only that changes).
-    bool saveHistorized(const HistoryNodeSetting& node, bool on, QString* error);
+    // The node by namespace URI (nsu=...), which stays right when namespace indexes move.
+    bool saveHistorized(const NodeId& node, double samplingIntervalMs, bool on, QString* error);
     void destroyServer();
 
     ServerSettings m_settings;

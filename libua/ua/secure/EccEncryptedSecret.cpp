@@ -66,8 +66,11 @@ std::size_t payloadPadding(std::size_t nonce, std::size_t secret, std::size_t bl
     return padding;
 }
 
-ByteString byteString(const std::vector<uint8_t>& v) {
-    return ByteString(reinterpret_cast<const char*>(v.data()), v.size());
+// A ByteString field (Int32 length, the bytes) written from the bytes as they are: no copy of a
+// secret left behind in a temporary.
+void writeByteString(BinaryEncoder& e, const void* data, std::size_t size) {
+    e.writePod<int32_t>(int32_t(size));
+    e.writeBytes(data, size);
 }
 
 // The header fields and where the payload starts; false when the bytes are not an EccEncryptedSecret.
@@ -125,18 +128,20 @@ StatusCode sealEccSecret(const EccSecretToSeal& in, std::vector<uint8_t>& out) {
     encode(e, String(policy.uri));
     encode(e, in.certificate.empty() ? ByteString() : ByteString(in.certificate));
     encode(e, in.signingTime);
-    const ByteString senderKey = byteString(own.publicKey()), receiverKey = byteString(in.receiverPublicKey);
-    e.writePod<uint16_t>(uint16_t(8 + senderKey.size() + receiverKey.size()));
-    encode(e, senderKey);
-    encode(e, receiverKey);
+    e.writePod<uint16_t>(uint16_t(8 + own.publicKey().size() + in.receiverPublicKey.size()));
+    writeByteString(e, own.publicKey().data(), own.publicKey().size());
+    writeByteString(e, in.receiverPublicKey.data(), in.receiverPublicKey.size());
     const std::size_t payloadAt = buffer.size();
-    encode(e, ByteString(in.nonce));
-    encode(e, ByteString(in.secret));
+    writeByteString(e, in.nonce.data(), in.nonce.size());
+    writeByteString(e, in.secret.data(), in.secret.size());
     const std::size_t padding = payloadPadding(in.nonce.size(), in.secret.size(), policy.symmetricBlockSize);
     for (std::size_t i = 0; i < padding; ++i) e.writePod<uint8_t>(uint8_t(padding & 0xFF));
     e.writePod<uint16_t>(uint16_t(padding));
     const std::size_t signatureSize = asymmetricSignatureSize(policy, in.signingKey);
-    if (!e.ok()) return e.status();
+    if (!e.ok()) {
+        wipe(buffer.data(), buffer.size());
+        return e.status();
+    }
     // Length counts the Signature too, which comes after the bytes it signs.
     const int32_t length = int32_t(buffer.size() - lengthAt - 4 + signatureSize);
     std::memcpy(buffer.data() + lengthAt, &length, 4);
