@@ -4,6 +4,7 @@
 #include "ValueText.h"
 #include "models/DataTypeNames.h"
 #include "models/ModelCall.h"
+#include "models/StructureEdit.h"
 #include "models/ValueTree.h"
 
 #include <QPointer>
@@ -67,6 +68,11 @@ QString valueRankText(int64_t rank) {
     }
 }
 
+// A shape change's outcome (StructureEdit.h) as rewriteStructure takes it.
+StatusCode shapeChanged(bool ok) {
+    return ok ? StatusCode() : StatusCode(status::BadInvalidArgument);
+}
+
 bool isAbstractDataType(const NodeId& t) {
     // BaseDataType, Number, Integer, UInteger: the value's own type says what to write.
     return t.namespaceIndex() == 0 && t.idType() == NodeId::IdType::Numeric &&
@@ -112,12 +118,24 @@ AttributesModel::AttributesModel(Connection* connection, QObject* parent)
 void AttributesModel::loadValueTypes(const std::vector<DataValue>& values) {
     DataTypeCache* types = m_connection->dataTypes();
     const std::size_t at = uint32_t(AttributeId::Value) - kFirstAttribute;
-    if (at >= values.size() || !types->needsLoad(values[at].value) || m_typesLoadedFor == m_generation) return;
-    m_typesLoadedFor = m_generation;
+    if (at >= values.size() || m_typesLoadedFor == m_generation) return;
     const quint64 generation = m_generation;
-    types->load(values[at].value, [this, alive = QPointer<AttributesModel>(this), generation, values] {
+    auto again = [this, alive = QPointer<AttributesModel>(this), generation, values] {
         if (alive && generation == m_generation) applyRead(values);
-    });
+    };
+    if (types->needsLoad(values[at].value)) {
+        m_typesLoadedFor = m_generation;
+        types->load(values[at].value, std::move(again));
+        return;
+    }
+    // An empty array of a DataType of the server's own: that type (for "Add element").
+    const std::size_t typeAt = uint32_t(AttributeId::DataType) - kFirstAttribute;
+    const auto* xs = values[at].value.get<Array<ExtensionObject>>();
+    const NodeId* t = typeAt < values.size() ? values[typeAt].value.get<NodeId>() : nullptr;
+    if (xs && xs->empty() && t && t->namespaceIndex() != 0 && !types->resolve(*t) && types->failure(*t).isEmpty()) {
+        m_typesLoadedFor = m_generation;
+        types->loadDataTypes({*t}, std::move(again));
+    }
 }
 
 AttributesModel::~AttributesModel() = default;
@@ -273,6 +291,22 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
         const bool isValue = it->attributeId == uint32_t(AttributeId::Value);
         if (isValue) it->text = valueText(it->dataValue.value, m_connection->dataTypes(), detail::kShownElements);
         addNodes(it, valueChildren(it->dataValue.value, 1000, isValue ? m_connection->dataTypes() : nullptr));
+        if (isValue) {
+            it->field = valueRowField(it->dataValue.value, m_connection->dataTypes());
+            // An empty Value array of custom structures: its DataType says what an element is.
+            const auto* xs = it->dataValue.value.get<Array<ExtensionObject>>();
+            if (xs && xs->empty() && !it->dataValue.value.isNull()) {
+                const NodeId t = [&] {
+                    for (auto& f : fresh)
+                        if (f->attributeId == uint32_t(AttributeId::DataType))
+                            if (const NodeId* id = f->dataValue.value.get<NodeId>()) return *id;
+                    return NodeId();
+                }();
+                const auto r = t.isNull() ? std::nullopt : m_connection->dataTypes()->resolve(t);
+                it->field.isArray = r && r->kind == ResolvedDataType::Kind::Structure;
+            }
+            if (it->dataValue.value.arrayDimensions().size() > 1) it->field.isArray = false;  // a matrix keeps its shape
+        }
     };
     for (auto& it : fresh) finishRow(it.get());
 
@@ -295,6 +329,7 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
         old->dataValue = now->dataValue;
         old->text = now->text;
         old->typeName = now->typeName;
+        old->field = now->field;
         if (!keepWrite) {
             old->status = now->status;
             old->statusText = now->statusText;
@@ -308,6 +343,8 @@ void AttributesModel::applyRead(const std::vector<DataValue>& values) {
                 Item* nc = n->children[k].get();
                 oc->text = nc->text;
                 oc->typeName = nc->typeName;
+                oc->elementIndex = nc->elementIndex;
+                oc->field = nc->field;  // e.g. an optional field made present: now editable
                 stack.emplace_back(oc, nc);
             }
             if (!o->children.empty())
@@ -575,6 +612,9 @@ QVariant AttributesModel::data(const QModelIndex& index, int role) const {
         if (!it->parent && it->dataValue.hasServerTimestamp) return it->dataValue.serverTimestamp.toQDateTime();
         return {};
     case EditableRole: return editable;
+    case StructureEditsRole: return structureEditsOf(it);
+    case UnionFieldsRole: return valueRootOf(it) ? it->field.unionFields : QStringList();
+    case UnionChoiceRole: return it->field.unionChoice;
     case BuiltInTypeRole:
     case ValueRankRole:
     case IsArrayRole:
@@ -610,10 +650,7 @@ Qt::ItemFlags AttributesModel::flags(const QModelIndex& index) const {
     if (!it) return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     if (index.column() != ValueColumn) return f;
-    const DataValue* nc = attribute(AttributeId::NodeClass);
-    const int32_t* cls = nc ? nc->value.get<int32_t>() : nullptr;
-    const bool variable = cls && (*cls == int32_t(NodeClass::Variable) || *cls == int32_t(NodeClass::VariableType));
-    if (!variable) return f;
+    if (!isVariableNode()) return f;
     if (!it->parent && it->attributeId == uint32_t(AttributeId::Value) && valueBuiltInType()) return f | Qt::ItemIsEditable;
     // A scalar field of a custom structure in the Value (written as the whole structure).
     if (it->field.isStructureField && it->field.fieldType >= 0 && valueRootOf(it)) return f | Qt::ItemIsEditable;
@@ -658,44 +695,189 @@ const AttributesModel::Item* AttributesModel::valueRootOf(const Item* it) const 
     return it && it->attributeId == uint32_t(AttributeId::Value) ? it : nullptr;
 }
 
+bool AttributesModel::isVariableNode() const {
+    const DataValue* nc = attribute(AttributeId::NodeClass);
+    const int32_t* cls = nc ? nc->value.get<int32_t>() : nullptr;
+    return cls && (*cls == int32_t(NodeClass::Variable) || *cls == int32_t(NodeClass::VariableType));
+}
+
+bool AttributesModel::refuseWrite(StatusCode s, const QString& why) {
+    setWriteStatus(s, why);
+    emit writeFinished(s, why);
+    return false;
+}
+
 bool AttributesModel::writeField(const Item* it, const QString& text) {
-    const auto refuse = [this](StatusCode s, const QString& why) {
-        setWriteStatus(s, why);
-        emit writeFinished(s, why);
-        return false;
-    };
+    const std::vector<int> path = it->field.path;
+    const BuiltInType type = BuiltInType(it->field.fieldType);
+    return rewriteStructure(it, [&](DynamicValue& root, QString* why) -> StatusCode {
+        DynamicValue* field = dynamicAt(root, path);
+        if (!field || field->kind != DynamicValue::Kind::Scalar) {
+            *why = tr("not a field with a value");
+            return status::BadTypeMismatch;
+        }
+        app::ParseResult p = app::parseValue(text, type, -1);
+        if (!p.ok()) {
+            *why = p.error;
+            return p.status;
+        }
+        field->scalar = p.value;
+        return StatusCode();
+    });
+}
+
+bool AttributesModel::rewriteStructure(const Item* it, const std::function<StatusCode(DynamicValue& root, QString* why)>& change) {
     const Item* root = valueRootOf(it);
-    // The structure the field is in: the Value, or the element of a Value array it is below.
+    if (!root) return false;
+    // The structure the row is in: the Value, or the element of a Value array it is below.
     const Item* element = it;
     while (element->parent && element->parent != root) element = element->parent;
     const Variant& value = root->dataValue.value;
     const ExtensionObject* object = value.isArray() ? nullptr : value.get<ExtensionObject>();
     Variant elementValue;
-    if (value.isArray() && element->elementIndex >= 0) {
+    if (value.isArray() && element != root && element->elementIndex >= 0) {
         elementValue = elementAt(value, std::size_t(element->elementIndex));
         object = elementValue.get<ExtensionObject>();
     }
-    if (!object) return refuse(status::BadTypeMismatch, tr("not a structure"));
+    if (!object) return refuseWrite(status::BadTypeMismatch, tr("not a structure"));
     DataTypeCache* types = m_connection->dataTypes();
     QString error;
     std::optional<DynamicValue> decoded = types->decode(*object, &error);
-    if (!decoded) return refuse(status::BadDecodingError, error);
-    DynamicValue* field = dynamicAt(*decoded, it->field.path);
-    if (!field || field->kind != DynamicValue::Kind::Scalar) return refuse(status::BadTypeMismatch, tr("not a field with a value"));
-    app::ParseResult p = app::parseValue(text, BuiltInType(it->field.fieldType), -1);
-    if (!p.ok()) return refuse(p.status, p.error);
-    field->scalar = p.value;
+    if (!decoded) return refuseWrite(status::BadDecodingError, error);
+    if (const StatusCode s = change(*decoded, &error); s.isBad()) return refuseWrite(s, error);
     std::optional<ExtensionObject> encoded = types->encode(*decoded, &error);
-    if (!encoded) return refuse(status::BadEncodingError, error);
+    if (!encoded) return refuseWrite(status::BadEncodingError, error);
     if (!value.isArray()) {
         writeValue(Variant(std::move(*encoded)));
         return true;
     }
     Variant changed = value;
     if (!replaceElement(changed, std::size_t(element->elementIndex), Variant(std::move(*encoded))))
-        return refuse(status::BadTypeMismatch, {});
+        return refuseWrite(status::BadTypeMismatch, {});
     writeValue(changed);
     return true;
+}
+
+NodeId AttributesModel::valueArrayElementType() const {
+    const DataValue* v = attribute(AttributeId::Value);
+    const auto* xs = v ? v->value.get<Array<ExtensionObject>>() : nullptr;
+    if (xs && !xs->empty()) {
+        const NodeId t = m_connection->dataTypes()->dataTypeOfEncoding(xs->front().encodingId());
+        if (!t.isNull()) return t;
+    }
+    return dataType();
+}
+
+bool AttributesModel::rewriteValueArray(const std::function<bool(Array<ExtensionObject>& elements, QString* why)>& change) {
+    const DataValue* v = attribute(AttributeId::Value);
+    const auto* xs = v ? v->value.get<Array<ExtensionObject>>() : nullptr;
+    if (!xs) return refuseWrite(status::BadTypeMismatch, tr("not an array of structures"));
+    Array<ExtensionObject> elements = *xs;
+    QString why;
+    if (!change(elements, &why)) return refuseWrite(status::BadInvalidArgument, why);
+    elements.setNotNull();  // the last element removed: an empty array, not a null one
+    writeValue(Variant(std::move(elements)));
+    return true;
+}
+
+int AttributesModel::structureEdits(const QModelIndex& row) const {
+    return structureEditsOf(itemOf(row));
+}
+
+int AttributesModel::structureEditsOf(const Item* it) const {
+    const Item* root = valueRootOf(it);
+    if (!root || !isVariableNode()) return 0;
+    const StructureFieldRow& f = it->field;
+    int edits = 0;
+    if (!f.unionFields.isEmpty()) edits |= ChooseUnionField;
+    if (it == root) return edits | (f.isArray ? AddElement : 0);
+    if (!f.isStructureField) return 0;
+    if (f.optional && !f.present && !f.inUnion) edits |= AddField;
+    if (f.optional && f.present) edits |= RemoveField;
+    // An element of the Value array: only when the Value row offers elements (not a matrix).
+    if (f.isElement && it->parent == root && !root->field.isArray) return edits;
+    if (f.isArray || f.isElement) edits |= AddElement;
+    if (f.isElement) edits |= RemoveElement;
+    return edits;
+}
+
+bool AttributesModel::setFieldPresent(const QModelIndex& row, bool present) {
+    const Item* it = itemOf(row);
+    if (!(structureEditsOf(it) & (present ? AddField : RemoveField)) || it->field.path.empty()) return false;
+    const std::vector<int> path = it->field.path;
+    DataTypeCache* types = m_connection->dataTypes();
+    return rewriteStructure(it, [&](DynamicValue& root, QString* why) {
+        DynamicValue* s = dynamicAt(root, std::vector<int>(path.begin(), path.end() - 1));
+        if (!s) *why = tr("the field is not there any more");
+        return shapeChanged(s && ua::clientapp::setFieldPresent(*s, path.back(), present, *types, why));
+    });
+}
+
+bool AttributesModel::setUnionChoice(const QModelIndex& row, int field) {
+    const Item* it = itemOf(row);
+    if (!(structureEditsOf(it) & ChooseUnionField) || field < -1 || field >= int(it->field.unionFields.size())) return false;
+    const std::vector<int> path = it->field.path;  // the Value row and a Value array's element: {}
+    DataTypeCache* types = m_connection->dataTypes();
+    return rewriteStructure(it, [&](DynamicValue& root, QString* why) {
+        DynamicValue* u = dynamicAt(root, path);
+        if (!u) *why = tr("the union is not there any more");
+        return shapeChanged(u && ua::clientapp::setUnionChoice(*u, field, *types, why));
+    });
+}
+
+bool AttributesModel::insertArrayElement(const QModelIndex& row) {
+    const Item* it = itemOf(row);
+    if (!(structureEditsOf(it) & AddElement)) return false;
+    DataTypeCache* types = m_connection->dataTypes();
+    const Item* root = valueRootOf(it);
+    if (it == root || (it->parent == root && it->field.path.empty())) {
+        // The Value array of structures: a default element appended, or inserted after this one.
+        const std::size_t at = it == root ? std::size_t(-1) : std::size_t(it->elementIndex) + 1;
+        const NodeId type = valueArrayElementType();
+        return rewriteValueArray([&](Array<ExtensionObject>& elements, QString* why) {
+            std::optional<DynamicValue> d = defaultValueOf(type, *types, why);
+            std::optional<ExtensionObject> e = d ? types->encode(*d, why) : std::nullopt;
+            if (!e) return false;
+            const std::size_t i = std::min(at, elements.size());
+            elements.insert(elements.begin() + std::ptrdiff_t(i), std::move(*e));
+            return true;
+        });
+    }
+    const std::vector<int> path = it->field.path;
+    const bool isElement = it->field.isElement;
+    return rewriteStructure(it, [&](DynamicValue& root, QString* why) {
+        // An array field: appended; an element: inserted after it.
+        DynamicValue* array = dynamicAt(root, isElement ? std::vector<int>(path.begin(), path.end() - 1) : path);
+        if (!array) {
+            *why = tr("the array is not there any more");
+            return shapeChanged(false);
+        }
+        const std::size_t at = isElement ? std::size_t(path.back()) + 1 : array->elements.size();
+        return shapeChanged(insertElement(*array, at, *types, why));
+    });
+}
+
+bool AttributesModel::removeArrayElement(const QModelIndex& row) {
+    const Item* it = itemOf(row);
+    if (!(structureEditsOf(it) & RemoveElement)) return false;
+    const Item* root = valueRootOf(it);
+    if (it->parent == root && it->field.path.empty()) {
+        const std::size_t at = std::size_t(it->elementIndex);
+        return rewriteValueArray([at](Array<ExtensionObject>& elements, QString* why) {
+            if (at >= elements.size()) {
+                *why = tr("no element %1").arg(at);
+                return false;
+            }
+            elements.erase(elements.begin() + std::ptrdiff_t(at));
+            return true;
+        });
+    }
+    const std::vector<int> path = it->field.path;
+    return rewriteStructure(it, [&](DynamicValue& root, QString* why) {
+        DynamicValue* array = dynamicAt(root, std::vector<int>(path.begin(), path.end() - 1));
+        if (!array) *why = tr("the array is not there any more");
+        return shapeChanged(array && removeElement(*array, std::size_t(path.back()), why));
+    });
 }
 
 QVariant AttributesModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -19,6 +19,18 @@
 // then encoded again with the new field and written whole (an element of an array of structures:
 // the whole array).
 //
+// The shape of a custom structure in the Value changes the same way (StructureEdit.h; the window's
+// context menu on the row): setFieldPresent (an optional field present at its DataType's default,
+// or absent), setUnionChoice (the field a union holds, at its default, or none), insertArrayElement
+// and removeArrayElement (an element of an array field, or of a Value that is an array of custom
+// structures: at the default of its DataType). StructureEditsRole says which apply to a row. Each
+// decodes the value again, changes it, encodes it and writes the whole Value (an element of a Value
+// array: the whole array); the Write's status shows and is signalled as below. A row the change does
+// not apply to (not a field of a custom structure in a Variable's Value, not optional, not a union,
+// not an array or an element) is left alone: false, nothing written, nothing signalled; a value that
+// no longer decodes or does not encode: false and writeFinished (Bad_DecodingError / Bad_EncodingError
+// with why).
+//
 // Write in place (OPC 10000-4 5.10.4): setData(EditRole, text) on the Value column of the Value row,
 // or of an array element row, parses the text with parseValue (ValueText.h) as the node's DataType
 // (builtInTypeOf; the current value's type when the DataType is abstract) and ValueRank; a text that
@@ -29,6 +41,7 @@
 // with writeFinished(); after a Good write the Value is read again. Logged as "Write" / "Read".
 #pragma once
 
+#include "ua/encoding/StructureCodec.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/types/StatusCode.h"
@@ -37,6 +50,7 @@
 #include <QAbstractItemModel>
 #include <QStringList>
 #include <QVariantList>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -76,8 +90,20 @@ public:
                            // EnumValues Property, OPC 10000-3 5.8.3 / 8.14; read after the
                            // attributes), empty when not an enumeration or not known (yet)
         EnumValuesRole,    // QVariantList of qlonglong: the value of each name (EnumStrings: 0, 1, ...)
+        // The shape changes of a custom structure (see above):
+        StructureEditsRole,  // int: the StructureEdit flags that apply to the row (0: none)
+        UnionFieldsRole,     // QStringList: the row is a union: its fields' names (else empty)
+        UnionChoiceRole,     // int: a union's row: the field it holds (index in UnionFieldsRole), -1 none
     };
     Q_ENUM(Role)
+    enum StructureEdit {
+        AddField = 1,           // an absent optional field: setFieldPresent(row, true)
+        RemoveField = 2,        // a present optional field, or the field a union holds: setFieldPresent(row, false)
+        ChooseUnionField = 4,   // a union: setUnionChoice(row, field)
+        AddElement = 8,         // an array (appended) or an element (inserted after it): insertArrayElement(row)
+        RemoveElement = 16,     // an element: removeArrayElement(row)
+    };
+    Q_ENUM(StructureEdit)
 
     explicit AttributesModel(Connection* connection, QObject* parent = nullptr);
     ~AttributesModel() override;
@@ -105,6 +131,16 @@ public:
     // when it does not parse.
     bool writeText(const QString& text);
 
+    // The shape changes (see above); row: any column of the field's, union's, array's or element's
+    // row. true: the Write was sent (its end: writeFinished).
+    bool setFieldPresent(const QModelIndex& row, bool present);
+    // field: an index in the union's UnionFieldsRole, -1 for none.
+    bool setUnionChoice(const QModelIndex& row, int field);
+    bool insertArrayElement(const QModelIndex& row);
+    bool removeArrayElement(const QModelIndex& row);
+    // The StructureEdit flags of row (as StructureEditsRole).
+    int structureEdits(const QModelIndex& row) const;
+
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -131,6 +167,18 @@ private:
     void loadValueTypes(const std::vector<ua::DataValue>& values);
     const Item* valueRootOf(const Item* item) const;
     bool writeField(const Item* item, const QString& text);
+    int structureEditsOf(const Item* item) const;
+    bool isVariableNode() const;
+    bool refuseWrite(ua::StatusCode status, const QString& why);
+    // Decodes the custom structure item is in (the Value, or the element of the Value array it is
+    // below), lets change edit it (the path of item in it is item->field.path; a Bad status with
+    // *why: refused, not written), encodes it and writes the Value.
+    bool rewriteStructure(const Item* item, const std::function<ua::StatusCode(ua::DynamicValue& root, QString* why)>& change);
+    // The Value as an array of custom structures changed by change (false with *why: not written),
+    // written whole.
+    bool rewriteValueArray(const std::function<bool(ua::Array<ua::ExtensionObject>& elements, QString* why)>& change);
+    // The DataType of the Value array's elements (its first element's, else the DataType attribute).
+    ua::NodeId valueArrayElementType() const;
     void lookupEnumNames();
     void setWriteStatus(ua::StatusCode status, const QString& message);
     QString attributeText(uint32_t attributeId, const ua::DataValue& dv) const;

@@ -1,6 +1,7 @@
 #include "ServerCertificateModel.h"
 
 #include "PushManagementCall.h"
+#include "core/Connection.h"
 #include "ValueText.h"
 
 #include "ua/encoding/generated/NodeIds.h"

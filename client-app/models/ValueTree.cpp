@@ -1,6 +1,7 @@
 #include "models/ValueTree.h"
 
 #include "StructureText.h"
+#include "models/StructureEdit.h"
 #include "ValueText.h"
 #include "ua/encoding/generated/Types.h"
 
@@ -84,7 +85,10 @@ std::vector<ValueNode> elementsOf(const Array<E>& a, const TreeContext& ctx, boo
     for (std::size_t i = 0; i < shown; ++i) {
         const E e = a[i];  // a copy: std::vector<bool> has no references to elements
         ValueNode c = node(QStringLiteral("[%1]").arg(i), e, ctx);
-        if (flatIndex) c.elementIndex = int(i);
+        if (flatIndex) {
+            c.elementIndex = int(i);
+            c.field.isElement = c.field.isStructureField;  // an element of a Value array of custom structures
+        }
         out.push_back(std::move(c));
     }
     if (shown < n) {
@@ -207,33 +211,58 @@ ValueNode dynamicNode(QString name, const DynamicValue& v, std::vector<int> path
     switch (v.kind) {
     case DynamicValue::Kind::Array: {
         n.typeName += QStringLiteral("[]");
+        n.field.isArray = true;
         const std::size_t shown = ctx.maxElements ? std::min(v.elements.size(), ctx.maxElements) : v.elements.size();
         for (std::size_t i = 0; i < shown; ++i) {
             std::vector<int> p = path;
             p.push_back(int(i));
-            n.children.push_back(dynamicNode(QStringLiteral("[%1]").arg(i), v.elements[i], std::move(p), ctx));
+            ValueNode c = dynamicNode(QStringLiteral("[%1]").arg(i), v.elements[i], std::move(p), ctx);
+            c.field.isElement = true;
+            n.children.push_back(std::move(c));
         }
         break;
     }
-    case DynamicValue::Kind::Structure:
+    case DynamicValue::Kind::Structure: {
+        const bool isUnion = isUnionValue(v);
+        if (isUnion) {
+            for (const DynamicField& f : v.fields) n.field.unionFields << f.name;
+            n.field.unionChoice = unionChoice(v);
+        }
         for (std::size_t i = 0; i < v.fields.size(); ++i) {
             const DynamicField& f = v.fields[i];
-            const bool isUnion = v.structureType == StructureType::Union || v.structureType == StructureType::UnionWithSubtypedValues;
             if (!f.present && isUnion) continue;  // a union shows the field it holds
             std::vector<int> p = path;
             p.push_back(int(i));
             ValueNode c = dynamicNode(f.name, f.value, std::move(p), ctx);
+            c.field.optional = f.optional;
+            c.field.present = f.present;
+            c.field.inUnion = isUnion;
             if (!f.present) {
+                // Nothing of the value an absent field keeps applies (it is made present first).
                 c.text = QStringLiteral("(absent)");
                 c.children.clear();
                 c.field.fieldType = -1;
+                c.field.isArray = false;
+                c.field.unionFields.clear();
+                c.field.unionChoice = -1;
             }
             n.children.push_back(std::move(c));
         }
         break;
+    }
     case DynamicValue::Kind::Scalar: {
         if (const auto* x = v.scalar.get<ExtensionObject>()) {
-            n.children = objectFields(*x, ctx);  // a field of Structure or of a schema type
+            // A field of Structure or of a schema type: its rows are not places in this value (a
+            // custom structure inside has paths of its own), so they are shown, not edited.
+            n.children = objectFields(*x, ctx);
+            std::vector<ValueNode*> below;
+            for (ValueNode& c : n.children) below.push_back(&c);
+            while (!below.empty()) {
+                ValueNode* c = below.back();
+                below.pop_back();
+                c->field = StructureFieldRow();
+                for (ValueNode& cc : c->children) below.push_back(&cc);
+            }
             break;
         }
         const BuiltInType t = v.scalar.type();
@@ -261,6 +290,22 @@ std::vector<ValueNode> valueChildren(const Variant& value, std::size_t maxElemen
 
 std::vector<ValueNode> structureFields(const ExtensionObject& object, std::size_t maxElements, const DataTypeCache* types) {
     return objectFields(object, TreeContext{maxElements, types});
+}
+
+StructureFieldRow valueRowField(const Variant& value, const DataTypeCache* types) {
+    StructureFieldRow f;
+    if (!types) return f;
+    if (const auto* x = value.get<ExtensionObject>()) {
+        if (x->encoding() != ExtensionObject::Encoding::Binary || x->isDecoded()) return f;
+        if (auto d = types->decode(*x); d && isUnionValue(*d)) {
+            for (const DynamicField& field : d->fields) f.unionFields << field.name;
+            f.unionChoice = unionChoice(*d);
+        }
+    } else if (const auto* xs = value.get<Array<ExtensionObject>>(); xs && !xs->empty()) {
+        const ExtensionObject& first = xs->front();
+        f.isArray = first.encoding() == ExtensionObject::Encoding::Binary && !first.isDecoded() && types->decode(first).has_value();
+    }
+    return f;
 }
 
 DynamicValue* dynamicAt(DynamicValue& root, const std::vector<int>& path) {

@@ -21,7 +21,9 @@ namespace ua::clientapp {
 // A row of a custom structure (decoded by a DataTypeCache): its place in the DynamicValue of the
 // nearest ExtensionObject above it (dynamicAt), and for a scalar field with a text form, its
 // BuiltInType (else -1), its value as text to edit, and an enumeration's names and values. The
-// value trees and the attributes view's rows carry one each.
+// value trees and the attributes view's rows carry one each. What changing the value's shape needs
+// (StructureEdit.h) too: whether the field may be absent and is, whether it is an array or an
+// element of one, a union's fields and choice.
 struct StructureFieldRow {
     bool isStructureField = false;
     std::vector<int> path;
@@ -29,6 +31,13 @@ struct StructureFieldRow {
     QString editText;
     QStringList enumNames;
     QVariantList enumValues;
+    bool optional = false;    // a field that may be absent (optional, or a field of a union)
+    bool present = true;      // false: shown "(absent)"
+    bool inUnion = false;     // a field of a union (the one it holds)
+    bool isArray = false;     // an array field (or, on the Value row, a Value array of structures)
+    bool isElement = false;   // an element of an array field (or of the Value array of structures)
+    QStringList unionFields;  // the row is a union: its fields' names (empty: not a union)
+    int unionChoice = -1;     // a union: the field it holds, -1 none
 };
 
 struct ValueNode {
@@ -46,6 +55,10 @@ std::vector<ValueNode> valueChildren(const Variant& value, std::size_t maxElemen
 // The fields of a decoded ExtensionObject, or of an opaque Binary one types can decode (else empty).
 std::vector<ValueNode> structureFields(const ExtensionObject& object, std::size_t maxElements = 1000,
                                        const DataTypeCache* types = nullptr);
+// What the Value row of value needs for the shape changes (StructureFieldRow's optional .. unionChoice;
+// isStructureField stays false): a scalar custom structure's union fields and choice, isArray for an
+// array of custom structures; a default row otherwise.
+StructureFieldRow valueRowField(const Variant& value, const DataTypeCache* types);
 // The value at path (ValueNode::path) in root; null when the path does not lead anywhere.
 DynamicValue* dynamicAt(DynamicValue& root, const std::vector<int>& path);
 // A value as one line: formatVariant, with custom structures field by field when types decodes them.
