@@ -9,6 +9,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -17,6 +18,14 @@
 #include <algorithm>
 
 namespace ua::clientapp {
+
+namespace {
+
+QString nodePanelWriteHint() {
+    return NodePanel::tr("Double-click the Value to write it; right-click a structure's field to add or remove it.");
+}
+
+} // namespace
 
 NodePanel::NodePanel(Connection* connection, QWidget* parent)
     : QWidget(parent), m_attributes(new AttributesModel(connection, this)), m_references(new ReferencesModel(connection, this)) {
@@ -62,11 +71,13 @@ NodePanel::NodePanel(Connection* connection, QWidget* parent)
     m_attributesView->header()->setSectionResizeMode(AttributesModel::StatusColumn, QHeaderView::Interactive);
     m_attributesView->header()->resizeSection(AttributesModel::DataTypeColumn, 90);
     m_attributesView->header()->resizeSection(AttributesModel::StatusColumn, 85);
+    m_attributesView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_attributesView, &QTreeView::customContextMenuRequested, this, &NodePanel::attributesContextMenu);
     al->addWidget(m_attributesView, 1);
     m_writeStatus = new QLabel;
     m_writeStatus->setObjectName(QStringLiteral("writeStatus"));
     m_writeStatus->setWordWrap(true);
-    m_writeStatus->setText(tr("Double-click the Value to write it."));
+    m_writeStatus->setText(nodePanelWriteHint());
     al->addWidget(m_writeStatus);
     splitter->addWidget(attributesBox);
 
@@ -122,7 +133,7 @@ void NodePanel::fitValueColumn() {
 
 void NodePanel::setNode(const NodeId& node) {
     m_writeStatus->setStyleSheet({});
-    m_writeStatus->setText(tr("Double-click the Value to write it."));
+    m_writeStatus->setText(nodePanelWriteHint());
     m_attributes->setNode(node);
     m_references->setNode(node);
 }
@@ -139,6 +150,61 @@ bool NodePanel::editValue() {
     m_attributesView->setCurrentIndex(cell);
     m_attributesView->edit(cell);
     return true;
+}
+
+void NodePanel::attributesContextMenu(const QPoint& pos) {
+    QMenu menu(this);
+    fillStructureMenu(&menu, m_attributesView->indexAt(pos));
+    if (!menu.isEmpty()) menu.exec(m_attributesView->viewport()->mapToGlobal(pos));
+}
+
+void NodePanel::fillStructureMenu(QMenu* menu, const QModelIndex& at) {
+    if (!at.isValid()) return;
+    const QPersistentModelIndex row(at.siblingAtColumn(AttributesModel::AttributeColumn));
+    const int edits = m_attributes->structureEdits(row);
+    const QString name = row.data().toString();
+    if (edits & AttributesModel::AddField) {
+        QAction* a = menu->addAction(tr("Add field %1").arg(name));
+        a->setObjectName(QStringLiteral("addFieldAction"));
+        connect(a, &QAction::triggered, this, [this, row] { if (row.isValid()) m_attributes->setFieldPresent(row, true); });
+    }
+    if (edits & AttributesModel::RemoveField) {
+        QAction* a = menu->addAction(tr("Remove field %1").arg(name));
+        a->setObjectName(QStringLiteral("removeFieldAction"));
+        connect(a, &QAction::triggered, this, [this, row] { if (row.isValid()) m_attributes->setFieldPresent(row, false); });
+    }
+    // A union's row, or the row of the field a union holds: which field it holds.
+    QPersistentModelIndex unionRow;
+    if (edits & AttributesModel::ChooseUnionField) unionRow = row;
+    else if (m_attributes->structureEdits(row.parent()) & AttributesModel::ChooseUnionField) unionRow = row.parent();
+    if (unionRow.isValid()) {
+        QMenu* choose = menu->addMenu(tr("Choose union field"));
+        choose->setObjectName(QStringLiteral("chooseUnionFieldMenu"));
+        const QStringList fields = unionRow.data(AttributesModel::UnionFieldsRole).toStringList();
+        const int chosen = unionRow.data(AttributesModel::UnionChoiceRole).toInt();
+        for (int i = -1; i < int(fields.size()); ++i) {
+            QAction* a = choose->addAction(i < 0 ? tr("(none)") : fields[i]);
+            a->setObjectName(i < 0 ? QStringLiteral("unionNoneAction") : QStringLiteral("unionFieldAction_%1").arg(fields[i]));
+            a->setCheckable(true);
+            a->setChecked(i == chosen);
+            if (i == chosen) continue;  // holds it already
+            connect(a, &QAction::triggered, this, [this, unionRow, i] { if (unionRow.isValid()) m_attributes->setUnionChoice(unionRow, i); });
+        }
+    }
+    if (edits & (AttributesModel::AddElement | AttributesModel::RemoveElement)) {
+        if (!menu->isEmpty()) menu->addSeparator();
+        const bool element = edits & AttributesModel::RemoveElement;
+        if (edits & AttributesModel::AddElement) {
+            QAction* a = menu->addAction(element ? tr("Insert element after %1").arg(name) : tr("Add element"));
+            a->setObjectName(QStringLiteral("addElementAction"));
+            connect(a, &QAction::triggered, this, [this, row] { if (row.isValid()) m_attributes->insertArrayElement(row); });
+        }
+        if (element) {
+            QAction* a = menu->addAction(tr("Remove element %1").arg(name));
+            a->setObjectName(QStringLiteral("removeElementAction"));
+            connect(a, &QAction::triggered, this, [this, row] { if (row.isValid()) m_attributes->removeArrayElement(row); });
+        }
+    }
 }
 
 ArrayEditorDialog* NodePanel::openArrayEditor() {

@@ -1,7 +1,9 @@
 // The selected node (issue 7 items 2, 3, 4, 12): its Attributes (AttributesModel; the Value is
 // written in place: double-click or F2 on the Value cell, edit it in ValueEditorDelegate's editor of
 // its built-in type (an array: ArrayEditorDialog), Enter; the write's status shows in
-// the Status column and under the table) over its References, forward and inverse
+// the Status column and under the table; a custom structure's shape from the context menu of a
+// row: "Add field" / "Remove field" for an optional field, "Choose union field" on a union or the
+// field it holds, "Add element" on an array, "Insert element after" / "Remove element" on an element) over its References, forward and inverse
 // (ReferencesModel; double-click a reference to go to its target in the tree). Refresh reads
 // again.
 #pragma once
@@ -12,6 +14,9 @@
 #include "ua/types/NodeId.h"
 
 class QLabel;
+class QMenu;
+class QModelIndex;
+class QPoint;
 class QTableView;
 class QTreeView;
 
@@ -40,6 +45,12 @@ public:
     // Opens the array editor on the current Value (non-modal; deleted when closed); nullptr when the
     // node has no Value.
     ArrayEditorDialog* openArrayEditor();
+    // The actions on a custom structure's shape that apply to the row of index (its context menu;
+    // nothing when none applies): addFieldAction, removeFieldAction, the submenu
+    // chooseUnionFieldMenu (unionNoneAction, unionFieldAction_<name>), addElementAction,
+    // removeElementAction; each calls its AttributesModel method (setFieldPresent, setUnionChoice,
+    // insertArrayElement, removeArrayElement), whose Write's status shows as an edit's does.
+    void fillStructureMenu(QMenu* menu, const QModelIndex& index);
 
 signals:
     // A reference's target was double-clicked.
@@ -52,6 +63,7 @@ private:
     // The Value column as wide as its widest text (NodeId, AccessLevel, ... whole; a horizontal
     // scroll bar when the panel is narrower), and at least what the other columns leave.
     void fitValueColumn();
+    void attributesContextMenu(const QPoint& pos);
 
     AttributesModel* m_attributes;
     ReferencesModel* m_references;

@@ -4,7 +4,11 @@
 // QDateTimeEdit for DateTime, a button for an array), a value set in each editor and committed with
 // Enter is written (the model reads the Value from the server again), ArrayEditorDialog adds an
 // element and writes the whole array, and an Int64 text out of range is refused with
-// Bad_OutOfRange before anything is sent.
+// Bad_OutOfRange before anything is sent. A custom structure (tests/interop/data/
+// custom-types.NodeSet2.xml) changes shape from the attributes view's context menu: "Add field" on
+// the Recipe's absent Comment, "Add element" on its Steps, "Remove element" on the new step,
+// "Remove field" on the Comment, "Choose union field" > Count on a Measurement; a plain field's row
+// has no such menu.
 #include "core/Connection.h"
 #include "core/ServiceLog.h"
 #include "ValueText.h"
@@ -13,6 +17,7 @@
 #include "window/ArrayEditorDialog.h"
 #include "window/MainWindow.h"
 #include "window/NodePanel.h"
+#include "WindowTestUtil.h"
 
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/runtime/Server.h"
@@ -21,6 +26,7 @@
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDoubleValidator>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -44,6 +50,7 @@ private slots:
     void editsAnArrayInTheDialog();
     void refusesAnInt64OutOfRange();
     void offersAnEnumerationsNames();
+    void changesAStructuresShapeFromTheMenu();
 
 private:
     bool goTo(const QString& path);
@@ -63,6 +70,7 @@ void TestClientWindowEditors::initTestCase() {
     cfg.hostName = QStringLiteral("127.0.0.1");
     cfg.ioThreads = 1;
     cfg.security.users.anonymousRoles |= roleBit(Role::Operator);  // the window writes anonymously
+    cfg.nodeSetFiles = {QStringLiteral(UA_INTEROP_DIR "/data/custom-types.NodeSet2.xml")};
     m_server = std::make_unique<Server>(cfg);
     QVERIFY2(m_server->start(), qPrintable(m_server->errorString()));
     WindowOptions options;
@@ -290,6 +298,78 @@ void TestClientWindowEditors::offersAnEnumerationsNames() {
     QCOMPARE(combo->count(), names.size());
     QCOMPARE(combo->currentText(), QStringLiteral("Running (0)"));  // the server runs
     QTest::keyClick(combo, Qt::Key_Escape);
+}
+
+void TestClientWindowEditors::changesAStructuresShapeFromTheMenu() {
+    NodePanel* node = m_window->nodePanel();
+    AttributesModel* attributes = node->attributes();
+    QTreeView* view = node->attributesView();
+    const auto child = [&](const QModelIndex& parent, const QString& name) -> QModelIndex {
+        for (int r = 0; r < attributes->rowCount(parent); ++r)
+            if (attributes->index(r, 0, parent).data().toString() == name) return attributes->index(r, 0, parent);
+        return {};
+    };
+    const auto show = [&](uint32_t id, int valueRows) {
+        QSignalSpy done(m_window->addressPanel(), &AddressPanel::goToFinished);
+        m_window->addressPanel()->goTo(QStringLiteral("nsu=urn:ua-workbench:test:custom-types;i=%1").arg(id));
+        if (!done.wait(10000)) return false;
+        return QTest::qWaitFor([&] { return attributes->valueIndex().isValid() && attributes->rowCount(attributes->valueIndex()) >= valueRows; }, 10000);
+    };
+    QSignalSpy written(attributes, &AttributesModel::writeFinished);
+    const auto writtenGood = [&] {
+        if (written.isEmpty() && !written.wait(10000)) return false;
+        return written.takeFirst().at(0).value<StatusCode>().isGood();
+    };
+    QVERIFY(show(5003, 4));
+    view->expand(attributes->valueIndex());
+
+    // A field that is neither optional nor an array: no menu.
+    QMenu plain;
+    node->fillStructureMenu(&plain, child(attributes->valueIndex(), QStringLiteral("Title")));
+    QVERIFY(plain.isEmpty());
+
+    // Add field: the Comment, present at "" and now edited in place.
+    QMenu offered;
+    node->fillStructureMenu(&offered, child(attributes->valueIndex(), QStringLiteral("Comment")));
+    QCOMPARE(offered.actions().size(), 1);
+    QCOMPARE(offered.actions().front()->objectName(), QStringLiteral("addFieldAction"));
+    QVERIFY(test::chooseContextAction(view, child(attributes->valueIndex(), QStringLiteral("Comment")), QStringLiteral("addFieldAction")));
+    QVERIFY(writtenGood());
+    QTRY_VERIFY_WITH_TIMEOUT(child(attributes->valueIndex(), QStringLiteral("Comment")).siblingAtColumn(AttributesModel::ValueColumn).flags() &
+                                 Qt::ItemIsEditable,
+                             10000);
+    QCOMPARE(node->findChild<QLabel*>(QStringLiteral("writeStatus"))->text(), QStringLiteral("Write: Good"));
+
+    // Add element on Steps, then Remove element on the new one.
+    const auto steps = [&] { return child(attributes->valueIndex(), QStringLiteral("Steps")); };
+    const int before = attributes->rowCount(steps());
+    QVERIFY(test::chooseContextAction(view, steps(), QStringLiteral("addElementAction")));
+    QVERIFY(writtenGood());
+    QTRY_COMPARE_WITH_TIMEOUT(attributes->rowCount(steps()), before + 1, 10000);
+    view->expand(attributes->valueIndex());
+    view->expand(steps());
+    QVERIFY(test::chooseContextAction(view, attributes->index(before, 0, steps()), QStringLiteral("removeElementAction")));
+    QVERIFY(writtenGood());
+    QTRY_COMPARE_WITH_TIMEOUT(attributes->rowCount(steps()), before, 10000);
+
+    // Remove field: the Comment absent again.
+    view->expand(attributes->valueIndex());
+    QVERIFY(test::chooseContextAction(view, child(attributes->valueIndex(), QStringLiteral("Comment")), QStringLiteral("removeFieldAction")));
+    QVERIFY(writtenGood());
+    QTRY_COMPARE_WITH_TIMEOUT(child(attributes->valueIndex(), QStringLiteral("Comment")).siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
+                              QStringLiteral("(absent)"), 10000);
+
+    // Choose union field > Count on the Measurement's Value row (the submenu lists (none) and each field).
+    QVERIFY(show(5004, 1));
+    QMenu unionMenu;
+    node->fillStructureMenu(&unionMenu, attributes->valueIndex());
+    auto* choose = unionMenu.findChild<QMenu*>(QStringLiteral("chooseUnionFieldMenu"));
+    QVERIFY(choose);
+    QCOMPARE(choose->actions().size(), 4);
+    QVERIFY(test::chooseContextAction(view, attributes->valueIndex(), QStringLiteral("unionFieldAction_Count")));
+    QVERIFY(writtenGood());
+    QTRY_VERIFY_WITH_TIMEOUT(child(attributes->valueIndex(), QStringLiteral("Count")).isValid(), 10000);
+    QCOMPARE(attributes->valueIndex().data(AttributesModel::UnionChoiceRole).toInt(), 0);
 }
 
 UA_TEST_MAIN(TestClientWindowEditors)
