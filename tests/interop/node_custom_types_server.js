@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A node-opcua server with the custom DataTypes of data/custom-types.NodeSet2.xml, for our client's
-// test of custom structures (tests/client/tst_client_custom_types.cpp; issue 29 item 3):
+// tests of custom structures (tests/client/tst_client_custom_types.cpp, and the shape changes of
+// tests/clientapp/models/tst_custom_structure_vs_node.cpp; issue 29 item 3):
 //   node node_custom_types_server.js <port>
 // It loads the standard nodeset and the file (node-opcua builds the types from their
 // DataTypeDefinitions and publishes the DataTypeDefinition attribute), then sets the variables of
