@@ -27,6 +27,9 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QMenu>
+#include <QPainter>
+#include <QPixmap>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
@@ -181,7 +184,39 @@ void ScreenshotTour::startNode(const QString& node) {
             view->resizeColumnToContents(1);
         }
     });
-    then(800, [this, w] { shoot(w, QStringLiteral("client-9-custom-structure")); });
+    // The context menu of the absent optional Comment ("Add field Comment"), drawn into the shot
+    // (a popup is a window of its own).
+    auto popup = std::make_shared<QPointer<QMenu>>();
+    then(800, [w, popup] {
+        NodePanel* panel = w->nodePanel();
+        AttributesModel* m = panel->attributes();
+        QTreeView* view = panel->attributesView();
+        QModelIndex comment;
+        for (int r = 0; r < m->rowCount(m->valueIndex()); ++r)
+            if (m->index(r, 0, m->valueIndex()).data().toString() == QLatin1String("Comment")) comment = m->index(r, 0, m->valueIndex());
+        if (!comment.isValid()) return;
+        auto* menu = new QMenu(w);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        panel->fillStructureMenu(menu, comment);
+        view->setCurrentIndex(comment);
+        const QRect cell = view->visualRect(comment.siblingAtColumn(AttributesModel::ValueColumn));
+        menu->popup(view->viewport()->mapToGlobal(cell.topLeft() + QPoint(30, cell.height())));
+        *popup = menu;
+    });
+    then(600, [this, w, popup] {
+        const QString path = QStringLiteral("%1/client-9-custom-structure.png").arg(m_dir);
+        QPixmap shot = w->grab();
+        if (QMenu* menu = *popup) {
+            QPainter painter(&shot);
+            painter.drawPixmap(w->mapFromGlobal(menu->pos()), menu->grab());
+            painter.end();
+            menu->close();
+        }
+        const bool saved = shot.save(path);
+        std::printf("screenshot %s %s\n", qPrintable(path), saved ? "saved" : "FAILED");
+        std::fflush(stdout);
+        m_ok = m_ok && saved;
+    });
     next();
 }
 

@@ -24,7 +24,8 @@ public:
     ScreenshotTour(MainWindow* window, QString url, QString dir, QObject* parent = nullptr);
     void start();
     // The short tour of --screenshot-node: connects to the URL (SecurityPolicy None), goes to node,
-    // expands the attributes and saves DIR/client-9-custom-structure.png.
+    // expands the attributes, opens the context menu of the absent optional field Comment and saves
+    // DIR/client-9-custom-structure.png.
     void startNode(const QString& node);
     // The short tour of --screenshot-alarms, against ua-server with its demo alarms: connects (None),
     // opens the Alarms tab (subscribed, ConditionRefresh), acknowledges BooleanOffNormal with a
