@@ -125,12 +125,12 @@ void TestCustomStructureVsNode::shapeChangesDecodedByNodeOpcua() {
     QVERIFY(model.insertArrayElement(limits()));
     QCOMPARE(written(spy), StatusCode());
     seen = nextChange("RecipeVariable");
-    QCOMPARE(seen.value("steps").toArray()[0].toObject().value("limits").toArray(), QJsonArray({0}));
+    QCOMPARE(seen.value("steps").toArray()[0].toObject().value("limits").toArray(), QJsonArray() << 0.0);
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(limits()), 1, 10000);
     QVERIFY(model.setData(model.index(0, AttributesModel::ValueColumn, limits()), QStringLiteral("12.5")));
     QCOMPARE(written(spy), StatusCode());
     seen = nextChange("RecipeVariable");
-    QCOMPARE(seen.value("steps").toArray()[0].toObject().value("limits").toArray(), QJsonArray({12.5}));
+    QCOMPARE(seen.value("steps").toArray()[0].toObject().value("limits").toArray(), QJsonArray() << 12.5);
 
     // The new Setpoint removed again.
     QTRY_COMPARE_WITH_TIMEOUT(model.index(0, AttributesModel::ValueColumn, limits()).data().toString(), QStringLiteral("12.5"), 10000);
