@@ -10,6 +10,7 @@ UA_PACKAGES=(
     g++ cmake make ninja-build lld qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libssl-dev  # build
     qt6-qpa-plugins xvfb xauth                                 # windows without a display
     libqt6sql6-sqlite                                          # Historical Access: QtSql's SQLite driver
+    libexpat1-dev                                              # NodeSet2 import: the XML parser (XmlTreeReader.h)
     tshark clang libclang-rt-14-dev libbenchmark-dev           # checks, fuzzing, benchmarks
     openmpi-bin libopenmpi-dev                                 # ua-loadtest's distributed runs (mpirun) and their tests
     nodejs npm                                                 # interop peer (node-opcua)

@@ -1,6 +1,11 @@
 #include "ua/server/nodeset/NodeSetDocument.h"
 
+#include "ua/server/nodeset/XmlTreeReader.h"
+
 #include <QFile>
+#include <QThread>
+
+#include <algorithm>
 
 namespace ua {
 
@@ -23,30 +28,23 @@ NodeSetModel readModelEntry(const XmlTree& e) {
     return m;
 }
 
-} // namespace
-
-std::optional<NodeSetDocument> NodeSetDocument::read(QIODevice& device, const QString& fileName, QString* error) {
+// Reads a document with `readAll` (one of XmlTreeReader's reads) into a NodeSetDocument.
+template <typename ReadAll>
+std::optional<NodeSetDocument> readDocument(const QString& fileName, QString* error, ReadAll&& readAll) {
     NodeSetDocument doc;
     doc.fileName = fileName;
-    QXmlStreamReader r(&device);
-    bool sawRoot = false;
-    while (!r.atEnd()) {
-        if (r.readNext() != QXmlStreamReader::StartElement) continue;
-        if (!sawRoot) {
-            if (r.name() != u"UANodeSet") {
-                if (error) *error = QStringLiteral("%1:%2: the root element is <%3>, not <UANodeSet> (OPC 10000-6 F.2)")
-                                        .arg(fileName).arg(r.lineNumber()).arg(r.name());
-                return std::nullopt;
-            }
-            sawRoot = true;
-            continue;
-        }
-        XmlTree e = XmlTree::read(r);
-        // A namespace or model without a URI cannot be mapped to the server's NamespaceArray.
-        const auto noUri = [&](qint64 line, const char* what) {
-            if (error) *error = QStringLiteral("%1:%2: %3 without a URI (OPC 10000-6 F.2, F.3)").arg(fileName).arg(line).arg(QLatin1String(what));
-            return std::nullopt;
-        };
+    XmlTreeReader reader;
+    reader.onRoot = [&](const XmlTree& root) {
+        if (root.name == u"UANodeSet") return true;
+        reader.stop(QStringLiteral("the root element is <%1>, not <UANodeSet> (OPC 10000-6 F.2)").arg(root.name), root.line);
+        return false;
+    };
+    // A namespace or model without a URI cannot be mapped to the server's NamespaceArray.
+    const auto noUri = [&](qint64 line, const char* what) {
+        reader.stop(QStringLiteral("%1 without a URI (OPC 10000-6 F.2, F.3)").arg(QLatin1String(what)), line);
+        return false;
+    };
+    reader.onChild = [&](XmlTree&& e) {
         if (e.name == u"NamespaceUris") {
             for (const XmlTree& u : e.children) {
                 if (u.text.trimmed().isEmpty()) return noUri(u.line, "a NamespaceUris <Uri>");
@@ -65,16 +63,23 @@ std::optional<NodeSetDocument> NodeSetDocument::read(QIODevice& device, const QS
         } else if (e.name.startsWith(u"UA")) {
             doc.nodes.push_back(std::move(e));
         }  // ServerUris, Extensions, LastModified: nothing to import
-    }
-    if (r.hasError()) {
-        if (error) *error = QStringLiteral("%1:%2: %3").arg(fileName).arg(r.lineNumber()).arg(r.errorString());
-        return std::nullopt;
-    }
-    if (!sawRoot) {
-        if (error) *error = QStringLiteral("%1: no <UANodeSet> element").arg(fileName);
+        return true;
+    };
+    if (!readAll(reader)) {
+        if (error) *error = QStringLiteral("%1:%2: %3").arg(fileName).arg(reader.errorLine()).arg(reader.error());
         return std::nullopt;
     }
     return doc;
+}
+
+} // namespace
+
+std::optional<NodeSetDocument> NodeSetDocument::read(QIODevice& device, const QString& fileName, QString* error) {
+    return readDocument(fileName, error, [&](XmlTreeReader& r) { return r.read(device); });
+}
+
+std::optional<NodeSetDocument> NodeSetDocument::read(QByteArrayView bytes, const QString& fileName, QString* error, int threads) {
+    return readDocument(fileName, error, [&](XmlTreeReader& r) { return r.read(bytes, threads); });
 }
 
 std::optional<NodeSetDocument> NodeSetDocument::load(const QString& path, QString* error) {
@@ -82,6 +87,17 @@ std::optional<NodeSetDocument> NodeSetDocument::load(const QString& path, QStrin
     if (!f.open(QIODevice::ReadOnly)) {
         if (error) *error = QStringLiteral("%1: %2").arg(path, f.errorString());
         return std::nullopt;
+    }
+    // Mapped, so that a large file is parsed in parts on every core (XmlTreeReader::read).
+    if (f.size() > 0) {
+        if (uchar* mapped = f.map(0, f.size())) {
+            bool set = false;
+            const int wanted = qEnvironmentVariableIntValue("UA_NODESET_THREADS", &set);
+            const int threads = std::clamp(set ? wanted : QThread::idealThreadCount(), 1, 8);
+            auto doc = read(QByteArrayView(reinterpret_cast<const char*>(mapped), f.size()), path, error, threads);
+            f.unmap(mapped);
+            return doc;
+        }
     }
     return read(f, path, error);
 }

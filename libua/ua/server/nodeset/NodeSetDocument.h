@@ -7,6 +7,7 @@
 #include "ua/server/nodeset/XmlTree.h"
 #include "ua/types/DateTime.h"
 
+#include <QByteArrayView>
 #include <QHash>
 #include <QIODevice>
 #include <QString>
@@ -35,6 +36,11 @@ struct NodeSetDocument {
     // Reads a UANodeSet document. On malformed XML or another root element: nullopt and *error
     // says where ("file:line: ...").
     static std::optional<NodeSetDocument> read(QIODevice& device, const QString& fileName, QString* error);
+    // The same for a document in memory, parsed in up to `threads` parts at once when it is large
+    // (XmlTreeReader::read); the result is that of a sequential read.
+    static std::optional<NodeSetDocument> read(QByteArrayView bytes, const QString& fileName, QString* error, int threads = 1);
+    // Reads a file: mapped into memory and parsed on every core (at most 8 threads; the environment
+    // variable UA_NODESET_THREADS sets another count, 1 for a sequential read, for benchmarks).
     static std::optional<NodeSetDocument> load(const QString& path, QString* error);
 };
 

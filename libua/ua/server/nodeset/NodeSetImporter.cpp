@@ -50,6 +50,13 @@ bool xmlBool(const XmlTree& e, QStringView name, bool def) {
     return v.trimmed() == u"true" || v.trimmed() == u"1";
 }
 
+// An unsigned attribute, or def when absent (no text is made for the default).
+uint32_t uintAttribute(const XmlTree& e, QStringView name, uint32_t def) {
+    for (const auto& [n, v] : e.attributes)
+        if (n == name) return v.toUInt();
+    return def;
+}
+
 // One document's import: see NodeSetImporter.h for the rules.
 class DocumentImport {
 public:
@@ -61,12 +68,14 @@ public:
         mapNamespaces();
         m_values = std::make_unique<XmlValueDecoder>(m_space, m_nsMap);
         if (!readNodes()) return false;
+        m_added.reserve(m_pending.size());
         for (auto& [e, node] : m_pending) {
             NodeIndex at = kNoNode;
             const StatusCode s = m_space.addNode(std::move(node), &at);
             if (s.isBad()) return error(*e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(s.name())), s);
             m_added.emplace_back(e, at);
         }
+        m_pending = {};  // the moved-from Nodes are still a kilobyte each
         m_result.nodes += m_added.size();
         const bool referencesOk = addReferences();
         const bool dataTypesOk = checkDataTypes();  // listed with the reference errors, if any
@@ -169,65 +178,74 @@ private:
         bool definesNamespaceZero = false;
         for (const NodeSetModel& m : m_doc.models) definesNamespaceZero = definesNamespaceZero || m.modelUri == QLatin1String(AddressSpace::kNs0Uri.data());
         m_space.reserve(m_space.size() + m_doc.nodes.size());
+        m_pending.reserve(m_doc.nodes.size());  // a Node is large: no moves of the whole list as it grows
         bool ok = true;
         for (const XmlTree& e : m_doc.nodes) {
             const auto cls = classes.find(e.name);
             if (cls == classes.end()) { ok = error(e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid); continue; }
-            Node n;
+            // Built in place: a Node is large, and each move copies all of it.
+            Node& n = m_pending.emplace_back(std::piecewise_construct, std::forward_as_tuple(&e), std::forward_as_tuple()).second;
             n.nodeClass = cls->second;
-            const auto id = resolve(e.attribute(u"NodeId"));
-            if (!id || id->isNull()) { ok = error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid); continue; }
-            n.nodeId = *id;
-            // Namespace 0 is the OPC Foundation's: only its own NodeSet adds nodes to it.
-            if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
-                ok = error(e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
-                continue;
+            if (!readNode(e, n, seen, definesNamespaceZero)) {
+                ok = false;
+                m_pending.pop_back();
             }
-            if (!seen.insert(n.nodeId).second) { ok = error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists); continue; }
-            if (m_space.indexOf(n.nodeId) != kNoNode) { ok = error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists); continue; }
-            const auto bn = browseName(e.attribute(u"BrowseName"));
-            if (!bn || bn->name.isEmpty()) { ok = error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid); continue; }
-            n.browseName = *bn;
-            n.displayName = e.child(u"DisplayName") ? localized(e.child(u"DisplayName")) : LocalizedText{{}, bn->name};
-            if (const XmlTree* d = e.child(u"Description")) n.description = localized(d);
-            n.writeMask = e.attribute(u"WriteMask", QStringLiteral("0")).toUInt();
-            n.userWriteMask = e.attribute(u"UserWriteMask", QString::number(n.writeMask)).toUInt();
-            if (e.hasAttribute(u"AccessRestrictions")) n.accessRestrictions = uint16_t(e.attribute(u"AccessRestrictions").toUInt());
-            if (const XmlTree* rp = e.child(u"RolePermissions")) {
-                Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
-                for (const XmlTree& p : rp->children) {
-                    const auto role = resolve(p.text);
-                    if (!role) { ok = error(p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e); break; }
-                    perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
-                }
-                n.rolePermissions = Variant(std::move(perms));
-            }
-            n.isAbstract = xmlBool(e, u"IsAbstract", false);
-            n.symmetric = xmlBool(e, u"Symmetric", false);
-            if (const XmlTree* inv = e.child(u"InverseName")) n.inverseName = localized(inv);
-            n.containsNoLoops = xmlBool(e, u"ContainsNoLoops", false);
-            n.eventNotifier = uint8_t(e.attribute(u"EventNotifier", QStringLiteral("0")).toUInt());
-            n.executable = xmlBool(e, u"Executable", true);
-            n.userExecutable = xmlBool(e, u"UserExecutable", n.executable);
-            if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
-                const auto dt = resolve(e.attribute(u"DataType", QStringLiteral("i=24")));
-                if (!dt) { ok = error(e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown); continue; }
-                n.dataType = *dt;
-                n.valueRank = e.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
-                const QString dims = e.attribute(u"ArrayDimensions").trimmed();
-                if (!dims.isEmpty()) {
-                    n.arrayDimensions = Array<uint32_t>::emptyArray();
-                    for (const QString& d : dims.split(u',')) n.arrayDimensions.push_back(d.trimmed().toUInt());
-                }
-                n.accessLevel = uint8_t(e.attribute(u"AccessLevel", QStringLiteral("1")).toUInt());
-                n.userAccessLevel = uint8_t(e.attribute(u"UserAccessLevel", QString::number(n.accessLevel)).toUInt());
-                if (e.hasAttribute(u"AccessLevelEx")) n.accessLevelEx = e.attribute(u"AccessLevelEx").toUInt();
-                n.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", QStringLiteral("0")).toDouble();
-                n.historizing = xmlBool(e, u"Historizing", false);
-            }
-            m_pending.emplace_back(&e, std::move(n));
         }
         return ok;
+    }
+
+    // One node element's attributes into n (its NodeClass set); false after listing the error.
+    bool readNode(const XmlTree& e, Node& n, std::unordered_set<NodeId>& seen, bool definesNamespaceZero) {
+        const auto id = resolve(e.attribute(u"NodeId"));
+        if (!id || id->isNull()) { return error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid); }
+        n.nodeId = *id;
+        // Namespace 0 is the OPC Foundation's: only its own NodeSet adds nodes to it.
+        if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
+            return error(e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
+        }
+        if (!seen.insert(n.nodeId).second) { return error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists); }
+        if (m_space.indexOf(n.nodeId) != kNoNode) { return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists); }
+        const auto bn = browseName(e.attribute(u"BrowseName"));
+        if (!bn || bn->name.isEmpty()) { return error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid); }
+        n.browseName = *bn;
+        n.displayName = e.child(u"DisplayName") ? localized(e.child(u"DisplayName")) : LocalizedText{{}, bn->name};
+        if (const XmlTree* d = e.child(u"Description")) n.description = localized(d);
+        n.writeMask = uintAttribute(e, u"WriteMask", 0);
+        n.userWriteMask = uintAttribute(e, u"UserWriteMask", n.writeMask);
+        if (e.hasAttribute(u"AccessRestrictions")) n.accessRestrictions = uint16_t(e.attribute(u"AccessRestrictions").toUInt());
+        if (const XmlTree* rp = e.child(u"RolePermissions")) {
+            Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
+            for (const XmlTree& p : rp->children) {
+                const auto role = resolve(p.text);
+                if (!role) { return error(p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e); }
+                perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
+            }
+            n.rolePermissions = Variant(std::move(perms));
+        }
+        n.isAbstract = xmlBool(e, u"IsAbstract", false);
+        n.symmetric = xmlBool(e, u"Symmetric", false);
+        if (const XmlTree* inv = e.child(u"InverseName")) n.inverseName = localized(inv);
+        n.containsNoLoops = xmlBool(e, u"ContainsNoLoops", false);
+        n.eventNotifier = uint8_t(uintAttribute(e, u"EventNotifier", 0));
+        n.executable = xmlBool(e, u"Executable", true);
+        n.userExecutable = xmlBool(e, u"UserExecutable", n.executable);
+        if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
+            const auto dt = resolve(e.attribute(u"DataType", QStringLiteral("i=24")));
+            if (!dt) { return error(e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown); }
+            n.dataType = *dt;
+            n.valueRank = e.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
+            const QString dims = e.attribute(u"ArrayDimensions").trimmed();
+            if (!dims.isEmpty()) {
+                n.arrayDimensions = Array<uint32_t>::emptyArray();
+                for (const QString& d : dims.split(u',')) n.arrayDimensions.push_back(d.trimmed().toUInt());
+            }
+            n.accessLevel = uint8_t(uintAttribute(e, u"AccessLevel", 1));
+            n.userAccessLevel = uint8_t(uintAttribute(e, u"UserAccessLevel", n.accessLevel));
+            if (e.hasAttribute(u"AccessLevelEx")) n.accessLevelEx = e.attribute(u"AccessLevelEx").toUInt();
+            n.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", QStringLiteral("0")).toDouble();
+            n.historizing = xmlBool(e, u"Historizing", false);
+        }
+        return true;
     }
 
     bool addReferences() {
