@@ -68,14 +68,6 @@ public:
         mapNamespaces();
         m_values = std::make_unique<XmlValueDecoder>(m_space, m_nsMap);
         if (!readNodes()) return false;
-        m_added.reserve(m_pending.size());
-        for (auto& [e, node] : m_pending) {
-            NodeIndex at = kNoNode;
-            const StatusCode s = m_space.addNode(std::move(node), &at);
-            if (s.isBad()) return error(*e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(s.name())), s);
-            m_added.emplace_back(e, at);
-        }
-        m_pending = {};  // the moved-from Nodes are still a kilobyte each
         m_result.nodes += m_added.size();
         const bool referencesOk = addReferences();
         const bool dataTypesOk = checkDataTypes();  // listed with the reference errors, if any
@@ -178,24 +170,35 @@ private:
         bool definesNamespaceZero = false;
         for (const NodeSetModel& m : m_doc.models) definesNamespaceZero = definesNamespaceZero || m.modelUri == QLatin1String(AddressSpace::kNs0Uri.data());
         m_space.reserve(m_space.size() + m_doc.nodes.size());
-        m_pending.reserve(m_doc.nodes.size());  // a Node is large: no moves of the whole list as it grows
+        // Two passes: every node is checked (and every error listed) before any is added, so an
+        // error in a node's own attributes leaves the space as it was; no list of a kilobyte per
+        // Node waits between the passes (the second converts each node again).
         bool ok = true;
         for (const XmlTree& e : m_doc.nodes) {
             const auto cls = classes.find(e.name);
             if (cls == classes.end()) { ok = error(e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid); continue; }
-            // Built in place: a Node is large, and each move copies all of it.
-            Node& n = m_pending.emplace_back(std::piecewise_construct, std::forward_as_tuple(&e), std::forward_as_tuple()).second;
+            Node n;
             n.nodeClass = cls->second;
-            if (!readNode(e, n, seen, definesNamespaceZero)) {
-                ok = false;
-                m_pending.pop_back();
-            }
+            if (!readNode(e, n, &seen, definesNamespaceZero)) ok = false;
         }
-        return ok;
+        if (!ok) return false;
+        m_added.reserve(m_doc.nodes.size());
+        for (const XmlTree& e : m_doc.nodes) {
+            Node n;
+            n.nodeClass = classes.find(e.name)->second;
+            readNode(e, n, nullptr, definesNamespaceZero);
+            NodeIndex at = kNoNode;
+            const StatusCode added = m_space.addNode(std::move(n), &at);
+            if (added.isBad()) return error(e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(added.name())), added);
+            m_added.emplace_back(&e, at);
+        }
+        return true;
     }
 
     // One node element's attributes into n (its NodeClass set); false after listing the error.
-    bool readNode(const XmlTree& e, Node& n, std::unordered_set<NodeId>& seen, bool definesNamespaceZero) {
+    // seen: the NodeIds of the file so far, for the first pass; null in the second, whose node
+    // passed every check in the first.
+    bool readNode(const XmlTree& e, Node& n, std::unordered_set<NodeId>* seen, bool definesNamespaceZero) {
         const auto id = resolve(e.attribute(u"NodeId"));
         if (!id || id->isNull()) { return error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid); }
         n.nodeId = *id;
@@ -203,8 +206,10 @@ private:
         if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
             return error(e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
         }
-        if (!seen.insert(n.nodeId).second) { return error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists); }
-        if (m_space.indexOf(n.nodeId) != kNoNode) { return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists); }
+        if (seen) {
+            if (!seen->insert(n.nodeId).second) return error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
+            if (m_space.indexOf(n.nodeId) != kNoNode) return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists);
+        }
         const auto bn = browseName(e.attribute(u"BrowseName"));
         if (!bn || bn->name.isEmpty()) { return error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid); }
         n.browseName = *bn;
@@ -457,7 +462,6 @@ private:
     NodeSetImportResult& m_result;
     std::vector<uint16_t> m_nsMap;
     std::unique_ptr<XmlValueDecoder> m_values;
-    std::vector<std::pair<const XmlTree*, Node>> m_pending;
     std::vector<std::pair<const XmlTree*, NodeIndex>> m_added;
     bool m_failed = false;
 };
