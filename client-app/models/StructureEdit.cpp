@@ -11,6 +11,15 @@ bool refuseEdit(QString* error, QString why) {
     return false;
 }
 
+// What an absent field keeps of its value: its DataType, type name and whether it is an array.
+DynamicValue absentValue(const DynamicValue& was) {
+    DynamicValue absent;
+    absent.kind = was.kind == DynamicValue::Kind::Array ? DynamicValue::Kind::Array : DynamicValue::Kind::Scalar;
+    absent.dataType = was.dataType;
+    absent.typeName = was.typeName;
+    return absent;
+}
+
 // The value a field holds when it is made present: an empty array for an array field, else the
 // default of its DataType (the absent field keeps both: StructureCodec's decode and defaultValue).
 std::optional<DynamicValue> presentValueOf(const DynamicValue& absent, const DataTypeResolver& types, QString* error) {
@@ -59,12 +68,7 @@ bool setFieldPresent(DynamicValue& s, int field, bool present, const DataTypeRes
         if (!v) return false;
         f.value = std::move(*v);
     } else {
-        // What an absent field keeps (its DataType, name and whether it is an array).
-        DynamicValue absent;
-        absent.kind = f.value.kind == DynamicValue::Kind::Array ? DynamicValue::Kind::Array : DynamicValue::Kind::Scalar;
-        absent.dataType = f.value.dataType;
-        absent.typeName = f.value.typeName;
-        f.value = std::move(absent);
+        f.value = absentValue(f.value);
     }
     f.present = present;
     return true;
@@ -85,11 +89,7 @@ bool setUnionChoice(DynamicValue& u, int field, const DataTypeResolver& types, Q
             f.value = std::move(*chosen);
             f.present = true;
         } else if (f.present) {
-            DynamicValue absent;
-            absent.kind = f.value.kind == DynamicValue::Kind::Array ? DynamicValue::Kind::Array : DynamicValue::Kind::Scalar;
-            absent.dataType = f.value.dataType;
-            absent.typeName = f.value.typeName;
-            f.value = std::move(absent);
+            f.value = absentValue(f.value);
             f.present = false;
         }
     }

@@ -9,6 +9,7 @@
 #include "ua/server/runtime/Server.h"
 #include "DemoNodeManager.h"
 
+#include <QAbstractItemModel>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -16,6 +17,13 @@
 #include <memory>
 
 namespace ua::test {
+
+// The first row under parent whose first column reads name (invalid when there is none).
+inline QModelIndex childRowNamed(const QAbstractItemModel& m, const QModelIndex& parent, const QString& name) {
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        if (m.index(r, 0, parent).data().toString() == name) return m.index(r, 0, parent);
+    return {};
+}
 
 inline std::unique_ptr<Server> startDemoServer() {
     ServerConfig cfg;

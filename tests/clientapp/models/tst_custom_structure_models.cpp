@@ -21,12 +21,6 @@ using namespace ua::clientapp;
 
 namespace {
 
-QModelIndex childNamed(const QAbstractItemModel& m, const QModelIndex& parent, const QString& name) {
-    for (int r = 0; r < m.rowCount(parent); ++r)
-        if (m.index(r, 0, parent).data().toString() == name) return m.index(r, 0, parent);
-    return {};
-}
-
 const DynamicField* csField(const DynamicValue& v, const char* name) {
     for (const DynamicField& f : v.fields)
         if (f.name == QLatin1String(name)) return &f;
@@ -109,17 +103,17 @@ void TestCustomStructureModels::attributesShowAndWriteFields() {
     const QModelIndex value = model.valueIndex();
     QVERIFY2(value.siblingAtColumn(AttributesModel::ValueColumn).data().toString().contains(u"Title: Bread"),
              qPrintable(value.siblingAtColumn(AttributesModel::ValueColumn).data().toString()));
-    QCOMPARE(childNamed(model, value, "Title").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("Bread"));
-    QCOMPARE(childNamed(model, value, "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("(absent)"));
-    const QModelIndex steps = childNamed(model, value, "Steps");
+    QCOMPARE(test::childRowNamed(model, value, "Title").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("Bread"));
+    QCOMPARE(test::childRowNamed(model, value, "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("(absent)"));
+    const QModelIndex steps = test::childRowNamed(model, value, "Steps");
     QCOMPARE(steps.siblingAtColumn(AttributesModel::DataTypeColumn).data().toString(), QStringLiteral("Setpoint[]"));
     QCOMPARE(model.rowCount(steps), 2);
     const QModelIndex bake = model.index(1, 0, steps);
-    const QModelIndex mode = childNamed(model, bake, "Mode");
+    const QModelIndex mode = test::childRowNamed(model, bake, "Mode");
     QCOMPARE(mode.siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("Auto (5)"));
     QCOMPARE(mode.siblingAtColumn(AttributesModel::ValueColumn).data(AttributesModel::EnumNamesRole).toStringList(),
              QStringList({"Off", "Manual", "Auto"}));
-    const QModelIndex bakeValue = childNamed(model, bake, "Value").siblingAtColumn(AttributesModel::ValueColumn);
+    const QModelIndex bakeValue = test::childRowNamed(model, bake, "Value").siblingAtColumn(AttributesModel::ValueColumn);
     QVERIFY(bakeValue.flags() & Qt::ItemIsEditable);
     QCOMPARE(bakeValue.data(AttributesModel::BuiltInTypeRole).toInt(), int(BuiltInType::Double));
     QCOMPARE(bakeValue.data(Qt::EditRole).toString(), QStringLiteral("220"));
@@ -134,8 +128,8 @@ void TestCustomStructureModels::attributesShowAndWriteFields() {
                              10000);
     // A text that does not parse as the field's type is refused before anything is sent.
     written.clear();
-    const QModelIndex title = childNamed(model, model.valueIndex(), "Steps");
-    const QModelIndex firstValue = childNamed(model, model.index(0, 0, title), "Value").siblingAtColumn(AttributesModel::ValueColumn);
+    const QModelIndex title = test::childRowNamed(model, model.valueIndex(), "Steps");
+    const QModelIndex firstValue = test::childRowNamed(model, model.index(0, 0, title), "Value").siblingAtColumn(AttributesModel::ValueColumn);
     QVERIFY(!model.setData(firstValue, QStringLiteral("warm")));
     QCOMPARE(written.size(), 1);
     QVERIFY(written.at(0).at(0).value<StatusCode>().isBad());
@@ -191,12 +185,12 @@ void TestCustomStructureModels::optionalFieldMadePresentAndRemoved() {
     const NodeId recipe = customNode(5003);
     QVERIFY(showNode(model, recipe, 4));
     QSignalSpy written(&model, &AttributesModel::writeFinished);
-    QModelIndex comment = childNamed(model, model.valueIndex(), "Comment");
+    QModelIndex comment = test::childRowNamed(model, model.valueIndex(), "Comment");
     QCOMPARE(comment.siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("(absent)"));
     QCOMPARE(csEdits(comment), int(AttributesModel::AddField));
     QVERIFY(!(comment.siblingAtColumn(AttributesModel::ValueColumn).flags() & Qt::ItemIsEditable));
     // Rows it does not apply to: nothing is written, nothing signalled.
-    const QModelIndex title = childNamed(model, model.valueIndex(), "Title");
+    const QModelIndex title = test::childRowNamed(model, model.valueIndex(), "Title");
     QCOMPARE(csEdits(title), 0);
     QVERIFY(!model.setFieldPresent(title, false));
     QVERIFY(!model.setFieldPresent(comment, false));  // absent already
@@ -215,8 +209,8 @@ void TestCustomStructureModels::optionalFieldMadePresentAndRemoved() {
     QCOMPARE(csString(csField(*back, "Comment")->value), QString());
     QCOMPARE(csString(csField(*back, "Title")->value), QStringLiteral("Bread"));
     QCOMPARE(csField(*back, "Steps")->value.elements.size(), std::size_t(2));
-    QTRY_VERIFY_WITH_TIMEOUT(csEdits(childNamed(model, model.valueIndex(), "Comment")) == AttributesModel::RemoveField, 10000);
-    comment = childNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn);
+    QTRY_VERIFY_WITH_TIMEOUT(csEdits(test::childRowNamed(model, model.valueIndex(), "Comment")) == AttributesModel::RemoveField, 10000);
+    comment = test::childRowNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn);
     QVERIFY(comment.flags() & Qt::ItemIsEditable);
     QCOMPARE(comment.data(AttributesModel::BuiltInTypeRole).toInt(), int(BuiltInType::String));
     QVERIFY(model.setData(comment, QStringLiteral("crusty")));
@@ -224,7 +218,7 @@ void TestCustomStructureModels::optionalFieldMadePresentAndRemoved() {
     back = readDecoded(recipe);
     QVERIFY(back);
     QCOMPARE(csString(csField(*back, "Comment")->value), QStringLiteral("crusty"));
-    QTRY_COMPARE_WITH_TIMEOUT(childNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
+    QTRY_COMPARE_WITH_TIMEOUT(test::childRowNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
                               QStringLiteral("crusty"), 10000);
 
     // Removed again (from the Value column's index too); the optional Batch stays.
@@ -235,7 +229,7 @@ void TestCustomStructureModels::optionalFieldMadePresentAndRemoved() {
     QVERIFY(!csField(*back, "Comment")->present);
     QVERIFY(csField(*back, "Batch")->present);
     QCOMPARE(csField(*back, "Batch")->value.scalar, Variant(uint16_t(42)));
-    QTRY_COMPARE_WITH_TIMEOUT(childNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
+    QTRY_COMPARE_WITH_TIMEOUT(test::childRowNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
                               QStringLiteral("(absent)"), 10000);
     QCOMPARE(model.valueIndex().siblingAtColumn(AttributesModel::StatusColumn).data().toString(), QStringLiteral("Write: Good"));
 }
@@ -250,7 +244,7 @@ void TestCustomStructureModels::unionChoiceSwitched() {
     QCOMPARE(value.data(AttributesModel::UnionFieldsRole).toStringList(), QStringList({"Count", "Level", "Label"}));
     QCOMPARE(value.data(AttributesModel::UnionChoiceRole).toInt(), 1);
     QCOMPARE(csEdits(value), int(AttributesModel::ChooseUnionField));
-    const QModelIndex level = childNamed(model, value, "Level");
+    const QModelIndex level = test::childRowNamed(model, value, "Level");
     QCOMPARE(csEdits(level), int(AttributesModel::RemoveField));  // the field it holds: none then
     // Out of range, or not a union: nothing.
     QVERIFY(!model.setUnionChoice(value, 3));
@@ -267,15 +261,15 @@ void TestCustomStructureModels::unionChoiceSwitched() {
     QVERIFY(csField(*back, "Label")->present);
     QVERIFY(!csField(*back, "Level")->present);
     QCOMPARE(csString(csField(*back, "Label")->value), QString());
-    QTRY_VERIFY_WITH_TIMEOUT(childNamed(model, model.valueIndex(), "Label").isValid(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(test::childRowNamed(model, model.valueIndex(), "Label").isValid(), 10000);
     QCOMPARE(model.valueIndex().data(AttributesModel::UnionChoiceRole).toInt(), 2);
     QCOMPARE(model.rowCount(model.valueIndex()), 1);
-    QVERIFY(model.setData(childNamed(model, model.valueIndex(), "Label").siblingAtColumn(AttributesModel::ValueColumn), QStringLiteral("full")));
+    QVERIFY(model.setData(test::childRowNamed(model, model.valueIndex(), "Label").siblingAtColumn(AttributesModel::ValueColumn), QStringLiteral("full")));
     QCOMPARE(waitWritten(written), StatusCode());
     QCOMPARE(csString(csField(*readDecoded(measurement), "Label")->value), QStringLiteral("full"));
 
     // None: no field rows.
-    QTRY_COMPARE_WITH_TIMEOUT(childNamed(model, model.valueIndex(), "Label").siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
+    QTRY_COMPARE_WITH_TIMEOUT(test::childRowNamed(model, model.valueIndex(), "Label").siblingAtColumn(AttributesModel::ValueColumn).data().toString(),
                               QStringLiteral("full"), 10000);
     QVERIFY(model.setUnionChoice(model.valueIndex(), -1));
     QCOMPARE(waitWritten(written), StatusCode());
@@ -292,7 +286,7 @@ void TestCustomStructureModels::unionChoiceSwitched() {
     QVERIFY(back);
     QVERIFY(csField(*back, "Count")->present);
     QCOMPARE(csField(*back, "Count")->value.scalar, Variant(int32_t(0)));
-    QTRY_VERIFY_WITH_TIMEOUT(childNamed(model, model.valueIndex(), "Count").isValid(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(test::childRowNamed(model, model.valueIndex(), "Count").isValid(), 10000);
 }
 
 void TestCustomStructureModels::arrayElementsAddedAndRemoved() {
@@ -301,12 +295,12 @@ void TestCustomStructureModels::arrayElementsAddedAndRemoved() {
     const NodeId recipe = customNode(5003);
     QVERIFY(showNode(model, recipe, 4));
     QSignalSpy written(&model, &AttributesModel::writeFinished);
-    const auto steps = [&] { return childNamed(model, model.valueIndex(), "Steps"); };
+    const auto steps = [&] { return test::childRowNamed(model, model.valueIndex(), "Steps"); };
     QCOMPARE(model.rowCount(steps()), 2);
     QCOMPARE(csEdits(steps()), int(AttributesModel::AddElement));
     QCOMPARE(csEdits(model.index(0, 0, steps())), AttributesModel::AddElement | AttributesModel::RemoveElement);
     QVERIFY(!model.removeArrayElement(steps()));  // the array itself, not an element
-    QVERIFY(!model.insertArrayElement(childNamed(model, model.valueIndex(), "Title")));
+    QVERIFY(!model.insertArrayElement(test::childRowNamed(model, model.valueIndex(), "Title")));
     QTest::qWait(200);
     QCOMPARE(written.size(), 0);
 
@@ -325,7 +319,7 @@ void TestCustomStructureModels::arrayElementsAddedAndRemoved() {
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(steps()), 3, 10000);
 
     // Its Limits (Double[]): an element appended, set in place, one inserted after it.
-    const auto limits = [&] { return childNamed(model, model.index(2, 0, steps()), "Limits"); };
+    const auto limits = [&] { return test::childRowNamed(model, model.index(2, 0, steps()), "Limits"); };
     QCOMPARE(csEdits(limits()), int(AttributesModel::AddElement));
     QVERIFY(model.insertArrayElement(limits()));
     QCOMPARE(waitWritten(written), StatusCode());
@@ -393,7 +387,7 @@ void TestCustomStructureModels::valueArrayOfStructuresElements() {
 
     // A field of an element edited in place, then elements removed down to none.
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(model.valueIndex()), 4, 10000);
-    QVERIFY(model.setData(childNamed(model, model.index(1, 0, model.valueIndex()), "Name").siblingAtColumn(AttributesModel::ValueColumn),
+    QVERIFY(model.setData(test::childRowNamed(model, model.index(1, 0, model.valueIndex()), "Name").siblingAtColumn(AttributesModel::ValueColumn),
                           QStringLiteral("Mid")));
     QCOMPARE(waitWritten(written), StatusCode());
     QCOMPARE(csString(csField(*readDecoded(setpoints, 1), "Name")->value), QStringLiteral("Mid"));
@@ -418,7 +412,7 @@ void TestCustomStructureModels::refusedShapeChangeShowsStatus() {
     const NodeId sealed = customNode(5006);
     QVERIFY(showNode(model, sealed, 4));
     QSignalSpy written(&model, &AttributesModel::writeFinished);
-    const QModelIndex comment = childNamed(model, model.valueIndex(), "Comment");
+    const QModelIndex comment = test::childRowNamed(model, model.valueIndex(), "Comment");
     QCOMPARE(csEdits(comment), int(AttributesModel::AddField));
     QVERIFY(model.setFieldPresent(comment, true));  // sent; the server says no
     QCOMPARE(waitWritten(written), StatusCode(status::BadNotWritable));
@@ -427,8 +421,8 @@ void TestCustomStructureModels::refusedShapeChangeShowsStatus() {
     auto back = readDecoded(sealed);
     QVERIFY(back);
     QVERIFY(!csField(*back, "Comment")->present);
-    QCOMPARE(childNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("(absent)"));
-    QVERIFY(model.insertArrayElement(childNamed(model, model.valueIndex(), "Steps")));
+    QCOMPARE(test::childRowNamed(model, model.valueIndex(), "Comment").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("(absent)"));
+    QVERIFY(model.insertArrayElement(test::childRowNamed(model, model.valueIndex(), "Steps")));
     QCOMPARE(waitWritten(written), StatusCode(status::BadNotWritable));
     QCOMPARE(readDecoded(sealed)->fields[2].value.elements.size(), std::size_t(0));
 }

@@ -17,16 +17,6 @@
 using namespace ua;
 using namespace ua::clientapp;
 
-namespace {
-
-QModelIndex vsNodeChild(const QAbstractItemModel& m, const QModelIndex& parent, const QString& name) {
-    for (int r = 0; r < m.rowCount(parent); ++r)
-        if (m.index(r, 0, parent).data().toString() == name) return m.index(r, 0, parent);
-    return {};
-}
-
-} // namespace
-
 class TestCustomStructureVsNode : public QObject {
     Q_OBJECT
 private slots:
@@ -86,7 +76,7 @@ void TestCustomStructureVsNode::shapeChangesDecodedByNodeOpcua() {
         return loaded.wait(15000) &&
                QTest::qWaitFor([&] { return model.valueIndex().isValid() && model.rowCount(model.valueIndex()) >= rows; }, 15000);
     };
-    const auto field = [&](const char* name) { return vsNodeChild(model, model.valueIndex(), QString::fromLatin1(name)); };
+    const auto field = [&](const char* name) { return test::childRowNamed(model, model.valueIndex(), QString::fromLatin1(name)); };
 
     QVERIFY(show(5003, 4));
     QCOMPARE(field("Title").siblingAtColumn(AttributesModel::ValueColumn).data().toString(), QStringLiteral("Soup"));
@@ -121,7 +111,7 @@ void TestCustomStructureVsNode::shapeChangesDecodedByNodeOpcua() {
 
     // A Double appended to the first step's Limits (empty), set in place.
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(field("Steps")), 2, 10000);
-    const auto limits = [&] { return vsNodeChild(model, model.index(0, 0, field("Steps")), QStringLiteral("Limits")); };
+    const auto limits = [&] { return test::childRowNamed(model, model.index(0, 0, field("Steps")), QStringLiteral("Limits")); };
     QVERIFY(model.insertArrayElement(limits()));
     QCOMPARE(written(spy), StatusCode());
     seen = nextChange("RecipeVariable");
