@@ -3,13 +3,16 @@
 // address space holding namespace 0. Malformed XML, unknown aliases, bad values, references that
 // go nowhere, deep structures: each must end as a listed error or an import, never as a crash, a
 // hang or a leak. When the import succeeds, the namespaces it added must export and import again
-// into a fresh copy without an error (the exporter writes what the importer reads).
+// into a fresh copy without an error (the exporter writes what the importer reads). And the input
+// read in parts on two threads (XmlTreeReader, cut however small) must give what one sequential
+// read gives: the same trees, lines and error.
 //
 // Built twice by tests/fuzz/CMakeLists.txt: as the libFuzzer target fuzz_nodeset (the ASan build)
 // and, with replay_main.cpp, as fuzz_nodeset_replay (ctest, the committed corpus: nodeset/corpus).
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/nodeset/NodeSetExporter.h"
 #include "ua/server/nodeset/NodeSetImporter.h"
+#include "ua/server/nodeset/XmlTreeReader.h"
 
 #include <QBuffer>
 
@@ -37,10 +40,35 @@ std::vector<ua::NodeSetDocument> readDocument(const QByteArray& xml) {
     return docs;
 }
 
+struct TreeRead {
+    bool ok = false;
+    std::vector<ua::XmlTree> trees;  // the root (without children) first, then its children
+    QString error;
+    qint64 line = 0;
+    bool operator==(const TreeRead&) const = default;
+};
+
+TreeRead readTrees(const QByteArray& xml, int threads) {
+    TreeRead r;
+    ua::XmlTreeReader reader;
+    reader.setPartsFrom(0);
+    reader.onRoot = [&](const ua::XmlTree& root) { r.trees.push_back(root); return true; };
+    reader.onChild = [&](ua::XmlTree&& e) { r.trees.push_back(std::move(e)); return true; };
+    r.ok = reader.read(QByteArrayView(xml), threads);
+    r.error = reader.error();
+    r.line = reader.errorLine();
+    return r;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (size > 256 * 1024) return 0;  // big inputs only slow the search down
+    const QByteArray input(reinterpret_cast<const char*>(data), qsizetype(size));
+    if (readTrees(input, 1) != readTrees(input, 2)) {
+        std::fprintf(stderr, "fuzz_nodeset: the document read in parts differs from a sequential read\n");
+        std::abort();
+    }
     const std::vector<ua::NodeSetDocument> docs = readDocument(QByteArray(reinterpret_cast<const char*>(data), qsizetype(size)));
     if (docs.empty()) return 0;
     ua::AddressSpace space = namespaceZero();

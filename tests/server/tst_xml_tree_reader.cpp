@@ -108,13 +108,18 @@ class TstXmlTreeReader : public QObject {
 private slots:
     void partsMatchOneRead_data() {
         QTest::addColumn<int>("threads");
-        QTest::newRow("2 threads") << 2;
-        QTest::newRow("3 threads") << 3;
-        QTest::newRow("8 threads") << 8;
+        QTest::addColumn<QByteArray>("lineEnd");
+        QTest::newRow("2 threads") << 2 << QByteArray("\n");
+        QTest::newRow("3 threads") << 3 << QByteArray("\n");
+        QTest::newRow("8 threads") << 8 << QByteArray("\n");
+        QTest::newRow("2 threads, CR LF") << 2 << QByteArray("\r\n");
+        QTest::newRow("2 threads, CR alone") << 2 << QByteArray("\r");  // expat counts it as a line break
     }
     void partsMatchOneRead() {
         QFETCH(int, threads);
-        const QByteArray doc = document(12000);
+        QFETCH(QByteArray, lineEnd);
+        QByteArray doc = document(12000);
+        doc.replace("\n", lineEnd);
         QVERIFY(doc.size() > 2 * (1 << 20));
         const ReadResult one = readAll(doc, 1);
         QVERIFY2(one.ok, qPrintable(one.error));
@@ -135,6 +140,21 @@ private slots:
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
         const QString streamed = difference(one, readStream(doc));
         QVERIFY2(streamed.isEmpty(), qPrintable(streamed));
+    }
+
+    // setPartsFrom(0) cuts even a small document (as the fuzzer does), with the same result.
+    void aSmallDocumentIsCutOnRequest() {
+        const QByteArray doc = document(9);
+        XmlTreeReader reader;
+        reader.setPartsFrom(0);
+        std::vector<XmlTree> trees;
+        reader.onChild = [&](XmlTree&& e) { trees.push_back(std::move(e)); return true; };
+        QVERIFY2(reader.read(QByteArrayView(doc), 2), qPrintable(reader.error()));
+        QCOMPARE(reader.lastParts(), 2);
+        const ReadResult one = readAll(doc, 1);
+        QCOMPARE(trees.size(), one.children.size());
+        for (std::size_t i = 0; i < trees.size(); ++i) QVERIFY(trees[i] == one.children[i]);
+        QCOMPARE(readAll(doc, 2).parts, 1);  // without it: below 1 MB, one piece
     }
 
     // A cut that lands inside a comment (or CDATA) leaves a part that is not well-formed: the

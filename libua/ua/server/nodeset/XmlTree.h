@@ -31,6 +31,9 @@ struct XmlTree {
     bool hasAttribute(QStringView attrName) const;
     // The element and its content as XML text (an XmlElement value, OPC 10000-6 5.3.1.9).
     QString toXml() const;
+
+    // The same name, attributes, text, line and children, recursively.
+    bool operator==(const XmlTree&) const = default;
 };
 
 } // namespace ua

@@ -181,13 +181,22 @@ std::size_t findNodeStart(std::string_view b, std::size_t from, std::size_t to) 
     return std::string_view::npos;
 }
 
+// Line breaks as expat counts them: LF, CR LF, and a CR alone.
+std::size_t lineBreaks(std::string_view s) {
+    std::size_t n = std::size_t(std::count(s.begin(), s.end(), '\n'));
+    if (s.find('\r') == std::string_view::npos) return n;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '\r' && (i + 1 == s.size() || s[i + 1] != '\n')) ++n;
+    return n;
+}
+
 // One part of a document cut for parallel parsing, and what its parse produced.
 struct Part {
     std::size_t begin = 0, end = 0;  // the part's own bytes
     bool last = false;               // ends with the document (holds the root's end tag)
     XmlTree root;
     std::vector<XmlTree> children;
-    std::size_t newlines = 0;  // in [begin, end)
+    std::size_t newlines = 0;  // line breaks in [begin, end)
     bool ok = false;
 };
 
@@ -200,7 +209,7 @@ void parsePart(std::string_view doc, const RootTag& tag, Part& part) {
     ok = ok && builder.feed(doc.data() + part.begin, part.end - part.begin, part.last);
     if (!part.last) ok = ok && builder.feed(closing.data(), closing.size(), true);
     part.ok = ok;
-    part.newlines = std::size_t(std::count(doc.begin() + std::ptrdiff_t(part.begin), doc.begin() + std::ptrdiff_t(part.end), '\n'));
+    part.newlines = lineBreaks(doc.substr(part.begin, part.end - part.begin));
 }
 
 void shiftLines(XmlTree& e, qint64 by) {
@@ -234,7 +243,7 @@ bool XmlTreeReader::read(QByteArrayView bytes, int threads) {
     m_error.clear();
     m_errorLine = 0;
     m_lastParts = 1;
-    if (threads > 1 && bytes.size() >= (1 << 20) && readInParts(bytes, threads)) return m_error.isEmpty();
+    if (threads > 1 && bytes.size() >= m_partsFrom && readInParts(bytes, threads)) return m_error.isEmpty();
     m_lastParts = 1;
     m_error.clear();
     m_errorLine = 0;
@@ -272,7 +281,7 @@ bool XmlTreeReader::readInParts(QByteArrayView bytes, int threads) {
 
     // Hand the trees over in document order, with the whole document's line numbers: a part's
     // parse counted the prolog's lines, then its own.
-    const qint64 prologLines = qint64(std::count(doc.begin(), doc.begin() + std::ptrdiff_t(tag->end), '\n'));
+    const qint64 prologLines = qint64(lineBreaks(doc.substr(0, tag->end)));
     if (onRoot && !onRoot(parts[0].root)) return true;
     std::size_t linesBefore = 0;
     for (Part& part : parts) {

@@ -34,7 +34,7 @@ public:
     // or a callback stopped it.
     bool read(QIODevice& device);
 
-    // Reads a document in memory. A large one (1 MB and more; threads > 1) is cut before children
+    // Reads a document in memory. A large one (1 MB and more, setPartsFrom(); threads > 1) is cut before children
     // of the root into up to `threads` parts that are parsed at the same time, each behind a copy
     // of the root's start tag; their trees are handed to onChild afterwards, in document order,
     // with the line numbers of the whole document. A cut that is not between two children of the
@@ -53,6 +53,10 @@ public:
 
     // Into how many parts read(bytes, threads) cut its last document (1: read in one piece).
     int lastParts() const { return m_lastParts; }
+    // The size from which read(bytes, threads) cuts a document (1 MB; smaller documents are read in
+    // one piece, where threads cost more than they save). For tests and the fuzzer, which cut small
+    // documents to compare the parts' result with a sequential read.
+    void setPartsFrom(qsizetype bytes) { m_partsFrom = bytes; }
 
 private:
     bool readInParts(QByteArrayView bytes, int threads);
@@ -60,6 +64,7 @@ private:
     QString m_error;
     qint64 m_errorLine = 0;
     int m_lastParts = 1;
+    qsizetype m_partsFrom = 1 << 20;
 };
 
 } // namespace ua
