@@ -200,7 +200,7 @@ private:
     // passed every check in the first.
     bool readNode(const XmlTree& e, Node& n, std::unordered_set<NodeId>* seen, bool definesNamespaceZero) {
         const auto id = resolve(e.attribute(u"NodeId"));
-        if (!id || id->isNull()) { return error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid); }
+        if (!id || id->isNull()) return error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid);
         n.nodeId = *id;
         // Namespace 0 is the OPC Foundation's: only its own NodeSet adds nodes to it.
         if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
@@ -211,7 +211,7 @@ private:
             if (m_space.indexOf(n.nodeId) != kNoNode) return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists);
         }
         const auto bn = browseName(e.attribute(u"BrowseName"));
-        if (!bn || bn->name.isEmpty()) { return error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid); }
+        if (!bn || bn->name.isEmpty()) return error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid);
         n.browseName = *bn;
         n.displayName = e.child(u"DisplayName") ? localized(e.child(u"DisplayName")) : LocalizedText{{}, bn->name};
         if (const XmlTree* d = e.child(u"Description")) n.description = localized(d);
@@ -222,7 +222,7 @@ private:
             Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
             for (const XmlTree& p : rp->children) {
                 const auto role = resolve(p.text);
-                if (!role) { return error(p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e); }
+                if (!role) return error(p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e);
                 perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
             }
             n.rolePermissions = Variant(std::move(perms));
@@ -236,7 +236,7 @@ private:
         n.userExecutable = xmlBool(e, u"UserExecutable", n.executable);
         if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
             const auto dt = resolve(e.attribute(u"DataType", QStringLiteral("i=24")));
-            if (!dt) { return error(e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown); }
+            if (!dt) return error(e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
             n.dataType = *dt;
             n.valueRank = e.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
             const QString dims = e.attribute(u"ArrayDimensions").trimmed();

@@ -1,13 +1,15 @@
 #include "ua/server/nodeset/XmlTreeReader.h"
 
+#include <QThread>
+
 #include <expat.h>
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -272,10 +274,13 @@ bool XmlTreeReader::readInParts(QByteArrayView bytes, int threads) {
     parts.back().end = doc.size();
     parts.back().last = true;
 
-    std::vector<std::thread> helpers;
-    for (std::size_t i = 1; i < parts.size(); ++i) helpers.emplace_back([&, i] { parsePart(doc, *tag, parts[i]); });
+    std::vector<std::unique_ptr<QThread>> helpers;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        helpers.emplace_back(QThread::create([&, i] { parsePart(doc, *tag, parts[i]); }));
+        helpers.back()->start();
+    }
     parsePart(doc, *tag, parts[0]);
-    for (std::thread& t : helpers) t.join();
+    for (const auto& t : helpers) t->wait();
     if (!std::all_of(parts.begin(), parts.end(), [](const Part& p) { return p.ok; })) return false;
     m_lastParts = int(parts.size());
 
