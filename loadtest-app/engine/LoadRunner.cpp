@@ -11,9 +11,9 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/secure/CryptoThreadState.h"
 #include "ua/secure/SecurityPolicy.h"
+#include "ua/transport/ContextRef.h"
 #include "ua/transport/EpollEventDispatcher.h"
 
-#include <QPointer>
 #include <QStandardPaths>
 #include <QThread>
 #include <QTimer>
@@ -428,10 +428,9 @@ struct LoadRunner::Impl {
         SubscriptionHandlers h;
         Engine* e = engine.get();
         h.notification = [e, s](const SubscriptionNotification& n) { e->eventsNotified(*s, n); };
-        const QPointer<LoadRunner> runner(q);
-        auto here = [runner](auto f) {  // runs f on the runner's thread, unless the runner is gone
-            if (runner) QMetaObject::invokeMethod(runner.data(), std::move(f), Qt::QueuedConnection);
-        };
+        const ContextRef runner(q);
+        // Runs f on the runner's thread, unless the runner is gone by then (ContextRef.h).
+        auto here = [runner](auto f) { runner.post(std::move(f)); };
         s->client->createSubscription(settings, nullptr, h, [this, here, gen = generation, s](const SubscriptionInfo& info) {
             here([this, gen, s, info] {
                 if (gen != generation) return;  // a callback of an earlier step

@@ -140,9 +140,9 @@ void Client::callMethod(const NodeId& objectId, const NodeId& methodId, std::vec
 
 void Client::createSubscription(const SubscriptionSettings& settings, QObject* context, SubscriptionHandlers handlers,
                                 SubscriptionCallback done) {
-    post([subs = m_subs, settings, ctx = QPointer<QObject>(context), hasContext = context != nullptr, handlers = std::move(handlers),
+    post([subs = m_subs, settings, ctx = ContextRef(context), handlers = std::move(handlers),
           done = inContext(context, std::move(done))]() mutable {
-        subs->createSubscription(settings, ctx.data(), hasContext, std::move(handlers), std::move(done));
+        subs->createSubscription(settings, std::move(ctx), std::move(handlers), std::move(done));
     });
 }
 

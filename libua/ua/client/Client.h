@@ -36,6 +36,7 @@
 #include "ua/client/browse/NodeIdConverter.h"
 #include "ua/client/common/ServiceResult.h"
 #include "ua/encoding/generated/Types.h"
+#include "ua/transport/ContextRef.h"
 
 #include <QObject>
 #include <QPointer>
@@ -250,15 +251,12 @@ private:
     template <class Arg>
     static std::function<void(Arg)> inContext(QObject* context, std::function<void(Arg)> fn) {
         if (!fn || !context) return fn;
-        QPointer<QObject> guard(context);
-        return [guard, fn = std::move(fn)](Arg a) {
-            QObject* c = guard.data();
-            if (!c) return;
-            if (c->thread() == QThread::currentThread()) {
-                fn(a);
+        return [ref = ContextRef(context), fn = std::move(fn)](Arg a) {
+            if (ref.isHome()) {
+                ref.run([&] { fn(a); });
                 return;
             }
-            QMetaObject::invokeMethod(c, [fn, v = std::decay_t<Arg>(a)] { fn(v); }, Qt::QueuedConnection);
+            ref.run([fn, v = std::decay_t<Arg>(a)] { fn(v); });
         };
     }
 

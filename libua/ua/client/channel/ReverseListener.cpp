@@ -2,10 +2,10 @@
 
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/transport/DescriptorStream.h"
+#include "ua/transport/ContextRef.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QLoggingCategory>
-#include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThread>
@@ -59,8 +59,7 @@ struct ReverseListener::Pending {
 struct ReverseListener::Waiter {
     uint64_t id = 0;
     ReverseExpectation expectation;
-    QPointer<QObject> context;
-    bool hasContext = false;
+    ContextRef context;  // not set: accepted runs on the listener's thread
     Accepted accepted;
 };
 
@@ -114,8 +113,7 @@ uint64_t ReverseListener::waitFor(QObject* context, const ReverseExpectation& e,
     auto w = std::make_shared<Waiter>();
     w->id = m_nextId.fetch_add(1, std::memory_order_relaxed);
     w->expectation = e;
-    w->context = context;
-    w->hasContext = context != nullptr;
+    w->context = ContextRef(context);  // here, on the caller's thread (ContextRef.h)
     w->accepted = std::move(accepted);
     const uint64_t id = w->id;
     if (thread() == QThread::currentThread()) addWaiter(std::move(w));
@@ -240,14 +238,12 @@ void ReverseListener::deliver(Pending* p, const std::shared_ptr<Waiter>& w) {
     m_handedOver.fetch_add(1, std::memory_order_relaxed);
     auto owned = std::make_shared<OwnedFd>(own);
     Accepted accepted = w->accepted;
-    if (!w->hasContext) {
+    if (!w->context.isSet()) {
         accepted(owned->take(), hello);
         return;
     }
-    QObject* c = w->context.data();
-    if (!c) return;  // the waiter is gone: the descriptor is closed with `owned`
-    if (c->thread() == QThread::currentThread()) accepted(owned->take(), hello);
-    else QMetaObject::invokeMethod(c, [owned, hello, accepted] { accepted(owned->take(), hello); }, Qt::QueuedConnection);
+    // Dropped when the waiter's context is gone: the descriptor is closed with `owned`.
+    w->context.run([owned, hello, accepted] { accepted(owned->take(), hello); });
 }
 
 void ReverseListener::refuse(Pending* p, StatusCode code, const char* reason) {

@@ -45,20 +45,13 @@ CreateSubscriptionRequest createRequest(const SubscriptionSettings& settings) {
 
 // Where a subscription's handlers run (see Client.h "Threads").
 struct SubscriptionManager::Sink {
-    QPointer<QObject> context;
-    bool hasContext = false;
+    ContextRef context;  // not set: the handlers run on the I/O thread
     SubscriptionHandlers handlers;
 
     template <class F>
     void run(F f) const {
-        if (!hasContext) {
-            f();
-            return;
-        }
-        QObject* c = context.data();
-        if (!c) return;  // the context is gone: dropped
-        if (c->thread() == QThread::currentThread()) f();
-        else QMetaObject::invokeMethod(c, std::move(f), Qt::QueuedConnection);
+        if (!context.isSet()) f();
+        else context.run(std::move(f));  // dropped once the context is gone
     }
 };
 
@@ -126,15 +119,14 @@ void SubscriptionManager::forget(SubscriptionHandle h) {
 // ---------------------------------------------------------------------------------------------
 // Subscription service set (OPC 10000-4 5.13)
 
-void SubscriptionManager::createSubscription(const SubscriptionSettings& settings, QObject* context, bool hasContext,
+void SubscriptionManager::createSubscription(const SubscriptionSettings& settings, ContextRef context,
                                              SubscriptionHandlers handlers, SubscriptionCallback done) {
     const SubscriptionHandle h = m_nextHandle++;
     Sub& s = m_subs[h];
     s.handle = h;
     s.settings = settings;
     auto sink = std::make_shared<Sink>();
-    sink->context = context;
-    sink->hasContext = hasContext;
+    sink->context = std::move(context);
     sink->handlers = std::move(handlers);
     s.sink = std::move(sink);
     m_counters.subscriptions.store(uint32_t(m_subs.size()), std::memory_order_relaxed);

@@ -22,6 +22,7 @@
 #include "ua/client/common/ClientConfig.h"
 #include "ua/client/subscriptions/ClientSubscription.h"
 #include "ua/client/common/ServiceResult.h"
+#include "ua/transport/ContextRef.h"
 
 #include <QObject>
 #include <QPointer>
@@ -45,8 +46,9 @@ public:
     ~SubscriptionManager() override;
 
     // The I/O-thread halves of ua::Client's functions. context: where handlers and item callbacks
-    // run (nullptr: on the I/O thread). Callbacks `done` run on the I/O thread (Client wraps them).
-    void createSubscription(const SubscriptionSettings& settings, QObject* context, bool hasContext, SubscriptionHandlers handlers,
+    // run (not set: on the I/O thread; made on the caller's thread, ContextRef.h). Callbacks `done`
+    // run on the I/O thread (Client wraps them).
+    void createSubscription(const SubscriptionSettings& settings, ContextRef context, SubscriptionHandlers handlers,
                             SubscriptionCallback done);
     void modifySubscription(SubscriptionHandle h, const SubscriptionSettings& settings, SubscriptionCallback done);
     void deleteSubscription(SubscriptionHandle h, StatusCallback done);

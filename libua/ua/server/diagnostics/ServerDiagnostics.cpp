@@ -6,6 +6,7 @@
 #include "ua/server/subscriptions/SessionSubscriptions.h"
 #include "ua/server/subscriptions/SubscriptionRegistry.h"
 #include "ua/server/subscriptions/SubscriptionScheduler.h"
+#include "ua/transport/ContextRef.h"
 
 #include <QPointer>
 #include <map>
@@ -142,14 +143,14 @@ HomePart collectHome(const SubscriptionScheduler& home) {
 }
 
 struct Waiter {
-    QPointer<QObject> receiver;
+    ContextRef receiver;  // made on the receiver's thread (ContextRef.h)
     std::function<void(DiagnosticsSnapshotPtr)> done;
 };
 
+// Always queued, also on the receiver's thread: requestSnapshot's callers expect `done` after it
+// returns. Dropped when the receiver is gone.
 void deliver(const Waiter& w, const DiagnosticsSnapshotPtr& snapshot) {
-    QObject* r = w.receiver.data();
-    if (!r) return;
-    QMetaObject::invokeMethod(r, [done = w.done, snapshot] { done(snapshot); }, Qt::QueuedConnection);
+    w.receiver.post([done = w.done, snapshot] { done(snapshot); });
 }
 
 // A collection that runs longer than this (a home thread stopped meanwhile) is given up and
@@ -309,7 +310,7 @@ ServerDiagnosticsSummaryDataType ServerDiagnostics::summary() const {
 void ServerDiagnostics::requestSnapshot(QObject* receiver, std::function<void(DiagnosticsSnapshotPtr)> done,
                                         int maxAgeMs) {
     State& st = *m_state;
-    Waiter w{QPointer<QObject>(receiver), std::move(done)};
+    Waiter w{ContextRef(receiver), std::move(done)};
     const int64_t now = monotonicMs();
     std::unique_lock lock(st.mutex);
     if (st.latest && maxAgeMs > 0 && now - st.latest->takenMs <= maxAgeMs) {
