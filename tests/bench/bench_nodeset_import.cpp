@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
     std::printf("nodes/s (read + import)   %.0f\n", double(nodes) / (double(readMs + importMs) / 1000.0));
     std::printf("RSS MB ns0 / read / done  %.0f / %.0f / %.0f\n", rssNs0, rssRead, rssSpace);
     std::printf("bytes per node            %.0f\n", (rssSpace - rssNs0) * 1024.0 * 1024.0 / double(nodes));
+    std::printf("sizeof(Node)              %zu\n", sizeof(ua::Node));
 
     // One AddNodes at a time into the published address space: a folder under Objects, and an
     // Int32 Variable of BaseDataVariableType into the file's first folder (the type node then holds

@@ -484,17 +484,17 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         const uint16_t ns = uint16_t(space.namespaceIndex("urn:test:a"));
 
-        const auto* modeDef = space.find(NodeId(ns, 100u))->dataTypeDefinition.get<ExtensionObject>()->get<EnumDefinition>();
+        const auto* modeDef = space.find(NodeId(ns, 100u))->dataTypeDefinition->get<ExtensionObject>()->get<EnumDefinition>();
         QVERIFY(modeDef && modeDef->fields.size() == 2);
         QCOMPARE(modeDef->fields[1].value, int64_t(5));
         QCOMPARE(modeDef->fields[1].name, String("On"));
-        const auto* labelled = space.find(NodeId(ns, 300u))->dataTypeDefinition.get<ExtensionObject>()->get<StructureDefinition>();
+        const auto* labelled = space.find(NodeId(ns, 300u))->dataTypeDefinition->get<ExtensionObject>()->get<StructureDefinition>();
         QVERIFY(labelled);
         QCOMPARE(labelled->structureType, StructureType::StructureWithOptionalFields);
         QCOMPARE(labelled->fields.size(), std::size_t(5));  // X, Y, Mode of Point, then its own
         QCOMPARE(labelled->defaultEncodingId, NodeId(ns, 301u));
         QCOMPARE(labelled->baseDataType, NodeId(ns, 200u));
-        const auto* choice = space.find(NodeId(ns, 400u))->dataTypeDefinition.get<ExtensionObject>()->get<StructureDefinition>();
+        const auto* choice = space.find(NodeId(ns, 400u))->dataTypeDefinition->get<ExtensionObject>()->get<StructureDefinition>();
         QCOMPARE(choice->structureType, StructureType::Union);
 
         auto bodyOf = [&](const char* id) {

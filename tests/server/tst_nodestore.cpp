@@ -1,7 +1,8 @@
 // The node store's copy-on-write rule (NodeTable, NodeIdIndex, ReferenceList, CopyGeneration): a
 // copy shares every node with its source, a change to either side never shows on the other, a
 // change clones only what it touches, and reference lists longer than a block keep their order
-// through appends and erasures.
+// through appends and erasures; the attributes kept out of line (OutOfLine.h) read as their
+// defaults when unset and are shared by copies until one of them changes.
 #include "ua/server/addressspace/AddressSpace.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/encoding/generated/NodeIds.h"
@@ -37,6 +38,7 @@ private slots:
     void nodeIdIndexCopyIsIsolated();
     void addressSpaceRemoveOnCopy();
     void readersSeeOnlyPublishedSnapshots();
+    void outOfLineAttributesAreCopiedOnWrite();
 };
 
 void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
@@ -272,6 +274,32 @@ void TestNodeStore::readersSeeOnlyPublishedSnapshots() {
     QCOMPARE(last->size(), std::size_t(2300));
     QCOMPARE(last->find(NodeId(1, 1u))->browseName.name.view(), std::string_view("M"));
     QCOMPARE(last->find(NodeId(1, 1000u))->browseName.name.view(), std::string_view("N"));
+}
+
+void TestNodeStore::outOfLineAttributesAreCopiedOnWrite() {
+    Node a = storeFolder(NodeId(1, 1u), "A");
+    QVERIFY(!a.description.isSet());
+    QVERIFY(a.description->text.isNull());
+    QVERIFY(a.rolePermissions->isNull());
+    QVERIFY(!a.source->read);
+    a.description = LocalizedText{String("en"), String("first")};
+    Node b = a;  // the node store's copy before a change
+    QVERIFY(b.description.isSet());
+    QVERIFY(&*b.description == &*a.description);  // shared, not copied
+    b.description.edit().text = String("second");
+    QCOMPARE(a.description->text, String("first"));
+    QCOMPARE(b.description->text, String("second"));
+    QVERIFY(!(a.description == b.description));
+    b.description = LocalizedText{String("en"), String("first")};
+    QVERIFY(a.description == b.description);  // compares values, not pointers
+    // A live Variable's callbacks set through edit() on one copy only.
+    Node c = b;
+    c.source.edit().read = [] { return DataValue(Variant(int32_t(7))); };
+    QVERIFY(c.source->read);
+    QVERIFY(!b.source->read);
+    QCOMPARE(*c.source->read().value.get<int32_t>(), 7);
+    // What a node costs without them: a pointer pair each, not the value.
+    static_assert(sizeof(OutOfLine<Variant>) == 2 * sizeof(void*));
 }
 
 UA_TEST_GUILESS_MAIN(TestNodeStore)

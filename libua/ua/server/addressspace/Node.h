@@ -2,13 +2,16 @@
 // its references as the AddressSpace stores them.
 //
 // One Node struct serves every NodeClass; the attributes a NodeClass does not have are left at
-// their defaults and reported as absent by hasAttribute() (NodeAttributes.h).
+// their defaults and reported as absent by hasAttribute() (NodeAttributes.h). The attributes few
+// nodes have (Description, RolePermissions, InverseName, DataTypeDefinition, a live Value's
+// callbacks) are kept out of line (OutOfLine.h): 16 bytes each when absent.
 // A Variable's (or VariableType's) Value lives in a ValueCell shared by every snapshot of the
 // address space, so a Write to a Value is seen by all readers without copying the node table;
 // a live Variable gets its Value from ValueSource callbacks instead.
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/OutOfLine.h"
 #include "ua/server/addressspace/ReferenceList.h"
 #include "ua/server/addressspace/ValueCell.h"
 #include "ua/types/Variant.h"
@@ -52,17 +55,17 @@ struct Node {
     NodeClass nodeClass = NodeClass::Unspecified;
     QualifiedName browseName;
     LocalizedText displayName;
-    LocalizedText description;         // null locale and text when there is none
+    OutOfLine<LocalizedText> description;  // null locale and text when there is none
     uint32_t writeMask = 0;            // AttributeWriteMask bits (OPC 10000-3 8.60)
     uint32_t userWriteMask = 0;
-    Variant rolePermissions;           // Array of ExtensionObject(RolePermissionType); Null = absent
+    OutOfLine<Variant> rolePermissions;    // Array of ExtensionObject(RolePermissionType); Null = absent
     std::optional<uint16_t> accessRestrictions;  // AccessRestrictionType; absent when empty
 
     // ObjectType, VariableType, ReferenceType, DataType.
     bool isAbstract = false;
     // ReferenceType.
     bool symmetric = false;
-    LocalizedText inverseName;         // absent when text and locale are null
+    OutOfLine<LocalizedText> inverseName;  // absent when text and locale are null
     // View.
     bool containsNoLoops = false;
     // Object, View: EventNotifierType bits.
@@ -77,7 +80,7 @@ struct Node {
     int32_t valueRank = -1;            // -3 ScalarOrOneDimension, -2 Any, -1 Scalar, 0 OneOrMore, n
     Array<uint32_t> arrayDimensions;   // null when not given
     std::shared_ptr<ValueCell> value;  // the stored Value (shared by every snapshot)
-    ValueSource source;                // set: the Value comes from callbacks instead
+    OutOfLine<ValueSource> source;     // set: the Value comes from callbacks instead
     // Variable.
     uint8_t accessLevel = access::CurrentRead;
     uint8_t userAccessLevel = access::CurrentRead;
@@ -92,7 +95,7 @@ struct Node {
     std::shared_ptr<const MethodHandler> method;
 
     // DataType: an ExtensionObject holding a StructureDefinition or EnumDefinition; Null = absent.
-    Variant dataTypeDefinition;
+    OutOfLine<Variant> dataTypeDefinition;
 
     // References from and to this node (ReferenceList.h: cheap to copy however many there are).
     ReferenceList references;

@@ -13,10 +13,17 @@ bool isType(NodeClass c) {
     return c == NodeClass::ObjectType || c == NodeClass::VariableType || c == NodeClass::ReferenceType ||
            c == NodeClass::DataType;
 }
-bool hasInverseName(const Node& n) { return !n.inverseName.text.isNull() || !n.inverseName.locale.isNull(); }
+bool hasInverseName(const Node& n) { return !n.inverseName->text.isNull() || !n.inverseName->locale.isNull(); }
 
 template <class T>
 StatusCode take(const Variant& v, T& out) {
+    const T* p = v.get<T>();
+    if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
+    out = *p;
+    return status::Good;
+}
+template <class T>
+StatusCode take(const Variant& v, OutOfLine<T>& out) {
     const T* p = v.get<T>();
     if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
     out = *p;
@@ -44,8 +51,8 @@ bool hasAttribute(const Node& n, AttributeId a) {
     case AttributeId::MinimumSamplingInterval: case AttributeId::Historizing: case AttributeId::AccessLevelEx:
         return c == NodeClass::Variable;
     case AttributeId::Executable: case AttributeId::UserExecutable: return c == NodeClass::Method;
-    case AttributeId::DataTypeDefinition: return c == NodeClass::DataType && !n.dataTypeDefinition.isNull();
-    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: return !n.rolePermissions.isNull();
+    case AttributeId::DataTypeDefinition: return c == NodeClass::DataType && !n.dataTypeDefinition->isNull();
+    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: return !n.rolePermissions->isNull();
     case AttributeId::AccessRestrictions: return n.accessRestrictions.has_value();
     }
     return false;

@@ -46,7 +46,7 @@ public:
         n->value->store(std::move(dv));
     }
     void source(uint32_t id, std::function<DataValue()> f) {
-        if (Node* n = m_space.findMutable(NodeId(id))) n->source.read = std::move(f);
+        if (Node* n = m_space.findMutable(NodeId(id))) n->source.edit().read = std::move(f);
     }
 
 private:

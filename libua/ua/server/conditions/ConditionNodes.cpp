@@ -124,7 +124,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         f.nodeClass = NodeClass::Object;
         f.browseName = {1, String("Alarms")};
         f.displayName.text = String("Alarms");
-        f.description.text = String("The alarm conditions the server watches (OPC 10000-9)");
+        f.description.edit().text = String("The alarm conditions the server watches (OPC 10000-9)");
         StatusCode st = s.addNode(std::move(f));
         if (st.isGood()) st = s.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), alarmsFolderId());
         if (st.isGood()) st = s.addReference(alarmsFolderId(), NodeId(id::HasTypeDefinition), NodeId(id::FolderType));
@@ -183,7 +183,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         v.nodeClass = NodeClass::Variable;
         v.browseName = {1, String("NormalValue")};
         v.displayName.text = String("NormalValue");
-        v.description.text = String("The value the input has when the alarm is normal (NormalState names this node)");
+        v.description.edit().text = String("The value the input has when the alarm is normal (NormalState names this node)");
         v.dataType = NodeId(id::BaseDataType);
         v.valueRank = -2;
         DataValue dv(normalValue);

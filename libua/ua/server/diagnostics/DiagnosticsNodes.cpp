@@ -107,7 +107,7 @@ constexpr PermissionType kRead = PermissionType::Read;
 Variant securityAdminOnly() { return rolePermissions(kSee, roleBit(Role::SecurityAdmin), kRead); }
 
 void setRead(AddressSpace& space, uint32_t id, std::function<DataValue()> read) {
-    if (Node* n = space.findMutable(NodeId(id))) n->source.read = std::move(read);
+    if (Node* n = space.findMutable(NodeId(id))) n->source.edit().read = std::move(read);
 }
 
 // The children of a structure Variable (HasComponent targets whose BrowseName is a field of S)
@@ -124,7 +124,7 @@ void setFieldChildren(AddressSpace& space, uint32_t parent, std::function<std::o
         if (i != SIZE_MAX) children.emplace_back(r.target, i);
     }
     for (const auto& [child, index] : children)
-        space.nodeMutable(child).source.read = [get, i = index] {  // clang 14 cannot capture a binding
+        space.nodeMutable(child).source.edit().read = [get, i = index] {  // clang 14 cannot capture a binding
             const std::optional<S> s = get();
             return s ? good(field(*s, i)) : bad(status::BadNodeIdUnknown);
         };
@@ -159,7 +159,7 @@ struct Builder {
         n.valueRank = rank;
         if (rank == 1) n.arrayDimensions = Array<uint32_t>{0};
         n.accessLevel = n.userAccessLevel = access::CurrentRead;
-        n.source.read = std::move(read);
+        n.source.edit().read = std::move(read);
         return n;
     }
 
@@ -279,8 +279,8 @@ StatusCode installDiagnosticsNodes(AddressSpace& space, ServerDiagnostics& diagn
         n->userAccessLevel |= access::CurrentWrite;
         n->rolePermissions = rolePermissions(kSee | kRead, roleBit(Role::SecurityAdmin) | roleBit(Role::ConfigureAdmin),
                                              PermissionType::Write);
-        n->source.read = [d] { return good(Variant(d->enabled())); };
-        n->source.write = [d](const DataValue& v) -> StatusCode {
+        n->source.edit().read = [d] { return good(Variant(d->enabled())); };
+        n->source.edit().write = [d](const DataValue& v) -> StatusCode {
             const bool* on = v.value.get<bool>();
             if (!on) return status::BadTypeMismatch;
             d->setEnabled(*on);

@@ -327,7 +327,7 @@ private:
             def.fields = Array<StructureField>::emptyArray();
             def.baseDataType = base == kNoNode ? NodeId(id::Structure) : m_space.node(base).nodeId;
             if (base != kNoNode)
-                if (const ExtensionObject* bx = m_space.node(base).dataTypeDefinition.get<ExtensionObject>())
+                if (const ExtensionObject* bx = m_space.node(base).dataTypeDefinition->get<ExtensionObject>())
                     if (const StructureDefinition* bd = bx->get<StructureDefinition>())
                         for (const StructureField& f : bd->fields) def.fields.push_back(f);
             bool anyOptional = false, anySubtyped = false;

@@ -457,7 +457,7 @@ std::optional<ExtensionObject> XmlValueDecoder::decodeExtensionObject(const XmlT
         for (const Reference& r : m_space.node(at).references)
             if (!r.isForward && r.referenceType == hasEncoding) dataType = r.target;
     }
-    const ExtensionObject* defx = dataType == kNoNode ? nullptr : m_space.node(dataType).dataTypeDefinition.get<ExtensionObject>();
+    const ExtensionObject* defx = dataType == kNoNode ? nullptr : m_space.node(dataType).dataTypeDefinition->get<ExtensionObject>();
     const StructureDefinition* def = defx ? defx->get<StructureDefinition>() : nullptr;
     if (!def) return ExtensionObject::xml(*encodingId, XmlElement::fromQString(body->toXml()));
 
