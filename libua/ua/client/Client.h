@@ -39,7 +39,6 @@
 #include "ua/transport/ContextRef.h"
 
 #include <QObject>
-#include <QPointer>
 #include <QThread>
 #include <vector>
 
@@ -252,11 +251,8 @@ private:
     static std::function<void(Arg)> inContext(QObject* context, std::function<void(Arg)> fn) {
         if (!fn || !context) return fn;
         return [ref = ContextRef(context), fn = std::move(fn)](Arg a) {
-            if (ref.isHome()) {
-                ref.run([&] { fn(a); });
-                return;
-            }
-            ref.run([fn, v = std::decay_t<Arg>(a)] { fn(v); });
+            if (ref.isHome()) ref.run([&] { fn(a); });  // at once, without copying the argument
+            else ref.post([fn, v = std::decay_t<Arg>(a)] { fn(v); });
         };
     }
 

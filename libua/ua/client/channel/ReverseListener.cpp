@@ -1,8 +1,8 @@
 #include "ua/client/channel/ReverseListener.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
-#include "ua/transport/DescriptorStream.h"
 #include "ua/transport/ContextRef.h"
+#include "ua/transport/DescriptorStream.h"
 #include "ua/transport/TcpMessages.h"
 
 #include <QLoggingCategory>

@@ -25,7 +25,6 @@
 #include "ua/transport/ContextRef.h"
 
 #include <QObject>
-#include <QPointer>
 #include <atomic>
 #include <map>
 #include <set>

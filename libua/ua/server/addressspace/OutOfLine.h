@@ -4,7 +4,7 @@
 //
 // Reads see a default-constructed T when nothing was set (a null Variant, an empty
 // LocalizedText, ValueSource without callbacks). The shared value is never changed in place:
-// set() and edit() give this node a value of its own first. Not thread-safe for writers, like
+// assigning and edit() give this node a value of its own first. Not thread-safe for writers, like
 // the Node that holds it (a node is changed only on the thread that owns its copy).
 #pragma once
 
@@ -34,7 +34,6 @@ public:
         if (!m_v || m_v.use_count() > 1) m_v = std::make_shared<T>(get());
         return *m_v;
     }
-    void reset() { m_v.reset(); }
 
     friend bool operator==(const OutOfLine& a, const OutOfLine& b) { return a.get() == b.get(); }
 

@@ -279,8 +279,9 @@ StatusCode installDiagnosticsNodes(AddressSpace& space, ServerDiagnostics& diagn
         n->userAccessLevel |= access::CurrentWrite;
         n->rolePermissions = rolePermissions(kSee | kRead, roleBit(Role::SecurityAdmin) | roleBit(Role::ConfigureAdmin),
                                              PermissionType::Write);
-        n->source.edit().read = [d] { return good(Variant(d->enabled())); };
-        n->source.edit().write = [d](const DataValue& v) -> StatusCode {
+        ValueSource& source = n->source.edit();
+        source.read = [d] { return good(Variant(d->enabled())); };
+        source.write = [d](const DataValue& v) -> StatusCode {
             const bool* on = v.value.get<bool>();
             if (!on) return status::BadTypeMismatch;
             d->setEnabled(*on);
