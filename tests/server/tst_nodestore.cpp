@@ -32,6 +32,7 @@ class TestNodeStore : public QObject {
 private slots:
     void referenceListKeepsOrderAcrossBlocks();
     void referenceListCopiesShareSealedBlocks();
+    void referenceListSmallFormKeepsOrderAndCopies();
     void nodeTableCopyIsIsolated();
     void nodeTableClonesOnlyTheChangedNode();
     void nodeIdIndexEveryForm();
@@ -81,6 +82,80 @@ void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
     QCOMPARE(list.eraseIf([](const Reference&) { return true; }), expected.size());
     QVERIFY(list.empty());
     QVERIFY(list.begin() == list.end());
+}
+
+void TestNodeStore::referenceListSmallFormKeepsOrderAndCopies() {
+    // A node's list costs one pointer in the Node; its few references live in one array.
+    QCOMPARE(sizeof(ReferenceList), sizeof(void*));
+    ReferenceList list;
+    QVERIFY(list.empty());
+    QVERIFY(list.begin() == list.end());
+    QVERIFY(list.forward().begin() == list.forward().end());
+    QVERIFY(!list.contains(Reference{1, 1, true}));
+    QVERIFY(!list.eraseFirst(Reference{1, 1, true}));
+    QCOMPARE(list.eraseIf([](const Reference&) { return true; }), std::size_t(0));
+
+    // Directions interleaved: each keeps its order, forward ones first.
+    std::vector<Reference> expected;
+    const auto add = [&](NodeIndex target, bool forward) {
+        const Reference r{NodeIndex(7), target, forward};
+        list.push_back(r);
+        expected.push_back(r);
+    };
+    add(1, false);
+    add(2, true);
+    add(3, false);
+    add(4, true);
+    add(5, true);
+    std::stable_partition(expected.begin(), expected.end(), [](const Reference& r) { return r.isForward; });
+    QVERIFY(storeListed(list) == expected);
+    QCOMPARE(list.forward().size(), std::size_t(3));
+    QCOMPARE(list.inverse().size(), std::size_t(2));
+    QVERIFY(list.contains(Reference{7, 3, false}));
+    QVERIFY(!list.contains(Reference{7, 3, true}));  // the direction is part of the reference
+
+    // A copy is independent of its source, both ways.
+    ReferenceList copy = list;
+    QVERIFY(copy.eraseFirst(Reference{7, 2, true}));
+    copy.push_back(Reference{8, 9, false});
+    QVERIFY(storeListed(list) == expected);
+    QCOMPARE(copy.size(), std::size_t(5));
+    QVERIFY(!copy.contains(Reference{7, 2, true}));
+    list.push_back(Reference{9, 10, true});
+    QVERIFY(!copy.contains(Reference{9, 10, true}));
+    QVERIFY(list.eraseFirst(Reference{9, 10, true}));
+
+    // eraseIf across both directions keeps the order of what stays.
+    QCOMPARE(copy.eraseIf([](const Reference& r) { return r.target % 2 == 1; }), std::size_t(4));
+    QVERIFY(storeListed(copy) == (std::vector<Reference>{{7, 4, true}}));
+    copy = ReferenceList();  // assignment frees the old array (ASan would report a leak)
+    QVERIFY(copy.empty());
+
+    // Past kSmall the list moves to sealed blocks, keeping the order; copies still share nothing
+    // that one of them changes.
+    ReferenceList moved = std::move(list);
+    QVERIFY(list.empty());  // NOLINT(bugprone-use-after-move): a moved-from list is empty
+    for (NodeIndex i = 100; i < NodeIndex(100 + ReferenceList::kSmall); ++i) {
+        const Reference r{NodeIndex(7), i, i % 3 != 0};
+        moved.push_back(r);
+        expected.push_back(r);
+    }
+    std::stable_partition(expected.begin(), expected.end(), [](const Reference& r) { return r.isForward; });
+    QVERIFY(moved.size() > ReferenceList::kSmall);
+    QVERIFY(storeListed(moved) == expected);
+    const ReferenceList before = moved;
+    QVERIFY(moved.eraseFirst(expected.front()));
+    QVERIFY(moved.eraseFirst(expected.back()));
+    QCOMPARE(moved.size(), expected.size() - 2);
+    QVERIFY(storeListed(before) == expected);
+
+    // reserve() leaves the references as they are.
+    ReferenceList reserved;
+    reserved.reserve(3);
+    reserved.push_back(Reference{1, 2, false});
+    reserved.reserve(100);
+    reserved.push_back(Reference{1, 3, true});
+    QVERIFY(storeListed(reserved) == (std::vector<Reference>{{1, 3, true}, {1, 2, false}}));
 }
 
 void TestNodeStore::referenceListCopiesShareSealedBlocks() {

@@ -4,10 +4,12 @@
 // A type node can hold an inverse reference for every one of its instances (a million
 // HasTypeDefinition references on BaseDataVariableType after a large NodeSet import). The address
 // space copies a node it changes (copy on write, NodeTable.h), so a plain vector would make each
-// AddNodes copy all of them. Here the older references sit in sealed blocks of at most kBlock,
-// never changed after they are sealed and shared by every copy; only the newest (fewer than
-// kBlock) are copied with the node. Copying a list costs kBlock references plus one shared
-// pointer per block; appending costs O(1); erasing copies only the blocks that change.
+// AddNodes copy all of them. A list of up to kSmall references (most nodes: a Variable has two or
+// three) is one array in one allocation, 8 bytes in the node. A longer one keeps its older
+// references in sealed blocks of at most kBlock, never changed after they are sealed and shared by
+// every copy; only the newest (fewer than kBlock) are copied with the node. Copying a list costs
+// at most kSmall (or 2 x kBlock) references plus one shared pointer per page of blocks; appending
+// costs O(1) amortized; erasing copies only the blocks that change.
 // Forward and inverse references are kept apart (forward() / inverse()), so the forward
 // references of a type node (its InstanceDeclarations, its supertype) are found without walking
 // past its inverse references to every instance. Iterating the whole list yields the forward
@@ -17,10 +19,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ua {
@@ -41,12 +45,15 @@ struct Reference {
 class ReferenceList {
 public:
     static constexpr std::size_t kBlock = 256;
+    // Up to kSmall references are held in one array (the small form: most nodes have a few); the
+    // list moves to sealed blocks when it grows past that and stays there.
+    static constexpr std::size_t kSmall = kBlock;
     using Block = std::vector<Reference>;
 
 private:
-    // The references of one direction: sealed blocks, then the newest in head. The sealed blocks
-    // are held in pages of kPage block pointers, so copying a run with a million references copies
-    // 61 page pointers; sealing or replacing a block clones one page.
+    // The references of one direction in the large form: sealed blocks, then the newest in head.
+    // The sealed blocks are held in pages of kPage block pointers, so copying a run with a million
+    // references copies 61 page pointers; sealing or replacing a block clones one page.
     static constexpr std::size_t kPage = 64;
     using Page = std::vector<std::shared_ptr<const Block>>;
     struct Run {
@@ -56,12 +63,44 @@ private:
         uint32_t sealedSize = 0;
         std::size_t size() const { return sealedSize + head.size(); }
         const Block& block(std::size_t b) const { return *(*pages[b / kPage])[b % kPage]; }
-        const Reference& at(std::size_t b, std::size_t pos) const { return b < blocks ? block(b)[pos] : head[pos]; }
-        std::size_t blockSize(std::size_t b) const { return b < blocks ? block(b).size() : head.size(); }
+    };
+    struct Large {
+        Run forward;
+        Run inverse;
+    };
+    // The small form: one allocation holding this header, then the forward references, then the
+    // inverse ones, each in the order they were added.
+    struct Small {
+        uint32_t forward;
+        uint32_t inverse;
+        uint32_t capacity;
+        uint32_t unused;
+        Reference* refs() { return reinterpret_cast<Reference*>(this + 1); }
+        const Reference* refs() const { return reinterpret_cast<const Reference*>(this + 1); }
+        uint32_t size() const { return forward + inverse; }
+    };
+    static_assert(sizeof(Small) % alignof(Reference) == 0);
+
+    // One direction of either form, as a sequence of spans: the sealed blocks, then the head (the
+    // large form), or one span (the small form).
+    struct Span {
+        const Reference* data = nullptr;
+        std::size_t size = 0;
+    };
+    struct RunView {
+        const Run* run = nullptr;  // large form
+        Span flat;                 // small form
+        std::size_t spans() const { return run ? run->blocks + 1 : 1; }
+        Span span(std::size_t i) const {
+            if (!run) return flat;
+            const Block& b = i < run->blocks ? run->block(i) : run->head;
+            return {b.data(), b.size()};
+        }
+        std::size_t size() const { return run ? run->size() : flat.size; }
     };
 
 public:
-    // Walks one run (a Range) or both, forward first (the whole list).
+    // Walks one direction (a Range) or both, forward first (the whole list).
     class const_iterator {
     public:
         using iterator_category = std::forward_iterator_tag;
@@ -71,11 +110,13 @@ public:
         using reference = const Reference&;
 
         const_iterator() = default;
-        const Reference& operator*() const { return m_runs[m_run]->at(m_block, m_pos); }
-        const Reference* operator->() const { return &**this; }
+        const Reference& operator*() const { return *m_cur; }
+        const Reference* operator->() const { return m_cur; }
         const_iterator& operator++() {
-            ++m_pos;
-            settle();
+            if (++m_cur == m_end) {
+                ++m_span;
+                settle();
+            }
             return *this;
         }
         const_iterator operator++(int) {
@@ -83,100 +124,126 @@ public:
             ++*this;
             return was;
         }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) {
-            return a.m_run == b.m_run && a.m_block == b.m_block && a.m_pos == b.m_pos;
-        }
+        // Iterators of the same list: equal when they point at the same reference (or both end).
+        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_cur == b.m_cur; }
 
     private:
         friend class ReferenceList;
-        const_iterator(const Run* first, const Run* second, bool atEnd) : m_runs{first, second} {
-            if (atEnd) {
-                m_run = 2;
-            } else {
-                settle();
-            }
+        const_iterator(RunView first, RunView second, bool atEnd) : m_runs{first, second} {
+            if (!atEnd) settle();
         }
-        // Moves past the end of a block, of the head, of a run; m_run == 2 is the end.
+        // From span m_span of run m_run on, finds the first one that is not empty; none: the end.
         void settle() {
-            while (m_run < 2) {
-                const Run* run = m_runs[m_run];
-                if (!run) {
-                    ++m_run;
-                    continue;
-                }
-                if (m_pos < run->blockSize(m_block)) return;
-                m_pos = 0;
-                if (m_block < run->blocks) {
-                    ++m_block;
-                } else {
-                    m_block = 0;
-                    ++m_run;
+            for (; m_run < 2; ++m_run, m_span = 0) {
+                const RunView& run = m_runs[m_run];
+                for (; m_span < run.spans(); ++m_span) {
+                    const Span s = run.span(m_span);
+                    if (s.size) {
+                        m_cur = s.data;
+                        m_end = s.data + s.size;
+                        return;
+                    }
                 }
             }
-            m_block = 0;
-            m_pos = 0;
+            m_cur = m_end = nullptr;
         }
-        const Run* m_runs[2] = {nullptr, nullptr};
-        std::size_t m_run = 0;    // 2: the end
-        std::size_t m_block = 0;  // run->blocks: in the head
-        std::size_t m_pos = 0;
+        const Reference* m_cur = nullptr;  // nullptr: the end
+        const Reference* m_end = nullptr;
+        RunView m_runs[2];
+        std::size_t m_run = 0;
+        std::size_t m_span = 0;
     };
     using iterator = const_iterator;
 
     // The references of one direction, for a range-for.
     class Range {
     public:
-        const_iterator begin() const { return {m_run, nullptr, false}; }
-        const_iterator end() const { return {m_run, nullptr, true}; }
-        std::size_t size() const { return m_run->size(); }
+        const_iterator begin() const { return {m_run, RunView(), false}; }
+        const_iterator end() const { return {m_run, RunView(), true}; }
+        std::size_t size() const { return m_run.size(); }
         bool empty() const { return size() == 0; }
 
     private:
         friend class ReferenceList;
-        explicit Range(const Run* run) : m_run(run) {}
-        const Run* m_run;
+        explicit Range(RunView run) : m_run(run) {}
+        RunView m_run;
     };
 
     ReferenceList() = default;
     ReferenceList(std::initializer_list<Reference> refs) {
         for (const Reference& r : refs) push_back(r);
     }
+    ReferenceList(const ReferenceList& other);
+    ReferenceList(ReferenceList&& other) noexcept : m_bits(std::exchange(other.m_bits, 0)) {}
+    ReferenceList& operator=(const ReferenceList& other);
+    ReferenceList& operator=(ReferenceList&& other) noexcept {
+        std::swap(m_bits, other.m_bits);
+        return *this;
+    }
+    ~ReferenceList() { release(); }
 
-    std::size_t size() const { return m_forward.size() + m_inverse.size(); }
+    std::size_t size() const {
+        if (const Large* l = large()) return l->forward.size() + l->inverse.size();
+        const Small* s = small();
+        return s ? s->size() : 0;
+    }
     bool empty() const { return size() == 0; }
     // Forward references, then inverse ones.
-    const_iterator begin() const { return {&m_forward, &m_inverse, false}; }
-    const_iterator end() const { return {&m_forward, &m_inverse, true}; }
-    Range forward() const { return Range(&m_forward); }
-    Range inverse() const { return Range(&m_inverse); }
+    const_iterator begin() const { return {view(true), view(false), false}; }
+    const_iterator end() const { return {RunView(), RunView(), true}; }
+    Range forward() const { return Range(view(true)); }
+    Range inverse() const { return Range(view(false)); }
     bool contains(const Reference& r) const;
 
-    void push_back(const Reference& r) {
-        Run& run = r.isForward ? m_forward : m_inverse;
-        run.head.push_back(r);
-        if (run.head.size() == kBlock) seal(run);
-    }
-    // Room for n more references of each direction before the next allocation (at most a block).
-    void reserve(std::size_t n) {
-        m_forward.head.reserve(m_forward.head.size() + std::min(n, kBlock - m_forward.head.size()));
-    }
+    // Amortized O(1); in the small form a forward reference moves the inverse ones up by one.
+    void push_back(const Reference& r);
+    // Room for n more references (both directions together) before the next allocation.
+    void reserve(std::size_t n);
     // Removes the first reference equal to r; false when there is none.
     bool eraseFirst(const Reference& r);
     // Removes every reference for which pred is true; returns how many. Copies only the sealed
     // blocks that lose a reference.
     template <class Pred>
     std::size_t eraseIf(Pred pred) {
-        return eraseIf(m_forward, pred) + eraseIf(m_inverse, pred);
+        if (Large* l = large()) return eraseIf(l->forward, pred) + eraseIf(l->inverse, pred);
+        Small* s = small();
+        if (!s) return 0;
+        Reference* refs = s->refs();
+        Reference* forwardEnd = std::remove_if(refs, refs + s->forward, pred);
+        Reference* inverseEnd = std::remove_if(refs + s->forward, refs + s->size(), pred);
+        const std::size_t keptForward = std::size_t(forwardEnd - refs);
+        const std::size_t keptInverse = std::size_t(inverseEnd - (refs + s->forward));
+        const std::size_t removed = s->size() - keptForward - keptInverse;
+        std::memmove(static_cast<void*>(forwardEnd), refs + s->forward, keptInverse * sizeof(Reference));
+        s->forward = uint32_t(keptForward);
+        s->inverse = uint32_t(keptInverse);
+        return removed;
     }
 
 private:
+    // m_bits: 0 (empty), a Small*, or a Large* with the low bit set.
+    Small* small() const { return (m_bits & 1) ? nullptr : reinterpret_cast<Small*>(m_bits); }
+    Large* large() const { return (m_bits & 1) ? reinterpret_cast<Large*>(m_bits & ~uintptr_t(1)) : nullptr; }
+    RunView view(bool forward) const {
+        if (const Large* l = large()) return {forward ? &l->forward : &l->inverse, {}};
+        const Small* s = small();
+        if (!s) return {};
+        return forward ? RunView{nullptr, {s->refs(), s->forward}} : RunView{nullptr, {s->refs() + s->forward, s->inverse}};
+    }
+    void release();
+    // The small form with room for at least capacity references (at most kSmall).
+    Small* grow(std::size_t capacity);
+    void toLarge();
+    static void push(Run& run, const Reference& r) {
+        run.head.push_back(r);
+        if (run.head.size() == kBlock) seal(run);
+    }
     static void seal(Run& run);
     static void replaceBlock(Run& run, std::size_t b, Block kept);
     template <class Pred>
     static std::size_t eraseIf(Run& run, Pred pred);
 
-    Run m_forward;
-    Run m_inverse;
+    uintptr_t m_bits = 0;
 };
 
 template <class Pred>
