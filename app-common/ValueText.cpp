@@ -144,8 +144,7 @@ QString arrayText(const A& a, std::size_t begin, const Array<int32_t>& dims, std
 }
 
 QString variantText(const Variant& value, bool quote, int maxElements) {
-    return std::visit(
-        [&](const auto& v) -> QString {
+    return value.visit([&](const auto& v) -> QString {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, NoScalarVariant>) {
                 return QString();
@@ -156,8 +155,7 @@ QString variantText(const Variant& value, bool quote, int maxElements) {
             } else {
                 return scalarText(v, quote, maxElements);
             }
-        },
-        value.storage());
+        });
 }
 
 } // namespace

@@ -114,8 +114,7 @@ struct IsArray<Array<T>> : std::true_type {};
 } // namespace
 
 QJsonValue variantToJson(const Variant& value) {
-    return std::visit(
-        [&](const auto& v) -> QJsonValue {
+    return value.visit([&](const auto& v) -> QJsonValue {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, NoScalarVariant>) {
                 return QJsonValue(QJsonValue::Null);
@@ -129,8 +128,7 @@ QJsonValue variantToJson(const Variant& value) {
             } else {
                 return scalarJson(v);
             }
-        },
-        value.storage());
+        });
 }
 
 QString timestampText(const DateTime& t) {

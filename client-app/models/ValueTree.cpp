@@ -19,12 +19,12 @@ struct TreeContext {
     const DataTypeCache* types;  // custom structures decoded by it; null: shown as opaque bodies
 };
 
-// The index of T among Variant::Storage's alternatives (kNotInStorage if it is not one).
-template <class T, std::size_t I = 0>
+// The index of T among Variant::Storage's alternatives, a boxed scalar as itself (kNotInStorage
+// if it is not one).
+template <class T>
 constexpr std::size_t storageIndex() {
-    if constexpr (I >= std::variant_size_v<Variant::Storage>) return kNotInStorage;
-    else if constexpr (std::is_same_v<std::variant_alternative_t<I, Variant::Storage>, T>) return I;
-    else return storageIndex<T, I + 1>();
+    constexpr std::size_t i = Variant::indexOf<T>();
+    return i == std::variant_npos ? kNotInStorage : i;
 }
 
 // A scalar a Variant holds as it is (Boolean .. LocalizedText, DiagnosticInfo); ExtensionObject,
@@ -181,8 +181,7 @@ std::vector<ValueNode> objectFields(const ExtensionObject& object, const TreeCon
 }
 
 std::vector<ValueNode> childrenOf(const Variant& value, const TreeContext& ctx) {
-    return std::visit(
-        [&](const auto& s) -> std::vector<ValueNode> {
+    return value.visit([&](const auto& s) -> std::vector<ValueNode> {
             using S = std::decay_t<decltype(s)>;
             if constexpr (IsArray<S>::value) {
                 const Array<int32_t>& dims = value.arrayDimensions();
@@ -196,8 +195,7 @@ std::vector<ValueNode> childrenOf(const Variant& value, const TreeContext& ctx) 
             } else {
                 return {};
             }
-        },
-        value.storage());
+        });
 }
 
 // A field (or element) of a custom structure: its rows, and what editing it needs.
@@ -368,8 +366,7 @@ QString valueTypeName(const Variant& value) {
 }
 
 bool replaceElement(Variant& array, std::size_t index, const Variant& element) {
-    return std::visit(
-        [&](auto& s) -> bool {
+    return array.visit([&](auto& s) -> bool {
             using S = std::decay_t<decltype(s)>;
             if constexpr (IsArray<S>::value) {
                 using E = typename IsArray<S>::Element;
@@ -384,13 +381,11 @@ bool replaceElement(Variant& array, std::size_t index, const Variant& element) {
             } else {
                 return false;
             }
-        },
-        array.storage());
+        });
 }
 
 Variant elementAt(const Variant& array, std::size_t index) {
-    return std::visit(
-        [&](const auto& s) -> Variant {
+    return array.visit([&](const auto& s) -> Variant {
             using S = std::decay_t<decltype(s)>;
             if constexpr (IsArray<S>::value) {
                 using E = typename IsArray<S>::Element;
@@ -403,8 +398,7 @@ Variant elementAt(const Variant& array, std::size_t index) {
             } else {
                 return Variant();
             }
-        },
-        array.storage());
+        });
 }
 
 } // namespace ua::clientapp

@@ -69,7 +69,8 @@ ua::ReadRequest readRequest() {
     r.maxAge = 0;
     r.timestampsToReturn = ua::TimestampsToReturn::Both;
     ua::ReadValueId& node = r.nodesToRead.emplace_back();
-    node.nodeId = ua::NodeId(1, 1000);
+    static const ua::NodeId kNode(1, 1000u);  // copied, not a temporary moved in: GCC 12's -Wmaybe-uninitialized
+    node.nodeId = kNode;
     node.attributeId = uint32_t(ua::AttributeId::Value);
     return r;
 }

@@ -30,6 +30,7 @@ private slots:
     void variantRoundTrip_data();
     void variantRoundTrip();
     void variantMatrix();
+    void variantBoxesLargeScalars();
     void dataValueMask();
     void diagnosticInfoNested();
     void extensionObjectKnownAndUnknown();
@@ -254,6 +255,68 @@ void TestBuiltins::variantMatrix() {
     StatusCode st;
     encodeToBytes(bad, &st);
     QCOMPARE(st, status::BadEncodingError);
+}
+
+namespace {
+struct ConvertsToText {  // like the node store's OutOfLine<LocalizedText>: converts, is not one
+    operator LocalizedText() const { return LocalizedText{String("en"), String("converted")}; }
+};
+} // namespace
+
+void TestBuiltins::variantBoxesLargeScalars() {
+    // The large scalars are held behind a pointer: a Variant and a DataValue stay small.
+    QVERIFY2(sizeof(Variant) <= 64, QByteArray::number(qulonglong(sizeof(Variant))).constData());
+    QVERIFY2(sizeof(DataValue) <= 104, QByteArray::number(qulonglong(sizeof(DataValue))).constData());
+
+    // A boxed scalar reads as its own type through get/holds/visit, and a copy is deep.
+    const LocalizedText hello{String("de"), String("Hallo")};
+    Variant a(hello);
+    QCOMPARE(a.type(), BuiltInType::LocalizedText);
+    QVERIFY(a.holds<LocalizedText>());
+    QVERIFY(!a.holds<QualifiedName>());
+    QVERIFY(a.get<LocalizedText>() && *a.get<LocalizedText>() == hello);
+    QVERIFY(!a.get<NodeId>());
+    QCOMPARE(a.storage().index(), Variant::indexOf<LocalizedText>());
+    const bool sawText = a.visit([](const auto& x) { return std::is_same_v<std::decay_t<decltype(x)>, LocalizedText>; });
+    QVERIFY(sawText);
+    Variant b = a;
+    b.get<LocalizedText>()->text = String("Tschüss");
+    QCOMPARE(a.get<LocalizedText>()->text, String("Hallo"));  // the copy owns its own box
+    QVERIFY(!(a == b));
+    b.get<LocalizedText>()->text = String("Hallo");
+    QVERIFY(a == b);
+
+    // A value that converts to a boxed type is stored as that type.
+    const Variant converted{ConvertsToText()};
+    QVERIFY(converted.get<LocalizedText>());
+    QCOMPARE(converted.get<LocalizedText>()->text, String("converted"));
+
+    // Each boxed type round-trips through the binary encoding into a fresh box.
+    const Variant values[] = {Variant(NodeId(2, String("a long string identifier"))), Variant(ExpandedNodeId(NodeId(1, 7u), String("urn:x"), 3)),
+                              Variant(QualifiedName{4, String("Name")}), Variant(hello), Variant(DiagnosticInfo())};
+    for (const Variant& v : values) {
+        StatusCode st;
+        const QByteArray bytes = encodeToBytes(v, &st);
+        QCOMPARE(st, StatusCode());
+        Variant back(QualifiedName{9, String("held before")});  // a reused Variant holding another box
+        QCOMPARE(decodeFromBytes(bytes, back), StatusCode());
+        QVERIFY2(back == v, builtInTypeName(v.type()));
+        QCOMPARE(back.type(), v.type());
+    }
+
+    // ArrayDimensions are boxed too: absent (null) and empty stay apart.
+    Variant matrix(Array<int32_t>{1, 2, 3, 4});
+    QVERIFY(matrix.arrayDimensions().isNull());
+    QVERIFY(matrix.dimensionsMatch());
+    matrix.setArrayDimensions(Array<int32_t>::emptyArray());
+    QVERIFY(!matrix.arrayDimensions().isNull());
+    QVERIFY(!matrix.dimensionsMatch());
+    matrix.setArrayDimensions(Array<int32_t>{2, 2});
+    QVERIFY(matrix.dimensionsMatch());
+    Variant flat(Array<int32_t>{1, 2, 3, 4});
+    QVERIFY(!(matrix == flat));
+    flat.setArrayDimensions(Array<int32_t>{2, 2});
+    QVERIFY(matrix == flat);
 }
 
 void TestBuiltins::dataValueMask() {

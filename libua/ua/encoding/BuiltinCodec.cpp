@@ -220,8 +220,11 @@ void decode(BinaryDecoder& d, ExtensionObject& v) {
 namespace {
 template <std::size_t I>
 void encodeAlternative(BinaryEncoder& e, const Variant::Storage& s) {
-    const auto& x = std::get<I>(s);
-    using X = std::decay_t<decltype(x)>;
+    using X = Variant::Alternative<I>;
+    const X& x = [&]() -> const X& {
+        if constexpr (kVariantBoxed<X>) return detail::unboxed(std::get<I>(s));
+        else return std::get<I>(s);
+    }();
     if constexpr (std::is_same_v<X, std::monostate> || std::is_same_v<X, NoScalarVariant>) {
         e.fail(kBadEncodingError);
     } else if constexpr (std::is_same_v<X, Box<DataValue>>) {
@@ -249,9 +252,11 @@ constexpr auto kEncoders = makeEncoders(std::make_index_sequence<std::variant_si
 
 template <std::size_t I>
 void decodeAlternative(BinaryDecoder& d, Variant::Storage& s, int32_t arrayLength) {
-    using X = std::variant_alternative_t<I, Variant::Storage>;
+    using X = Variant::Alternative<I>;
     if constexpr (std::is_same_v<X, std::monostate> || std::is_same_v<X, NoScalarVariant>) {
         d.failDecoding();
+    } else if constexpr (kVariantBoxed<X>) {
+        decode(d, s.template emplace<I>().emplace());  // a fresh value in a fresh Box
     } else if constexpr (std::is_same_v<X, Box<DataValue>>) {
         auto& b = s.template emplace<I>();
         decode(d, b.emplace());

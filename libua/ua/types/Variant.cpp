@@ -25,10 +25,10 @@ std::size_t Variant::arrayLength() const {
 }
 
 bool Variant::dimensionsMatch() const {
-    if (m_dims.isNull()) return true;
-    if (!isArray() || m_dims.empty()) return false;
+    if (!m_dims) return true;
+    if (!isArray() || m_dims->empty()) return false;
     int64_t product = 1;
-    for (int32_t n : m_dims) {
+    for (int32_t n : *m_dims) {
         if (n < 0) return false;
         product *= n;
         if (product > int64_t(INT32_MAX)) return false;
@@ -37,7 +37,7 @@ bool Variant::dimensionsMatch() const {
 }
 
 bool operator==(const Variant& a, const Variant& b) {
-    return a.m_v == b.m_v && a.m_dims == b.m_dims;
+    return a.m_v == b.m_v && a.arrayDimensions() == b.arrayDimensions();
 }
 
 } // namespace ua

@@ -157,8 +157,7 @@ StatusCode readRange(const Variant& value, const NumericRange& range, Variant& o
     std::vector<uint32_t> blockDims;
     if (!blockOffsets(shape, r, true, offsets, blockDims)) return status::BadIndexRangeNoData;
     StatusCode result = status::Good;
-    std::visit(
-        [&](const auto& arr) {
+    value.visit([&](const auto& arr) {
             using A = std::decay_t<decltype(arr)>;
             if constexpr (ArrayTraits<A>::isArray) {
                 using E = typename ArrayTraits<A>::Element;
@@ -182,8 +181,7 @@ StatusCode readRange(const Variant& value, const NumericRange& range, Variant& o
                 out = Variant(std::move(selected));
                 if (shape.size() > 1) out.setArrayDimensions(toDims(blockDims));
             }
-        },
-        value.storage());
+        });
     return result;
 }
 
@@ -225,8 +223,7 @@ StatusCode writeRange(Variant& target, const NumericRange& range, const Variant&
     if (!data.arrayDimensions().empty() && data.arrayDimensions() != toDims(blockDims))
         return status::BadIndexRangeDataMismatch;
     StatusCode result = status::Good;
-    std::visit(
-        [&](auto& arr) {
+    target.visit([&](auto& arr) {
             using A = std::decay_t<decltype(arr)>;
             if constexpr (ArrayTraits<A>::isArray) {
                 const A& src = *std::get_if<A>(&data.storage());
@@ -234,8 +231,7 @@ StatusCode writeRange(Variant& target, const NumericRange& range, const Variant&
                 if (!offsets.empty() && offsets.back() >= arr.size()) { result = status::BadIndexRangeNoData; return; }
                 for (std::size_t i = 0; i < offsets.size(); ++i) arr[offsets[i]] = src[i];
             }
-        },
-        target.storage());
+        });
     return result;
 }
 

@@ -17,13 +17,13 @@ bool seriesNumber(const Variant& v, double& out) {
         out = *b ? 1.0 : 0.0;
         return true;
     }
-    std::visit([&](const auto& x) {
+    v.visit([&](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
             out = static_cast<double>(x);
             ok = std::isfinite(out);
         }
-    }, v.storage());
+    });
     return ok;
 }
 

@@ -30,7 +30,7 @@ const XmlTree* firstElement(const XmlTree* e) {
 
 template <std::size_t I>
 Variant arrayOfAlternative(std::vector<Variant>& items) {
-    using T = std::variant_alternative_t<I, Variant::Storage>;
+    using T = Variant::Alternative<I>;
     if constexpr (std::is_same_v<T, NoScalarVariant>) {
         Array<Variant> a = Array<Variant>::emptyArray();
         for (Variant& v : items) a.push_back(std::move(v));
@@ -95,7 +95,7 @@ Variant defaultScalar(BuiltInType t) {
     Variant a = arrayOf(t, none, std::make_index_sequence<25>{});
     // The default of a type is what a default-constructed alternative holds.
     Variant out;
-    std::visit([&](const auto& arr) {
+    a.visit([&](const auto& arr) {
         using A = std::decay_t<decltype(arr)>;
         if constexpr (requires { typename A::value_type; }) {
             using T = typename A::value_type;
@@ -103,7 +103,7 @@ Variant defaultScalar(BuiltInType t) {
             else if constexpr (std::is_same_v<T, DataValue>) out = Variant(DataValue{});
             else out = Variant(T{});
         }
-    }, a.storage());
+    });
     return out;
 }
 

@@ -60,14 +60,14 @@ bool XmlValueEncoder::write(QXmlStreamWriter& w, const Variant& v) {
     // An array: each element as a scalar Variant.
     std::vector<Variant> items;
     bool ok = true;
-    std::visit([&](const auto& a) {
+    v.visit([&](const auto& a) {
         using A = std::decay_t<decltype(a)>;
         if constexpr (requires { typename A::value_type; a.size(); }) {
             for (const auto& x : a) items.emplace_back(x);
         } else {
             ok = false;
         }
-    }, v.storage());
+    });
     if (!ok) return fail(QStringLiteral("not an array"));
     const bool matrix = v.arrayDimensions().size() > 1;
     if (matrix) {
@@ -97,7 +97,7 @@ bool XmlValueEncoder::write(QXmlStreamWriter& w, const Variant& v) {
 
 bool XmlValueEncoder::writeScalarContent(QXmlStreamWriter& w, const Variant& v) {
     bool ok = true;
-    std::visit([&](const auto& x) {
+    v.visit([&](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, bool>) w.writeCharacters(x ? QStringLiteral("true") : QStringLiteral("false"));
         else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) w.writeCharacters(realText(double(x)));
@@ -138,7 +138,7 @@ bool XmlValueEncoder::writeScalarContent(QXmlStreamWriter& w, const Variant& v) 
                 w.writeTextElement(QStringLiteral("SourceTimestamp"),
                                    dv.sourceTimestamp.toQDateTime().toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ")));
         } else ok = fail(QStringLiteral("values of type %1 are not written to a NodeSet").arg(QLatin1String(builtInTypeName(v.type()))));
-    }, v.storage());
+    });
     return ok;
 }
 

@@ -69,10 +69,9 @@ bool sameDimensions(const Variant& a, const Variant& b) {
 bool sameForDataChange(const Variant& a, const Variant& b) {
     if (a.storage().index() != b.storage().index()) return false;
     if (!sameDimensions(a, b)) return false;
-    return std::visit(
-        [&](const auto& x) -> bool {
+    return a.visit([&](const auto& x) -> bool {
             using T = std::decay_t<decltype(x)>;
-            const T& y = *std::get_if<T>(&b.storage());
+            const T& y = *b.get<T>();
             if constexpr (IsArray<T>::value) {
                 if (x.size() != y.size()) return false;  // null and empty: both 0
                 for (std::size_t i = 0; i < x.size(); ++i)
@@ -81,8 +80,7 @@ bool sameForDataChange(const Variant& a, const Variant& b) {
             } else {
                 return sameElement(x, y);
             }
-        },
-        a.storage());
+        });
 }
 
 // 7.22.2 / 7.10: entering or leaving NaN is a change whatever the deadband, NaN to NaN is none
