@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     const std::size_t ns0Nodes = space.size();
     malloc_trim(0);
     const double rssNs0 = residentMb();
+    const std::size_t heapNs0 = mallinfo2().uordblks;
 
     // The floor under any importer built on Qt's XML parser: QXmlStreamReader tokenizing the file
     // (already in memory) and nothing else.
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
     docs.shrink_to_fit();
     malloc_trim(0);  // the freed element trees back to the system: what stays is the address space
     const double rssSpace = residentMb();
+    const std::size_t heapSpace = mallinfo2().uordblks;  // malloc's bytes in use (RSS less its free holes)
     const std::size_t nodes = space.size() - ns0Nodes;
     std::printf("nodes imported            %zu (%zu references)\n", nodes, r.references);
     std::printf("tokenize only, Qt ms      %lld (QXmlStreamReader alone: %.0f nodes/s at most)\n", tokenizeMs,
@@ -123,6 +125,8 @@ int main(int argc, char** argv) {
     std::printf("nodes/s (read + import)   %.0f\n", double(nodes) / (double(readMs + importMs) / 1000.0));
     std::printf("RSS MB ns0 / read / done  %.0f / %.0f / %.0f\n", rssNs0, rssRead, rssSpace);
     std::printf("bytes per node            %.0f\n", (rssSpace - rssNs0) * 1024.0 * 1024.0 / double(nodes));
+    std::printf("heap in use per node      %.0f (malloc's bytes in use; the rest of the RSS is free holes)\n",
+                double(heapSpace - heapNs0) / double(nodes));
     std::printf("sizeof(Node)              %zu\n", sizeof(ua::Node));
 
     // One AddNodes at a time into the published address space: a folder under Objects, and an

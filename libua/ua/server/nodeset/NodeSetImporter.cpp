@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QVersionNumber>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <tuple>
@@ -165,40 +166,43 @@ private:
             {QStringLiteral("UAMethod"), NodeClass::Method},           {QStringLiteral("UAObjectType"), NodeClass::ObjectType},
             {QStringLiteral("UAVariableType"), NodeClass::VariableType}, {QStringLiteral("UAReferenceType"), NodeClass::ReferenceType},
             {QStringLiteral("UADataType"), NodeClass::DataType},       {QStringLiteral("UAView"), NodeClass::View}};
-        std::unordered_set<NodeId> seen;
-        seen.reserve(m_doc.nodes.size());
         bool definesNamespaceZero = false;
         for (const NodeSetModel& m : m_doc.models) definesNamespaceZero = definesNamespaceZero || m.modelUri == QLatin1String(AddressSpace::kNs0Uri.data());
         m_space.reserve(m_space.size() + m_doc.nodes.size());
-        // Two passes: every node is checked (and every error listed) before any is added, so an
-        // error in a node's own attributes leaves the space as it was; no list of a kilobyte per
-        // Node waits between the passes (the second converts each node again).
+        // One pass: each node is converted once and added. After the first error nothing more is
+        // added, but every node is still checked so that every error is listed; the caller drops
+        // the space of a failed import (importNodeSets), so a half-added file is never seen.
+        m_added.reserve(m_doc.nodes.size());
+        std::unordered_set<NodeId> notAdded;  // after the first error
         bool ok = true;
         for (const XmlTree& e : m_doc.nodes) {
             const auto cls = classes.find(e.name);
             if (cls == classes.end()) { ok = error(e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid); continue; }
             Node n;
             n.nodeClass = cls->second;
-            if (!readNode(e, n, &seen, definesNamespaceZero)) ok = false;
-        }
-        if (!ok) return false;
-        m_added.reserve(m_doc.nodes.size());
-        for (const XmlTree& e : m_doc.nodes) {
-            Node n;
-            n.nodeClass = classes.find(e.name)->second;
-            readNode(e, n, nullptr, definesNamespaceZero);
+            if (!readNode(e, n, definesNamespaceZero)) {
+                ok = false;
+                continue;
+            }
+            if (!ok) {  // no longer added: the file's own duplicates are found here
+                if (!notAdded.insert(n.nodeId).second) error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
+                continue;
+            }
             NodeIndex at = kNoNode;
             const StatusCode added = m_space.addNode(std::move(n), &at);
-            if (added.isBad()) return error(e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(added.name())), added);
+            if (added.isBad()) {
+                ok = error(e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(added.name())), added);
+                continue;
+            }
+            if (m_addedHere.size() <= at) m_addedHere.resize(std::max<std::size_t>(at + 1, m_addedHere.size() * 2));
+            m_addedHere[at] = true;
             m_added.emplace_back(&e, at);
         }
-        return true;
+        return ok;
     }
 
     // One node element's attributes into n (its NodeClass set); false after listing the error.
-    // seen: the NodeIds of the file so far, for the first pass; null in the second, whose node
-    // passed every check in the first.
-    bool readNode(const XmlTree& e, Node& n, std::unordered_set<NodeId>* seen, bool definesNamespaceZero) {
+    bool readNode(const XmlTree& e, Node& n, bool definesNamespaceZero) {
         const auto id = resolve(e.attribute(u"NodeId"));
         if (!id || id->isNull()) return error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid);
         n.nodeId = *id;
@@ -206,9 +210,10 @@ private:
         if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
             return error(e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
         }
-        if (seen) {
-            if (!seen->insert(n.nodeId).second) return error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
-            if (m_space.indexOf(n.nodeId) != kNoNode) return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists);
+        if (const NodeIndex there = m_space.indexOf(n.nodeId); there != kNoNode) {
+            if (there < m_addedHere.size() && m_addedHere[there])
+                return error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
+            return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists);
         }
         const auto bn = browseName(e.attribute(u"BrowseName"));
         if (!bn || bn->name.isEmpty()) return error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid);
@@ -253,8 +258,14 @@ private:
         return true;
     }
 
+    // Every reference of the file, once: a NodeSet may give a reference on both of its nodes (forward
+    // on the source, inverse on the target). They are added in the order of their first mention.
     bool addReferences() {
-        std::set<std::tuple<NodeIndex, NodeIndex, NodeIndex>> added;
+        struct Found {
+            NodeIndex source, type, target;
+            uint32_t order;  // position in the file's references
+        };
+        std::vector<Found> found;
         bool ok = true;
         for (const auto& [e, me] : m_added) {
             const XmlTree* refs = e->child(u"References");
@@ -275,12 +286,30 @@ private:
                     continue;
                 }
                 const bool forward = xmlBool(r, u"IsForward", true);
-                const auto key = forward ? std::tuple(me, t, other) : std::tuple(other, t, me);
-                if (!added.insert(key).second) continue;  // given on both of its nodes
-                m_space.addReferenceUnchecked(std::get<0>(key), t, std::get<2>(key));
+                const uint32_t order = uint32_t(found.size());
+                found.push_back(forward ? Found{me, t, other, order} : Found{other, t, me, order});
             }
         }
-        m_result.references += added.size();
+        // The duplicates: sorted by reference, each after the first mention of its reference.
+        // (A sort of 16-byte records instead of a std::set: no allocation per reference.)
+        std::vector<Found> sorted = found;
+        std::sort(sorted.begin(), sorted.end(), [](const Found& a, const Found& b) {
+            return std::tie(a.source, a.type, a.target, a.order) < std::tie(b.source, b.type, b.target, b.order);
+        });
+        std::vector<bool> repeated(found.size());
+        for (std::size_t i = 1; i < sorted.size(); ++i) {
+            const Found& a = sorted[i - 1];
+            const Found& b = sorted[i];
+            if (a.source == b.source && a.type == b.type && a.target == b.target) repeated[b.order] = true;
+        }
+        sorted = {};
+        std::size_t added = 0;
+        for (const Found& f : found) {
+            if (repeated[f.order]) continue;
+            m_space.addReferenceUnchecked(f.source, f.type, f.target);
+            ++added;
+        }
+        m_result.references += added;
         return ok;
     }
 
@@ -463,6 +492,7 @@ private:
     std::vector<uint16_t> m_nsMap;
     std::unique_ptr<XmlValueDecoder> m_values;
     std::vector<std::pair<const XmlTree*, NodeIndex>> m_added;
+    std::vector<bool> m_addedHere;  // by NodeIndex: added by this document
     bool m_failed = false;
 };
 
