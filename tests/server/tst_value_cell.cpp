@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -148,6 +149,32 @@ private slots:
         QCOMPARE(cell.peek()->sourceTimestamp.ticks, int64_t(100 + int(epoch::kCollectEvery) * 3 - 1));
     }
 
+    // A Ref keeps its value after the cell moved on and after the cell itself is gone; copies
+    // share it, and the last one frees it (ASan reports a leak or a use after free otherwise).
+    void aRefOutlivesItsCell() {
+        ValueCell::Ref first;
+        ValueCell::Ref copy;
+        {
+            auto cell = std::make_unique<ValueCell>(valueOf(5));
+            first = cell->load();
+            for (int i = 0; i < int(epoch::kCollectEvery) * 2; ++i) cell->store(valueOf(10 + i));
+            copy = first;
+            const ValueCell::Ref latest = cell->load();
+            QCOMPARE(latest->sourceTimestamp.ticks, int64_t(10 + int(epoch::kCollectEvery) * 2 - 1));
+        }
+        drain();
+        QVERIFY(first && copy);
+        QCOMPARE(first.get(), copy.get());
+        QCOMPARE(first->sourceTimestamp.ticks, int64_t(5));
+        QVERIFY(consistent(*first));
+        first = nullptr;
+        QVERIFY(!first);
+        QCOMPARE(copy->sourceTimestamp.ticks, int64_t(5));
+        ValueCell::Ref moved = std::move(copy);
+        QVERIFY(!copy);  // NOLINT(bugprone-use-after-move): a moved-from Ref is null
+        QCOMPARE(moved->sourceTimestamp.ticks, int64_t(5));
+    }
+
     void loadCopyToAndUpdate() {
         ValueCell empty;
         QVERIFY(!empty.load());
@@ -156,7 +183,7 @@ private slots:
         QCOMPARE(untouched.sourceTimestamp.ticks, int64_t(3));
 
         ValueCell cell(valueOf(1));
-        const std::shared_ptr<const DataValue> kept = cell.load();
+        const ValueCell::Ref kept = cell.load();
         QCOMPARE(cell.update([](const DataValue* cur, DataValue& next) {
             next = valueOf(int32_t(cur->sourceTimestamp.ticks) + 1);
             return StatusCode(status::Good);

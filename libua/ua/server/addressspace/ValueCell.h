@@ -3,9 +3,10 @@
 // copying the node table.
 //
 // Reads and writes are atomic: a reader gets a whole DataValue, never a torn one, and takes no
-// lock and counts no reference. A replaced value is freed through epoch-based reclamation
-// (EpochReclamation.h) once no reader can still see it. Writers are serialized per cell only by a
-// compare-and-swap; each write allocates the new value.
+// lock and counts no reference (peek()). A replaced value is released through epoch-based
+// reclamation (EpochReclamation.h) once no reader can still see it, and freed when no Ref holds it
+// either. Writers are serialized per cell only by a compare-and-swap; each write makes one
+// allocation (the value and its count together).
 #pragma once
 
 #include "ua/types/Variant.h"
@@ -14,26 +15,50 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace ua {
 
 class ValueCell {
+    struct Held;
+
 public:
+    // A counted reference to one stored value (like a shared_ptr, without its control block): the
+    // value stays as it was for as long as a Ref holds it, whatever the cell stores meanwhile.
+    class Ref {
+    public:
+        Ref() = default;
+        Ref(std::nullptr_t) {}
+        Ref(const Ref& other);
+        Ref(Ref&& other) noexcept : m_held(std::exchange(other.m_held, nullptr)) {}
+        Ref& operator=(Ref other) noexcept {
+            std::swap(m_held, other.m_held);
+            return *this;
+        }
+        ~Ref();
+        const DataValue* get() const;
+        const DataValue& operator*() const { return *get(); }
+        const DataValue* operator->() const { return get(); }
+        explicit operator bool() const { return m_held != nullptr; }
+
+    private:
+        friend class ValueCell;
+        explicit Ref(Held* h) : m_held(h) {}
+        Held* m_held = nullptr;
+    };
+
     ValueCell() = default;
     explicit ValueCell(DataValue v);
     ~ValueCell();
     ValueCell(const ValueCell&) = delete;
     ValueCell& operator=(const ValueCell&) = delete;
 
-    // The current value, shared (nullptr when no value was ever stored). Costs a reference count;
+    // The current value, counted (null when no value was ever stored). Costs an atomic increment;
     // in a loop over many values prefer peek() under one epoch::ReadGuard.
-    std::shared_ptr<const DataValue> load() const;
+    Ref load() const;
     // The current value, valid until the caller's epoch::ReadGuard ends: the caller must hold one
     // (the Read service opens one per request). nullptr when no value was ever stored. One load.
-    const DataValue* peek() const {
-        const Held* h = m_held.load(std::memory_order_seq_cst);
-        return h ? h->get() : nullptr;
-    }
+    const DataValue* peek() const;
     // Copies the current value into out (a Variant of the same type is assigned in place); false,
     // and out untouched, when no value was ever stored. Opens a guard of its own.
     bool copyTo(DataValue& out) const;
@@ -45,10 +70,26 @@ public:
     StatusCode update(const std::function<StatusCode(const DataValue* current, DataValue& next)>& change);
 
 private:
-    using Held = std::shared_ptr<const DataValue>;
+    // One stored value and its count: the cell's own reference plus one per Ref. One allocation.
+    struct Held {
+        explicit Held(DataValue v) : value(std::move(v)) {}
+        std::atomic<uint32_t> refs{1};
+        DataValue value;
+    };
+    static void release(Held* h);
     void replace(Held* next);
 
     std::atomic<Held*> m_held{nullptr};
 };
+
+inline const DataValue* ValueCell::peek() const {
+    const Held* h = m_held.load(std::memory_order_seq_cst);
+    return h ? &h->value : nullptr;
+}
+inline ValueCell::Ref::Ref(const Ref& other) : m_held(other.m_held) {
+    if (m_held) m_held->refs.fetch_add(1, std::memory_order_relaxed);
+}
+inline ValueCell::Ref::~Ref() { release(m_held); }
+inline const DataValue* ValueCell::Ref::get() const { return m_held ? &m_held->value : nullptr; }
 
 } // namespace ua

@@ -32,7 +32,7 @@ QString propertyText(const Variant& v) {
     return {};
 }
 
-const Variant* storedValue(const Node& n, std::shared_ptr<const DataValue>& hold) {
+const Variant* storedValue(const Node& n, ValueCell::Ref& hold) {
     if (!n.value) return nullptr;
     hold = n.value->load();
     return hold ? &hold->value : nullptr;
@@ -518,7 +518,7 @@ std::map<QString, LoadedModel> loadedModels(const AddressSpace& space) {
         for (const Reference& p : space.node(r.target).references) {
             if (!p.isForward || p.referenceType != hasProperty) continue;
             const Node& prop = space.node(p.target);
-            std::shared_ptr<const DataValue> hold;
+            ValueCell::Ref hold;
             const Variant* v = storedValue(prop, hold);
             if (!v) continue;
             const std::string_view name = prop.browseName.name.view();

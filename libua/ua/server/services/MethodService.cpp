@@ -56,7 +56,7 @@ bool isMethodOf(const AddressSpace& s, const Refs& refs, NodeIndex object, NodeI
 // The Arguments of the Method's InputArguments or OutputArguments Property; nullptr when it has
 // none (the Method then takes or returns no arguments).
 const Array<ExtensionObject>* arguments(const AddressSpace& s, const Refs& refs, NodeIndex method,
-                                        std::string_view property, std::shared_ptr<const DataValue>& hold) {
+                                        std::string_view property, ValueCell::Ref& hold) {
     for (const Reference& r : s.node(method).references) {
         if (!r.isForward || r.referenceType != refs.hasProperty) continue;
         const Node& p = s.node(r.target);
@@ -156,7 +156,7 @@ std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResp
             r.statusCode = status::BadUserAccessDenied;
             continue;
         }
-        std::shared_ptr<const DataValue> inHold, outHold;
+        ValueCell::Ref inHold, outHold;
         const Array<ExtensionObject>* in = arguments(s, refs, method, "InputArguments", inHold);
         const std::size_t expected = in ? in->size() : 0;
         if (m.inputArguments.size() < expected) { r.statusCode = status::BadArgumentsMissing; continue; }

@@ -40,7 +40,7 @@ bool validMode(MonitoringMode m) { return int32_t(m) >= 0 && int32_t(m) <= 2; }
 bool validTimestamps(TimestampsToReturn t) { return int32_t(t) >= 0 && t <= TimestampsToReturn::Neither; }
 
 // The EURange property of an AnalogItem (OPC 10000-8 5.3.2), if any.
-const Range* euRange(const AddressSpace& space, const Node& node, std::shared_ptr<const DataValue>& keep) {
+const Range* euRange(const AddressSpace& space, const Node& node, ValueCell::Ref& keep) {
     const NodeIndex hasProperty = space.indexOf(NodeId(id::HasProperty));
     for (const Reference& r : node.references) {
         if (!r.isForward || r.referenceType != hasProperty) continue;
@@ -171,7 +171,7 @@ StatusCode parseDataChangeFilter(const AddressSpace& space, const Node& node, ui
     case uint32_t(DeadbandType::Percent): {
         if (!numericDataType(space, node)) return status::BadFilterNotAllowed;
         if (!(f->deadbandValue >= 0 && f->deadbandValue <= 100)) return status::BadDeadbandFilterInvalid;
-        std::shared_ptr<const DataValue> keep;
+        ValueCell::Ref keep;
         const Range* range = euRange(space, node, keep);
         if (!range) return status::BadDeadbandFilterInvalid;
         out.deadbandType = DeadbandType::Percent;
