@@ -433,6 +433,57 @@ private slots:
         QCOMPARE(r.status, StatusCode(status::BadNodeIdExists));  // the first error's
     }
 
+    // A file large enough for the importer to split its work between two threads lists its
+    // errors as a sequential import would: all of them, in file order.
+    void errorsOfALargeFileAreListedInFileOrder() {
+        const auto import = [](const QByteArray& body) {
+            AddressSpace space = ns0Space();
+            std::vector<NodeSetDocument> docs;
+            docs.push_back(readDoc(smallNodeSet(kModelA, body)));
+            return importNodeSets(space, docs);
+        };
+        const auto ordered = [](const NodeSetImportResult& r) {
+            for (std::size_t i = 1; i < r.errors.size(); ++i)
+                if (r.errors[i - 1].line >= r.errors[i].line) return false;
+            return true;
+        };
+        QByteArray body;
+        for (int i = 0; i < 1200; ++i) {
+            const QByteArray id = "V" + QByteArray::number(i);
+            if (i == 100) body += variable(id, "ns=1;x=bad", "<Int32>1</Int32>");
+            else if (i == 700) body += variable("V5", "Int32", "<Int32>1</Int32>");
+            else if (i == 1000) body += variable(id, "ns=1;x=worse", "<Int32>1</Int32>");
+            else body += variable(id, "Int32", "<Int32>1</Int32>");
+            body += '\n';  // a line each: the errors' lines tell their order
+        }
+        const NodeSetImportResult r = import(body);
+        QStringList where;
+        for (const auto& e : r.errors) where << QString::number(e.line) + QLatin1Char(' ') + e.nodeId + QLatin1Char(' ') + e.message;
+        QVERIFY2(r.errors.size() == 3, qPrintable(where.join(u'\n')));
+        QVERIFY2(ordered(r), qPrintable(where.join(u'\n')));
+        QVERIFY(r.errors[0].nodeId.endsWith(QStringLiteral("V100")));
+        QVERIFY(r.errors[1].message.contains(QStringLiteral("used twice")));
+        QVERIFY(r.errors[2].nodeId.endsWith(QStringLiteral("V1000")));
+        QCOMPARE(r.status, StatusCode(status::BadDataTypeIdUnknown));
+
+        // Only reference errors, one in each half: both listed, in order.
+        QByteArray refs;
+        for (int i = 0; i < 1200; ++i) {
+            QByteArray v = variable("R" + QByteArray::number(i), "Int32", "<Int32>1</Int32>");
+            if (i == 50) v.replace("i=63</Reference>", "ns=1;s=Nowhere</Reference>");
+            if (i == 1100) v.replace("ReferenceType=\"HasTypeDefinition\"", "ReferenceType=\"NoSuchType\"");
+            refs += v + '\n';
+        }
+        const NodeSetImportResult r2 = import(refs);
+        where.clear();
+        for (const auto& e : r2.errors) where << QString::number(e.line) + QLatin1Char(' ') + e.nodeId + QLatin1Char(' ') + e.message;
+        QVERIFY2(r2.errors.size() == 2, qPrintable(where.join(u'\n')));
+        QVERIFY2(ordered(r2), qPrintable(where.join(u'\n')));
+        QVERIFY(r2.errors[0].message.contains(QStringLiteral("Nowhere")));
+        QVERIFY(r2.errors[1].message.contains(QStringLiteral("NoSuchType")));
+        QCOMPARE(r2.status, StatusCode(status::BadNodeIdUnknown));
+    }
+
     void valuesOfEveryBuiltInType() {
         const QByteArray body =
             variable("Bool", "Boolean", "<Boolean>true</Boolean>") +

@@ -5,11 +5,13 @@
 #include "ua/server/nodeset/XmlValueDecoder.h"
 
 #include <QFile>
+#include <QThread>
 #include <QRegularExpression>
 #include <QVersionNumber>
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -80,9 +82,33 @@ public:
     }
 
 private:
+    // Errors found away from m_result (a node converted on the helper thread), reported later.
+    struct Issues {
+        std::vector<NodeSetIssue> list;
+        StatusCode first = status::Good;
+    };
+    // A node element, converted (ok) or with the errors that stopped it.
+    struct Converted {
+        Node node;
+        Issues issues;
+        bool ok = false;
+    };
+    NodeSetIssue issueAt(const XmlTree& e, QString message, const XmlTree* owner) const {
+        return {m_doc.fileName, e.line, (owner ? *owner : e).attribute(u"NodeId"), std::move(message)};
+    }
+    bool issue(Issues& to, const XmlTree& e, QString message, StatusCode s, const XmlTree* owner = nullptr) const {
+        to.list.push_back(issueAt(e, std::move(message), owner));
+        if (to.first.isGood()) to.first = s;
+        return false;
+    }
+    void report(Issues& issues) {
+        for (NodeSetIssue& i : issues.list) m_result.errors.push_back(std::move(i));
+        if (m_result.status.isGood()) m_result.status = issues.first;
+        m_failed = true;
+    }
     // An error at element e (a node, or one of its References or Fields: owner is then the node).
     bool error(const XmlTree& e, QString message, StatusCode s, const XmlTree* owner = nullptr) {
-        m_result.errors.push_back({m_doc.fileName, e.line, (owner ? *owner : e).attribute(u"NodeId"), std::move(message)});
+        m_result.errors.push_back(issueAt(e, std::move(message), owner));
         if (m_result.status.isGood()) m_result.status = s;
         m_failed = true;
         return false;
@@ -172,51 +198,90 @@ private:
         // One pass: each node is converted once and added. After the first error nothing more is
         // added, but every node is still checked so that every error is listed; the caller drops
         // the space of a failed import (importNodeSets), so a half-added file is never seen.
+        // The conversion of a batch of elements is split between this thread and a helper (it
+        // only reads the space and the document); the batch is then added here, in file order.
         m_added.reserve(m_doc.nodes.size());
         std::unordered_set<NodeId> notAdded;  // after the first error
         bool ok = true;
-        for (const XmlTree& e : m_doc.nodes) {
-            const auto cls = classes.find(e.name);
-            if (cls == classes.end()) { ok = error(e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid); continue; }
-            Node n;
-            n.nodeClass = cls->second;
-            if (!readNode(e, n, definesNamespaceZero)) {
-                ok = false;
-                continue;
+        const int threads = conversionThreads();
+        constexpr std::size_t kBatch = 4096;
+        std::vector<Converted> batch;
+        for (std::size_t start = 0; start < m_doc.nodes.size(); start += kBatch) {
+            const std::size_t count = std::min(kBatch, m_doc.nodes.size() - start);
+            batch.clear();
+            batch.resize(count);
+            const auto convert = [&](std::size_t from, std::size_t to) {
+                for (std::size_t i = from; i < to; ++i) {
+                    const XmlTree& e = m_doc.nodes[start + i];
+                    Converted& c = batch[i];
+                    const auto cls = classes.find(e.name);
+                    if (cls == classes.end()) {
+                        issue(c.issues, e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid);
+                        continue;
+                    }
+                    c.node.nodeClass = cls->second;
+                    c.ok = readNode(e, c.node, definesNamespaceZero, c.issues);
+                }
+            };
+            if (threads > 1 && count >= 512) {
+                std::unique_ptr<QThread> helper(QThread::create(convert, count / 2, count));
+                helper->start();
+                convert(0, count / 2);
+                helper->wait();
+            } else {
+                convert(0, count);
             }
-            if (!ok) {  // no longer added: the file's own duplicates are found here
-                if (!notAdded.insert(n.nodeId).second) error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
-                continue;
+            for (std::size_t i = 0; i < count; ++i) {
+                const XmlTree& e = m_doc.nodes[start + i];
+                Converted& c = batch[i];
+                if (!c.ok) {
+                    report(c.issues);
+                    ok = false;
+                    continue;
+                }
+                // A NodeId given twice in the file, or taken already: found here, in file order.
+                if (const NodeIndex there = m_space.indexOf(c.node.nodeId); there != kNoNode) {
+                    if (there < m_addedHere.size() && m_addedHere[there]) ok = error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
+                    else ok = error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists);
+                    continue;
+                }
+                if (!ok) {  // no longer added: the file's own duplicates are found here
+                    if (!notAdded.insert(c.node.nodeId).second) error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
+                    continue;
+                }
+                NodeIndex at = kNoNode;
+                const StatusCode added = m_space.addNode(std::move(c.node), &at);
+                if (added.isBad()) {
+                    ok = error(e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(added.name())), added);
+                    continue;
+                }
+                if (m_addedHere.size() <= at) m_addedHere.resize(std::max<std::size_t>(at + 1, m_addedHere.size() * 2));
+                m_addedHere[at] = true;
+                m_added.emplace_back(&e, at);
             }
-            NodeIndex at = kNoNode;
-            const StatusCode added = m_space.addNode(std::move(n), &at);
-            if (added.isBad()) {
-                ok = error(e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(added.name())), added);
-                continue;
-            }
-            if (m_addedHere.size() <= at) m_addedHere.resize(std::max<std::size_t>(at + 1, m_addedHere.size() * 2));
-            m_addedHere[at] = true;
-            m_added.emplace_back(&e, at);
         }
         return ok;
     }
 
-    // One node element's attributes into n (its NodeClass set); false after listing the error.
-    bool readNode(const XmlTree& e, Node& n, bool definesNamespaceZero) {
+    // Threads that convert node elements: UA_NODESET_THREADS (as the reader), else the cores; at most 2.
+    static int conversionThreads() {
+        bool set = false;
+        const int wanted = qEnvironmentVariableIntValue("UA_NODESET_THREADS", &set);
+        return std::clamp(set ? wanted : QThread::idealThreadCount(), 1, 2);
+    }
+
+    // One node element's attributes into n (its NodeClass set); false after listing the error in
+    // issues. Reads the space and the document only: runs on the helper thread too.
+    bool readNode(const XmlTree& e, Node& n, bool definesNamespaceZero, Issues& issues) const {
         const auto id = resolve(e.attribute(u"NodeId"));
-        if (!id || id->isNull()) return error(e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid);
+        if (!id || id->isNull()) return issue(issues, e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid);
         n.nodeId = *id;
         // Namespace 0 is the OPC Foundation's: only its own NodeSet adds nodes to it.
         if (n.nodeId.namespaceIndex() == 0 && !definesNamespaceZero) {
-            return error(e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
-        }
-        if (const NodeIndex there = m_space.indexOf(n.nodeId); there != kNoNode) {
-            if (there < m_addedHere.size() && m_addedHere[there])
-                return error(e, QStringLiteral("the NodeId is used twice in the file"), status::BadNodeIdExists);
-            return error(e, QStringLiteral("a node with this NodeId exists already"), status::BadNodeIdExists);
+            return issue(issues, e, QStringLiteral("a node of namespace 0 in a model of another namespace"), status::BadNodeIdInvalid);
         }
         const auto bn = browseName(e.attribute(u"BrowseName"));
-        if (!bn || bn->name.isEmpty()) return error(e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid);
+        if (!bn || bn->name.isEmpty()) return issue(issues, e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid);
         n.browseName = *bn;
         n.displayName = e.child(u"DisplayName") ? localized(e.child(u"DisplayName")) : LocalizedText{{}, bn->name};
         if (const XmlTree* d = e.child(u"Description")) n.description = localized(d);
@@ -227,7 +292,7 @@ private:
             Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
             for (const XmlTree& p : rp->children) {
                 const auto role = resolve(p.text);
-                if (!role) return error(p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e);
+                if (!role) return issue(issues, p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e);
                 perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
             }
             n.rolePermissions = Variant(std::move(perms));
@@ -241,7 +306,7 @@ private:
         n.userExecutable = xmlBool(e, u"UserExecutable", n.executable);
         if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
             const auto dt = resolve(e.attribute(u"DataType", QStringLiteral("i=24")));
-            if (!dt) return error(e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
+            if (!dt) return issue(issues, e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
             n.dataType = *dt;
             n.valueRank = e.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
             const QString dims = e.attribute(u"ArrayDimensions").trimmed();
@@ -258,38 +323,66 @@ private:
         return true;
     }
 
+    // A reference of the file, resolved.
+    struct Found {
+        NodeIndex source, type, target;
+        uint32_t order;  // position in the file's references
+    };
+
     // Every reference of the file, once: a NodeSet may give a reference on both of its nodes (forward
     // on the source, inverse on the target). They are added in the order of their first mention.
     bool addReferences() {
-        struct Found {
-            NodeIndex source, type, target;
-            uint32_t order;  // position in the file's references
+        // Resolved on this thread and a helper, each over half of the nodes (the space is only
+        // read until the references are added below), then joined in file order.
+        struct Part {
+            std::vector<Found> found;
+            Issues issues;
         };
-        std::vector<Found> found;
-        bool ok = true;
-        for (const auto& [e, me] : m_added) {
-            const XmlTree* refs = e->child(u"References");
-            if (!refs) continue;
-            for (const XmlTree& r : refs->children) {
-                const auto type = resolve(r.attribute(u"ReferenceType"));
-                const NodeIndex t = type ? m_space.indexOf(*type) : kNoNode;
-                if (t == kNoNode || m_space.node(t).nodeClass != NodeClass::ReferenceType) {
-                    ok = error(r, QStringLiteral("the ReferenceType '%1' is unknown").arg(r.attribute(u"ReferenceType")),
-                               status::BadReferenceTypeIdInvalid, e);
-                    continue;
+        const auto resolveRefs = [this](std::size_t from, std::size_t to, Part& part) {
+            for (std::size_t i = from; i < to; ++i) {
+                const auto& [e, me] = m_added[i];
+                const XmlTree* refs = e->child(u"References");
+                if (!refs) continue;
+                for (const XmlTree& r : refs->children) {
+                    const auto type = resolve(r.attribute(u"ReferenceType"));
+                    const NodeIndex t = type ? m_space.indexOf(*type) : kNoNode;
+                    if (t == kNoNode || m_space.node(t).nodeClass != NodeClass::ReferenceType) {
+                        issue(part.issues, r, QStringLiteral("the ReferenceType '%1' is unknown").arg(r.attribute(u"ReferenceType")),
+                              status::BadReferenceTypeIdInvalid, e);
+                        continue;
+                    }
+                    const auto target = resolve(r.text);
+                    const NodeIndex other = target ? m_space.indexOf(*target) : kNoNode;
+                    if (other == kNoNode) {
+                        issue(part.issues, r, QStringLiteral("the reference target '%1' does not exist").arg(r.text.trimmed()),
+                              status::BadNodeIdUnknown, e);
+                        continue;
+                    }
+                    const bool forward = xmlBool(r, u"IsForward", true);
+                    part.found.push_back(forward ? Found{me, t, other, 0} : Found{other, t, me, 0});
                 }
-                const auto target = resolve(r.text);
-                const NodeIndex other = target ? m_space.indexOf(*target) : kNoNode;
-                if (other == kNoNode) {
-                    ok = error(r, QStringLiteral("the reference target '%1' does not exist").arg(r.text.trimmed()),
-                               status::BadNodeIdUnknown, e);
-                    continue;
-                }
-                const bool forward = xmlBool(r, u"IsForward", true);
-                const uint32_t order = uint32_t(found.size());
-                found.push_back(forward ? Found{me, t, other, order} : Found{other, t, me, order});
             }
+        };
+        Part parts[2];
+        const std::size_t half = conversionThreads() > 1 && m_added.size() >= 512 ? m_added.size() / 2 : m_added.size();
+        if (half < m_added.size()) {
+            std::unique_ptr<QThread> helper(QThread::create(resolveRefs, half, m_added.size(), std::ref(parts[1])));
+            helper->start();
+            resolveRefs(0, half, parts[0]);
+            helper->wait();
+        } else {
+            resolveRefs(0, m_added.size(), parts[0]);
         }
+        bool ok = true;
+        std::vector<Found> found = std::move(parts[0].found);
+        found.insert(found.end(), parts[1].found.begin(), parts[1].found.end());
+        parts[1].found = {};
+        for (Part& part : parts) {
+            if (part.issues.list.empty()) continue;
+            report(part.issues);
+            ok = false;
+        }
+        for (std::size_t i = 0; i < found.size(); ++i) found[i].order = uint32_t(i);
         // The duplicates: sorted by reference, each after the first mention of its reference.
         // (A sort of 16-byte records instead of a std::set: no allocation per reference.)
         std::vector<Found> sorted = found;
