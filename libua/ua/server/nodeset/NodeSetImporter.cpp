@@ -70,6 +70,9 @@ public:
         if (!checkModels()) return false;
         mapNamespaces();
         m_values = std::make_unique<XmlValueDecoder>(m_space, m_nsMap);
+        // Each Alias resolved once (a file names its ReferenceTypes and DataTypes by alias: two
+        // or three lookups per node otherwise parse the same text again).
+        for (auto it = m_doc.aliases.cbegin(); it != m_doc.aliases.cend(); ++it) m_aliasIds.insert(it.key(), m_values->mapNodeId(*it));
         if (!readNodes()) return false;
         m_result.nodes += m_added.size();
         const bool referencesOk = addReferences();
@@ -163,8 +166,8 @@ private:
 
     std::optional<NodeId> resolve(const QString& text) const {
         const QString t = text.trimmed();
-        const auto alias = m_doc.aliases.constFind(t);
-        return m_values->mapNodeId(alias == m_doc.aliases.constEnd() ? t : *alias);
+        if (const auto alias = m_aliasIds.constFind(t); alias != m_aliasIds.constEnd()) return *alias;
+        return m_values->mapNodeId(t);
     }
 
     // "1:Name" (the file's namespace index, mapped) or "Name" (namespace 0).
@@ -584,6 +587,7 @@ private:
     NodeSetImportResult& m_result;
     std::vector<uint16_t> m_nsMap;
     std::unique_ptr<XmlValueDecoder> m_values;
+    QHash<QString, std::optional<NodeId>> m_aliasIds;  // the file's Aliases, resolved
     std::vector<std::pair<const XmlTree*, NodeIndex>> m_added;
     std::vector<bool> m_addedHere;  // by NodeIndex: added by this document
     bool m_failed = false;
