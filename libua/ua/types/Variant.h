@@ -39,7 +39,8 @@ struct NoScalarVariant {  // placeholder: a Variant never holds a scalar Variant
 
 // The scalars larger than a String (NodeId 56 bytes, ExpandedNodeId 104, QualifiedName 48,
 // LocalizedText 80, ExtensionObject 120, DiagnosticInfo 96) are held in a Box (one pointer), and so
-// are the ArrayDimensions: a Variant is 56 bytes instead of 160 and a DataValue 96 instead of 200.
+// are the ArrayDimensions: a Variant is 64 bytes instead of 160 (its largest inline alternative is
+// Array<bool>, 48) and a DataValue 104 instead of 200.
 // Every stored Value, Read result and queued notification carries one; the numbers, Strings and
 // arrays that most values are stay inline. get<T>(), holds<T>(), visit() and Alternative<I> show
 // these scalars as their own types; only storage() shows the Box.

@@ -206,7 +206,6 @@ private:
         m_added.reserve(m_doc.nodes.size());
         std::unordered_set<NodeId> notAdded;  // after the first error
         bool ok = true;
-        const int threads = conversionThreads();
         constexpr std::size_t kBatch = 4096;
         std::vector<Converted> batch;
         for (std::size_t start = 0; start < m_doc.nodes.size(); start += kBatch) {
@@ -226,14 +225,7 @@ private:
                     c.ok = readNode(e, c.node, definesNamespaceZero, c.issues);
                 }
             };
-            if (threads > 1 && count >= 512) {
-                std::unique_ptr<QThread> helper(QThread::create(convert, count / 2, count));
-                helper->start();
-                convert(0, count / 2);
-                helper->wait();
-            } else {
-                convert(0, count);
-            }
+            inHalves(count, [&](std::size_t from, std::size_t to, int) { convert(from, to); });
             for (std::size_t i = 0; i < count; ++i) {
                 const XmlTree& e = m_doc.nodes[start + i];
                 Converted& c = batch[i];
@@ -266,11 +258,26 @@ private:
         return ok;
     }
 
-    // Threads that convert node elements: UA_NODESET_THREADS (as the reader), else the cores; at most 2.
+    // Threads that convert node elements and resolve references: UA_NODESET_THREADS (as the
+    // reader), else the cores; at most 2.
     static int conversionThreads() {
         bool set = false;
         const int wanted = qEnvironmentVariableIntValue("UA_NODESET_THREADS", &set);
         return std::clamp(set ? wanted : QThread::idealThreadCount(), 1, 2);
+    }
+    // Runs work(from, to, half) over [0, n): the first half (0) here and the second (1) on a helper
+    // thread, or all of it here as half 0 with one thread or fewer than 512 items (a thread's start
+    // would cost more). work must only read the space and the document.
+    template <class Work>
+    void inHalves(std::size_t n, Work work) const {
+        if (m_threads < 2 || n < 512) {
+            work(std::size_t(0), n, 0);
+            return;
+        }
+        std::unique_ptr<QThread> helper(QThread::create([&] { work(n / 2, n, 1); }));
+        helper->start();
+        work(std::size_t(0), n / 2, 0);
+        helper->wait();
     }
 
     // One node element's attributes into n (its NodeClass set); false after listing the error in
@@ -367,15 +374,7 @@ private:
             }
         };
         Part parts[2];
-        const std::size_t half = conversionThreads() > 1 && m_added.size() >= 512 ? m_added.size() / 2 : m_added.size();
-        if (half < m_added.size()) {
-            std::unique_ptr<QThread> helper(QThread::create(resolveRefs, half, m_added.size(), std::ref(parts[1])));
-            helper->start();
-            resolveRefs(0, half, parts[0]);
-            helper->wait();
-        } else {
-            resolveRefs(0, m_added.size(), parts[0]);
-        }
+        inHalves(m_added.size(), [&](std::size_t from, std::size_t to, int half) { resolveRefs(from, to, parts[half]); });
         bool ok = true;
         std::vector<Found> found = std::move(parts[0].found);
         found.insert(found.end(), parts[1].found.begin(), parts[1].found.end());
@@ -590,6 +589,7 @@ private:
     QHash<QString, std::optional<NodeId>> m_aliasIds;  // the file's Aliases, resolved
     std::vector<std::pair<const XmlTree*, NodeIndex>> m_added;
     std::vector<bool> m_addedHere;  // by NodeIndex: added by this document
+    const int m_threads = conversionThreads();
     bool m_failed = false;
 };
 
