@@ -48,15 +48,22 @@ ReadResult readStream(const QByteArray& doc) {
 }
 
 // Where two trees differ ("" when equal).
-QString difference(const XmlTree& a, const XmlTree& b, const QString& path) {
-    const QString here = path + QLatin1Char('/') + a.name;
-    if (a.name != b.name) return here + QStringLiteral(": name %1 / %2").arg(a.name, b.name);
-    if (a.line != b.line) return here + QStringLiteral(": line %1 / %2").arg(a.line).arg(b.line);
-    if (a.text != b.text) return here + QStringLiteral(": text '%1' / '%2'").arg(a.text, b.text);
-    if (a.attributes != b.attributes) return here + QStringLiteral(": attributes");
-    if (a.children.size() != b.children.size()) return here + QStringLiteral(": %1 / %2 children").arg(a.children.size()).arg(b.children.size());
-    for (std::size_t i = 0; i < a.children.size(); ++i)
-        if (QString d = difference(a.children[i], b.children[i], here); !d.isEmpty()) return d;
+bool sameAttributes(XmlElementView a, XmlElementView b) {
+    if (a.attributeCount() != b.attributeCount()) return false;
+    for (std::size_t i = 0; i < a.attributeCount(); ++i)
+        if (a.attributeAt(i) != b.attributeAt(i)) return false;
+    return true;
+}
+
+QString difference(XmlElementView a, XmlElementView b, const QString& path) {
+    const QString here = path + QLatin1Char('/') + a.name().toString();
+    if (a.name() != b.name()) return here + QStringLiteral(": name %1 / %2").arg(a.name(), b.name());
+    if (a.line() != b.line()) return here + QStringLiteral(": line %1 / %2").arg(a.line()).arg(b.line());
+    if (a.text() != b.text()) return here + QStringLiteral(": text '%1' / '%2'").arg(a.text(), b.text());
+    if (!sameAttributes(a, b)) return here + QStringLiteral(": attributes");
+    if (a.childCount() != b.childCount()) return here + QStringLiteral(": %1 / %2 children").arg(a.childCount()).arg(b.childCount());
+    for (XmlElementView x = a.firstChild(), y = b.firstChild(); x; x = x.nextSibling(), y = y.nextSibling())
+        if (QString d = difference(x, y, here); !d.isEmpty()) return d;
     return {};
 }
 
@@ -65,7 +72,7 @@ QString difference(const ReadResult& a, const ReadResult& b) {
     if (a.error != b.error || a.errorLine != b.errorLine)
         return QStringLiteral("error %1:%2 / %3:%4").arg(a.errorLine).arg(a.error).arg(b.errorLine).arg(b.error);
     if (!a.ok) return {};
-    if (a.root.name != b.root.name || a.root.attributes != b.root.attributes || a.root.line != b.root.line) return QStringLiteral("root");
+    if (a.root.name() != b.root.name() || !sameAttributes(a.root, b.root) || a.root.line() != b.root.line()) return QStringLiteral("root");
     if (a.children.size() != b.children.size()) return QStringLiteral("%1 / %2 children").arg(a.children.size()).arg(b.children.size());
     for (std::size_t i = 0; i < a.children.size(); ++i)
         if (QString d = difference(a.children[i], b.children[i], QString::number(i)); !d.isEmpty()) return d;
@@ -125,14 +132,23 @@ private slots:
         QVERIFY2(one.ok, qPrintable(one.error));
         QCOMPARE(one.parts, 1);
         QCOMPARE(one.children.size(), std::size_t(12001));
-        QCOMPARE(one.root.name, QStringLiteral("UANodeSet"));
-        QCOMPARE(one.root.attribute(u"LastModified"), QStringLiteral("a>b"));
+        QCOMPARE(one.root.name(), u"UANodeSet");
+        QCOMPARE(one.root.attribute(u"LastModified"), u"a>b");
         // Entities, CDATA and prefixed names as a reader with namespaces gives them.
-        QCOMPARE(one.children[1].attribute(u"BrowseName"), QStringLiteral("1:V&0"));
-        QCOMPARE(one.children[1].child(u"DisplayName")->text, QStringLiteral("Var 0 <x>"));
-        QCOMPARE(one.children[1].child(u"Value")->children.at(0).name, QStringLiteral("Int32"));
-        QCOMPARE(one.children[2].child(u"DisplayName")->text, QStringLiteral("<cdata 1>"));
-        QCOMPARE(one.children[1].line, qint64(7));
+        QCOMPARE(one.children[1].attribute(u"BrowseName"), u"1:V&0");
+        QCOMPARE(one.children[1].child(u"DisplayName").text(), u"Var 0 <x>");
+        QCOMPARE(one.children[1].child(u"Value").firstChild().name(), u"Int32");
+        QCOMPARE(one.children[2].child(u"DisplayName").text(), u"<cdata 1>");
+        QCOMPARE(one.children[1].line(), qint64(7));
+        // Children in document order, each with its attributes; an absent one is null.
+        const XmlElementView refs = one.children[2].child(u"References");
+        QCOMPARE(refs.childCount(), std::size_t(1));
+        QCOMPARE(refs.firstChild().attribute(u"IsForward"), u"false");
+        QVERIFY(refs.firstChild().attribute(u"Missing").isNull());
+        QVERIFY(!one.children[2].child(u"Missing"));
+        QStringList names;
+        for (XmlElementView c : one.children[1].children()) names << c.name().toString();
+        QCOMPARE(names, (QStringList{QStringLiteral("DisplayName"), QStringLiteral("References"), QStringLiteral("Value")}));
 
         const ReadResult many = readAll(doc, threads);
         QCOMPARE(many.parts, threads);
@@ -214,7 +230,7 @@ private slots:
         QCOMPARE(two.parts, 1);
         bool expanded = false;
         for (const XmlTree& c : two.children)
-            if (const XmlTree* dn = c.child(u"DisplayName"); dn && dn->text.startsWith(QStringLiteral("Plant A"))) expanded = true;
+            if (const XmlElementView dn = c.child(u"DisplayName"); dn && dn.text().startsWith(QStringLiteral("Plant A"))) expanded = true;
         QVERIFY(expanded);
     }
 
@@ -226,7 +242,7 @@ private slots:
             int seen = 0;
             reader.onChild = [&](XmlTree&& e) {
                 if (++seen < 5000) return true;
-                reader.stop(QStringLiteral("enough"), e.line);
+                reader.stop(QStringLiteral("enough"), e.line());
                 return false;
             };
             QVERIFY(!reader.read(QByteArrayView(doc), threads));

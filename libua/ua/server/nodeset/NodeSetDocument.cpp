@@ -11,20 +11,20 @@ namespace ua {
 
 namespace {
 
-std::optional<DateTime> parseXmlDateTime(const QString& text) {
+std::optional<DateTime> parseXmlDateTime(QStringView text) {
     if (text.isEmpty()) return std::nullopt;
-    QDateTime t = QDateTime::fromString(text.trimmed(), Qt::ISODateWithMs);
+    QDateTime t = QDateTime::fromString(text.trimmed().toString(), Qt::ISODateWithMs);
     if (!t.isValid()) return std::nullopt;
     return DateTime::fromQDateTime(t);
 }
 
-NodeSetModel readModelEntry(const XmlTree& e) {
+NodeSetModel readModelEntry(XmlElementView e) {
     NodeSetModel m;
-    m.modelUri = e.attribute(u"ModelUri");
-    m.version = e.attribute(u"Version");
+    m.modelUri = e.attribute(u"ModelUri").toString();
+    m.version = e.attribute(u"Version").toString();
     m.publicationDate = parseXmlDateTime(e.attribute(u"PublicationDate"));
-    for (const XmlTree& c : e.children)
-        if (c.name == u"RequiredModel") m.requiredModels.push_back(readModelEntry(c));
+    for (XmlElementView c : e.children())
+        if (c.name() == u"RequiredModel") m.requiredModels.push_back(readModelEntry(c));
     return m;
 }
 
@@ -35,8 +35,8 @@ std::optional<NodeSetDocument> readDocument(const QString& fileName, QString* er
     doc.fileName = fileName;
     XmlTreeReader reader;
     reader.onRoot = [&](const XmlTree& root) {
-        if (root.name == u"UANodeSet") return true;
-        reader.stop(QStringLiteral("the root element is <%1>, not <UANodeSet> (OPC 10000-6 F.2)").arg(root.name), root.line);
+        if (root.name() == u"UANodeSet") return true;
+        reader.stop(QStringLiteral("the root element is <%1>, not <UANodeSet> (OPC 10000-6 F.2)").arg(root.name()), root.line());
         return false;
     };
     // A namespace or model without a URI cannot be mapped to the server's NamespaceArray.
@@ -45,22 +45,22 @@ std::optional<NodeSetDocument> readDocument(const QString& fileName, QString* er
         return false;
     };
     reader.onChild = [&](XmlTree&& e) {
-        if (e.name == u"NamespaceUris") {
-            for (const XmlTree& u : e.children) {
-                if (u.text.trimmed().isEmpty()) return noUri(u.line, "a NamespaceUris <Uri>");
-                doc.namespaceUris.push_back(u.text.trimmed());
+        if (e.name() == u"NamespaceUris") {
+            for (XmlElementView u : e.children()) {
+                if (u.text().trimmed().isEmpty()) return noUri(u.line(), "a NamespaceUris <Uri>");
+                doc.namespaceUris.push_back(u.text().trimmed().toString());
             }
-        } else if (e.name == u"Models") {
-            for (const XmlTree& m : e.children) {
-                if (m.name != u"Model") continue;
+        } else if (e.name() == u"Models") {
+            for (XmlElementView m : e.children()) {
+                if (m.name() != u"Model") continue;
                 doc.models.push_back(readModelEntry(m));
-                if (doc.models.back().modelUri.isEmpty()) return noUri(m.line, "a <Model>");
+                if (doc.models.back().modelUri.isEmpty()) return noUri(m.line(), "a <Model>");
                 for (const NodeSetModel& required : doc.models.back().requiredModels)
-                    if (required.modelUri.isEmpty()) return noUri(m.line, "a <RequiredModel>");
+                    if (required.modelUri.isEmpty()) return noUri(m.line(), "a <RequiredModel>");
             }
-        } else if (e.name == u"Aliases") {
-            for (const XmlTree& a : e.children) doc.aliases.insert(a.attribute(u"Alias"), a.text.trimmed());
-        } else if (e.name.startsWith(u"UA")) {
+        } else if (e.name() == u"Aliases") {
+            for (XmlElementView a : e.children()) doc.aliases.insert(a.attribute(u"Alias").toString(), a.text().trimmed().toString());
+        } else if (e.name().startsWith(u"UA")) {
             doc.nodes.push_back(std::move(e));
         }  // ServerUris, Extensions, LastModified: nothing to import
         return true;

@@ -10,6 +10,7 @@
 #include <QVersionNumber>
 
 #include <algorithm>
+#include <bitset>
 #include <functional>
 #include <memory>
 #include <set>
@@ -47,18 +48,23 @@ bool versionOlder(const QString& loaded, const QString& required) {
     return QVersionNumber::fromString(loaded) < QVersionNumber::fromString(required);
 }
 
-bool xmlBool(const XmlTree& e, QStringView name, bool def) {
-    const QString v = e.attribute(name);
+bool xmlBool(XmlElementView e, QStringView name, bool def) {
+    const QStringView v = e.attribute(name).trimmed();
     if (v.isEmpty()) return def;
-    return v.trimmed() == u"true" || v.trimmed() == u"1";
+    return v == u"true" || v == u"1";
 }
 
 // An unsigned attribute, or def when absent (no text is made for the default).
-uint32_t uintAttribute(const XmlTree& e, QStringView name, uint32_t def) {
-    for (const auto& [n, v] : e.attributes)
-        if (n == name) return v.toUInt();
-    return def;
+uint32_t uintAttribute(XmlElementView e, QStringView name, uint32_t def) {
+    if (!e.hasAttribute(name)) return def;
+    return e.attribute(name).toUInt();
 }
+
+// QString keys found by a QStringView.
+struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(QStringView s) const { return qHash(s); }
+};
 
 // One document's import: see NodeSetImporter.h for the rules.
 class DocumentImport {
@@ -72,7 +78,10 @@ public:
         m_values = std::make_unique<XmlValueDecoder>(m_space, m_nsMap);
         // Each Alias resolved once (a file names its ReferenceTypes and DataTypes by alias: two
         // or three lookups per node otherwise parse the same text again).
-        for (auto it = m_doc.aliases.cbegin(); it != m_doc.aliases.cend(); ++it) m_aliasIds.insert(it.key(), m_values->mapNodeId(*it));
+        for (auto it = m_doc.aliases.cbegin(); it != m_doc.aliases.cend(); ++it) {
+            m_aliasIds.emplace(it.key(), m_values->mapNodeId(*it));
+            m_aliasShapes.set(aliasShape(it.key()));
+        }
         if (!readNodes()) return false;
         m_result.nodes += m_added.size();
         const bool referencesOk = addReferences();
@@ -96,10 +105,10 @@ private:
         Issues issues;
         bool ok = false;
     };
-    NodeSetIssue issueAt(const XmlTree& e, QString message, const XmlTree* owner) const {
-        return {m_doc.fileName, e.line, (owner ? *owner : e).attribute(u"NodeId"), std::move(message)};
+    NodeSetIssue issueAt(XmlElementView e, QString message, XmlElementView owner) const {
+        return {m_doc.fileName, e.line(), (owner ? owner : e).attribute(u"NodeId").toString(), std::move(message)};
     }
-    bool issue(Issues& to, const XmlTree& e, QString message, StatusCode s, const XmlTree* owner = nullptr) const {
+    bool issue(Issues& to, XmlElementView e, QString message, StatusCode s, XmlElementView owner = {}) const {
         to.list.push_back(issueAt(e, std::move(message), owner));
         if (to.first.isGood()) to.first = s;
         return false;
@@ -110,7 +119,7 @@ private:
         m_failed = true;
     }
     // An error at element e (a node, or one of its References or Fields: owner is then the node).
-    bool error(const XmlTree& e, QString message, StatusCode s, const XmlTree* owner = nullptr) {
+    bool error(XmlElementView e, QString message, StatusCode s, XmlElementView owner = {}) {
         m_result.errors.push_back(issueAt(e, std::move(message), owner));
         if (m_result.status.isGood()) m_result.status = s;
         m_failed = true;
@@ -164,37 +173,43 @@ private:
         for (const QString& uri : m_doc.namespaceUris) m_nsMap.push_back(m_space.addNamespace(uri.toStdString()));
     }
 
-    std::optional<NodeId> resolve(const QString& text) const {
-        const QString t = text.trimmed();
-        if (const auto alias = m_aliasIds.constFind(t); alias != m_aliasIds.constEnd()) return *alias;
+    // An Alias or a NodeId's text. Most texts are NodeIds ("ns=1;i=5"): a text whose length and
+    // first character no Alias has is not looked up.
+    std::optional<NodeId> resolve(QStringView text) const {
+        const QStringView t = text.trimmed();
+        if (m_aliasShapes.test(aliasShape(t)))
+            if (const auto alias = m_aliasIds.find(t); alias != m_aliasIds.end()) return alias->second;
         return m_values->mapNodeId(t);
+    }
+    static std::size_t aliasShape(QStringView t) {
+        return t.isEmpty() ? 0 : (std::size_t(t.size() & 31) << 6) | (t.front().unicode() & 63);
     }
 
     // "1:Name" (the file's namespace index, mapped) or "Name" (namespace 0).
-    std::optional<QualifiedName> browseName(const QString& text) const {
+    std::optional<QualifiedName> browseName(QStringView text) const {
         qsizetype digits = 0;
         while (digits < text.size() && text[digits].isDigit()) ++digits;
-        if (digits == 0 || digits >= text.size() || text[digits] != u':') return QualifiedName{0, String::fromQString(text)};
-        const auto ns = m_values->mapNamespace(QStringView(text).left(digits).toUInt());
+        if (digits == 0 || digits >= text.size() || text[digits] != u':') return QualifiedName{0, xmlString(text)};
+        const auto ns = m_values->mapNamespace(text.left(digits).toUInt());
         if (!ns) return std::nullopt;
-        return QualifiedName{*ns, String::fromQString(text.mid(digits + 1))};
+        return QualifiedName{*ns, xmlString(text.mid(digits + 1))};
     }
 
-    static LocalizedText localized(const XmlTree* e) {
+    static LocalizedText localized(XmlElementView e) {
         LocalizedText l;
         if (!e) return l;
-        const QString locale = e->attribute(u"Locale");
-        if (!locale.isEmpty()) l.locale = String::fromQString(locale);
-        l.text = String::fromQString(e->text.trimmed());  // the line breaks and indentation of the XML are not text
+        const QStringView locale = e.attribute(u"Locale");
+        if (!locale.isEmpty()) l.locale = xmlString(locale);
+        l.text = xmlString(e.text().trimmed());  // the line breaks and indentation of the XML are not text
         return l;
     }
 
     bool readNodes() {
-        static const std::unordered_map<QString, NodeClass> classes{
-            {QStringLiteral("UAObject"), NodeClass::Object},           {QStringLiteral("UAVariable"), NodeClass::Variable},
-            {QStringLiteral("UAMethod"), NodeClass::Method},           {QStringLiteral("UAObjectType"), NodeClass::ObjectType},
-            {QStringLiteral("UAVariableType"), NodeClass::VariableType}, {QStringLiteral("UAReferenceType"), NodeClass::ReferenceType},
-            {QStringLiteral("UADataType"), NodeClass::DataType},       {QStringLiteral("UAView"), NodeClass::View}};
+        static constexpr std::pair<QStringView, NodeClass> classes[] = {
+            {u"UAVariable", NodeClass::Variable},         {u"UAObject", NodeClass::Object},
+            {u"UAMethod", NodeClass::Method},             {u"UAObjectType", NodeClass::ObjectType},
+            {u"UAVariableType", NodeClass::VariableType}, {u"UAReferenceType", NodeClass::ReferenceType},
+            {u"UADataType", NodeClass::DataType},         {u"UAView", NodeClass::View}};
         bool definesNamespaceZero = false;
         for (const NodeSetModel& m : m_doc.models) definesNamespaceZero = definesNamespaceZero || m.modelUri == QLatin1String(AddressSpace::kNs0Uri.data());
         m_space.reserve(m_space.size() + m_doc.nodes.size());
@@ -216,9 +231,9 @@ private:
                 for (std::size_t i = from; i < to; ++i) {
                     const XmlTree& e = m_doc.nodes[start + i];
                     Converted& c = batch[i];
-                    const auto cls = classes.find(e.name);
-                    if (cls == classes.end()) {
-                        issue(c.issues, e, QStringLiteral("unknown node element <%1>").arg(e.name), status::BadNodeClassInvalid);
+                    const auto cls = std::find_if(std::begin(classes), std::end(classes), [&](const auto& k) { return e.name() == k.first; });
+                    if (cls == std::end(classes)) {
+                        issue(c.issues, e, QStringLiteral("unknown node element <%1>").arg(e.name()), status::BadNodeClassInvalid);
                         continue;
                     }
                     c.node.nodeClass = cls->second;
@@ -252,7 +267,7 @@ private:
                 }
                 if (m_addedHere.size() <= at) m_addedHere.resize(std::max<std::size_t>(at + 1, m_addedHere.size() * 2));
                 m_addedHere[at] = true;
-                m_added.emplace_back(&e, at);
+                m_added.emplace_back(e, at);
             }
         }
         return ok;
@@ -282,7 +297,7 @@ private:
 
     // One node element's attributes into n (its NodeClass set); false after listing the error in
     // issues. Reads the space and the document only: runs on the helper thread too.
-    bool readNode(const XmlTree& e, Node& n, bool definesNamespaceZero, Issues& issues) const {
+    bool readNode(XmlElementView e, Node& n, bool definesNamespaceZero, Issues& issues) const {
         const auto id = resolve(e.attribute(u"NodeId"));
         if (!id || id->isNull()) return issue(issues, e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid);
         n.nodeId = *id;
@@ -293,41 +308,42 @@ private:
         const auto bn = browseName(e.attribute(u"BrowseName"));
         if (!bn || bn->name.isEmpty()) return issue(issues, e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid);
         n.browseName = *bn;
-        n.displayName = e.child(u"DisplayName") ? localized(e.child(u"DisplayName")) : LocalizedText{{}, bn->name};
-        if (const XmlTree* d = e.child(u"Description")) n.description = localized(d);
+        const XmlElementView displayName = e.child(u"DisplayName");
+        n.displayName = displayName ? localized(displayName) : LocalizedText{{}, bn->name};
+        if (const XmlElementView d = e.child(u"Description")) n.description = localized(d);
         n.writeMask = uintAttribute(e, u"WriteMask", 0);
         n.userWriteMask = uintAttribute(e, u"UserWriteMask", n.writeMask);
         if (e.hasAttribute(u"AccessRestrictions")) n.accessRestrictions = uint16_t(e.attribute(u"AccessRestrictions").toUInt());
-        if (const XmlTree* rp = e.child(u"RolePermissions")) {
+        if (const XmlElementView rp = e.child(u"RolePermissions")) {
             Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
-            for (const XmlTree& p : rp->children) {
-                const auto role = resolve(p.text);
-                if (!role) return issue(issues, p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text.trimmed()), status::BadNodeIdInvalid, &e);
+            for (XmlElementView p : rp.children()) {
+                const auto role = resolve(p.text());
+                if (!role) return issue(issues, p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text().trimmed()), status::BadNodeIdInvalid, e);
                 perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
             }
             n.rolePermissions = Variant(std::move(perms));
         }
         n.isAbstract = xmlBool(e, u"IsAbstract", false);
         n.symmetric = xmlBool(e, u"Symmetric", false);
-        if (const XmlTree* inv = e.child(u"InverseName")) n.inverseName = localized(inv);
+        if (const XmlElementView inv = e.child(u"InverseName")) n.inverseName = localized(inv);
         n.containsNoLoops = xmlBool(e, u"ContainsNoLoops", false);
         n.eventNotifier = uint8_t(uintAttribute(e, u"EventNotifier", 0));
         n.executable = xmlBool(e, u"Executable", true);
         n.userExecutable = xmlBool(e, u"UserExecutable", n.executable);
         if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
-            const auto dt = resolve(e.attribute(u"DataType", QStringLiteral("i=24")));
+            const auto dt = resolve(e.attribute(u"DataType", u"i=24"));
             if (!dt) return issue(issues, e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
             n.dataType = *dt;
-            n.valueRank = e.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
-            const QString dims = e.attribute(u"ArrayDimensions").trimmed();
+            n.valueRank = e.attribute(u"ValueRank", u"-1").toInt();
+            const QStringView dims = e.attribute(u"ArrayDimensions").trimmed();
             if (!dims.isEmpty()) {
                 n.arrayDimensions = Array<uint32_t>::emptyArray();
-                for (const QString& d : dims.split(u',')) n.arrayDimensions.push_back(d.trimmed().toUInt());
+                for (QStringView d : dims.split(u',')) n.arrayDimensions.push_back(d.trimmed().toUInt());
             }
             n.accessLevel = uint8_t(uintAttribute(e, u"AccessLevel", 1));
             n.userAccessLevel = uint8_t(uintAttribute(e, u"UserAccessLevel", n.accessLevel));
             if (e.hasAttribute(u"AccessLevelEx")) n.accessLevelEx = e.attribute(u"AccessLevelEx").toUInt();
-            n.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", QStringLiteral("0")).toDouble();
+            n.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", u"0").toDouble();
             n.historizing = xmlBool(e, u"Historizing", false);
         }
         return true;
@@ -351,9 +367,9 @@ private:
         const auto resolveRefs = [this](std::size_t from, std::size_t to, Part& part) {
             for (std::size_t i = from; i < to; ++i) {
                 const auto& [e, me] = m_added[i];
-                const XmlTree* refs = e->child(u"References");
+                const XmlElementView refs = e.child(u"References");
                 if (!refs) continue;
-                for (const XmlTree& r : refs->children) {
+                for (XmlElementView r : refs.children()) {
                     const auto type = resolve(r.attribute(u"ReferenceType"));
                     const NodeIndex t = type ? m_space.indexOf(*type) : kNoNode;
                     if (t == kNoNode || m_space.node(t).nodeClass != NodeClass::ReferenceType) {
@@ -361,10 +377,10 @@ private:
                               status::BadReferenceTypeIdInvalid, e);
                         continue;
                     }
-                    const auto target = resolve(r.text);
+                    const auto target = resolve(r.text());
                     const NodeIndex other = target ? m_space.indexOf(*target) : kNoNode;
                     if (other == kNoNode) {
-                        issue(part.issues, r, QStringLiteral("the reference target '%1' does not exist").arg(r.text.trimmed()),
+                        issue(part.issues, r, QStringLiteral("the reference target '%1' does not exist").arg(r.text().trimmed()),
                               status::BadNodeIdUnknown, e);
                         continue;
                     }
@@ -413,34 +429,34 @@ private:
     // The StructureDefinition of a DataType: the supertype's fields first (a NodeSet lists only a
     // type's own fields, the attribute carries all of them, OPC 10000-3 8.48).
     bool addDefinitions() {
-        std::function<bool(NodeIndex, const XmlTree&)> build;
+        std::function<bool(NodeIndex, XmlElementView)> build;
         std::set<NodeIndex> done;
-        std::unordered_map<NodeIndex, const XmlTree*> byIndex;
+        std::unordered_map<NodeIndex, XmlElementView> byIndex;
         for (const auto& [e, at] : m_added)
-            if (e->name == u"UADataType" && e->child(u"Definition")) byIndex[at] = e;
+            if (e.name() == u"UADataType" && e.child(u"Definition")) byIndex[at] = e;
         const NodeIndex enumeration = m_space.indexOf(NodeId(id::Enumeration));
         const NodeIndex structure = m_space.indexOf(NodeId(id::Structure));
         const NodeIndex hasEncoding = m_space.indexOf(NodeId(id::HasEncoding));
         bool ok = true;
-        build = [&](NodeIndex at, const XmlTree& e) -> bool {
+        build = [&](NodeIndex at, XmlElementView e) -> bool {
             if (!done.insert(at).second) return true;
-            const XmlTree& d = *e.child(u"Definition");
+            const XmlElementView d = e.child(u"Definition");
             Node& node = m_space.nodeMutable(at);
             const NodeIndex base = node.superType;
-            if (base != kNoNode && byIndex.count(base) && !build(base, *byIndex[base])) return false;
+            if (base != kNoNode && byIndex.count(base) && !build(base, byIndex[base])) return false;
             const bool optionSet = xmlBool(d, u"IsOptionSet", false);
             if (optionSet || m_space.isSubtypeOf(at, enumeration)) {
                 EnumDefinition def;
                 def.fields = Array<EnumField>::emptyArray();
                 int64_t next = 0;
-                for (const XmlTree& f : d.children) {
-                    if (f.name != u"Field") continue;
+                for (XmlElementView f : d.children()) {
+                    if (f.name() != u"Field") continue;
                     EnumField ef;
-                    ef.name = String::fromQString(f.attribute(u"Name"));
+                    ef.name = xmlString(f.attribute(u"Name"));
                     ef.value = f.hasAttribute(u"Value") ? f.attribute(u"Value").toLongLong() : next;
                     next = ef.value + 1;
                     ef.displayName = f.child(u"DisplayName") ? localized(f.child(u"DisplayName")) : LocalizedText{{}, ef.name};
-                    if (const XmlTree* desc = f.child(u"Description")) ef.description = localized(desc);
+                    if (const XmlElementView desc = f.child(u"Description")) ef.description = localized(desc);
                     def.fields.push_back(std::move(ef));
                 }
                 m_space.nodeMutable(at).dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
@@ -455,28 +471,28 @@ private:
                     if (const StructureDefinition* bd = bx->get<StructureDefinition>())
                         for (const StructureField& f : bd->fields) def.fields.push_back(f);
             bool anyOptional = false, anySubtyped = false;
-            for (const XmlTree& f : d.children) {
-                if (f.name != u"Field") continue;
+            for (XmlElementView f : d.children()) {
+                if (f.name() != u"Field") continue;
                 StructureField sf;
-                sf.name = String::fromQString(f.attribute(u"Name"));
-                const auto dt = resolve(f.attribute(u"DataType", QStringLiteral("i=24")));
+                sf.name = xmlString(f.attribute(u"Name"));
+                const auto dt = resolve(f.attribute(u"DataType", u"i=24"));
                 if (!dt || m_space.indexOf(*dt) == kNoNode) {
                     ok = error(f, QStringLiteral("field %1: the DataType '%2' is unknown").arg(f.attribute(u"Name"), f.attribute(u"DataType")),
-                               status::BadDataTypeIdUnknown, &e);
+                               status::BadDataTypeIdUnknown, e);
                     return false;
                 }
                 sf.dataType = *dt;
-                sf.valueRank = f.attribute(u"ValueRank", QStringLiteral("-1")).toInt();
-                const QString dims = f.attribute(u"ArrayDimensions").trimmed();
+                sf.valueRank = f.attribute(u"ValueRank", u"-1").toInt();
+                const QStringView dims = f.attribute(u"ArrayDimensions").trimmed();
                 if (!dims.isEmpty()) {
                     sf.arrayDimensions = Array<uint32_t>::emptyArray();
-                    for (const QString& x : dims.split(u',')) sf.arrayDimensions.push_back(x.trimmed().toUInt());
+                    for (QStringView x : dims.split(u',')) sf.arrayDimensions.push_back(x.trimmed().toUInt());
                 }
-                sf.maxStringLength = f.attribute(u"MaxStringLength", QStringLiteral("0")).toUInt();
+                sf.maxStringLength = f.attribute(u"MaxStringLength", u"0").toUInt();
                 sf.isOptional = xmlBool(f, u"IsOptional", false);
                 if (xmlBool(f, u"AllowSubTypes", false)) anySubtyped = true;
                 anyOptional = anyOptional || sf.isOptional;
-                if (const XmlTree* desc = f.child(u"Description")) sf.description = localized(desc);
+                if (const XmlElementView desc = f.child(u"Description")) sf.description = localized(desc);
                 def.fields.push_back(std::move(sf));
             }
             const bool isUnion = xmlBool(d, u"IsUnion", false) || m_space.isSubtypeOf(at, m_space.indexOf(NodeId(id::Union)));
@@ -495,7 +511,7 @@ private:
             return true;
         };
         for (const auto& [at, e] : byIndex)
-            if (!build(at, *e)) ok = false;
+            if (!build(at, e)) ok = false;
         return ok;
     }
 
@@ -508,8 +524,8 @@ private:
             if (n.nodeClass != NodeClass::Variable && n.nodeClass != NodeClass::VariableType) continue;
             const NodeIndex dt = m_space.indexOf(n.dataType);
             if (dt == kNoNode || m_space.node(dt).nodeClass != NodeClass::DataType)
-                ok = error(*e, QStringLiteral("the DataType '%1' is not a DataType node of the server or the file")
-                                   .arg(e->attribute(u"DataType")), status::BadDataTypeIdUnknown);
+                ok = error(e, QStringLiteral("the DataType '%1' is not a DataType node of the server or the file")
+                                   .arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
         }
         return ok;
     }
@@ -518,11 +534,11 @@ private:
         bool ok = true;
         const DateTime now = DateTime::now();
         for (const auto& [e, at] : m_added) {
-            const XmlTree* v = e->child(u"Value");
-            if (!v || v->children.empty()) continue;
+            const XmlElementView v = e.child(u"Value");
+            if (!v || v.childCount() == 0) continue;
             m_values->clearError();
-            auto value = m_values->decode(v->children.front());
-            if (!value) { ok = error(*e, QStringLiteral("the Value cannot be read: %1").arg(m_values->error()), status::BadDecodingError); continue; }
+            auto value = m_values->decode(v.firstChild());
+            if (!value) { ok = error(e, QStringLiteral("the Value cannot be read: %1").arg(m_values->error()), status::BadDecodingError); continue; }
             DataValue dv(std::move(*value));
             dv.setSourceTimestamp(now);
             m_space.nodeMutable(at).value = std::make_shared<ValueCell>(std::move(dv));
@@ -586,8 +602,10 @@ private:
     NodeSetImportResult& m_result;
     std::vector<uint16_t> m_nsMap;
     std::unique_ptr<XmlValueDecoder> m_values;
-    QHash<QString, std::optional<NodeId>> m_aliasIds;  // the file's Aliases, resolved
-    std::vector<std::pair<const XmlTree*, NodeIndex>> m_added;
+    // The file's Aliases, resolved; and the shapes (aliasShape()) of their names.
+    std::unordered_map<QString, std::optional<NodeId>, ViewHash, std::equal_to<>> m_aliasIds;
+    std::bitset<2048> m_aliasShapes;
+    std::vector<std::pair<XmlElementView, NodeIndex>> m_added;
     std::vector<bool> m_addedHere;  // by NodeIndex: added by this document
     const int m_threads = conversionThreads();
     bool m_failed = false;

@@ -24,12 +24,25 @@ struct TransparentHash {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-// One parse: expat's callbacks build the trees on a stack of open elements and hand each child of
-// the root to `child` when its end tag is read.
+// Appends UTF-8 text to a UTF-16 buffer: ASCII byte by byte, anything else through Qt's decoder.
+void appendUtf8(std::vector<char16_t>& to, const char* s, std::size_t n) {
+    std::size_t i = 0;
+    const std::size_t at = to.size();
+    to.resize(at + n);
+    for (; i < n && static_cast<unsigned char>(s[i]) < 0x80; ++i) to[at + i] = char16_t(s[i]);
+    if (i == n) return;
+    to.resize(at + i);
+    const QString rest = QString::fromUtf8(s + i, qsizetype(n - i));
+    to.insert(to.end(), rest.utf16(), rest.utf16() + rest.size());
+}
+
+// One parse: expat's callbacks build the trees into one XmlTreeStorage, keeping a stack of the
+// open elements, and hand each child of the root to `child` when its end tag is read.
 class TreeBuilder {
 public:
     TreeBuilder(std::function<bool(const XmlTree&)> root, std::function<bool(XmlTree&&)> child)
-        : m_onRoot(std::move(root)), m_onChild(std::move(child)), m_parser(XML_ParserCreateNS(nullptr, kNamespaceSeparator)) {
+        : m_onRoot(std::move(root)), m_onChild(std::move(child)), m_storage(std::make_shared<XmlTreeStorage>()),
+          m_parser(XML_ParserCreateNS(nullptr, kNamespaceSeparator)) {
         XML_SetUserData(m_parser, this);
         XML_SetElementHandler(m_parser, &TreeBuilder::start, &TreeBuilder::end);
         XML_SetCharacterDataHandler(m_parser, &TreeBuilder::characters);
@@ -53,14 +66,24 @@ public:
     bool stoppedByCallback() const { return m_stopped; }
     QString errorText() const { return QString::fromUtf8(XML_ErrorString(XML_GetErrorCode(m_parser))); }
     qint64 errorLine() const { return qint64(XML_GetCurrentLineNumber(m_parser)); }
+    const std::shared_ptr<XmlTreeStorage>& sharedStorage() const { return m_storage; }
 
 private:
-    // Element and attribute names repeat: one shared QString per distinct name.
-    const QString& intern(const char* expanded) {
+    struct Open {
+        uint32_t element;
+        uint32_t lastChild = XmlTreeStorage::kNone;
+    };
+
+    // Element and attribute names repeat: each distinct name is kept once in the storage.
+    QStringView intern(const char* expanded) {
         const char* local = std::strrchr(expanded, kNamespaceSeparator);
         const std::string_view name = local ? std::string_view(local + 1) : std::string_view(expanded);
         auto it = m_names.find(name);
-        if (it == m_names.end()) it = m_names.emplace(std::string(name), QString::fromUtf8(name.data(), qsizetype(name.size()))).first;
+        if (it == m_names.end()) {
+            m_scratch.clear();
+            appendUtf8(m_scratch, name.data(), name.size());
+            it = m_names.emplace(std::string(name), m_storage->copy(QStringView(m_scratch.data(), qsizetype(m_scratch.size())))).first;
+        }
         return it->second;
     }
 
@@ -71,47 +94,58 @@ private:
 
     static void XMLCALL start(void* self, const XML_Char* name, const XML_Char** attributes) {
         auto& b = *static_cast<TreeBuilder*>(self);
-        XmlTree* e;
-        if (b.m_open.empty()) {
-            e = &b.m_root;
-        } else if (b.m_open.size() == 1) {
-            b.m_child = XmlTree{};
-            e = &b.m_child;
-        } else {
-            e = &b.m_open.back()->children.emplace_back();
+        XmlTreeStorage& s = *b.m_storage;
+        const uint32_t at = s.addElement();
+        if (b.m_open.size() >= 2) {  // below a child of the root: linked to its parent
+            Open& parent = b.m_open.back();
+            XmlTreeStorage::Element& p = s.element(parent.element);
+            if (parent.lastChild == XmlTreeStorage::kNone) p.firstChild = at;
+            else s.element(parent.lastChild).nextSibling = at;
+            parent.lastChild = at;
+            ++p.childCount;
         }
-        e->name = b.intern(name);
-        e->line = qint64(XML_GetCurrentLineNumber(b.m_parser));
-        std::size_t count = 0;
-        while (attributes[count]) count += 2;
-        e->attributes.reserve(count / 2);
-        for (std::size_t i = 0; i < count; i += 2)
-            e->attributes.emplace_back(b.intern(attributes[i]), QString::fromUtf8(attributes[i + 1]));
-        b.m_open.push_back(e);
-        if (b.m_open.size() == 1 && b.m_onRoot && !b.m_onRoot(b.m_root)) b.halt();
+        XmlTreeStorage::Element& e = s.element(at);
+        e.name = b.intern(name);
+        e.line = qint64(XML_GetCurrentLineNumber(b.m_parser));
+        for (std::size_t i = 0; attributes[i]; i += 2) {
+            const QStringView attrName = b.intern(attributes[i]);
+            b.m_scratch.clear();
+            appendUtf8(b.m_scratch, attributes[i + 1], std::strlen(attributes[i + 1]));
+            const uint32_t a = s.addAttribute(attrName, s.copy(QStringView(b.m_scratch.data(), qsizetype(b.m_scratch.size()))));
+            if (i == 0) e.firstAttribute = a;
+            ++e.attributeCount;
+        }
+        b.m_open.push_back({at});
+        if (b.m_text.size() < b.m_open.size()) b.m_text.resize(b.m_open.size());
+        b.m_text[b.m_open.size() - 1].clear();
+        if (b.m_open.size() == 1 && b.m_onRoot && !b.m_onRoot(XmlTree(b.m_storage, at))) b.halt();
     }
 
     static void XMLCALL end(void* self, const XML_Char*) {
         auto& b = *static_cast<TreeBuilder*>(self);
+        const std::size_t depth = b.m_open.size() - 1;
+        const uint32_t at = b.m_open.back().element;
+        const std::vector<char16_t>& text = b.m_text[depth];
+        if (depth > 0 && !text.empty()) b.m_storage->element(at).text = b.m_storage->copy(QStringView(text.data(), qsizetype(text.size())));
         b.m_open.pop_back();
-        if (b.m_open.size() == 1 && b.m_onChild && !b.m_onChild(std::move(b.m_child))) b.halt();
+        if (b.m_open.size() == 1 && b.m_onChild && !b.m_onChild(XmlTree(b.m_storage, at))) b.halt();
     }
 
+    // The root's own text (the white space between its children) is not kept.
     static void XMLCALL characters(void* self, const XML_Char* s, int length) {
         auto& b = *static_cast<TreeBuilder*>(self);
-        if (b.m_open.empty()) return;
-        QString& text = b.m_open.back()->text;
-        if (text.isEmpty()) text = QString::fromUtf8(s, length);
-        else text += QString::fromUtf8(s, length);
+        if (b.m_open.size() < 2) return;
+        appendUtf8(b.m_text[b.m_open.size() - 1], s, std::size_t(length));
     }
 
     std::function<bool(const XmlTree&)> m_onRoot;
     std::function<bool(XmlTree&&)> m_onChild;
+    std::shared_ptr<XmlTreeStorage> m_storage;
     XML_Parser m_parser;
-    XmlTree m_root;                // the root element (its children are handed over, not kept)
-    XmlTree m_child;               // the child of the root being read
-    std::vector<XmlTree*> m_open;  // the open elements, the root first
-    std::unordered_map<std::string, QString, TransparentHash, std::equal_to<>> m_names;
+    std::vector<Open> m_open;                    // the open elements, the root first
+    std::vector<std::vector<char16_t>> m_text;   // the text of each open element so far, by depth
+    std::vector<char16_t> m_scratch;             // an attribute value or a name being converted
+    std::unordered_map<std::string, QStringView, TransparentHash, std::equal_to<>> m_names;
     bool m_stopped = false;
 };
 
@@ -198,6 +232,7 @@ struct Part {
     bool last = false;               // ends with the document (holds the root's end tag)
     XmlTree root;
     std::vector<XmlTree> children;
+    std::shared_ptr<XmlTreeStorage> storage;  // theirs, to move their lines
     std::size_t newlines = 0;  // line breaks in [begin, end)
     bool ok = false;
 };
@@ -211,12 +246,8 @@ void parsePart(std::string_view doc, const RootTag& tag, Part& part) {
     ok = ok && builder.feed(doc.data() + part.begin, part.end - part.begin, part.last);
     if (!part.last) ok = ok && builder.feed(closing.data(), closing.size(), true);
     part.ok = ok;
+    part.storage = builder.sharedStorage();
     part.newlines = lineBreaks(doc.substr(part.begin, part.end - part.begin));
-}
-
-void shiftLines(XmlTree& e, qint64 by) {
-    e.line += by;
-    for (XmlTree& c : e.children) shiftLines(c, by);
 }
 
 } // namespace
@@ -291,8 +322,8 @@ bool XmlTreeReader::readInParts(QByteArrayView bytes, int threads) {
     std::size_t linesBefore = 0;
     for (Part& part : parts) {
         const qint64 shift = part.begin == 0 ? 0 : qint64(linesBefore) - prologLines;
+        if (shift != 0) part.storage->shiftLines(shift);
         for (XmlTree& child : part.children) {
-            if (shift != 0) shiftLines(child, shift);
             if (onChild && !onChild(std::move(child))) return true;
         }
         part.children = {};

@@ -24,8 +24,8 @@ constexpr const char16_t* kXmlTypeNames[] = {
 
 constexpr int kMaxXmlNesting = 32;
 
-const XmlTree* firstElement(const XmlTree* e) {
-    return e && !e->children.empty() ? &e->children.front() : nullptr;
+XmlElementView firstElement(XmlElementView e) {
+    return e ? e.firstChild() : XmlElementView();
 }
 
 template <std::size_t I>
@@ -54,7 +54,7 @@ Variant arrayOf(BuiltInType t, std::vector<Variant>& items, std::index_sequence<
 }
 
 template <class T>
-std::optional<T> parseInteger(const QString& text) {
+std::optional<T> parseInteger(QStringView text) {
     bool ok = false;
     if constexpr (std::is_signed_v<T>) {
         const qlonglong n = text.trimmed().toLongLong(&ok);
@@ -67,8 +67,8 @@ std::optional<T> parseInteger(const QString& text) {
     }
 }
 
-std::optional<double> parseReal(const QString& raw) {
-    const QString text = raw.trimmed();
+std::optional<double> parseReal(QStringView raw) {
+    const QStringView text = raw.trimmed();
     if (text == u"INF") return std::numeric_limits<double>::infinity();
     if (text == u"-INF") return -std::numeric_limits<double>::infinity();
     if (text == u"NaN") return std::numeric_limits<double>::quiet_NaN();
@@ -79,8 +79,8 @@ std::optional<double> parseReal(const QString& raw) {
 
 // Text content as a value: xs:string keeps its whitespace, but a run of whitespace at either end
 // that holds a line break is the file's indentation (pretty-printed NodeSets have them), not text.
-QString valueText(const QString& raw) {
-    if (raw.isNull()) return QStringLiteral("");
+QStringView valueText(QStringView raw) {
+    if (raw.isNull()) return u"";
     qsizetype begin = 0, end = raw.size();
     while (begin < end && raw[begin].isSpace()) ++begin;
     if (!raw.left(begin).contains(u'\n')) begin = 0;
@@ -109,6 +109,17 @@ Variant defaultScalar(BuiltInType t) {
 
 } // namespace
 
+String xmlString(QStringView text) {
+    if (text.isNull()) return {};
+    std::string out(std::size_t(text.size()), '\0');
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text[i].unicode();
+        if (c >= 0x80) return String::fromQString(text.toString());
+        out[std::size_t(i)] = char(c);
+    }
+    return String(std::move(out));
+}
+
 BuiltInType builtInTypeFromXmlName(QStringView name) {
     for (std::size_t i = 1; i < std::size(kXmlTypeNames); ++i)
         if (name == QStringView(kXmlTypeNames[i])) return BuiltInType(i);
@@ -120,8 +131,8 @@ std::optional<uint16_t> XmlValueDecoder::mapNamespace(uint32_t fileIndex) const 
     return m_nsMap[fileIndex];
 }
 
-std::optional<NodeId> XmlValueDecoder::mapNodeId(const QString& text) const {
-    const std::string s = text.trimmed().toStdString();
+std::optional<NodeId> XmlValueDecoder::mapNodeId(QStringView text) const {
+    const std::string s = xmlString(text.trimmed()).str();
     if (s.starts_with("nsu=")) {
         auto x = ExpandedNodeId::parse(s);
         if (!x) return std::nullopt;
@@ -138,22 +149,22 @@ std::optional<NodeId> XmlValueDecoder::mapNodeId(const QString& text) const {
     return id;
 }
 
-std::optional<Variant> XmlValueDecoder::decode(const XmlTree& e) {
-    if (e.name.startsWith(u"ListOf")) {
-        const BuiltInType t = builtInTypeFromXmlName(QStringView(e.name).mid(6));
-        if (t == BuiltInType::Null) { fail(QStringLiteral("unknown value element <%1>").arg(e.name)); return std::nullopt; }
+std::optional<Variant> XmlValueDecoder::decode(XmlElementView e) {
+    if (e.name().startsWith(u"ListOf")) {
+        const BuiltInType t = builtInTypeFromXmlName(e.name().mid(6));
+        if (t == BuiltInType::Null) { fail(QStringLiteral("unknown value element <%1>").arg(e.name())); return std::nullopt; }
         return decodeArray(t, e);
     }
-    if (e.name == u"Matrix") return decodeMatrix(e);
-    const BuiltInType t = builtInTypeFromXmlName(e.name);
-    if (t == BuiltInType::Null) { fail(QStringLiteral("unknown value element <%1>").arg(e.name)); return std::nullopt; }
+    if (e.name() == u"Matrix") return decodeMatrix(e);
+    const BuiltInType t = builtInTypeFromXmlName(e.name());
+    if (t == BuiltInType::Null) { fail(QStringLiteral("unknown value element <%1>").arg(e.name())); return std::nullopt; }
     return decodeScalar(t, e);
 }
 
-std::optional<Variant> XmlValueDecoder::decodeArray(BuiltInType t, const XmlTree& e) {
+std::optional<Variant> XmlValueDecoder::decodeArray(BuiltInType t, XmlElementView e) {
     std::vector<Variant> items;
-    items.reserve(e.children.size());
-    for (const XmlTree& c : e.children) {
+    items.reserve(e.childCount());
+    for (XmlElementView c : e.children()) {
         auto v = decodeScalar(t, c);
         if (!v) return std::nullopt;
         items.push_back(std::move(*v));
@@ -161,24 +172,24 @@ std::optional<Variant> XmlValueDecoder::decodeArray(BuiltInType t, const XmlTree
     return arrayOf(t, items, std::make_index_sequence<25>{});
 }
 
-std::optional<Variant> XmlValueDecoder::decodeMatrix(const XmlTree& e) {
-    const XmlTree* dims = e.child(u"Dimensions");
-    const XmlTree* elements = e.child(u"Elements");
-    if (!dims || !elements || elements->children.empty()) {
+std::optional<Variant> XmlValueDecoder::decodeMatrix(XmlElementView e) {
+    const XmlElementView dims = e.child(u"Dimensions");
+    const XmlElementView elements = e.child(u"Elements");
+    if (!dims || !elements || elements.childCount() == 0) {
         fail(QStringLiteral("a <Matrix> needs <Dimensions> and <Elements> (OPC 10000-6 5.3.1.17)"));
         return std::nullopt;
     }
     Array<int32_t> d = Array<int32_t>::emptyArray();
     int64_t product = 1;
-    for (const XmlTree& c : dims->children) {
-        const auto n = parseInteger<int32_t>(c.text);
-        if (!n || *n < 0) { fail(QStringLiteral("bad Matrix dimension '%1'").arg(c.text)); return std::nullopt; }
+    for (XmlElementView c : dims.children()) {
+        const auto n = parseInteger<int32_t>(c.text());
+        if (!n || *n < 0) { fail(QStringLiteral("bad Matrix dimension '%1'").arg(c.text())); return std::nullopt; }
         d.push_back(*n);
         product *= *n;
     }
-    const BuiltInType t = builtInTypeFromXmlName(elements->children.front().name);
-    if (t == BuiltInType::Null) { fail(QStringLiteral("unknown Matrix element <%1>").arg(elements->children.front().name)); return std::nullopt; }
-    auto v = decodeArray(t, *elements);
+    const BuiltInType t = builtInTypeFromXmlName(elements.firstChild().name());
+    if (t == BuiltInType::Null) { fail(QStringLiteral("unknown Matrix element <%1>").arg(elements.firstChild().name())); return std::nullopt; }
+    auto v = decodeArray(t, elements);
     if (!v) return std::nullopt;
     if (int64_t(v->arrayLength()) != product) {
         fail(QStringLiteral("a Matrix of %1 elements does not fill its dimensions").arg(v->arrayLength()));
@@ -188,15 +199,15 @@ std::optional<Variant> XmlValueDecoder::decodeMatrix(const XmlTree& e) {
     return v;
 }
 
-std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTree& e) {
-    const QString& text = e.text;
+std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, XmlElementView e) {
+    const QStringView text = e.text();
     auto bad = [&](const char* what) -> std::optional<Variant> {
-        fail(QStringLiteral("<%1> (line %2): '%3' is not a valid %4").arg(e.name).arg(e.line).arg(text.trimmed().left(60), QLatin1String(what)));
+        fail(QStringLiteral("<%1> (line %2): '%3' is not a valid %4").arg(e.name()).arg(e.line()).arg(text.trimmed().left(60), QLatin1String(what)));
         return std::nullopt;
     };
     switch (t) {
     case BuiltInType::Boolean: {
-        const QString s = text.trimmed();
+        const QStringView s = text.trimmed();
         if (s == u"true" || s == u"1") return Variant(true);
         if (s == u"false" || s == u"0") return Variant(false);
         return bad("Boolean");
@@ -211,15 +222,15 @@ std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTre
     case BuiltInType::UInt64: { auto n = parseInteger<uint64_t>(text); return n ? std::optional(Variant(*n)) : bad("UInt64"); }
     case BuiltInType::Float: { auto d = parseReal(text); return d ? std::optional(Variant(float(*d))) : bad("Float"); }
     case BuiltInType::Double: { auto d = parseReal(text); return d ? std::optional(Variant(*d)) : bad("Double"); }
-    case BuiltInType::String: return Variant(String::fromQString(valueText(text)));
+    case BuiltInType::String: return Variant(xmlString(valueText(text)));
     case BuiltInType::DateTime: {
         if (text.trimmed().isEmpty()) return Variant(DateTime{});
-        const QDateTime dt = QDateTime::fromString(text.trimmed(), Qt::ISODateWithMs);
+        const QDateTime dt = QDateTime::fromString(text.trimmed().toString(), Qt::ISODateWithMs);
         return dt.isValid() ? std::optional(Variant(DateTime::fromQDateTime(dt))) : bad("DateTime");
     }
     case BuiltInType::Guid: {
-        const XmlTree* s = e.child(u"String");
-        auto g = Guid::parse((s ? s->text : text).trimmed().toStdString());
+        const XmlElementView s = e.child(u"String");
+        auto g = Guid::parse(xmlString((s ? s.text() : text).trimmed()).str());
         return g ? std::optional(Variant(*g)) : bad("Guid");
     }
     case BuiltInType::ByteString: {
@@ -231,19 +242,19 @@ std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTre
         return Variant(ByteString::fromQByteArray(*r));
     }
     case BuiltInType::XmlElement: {
-        const XmlTree* inner = firstElement(&e);
-        return Variant(XmlElement::fromQString(inner ? inner->toXml() : QStringLiteral("")));
+        const XmlElementView inner = firstElement(e);
+        return Variant(XmlElement::fromQString(inner ? inner.toXml() : QStringLiteral("")));
     }
     case BuiltInType::NodeId: {
-        const XmlTree* idText = e.child(u"Identifier");
-        if (!idText || idText->text.trimmed().isEmpty()) return Variant(NodeId{});
-        auto id = mapNodeId(idText->text);
+        const XmlElementView idText = e.child(u"Identifier");
+        if (!idText || idText.text().trimmed().isEmpty()) return Variant(NodeId{});
+        auto id = mapNodeId(idText.text());
         return id ? std::optional(Variant(*id)) : bad("NodeId");
     }
     case BuiltInType::ExpandedNodeId: {
-        const XmlTree* idText = e.child(u"Identifier");
-        if (!idText || idText->text.trimmed().isEmpty()) return Variant(ExpandedNodeId{});
-        auto x = ExpandedNodeId::parse(idText->text.trimmed().toStdString());
+        const XmlElementView idText = e.child(u"Identifier");
+        if (!idText || idText.text().trimmed().isEmpty()) return Variant(ExpandedNodeId{});
+        auto x = ExpandedNodeId::parse(xmlString(idText.text().trimmed()).str());
         if (!x) return bad("ExpandedNodeId");
         if (x->namespaceUri.isNull()) {
             const auto ns = mapNamespace(x->nodeId.namespaceIndex());
@@ -253,26 +264,26 @@ std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTre
         return Variant(std::move(*x));
     }
     case BuiltInType::StatusCode: {
-        const XmlTree* code = e.child(u"Code");
+        const XmlElementView code = e.child(u"Code");
         if (!code) return Variant(StatusCode{});
-        auto n = parseInteger<uint32_t>(code->text);
+        auto n = parseInteger<uint32_t>(code.text());
         return n ? std::optional(Variant(StatusCode(*n))) : bad("StatusCode");
     }
     case BuiltInType::QualifiedName: {
         QualifiedName q;
-        if (const XmlTree* ns = e.child(u"NamespaceIndex")) {
-            auto n = parseInteger<uint16_t>(ns->text);
+        if (const XmlElementView ns = e.child(u"NamespaceIndex")) {
+            auto n = parseInteger<uint16_t>(ns.text());
             const auto mapped = n ? mapNamespace(*n) : std::nullopt;
             if (!mapped) return bad("QualifiedName NamespaceIndex");
             q.namespaceIndex = *mapped;
         }
-        if (const XmlTree* name = e.child(u"Name")) q.name = String::fromQString(valueText(name->text));
+        if (const XmlElementView name = e.child(u"Name")) q.name = xmlString(valueText(name.text()));
         return Variant(std::move(q));
     }
     case BuiltInType::LocalizedText: {
         LocalizedText l;
-        if (const XmlTree* locale = e.child(u"Locale"); locale && !locale->text.isEmpty()) l.locale = String::fromQString(locale->text);
-        if (const XmlTree* t2 = e.child(u"Text")) l.text = String::fromQString(valueText(t2->text));
+        if (const XmlElementView locale = e.child(u"Locale"); locale && !locale.text().isEmpty()) l.locale = xmlString(locale.text());
+        if (const XmlElementView t2 = e.child(u"Text")) l.text = xmlString(valueText(t2.text()));
         return Variant(std::move(l));
     }
     case BuiltInType::ExtensionObject: {
@@ -281,38 +292,38 @@ std::optional<Variant> XmlValueDecoder::decodeScalar(BuiltInType t, const XmlTre
     }
     case BuiltInType::DataValue: {
         DataValue dv;
-        if (const XmlTree* v = firstElement(e.child(u"Value"))) {
-            auto inner = decode(*v);
+        if (const XmlElementView v = firstElement(e.child(u"Value"))) {
+            auto inner = decode(v);
             if (!inner) return std::nullopt;
             dv.setValue(std::move(*inner));
         }
-        if (const XmlTree* s = e.child(u"StatusCode")) {
-            auto code = decodeScalar(BuiltInType::StatusCode, *s);
+        if (const XmlElementView s = e.child(u"StatusCode")) {
+            auto code = decodeScalar(BuiltInType::StatusCode, s);
             if (!code) return std::nullopt;
             dv.setStatus(*code->get<StatusCode>());
         }
-        if (const XmlTree* ts = e.child(u"SourceTimestamp")) {
-            auto when = decodeScalar(BuiltInType::DateTime, *ts);
+        if (const XmlElementView ts = e.child(u"SourceTimestamp")) {
+            auto when = decodeScalar(BuiltInType::DateTime, ts);
             if (!when) return std::nullopt;
             dv.setSourceTimestamp(*when->get<DateTime>());
         }
-        if (const XmlTree* ts = e.child(u"ServerTimestamp")) {
-            auto when = decodeScalar(BuiltInType::DateTime, *ts);
+        if (const XmlElementView ts = e.child(u"ServerTimestamp")) {
+            auto when = decodeScalar(BuiltInType::DateTime, ts);
             if (!when) return std::nullopt;
             dv.setServerTimestamp(*when->get<DateTime>());
         }
         return Variant(std::move(dv));
     }
     case BuiltInType::Variant: {
-        const XmlTree* v = firstElement(e.child(u"Value"));
+        const XmlElementView v = firstElement(e.child(u"Value"));
         if (!v) return Variant();
-        return decode(*v);
+        return decode(v);
     }
     case BuiltInType::DiagnosticInfo:
     case BuiltInType::Null:
         break;
     }
-    fail(QStringLiteral("<%1> (line %2): values of this type are not supported in a NodeSet").arg(e.name).arg(e.line));
+    fail(QStringLiteral("<%1> (line %2): values of this type are not supported in a NodeSet").arg(e.name()).arg(e.line()));
     return std::nullopt;
 }
 
@@ -328,18 +339,18 @@ struct XmlStructureWriter {
         return x ? x->get<StructureDefinition>() : nullptr;
     }
 
-    bool structure(NodeIndex dt, const XmlTree* e, int depth) {
+    bool structure(NodeIndex dt, XmlElementView e, int depth) {
         if (depth > kMaxXmlNesting) return d.fail(QStringLiteral("structures nested too deeply"));
         const StructureDefinition* def = definitionOf(dt);
         if (!def)
             return d.fail(QStringLiteral("DataType %1 has no StructureDefinition")
                               .arg(QString::fromStdString(space.node(dt).nodeId.toString())));
-        const auto present = [&](const StructureField& f) { return e && e->child(QString::fromStdString(f.name.str())); };
+        const auto present = [&](const StructureField& f) { return e && e.child(QString::fromStdString(f.name.str())); };
         switch (def->structureType) {
         case StructureType::Structure:
         case StructureType::StructureWithSubtypedValues:
             for (const StructureField& f : def->fields)
-                if (!field(f, e ? e->child(QString::fromStdString(f.name.str())) : nullptr, depth)) return false;
+                if (!field(f, e ? e.child(QString::fromStdString(f.name.str())) : XmlElementView(), depth)) return false;
             return true;
         case StructureType::StructureWithOptionalFields: {
             uint32_t mask = 0;
@@ -352,17 +363,17 @@ struct XmlStructureWriter {
             encode(enc, mask);
             for (const StructureField& f : def->fields) {
                 if (f.isOptional && !present(f)) continue;
-                if (!field(f, e ? e->child(QString::fromStdString(f.name.str())) : nullptr, depth)) return false;
+                if (!field(f, e ? e.child(QString::fromStdString(f.name.str())) : XmlElementView(), depth)) return false;
             }
             return true;
         }
         case StructureType::Union:
         case StructureType::UnionWithSubtypedValues: {
             uint32_t chosen = 0;
-            if (const XmlTree* sw = e ? e->child(u"SwitchField") : nullptr) {
+            if (const XmlElementView sw = e ? e.child(u"SwitchField") : XmlElementView()) {
                 bool ok = false;
-                chosen = sw->text.trimmed().toUInt(&ok);
-                if (!ok || chosen > def->fields.size()) return d.fail(QStringLiteral("bad SwitchField '%1'").arg(sw->text));
+                chosen = sw.text().trimmed().toUInt(&ok);
+                if (!ok || chosen > def->fields.size()) return d.fail(QStringLiteral("bad SwitchField '%1'").arg(sw.text()));
             } else {
                 for (std::size_t i = 0; i < def->fields.size() && chosen == 0; ++i)
                     if (present(def->fields[i])) chosen = uint32_t(i + 1);
@@ -370,33 +381,33 @@ struct XmlStructureWriter {
             encode(enc, chosen);
             if (chosen == 0) return true;
             const StructureField& f = def->fields[chosen - 1];
-            return field(f, e->child(QString::fromStdString(f.name.str())), depth);
+            return field(f, e.child(QString::fromStdString(f.name.str())), depth);
         }
         }
         return d.fail(QStringLiteral("unknown StructureType"));
     }
 
-    bool field(const StructureField& f, const XmlTree* fe, int depth) {
+    bool field(const StructureField& f, XmlElementView fe, int depth) {
         const NodeIndex type = space.indexOf(f.dataType);
         if (type == kNoNode)
             return d.fail(QStringLiteral("field %1: DataType %2 is unknown").arg(f.name.toQString(), QString::fromStdString(f.dataType.toString())));
         if (f.valueRank > 1) return d.fail(QStringLiteral("field %1: matrix fields are not supported").arg(f.name.toQString()));
         if (f.valueRank == 1 || f.valueRank == 0) {
             if (!fe) { encode(enc, int32_t(-1)); return true; }
-            encode(enc, int32_t(fe->children.size()));
-            for (const XmlTree& c : fe->children)
-                if (!value(type, &c, depth)) return false;
+            encode(enc, int32_t(fe.childCount()));
+            for (XmlElementView c : fe.children())
+                if (!value(type, c, depth)) return false;
             return true;
         }
         return value(type, fe, depth);
     }
 
-    bool value(NodeIndex type, const XmlTree* fe, int depth) {
+    bool value(NodeIndex type, XmlElementView fe, int depth) {
         const NodeIndex enumeration = space.indexOf(NodeId(id::Enumeration));
         if (space.isSubtypeOf(type, enumeration)) {
             int32_t n = 0;
             if (fe) {
-                const QString s = fe->text.trimmed();
+                const QStringView s = fe.text().trimmed();
                 bool ok = false;
                 n = s.mid(s.lastIndexOf(u'_') + 1).toInt(&ok);
                 if (!ok) return d.fail(QStringLiteral("'%1' is not an enumeration value (Name_Value)").arg(s));
@@ -409,42 +420,42 @@ struct XmlStructureWriter {
             const Node& n = space.node(type);
             if (!n.isAbstract && definitionOf(type)) return structure(type, fe, depth + 1);
             if (!fe) { encode(enc, ExtensionObject{}); return true; }
-            auto x = d.decodeExtensionObject(*fe);
+            auto x = d.decodeExtensionObject(fe);
             if (!x) return false;
             encode(enc, *x);
             return true;
         }
         if (bt == BuiltInType::Null) {  // BaseDataType, Number, ...: a Variant
-            const XmlTree* inner = fe ? firstElement(fe->child(u"Value")) : nullptr;
+            const XmlElementView inner = fe ? firstElement(fe.child(u"Value")) : XmlElementView();
             if (!inner) { encode(enc, Variant{}); return true; }
-            auto v = d.decode(*inner);
+            auto v = d.decode(inner);
             if (!v) return false;
             encode(enc, *v);
             return true;
         }
         if (bt == BuiltInType::Variant) {
-            auto v = fe ? d.decodeScalar(BuiltInType::Variant, *fe) : std::optional<Variant>(Variant{});
+            auto v = fe ? d.decodeScalar(BuiltInType::Variant, fe) : std::optional<Variant>(Variant{});
             if (!v) return false;
             encode(enc, *v);
             return true;
         }
-        auto v = fe ? d.decodeScalar(bt, *fe) : std::optional<Variant>(defaultScalar(bt));
+        auto v = fe ? d.decodeScalar(bt, fe) : std::optional<Variant>(defaultScalar(bt));
         if (!v) return false;
         encodeScalarBody(enc, *v);
         return enc.ok() || d.fail(QStringLiteral("a field of type %1 cannot be encoded").arg(QLatin1String(builtInTypeName(bt))));
     }
 };
 
-std::optional<ExtensionObject> XmlValueDecoder::decodeExtensionObject(const XmlTree& e) {
-    const XmlTree* typeId = e.child(u"TypeId");
-    const XmlTree* idText = typeId ? typeId->child(u"Identifier") : nullptr;
-    if (!idText || idText->text.trimmed().isEmpty()) return ExtensionObject{};
-    const auto encodingId = mapNodeId(idText->text);
+std::optional<ExtensionObject> XmlValueDecoder::decodeExtensionObject(XmlElementView e) {
+    const XmlElementView typeId = e.child(u"TypeId");
+    const XmlElementView idText = typeId ? typeId.child(u"Identifier") : XmlElementView();
+    if (!idText || idText.text().trimmed().isEmpty()) return ExtensionObject{};
+    const auto encodingId = mapNodeId(idText.text());
     if (!encodingId) {
-        fail(QStringLiteral("ExtensionObject TypeId '%1' is not a NodeId of the file's namespaces").arg(idText->text.trimmed()));
+        fail(QStringLiteral("ExtensionObject TypeId '%1' is not a NodeId of the file's namespaces").arg(idText.text().trimmed()));
         return std::nullopt;
     }
-    const XmlTree* body = firstElement(e.child(u"Body"));
+    const XmlElementView body = firstElement(e.child(u"Body"));
     if (!body) return ExtensionObject::opaque(*encodingId, ByteString());
 
     // The DataType: the TypeId itself, or the DataType whose encoding it is (inverse HasEncoding).
@@ -459,13 +470,13 @@ std::optional<ExtensionObject> XmlValueDecoder::decodeExtensionObject(const XmlT
     }
     const ExtensionObject* defx = dataType == kNoNode ? nullptr : m_space.node(dataType).dataTypeDefinition->get<ExtensionObject>();
     const StructureDefinition* def = defx ? defx->get<StructureDefinition>() : nullptr;
-    if (!def) return ExtensionObject::xml(*encodingId, XmlElement::fromQString(body->toXml()));
+    if (!def) return ExtensionObject::xml(*encodingId, XmlElement::fromQString(body.toXml()));
 
     Buffer bytes;
     BinaryEncoder enc(bytes);
     XmlStructureWriter w{*this, m_space, enc};
     if (!w.structure(dataType, body, 0)) return std::nullopt;
-    if (!enc.ok()) { fail(QStringLiteral("the %1 body cannot be encoded").arg(body->name)); return std::nullopt; }
+    if (!enc.ok()) { fail(QStringLiteral("the %1 body cannot be encoded").arg(body.name())); return std::nullopt; }
 
     const NodeId& typeNode = m_space.node(dataType).nodeId;
     if (typeNode.namespaceIndex() == 0 && typeNode.isNumeric())
@@ -473,7 +484,7 @@ std::optional<ExtensionObject> XmlValueDecoder::decodeExtensionObject(const XmlT
             BinaryDecoder dec(bytes.data(), bytes.size());
             auto decoded = info->decodeBody(dec);
             if (!dec.ok() || !decoded) {
-                fail(QStringLiteral("the %1 body does not decode as %2").arg(body->name, QLatin1String(info->name)));
+                fail(QStringLiteral("the %1 body does not decode as %2").arg(body.name(), QLatin1String(info->name)));
                 return std::nullopt;
             }
             return ExtensionObject::fromDecoded(std::move(decoded));

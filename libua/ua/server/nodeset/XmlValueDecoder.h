@@ -31,27 +31,30 @@ public:
 
     // The value whose element is e (<Int32>, <ListOfString>, <ExtensionObject>, <Matrix>, ...).
     // nullopt on a value that cannot be read; error() then says why.
-    std::optional<Variant> decode(const XmlTree& e);
+    std::optional<Variant> decode(XmlElementView e);
     const QString& error() const { return m_error; }
     void clearError() { m_error.clear(); }
 
     // A NodeId text of the file ("ns=1;i=5"; 5.3.1.10) with its namespace mapped; nullopt when it
     // does not parse or names a namespace the file does not list.
-    std::optional<NodeId> mapNodeId(const QString& text) const;
+    std::optional<NodeId> mapNodeId(QStringView text) const;
     std::optional<uint16_t> mapNamespace(uint32_t fileIndex) const;
 
 private:
     friend struct XmlStructureWriter;
-    std::optional<Variant> decodeScalar(BuiltInType t, const XmlTree& e);
-    std::optional<Variant> decodeArray(BuiltInType t, const XmlTree& e);
-    std::optional<Variant> decodeMatrix(const XmlTree& e);
-    std::optional<ExtensionObject> decodeExtensionObject(const XmlTree& e);
+    std::optional<Variant> decodeScalar(BuiltInType t, XmlElementView e);
+    std::optional<Variant> decodeArray(BuiltInType t, XmlElementView e);
+    std::optional<Variant> decodeMatrix(XmlElementView e);
+    std::optional<ExtensionObject> decodeExtensionObject(XmlElementView e);
     bool fail(QString message) { if (m_error.isEmpty()) m_error = std::move(message); return false; }
 
     const AddressSpace& m_space;
     std::vector<uint16_t> m_nsMap;
     QString m_error;
 };
+
+// Text of the file as a String (UTF-8): null for a null view. ASCII is copied byte by byte.
+String xmlString(QStringView text);
 
 // The built-in type named by a UA XML element name ("Int32", "LocalizedText"; 5.3.1), or Null.
 BuiltInType builtInTypeFromXmlName(QStringView name);
