@@ -234,6 +234,40 @@ private slots:
         QVERIFY(expanded);
     }
 
+    // The trees of a read share one storage: a tree kept alone outlives the reader and the other
+    // trees. Texts of any length and script, split by entities, CDATA and child elements, come
+    // out whole; names and values beyond ASCII are decoded from UTF-8.
+    void aTreeKeepsItsStorage() {
+        const QString longText = QString(70000, u'x') + QStringLiteral("\u00e9\u6f22");  // beyond a storage block's eighth
+        QByteArray doc = "<UANodeSet xmlns=\"http://opcfoundation.org/UA/2011/03/UANodeSet.xsd\">\n";
+        for (int i = 0; i < 5000; ++i) doc += "<UAObject NodeId=\"ns=1;i=" + QByteArray::number(i) + "\"/>\n";
+        doc += "<UAVariable NodeId=\"ns=1;s=Temp\u00e9rature\" BrowseName=\"1:\u6e29\u5ea6\">"
+               "<Description>" + longText.toUtf8() + "</Description>"
+               "<DisplayName>a &amp; b<![CDATA[ <c> ]]>d<Inner>i</Inner>e</DisplayName></UAVariable>\n</UANodeSet>\n";
+        XmlTree kept;
+        {
+            XmlTreeReader reader;
+            std::vector<XmlTree> all;
+            reader.onChild = [&](XmlTree&& e) { all.push_back(std::move(e)); return true; };
+            QVERIFY2(reader.read(QByteArrayView(doc)), qPrintable(reader.error()));
+            QCOMPARE(all.size(), std::size_t(5001));
+            kept = all.back();
+        }
+        QCOMPARE(kept.name(), u"UAVariable");
+        QCOMPARE(kept.attribute(u"NodeId"), QStringView(u"ns=1;s=Temp\u00e9rature"));
+        QCOMPARE(kept.attribute(u"BrowseName"), QStringView(u"1:\u6e29\u5ea6"));
+        QCOMPARE(kept.child(u"Description").text(), QStringView(longText));
+        const XmlElementView dn = kept.child(u"DisplayName");
+        QCOMPARE(dn.text(), u"a & b <c> de");  // the text directly inside, around the child
+        QCOMPARE(dn.childCount(), std::size_t(1));
+        QCOMPARE(dn.firstChild().text(), u"i");
+        QVERIFY(!dn.firstChild().nextSibling());
+        XmlTree copy = kept;
+        kept = XmlTree();
+        QVERIFY(copy == copy);
+        QCOMPARE(copy.child(u"Description").text().size(), longText.size());
+    }
+
     // A callback that refuses an element stops the reading with its own message, in either mode.
     void aCallbackStopsTheReading() {
         const QByteArray doc = document(8000);

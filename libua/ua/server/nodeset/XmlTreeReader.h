@@ -26,11 +26,12 @@ public:
     // the error the callback set with stop()).
     std::function<bool(const XmlTree& root)> onRoot;
     // Each child of the root, complete with its children, in document order. Return false to
-    // stop, as above.
+    // stop, as above. The trees of one read share their storage (XmlTree.h): keeping one keeps
+    // the storage of all of them.
     std::function<bool(XmlTree&& element)> onChild;
 
-    // Reads the whole document from device, as it streams in: one child of the root in memory at
-    // a time. False when it is not well-formed XML (error() says why, errorLine() where, 1-based)
+    // Reads the whole document from device, as it streams in (the file is not held in memory; the
+    // trees are, in one XmlTreeStorage per read, freed with the last tree handed out). False when it is not well-formed XML (error() says why, errorLine() where, 1-based)
     // or a callback stopped it.
     bool read(QIODevice& device);
 
