@@ -2,6 +2,10 @@
 
 #include <QXmlStreamWriter>
 
+#ifdef Q_OS_UNIX
+#include <sys/mman.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 
@@ -11,15 +15,33 @@ namespace {
 constexpr std::size_t kCharacterBlock = std::size_t(1) << 18;  // 512 KB
 } // namespace
 
+XmlTreeStorage::Block::Block(std::size_t bytes) : m_bytes(bytes) {
+#ifdef Q_OS_UNIX
+    m_p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m_p == MAP_FAILED) throw std::bad_alloc();
+#else
+    m_p = ::operator new(bytes);
+#endif
+}
+
+XmlTreeStorage::Block::~Block() {
+    if (!m_p) return;
+#ifdef Q_OS_UNIX
+    ::munmap(m_p, m_bytes);
+#else
+    ::operator delete(m_p);
+#endif
+}
+
 char16_t* XmlTreeStorage::characters(std::size_t n) {
     if (n == 0) return nullptr;
     if (n > m_left) {
         if (n > kCharacterBlock / 8) {  // a long text gets a block of its own; the current one stays open
-            m_blocks.push_back(std::make_unique_for_overwrite<char16_t[]>(n));
-            return m_blocks.back().get();
+            m_blocks.emplace_back(n * sizeof(char16_t));
+            return m_blocks.back().chars();
         }
-        m_blocks.push_back(std::make_unique_for_overwrite<char16_t[]>(kCharacterBlock));
-        m_free = m_blocks.back().get();
+        m_blocks.emplace_back(kCharacterBlock * sizeof(char16_t));
+        m_free = m_blocks.back().chars();
         m_left = kCharacterBlock;
     }
     char16_t* at = m_free;
