@@ -22,7 +22,6 @@ private slots:
     void nodeIdRejectsBadText_data();
     void nodeIdRejectsBadText();
     void expandedNodeId();
-    void nodeIdIsSmallAndCopiesShare();
     void nullAndEmptyStringsDiffer();
     void dateTimeRules();
     void guidTextAndBytes();
@@ -93,57 +92,6 @@ void TestBuiltins::nodeIdRejectsBadText_data() {
 void TestBuiltins::nodeIdRejectsBadText() {
     QFETCH(QString, text);
     QVERIFY(!NodeId::parse(text.toStdString()));
-}
-
-void TestBuiltins::nodeIdIsSmallAndCopiesShare() {
-    // 24 bytes: a numeric or Guid identifier in place, a String or opaque one in a box that copies share.
-    QVERIFY2(sizeof(NodeId) <= 24, QByteArray::number(qulonglong(sizeof(NodeId))).constData());
-    const NodeId n(3, 4711u);
-    QCOMPARE(n.numeric(), 4711u);
-    QVERIFY(n.string().isNull());  // the identifier of another IdType: a null value, not a crash
-    QCOMPARE(NodeId(2, String("x")).numeric(), 0u);
-
-    const std::string name = "Boiler.Drum.Temperature.Setpoint";
-    NodeId a(2, String(name));
-    NodeId b = a;
-    QVERIFY(b == a);
-    QCOMPARE(b.hash(), a.hash());
-    QCOMPARE(static_cast<const void*>(&b.string()), static_cast<const void*>(&a.string()));  // shared
-    b.emplaceString(2).assign("Other", 5);  // a shared box is copied before it changes
-    QCOMPARE(a.string().str(), name);
-    QCOMPARE(b.string().str(), std::string("Other"));
-    QVERIFY(!(a == b));
-
-    // The same identifier in two boxes: equal, the same hash, neither less.
-    NodeId c(2, String(name));
-    QVERIFY(c == a);
-    QCOMPARE(c.hash(), a.hash());
-    QVERIFY(!(c < a) && !(a < c));
-    // A box held alone is reused (decoders fill it again without allocating).
-    const String* before = &c.string();
-    String& again = c.emplaceString(5);
-    QCOMPARE(static_cast<const void*>(&again), static_cast<const void*>(before));
-    QCOMPARE(c.namespaceIndex(), uint16_t(5));
-
-    // A move leaves the null NodeId behind; assignment across IdTypes releases the old box.
-    NodeId moved = std::move(c);
-    QVERIFY(c.isNull());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
-    QCOMPARE(moved.idType(), NodeId::IdType::String);
-    const auto guid = Guid::parse("72962B91-FA75-4AE6-8D28-B404DC7DAF63");
-    QVERIFY(guid.has_value());
-    NodeId g(1, *guid);
-    moved = g;
-    QVERIFY(moved == g);
-    QCOMPARE(moved.guid(), *guid);
-    NodeId opaque(1, ByteString("\x01\x02", 2));
-    opaque = NodeId(1, 7u);
-    QCOMPARE(opaque.idType(), NodeId::IdType::Numeric);
-    const NodeId& self = a;
-    a = self;  // self-assignment keeps the value
-    QCOMPARE(a.string().str(), name);
-    // IdTypes order before identifiers, and a numeric 5 is not the string "5".
-    QVERIFY(NodeId(2, 5u) < NodeId(2, String("5")));
-    QVERIFY(!(NodeId(2, 5u) == NodeId(2, String("5"))));
 }
 
 void TestBuiltins::expandedNodeId() {

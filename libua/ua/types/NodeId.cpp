@@ -5,69 +5,24 @@
 
 namespace ua {
 
-namespace {
-const String kNoString;
-const Guid kNoGuid{};
-const ByteString kNoOpaque;
-} // namespace
-
-const String& NodeId::string() const { return m_type == IdType::String ? held<String>() : kNoString; }
-const Guid& NodeId::guid() const { return m_type == IdType::Guid ? m_id.guid : kNoGuid; }
-const ByteString& NodeId::opaque() const { return m_type == IdType::Opaque ? held<ByteString>() : kNoOpaque; }
-
-String& NodeId::emplaceString(uint16_t ns) {
-    m_ns = ns;
-    if (m_type == IdType::String && box()->refs.load(std::memory_order_acquire) == 1) return held<String>();
-    *this = NodeId(ns, String());
-    return held<String>();
-}
-
-ByteString& NodeId::emplaceOpaque(uint16_t ns) {
-    m_ns = ns;
-    if (m_type == IdType::Opaque && box()->refs.load(std::memory_order_acquire) == 1) return held<ByteString>();
-    *this = NodeId(ns, ByteString());
-    return held<ByteString>();
-}
-
-void NodeId::release() {
-    BoxBase* b = box();
-    if (b->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    switch (m_type) {
-    case IdType::String: delete static_cast<IdBox<String>*>(b); break;
-    case IdType::Opaque: delete static_cast<IdBox<ByteString>*>(b); break;
-    case IdType::Numeric:
-    case IdType::Guid: break;
-    }
-}
-
-bool NodeId::equalIdentifiers(const NodeId& a, const NodeId& b) {
-    switch (a.m_type) {
-    case IdType::String: return a.held<String>() == b.held<String>();
-    case IdType::Guid: return a.m_id.guid == b.m_id.guid;
-    case IdType::Opaque: return a.held<ByteString>() == b.held<ByteString>();
-    case IdType::Numeric: return false;
-    }
-    return false;
-}
-
 bool NodeId::isNull() const {
     if (m_ns != 0) return false;
-    switch (m_type) {
-    case IdType::Numeric: return m_id.raw == 0;
-    case IdType::String: return held<String>().isEmpty();
-    case IdType::Guid: return m_id.guid.isNull();
-    default: return held<ByteString>().isEmpty();
+    switch (m_id.index()) {
+    case 0: return std::get<0>(m_id) == 0;
+    case 1: return std::get<1>(m_id).isEmpty();
+    case 2: return std::get<2>(m_id).isNull();
+    default: return std::get<3>(m_id).isEmpty();
     }
 }
 
 std::string NodeId::toString() const {
     std::string s;
     if (m_ns != 0) s = "ns=" + std::to_string(m_ns) + ";";
-    switch (m_type) {
-    case IdType::Numeric: s += "i=" + std::to_string(numeric()); break;
-    case IdType::String: s += "s=" + held<String>().str(); break;
-    case IdType::Guid: s += "g=" + m_id.guid.toString(); break;
-    default: s += "b=" + held<ByteString>().toQByteArray().toBase64().toStdString(); break;
+    switch (m_id.index()) {
+    case 0: s += "i=" + std::to_string(std::get<0>(m_id)); break;
+    case 1: s += "s=" + std::get<1>(m_id).str(); break;
+    case 2: s += "g=" + std::get<2>(m_id).toString(); break;
+    default: s += "b=" + std::get<3>(m_id).toQByteArray().toBase64().toStdString(); break;
     }
     return s;
 }
@@ -117,25 +72,25 @@ std::optional<NodeId> NodeId::parse(std::string_view t) {
 
 std::size_t NodeId::hash() const {
     std::size_t h = std::size_t(m_ns) * 0x9E3779B97F4A7C15ull;
-    switch (m_type) {
-    case IdType::Numeric: return h ^ (std::size_t(numeric()) * 0xC2B2AE3D27D4EB4Full);
-    case IdType::String: return h ^ std::hash<std::string_view>()(held<String>().view()) ^ 1;
-    case IdType::Guid: {
-        const Guid& g = m_id.guid;
+    switch (m_id.index()) {
+    case 0: return h ^ (std::size_t(std::get<0>(m_id)) * 0xC2B2AE3D27D4EB4Full);
+    case 1: return h ^ std::hash<std::string_view>()(std::get<1>(m_id).view()) ^ 1;
+    case 2: {
+        const Guid& g = std::get<2>(m_id);
         return h ^ (std::size_t(g.data1) << 32 | std::size_t(g.data2) << 16 | g.data3) ^ 2;
     }
-    default: return h ^ std::hash<std::string_view>()(held<ByteString>().view()) ^ 3;
+    default: return h ^ std::hash<std::string_view>()(std::get<3>(m_id).view()) ^ 3;
     }
 }
 
 bool operator<(const NodeId& a, const NodeId& b) {
     if (a.m_ns != b.m_ns) return a.m_ns < b.m_ns;
-    if (a.m_type != b.m_type) return a.m_type < b.m_type;
-    switch (a.m_type) {
-    case NodeId::IdType::Numeric: return a.numeric() < b.numeric();
-    case NodeId::IdType::String: return a.held<String>() < b.held<String>();
-    case NodeId::IdType::Guid: return a.m_id.guid < b.m_id.guid;
-    default: return a.held<ByteString>() < b.held<ByteString>();
+    if (a.m_id.index() != b.m_id.index()) return a.m_id.index() < b.m_id.index();
+    switch (a.m_id.index()) {
+    case 0: return std::get<0>(a.m_id) < std::get<0>(b.m_id);
+    case 1: return std::get<1>(a.m_id) < std::get<1>(b.m_id);
+    case 2: return std::get<2>(a.m_id) < std::get<2>(b.m_id);
+    default: return std::get<3>(a.m_id) < std::get<3>(b.m_id);
     }
 }
 

@@ -5,12 +5,12 @@
 #include "ua/types/Guid.h"
 #include "ua/types/Strings.h"
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace ua {
 
@@ -20,55 +20,35 @@ public:
     enum class IdType : uint8_t { Numeric = 0, String = 1, Guid = 2, Opaque = 3 };
 
     NodeId() = default;  // the null NodeId: ns=0;i=0
-    NodeId(uint16_t ns, uint32_t id) : m_ns(ns) { m_id.raw = id; }
-    NodeId(uint16_t ns, String id) : m_ns(ns) { setBox(IdType::String, new IdBox<String>(std::move(id))); }
-    NodeId(uint16_t ns, const char* id) : NodeId(ns, String(id)) {}
-    NodeId(uint16_t ns, Guid id) : m_ns(ns), m_type(IdType::Guid) { m_id.guid = id; }
-    NodeId(uint16_t ns, ByteString id) : m_ns(ns) { setBox(IdType::Opaque, new IdBox<ByteString>(std::move(id))); }
-    // A numeric NodeId of namespace 0 (the generated NodeIds.h constants).
-    explicit NodeId(uint32_t ns0Numeric) { m_id.raw = ns0Numeric; }
-
-    NodeId(const NodeId& o) : m_id(o.m_id), m_ns(o.m_ns), m_type(o.m_type) {
-        if (boxed()) box()->refs.fetch_add(1, std::memory_order_relaxed);
-    }
-    // Leaves o the null NodeId.
-    NodeId(NodeId&& o) noexcept : m_id(o.m_id), m_ns(o.m_ns), m_type(o.m_type) {
-        o.m_id = Identifier{};
-        o.m_ns = 0;
-        o.m_type = IdType::Numeric;
-    }
-    NodeId& operator=(const NodeId& o) {
-        NodeId copy(o);
-        swap(copy);
-        return *this;
-    }
-    NodeId& operator=(NodeId&& o) noexcept {
-        NodeId moved(std::move(o));
-        swap(moved);
-        return *this;
-    }
-    ~NodeId() { if (boxed()) release(); }
-    void swap(NodeId& o) noexcept {
-        std::swap(m_ns, o.m_ns);
-        std::swap(m_type, o.m_type);
-        std::swap(m_id, o.m_id);
-    }
+    NodeId(uint16_t ns, uint32_t id) : m_ns(ns), m_id(id) {}
+    NodeId(uint16_t ns, String id) : m_ns(ns), m_id(std::move(id)) {}
+    NodeId(uint16_t ns, const char* id) : m_ns(ns), m_id(String(id)) {}
+    NodeId(uint16_t ns, Guid id) : m_ns(ns), m_id(id) {}
+    NodeId(uint16_t ns, ByteString id) : m_ns(ns), m_id(std::move(id)) {}
+    // Namespace 0, numeric: NodeId(ua::id::Server) reads naturally with the generated constants.
+    constexpr explicit NodeId(uint32_t ns0Numeric) : m_id(ns0Numeric) {}
 
     uint16_t namespaceIndex() const { return m_ns; }
     void setNamespaceIndex(uint16_t ns) { m_ns = ns; }
-    IdType idType() const { return m_type; }
-    bool isNumeric() const { return m_type == IdType::Numeric; }
-    // The identifier; call only the one that matches idType() (another gives 0 or a null value).
-    uint32_t numeric() const { return isNumeric() ? uint32_t(m_id.raw) : 0; }
-    const String& string() const;
-    const Guid& guid() const;
-    const ByteString& opaque() const;
+    IdType idType() const { return IdType(m_id.index()); }
+    bool isNumeric() const { return m_id.index() == 0; }
+    // The identifier; call only the one that matches idType().
+    uint32_t numeric() const { return std::get<0>(m_id); }
+    const String& string() const { return std::get<1>(m_id); }
+    const Guid& guid() const { return std::get<2>(m_id); }
+    const ByteString& opaque() const { return std::get<3>(m_id); }
     // Makes this a String / opaque NodeId in namespace ns and returns the identifier to fill in.
-    // An identifier of that kind already held (and not shared with a copy) keeps its storage
-    // (decoders reuse it: no allocation).
-    String& emplaceString(uint16_t ns);
-    ByteString& emplaceOpaque(uint16_t ns);
-
+    // An identifier of that kind already held keeps its storage (decoders reuse it: no allocation).
+    String& emplaceString(uint16_t ns) {
+        m_ns = ns;
+        if (m_id.index() != 1) m_id.emplace<1>();
+        return std::get<1>(m_id);
+    }
+    ByteString& emplaceOpaque(uint16_t ns) {
+        m_ns = ns;
+        if (m_id.index() != 3) m_id.emplace<3>();
+        return std::get<3>(m_id);
+    }
     // Null per OPC 10000-3 8.2.4: namespace 0 and a numeric 0, empty string, null Guid or empty opaque.
     bool isNull() const;
 
@@ -78,44 +58,12 @@ public:
     static std::optional<NodeId> parse(std::string_view text);
 
     std::size_t hash() const;
-    friend bool operator==(const NodeId& a, const NodeId& b) {
-        if (a.m_ns != b.m_ns || a.m_type != b.m_type) return false;
-        if (a.m_type == IdType::Guid) return a.m_id.guid == b.m_id.guid;
-        return a.m_id.raw == b.m_id.raw || (a.boxed() && equalIdentifiers(a, b));
-    }
+    friend bool operator==(const NodeId&, const NodeId&) = default;
     friend bool operator<(const NodeId& a, const NodeId& b);
 
 private:
-    // 24 bytes: a numeric or Guid identifier in place (a Session's authenticationToken is a Guid:
-    // decoding a request header allocates nothing); a String or opaque one in a counted box that
-    // copies share (its value is not changed while shared: emplaceString() makes its own first).
-    struct BoxBase {
-        std::atomic<uint32_t> refs{1};
-    };
-    template <class T>
-    struct IdBox : BoxBase {
-        explicit IdBox(T v) : value(std::move(v)) {}
-        T value;
-    };
-    bool boxed() const { return m_type == IdType::String || m_type == IdType::Opaque; }
-    BoxBase* box() const { return reinterpret_cast<BoxBase*>(uintptr_t(m_id.raw)); }
-    template <class T>
-    T& held() const { return static_cast<IdBox<T>*>(box())->value; }
-    void setBox(IdType t, BoxBase* b) {
-        m_type = t;
-        m_id.raw = uint64_t(reinterpret_cast<uintptr_t>(b));
-    }
-    void release();
-    static bool equalIdentifiers(const NodeId& a, const NodeId& b);
-
-    union Identifier {
-        Identifier() : guid{} {}  // all 16 bytes set: a copy reads them all
-        uint64_t raw;  // the numeric identifier, or the box's address
-        Guid guid;
-    };
-    Identifier m_id;
     uint16_t m_ns = 0;
-    IdType m_type = IdType::Numeric;
+    std::variant<uint32_t, String, Guid, ByteString> m_id{uint32_t(0)};
 };
 
 // A NodeId that may name its namespace by URI instead of index, and another server.
