@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #endif
 
-#include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace ua {
 

@@ -67,7 +67,7 @@ public:
 private:
     // Memory taken from the system directly (mmap), not from malloc: the blocks are large and
     // freed together after the import, and malloc would keep them as holes between the nodes
-    // added meanwhile (60 bytes of RSS per imported variable; docs/Benchmarks.md).
+    // added meanwhile (26 bytes of RSS per imported variable; docs/Benchmarks.md).
     class Block {
     public:
         explicit Block(std::size_t bytes);
