@@ -162,7 +162,7 @@ void NodeSetCrawler::build() {
                 const bool isType = other == ref.referenceTypeId;
                 stub.nodeClass = isType ? NodeClass::ReferenceType : ref.nodeClass;
                 stub.browseName = isType ? QualifiedName{other.namespaceIndex(), String(other.toString())} : ref.browseName;
-                stub.displayName = isType ? LocalizedText{{}, String(other.toString())} : ref.displayName;
+                stub.setDisplayName(isType ? LocalizedText{{}, String(other.toString())} : ref.displayName);
                 m_space.addNode(std::move(stub));
             }
         }

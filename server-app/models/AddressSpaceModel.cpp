@@ -31,12 +31,12 @@ namespace {
 
 // "Double", "Double[]", "Int32[,]" (ValueRank n >= 1: n - 1 commas), "BaseDataType (any rank)".
 QString dataTypeText(const AddressSpace& space, const Node& n) {
-    const Node* type = space.find(n.dataType);
-    QString name = type ? type->displayName.text.toQString() : QString::fromStdString(n.dataType.toString());
-    if (n.valueRank >= 1) return name + QLatin1Char('[') + QString(n.valueRank - 1, QLatin1Char(',')) + QLatin1Char(']');
-    if (n.valueRank == 0) return name + QStringLiteral("[...]");  // OneOrMoreDimensions
-    if (n.valueRank == -2) return name + QStringLiteral(" (any rank)");
-    if (n.valueRank == -3) return name + QStringLiteral(" (scalar or [])");
+    const Node* type = space.find(n.attrs->dataType);
+    QString name = type ? type->displayName().text.toQString() : QString::fromStdString(n.attrs->dataType.toString());
+    if (n.attrs->valueRank >= 1) return name + QLatin1Char('[') + QString(n.attrs->valueRank - 1, QLatin1Char(',')) + QLatin1Char(']');
+    if (n.attrs->valueRank == 0) return name + QStringLiteral("[...]");  // OneOrMoreDimensions
+    if (n.attrs->valueRank == -2) return name + QStringLiteral(" (any rank)");
+    if (n.attrs->valueRank == -3) return name + QStringLiteral(" (scalar or [])");
     return name;
 }
 
@@ -86,12 +86,12 @@ void AddressSpaceModel::describe(Item& item) const {
         item.writable = false;
         return;
     }
-    item.displayName = n->displayName.text.toQString();
+    item.displayName = n->displayName().text.toQString();
     item.browseName = QString::fromStdString(n->browseName.toString());
     item.nodeClass = n->nodeClass;
     const bool hasValue = n->nodeClass == ua::NodeClass::Variable || n->nodeClass == ua::NodeClass::VariableType;
     item.dataTypeText = hasValue ? dataTypeText(*m_snapshot, *n) : QString();
-    item.writable = n->nodeClass == ua::NodeClass::Variable && (n->accessLevel & access::CurrentWrite);
+    item.writable = n->nodeClass == ua::NodeClass::Variable && (n->attrs->accessLevel & access::CurrentWrite);
     item.mayHaveChildren = false;
     if (m_hierarchical == kNoNode) return;
     for (const Reference& r : n->references)
@@ -277,7 +277,7 @@ bool AddressSpaceModel::setData(const QModelIndex& index, const QVariant& value,
         return false;
     }
     // The DataType's built-in type; for an abstract or unknown one, the current value's.
-    std::optional<BuiltInType> type = app::builtInTypeOf(n->dataType);
+    std::optional<BuiltInType> type = app::builtInTypeOf(n->attrs->dataType);
     const DataValue current = currentValue(*snapshot, it->id);
     if ((!type || *type == BuiltInType::Variant) && current.hasValue && current.value.type() != BuiltInType::Null)
         type = current.value.type();
@@ -286,7 +286,7 @@ bool AddressSpaceModel::setData(const QModelIndex& index, const QVariant& value,
         m_audit.line(false, {}, notDone, m_error);
         return false;
     }
-    const app::ParseResult parsed = app::parseValue(text, *type, n->valueRank);
+    const app::ParseResult parsed = app::parseValue(text, *type, n->attrs->valueRank);
     if (!parsed.ok()) {
         m_error = parsed.error;
         m_audit.line(false, {}, notDone, QStringLiteral("%1 (%2)").arg(parsed.error, app::statusName(parsed.status)));

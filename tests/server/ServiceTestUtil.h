@@ -75,19 +75,19 @@ protected:
                              int32_t(i));
         if (st.isBad()) return st;
 
-        s.findMutable(makeId(UserReadOnly))->userAccessLevel = access::CurrentRead;
-        s.findMutable(makeId(UserNoRead))->userAccessLevel = access::CurrentWrite;
+        s.findMutable(makeId(UserReadOnly))->attrs.edit().userAccessLevel = access::CurrentRead;
+        s.findMutable(makeId(UserNoRead))->attrs.edit().userAccessLevel = access::CurrentWrite;
         Node* object = s.findMutable(makeId(WritableObject));
-        object->writeMask = uint32_t(AttributeWriteMask::DisplayName) | uint32_t(AttributeWriteMask::Description);
-        object->userWriteMask = uint32_t(AttributeWriteMask::DisplayName);
+        object->attrs.edit().writeMask = uint32_t(AttributeWriteMask::DisplayName) | uint32_t(AttributeWriteMask::Description);
+        object->attrs.edit().userWriteMask = uint32_t(AttributeWriteMask::DisplayName);
         // A VariableType whose default Value may be written.
         Node type;
         type.nodeId = makeId(WritableType);
         type.nodeClass = NodeClass::VariableType;
         type.browseName = {namespaceIndex(), String("WritableType")};
-        type.displayName.text = String("WritableType");
-        type.dataType = NodeId(id::Int32);
-        type.writeMask = type.userWriteMask = uint32_t(AttributeWriteMask::ValueForVariableType);
+        type.setDisplayName(LocalizedText{String(), String("WritableType")});
+        type.attrs.edit().dataType = NodeId(id::Int32);
+        type.attrs.edit().writeMask = type.attrs.edit().userWriteMask = uint32_t(AttributeWriteMask::ValueForVariableType);
         if (st = s.addNode(std::move(type)); st.isBad()) return st;
         if (st = s.addReference(NodeId(id::BaseDataVariableType), NodeId(id::HasSubtype), makeId(WritableType)); st.isBad())
             return st;

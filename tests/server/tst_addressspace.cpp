@@ -82,8 +82,8 @@ void TestAddressSpace::snapshotsAreIsolated() {
         return setAttribute(*s.findMutable(node), AttributeId::DisplayName, LocalizedText{String(), String("New")});
     }), StatusCode());
     const auto after = f.shared->snapshot();
-    QCOMPARE(before->find(node)->displayName.text, String("WritableObject"));
-    QCOMPARE(after->find(node)->displayName.text, String("New"));
+    QCOMPARE(before->find(node)->displayName().text, String("WritableObject"));
+    QCOMPARE(after->find(node)->displayName().text, String("New"));
     // A failed change publishes nothing.
     QCOMPARE(f.shared->update([](AddressSpace&) { return StatusCode(status::BadInternalError); }),
              status::BadInternalError);

@@ -659,7 +659,7 @@ void TestEvents::notifierHierarchyIsFollowed() {
             n.nodeId = id;
             n.nodeClass = NodeClass::Object;
             n.browseName = {1, id.string()};
-            n.displayName.text = id.string();
+            n.setDisplayName(LocalizedText{String(), id.string()});
             n.eventNotifier = (id == area || id == boiler) ? 1 : 0;  // SubscribeToEvents
             if (StatusCode st = s.addNode(std::move(n)); st.isBad()) return st;
         }

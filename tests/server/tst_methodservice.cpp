@@ -167,7 +167,7 @@ protected:
             t.nodeId = makeId(type);
             t.nodeClass = NodeClass::ObjectType;
             t.browseName = {namespaceIndex(), String(type)};
-            t.displayName.text = String(type);
+            t.setDisplayName(LocalizedText{String(), String(type)});
             if (st = s.addNode(std::move(t)); st.isBad()) return st;
             if (st = s.addReference(super, NodeId(id::HasSubtype), makeId(type)); st.isBad()) return st;
         }
@@ -539,8 +539,8 @@ void TestMethodService::demoMethodsDeclareTheirArguments() {
     const Node* in = snapshot->find(NodeId(m_demoNs, String("Demo.Methods.Scale.InputArguments")));
     QVERIFY(in);
     QCOMPARE(in->browseName, (QualifiedName{0, String("InputArguments")}));
-    QCOMPARE(in->dataType, NodeId(id::Argument));
-    QCOMPARE(in->valueRank, 1);
+    QCOMPARE(in->attrs->dataType, NodeId(id::Argument));
+    QCOMPARE(in->attrs->valueRank, 1);
     const auto* args = in->value->load()->value.get<Array<ExtensionObject>>();
     QVERIFY(args);
     QCOMPARE(args->size(), std::size_t(2));

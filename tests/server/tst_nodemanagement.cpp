@@ -106,12 +106,12 @@ void TestNodeManagement::addFolderAndVariableInOneRequest() {
     const auto s = shared.snapshot();
     const Node* plant = s->find(NodeId(1, "Plant"));
     QVERIFY(plant);
-    QCOMPARE(plant->displayName, (LocalizedText{String("en"), String("Plant")}));
+    QCOMPARE(plant->displayName(), (LocalizedText{String("en"), String("Plant")}));
     QCOMPARE(s->node(s->typeDefinition(s->indexOf(NodeId(1, "Plant")))).nodeId, NodeId(id::FolderType));
     const Node* temperature = s->find(NodeId(1, "Plant.Temperature"));
     QVERIFY(temperature && temperature->value);
     QCOMPARE(temperature->value->load()->value, Variant(21.5));
-    QCOMPARE(temperature->dataType, NodeId(id::Double));
+    QCOMPARE(temperature->attrs->dataType, NodeId(id::Double));
     bool linked = false;
     for (const Reference& r : plant->references)
         linked = linked || (r.isForward && r.target == s->indexOf(NodeId(1, "Plant.Temperature")) &&
@@ -250,7 +250,7 @@ void TestNodeManagement::instanceGetsMandatoryChildren() {
                                     "StaticNodeIdTypes", "StaticNumericNodeIdRange", "StaticStringNodeIdPattern"}));
     const Node* uri = s->find(NodeId(1, "ns=1;i=4242/NamespaceUri"));
     QVERIFY(uri);
-    QCOMPARE(uri->dataType, NodeId(id::String));
+    QCOMPARE(uri->attrs->dataType, NodeId(id::String));
     QCOMPARE(s->node(s->typeDefinition(s->indexOf(uri->nodeId))).nodeId, NodeId(id::PropertyType));
 }
 

@@ -166,17 +166,17 @@ void compareNamespaces(const AddressSpace& a, const AddressSpace& b, const std::
         const Node* m = b.find(n.nodeId);
         QVERIFY2(m, n.nodeId.toString().c_str());
         const QByteArray id = QByteArray::fromStdString(n.nodeId.toString());
-        QVERIFY2(m->nodeClass == n.nodeClass && m->browseName == n.browseName && m->displayName == n.displayName &&
-                     m->description == n.description && m->writeMask == n.writeMask && m->isAbstract == n.isAbstract &&
+        QVERIFY2(m->nodeClass == n.nodeClass && m->browseName == n.browseName && m->displayName() == n.displayName() &&
+                     m->description == n.description && m->attrs->writeMask == n.attrs->writeMask && m->isAbstract == n.isAbstract &&
                      m->symmetric == n.symmetric && m->inverseName == n.inverseName && m->eventNotifier == n.eventNotifier &&
                      m->containsNoLoops == n.containsNoLoops && m->executable == n.executable,
                  id.constData());
-        QVERIFY2(m->dataType == n.dataType && m->valueRank == n.valueRank && m->arrayDimensions == n.arrayDimensions &&
-                     m->accessLevel == n.accessLevel && m->userAccessLevel == n.userAccessLevel &&
-                     m->minimumSamplingInterval == n.minimumSamplingInterval && m->historizing == n.historizing,
+        QVERIFY2(m->attrs->dataType == n.attrs->dataType && m->attrs->valueRank == n.attrs->valueRank && m->attrs->arrayDimensions == n.attrs->arrayDimensions &&
+                     m->attrs->accessLevel == n.attrs->accessLevel && m->attrs->userAccessLevel == n.attrs->userAccessLevel &&
+                     m->attrs->minimumSamplingInterval == n.attrs->minimumSamplingInterval && m->attrs->historizing == n.attrs->historizing,
                  id.constData());
         QVERIFY2(m->dataTypeDefinition == n.dataTypeDefinition, id.constData());
-        QVERIFY2(m->rolePermissions == n.rolePermissions && m->accessRestrictions == n.accessRestrictions, id.constData());
+        QVERIFY2(m->rolePermissions == n.rolePermissions && m->attrs->accessRestrictions == n.attrs->accessRestrictions, id.constData());
         QVERIFY2(value(*m) == value(n), id.constData());
         QVERIFY2(refs(b, *m) == refs(a, n), id.constData());
         ++*compared;
@@ -432,6 +432,37 @@ private slots:
         QCOMPARE(where.filter(QStringLiteral("used twice in the file")).size(), 2);
         QCOMPARE(where.filter(QStringLiteral("does not parse")).size(), 1);
         QCOMPARE(r.status, StatusCode(status::BadNodeIdExists));  // the first error's
+    }
+
+    // The variables of a file with equal attributes share one SharedAttributes block (per
+    // converting thread: a file this large is split between two), a variable that differs has
+    // its own, and a DisplayName equal to the BrowseName's name is not stored.
+    void equalAttributesAreSharedAfterImport() {
+        QByteArray body;
+        for (int i = 0; i < 1200; ++i) {
+            const QByteArray id = "V" + QByteArray::number(i);
+            body += variable(id, "Int32", "<Int32>1</Int32>", i == 600 ? "AccessLevel=\"3\"" : "");
+        }
+        AddressSpace space = ns0Space();
+        std::vector<NodeSetDocument> docs;
+        docs.push_back(readDoc(smallNodeSet(kModelA, body)));
+        const NodeSetImportResult r = importNodeSets(space, docs);
+        QVERIFY2(r.status.isGood(), qPrintable(errorsOf(r)));
+        const uint16_t ns = uint16_t(space.namespaceIndex("urn:test:a"));
+        std::set<const SharedAttributes*> blocks;
+        for (int i = 0; i < 1200; ++i) {
+            const Node* n = space.find(NodeId(ns, String("V" + std::to_string(i))));
+            QVERIFY(n);
+            QVERIFY(!n->ownDisplayName.isSet());
+            QCOMPARE(n->displayName(), (LocalizedText{String(), String("V" + std::to_string(i))}));
+            if (i != 600) blocks.insert(&n->attrs.get());
+        }
+        QVERIFY2(blocks.size() <= 2, qPrintable(QString::number(blocks.size())));  // one per thread at most
+        const Node* odd = space.find(NodeId(ns, String("V600")));
+        QCOMPARE(odd->attrs->accessLevel, uint8_t(3));
+        QVERIFY(!blocks.count(&odd->attrs.get()));
+        QCOMPARE(space.find(NodeId(ns, String("V0")))->attrs->accessLevel, access::CurrentRead);
+        QCOMPARE(space.find(NodeId(ns, String("V0")))->attrs->dataType, NodeId(id::Int32));
     }
 
     // A file large enough for the importer to split its work between two threads lists its

@@ -4,6 +4,7 @@
 // through appends and erasures; the attributes kept out of line (OutOfLine.h) read as their
 // defaults when unset and are shared by copies until one of them changes.
 #include "ua/server/addressspace/AddressSpace.h"
+#include "ua/server/addressspace/NodeAttributes.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
@@ -40,6 +41,8 @@ private slots:
     void addressSpaceRemoveOnCopy();
     void readersSeeOnlyPublishedSnapshots();
     void outOfLineAttributesAreCopiedOnWrite();
+    void displayNameDefaultsToTheBrowseName();
+    void sharedAttributesAreInternedAndCopiedOnWrite();
 };
 
 void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
@@ -386,6 +389,74 @@ void TestNodeStore::outOfLineAttributesAreCopiedOnWrite() {
     QCOMPARE(three->text, String("kept"));
     three = two;
     QCOMPARE(three->text, String("other"));
+}
+
+// A DisplayName equal to the BrowseName's name without a locale costs the node nothing; any other
+// is kept; a new BrowseName leaves the DisplayName as it was.
+void TestNodeStore::displayNameDefaultsToTheBrowseName() {
+    Node a = storeFolder(NodeId(1, 1u), "A");
+    QCOMPARE(a.displayName(), (LocalizedText{String(), String("A")}));
+    a.setDisplayName(LocalizedText{String(), String("A")});
+    QVERIFY(!a.ownDisplayName.isSet());
+    a.setDisplayName(LocalizedText{String("en"), String("A")});  // a locale: kept
+    QVERIFY(a.ownDisplayName.isSet());
+    QCOMPARE(a.displayName(), (LocalizedText{String("en"), String("A")}));
+    a.setDisplayName(LocalizedText{String(), String("Other")});
+    QCOMPARE(a.displayName(), (LocalizedText{String(), String("Other")}));
+    a.setDisplayName(LocalizedText{String(), String("")});  // empty is a value of its own
+    QVERIFY(a.ownDisplayName.isSet());
+    QCOMPARE(a.displayName(), (LocalizedText{String(), String("")}));
+
+    // Written through the attribute interface (the Write service's path).
+    Node b = storeFolder(NodeId(1, 2u), "B");
+    QCOMPARE(setAttribute(b, AttributeId::BrowseName, Variant(QualifiedName{1, String("C")})), StatusCode(status::Good));
+    QCOMPARE(b.browseName.name, String("C"));
+    QCOMPARE(b.displayName(), (LocalizedText{String(), String("B")}));  // unchanged
+    QCOMPARE(setAttribute(b, AttributeId::DisplayName, Variant(LocalizedText{String(), String("C")})), StatusCode(status::Good));
+    QVERIFY(!b.ownDisplayName.isSet());
+    QCOMPARE(setAttribute(b, AttributeId::DisplayName, Variant(int32_t(1))), StatusCode(status::BadTypeMismatch));
+    Variant out;
+    QCOMPARE(readAttribute(b, AttributeId::DisplayName, out), StatusCode(status::Good));
+    QCOMPARE(*out.get<LocalizedText>(), (LocalizedText{String(), String("C")}));
+}
+
+// Equal attributes intern to one block; a change through edit() or setAttribute() gives the
+// changed node a block of its own, and a refused change shares on.
+void TestNodeStore::sharedAttributesAreInternedAndCopiedOnWrite() {
+    SharedAttributesPool pool;
+    SharedAttributes plain;
+    plain.dataType = NodeId(id::Int32);
+    SharedAttributes writable = plain;
+    writable.accessLevel = access::CurrentRead | access::CurrentWrite;
+    Node a = storeFolder(NodeId(1, 1u), "A");
+    Node b = storeFolder(NodeId(1, 2u), "B");
+    Node c = storeFolder(NodeId(1, 3u), "C");
+    a.nodeClass = b.nodeClass = c.nodeClass = NodeClass::Variable;
+    a.attrs = pool.intern(plain);
+    b.attrs = pool.intern(plain);
+    c.attrs = pool.intern(writable);
+    QCOMPARE(pool.size(), std::size_t(2));
+    QCOMPARE(&a.attrs.get(), &b.attrs.get());
+    QVERIFY(&a.attrs.get() != &c.attrs.get());
+    QCOMPARE(c.attrs->accessLevel, uint8_t(3));
+
+    QCOMPARE(setAttribute(a, AttributeId::ValueRank, Variant(uint32_t(1))), StatusCode(status::BadTypeMismatch));
+    QCOMPARE(&a.attrs.get(), &b.attrs.get());  // refused: still shared
+    QCOMPARE(setAttribute(a, AttributeId::ValueRank, Variant(int32_t(1))), StatusCode(status::Good));
+    QVERIFY(&a.attrs.get() != &b.attrs.get());
+    QCOMPARE(a.attrs->valueRank, 1);
+    QCOMPARE(b.attrs->valueRank, -1);
+    QCOMPARE(a.attrs->dataType, NodeId(id::Int32));  // the rest copied
+    b.attrs.edit().writeMask = 4;
+    QCOMPARE(pool.intern(plain)->writeMask, 0u);  // the pool's block is unchanged
+    Variant out;
+    QCOMPARE(readAttribute(b, AttributeId::WriteMask, out), StatusCode(status::Good));
+    QCOMPARE(*out.get<uint32_t>(), 4u);
+    // A node that never had them reads the defaults.
+    const Node d = storeFolder(NodeId(1, 4u), "D");
+    QVERIFY(!d.attrs.isSet());
+    QCOMPARE(d.attrs->accessLevel, access::CurrentRead);
+    QCOMPARE(d.attrs->valueRank, -1);
 }
 
 UA_TEST_GUILESS_MAIN(TestNodeStore)

@@ -1492,7 +1492,7 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     QCOMPARE(f.space->update([&](AddressSpace& s) {
         RolePermissionType operatorOnly{NodeId(id::WellKnownRole_Operator), PermissionType::Browse | PermissionType::Read};
         s.findMutable(d)->rolePermissions = Array<ExtensionObject>{ExtensionObject::make(operatorOnly)};
-        s.findMutable(hidden)->accessLevel = access::CurrentWrite;
+        s.findMutable(hidden)->attrs.edit().accessLevel = access::CurrentWrite;
         return StatusCode(status::Good);
     }),
              StatusCode(status::Good));

@@ -115,7 +115,7 @@ void TestAddressSpaceModel::treeValuesAndChanges() {
                       n.nodeId = NodeId(1, "Extra");
                       n.nodeClass = NodeClass::Object;
                       n.browseName = QualifiedName{1, String("Extra")};
-                      n.displayName = LocalizedText{String(), String("Extra")};
+                      n.setDisplayName(LocalizedText{String(), String("Extra")});
                       const StatusCode s = space.addNode(std::move(n));
                       if (s.isBad()) return s;
                       return space.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), NodeId(1, "Extra"));

@@ -108,19 +108,19 @@ private slots:
         const QString text = QString::fromStdString(sine.node.toString());
         {
             const Node* before = server.addressSpace().snapshot()->find(sine.node);
-            QVERIFY(before && !before->historizing && !(before->accessLevel & access::HistoryRead));
+            QVERIFY(before && !before->attrs->historizing && !(before->attrs->accessLevel & access::HistoryRead));
         }
         QCOMPARE(server.setHistorized(sine, true), StatusCode(status::Good));
         const auto after = server.addressSpace().snapshot();
-        QVERIFY(after->find(sine.node)->historizing);
-        QVERIFY(after->find(sine.node)->accessLevel & access::HistoryRead);
+        QVERIFY(after->find(sine.node)->attrs->historizing);
+        QVERIFY(after->find(sine.node)->attrs->accessLevel & access::HistoryRead);
         QVERIFY(after->find(NodeId(uint16_t(demo), String(sine.node.toString() + "/HA Configuration"))));
         QVERIFY(server.history()->isHistorized(sine.node));
         serverapp::HistoryModel model(&server);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(refreshUntil(model, [&] { return rowOf(model, text) >= 0 && model.rows()[std::size_t(rowOf(model, text))].values >= 2; }));
         QCOMPARE(server.setHistorized(sine, false), StatusCode(status::Good));
-        QVERIFY(!server.addressSpace().snapshot()->find(sine.node)->historizing);
+        QVERIFY(!server.addressSpace().snapshot()->find(sine.node)->attrs->historizing);
         QVERIFY(refreshUntil(model, [&] { return rowOf(model, text) >= 0 && !model.rows()[std::size_t(rowOf(model, text))].historizing; }));
         QVERIFY(model.rows()[std::size_t(rowOf(model, text))].values >= 2);  // what was stored stays
         // Not a Variable; no such node.

@@ -241,7 +241,7 @@ void TestSessions::addressSpaceUpdatesReachOpenConnections() {
     };
     QCOMPARE(displayName(), QString("Int32_1000"));
     QCOMPARE(m_server->updateAddressSpace([](AddressSpace& a) {
-        a.findMutable(NodeId(1, 1000u))->displayName = LocalizedText{String(), String("Renamed")};
+        a.findMutable(NodeId(1, 1000u))->setDisplayName(LocalizedText{String(), String("Renamed")});
         return StatusCode();
     }), StatusCode());
     QCOMPARE(displayName(), QString("Renamed"));  // same connection, its cached snapshot refreshed

@@ -527,7 +527,7 @@ void TestCli::exportNodeSetOfOurServer() {
         id.setNamespaceIndex(uint16_t(freshNs));
         const Node* m = fresh.find(id);
         QVERIFY2(m, n.nodeId.toString().c_str());
-        QVERIFY2(m->nodeClass == n.nodeClass && m->browseName.name == n.browseName.name && m->displayName == n.displayName,
+        QVERIFY2(m->nodeClass == n.nodeClass && m->browseName.name == n.browseName.name && m->displayName() == n.displayName(),
                  n.nodeId.toString().c_str());
         if (n.nodeClass == NodeClass::DataType) QVERIFY2(m->dataTypeDefinition->isNull() == n.dataTypeDefinition->isNull(), n.nodeId.toString().c_str());
         ++compared;

@@ -32,9 +32,9 @@ StatusCode addNamespaces(Server& server, const std::vector<std::pair<std::string
             n.nodeId = NodeId(ns, "Temp");
             n.nodeClass = NodeClass::Variable;
             n.browseName = QualifiedName{ns, String("Temp")};
-            n.displayName = LocalizedText{String(), String("Temp")};
-            n.dataType = NodeId(id::Double);
-            n.valueRank = -1;
+            n.setDisplayName(LocalizedText{String(), String("Temp")});
+            n.attrs.edit().dataType = NodeId(id::Double);
+            n.attrs.edit().valueRank = -1;
             NodeIndex added = 0;
             StatusCode s = space.addNode(std::move(n), &added);
             if (s.isBad()) return s;

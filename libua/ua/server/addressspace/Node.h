@@ -13,6 +13,7 @@
 #include "ua/encoding/generated/Types.h"
 #include "ua/server/addressspace/OutOfLine.h"
 #include "ua/server/addressspace/ReferenceList.h"
+#include "ua/server/addressspace/SharedAttributes.h"
 #include "ua/server/addressspace/ValueCell.h"
 #include "ua/types/Variant.h"
 
@@ -26,17 +27,6 @@
 namespace ua {
 
 struct MethodHandler;  // MethodHandler.h
-
-// AccessLevelType bits (OPC 10000-3 8.57).
-namespace access {
-inline constexpr uint8_t CurrentRead = 0x01;
-inline constexpr uint8_t CurrentWrite = 0x02;
-inline constexpr uint8_t HistoryRead = 0x04;
-inline constexpr uint8_t HistoryWrite = 0x08;
-inline constexpr uint8_t SemanticChange = 0x10;
-inline constexpr uint8_t StatusWrite = 0x20;
-inline constexpr uint8_t TimestampWrite = 0x40;
-} // namespace access
 
 // Callbacks of a live Variable. Both run on the I/O thread serving the request, so they must be
 // quick and thread-safe; they replace the ValueCell for this node.
@@ -59,15 +49,19 @@ struct Node {
     // Type nodes: the supertype (source of the inverse HasSubtype), kNoNode for none.
     NodeIndex superType = kNoNode;
     QualifiedName browseName;
-    LocalizedText displayName;
+    // The DisplayName when it is not the BrowseName's name without a locale (displayName()).
+    OutOfLine<LocalizedText> ownDisplayName;
     OutOfLine<LocalizedText> description;  // null locale and text when there is none
     OutOfLine<Variant> rolePermissions;    // Array of ExtensionObject(RolePermissionType); Null = absent
     // ReferenceType.
     OutOfLine<LocalizedText> inverseName;  // absent when text and locale are null
 
+    // Every NodeClass: WriteMask, UserWriteMask, AccessRestrictions; Variable (and VariableType):
+    // DataType, ValueRank, ArrayDimensions, AccessLevel(Ex), UserAccessLevel,
+    // MinimumSamplingInterval, Historizing. Shared by the nodes that have the same values.
+    OutOfLine<SharedAttributes> attrs;
+
     // Variable, VariableType.
-    NodeId dataType;
-    Array<uint32_t> arrayDimensions;   // null when not given
     std::shared_ptr<ValueCell> value;  // the stored Value (shared by every snapshot)
     OutOfLine<ValueSource> source;     // set: the Value comes from callbacks instead
 
@@ -78,22 +72,11 @@ struct Node {
     // References from and to this node (ReferenceList.h: cheap to copy however many there are).
     ReferenceList references;
 
-    // Variable.
-    double minimumSamplingInterval = 0;     // ms; 0 fastest, -1 indeterminate
     // Every NodeClass.
-    uint32_t writeMask = 0;            // AttributeWriteMask bits (OPC 10000-3 8.60)
-    uint32_t userWriteMask = 0;
     // Non-zero: the node belongs to one Session (Session::scope), e.g. its SessionDiagnosticsObject
     // and everything below it: only that Session and SecurityAdmin see it
     // (users/NodeVisibility.h); to anyone else it does not exist (Bad_NodeIdUnknown).
     uint32_t sessionScope = 0;
-    // Variable, VariableType.
-    int32_t valueRank = -1;            // -3 ScalarOrOneDimension, -2 Any, -1 Scalar, 0 OneOrMore, n
-    // Variable.
-    std::optional<uint32_t> accessLevelEx;  // absent: the AccessLevel bits
-    // Every NodeClass.
-    std::optional<uint16_t> accessRestrictions;  // AccessRestrictionType; absent when empty
-
     // ObjectType, VariableType, ReferenceType, DataType.
     bool isAbstract = false;
     // ReferenceType.
@@ -102,13 +85,25 @@ struct Node {
     bool containsNoLoops = false;
     // Object, View: EventNotifierType bits.
     uint8_t eventNotifier = 0;
-    // Variable.
-    uint8_t accessLevel = access::CurrentRead;
-    uint8_t userAccessLevel = access::CurrentRead;
-    bool historizing = false;
     // Method.
     bool executable = true;
     bool userExecutable = true;
+
+    // The DisplayName (OPC 10000-3 5.2.5): ownDisplayName when set, else the BrowseName's name
+    // without a locale (as most NodeSets give it), which costs the node no storage.
+    LocalizedText displayName() const {
+        return ownDisplayName.isSet() ? ownDisplayName.get() : LocalizedText{String(), browseName.name};
+    }
+    // Keeps d only when displayName() would not give it already; set the BrowseName first.
+    void setDisplayName(LocalizedText d) {
+        if (d.locale.isNull() && !d.text.isEmpty() && d.text == browseName.name) ownDisplayName = OutOfLine<LocalizedText>();
+        else ownDisplayName = std::move(d);
+    }
+    // Changes the BrowseName and keeps the DisplayName as it was.
+    void renameBrowseName(QualifiedName name) {
+        if (!ownDisplayName.isSet()) ownDisplayName = displayName();
+        browseName = std::move(name);
+    }
 };
 
 } // namespace ua

@@ -22,6 +22,14 @@ StatusCode take(const Variant& v, T& out) {
     out = *p;
     return status::Good;
 }
+// A shared attribute: the node gets a block of its own only when the value is taken.
+template <class T>
+StatusCode take(const Variant& v, OutOfLine<SharedAttributes>& attrs, T SharedAttributes::*field) {
+    const T* p = v.get<T>();
+    if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
+    attrs.edit().*field = *p;
+    return status::Good;
+}
 template <class T>
 StatusCode take(const Variant& v, OutOfLine<T>& out) {
     const T* p = v.get<T>();
@@ -53,7 +61,7 @@ bool hasAttribute(const Node& n, AttributeId a) {
     case AttributeId::Executable: case AttributeId::UserExecutable: return c == NodeClass::Method;
     case AttributeId::DataTypeDefinition: return c == NodeClass::DataType && !n.dataTypeDefinition->isNull();
     case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: return !n.rolePermissions->isNull();
-    case AttributeId::AccessRestrictions: return n.accessRestrictions.has_value();
+    case AttributeId::AccessRestrictions: return n.attrs->accessRestrictions.has_value();
     }
     return false;
 }
@@ -97,31 +105,31 @@ StatusCode readAttribute(const Node& n, AttributeId a, Variant& out) {
     case AttributeId::NodeId: out = n.nodeId; break;
     case AttributeId::NodeClass: out = int32_t(n.nodeClass); break;
     case AttributeId::BrowseName: out = n.browseName; break;
-    case AttributeId::DisplayName: out = n.displayName; break;
+    case AttributeId::DisplayName: out = n.displayName(); break;
     case AttributeId::Description: out = n.description; break;
-    case AttributeId::WriteMask: out = n.writeMask; break;
-    case AttributeId::UserWriteMask: out = n.userWriteMask; break;
+    case AttributeId::WriteMask: out = n.attrs->writeMask; break;
+    case AttributeId::UserWriteMask: out = n.attrs->userWriteMask; break;
     case AttributeId::IsAbstract: out = n.isAbstract; break;
     case AttributeId::Symmetric: out = n.symmetric; break;
     case AttributeId::InverseName: out = n.inverseName; break;
     case AttributeId::ContainsNoLoops: out = n.containsNoLoops; break;
     case AttributeId::EventNotifier: out = n.eventNotifier; break;
-    case AttributeId::DataType: out = n.dataType; break;
-    case AttributeId::ValueRank: out = n.valueRank; break;
+    case AttributeId::DataType: out = n.attrs->dataType; break;
+    case AttributeId::ValueRank: out = n.attrs->valueRank; break;
     case AttributeId::ArrayDimensions:
-        if (n.arrayDimensions.isNull()) out = Variant();
-        else out = n.arrayDimensions;
+        if (n.attrs->arrayDimensions.isNull()) out = Variant();
+        else out = n.attrs->arrayDimensions;
         break;
-    case AttributeId::AccessLevel: out = n.accessLevel; break;
-    case AttributeId::UserAccessLevel: out = n.userAccessLevel; break;
-    case AttributeId::MinimumSamplingInterval: out = n.minimumSamplingInterval; break;
-    case AttributeId::Historizing: out = n.historizing; break;
+    case AttributeId::AccessLevel: out = n.attrs->accessLevel; break;
+    case AttributeId::UserAccessLevel: out = n.attrs->userAccessLevel; break;
+    case AttributeId::MinimumSamplingInterval: out = n.attrs->minimumSamplingInterval; break;
+    case AttributeId::Historizing: out = n.attrs->historizing; break;
     case AttributeId::Executable: out = n.executable; break;
     case AttributeId::UserExecutable: out = n.userExecutable; break;
     case AttributeId::DataTypeDefinition: out = n.dataTypeDefinition; break;
     case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: out = n.rolePermissions; break;
-    case AttributeId::AccessRestrictions: out = *n.accessRestrictions; break;
-    case AttributeId::AccessLevelEx: out = n.accessLevelEx.value_or(n.accessLevel); break;
+    case AttributeId::AccessRestrictions: out = *n.attrs->accessRestrictions; break;
+    case AttributeId::AccessLevelEx: out = n.attrs->accessLevelEx.value_or(n.attrs->accessLevel); break;
     case AttributeId::Value: {
         DataValue v;
         out = n.value && n.value->copyTo(v) ? std::move(v.value) : Variant();
@@ -156,7 +164,7 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
     case AttributeId::AccessRestrictions: {
         uint16_t r = 0;
         const StatusCode s = take(v, r);
-        if (s.isGood()) n.accessRestrictions = r;
+        if (s.isGood()) n.attrs.edit().accessRestrictions = r;
         return s;
     }
     default:
@@ -164,30 +172,40 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
     }
     if (!hasAttribute(n, a)) return status::BadAttributeIdInvalid;
     switch (a) {
-    case AttributeId::BrowseName: return take(v, n.browseName);
-    case AttributeId::DisplayName: return take(v, n.displayName);
+    case AttributeId::BrowseName: {  // the DisplayName stays as it was
+        QualifiedName name;
+        const StatusCode s = take(v, name);
+        if (s.isGood()) n.renameBrowseName(std::move(name));
+        return s;
+    }
+    case AttributeId::DisplayName: {
+        LocalizedText text;
+        const StatusCode s = take(v, text);
+        if (s.isGood()) n.setDisplayName(std::move(text));
+        return s;
+    }
     case AttributeId::Description: return take(v, n.description);
-    case AttributeId::WriteMask: return take(v, n.writeMask);
-    case AttributeId::UserWriteMask: return take(v, n.userWriteMask);
+    case AttributeId::WriteMask: return take(v, n.attrs, &SharedAttributes::writeMask);
+    case AttributeId::UserWriteMask: return take(v, n.attrs, &SharedAttributes::userWriteMask);
     case AttributeId::IsAbstract: return take(v, n.isAbstract);
     case AttributeId::Symmetric: return take(v, n.symmetric);
     case AttributeId::ContainsNoLoops: return take(v, n.containsNoLoops);
     case AttributeId::EventNotifier: return take(v, n.eventNotifier);
-    case AttributeId::DataType: return take(v, n.dataType);
-    case AttributeId::ValueRank: return take(v, n.valueRank);
+    case AttributeId::DataType: return take(v, n.attrs, &SharedAttributes::dataType);
+    case AttributeId::ValueRank: return take(v, n.attrs, &SharedAttributes::valueRank);
     case AttributeId::ArrayDimensions:
-        if (v.isNull()) { n.arrayDimensions.setNull(); return status::Good; }
-        return take(v, n.arrayDimensions);
-    case AttributeId::AccessLevel: return take(v, n.accessLevel);
-    case AttributeId::UserAccessLevel: return take(v, n.userAccessLevel);
-    case AttributeId::MinimumSamplingInterval: return take(v, n.minimumSamplingInterval);
-    case AttributeId::Historizing: return take(v, n.historizing);
+        if (v.isNull()) { n.attrs.edit().arrayDimensions.setNull(); return status::Good; }
+        return take(v, n.attrs, &SharedAttributes::arrayDimensions);
+    case AttributeId::AccessLevel: return take(v, n.attrs, &SharedAttributes::accessLevel);
+    case AttributeId::UserAccessLevel: return take(v, n.attrs, &SharedAttributes::userAccessLevel);
+    case AttributeId::MinimumSamplingInterval: return take(v, n.attrs, &SharedAttributes::minimumSamplingInterval);
+    case AttributeId::Historizing: return take(v, n.attrs, &SharedAttributes::historizing);
     case AttributeId::Executable: return take(v, n.executable);
     case AttributeId::UserExecutable: return take(v, n.userExecutable);
     case AttributeId::AccessLevelEx: {
         uint32_t x = 0;
         const StatusCode s = take(v, x);
-        if (s.isGood()) n.accessLevelEx = x;
+        if (s.isGood()) n.attrs.edit().accessLevelEx = x;
         return s;
     }
     case AttributeId::Value:

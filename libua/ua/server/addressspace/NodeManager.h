@@ -82,6 +82,7 @@ protected:
 private:
     std::string m_uri;
     uint16_t m_ns = 0;
+    SharedAttributesPool m_attributes;  // addVariable's variables share equal attributes
 };
 
 } // namespace ua

@@ -19,26 +19,29 @@ StatusCode Ns0NodeManager::populate(AddressSpace& space) {
         ++refCount[r.target];
     }
 
+    SharedAttributesPool attributes;  // nodes with equal attributes share one block
     for (std::size_t i = 0; i < t.nodes.size(); ++i) {
         const ns0::NodeRecord& r = t.nodes[i];
         Node n;
         n.nodeId = NodeId(r.id);
         n.nodeClass = NodeClass(r.nodeClass);
         n.browseName = {0, String(t.string(r.browseName))};
-        n.displayName.text = String(t.string(r.displayName));
+        n.setDisplayName(LocalizedText{String(), String(t.string(r.displayName))});
         n.isAbstract = r.flags & ns0::IsAbstract;
         n.symmetric = r.flags & ns0::Symmetric;
         n.containsNoLoops = r.flags & ns0::ContainsNoLoops;
-        n.historizing = r.flags & ns0::Historizing;
         n.executable = r.flags & ns0::Executable;
         n.userExecutable = r.flags & ns0::UserExecutable;
         n.eventNotifier = r.eventNotifier;
+        SharedAttributes a;
+        a.historizing = r.flags & ns0::Historizing;
         if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
-            n.dataType = NodeId(r.dataType);
-            n.valueRank = r.valueRank;
+            a.dataType = NodeId(r.dataType);
+            a.valueRank = r.valueRank;
         }
-        n.accessLevel = r.accessLevel;
-        n.userAccessLevel = r.userAccessLevel;
+        a.accessLevel = r.accessLevel;
+        a.userAccessLevel = r.userAccessLevel;
+        n.attrs = attributes.intern(a);
         n.references.reserve(refCount[i]);
         const StatusCode s = space.addNode(std::move(n));
         if (s.isBad()) return s;

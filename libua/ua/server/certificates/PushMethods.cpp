@@ -104,10 +104,10 @@ StatusCode addArgumentsProperty(AddressSpace& space, uint32_t id, const char* na
     n.nodeId = NodeId(id);
     n.nodeClass = NodeClass::Variable;
     n.browseName = QualifiedName{0, String(name)};
-    n.displayName.text = String(name);
-    n.dataType = NodeId(id::Argument);
-    n.valueRank = 1;
-    n.accessLevel = n.userAccessLevel = access::CurrentRead;
+    n.setDisplayName(LocalizedText{String(), String(name)});
+    n.attrs.edit().dataType = NodeId(id::Argument);
+    n.attrs.edit().valueRank = 1;
+    n.attrs.edit().accessLevel = n.attrs.edit().userAccessLevel = access::CurrentRead;
     DataValue dv(std::move(value));
     dv.setSourceTimestamp(DateTime::now());
     n.value = std::make_shared<ValueCell>(std::move(dv));
@@ -125,7 +125,7 @@ StatusCode addGetCertificates(AddressSpace& space) {
     m.nodeId = NodeId(id::ServerConfiguration_GetCertificates);
     m.nodeClass = NodeClass::Method;
     m.browseName = QualifiedName{0, String("GetCertificates")};
-    m.displayName.text = String("GetCertificates");
+    m.setDisplayName(LocalizedText{String(), String("GetCertificates")});
     m.executable = m.userExecutable = true;
     StatusCode s = space.addNode(std::move(m));
     if (s.isGood()) s = space.addReference(NodeId(id::ServerConfiguration), NodeId(id::HasComponent), NodeId(id::ServerConfiguration_GetCertificates));

@@ -33,7 +33,7 @@ bool rankFits(int32_t valueRank, int dims) {
 } // namespace
 
 StatusCode checkValueType(const AddressSpace& s, const Node& n, Variant& v) {
-    return checkValueType(s, n.dataType, n.valueRank, v);
+    return checkValueType(s, n.attrs->dataType, n.attrs->valueRank, v);
 }
 
 StatusCode checkValueType(const AddressSpace& s, const NodeId& dataType, int32_t valueRank, Variant& v) {

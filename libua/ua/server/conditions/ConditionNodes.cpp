@@ -60,14 +60,14 @@ StatusCode addNodeFrom(AddressSpace& s, const NodeId& id, const NodeId& parent, 
     n.nodeId = id;
     n.nodeClass = decl.nodeClass;
     n.browseName = decl.browseName;
-    n.displayName = decl.displayName;
+    n.setDisplayName(decl.displayName());
     n.description = decl.description;
     NodeId typeDefinition;
     if (decl.nodeClass == NodeClass::Variable) {
-        n.dataType = decl.dataType;
-        n.valueRank = decl.valueRank;
-        n.arrayDimensions = decl.arrayDimensions;
-        n.accessLevel = n.userAccessLevel = access::CurrentRead;
+        n.attrs.edit().dataType = decl.attrs->dataType;
+        n.attrs.edit().valueRank = decl.attrs->valueRank;
+        n.attrs.edit().arrayDimensions = decl.attrs->arrayDimensions;
+        n.attrs.edit().accessLevel = n.attrs.edit().userAccessLevel = access::CurrentRead;
         DataValue dv(value ? *value : Variant());
         if (!value && decl.value)
             if (auto held = decl.value->load()) dv.value = held->value;  // e.g. a Method's InputArguments
@@ -123,7 +123,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         f.nodeId = alarmsFolderId();
         f.nodeClass = NodeClass::Object;
         f.browseName = {1, String("Alarms")};
-        f.displayName.text = String("Alarms");
+        f.setDisplayName(LocalizedText{String(), String("Alarms")});
         f.description.edit().text = String("The alarm conditions the server watches (OPC 10000-9)");
         StatusCode st = s.addNode(std::move(f));
         if (st.isGood()) st = s.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), alarmsFolderId());
@@ -134,7 +134,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
     c.nodeId = condition;
     c.nodeClass = NodeClass::Object;
     c.browseName = {1, String(name)};
-    c.displayName.text = String(name);
+    c.setDisplayName(LocalizedText{String(), String(name)});
     StatusCode st = s.addNode(std::move(c));
     if (st.isGood()) st = s.addReference(alarmsFolderId(), NodeId(id::Organizes), condition);
     if (st.isGood()) st = s.addReference(condition, NodeId(id::HasTypeDefinition), first.eventType());
@@ -182,10 +182,10 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         v.nodeId = conditionChildId(condition, "NormalValue");
         v.nodeClass = NodeClass::Variable;
         v.browseName = {1, String("NormalValue")};
-        v.displayName.text = String("NormalValue");
+        v.setDisplayName(LocalizedText{String(), String("NormalValue")});
         v.description.edit().text = String("The value the input has when the alarm is normal (NormalState names this node)");
-        v.dataType = NodeId(id::BaseDataType);
-        v.valueRank = -2;
+        v.attrs.edit().dataType = NodeId(id::BaseDataType);
+        v.attrs.edit().valueRank = -2;
         DataValue dv(normalValue);
         dv.setStatus(status::Good);
         dv.setSourceTimestamp(time);

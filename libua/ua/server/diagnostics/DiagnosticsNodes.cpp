@@ -154,11 +154,16 @@ struct Builder {
         n.nodeId = id;
         n.nodeClass = NodeClass::Variable;
         n.browseName = {0, String(name)};
-        n.displayName.text = String(name);
-        n.dataType = NodeId(dataType);
-        n.valueRank = rank;
-        if (rank == 1) n.arrayDimensions = Array<uint32_t>{0};
-        n.accessLevel = n.userAccessLevel = access::CurrentRead;
+        n.setDisplayName(LocalizedText{String(), String(name)});
+        SharedAttributes a;
+        a.dataType = NodeId(dataType);
+        a.valueRank = rank;
+        if (rank == 1) a.arrayDimensions = Array<uint32_t>{0};
+        a.accessLevel = a.userAccessLevel = access::CurrentRead;
+        // Every Session has these variables: they share a few blocks (one pool per thread that
+        // creates Sessions, kept for its lifetime: a block per DataType and rank).
+        thread_local SharedAttributesPool pool;
+        n.attrs = pool.intern(a);
         n.source.edit().read = std::move(read);
         return n;
     }
@@ -201,7 +206,7 @@ std::vector<NodeId> addSessionObject(AddressSpace& space, const SessionPtr& sess
     object.nodeId = sid;
     object.nodeClass = NodeClass::Object;
     object.browseName = {1, sessionName};
-    object.displayName.text = sessionName;
+    object.setDisplayName(LocalizedText{String(), sessionName});
     b.add(std::move(object), NodeId(id::Server_ServerDiagnostics_SessionsDiagnosticsSummary), id::HasComponent,
           id::SessionDiagnosticsObjectType);
     const std::weak_ptr<Session> weak = session;
@@ -275,8 +280,8 @@ StatusCode installDiagnosticsNodes(AddressSpace& space, ServerDiagnostics& diagn
                         id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionSecurityDiagnosticsArray})
         if (Node* n = space.findMutable(NodeId(id))) n->rolePermissions = securityAdminOnly();
     if (Node* n = space.findMutable(NodeId(id::Server_ServerDiagnostics_EnabledFlag))) {
-        n->accessLevel |= access::CurrentWrite;
-        n->userAccessLevel |= access::CurrentWrite;
+        n->attrs.edit().accessLevel |= access::CurrentWrite;
+        n->attrs.edit().userAccessLevel |= access::CurrentWrite;
         n->rolePermissions = rolePermissions(kSee | kRead, roleBit(Role::SecurityAdmin) | roleBit(Role::ConfigureAdmin),
                                              PermissionType::Write);
         ValueSource& source = n->source.edit();

@@ -31,11 +31,11 @@ NodeIndex child(AddressSpace& space, NodeIndex parent, const char* name, NodeCla
     n.nodeId = NodeId(p.nodeId.namespaceIndex(), String(p.nodeId.toString() + "/" + name));
     n.nodeClass = cls;
     n.browseName = {0, String(name)};
-    n.displayName.text = String(name);
+    n.setDisplayName(LocalizedText{String(), String(name)});
     if (cls == NodeClass::Variable) {
-        n.dataType = NodeId(dataType);
-        n.valueRank = -1;
-        n.accessLevel = n.userAccessLevel = access::CurrentRead;
+        n.attrs.edit().dataType = NodeId(dataType);
+        n.attrs.edit().valueRank = -1;
+        n.attrs.edit().accessLevel = n.attrs.edit().userAccessLevel = access::CurrentRead;
     }
     NodeIndex added = kNoNode;
     if (space.addNode(std::move(n), &added).isBad()) return kNoNode;
@@ -61,9 +61,9 @@ StatusCode markHistorized(AddressSpace& space, const HistorizedNode& h) {
     Node* n = space.findMutable(id);
     if (!n) return status::BadNodeIdUnknown;
     if (n->nodeClass != NodeClass::Variable) return status::BadNodeClassInvalid;
-    n->historizing = true;
-    n->accessLevel |= access::HistoryRead | access::HistoryWrite;
-    n->userAccessLevel |= access::HistoryRead | access::HistoryWrite;
+    n->attrs.edit().historizing = true;
+    n->attrs.edit().accessLevel |= access::HistoryRead | access::HistoryWrite;
+    n->attrs.edit().userAccessLevel |= access::HistoryRead | access::HistoryWrite;
     const NodeIndex node = space.indexOf(id);
     // OPC 10000-11 5.2.2: the HistoricalDataConfiguration through HasHistoricalConfiguration,
     // BrowseName "HA Configuration".
@@ -113,7 +113,7 @@ StatusCode unmarkHistorized(AddressSpace& space, const NodeId& id) {
     Node* n = space.findMutable(id);
     if (!n) return status::BadNodeIdUnknown;
     if (n->nodeClass != NodeClass::Variable) return status::BadNodeClassInvalid;
-    n->historizing = false;
+    n->attrs.edit().historizing = false;
     return status::Good;
 }
 

@@ -153,9 +153,9 @@ private:
         w.writeStartElement(QLatin1String(element));
         w.writeAttribute(QStringLiteral("NodeId"), idText(n.nodeId));
         w.writeAttribute(QStringLiteral("BrowseName"), qualifiedName(n.browseName));
-        if (n.writeMask) w.writeAttribute(QStringLiteral("WriteMask"), QString::number(n.writeMask));
-        if (n.userWriteMask != n.writeMask) w.writeAttribute(QStringLiteral("UserWriteMask"), QString::number(n.userWriteMask));
-        if (n.accessRestrictions) w.writeAttribute(QStringLiteral("AccessRestrictions"), QString::number(*n.accessRestrictions));
+        if (n.attrs->writeMask) w.writeAttribute(QStringLiteral("WriteMask"), QString::number(n.attrs->writeMask));
+        if (n.attrs->userWriteMask != n.attrs->writeMask) w.writeAttribute(QStringLiteral("UserWriteMask"), QString::number(n.attrs->userWriteMask));
+        if (n.attrs->accessRestrictions) w.writeAttribute(QStringLiteral("AccessRestrictions"), QString::number(*n.attrs->accessRestrictions));
         if (n.isAbstract) w.writeAttribute(QStringLiteral("IsAbstract"), QStringLiteral("true"));
         if (n.nodeClass == NodeClass::ReferenceType && n.symmetric) w.writeAttribute(QStringLiteral("Symmetric"), QStringLiteral("true"));
         if (n.eventNotifier) w.writeAttribute(QStringLiteral("EventNotifier"), QString::number(n.eventNotifier));
@@ -166,24 +166,24 @@ private:
         }
         const bool variable = n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType;
         if (variable) {
-            const NodeIndex dt = m_space.indexOf(n.dataType);
-            w.writeAttribute(QStringLiteral("DataType"), dt == kNoNode ? idText(n.dataType) : idText(dt));
-            if (n.valueRank != -1) w.writeAttribute(QStringLiteral("ValueRank"), QString::number(n.valueRank));
-            if (!n.arrayDimensions.isNull()) {
+            const NodeIndex dt = m_space.indexOf(n.attrs->dataType);
+            w.writeAttribute(QStringLiteral("DataType"), dt == kNoNode ? idText(n.attrs->dataType) : idText(dt));
+            if (n.attrs->valueRank != -1) w.writeAttribute(QStringLiteral("ValueRank"), QString::number(n.attrs->valueRank));
+            if (!n.attrs->arrayDimensions.isNull()) {
                 QStringList dims;
-                for (uint32_t d : n.arrayDimensions) dims << QString::number(d);
+                for (uint32_t d : n.attrs->arrayDimensions) dims << QString::number(d);
                 w.writeAttribute(QStringLiteral("ArrayDimensions"), dims.join(u','));
             }
         }
         if (n.nodeClass == NodeClass::Variable) {
-            if (n.accessLevel != 1) w.writeAttribute(QStringLiteral("AccessLevel"), QString::number(n.accessLevel));
-            if (n.userAccessLevel != n.accessLevel) w.writeAttribute(QStringLiteral("UserAccessLevel"), QString::number(n.userAccessLevel));
-            if (n.accessLevelEx) w.writeAttribute(QStringLiteral("AccessLevelEx"), QString::number(*n.accessLevelEx));
-            if (n.minimumSamplingInterval != 0)
-                w.writeAttribute(QStringLiteral("MinimumSamplingInterval"), QString::number(n.minimumSamplingInterval, 'g', 17));
-            if (n.historizing) w.writeAttribute(QStringLiteral("Historizing"), QStringLiteral("true"));
+            if (n.attrs->accessLevel != 1) w.writeAttribute(QStringLiteral("AccessLevel"), QString::number(n.attrs->accessLevel));
+            if (n.attrs->userAccessLevel != n.attrs->accessLevel) w.writeAttribute(QStringLiteral("UserAccessLevel"), QString::number(n.attrs->userAccessLevel));
+            if (n.attrs->accessLevelEx) w.writeAttribute(QStringLiteral("AccessLevelEx"), QString::number(*n.attrs->accessLevelEx));
+            if (n.attrs->minimumSamplingInterval != 0)
+                w.writeAttribute(QStringLiteral("MinimumSamplingInterval"), QString::number(n.attrs->minimumSamplingInterval, 'g', 17));
+            if (n.attrs->historizing) w.writeAttribute(QStringLiteral("Historizing"), QStringLiteral("true"));
         }
-        localized(w, "DisplayName", n.displayName);
+        localized(w, "DisplayName", n.displayName());
         if (!n.description->text.isNull() || !n.description->locale.isNull()) localized(w, "Description", n.description);
         if (n.nodeClass == NodeClass::ReferenceType && !n.inverseName->text.isNull()) localized(w, "InverseName", n.inverseName);
         if (const auto* perms = n.rolePermissions->get<Array<ExtensionObject>>()) {

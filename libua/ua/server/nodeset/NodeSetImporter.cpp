@@ -223,11 +223,12 @@ private:
         bool ok = true;
         constexpr std::size_t kBatch = 4096;
         std::vector<Converted> batch;
+        SharedAttributesPool pools[2];  // one per converting thread
         for (std::size_t start = 0; start < m_doc.nodes.size(); start += kBatch) {
             const std::size_t count = std::min(kBatch, m_doc.nodes.size() - start);
             batch.clear();
             batch.resize(count);
-            const auto convert = [&](std::size_t from, std::size_t to) {
+            const auto convert = [&](std::size_t from, std::size_t to, int half) {
                 for (std::size_t i = from; i < to; ++i) {
                     const XmlTree& e = m_doc.nodes[start + i];
                     Converted& c = batch[i];
@@ -237,10 +238,10 @@ private:
                         continue;
                     }
                     c.node.nodeClass = cls->second;
-                    c.ok = readNode(e, c.node, definesNamespaceZero, c.issues);
+                    c.ok = readNode(e, c.node, definesNamespaceZero, c.issues, pools[half]);
                 }
             };
-            inHalves(count, [&](std::size_t from, std::size_t to, int) { convert(from, to); });
+            inHalves(count, [&](std::size_t from, std::size_t to, int half) { convert(from, to, half); });
             for (std::size_t i = 0; i < count; ++i) {
                 const XmlTree& e = m_doc.nodes[start + i];
                 Converted& c = batch[i];
@@ -297,7 +298,8 @@ private:
 
     // One node element's attributes into n (its NodeClass set); false after listing the error in
     // issues. Reads the space and the document only: runs on the helper thread too.
-    bool readNode(XmlElementView e, Node& n, bool definesNamespaceZero, Issues& issues) const {
+    // attributes: the pool of this thread (the nodes of a file share equal SharedAttributes).
+    bool readNode(XmlElementView e, Node& n, bool definesNamespaceZero, Issues& issues, SharedAttributesPool& attributes) const {
         const auto id = resolve(e.attribute(u"NodeId"));
         if (!id || id->isNull()) return issue(issues, e, QStringLiteral("the NodeId does not parse"), status::BadNodeIdInvalid);
         n.nodeId = *id;
@@ -309,11 +311,12 @@ private:
         if (!bn || bn->name.isEmpty()) return issue(issues, e, QStringLiteral("the BrowseName is missing or names an unknown namespace"), status::BadBrowseNameInvalid);
         n.browseName = *bn;
         const XmlElementView displayName = e.child(u"DisplayName");
-        n.displayName = displayName ? localized(displayName) : LocalizedText{{}, bn->name};
+        n.setDisplayName(displayName ? localized(displayName) : LocalizedText{{}, bn->name});
         if (const XmlElementView d = e.child(u"Description")) n.description = localized(d);
-        n.writeMask = uintAttribute(e, u"WriteMask", 0);
-        n.userWriteMask = uintAttribute(e, u"UserWriteMask", n.writeMask);
-        if (e.hasAttribute(u"AccessRestrictions")) n.accessRestrictions = uint16_t(e.attribute(u"AccessRestrictions").toUInt());
+        SharedAttributes a;
+        a.writeMask = uintAttribute(e, u"WriteMask", 0);
+        a.userWriteMask = uintAttribute(e, u"UserWriteMask", a.writeMask);
+        if (e.hasAttribute(u"AccessRestrictions")) a.accessRestrictions = uint16_t(e.attribute(u"AccessRestrictions").toUInt());
         if (const XmlElementView rp = e.child(u"RolePermissions")) {
             Array<ExtensionObject> perms = Array<ExtensionObject>::emptyArray();
             for (XmlElementView p : rp.children()) {
@@ -333,19 +336,20 @@ private:
         if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) {
             const auto dt = resolve(e.attribute(u"DataType", u"i=24"));
             if (!dt) return issue(issues, e, QStringLiteral("the DataType '%1' does not parse").arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
-            n.dataType = *dt;
-            n.valueRank = e.attribute(u"ValueRank", u"-1").toInt();
+            a.dataType = *dt;
+            a.valueRank = e.attribute(u"ValueRank", u"-1").toInt();
             const QStringView dims = e.attribute(u"ArrayDimensions").trimmed();
             if (!dims.isEmpty()) {
-                n.arrayDimensions = Array<uint32_t>::emptyArray();
-                for (QStringView d : dims.split(u',')) n.arrayDimensions.push_back(d.trimmed().toUInt());
+                a.arrayDimensions = Array<uint32_t>::emptyArray();
+                for (QStringView d : dims.split(u',')) a.arrayDimensions.push_back(d.trimmed().toUInt());
             }
-            n.accessLevel = uint8_t(uintAttribute(e, u"AccessLevel", 1));
-            n.userAccessLevel = uint8_t(uintAttribute(e, u"UserAccessLevel", n.accessLevel));
-            if (e.hasAttribute(u"AccessLevelEx")) n.accessLevelEx = e.attribute(u"AccessLevelEx").toUInt();
-            n.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", u"0").toDouble();
-            n.historizing = xmlBool(e, u"Historizing", false);
+            a.accessLevel = uint8_t(uintAttribute(e, u"AccessLevel", 1));
+            a.userAccessLevel = uint8_t(uintAttribute(e, u"UserAccessLevel", a.accessLevel));
+            if (e.hasAttribute(u"AccessLevelEx")) a.accessLevelEx = e.attribute(u"AccessLevelEx").toUInt();
+            a.minimumSamplingInterval = e.attribute(u"MinimumSamplingInterval", u"0").toDouble();
+            a.historizing = xmlBool(e, u"Historizing", false);
         }
+        n.attrs = attributes.intern(a);
         return true;
     }
 
@@ -522,7 +526,7 @@ private:
         for (const auto& [e, at] : m_added) {
             const Node& n = m_space.node(at);
             if (n.nodeClass != NodeClass::Variable && n.nodeClass != NodeClass::VariableType) continue;
-            const NodeIndex dt = m_space.indexOf(n.dataType);
+            const NodeIndex dt = m_space.indexOf(n.attrs->dataType);
             if (dt == kNoNode || m_space.node(dt).nodeClass != NodeClass::DataType)
                 ok = error(e, QStringLiteral("the DataType '%1' is not a DataType node of the server or the file")
                                    .arg(e.attribute(u"DataType")), status::BadDataTypeIdUnknown);
@@ -552,9 +556,11 @@ private:
         p.nodeClass = NodeClass::Variable;
         p.nodeId = NodeId(ns, String::fromQString(parentId + QLatin1Char('.') + QLatin1String(name)));
         p.browseName = QualifiedName{0, String(name)};
-        p.displayName = LocalizedText{{}, String(name)};
-        p.dataType = NodeId(dataType);
-        p.valueRank = valueRank;
+        p.setDisplayName(LocalizedText{{}, String(name)});
+        SharedAttributes a;
+        a.dataType = NodeId(dataType);
+        a.valueRank = valueRank;
+        p.attrs = std::move(a);
         p.value = std::make_shared<ValueCell>(DataValue(std::move(value)));
         NodeIndex at = kNoNode;
         if (m_space.addNode(std::move(p), &at).isBad()) return kNoNode;
@@ -580,7 +586,7 @@ private:
             const QString id = QStringLiteral("NamespaceMetadata");
             o.nodeId = NodeId(ns, String::fromQString(id));
             o.browseName = QualifiedName{ns, String::fromQString(m.modelUri)};
-            o.displayName = LocalizedText{{}, String::fromQString(m.modelUri)};
+            o.setDisplayName(LocalizedText{{}, String::fromQString(m.modelUri)});
             NodeIndex at = kNoNode;
             if (m_space.addNode(std::move(o), &at).isBad()) continue;
             ++m_result.nodes;

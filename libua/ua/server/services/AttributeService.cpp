@@ -35,8 +35,8 @@ void restrictUserAttribute(const ServiceContext& ctx, const Node& node, Attribut
     if (ctx.roles == kUnrestricted) return;
     const uint32_t perms = permissionsOn(ctx, node);
     switch (attribute) {
-    case AttributeId::UserAccessLevel: v = userAccessLevel(node.userAccessLevel, perms); break;
-    case AttributeId::UserWriteMask: v = userWriteMask(node.userWriteMask, perms); break;
+    case AttributeId::UserAccessLevel: v = userAccessLevel(node.attrs->userAccessLevel, perms); break;
+    case AttributeId::UserWriteMask: v = userWriteMask(node.attrs->userWriteMask, perms); break;
     case AttributeId::UserExecutable: v = bool(node.userExecutable && (perms & uint32_t(PermissionType::Call))); break;
     case AttributeId::UserRolePermissions: {
         // Only the entries of the user's Roles.
@@ -60,7 +60,7 @@ StatusCode checkDataEncoding(const AddressSpace& space, const Node& node, Attrib
                              const QualifiedName& encoding) {
     if (encoding.namespaceIndex == 0 && encoding.name.isEmpty()) return status::Good;
     if (attribute != AttributeId::Value) return status::BadDataEncodingInvalid;
-    if (!space.isSubtypeOf(space.indexOf(node.dataType), space.indexOf(NodeId(id::Structure))))
+    if (!space.isSubtypeOf(space.indexOf(node.attrs->dataType), space.indexOf(NodeId(id::Structure))))
         return status::BadDataEncodingInvalid;
     const std::string_view name = encoding.name.view();
     if (encoding.namespaceIndex != 0 || (name != "Default Binary" && name != "DefaultBinary"))
@@ -118,8 +118,8 @@ void readValueInto(const ServiceContext& ctx, const ReadValueId& item, Timestamp
 
     if (attribute == AttributeId::Value) {
         if (node->nodeClass == NodeClass::Variable) {
-            if (!(node->accessLevel & access::CurrentRead)) { out = failed(status::BadNotReadable); return; }
-            if (!(userAccessLevel(node->userAccessLevel, permissionsOn(ctx, *node)) & access::CurrentRead)) {
+            if (!(node->attrs->accessLevel & access::CurrentRead)) { out = failed(status::BadNotReadable); return; }
+            if (!(userAccessLevel(node->attrs->userAccessLevel, permissionsOn(ctx, *node)) & access::CurrentRead)) {
                 out = failed(status::BadUserAccessDenied);
                 return;
             }
@@ -192,15 +192,15 @@ namespace {
 StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange& range, const DataValue& in) {
     const uint32_t perms = permissionsOn(ctx, node);
     if (node.nodeClass == NodeClass::Variable) {
-        if (!(node.accessLevel & access::CurrentWrite)) return status::BadNotWritable;
-        if (!(userAccessLevel(node.userAccessLevel, perms) & access::CurrentWrite)) return status::BadUserAccessDenied;
-        if (in.hasStatus && !(node.accessLevel & access::StatusWrite)) return status::BadWriteNotSupported;
-        if ((in.hasSourceTimestamp || in.hasServerTimestamp) && !(node.accessLevel & access::TimestampWrite))
+        if (!(node.attrs->accessLevel & access::CurrentWrite)) return status::BadNotWritable;
+        if (!(userAccessLevel(node.attrs->userAccessLevel, perms) & access::CurrentWrite)) return status::BadUserAccessDenied;
+        if (in.hasStatus && !(node.attrs->accessLevel & access::StatusWrite)) return status::BadWriteNotSupported;
+        if ((in.hasSourceTimestamp || in.hasServerTimestamp) && !(node.attrs->accessLevel & access::TimestampWrite))
             return status::BadWriteNotSupported;
     } else {
         const uint32_t bit = uint32_t(AttributeWriteMask::ValueForVariableType);
-        if (!(node.writeMask & bit)) return status::BadNotWritable;
-        if (!(userWriteMask(node.userWriteMask, perms) & bit)) return status::BadUserAccessDenied;
+        if (!(node.attrs->writeMask & bit)) return status::BadNotWritable;
+        if (!(userWriteMask(node.attrs->userWriteMask, perms) & bit)) return status::BadUserAccessDenied;
         if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
     }
     if (node.source->read && !node.source->write) return status::BadNotWritable;
@@ -243,8 +243,8 @@ StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange&
 StatusCode checkAttributeWrite(const ServiceContext& ctx, const Node& node, AttributeId attribute,
                                const NumericRange& range, const DataValue& in) {
     const uint32_t bit = writeMaskBit(node.nodeClass, attribute);
-    if (!bit || !(node.writeMask & bit)) return status::BadNotWritable;
-    if (!(userWriteMask(node.userWriteMask, permissionsOn(ctx, node)) & bit)) return status::BadUserAccessDenied;
+    if (!bit || !(node.attrs->writeMask & bit)) return status::BadNotWritable;
+    if (!(userWriteMask(node.attrs->userWriteMask, permissionsOn(ctx, node)) & bit)) return status::BadUserAccessDenied;
     if (!range.isEmpty()) return status::BadWriteNotSupported;
     if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
     Node scratch = node;  // type check without touching the shared node

@@ -18,7 +18,7 @@ constexpr uint32_t bit(PermissionType p) { return uint32_t(p); }
 StatusCode checkNode(const ServiceContext& sc, const NodeId& id, uint8_t accessBit, uint32_t permissionBits, const Node** out) {
     const Node* node = sc.addressSpace.find(id);
     if (!node || !nodeVisible(*node, sc.sessionScope, sc.roles)) return status::BadNodeIdUnknown;
-    if (node->nodeClass != NodeClass::Variable || !(node->accessLevel & accessBit)) return status::BadHistoryOperationUnsupported;
+    if (node->nodeClass != NodeClass::Variable || !(node->attrs->accessLevel & accessBit)) return status::BadHistoryOperationUnsupported;
     if (!(userPermissions(*node, sc.roles, sc.permissions) & permissionBits)) return status::BadUserAccessDenied;
     *out = node;
     return status::Good;

@@ -69,10 +69,10 @@ NodeId freshNodeId(const AddressSpace& s) {
 
 template <class A>
 void commonAttributes(Node& n, const A& a) {
-    if (attributeGiven(a.specifiedAttributes, attrMask::DisplayName) && !a.displayName.text.isNull()) n.displayName = a.displayName;
+    if (attributeGiven(a.specifiedAttributes, attrMask::DisplayName) && !a.displayName.text.isNull()) n.setDisplayName(a.displayName);
     if (attributeGiven(a.specifiedAttributes, attrMask::Description)) n.description = a.description;
-    if (attributeGiven(a.specifiedAttributes, attrMask::WriteMask)) n.writeMask = a.writeMask;
-    n.userWriteMask = attributeGiven(a.specifiedAttributes, attrMask::UserWriteMask) ? a.userWriteMask : n.writeMask;
+    if (attributeGiven(a.specifiedAttributes, attrMask::WriteMask)) n.attrs.edit().writeMask = a.writeMask;
+    n.attrs.edit().userWriteMask = attributeGiven(a.specifiedAttributes, attrMask::UserWriteMask) ? a.userWriteMask : n.attrs->writeMask;
 }
 
 // The NodeClass's Attributes structure (OPC 10000-4 7.24) into n; Bad_NodeAttributesInvalid for
@@ -80,27 +80,27 @@ void commonAttributes(Node& n, const A& a) {
 StatusCode applyAttributes(AddressSpace& s, Node& n, const ExtensionObject& x) {
     auto variableLike = [&](const auto& a, bool isType) -> StatusCode {
         commonAttributes(n, a);
-        if (attributeGiven(a.specifiedAttributes, attrMask::DataType) && !a.dataType.isNull()) n.dataType = a.dataType;
-        const NodeIndex dt = s.indexOf(n.dataType);
+        if (attributeGiven(a.specifiedAttributes, attrMask::DataType) && !a.dataType.isNull()) n.attrs.edit().dataType = a.dataType;
+        const NodeIndex dt = s.indexOf(n.attrs->dataType);
         if (dt == kNoNode || s.node(dt).nodeClass != NodeClass::DataType) return status::BadNodeAttributesInvalid;
-        if (attributeGiven(a.specifiedAttributes, attrMask::ValueRank)) n.valueRank = a.valueRank;
-        if (n.valueRank < -3) return status::BadNodeAttributesInvalid;
-        if (attributeGiven(a.specifiedAttributes, attrMask::ArrayDimensions)) n.arrayDimensions = a.arrayDimensions;
+        if (attributeGiven(a.specifiedAttributes, attrMask::ValueRank)) n.attrs.edit().valueRank = a.valueRank;
+        if (n.attrs->valueRank < -3) return status::BadNodeAttributesInvalid;
+        if (attributeGiven(a.specifiedAttributes, attrMask::ArrayDimensions)) n.attrs.edit().arrayDimensions = a.arrayDimensions;
         if (attributeGiven(a.specifiedAttributes, attrMask::Value) && !a.value.isNull()) {
             Variant v = a.value;
-            if (checkValueType(s, n.dataType, n.valueRank, v).isBad()) return status::BadNodeAttributesInvalid;
+            if (checkValueType(s, n.attrs->dataType, n.attrs->valueRank, v).isBad()) return status::BadNodeAttributesInvalid;
             DataValue dv(std::move(v));
             dv.setSourceTimestamp(DateTime::now());
             n.value = std::make_shared<ValueCell>(std::move(dv));
         }
         if constexpr (requires { a.accessLevel; }) {
-            if (attributeGiven(a.specifiedAttributes, attrMask::AccessLevel)) n.accessLevel = a.accessLevel;
-            n.userAccessLevel = attributeGiven(a.specifiedAttributes, attrMask::UserAccessLevel) ? a.userAccessLevel : n.accessLevel;
+            if (attributeGiven(a.specifiedAttributes, attrMask::AccessLevel)) n.attrs.edit().accessLevel = a.accessLevel;
+            n.attrs.edit().userAccessLevel = attributeGiven(a.specifiedAttributes, attrMask::UserAccessLevel) ? a.userAccessLevel : n.attrs->accessLevel;
             if (attributeGiven(a.specifiedAttributes, attrMask::MinimumSamplingInterval)) {
                 if (!(a.minimumSamplingInterval >= -1)) return status::BadNodeAttributesInvalid;  // NaN included
-                n.minimumSamplingInterval = a.minimumSamplingInterval;
+                n.attrs.edit().minimumSamplingInterval = a.minimumSamplingInterval;
             }
-            if (attributeGiven(a.specifiedAttributes, attrMask::Historizing)) n.historizing = a.historizing;
+            if (attributeGiven(a.specifiedAttributes, attrMask::Historizing)) n.attrs.edit().historizing = a.historizing;
         }
         if constexpr (requires { a.isAbstract; })
             if (isType && attributeGiven(a.specifiedAttributes, attrMask::IsAbstract)) n.isAbstract = a.isAbstract;
@@ -190,17 +190,10 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
             Node copy;
             copy.nodeClass = decl.nodeClass;
             copy.browseName = decl.browseName;
-            copy.displayName = decl.displayName;
+            copy.setDisplayName(decl.displayName());
             copy.description = decl.description;
-            copy.writeMask = decl.writeMask;
-            copy.userWriteMask = decl.userWriteMask;
+            copy.attrs = decl.attrs;  // shared: WriteMask, DataType, ValueRank, AccessLevel, ...
             copy.eventNotifier = decl.eventNotifier;
-            copy.dataType = decl.dataType;
-            copy.valueRank = decl.valueRank;
-            copy.arrayDimensions = decl.arrayDimensions;
-            copy.accessLevel = decl.accessLevel;
-            copy.userAccessLevel = decl.userAccessLevel;
-            copy.minimumSamplingInterval = decl.minimumSamplingInterval;
             copy.executable = decl.executable;
             copy.userExecutable = decl.userExecutable;
             copy.method = decl.method;
@@ -275,10 +268,10 @@ StatusCode addOneNode(const ServiceContext& ctx, AddressSpace& s, const AddNodes
     n.nodeId = id;
     n.nodeClass = item.nodeClass;
     n.browseName = item.browseName;
-    n.displayName = LocalizedText{{}, item.browseName.name};
+    n.setDisplayName(LocalizedText{{}, item.browseName.name});
     if (item.nodeClass == NodeClass::Variable || item.nodeClass == NodeClass::VariableType) {
-        n.dataType = NodeId(id::BaseDataType);
-        n.accessLevel = n.userAccessLevel = access::CurrentRead;
+        n.attrs.edit().dataType = NodeId(id::BaseDataType);
+        n.attrs.edit().accessLevel = n.attrs.edit().userAccessLevel = access::CurrentRead;
     }
     if (item.nodeAttributes.isNull()) return status::BadNodeAttributesInvalid;
     if (const StatusCode a = applyAttributes(s, n, item.nodeAttributes); a.isBad()) return a;

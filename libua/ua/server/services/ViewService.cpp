@@ -40,7 +40,7 @@ ReferenceDescription describe(const AddressSpace& s, const Reference& r, uint32_
     if (mask & kMaskIsForward) d.isForward = r.isForward;
     if (mask & kMaskNodeClass) d.nodeClass = target.nodeClass;
     if (mask & kMaskBrowseName) d.browseName = target.browseName;
-    if (mask & kMaskDisplayName) d.displayName = target.displayName;
+    if (mask & kMaskDisplayName) d.displayName = target.displayName();
     if ((mask & kMaskTypeDefinition) &&
         (target.nodeClass == NodeClass::Object || target.nodeClass == NodeClass::Variable)) {
         const NodeIndex type = s.typeDefinition(r.target);

@@ -55,7 +55,7 @@ const Range* euRange(const AddressSpace& space, const Node& node, ValueCell::Ref
 }
 
 bool numericDataType(const AddressSpace& space, const Node& node) {
-    return space.isSubtypeOf(space.indexOf(node.dataType), space.indexOf(NodeId(id::Number)));
+    return space.isSubtypeOf(space.indexOf(node.attrs->dataType), space.indexOf(NodeId(id::Number)));
 }
 
 double reviseSamplingInterval(const SubscriptionConfig& c, const Node& node, double requested, double publishingMs) {
@@ -63,7 +63,7 @@ double reviseSamplingInterval(const SubscriptionConfig& c, const Node& node, dou
     if (std::isnan(si) || si < 0) si = publishingMs;
     if (si == 0) si = c.minSamplingIntervalMs;
     si = std::clamp(si, c.minSamplingIntervalMs, c.maxSamplingIntervalMs);
-    if (node.nodeClass == NodeClass::Variable && node.minimumSamplingInterval > si) si = node.minimumSamplingInterval;
+    if (node.nodeClass == NodeClass::Variable && node.attrs->minimumSamplingInterval > si) si = node.attrs->minimumSamplingInterval;
     return si;
 }
 

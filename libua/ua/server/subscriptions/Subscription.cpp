@@ -85,9 +85,9 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
     if (item.fastPath && item.node < space.size() && space.node(item.node).nodeId == item.itemToMonitor.nodeId) {
         const Node& n = space.node(item.node);
         if (n.nodeClass == NodeClass::Variable) {
-            if (!(n.accessLevel & access::CurrentRead)) return failedSample(status::BadNotReadable);
+            if (!(n.attrs->accessLevel & access::CurrentRead)) return failedSample(status::BadNotReadable);
             if (user.roles != kUnrestricted &&
-                !(userAccessLevel(n.userAccessLevel, userPermissions(n, user.roles, user.permissions)) & access::CurrentRead))
+                !(userAccessLevel(n.attrs->userAccessLevel, userPermissions(n, user.roles, user.permissions)) & access::CurrentRead))
                 return failedSample(status::BadUserAccessDenied);
         }
         DataValue dv;
