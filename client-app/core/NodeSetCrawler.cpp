@@ -145,7 +145,7 @@ void NodeSetCrawler::build() {
             if (attribute == AttributeId::UserRolePermissions) continue;
             if (attribute == AttributeId::Value) {
                 if (n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType)
-                    n.value = std::make_shared<ValueCell>(DataValue(dv.value));
+                    n.value = ValueCell::make(DataValue(dv.value));
                 continue;
             }
             setAttribute(n, attribute, dv.value);  // an attribute of the wrong type is left at its default

@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     // The changing values: a thread stores a new value into each variable every interval.
-    std::vector<std::shared_ptr<ValueCell>> cells;
+    std::vector<ValueCell::Ptr> cells;
     {
         const auto snap = server.addressSpace().snapshot();
         for (int i = 0; i < items; ++i)

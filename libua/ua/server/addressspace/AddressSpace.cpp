@@ -48,7 +48,7 @@ StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
     }
     if (indexOf(node.nodeId) != kNoNode) return status::BadNodeIdExists;
     if ((node.nodeClass == NodeClass::Variable || node.nodeClass == NodeClass::VariableType) && !node.value)
-        node.value = std::make_shared<ValueCell>();
+        node.value = ValueCell::make();
     NodeIndex i;
     if (!m_free.empty()) {
         i = m_free.back();

@@ -17,6 +17,7 @@
 #include "ua/server/addressspace/ValueCell.h"
 #include "ua/types/Variant.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -37,6 +38,22 @@ struct ValueSource {
     // Takes a new value that passed the AccessLevel, DataType and ValueRank checks (with an
     // IndexRange, the whole value after the range was applied). Absent: writes are Bad_NotWritable.
     std::function<StatusCode(const DataValue&)> write;
+};
+
+// The node store's count of the table chunks that hold a Node (NodeTable.h): it lives in the
+// Node's padding, so a stored node is one allocation without a control block. Copying a Node
+// does not copy the count (the copy is held by no table yet).
+class NodeStoreCount {
+public:
+    NodeStoreCount() = default;
+    NodeStoreCount(const NodeStoreCount&) {}
+    NodeStoreCount& operator=(const NodeStoreCount&) { return *this; }
+    void add() const { m_n.fetch_add(1, std::memory_order_relaxed); }
+    // True when that was the last holder.
+    bool drop() const { return m_n.fetch_sub(1, std::memory_order_acq_rel) == 1; }
+
+private:
+    mutable std::atomic<uint32_t> m_n{0};
 };
 
 struct Node {
@@ -62,7 +79,7 @@ struct Node {
     OutOfLine<SharedAttributes> attrs;
 
     // Variable, VariableType.
-    std::shared_ptr<ValueCell> value;  // the stored Value (shared by every snapshot)
+    ValueCell::Ptr value;  // the stored Value (shared by every snapshot)
     OutOfLine<ValueSource> source;     // set: the Value comes from callbacks instead
 
     // Method: what the Call service runs (MethodHandler.h); null: Bad_NotImplemented. Shared by snapshots.
@@ -88,6 +105,8 @@ struct Node {
     // Method.
     bool executable = true;
     bool userExecutable = true;
+    // Not an attribute: the node store's count (in what would be padding).
+    NodeStoreCount storeCount;
 
     // The DisplayName (OPC 10000-3 5.2.5): ownDisplayName when set, else the BrowseName's name
     // without a locale (as most NodeSets give it), which costs the node no storage.

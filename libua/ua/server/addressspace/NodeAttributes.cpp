@@ -209,7 +209,7 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
         return s;
     }
     case AttributeId::Value:
-        if (!n.value) n.value = std::make_shared<ValueCell>();
+        if (!n.value) n.value = ValueCell::make();
         n.value->store(DataValue(v));
         return status::Good;
     default:

@@ -42,7 +42,7 @@ StatusCode NodeManager::addVariable(AddressSpace& space, const NodeId& id, std::
     DataValue dv(std::move(initial));
     dv.setStatus(status::Good);
     dv.setSourceTimestamp(DateTime::now());
-    n.value = std::make_shared<ValueCell>(std::move(dv));
+    n.value = ValueCell::make(std::move(dv));
     StatusCode s = space.addNode(std::move(n));
     if (s.isGood() && !parent.isNull()) s = space.addReference(parent, o.referenceType, id);
     if (s.isGood()) s = space.addReference(id, NodeId(id::HasTypeDefinition), o.typeDefinition);

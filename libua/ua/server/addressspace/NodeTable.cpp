@@ -32,7 +32,7 @@ Node& NodeTable::mutate(NodeIndex i) {
     Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);
     if (!chunk.ownedNodes.test(s)) {
-        chunk.nodes[s] = std::make_shared<Node>(*chunk.nodes[s]);
+        chunk.nodes[s] = Slot(Node(*chunk.nodes[s]));
         chunk.ownedNodes.set(s);
     }
     return *chunk.nodes[s];
@@ -42,7 +42,7 @@ NodeIndex NodeTable::append(Node node) {
     const NodeIndex i = NodeIndex(m_size);
     Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);
-    chunk.nodes[s] = std::make_shared<Node>(std::move(node));
+    chunk.nodes[s] = Slot(std::move(node));
     chunk.ownedNodes.set(s);
     ++m_size;
     return i;
@@ -51,7 +51,7 @@ NodeIndex NodeTable::append(Node node) {
 void NodeTable::replace(NodeIndex i, Node node) {
     Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);
-    chunk.nodes[s] = std::make_shared<Node>(std::move(node));
+    chunk.nodes[s] = Slot(std::move(node));
     chunk.ownedNodes.set(s);
 }
 

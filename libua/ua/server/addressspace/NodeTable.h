@@ -2,7 +2,7 @@
 // changed one node at a time (copy on write).
 //
 // Shape: a root vector of pages of kPage chunks of kChunk nodes (256 x 64 = 16,384 nodes per
-// page); each slot holds one Node by a shared pointer. Copying the table copies the page pointers
+// page); each slot holds one Node by a counted pointer (the count is in the Node). Copying the table copies the page pointers
 // only (61 for a million nodes). The first change of a node after a copy clones its page's chunk
 // pointers (kPage), its chunk's node pointers (kChunk) and the Node itself, never the rest of the
 // table (CopyGeneration.h says who may change what in place). So a published snapshot stays
@@ -101,10 +101,30 @@ public:
     void reserve(std::size_t n) { m_pages.reserve((n + kChunk * kPage - 1) / (kChunk * kPage)); }
 
 private:
+    // A chunk's hold on a node (counted in Node::storeCount: 8 bytes, no control block).
+    class Slot {
+    public:
+        Slot() = default;
+        explicit Slot(Node&& n) : m_node(new Node(std::move(n))) { m_node->storeCount.add(); }
+        Slot(const Slot& other) : m_node(other.m_node) {
+            if (m_node) m_node->storeCount.add();
+        }
+        Slot& operator=(Slot other) noexcept {
+            std::swap(m_node, other.m_node);
+            return *this;
+        }
+        ~Slot() {
+            if (m_node && m_node->storeCount.drop()) delete m_node;
+        }
+        Node& operator*() const { return *m_node; }
+
+    private:
+        Node* m_node = nullptr;
+    };
     struct Chunk {
         uint64_t owner = 0;             // the CopyGeneration that may change nodes in place
         std::bitset<kChunk> ownedNodes; // the nodes this chunk's owner may change in place
-        std::array<std::shared_ptr<Node>, kChunk> nodes;
+        std::array<Slot, kChunk> nodes;
     };
     struct Page {
         uint64_t owner = 0;  // the CopyGeneration that may replace chunks in place

@@ -10,7 +10,7 @@ void ValueCell::release(Held* h) {
 
 ValueCell::ValueCell(DataValue v) : m_held(new Held(std::move(v))) {}
 
-// A reader reaches a cell through a snapshot or a shared_ptr it holds, so none can be inside it
+// A reader reaches a cell through a snapshot or a Ptr it holds, so none can be inside it
 // now; the value is still retired, not released, in case a guard loaded it just before.
 ValueCell::~ValueCell() { replace(nullptr); }
 

@@ -47,6 +47,38 @@ public:
         Held* m_held = nullptr;
     };
 
+    // A counted pointer to a cell, as the nodes of every snapshot hold it (like a
+    // shared_ptr<ValueCell>: 8 bytes instead of 16, and no control block beside the cell).
+    class Ptr {
+    public:
+        Ptr() = default;
+        Ptr(std::nullptr_t) {}
+        Ptr(const Ptr& other) : m_cell(other.m_cell) {
+            if (m_cell) m_cell->m_uses.fetch_add(1, std::memory_order_relaxed);
+        }
+        Ptr(Ptr&& other) noexcept : m_cell(std::exchange(other.m_cell, nullptr)) {}
+        Ptr& operator=(Ptr other) noexcept {
+            std::swap(m_cell, other.m_cell);
+            return *this;
+        }
+        ~Ptr() {
+            if (m_cell && m_cell->m_uses.fetch_sub(1, std::memory_order_acq_rel) == 1) delete m_cell;
+        }
+        ValueCell* get() const { return m_cell; }
+        ValueCell& operator*() const { return *m_cell; }
+        ValueCell* operator->() const { return m_cell; }
+        explicit operator bool() const { return m_cell != nullptr; }
+        friend bool operator==(const Ptr& a, const Ptr& b) { return a.m_cell == b.m_cell; }
+
+    private:
+        friend class ValueCell;
+        explicit Ptr(ValueCell* c) : m_cell(c) {}
+        ValueCell* m_cell = nullptr;
+    };
+    // A new cell (holding v when given), counted by the Ptr returned.
+    static Ptr make() { return Ptr(new ValueCell()); }
+    static Ptr make(DataValue v) { return Ptr(new ValueCell(std::move(v))); }
+
     ValueCell() = default;
     explicit ValueCell(DataValue v);
     ~ValueCell();
@@ -80,6 +112,7 @@ private:
     void replace(Held* next);
 
     std::atomic<Held*> m_held{nullptr};
+    std::atomic<uint32_t> m_uses{1};  // the Ptrs to this cell (make() returns the first)
 };
 
 inline const DataValue* ValueCell::peek() const {

@@ -110,7 +110,7 @@ StatusCode addArgumentsProperty(AddressSpace& space, uint32_t id, const char* na
     n.attrs.edit().accessLevel = n.attrs.edit().userAccessLevel = access::CurrentRead;
     DataValue dv(std::move(value));
     dv.setSourceTimestamp(DateTime::now());
-    n.value = std::make_shared<ValueCell>(std::move(dv));
+    n.value = ValueCell::make(std::move(dv));
     StatusCode s = space.addNode(std::move(n));
     if (s.isGood()) s = space.addReference(NodeId(method), NodeId(id::HasProperty), NodeId(id));
     if (s.isGood()) s = space.addReference(NodeId(id), NodeId(id::HasTypeDefinition), NodeId(id::PropertyType));

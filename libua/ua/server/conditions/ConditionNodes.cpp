@@ -73,7 +73,7 @@ StatusCode addNodeFrom(AddressSpace& s, const NodeId& id, const NodeId& parent, 
             if (auto held = decl.value->load()) dv.value = held->value;  // e.g. a Method's InputArguments
         dv.setStatus(status::Good);
         dv.setSourceTimestamp(time);
-        n.value = std::make_shared<ValueCell>(std::move(dv));
+        n.value = ValueCell::make(std::move(dv));
         if (cells) (*cells)[key] = n.value;
     } else if (decl.nodeClass == NodeClass::Method) {
         n.executable = n.userExecutable = true;
@@ -189,7 +189,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         DataValue dv(normalValue);
         dv.setStatus(status::Good);
         dv.setSourceTimestamp(time);
-        v.value = std::make_shared<ValueCell>(std::move(dv));
+        v.value = ValueCell::make(std::move(dv));
         st = s.addNode(std::move(v));
         if (st.isGood()) st = s.addReference(condition, NodeId(id::HasProperty), conditionChildId(condition, "NormalValue"));
         if (st.isGood()) st = s.addReference(conditionChildId(condition, "NormalValue"), NodeId(id::HasTypeDefinition), NodeId(id::PropertyType));

@@ -26,7 +26,7 @@
 namespace ua {
 
 // The value cells of a condition's nodes by event field key.
-using ConditionCells = std::map<std::string, std::shared_ptr<ValueCell>, std::less<>>;
+using ConditionCells = std::map<std::string, ValueCell::Ptr, std::less<>>;
 
 // The Alarms folder's NodeId (ns=1;s=Alarms).
 NodeId alarmsFolderId();

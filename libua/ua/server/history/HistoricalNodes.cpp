@@ -17,7 +17,7 @@ void store(Node& n, Variant v) {
     dv.setStatus(status::Good);
     dv.setSourceTimestamp(DateTime::now());
     if (n.value) n.value->store(std::move(dv));
-    else n.value = std::make_shared<ValueCell>(std::move(dv));
+    else n.value = ValueCell::make(std::move(dv));
 }
 
 // A Property (or, with HasComponent, an Object) of parent named (0, name), made when missing;

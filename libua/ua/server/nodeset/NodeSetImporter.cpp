@@ -545,7 +545,7 @@ private:
             if (!value) { ok = error(e, QStringLiteral("the Value cannot be read: %1").arg(m_values->error()), status::BadDecodingError); continue; }
             DataValue dv(std::move(*value));
             dv.setSourceTimestamp(now);
-            m_space.nodeMutable(at).value = std::make_shared<ValueCell>(std::move(dv));
+            m_space.nodeMutable(at).value = ValueCell::make(std::move(dv));
         }
         return ok;
     }
@@ -561,7 +561,7 @@ private:
         a.dataType = NodeId(dataType);
         a.valueRank = valueRank;
         p.attrs = std::move(a);
-        p.value = std::make_shared<ValueCell>(DataValue(std::move(value)));
+        p.value = ValueCell::make(DataValue(std::move(value)));
         NodeIndex at = kNoNode;
         if (m_space.addNode(std::move(p), &at).isBad()) return kNoNode;
         m_space.addReferenceUnchecked(parent, m_space.indexOf(NodeId(id::HasProperty)), at);
@@ -623,7 +623,7 @@ void publishNamespaceArray(AddressSpace& space) {
     if (at == kNoNode) return;
     Array<String> uris = Array<String>::emptyArray();
     for (const String& u : space.namespaces()) uris.push_back(u);
-    space.nodeMutable(at).value = std::make_shared<ValueCell>(DataValue(Variant(std::move(uris))));
+    space.nodeMutable(at).value = ValueCell::make(DataValue(Variant(std::move(uris))));
 }
 
 } // namespace

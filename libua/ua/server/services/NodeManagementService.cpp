@@ -91,7 +91,7 @@ StatusCode applyAttributes(AddressSpace& s, Node& n, const ExtensionObject& x) {
             if (checkValueType(s, n.attrs->dataType, n.attrs->valueRank, v).isBad()) return status::BadNodeAttributesInvalid;
             DataValue dv(std::move(v));
             dv.setSourceTimestamp(DateTime::now());
-            n.value = std::make_shared<ValueCell>(std::move(dv));
+            n.value = ValueCell::make(std::move(dv));
         }
         if constexpr (requires { a.accessLevel; }) {
             if (attributeGiven(a.specifiedAttributes, attrMask::AccessLevel)) n.attrs.edit().accessLevel = a.accessLevel;
@@ -198,7 +198,7 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
             copy.userExecutable = decl.userExecutable;
             copy.method = decl.method;
             if (decl.value)
-                if (auto dv = decl.value->load()) copy.value = std::make_shared<ValueCell>(*dv);
+                if (auto dv = decl.value->load()) copy.value = ValueCell::make(*dv);
             const NodeId& parentId = s.node(instance).nodeId;
             copy.nodeId = NodeId(parentId.namespaceIndex(),
                                  String(parentId.toString() + "/" + decl.browseName.name.str()));
