@@ -147,7 +147,7 @@ StatusCode DemoEventLoadManager::populate(AddressSpace& space) {
     t.nodeClass = NodeClass::ObjectType;
     t.browseName = {namespaceIndex(), String(kEventType)};
     t.setDisplayName(LocalizedText{String(), String(kEventType)});
-    t.description = LocalizedText{String("en"), String("The events of Demo/Events/GenerateEvents: Severity = 1 + (617 x Sequence mod 1000)")};
+    t.rare.edit().description = LocalizedText{String("en"), String("The events of Demo/Events/GenerateEvents: Severity = 1 + (617 x Sequence mod 1000)")};
     StatusCode s = space.addNode(std::move(t));
     if (s.isGood()) s = space.addReference(NodeId(id::BaseEventType), NodeId(id::HasSubtype), type);
     const NodeId sequence = makeId(std::string(kEventType) + "." + kSequence);

@@ -385,7 +385,7 @@ void TestConditions::nodesOfTheCondition() {
     for (const char* path : {"Enable", "Disable", "AddComment", "Acknowledge", "Confirm", "ShelvingState/TimedShelve",
                              "ShelvingState/OneShotShelve", "ShelvingState/Unshelve"}) {
         const Node* m = snap->find(conditionChildId(cond, path));
-        QVERIFY2(m && m->nodeClass == NodeClass::Method && m->method, path);
+        QVERIFY2(m && m->nodeClass == NodeClass::Method && m->rare->method, path);
     }
     QVERIFY(snap->find(conditionChildId(cond, "Acknowledge/InputArguments")));
     QVERIFY(snap->find(NodeId(1, String("Alarms"))));

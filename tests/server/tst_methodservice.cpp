@@ -158,7 +158,7 @@ protected:
         RolePermissionType anonymous;
         anonymous.roleId = roleNodeId(Role::Anonymous);
         anonymous.permissions = PermissionType(uint32_t(PermissionType::Browse) | uint32_t(PermissionType::Call));
-        s.findMutable(makeId("M.ForAnonymous"))->rolePermissions =
+        s.findMutable(makeId("M.ForAnonymous"))->rare.edit().rolePermissions =
             Variant(Array<ExtensionObject>{ExtensionObject::make(anonymous)});
 
         // An ObjectType with a Method, a subtype of it, and an instance of each.

@@ -167,16 +167,16 @@ void compareNamespaces(const AddressSpace& a, const AddressSpace& b, const std::
         QVERIFY2(m, n.nodeId.toString().c_str());
         const QByteArray id = QByteArray::fromStdString(n.nodeId.toString());
         QVERIFY2(m->nodeClass == n.nodeClass && m->browseName == n.browseName && m->displayName() == n.displayName() &&
-                     m->description == n.description && m->attrs->writeMask == n.attrs->writeMask && m->isAbstract == n.isAbstract &&
-                     m->symmetric == n.symmetric && m->inverseName == n.inverseName && m->eventNotifier == n.eventNotifier &&
+                     m->rare->description == n.rare->description && m->attrs->writeMask == n.attrs->writeMask && m->isAbstract == n.isAbstract &&
+                     m->symmetric == n.symmetric && m->rare->inverseName == n.rare->inverseName && m->eventNotifier == n.eventNotifier &&
                      m->containsNoLoops == n.containsNoLoops && m->executable == n.executable,
                  id.constData());
         QVERIFY2(m->attrs->dataType == n.attrs->dataType && m->attrs->valueRank == n.attrs->valueRank && m->attrs->arrayDimensions == n.attrs->arrayDimensions &&
                      m->attrs->accessLevel == n.attrs->accessLevel && m->attrs->userAccessLevel == n.attrs->userAccessLevel &&
                      m->attrs->minimumSamplingInterval == n.attrs->minimumSamplingInterval && m->attrs->historizing == n.attrs->historizing,
                  id.constData());
-        QVERIFY2(m->dataTypeDefinition == n.dataTypeDefinition, id.constData());
-        QVERIFY2(m->rolePermissions == n.rolePermissions && m->attrs->accessRestrictions == n.attrs->accessRestrictions, id.constData());
+        QVERIFY2(m->rare->dataTypeDefinition == n.rare->dataTypeDefinition, id.constData());
+        QVERIFY2(m->rare->rolePermissions == n.rare->rolePermissions && m->attrs->accessRestrictions == n.attrs->accessRestrictions, id.constData());
         QVERIFY2(value(*m) == value(n), id.constData());
         QVERIFY2(refs(b, *m) == refs(a, n), id.constData());
         ++*compared;
@@ -593,17 +593,17 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(errorsOf(r)));
         const uint16_t ns = uint16_t(space.namespaceIndex("urn:test:a"));
 
-        const auto* modeDef = space.find(NodeId(ns, 100u))->dataTypeDefinition->get<ExtensionObject>()->get<EnumDefinition>();
+        const auto* modeDef = space.find(NodeId(ns, 100u))->rare->dataTypeDefinition->get<ExtensionObject>()->get<EnumDefinition>();
         QVERIFY(modeDef && modeDef->fields.size() == 2);
         QCOMPARE(modeDef->fields[1].value, int64_t(5));
         QCOMPARE(modeDef->fields[1].name, String("On"));
-        const auto* labelled = space.find(NodeId(ns, 300u))->dataTypeDefinition->get<ExtensionObject>()->get<StructureDefinition>();
+        const auto* labelled = space.find(NodeId(ns, 300u))->rare->dataTypeDefinition->get<ExtensionObject>()->get<StructureDefinition>();
         QVERIFY(labelled);
         QCOMPARE(labelled->structureType, StructureType::StructureWithOptionalFields);
         QCOMPARE(labelled->fields.size(), std::size_t(5));  // X, Y, Mode of Point, then its own
         QCOMPARE(labelled->defaultEncodingId, NodeId(ns, 301u));
         QCOMPARE(labelled->baseDataType, NodeId(ns, 200u));
-        const auto* choice = space.find(NodeId(ns, 400u))->dataTypeDefinition->get<ExtensionObject>()->get<StructureDefinition>();
+        const auto* choice = space.find(NodeId(ns, 400u))->rare->dataTypeDefinition->get<ExtensionObject>()->get<StructureDefinition>();
         QCOMPARE(choice->structureType, StructureType::Union);
 
         auto bodyOf = [&](const char* id) {

@@ -356,26 +356,28 @@ void TestNodeStore::readersSeeOnlyPublishedSnapshots() {
 
 void TestNodeStore::outOfLineAttributesAreCopiedOnWrite() {
     Node a = storeFolder(NodeId(1, 1u), "A");
-    QVERIFY(!a.description.isSet());
-    QVERIFY(a.description->text.isNull());
-    QVERIFY(a.rolePermissions->isNull());
-    QVERIFY(!a.source->read);
-    a.description = LocalizedText{String("en"), String("first")};
+    QVERIFY(!a.rare.isSet());  // a node without any of them holds one null pointer for all
+    QVERIFY(!a.rare->description.isSet());
+    QVERIFY(a.rare->description->text.isNull());
+    QVERIFY(a.rare->rolePermissions->isNull());
+    QVERIFY(!a.rare->source->read);
+    a.rare.edit().description = LocalizedText{String("en"), String("first")};
     Node b = a;  // the node store's copy before a change
-    QVERIFY(b.description.isSet());
-    QVERIFY(&*b.description == &*a.description);  // shared, not copied
-    b.description.edit().text = String("second");
-    QCOMPARE(a.description->text, String("first"));
-    QCOMPARE(b.description->text, String("second"));
-    QVERIFY(!(a.description == b.description));
-    b.description = LocalizedText{String("en"), String("first")};
-    QVERIFY(a.description == b.description);  // compares values, not pointers
+    QVERIFY(b.rare->description.isSet());
+    QVERIFY(&*b.rare->description == &*a.rare->description);  // shared, not copied
+    b.rare.edit().description.edit().text = String("second");
+    QCOMPARE(a.rare->description->text, String("first"));
+    QCOMPARE(b.rare->description->text, String("second"));
+    QVERIFY(&a.rare.get() != &b.rare.get());  // b's change gave it a block of its own
+    QVERIFY(!(a.rare->description == b.rare->description));
+    b.rare.edit().description = LocalizedText{String("en"), String("first")};
+    QVERIFY(a.rare->description == b.rare->description);  // compares values, not pointers
     // A live Variable's callbacks set through edit() on one copy only.
     Node c = b;
-    c.source.edit().read = [] { return DataValue(Variant(int32_t(7))); };
-    QVERIFY(c.source->read);
-    QVERIFY(!b.source->read);
-    QCOMPARE(*c.source->read().value.get<int32_t>(), 7);
+    c.rare.edit().source.edit().read = [] { return DataValue(Variant(int32_t(7))); };
+    QVERIFY(c.rare->source->read);
+    QVERIFY(!b.rare->source->read);
+    QCOMPARE(*c.rare->source->read().value.get<int32_t>(), 7);
     // What a node costs without them: one pointer each, not the value.
     static_assert(sizeof(OutOfLine<Variant>) == sizeof(void*));
     // The last copy frees the value (ASan reports a leak otherwise); a moved-from one reads as unset.

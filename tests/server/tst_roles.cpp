@@ -120,7 +120,7 @@ void TestRoles::nodeRolePermissionsOverrideTheDefaults() {
     RolePermissionType observer{NodeId(id::WellKnownRole_Observer),
                                 PermissionType::Read | PermissionType::Write};
     RolePermissionType other{NodeId(1, 77), PermissionType::Call};
-    n.rolePermissions = Array<ExtensionObject>{ExtensionObject::make(observer), ExtensionObject::make(other)};
+    n.rare.edit().rolePermissions = Array<ExtensionObject>{ExtensionObject::make(observer), ExtensionObject::make(other)};
     // Only the node's entries count: the Operator gets nothing here, the Observer may write.
     QCOMPARE(userPermissions(n, roleBit(Role::Operator), operatorDefaults), 0u);
     QCOMPARE(userPermissions(n, roleBit(Role::Observer) | roleBit(Role::Operator), operatorDefaults),
@@ -161,7 +161,7 @@ void TestRoles::writeFollowsTheRoles() {
     QCOMPARE(m_fx.shared->update([&](AddressSpace& s) {
         RolePermissionType observer{NodeId(id::WellKnownRole_Observer),
                                     PermissionType::Read | PermissionType::Write};
-        s.findMutable(var)->rolePermissions = Array<ExtensionObject>{ExtensionObject::make(observer)};
+        s.findMutable(var)->rare.edit().rolePermissions = Array<ExtensionObject>{ExtensionObject::make(observer)};
         return StatusCode(status::Good);
     }),
              StatusCode(status::Good));
@@ -173,7 +173,7 @@ void TestRoles::writeFollowsTheRoles() {
     w = call(&handleWrite, writeOne(var, int32_t(9)), kUnrestricted);
     QCOMPARE(w.results.at(0), StatusCode(status::Good));
     QCOMPARE(m_fx.shared->update([&](AddressSpace& s) {
-        s.findMutable(var)->rolePermissions = Variant();
+        s.findMutable(var)->rare.edit().rolePermissions = Variant();
         return StatusCode(status::Good);
     }),
              StatusCode(status::Good));

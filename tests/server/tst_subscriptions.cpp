@@ -1491,7 +1491,7 @@ void TestSubscriptions::itemsSampleWithTheSessionsRoles() {
     const NodeId hidden = f.demo("Demo.Scalars.Float");   // AccessLevel without CurrentRead
     QCOMPARE(f.space->update([&](AddressSpace& s) {
         RolePermissionType operatorOnly{NodeId(id::WellKnownRole_Operator), PermissionType::Browse | PermissionType::Read};
-        s.findMutable(d)->rolePermissions = Array<ExtensionObject>{ExtensionObject::make(operatorOnly)};
+        s.findMutable(d)->rare.edit().rolePermissions = Array<ExtensionObject>{ExtensionObject::make(operatorOnly)};
         s.findMutable(hidden)->attrs.edit().accessLevel = access::CurrentWrite;
         return StatusCode(status::Good);
     }),

@@ -199,9 +199,9 @@ private:
 // OPC 10000-6 5.2.2.17. A field is encoded exactly when its has* flag is set; the setters set it.
 struct DataValue {
     Variant value;
-    StatusCode status;
     DateTime sourceTimestamp;
     DateTime serverTimestamp;
+    StatusCode status;  // after the timestamps: no padding (96 bytes, not 104)
     uint16_t sourcePicoseconds = 0;  // 10-ps units, 0..9999
     uint16_t serverPicoseconds = 0;
     bool hasValue = false;

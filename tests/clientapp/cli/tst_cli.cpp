@@ -529,7 +529,7 @@ void TestCli::exportNodeSetOfOurServer() {
         QVERIFY2(m, n.nodeId.toString().c_str());
         QVERIFY2(m->nodeClass == n.nodeClass && m->browseName.name == n.browseName.name && m->displayName() == n.displayName(),
                  n.nodeId.toString().c_str());
-        if (n.nodeClass == NodeClass::DataType) QVERIFY2(m->dataTypeDefinition->isNull() == n.dataTypeDefinition->isNull(), n.nodeId.toString().c_str());
+        if (n.nodeClass == NodeClass::DataType) QVERIFY2(m->rare->dataTypeDefinition->isNull() == n.rare->dataTypeDefinition->isNull(), n.nodeId.toString().c_str());
         ++compared;
     }
     QCOMPARE(compared, 412);

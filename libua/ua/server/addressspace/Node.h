@@ -4,7 +4,10 @@
 // One Node struct serves every NodeClass; the attributes a NodeClass does not have are left at
 // their defaults and reported as absent by hasAttribute() (NodeAttributes.h). The attributes few
 // nodes have (Description, RolePermissions, InverseName, DataTypeDefinition, a live Value's
-// callbacks) are kept out of line (OutOfLine.h): 8 bytes each when absent.
+// callbacks, a Method's handler) are kept out of line (RareFields, OutOfLine.h): 8 bytes in all
+// when a node has none of them. The attributes many nodes have with equal values (DataType,
+// AccessLevel, WriteMask, ...) are shared (SharedAttributes.h), and a DisplayName equal to the
+// BrowseName's name is not stored (displayName()).
 // A Variable's (or VariableType's) Value lives in a ValueCell shared by every snapshot of the
 // address space, so a Write to a Value is seen by all readers without copying the node table;
 // a live Variable gets its Value from ValueSource callbacks instead.
@@ -56,6 +59,22 @@ private:
     mutable std::atomic<uint32_t> m_n{0};
 };
 
+// What few nodes have, in one block out of the Node (Node::rare): 8 bytes in a node that has none
+// of them. Each is itself kept out of line, so a node with a Description pays for that alone.
+struct RareFields {
+    // Every NodeClass.
+    OutOfLine<LocalizedText> description;  // null locale and text when there is none
+    OutOfLine<Variant> rolePermissions;    // Array of ExtensionObject(RolePermissionType); Null = absent
+    // ReferenceType.
+    OutOfLine<LocalizedText> inverseName;  // absent when text and locale are null
+    // Variable: set, the Value comes from these callbacks instead of the ValueCell.
+    OutOfLine<ValueSource> source;
+    // Method: what the Call service runs (MethodHandler.h); null: Bad_NotImplemented. Shared by snapshots.
+    std::shared_ptr<const MethodHandler> method;
+    // DataType: an ExtensionObject holding a StructureDefinition or EnumDefinition; Null = absent.
+    OutOfLine<Variant> dataTypeDefinition;
+};
+
 struct Node {
     // The fields are ordered by size, not by NodeClass (no padding between them: a million
     // variables are a million Nodes); the comment on each says which NodeClasses have it.
@@ -68,10 +87,6 @@ struct Node {
     QualifiedName browseName;
     // The DisplayName when it is not the BrowseName's name without a locale (displayName()).
     OutOfLine<LocalizedText> ownDisplayName;
-    OutOfLine<LocalizedText> description;  // null locale and text when there is none
-    OutOfLine<Variant> rolePermissions;    // Array of ExtensionObject(RolePermissionType); Null = absent
-    // ReferenceType.
-    OutOfLine<LocalizedText> inverseName;  // absent when text and locale are null
 
     // Every NodeClass: WriteMask, UserWriteMask, AccessRestrictions; Variable (and VariableType):
     // DataType, ValueRank, ArrayDimensions, AccessLevel(Ex), UserAccessLevel,
@@ -80,12 +95,9 @@ struct Node {
 
     // Variable, VariableType.
     ValueCell::Ptr value;  // the stored Value (shared by every snapshot)
-    OutOfLine<ValueSource> source;     // set: the Value comes from callbacks instead
-
-    // Method: what the Call service runs (MethodHandler.h); null: Bad_NotImplemented. Shared by snapshots.
-    std::shared_ptr<const MethodHandler> method;
-    // DataType: an ExtensionObject holding a StructureDefinition or EnumDefinition; Null = absent.
-    OutOfLine<Variant> dataTypeDefinition;
+    // Description, RolePermissions, InverseName, DataTypeDefinition, a live Value's callbacks and a
+    // Method's handler: most nodes have none of them (RareFields).
+    OutOfLine<RareFields> rare;
     // References from and to this node (ReferenceList.h: cheap to copy however many there are).
     ReferenceList references;
 

@@ -13,7 +13,7 @@ bool isType(NodeClass c) {
     return c == NodeClass::ObjectType || c == NodeClass::VariableType || c == NodeClass::ReferenceType ||
            c == NodeClass::DataType;
 }
-bool hasInverseName(const Node& n) { return !n.inverseName->text.isNull() || !n.inverseName->locale.isNull(); }
+bool hasInverseName(const Node& n) { return !n.rare->inverseName->text.isNull() || !n.rare->inverseName->locale.isNull(); }
 
 template <class T>
 StatusCode take(const Variant& v, T& out) {
@@ -30,11 +30,12 @@ StatusCode take(const Variant& v, OutOfLine<SharedAttributes>& attrs, T SharedAt
     attrs.edit().*field = *p;
     return status::Good;
 }
+// A rare one (Node::rare): the node gets blocks of its own only when the value is taken.
 template <class T>
-StatusCode take(const Variant& v, OutOfLine<T>& out) {
+StatusCode take(const Variant& v, OutOfLine<RareFields>& rare, OutOfLine<T> RareFields::*field) {
     const T* p = v.get<T>();
     if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
-    out = *p;
+    rare.edit().*field = *p;
     return status::Good;
 }
 
@@ -59,8 +60,8 @@ bool hasAttribute(const Node& n, AttributeId a) {
     case AttributeId::MinimumSamplingInterval: case AttributeId::Historizing: case AttributeId::AccessLevelEx:
         return c == NodeClass::Variable;
     case AttributeId::Executable: case AttributeId::UserExecutable: return c == NodeClass::Method;
-    case AttributeId::DataTypeDefinition: return c == NodeClass::DataType && !n.dataTypeDefinition->isNull();
-    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: return !n.rolePermissions->isNull();
+    case AttributeId::DataTypeDefinition: return c == NodeClass::DataType && !n.rare->dataTypeDefinition->isNull();
+    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: return !n.rare->rolePermissions->isNull();
     case AttributeId::AccessRestrictions: return n.attrs->accessRestrictions.has_value();
     }
     return false;
@@ -106,12 +107,12 @@ StatusCode readAttribute(const Node& n, AttributeId a, Variant& out) {
     case AttributeId::NodeClass: out = int32_t(n.nodeClass); break;
     case AttributeId::BrowseName: out = n.browseName; break;
     case AttributeId::DisplayName: out = n.displayName(); break;
-    case AttributeId::Description: out = n.description; break;
+    case AttributeId::Description: out = n.rare->description; break;
     case AttributeId::WriteMask: out = n.attrs->writeMask; break;
     case AttributeId::UserWriteMask: out = n.attrs->userWriteMask; break;
     case AttributeId::IsAbstract: out = n.isAbstract; break;
     case AttributeId::Symmetric: out = n.symmetric; break;
-    case AttributeId::InverseName: out = n.inverseName; break;
+    case AttributeId::InverseName: out = n.rare->inverseName; break;
     case AttributeId::ContainsNoLoops: out = n.containsNoLoops; break;
     case AttributeId::EventNotifier: out = n.eventNotifier; break;
     case AttributeId::DataType: out = n.attrs->dataType; break;
@@ -126,8 +127,8 @@ StatusCode readAttribute(const Node& n, AttributeId a, Variant& out) {
     case AttributeId::Historizing: out = n.attrs->historizing; break;
     case AttributeId::Executable: out = n.executable; break;
     case AttributeId::UserExecutable: out = n.userExecutable; break;
-    case AttributeId::DataTypeDefinition: out = n.dataTypeDefinition; break;
-    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: out = n.rolePermissions; break;
+    case AttributeId::DataTypeDefinition: out = n.rare->dataTypeDefinition; break;
+    case AttributeId::RolePermissions: case AttributeId::UserRolePermissions: out = n.rare->rolePermissions; break;
     case AttributeId::AccessRestrictions: out = *n.attrs->accessRestrictions; break;
     case AttributeId::AccessLevelEx: out = n.attrs->accessLevelEx.value_or(n.attrs->accessLevel); break;
     case AttributeId::Value: {
@@ -145,12 +146,12 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
         return status::BadNotWritable;
     case AttributeId::InverseName:
         if (n.nodeClass != NodeClass::ReferenceType) return status::BadAttributeIdInvalid;
-        return take(v, n.inverseName);
+        return take(v, n.rare, &RareFields::inverseName);
     case AttributeId::DataTypeDefinition: {
         if (n.nodeClass != NodeClass::DataType) return status::BadAttributeIdInvalid;
         const ExtensionObject* x = v.get<ExtensionObject>();
         if (!x || (!x->get<StructureDefinition>() && !x->get<EnumDefinition>())) return status::BadTypeMismatch;
-        n.dataTypeDefinition = v;
+        n.rare.edit().dataTypeDefinition = v;
         return status::Good;
     }
     case AttributeId::RolePermissions: {
@@ -158,7 +159,7 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
         if (!list) return status::BadTypeMismatch;
         for (const ExtensionObject& x : *list)
             if (!x.get<RolePermissionType>()) return status::BadTypeMismatch;
-        n.rolePermissions = v;
+        n.rare.edit().rolePermissions = v;
         return status::Good;
     }
     case AttributeId::AccessRestrictions: {
@@ -184,7 +185,7 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
         if (s.isGood()) n.setDisplayName(std::move(text));
         return s;
     }
-    case AttributeId::Description: return take(v, n.description);
+    case AttributeId::Description: return take(v, n.rare, &RareFields::description);
     case AttributeId::WriteMask: return take(v, n.attrs, &SharedAttributes::writeMask);
     case AttributeId::UserWriteMask: return take(v, n.attrs, &SharedAttributes::userWriteMask);
     case AttributeId::IsAbstract: return take(v, n.isAbstract);

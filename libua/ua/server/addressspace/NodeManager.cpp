@@ -31,7 +31,7 @@ StatusCode NodeManager::addVariable(AddressSpace& space, const NodeId& id, std::
     n.nodeClass = NodeClass::Variable;
     n.browseName = {m_ns, String(name)};
     n.setDisplayName(LocalizedText{String(), String(name)});
-    n.description = std::move(o.description);
+    if (!o.description.text.isNull() || !o.description.locale.isNull()) n.rare.edit().description = std::move(o.description);
     SharedAttributes a;
     a.dataType = dataType;
     a.valueRank = o.valueRank;
@@ -53,7 +53,7 @@ StatusCode NodeManager::setValueSource(AddressSpace& space, const NodeId& id, Va
     Node* n = space.findMutable(id);
     if (!n) return status::BadNodeIdUnknown;
     if (n->nodeClass != NodeClass::Variable) return status::BadNodeClassInvalid;
-    n->source = std::move(source);
+    n->rare.edit().source = std::move(source);
     return status::Good;
 }
 
@@ -65,9 +65,9 @@ StatusCode NodeManager::addMethod(AddressSpace& space, const NodeId& id, std::st
     n.nodeClass = NodeClass::Method;
     n.browseName = {m_ns, String(name)};
     n.setDisplayName(LocalizedText{String(), String(name)});
-    n.description = std::move(d.description);
+    if (!d.description.text.isNull() || !d.description.locale.isNull()) n.rare.edit().description = std::move(d.description);
     n.executable = n.userExecutable = true;
-    n.method = std::make_shared<const MethodHandler>(std::move(d.handler));
+    n.rare.edit().method = std::make_shared<const MethodHandler>(std::move(d.handler));
     StatusCode s = space.addNode(std::move(n));
     const NodeId reference = d.referenceType.isNull() ? NodeId(id::HasComponent) : d.referenceType;
     if (s.isGood() && !parent.isNull()) s = space.addReference(parent, reference, id);
@@ -102,7 +102,7 @@ StatusCode NodeManager::setMethodHandler(AddressSpace& space, const NodeId& id, 
     Node* n = space.findMutable(id);
     if (!n) return status::BadNodeIdUnknown;
     if (n->nodeClass != NodeClass::Method) return status::BadNodeClassInvalid;
-    n->method = std::make_shared<const MethodHandler>(std::move(handler));
+    n->rare.edit().method = std::make_shared<const MethodHandler>(std::move(handler));
     return status::Good;
 }
 

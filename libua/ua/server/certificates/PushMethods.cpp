@@ -35,7 +35,7 @@ public:
         MethodHandler h;
         h.execution = MethodHandler::Execution::Worker;
         h.run = std::move(f);
-        n->method = std::make_shared<const MethodHandler>(std::move(h));
+        n->rare.edit().method = std::make_shared<const MethodHandler>(std::move(h));
         return true;
     }
     void value(uint32_t id, Variant v) {
@@ -46,7 +46,7 @@ public:
         n->value->store(std::move(dv));
     }
     void source(uint32_t id, std::function<DataValue()> f) {
-        if (Node* n = m_space.findMutable(NodeId(id))) n->source.edit().read = std::move(f);
+        if (Node* n = m_space.findMutable(NodeId(id))) n->rare.edit().source.edit().read = std::move(f);
     }
 
 private:

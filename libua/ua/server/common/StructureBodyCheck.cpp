@@ -20,7 +20,7 @@ public:
         const Node& node = m_s.node(type);
         ResolvedDataType r;
         r.name = node.browseName.name.toQString();
-        const ExtensionObject* definition = node.dataTypeDefinition->get<ExtensionObject>();
+        const ExtensionObject* definition = node.rare->dataTypeDefinition->get<ExtensionObject>();
         if (definition) r.enumeration = definition->get<EnumDefinition>();
         if (m_s.isSubtypeOf(type, m_enumeration)) {
             r.kind = ResolvedDataType::Kind::Enumeration;
@@ -40,7 +40,7 @@ private:
 } // namespace
 
 bool structureBodyDecodes(const AddressSpace& space, NodeIndex dataType, const ByteString& body) {
-    const ExtensionObject* definition = space.node(dataType).dataTypeDefinition->get<ExtensionObject>();
+    const ExtensionObject* definition = space.node(dataType).rare->dataTypeDefinition->get<ExtensionObject>();
     if (!definition || !definition->get<StructureDefinition>()) return true;
     const AddressSpaceTypes types(space);
     StructureCodec codec(types);

@@ -58,7 +58,7 @@ DataValue readInput(const AddressSpace& space, const NodeId& input) {
         v.setStatus(status::BadNodeIdUnknown);
         return v;
     }
-    if (n->source->read) return n->source->read();
+    if (n->rare->source->read) return n->rare->source->read();
     if (n->value && n->value->copyTo(v)) return v;
     v.setStatus(status::BadWaitingForInitialData);
     return v;

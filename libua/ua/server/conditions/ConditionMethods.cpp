@@ -116,7 +116,7 @@ StatusCode installConditionMethods(AddressSpace& space, ConditionManager& manage
         h.run = [m, method = e.method](const MethodCall& call, CallMethodResult&) { return m->call(method, call); };
         Node* n = space.findMutable(NodeId(e.declaration));
         if (!n || n->nodeClass != NodeClass::Method) continue;  // not in this schema version
-        n->method = std::make_shared<const MethodHandler>(std::move(h));
+        n->rare.edit().method = std::make_shared<const MethodHandler>(std::move(h));
     }
     return installConditionRefresh(space, manager, registry);
 }

@@ -61,7 +61,7 @@ StatusCode addNodeFrom(AddressSpace& s, const NodeId& id, const NodeId& parent, 
     n.nodeClass = decl.nodeClass;
     n.browseName = decl.browseName;
     n.setDisplayName(decl.displayName());
-    n.description = decl.description;
+    if (decl.rare->description.isSet()) n.rare.edit().description = decl.rare->description;
     NodeId typeDefinition;
     if (decl.nodeClass == NodeClass::Variable) {
         n.attrs.edit().dataType = decl.attrs->dataType;
@@ -77,7 +77,7 @@ StatusCode addNodeFrom(AddressSpace& s, const NodeId& id, const NodeId& parent, 
         if (cells) (*cells)[key] = n.value;
     } else if (decl.nodeClass == NodeClass::Method) {
         n.executable = n.userExecutable = true;
-        n.method = decl.method;  // the declaration's handler (ConditionMethods.h installs it first)
+        if (decl.rare->method) n.rare.edit().method = decl.rare->method;  // the declaration's handler (ConditionMethods.h installs it first)
     }
     const NodeIndex td = s.typeDefinition(d.node);
     if (td != kNoNode) typeDefinition = s.node(td).nodeId;
@@ -124,7 +124,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         f.nodeClass = NodeClass::Object;
         f.browseName = {1, String("Alarms")};
         f.setDisplayName(LocalizedText{String(), String("Alarms")});
-        f.description.edit().text = String("The alarm conditions the server watches (OPC 10000-9)");
+        f.rare.edit().description.edit().text = String("The alarm conditions the server watches (OPC 10000-9)");
         StatusCode st = s.addNode(std::move(f));
         if (st.isGood()) st = s.addReference(NodeId(id::ObjectsFolder), NodeId(id::Organizes), alarmsFolderId());
         if (st.isGood()) st = s.addReference(alarmsFolderId(), NodeId(id::HasTypeDefinition), NodeId(id::FolderType));
@@ -183,7 +183,7 @@ StatusCode addConditionNodes(AddressSpace& s, const NodeId& condition, const std
         v.nodeClass = NodeClass::Variable;
         v.browseName = {1, String("NormalValue")};
         v.setDisplayName(LocalizedText{String(), String("NormalValue")});
-        v.description.edit().text = String("The value the input has when the alarm is normal (NormalState names this node)");
+        v.rare.edit().description.edit().text = String("The value the input has when the alarm is normal (NormalState names this node)");
         v.attrs.edit().dataType = NodeId(id::BaseDataType);
         v.attrs.edit().valueRank = -2;
         DataValue dv(normalValue);

@@ -51,7 +51,7 @@ StatusCode installConditionRefresh(AddressSpace& space, ConditionManager& manage
         h.run = [m = &manager, r = &registry, two](const MethodCall& call, CallMethodResult&) { return refresh(*m, *r, call, two); };
         Node* n = space.findMutable(NodeId(two ? id::ConditionType_ConditionRefresh2 : id::ConditionType_ConditionRefresh));
         if (!n || n->nodeClass != NodeClass::Method) return status::BadNodeIdUnknown;
-        n->method = std::make_shared<const MethodHandler>(std::move(h));
+        n->rare.edit().method = std::make_shared<const MethodHandler>(std::move(h));
     }
     return status::Good;
 }

@@ -107,7 +107,7 @@ constexpr PermissionType kRead = PermissionType::Read;
 Variant securityAdminOnly() { return rolePermissions(kSee, roleBit(Role::SecurityAdmin), kRead); }
 
 void setRead(AddressSpace& space, uint32_t id, std::function<DataValue()> read) {
-    if (Node* n = space.findMutable(NodeId(id))) n->source.edit().read = std::move(read);
+    if (Node* n = space.findMutable(NodeId(id))) n->rare.edit().source.edit().read = std::move(read);
 }
 
 // The children of a structure Variable (HasComponent targets whose BrowseName is a field of S)
@@ -124,7 +124,7 @@ void setFieldChildren(AddressSpace& space, uint32_t parent, std::function<std::o
         if (i != SIZE_MAX) children.emplace_back(r.target, i);
     }
     for (const auto& [child, index] : children)
-        space.nodeMutable(child).source.edit().read = [get, i = index] {  // clang 14 cannot capture a binding
+        space.nodeMutable(child).rare.edit().source.edit().read = [get, i = index] {  // clang 14 cannot capture a binding
             const std::optional<S> s = get();
             return s ? good(field(*s, i)) : bad(status::BadNodeIdUnknown);
         };
@@ -164,7 +164,7 @@ struct Builder {
         // creates Sessions, kept for its lifetime: a block per DataType and rank).
         thread_local SharedAttributesPool pool;
         n.attrs = pool.intern(a);
-        n.source.edit().read = std::move(read);
+        n.rare.edit().source.edit().read = std::move(read);
         return n;
     }
 
@@ -177,7 +177,7 @@ struct Builder {
             const std::optional<S> s = get();
             return s ? good(Variant(ExtensionObject::make(*s))) : bad(status::BadNodeIdUnknown);
         });
-        n.rolePermissions = permissions;
+        n.rare.edit().rolePermissions = permissions;
         add(std::move(n), parent, id::HasComponent, type);
         S empty{};
         std::size_t i = 0;
@@ -189,7 +189,7 @@ struct Builder {
                                   const std::optional<S> s = get();
                                   return s ? good(field(*s, index)) : bad(status::BadNodeIdUnknown);
                               });
-            c.rolePermissions = permissions;
+            c.rare.edit().rolePermissions = permissions;
             add(std::move(c), id, id::HasComponent, id::BaseDataVariableType);
         });
     }
@@ -278,13 +278,13 @@ StatusCode installDiagnosticsNodes(AddressSpace& space, ServerDiagnostics& diagn
     });
     for (uint32_t id : {id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionDiagnosticsArray,
                         id::Server_ServerDiagnostics_SessionsDiagnosticsSummary_SessionSecurityDiagnosticsArray})
-        if (Node* n = space.findMutable(NodeId(id))) n->rolePermissions = securityAdminOnly();
+        if (Node* n = space.findMutable(NodeId(id))) n->rare.edit().rolePermissions = securityAdminOnly();
     if (Node* n = space.findMutable(NodeId(id::Server_ServerDiagnostics_EnabledFlag))) {
         n->attrs.edit().accessLevel |= access::CurrentWrite;
         n->attrs.edit().userAccessLevel |= access::CurrentWrite;
-        n->rolePermissions = rolePermissions(kSee | kRead, roleBit(Role::SecurityAdmin) | roleBit(Role::ConfigureAdmin),
+        n->rare.edit().rolePermissions = rolePermissions(kSee | kRead, roleBit(Role::SecurityAdmin) | roleBit(Role::ConfigureAdmin),
                                              PermissionType::Write);
-        ValueSource& source = n->source.edit();
+        ValueSource& source = n->rare.edit().source.edit();
         source.read = [d] { return good(Variant(d->enabled())); };
         source.write = [d](const DataValue& v) -> StatusCode {
             const bool* on = v.value.get<bool>();

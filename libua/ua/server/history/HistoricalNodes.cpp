@@ -148,7 +148,7 @@ void installHistoryCapabilities(AddressSpace& space, const HistoryConfig& config
 HistoryManager::Reader valueReaderOf(const AddressSpace& space, const NodeId& id) {
     const Node* n = space.find(id);
     if (!n || n->nodeClass != NodeClass::Variable) return {};
-    if (n->source->read) return [read = n->source->read](DataValue& out) {
+    if (n->rare->source->read) return [read = n->rare->source->read](DataValue& out) {
         out = read();
         return true;
     };

@@ -184,9 +184,9 @@ private:
             if (n.attrs->historizing) w.writeAttribute(QStringLiteral("Historizing"), QStringLiteral("true"));
         }
         localized(w, "DisplayName", n.displayName());
-        if (!n.description->text.isNull() || !n.description->locale.isNull()) localized(w, "Description", n.description);
-        if (n.nodeClass == NodeClass::ReferenceType && !n.inverseName->text.isNull()) localized(w, "InverseName", n.inverseName);
-        if (const auto* perms = n.rolePermissions->get<Array<ExtensionObject>>()) {
+        if (!n.rare->description->text.isNull() || !n.rare->description->locale.isNull()) localized(w, "Description", n.rare->description);
+        if (n.nodeClass == NodeClass::ReferenceType && !n.rare->inverseName->text.isNull()) localized(w, "InverseName", n.rare->inverseName);
+        if (const auto* perms = n.rare->rolePermissions->get<Array<ExtensionObject>>()) {
             w.writeStartElement(QStringLiteral("RolePermissions"));
             for (const ExtensionObject& x : *perms)
                 if (const RolePermissionType* p = x.get<RolePermissionType>()) {
@@ -212,7 +212,7 @@ private:
         }
         w.writeEndElement();
         if (n.nodeClass == NodeClass::DataType) writeDefinition(w, i);
-        if (variable && n.value && !n.source->read) {
+        if (variable && n.value && !n.rare->source->read) {
             const auto dv = n.value->load();
             if (dv && dv->hasValue && !dv->value.isNull()) {
                 // Written to a scratch document first: a value that cannot be written leaves no half element.
@@ -247,7 +247,7 @@ private:
 
     void writeDefinition(QXmlStreamWriter& w, NodeIndex i) {
         const Node& n = m_space.node(i);
-        const ExtensionObject* x = n.dataTypeDefinition->get<ExtensionObject>();
+        const ExtensionObject* x = n.rare->dataTypeDefinition->get<ExtensionObject>();
         if (!x) return;
         w.writeStartElement(QStringLiteral("Definition"));
         w.writeAttribute(QStringLiteral("Name"), qualifiedName(n.browseName));
@@ -257,7 +257,7 @@ private:
             // The supertype's fields are not repeated (F.12: a NodeSet lists a type's own fields).
             std::size_t inherited = 0;
             if (n.superType != kNoNode)
-                if (const ExtensionObject* bx = m_space.node(n.superType).dataTypeDefinition->get<ExtensionObject>())
+                if (const ExtensionObject* bx = m_space.node(n.superType).rare->dataTypeDefinition->get<ExtensionObject>())
                     if (const StructureDefinition* bd = bx->get<StructureDefinition>()) inherited = bd->fields.size();
             const bool subtyped = def->structureType == StructureType::StructureWithSubtypedValues ||
                                   def->structureType == StructureType::UnionWithSubtypedValues;

@@ -312,7 +312,7 @@ private:
         n.browseName = *bn;
         const XmlElementView displayName = e.child(u"DisplayName");
         n.setDisplayName(displayName ? localized(displayName) : LocalizedText{{}, bn->name});
-        if (const XmlElementView d = e.child(u"Description")) n.description = localized(d);
+        if (const XmlElementView d = e.child(u"Description")) n.rare.edit().description = localized(d);
         SharedAttributes a;
         a.writeMask = uintAttribute(e, u"WriteMask", 0);
         a.userWriteMask = uintAttribute(e, u"UserWriteMask", a.writeMask);
@@ -324,11 +324,11 @@ private:
                 if (!role) return issue(issues, p, QStringLiteral("RolePermission names an unknown role NodeId '%1'").arg(p.text().trimmed()), status::BadNodeIdInvalid, e);
                 perms.push_back(ExtensionObject::make(RolePermissionType{*role, PermissionType(p.attribute(u"Permissions").toUInt())}));
             }
-            n.rolePermissions = Variant(std::move(perms));
+            n.rare.edit().rolePermissions = Variant(std::move(perms));
         }
         n.isAbstract = xmlBool(e, u"IsAbstract", false);
         n.symmetric = xmlBool(e, u"Symmetric", false);
-        if (const XmlElementView inv = e.child(u"InverseName")) n.inverseName = localized(inv);
+        if (const XmlElementView inv = e.child(u"InverseName")) n.rare.edit().inverseName = localized(inv);
         n.containsNoLoops = xmlBool(e, u"ContainsNoLoops", false);
         n.eventNotifier = uint8_t(uintAttribute(e, u"EventNotifier", 0));
         n.executable = xmlBool(e, u"Executable", true);
@@ -463,7 +463,7 @@ private:
                     if (const XmlElementView desc = f.child(u"Description")) ef.description = localized(desc);
                     def.fields.push_back(std::move(ef));
                 }
-                m_space.nodeMutable(at).dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
+                m_space.nodeMutable(at).rare.edit().dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
                 return true;
             }
             if (!m_space.isSubtypeOf(at, structure)) return true;  // a Definition on a simple type: nothing to keep
@@ -471,7 +471,7 @@ private:
             def.fields = Array<StructureField>::emptyArray();
             def.baseDataType = base == kNoNode ? NodeId(id::Structure) : m_space.node(base).nodeId;
             if (base != kNoNode)
-                if (const ExtensionObject* bx = m_space.node(base).dataTypeDefinition->get<ExtensionObject>())
+                if (const ExtensionObject* bx = m_space.node(base).rare->dataTypeDefinition->get<ExtensionObject>())
                     if (const StructureDefinition* bd = bx->get<StructureDefinition>())
                         for (const StructureField& f : bd->fields) def.fields.push_back(f);
             bool anyOptional = false, anySubtyped = false;
@@ -511,7 +511,7 @@ private:
             for (const Reference& r : node.references)
                 if (r.isForward && r.referenceType == hasEncoding && m_space.node(r.target).browseName.name.view() == "Default Binary")
                     def.defaultEncodingId = m_space.node(r.target).nodeId;
-            m_space.nodeMutable(at).dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
+            m_space.nodeMutable(at).rare.edit().dataTypeDefinition = Variant(ExtensionObject::make(std::move(def)));
             return true;
         };
         for (const auto& [at, e] : byIndex)

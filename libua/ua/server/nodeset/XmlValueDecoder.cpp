@@ -334,7 +334,7 @@ struct XmlStructureWriter {
     BinaryEncoder& enc;
 
     const StructureDefinition* definitionOf(NodeIndex dt) const {
-        const Variant& v = space.node(dt).dataTypeDefinition;
+        const Variant& v = space.node(dt).rare->dataTypeDefinition;
         const ExtensionObject* x = v.get<ExtensionObject>();
         return x ? x->get<StructureDefinition>() : nullptr;
     }
@@ -468,7 +468,7 @@ std::optional<ExtensionObject> XmlValueDecoder::decodeExtensionObject(XmlElement
         for (const Reference& r : m_space.node(at).references)
             if (!r.isForward && r.referenceType == hasEncoding) dataType = r.target;
     }
-    const ExtensionObject* defx = dataType == kNoNode ? nullptr : m_space.node(dataType).dataTypeDefinition->get<ExtensionObject>();
+    const ExtensionObject* defx = dataType == kNoNode ? nullptr : m_space.node(dataType).rare->dataTypeDefinition->get<ExtensionObject>();
     const StructureDefinition* def = defx ? defx->get<StructureDefinition>() : nullptr;
     if (!def) return ExtensionObject::xml(*encodingId, XmlElement::fromQString(body.toXml()));
 

@@ -150,7 +150,7 @@ struct XmlStructureReader {
     QXmlStreamWriter& w;
 
     const StructureDefinition* definitionOf(NodeIndex dt) const {
-        const ExtensionObject* x = space.node(dt).dataTypeDefinition->get<ExtensionObject>();
+        const ExtensionObject* x = space.node(dt).rare->dataTypeDefinition->get<ExtensionObject>();
         return x ? x->get<StructureDefinition>() : nullptr;
     }
 
@@ -229,7 +229,7 @@ struct XmlStructureReader {
             int32_t n = 0;
             decode(d, n);
             QString name;
-            if (const ExtensionObject* x = space.node(type).dataTypeDefinition->get<ExtensionObject>())
+            if (const ExtensionObject* x = space.node(type).rare->dataTypeDefinition->get<ExtensionObject>())
                 if (const EnumDefinition* def = x->get<EnumDefinition>())
                     for (const EnumField& f : def->fields)
                         if (f.value == n) name = f.name.toQString();

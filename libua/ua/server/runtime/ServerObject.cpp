@@ -18,7 +18,7 @@ void setStored(AddressSpace& space, uint32_t id, Variant v) {
 void setSource(AddressSpace& space, uint32_t id, std::function<Variant()> f) {
     Node* n = space.findMutable(NodeId(id));
     if (!n) return;
-    n->source.edit().read = [f = std::move(f)] {
+    n->rare.edit().source.edit().read = [f = std::move(f)] {
         DataValue v(f());
         v.setSourceTimestamp(DateTime::now());
         return v;

@@ -41,7 +41,7 @@ void restrictUserAttribute(const ServiceContext& ctx, const Node& node, Attribut
     case AttributeId::UserRolePermissions: {
         // Only the entries of the user's Roles.
         Array<ExtensionObject> mine = Array<ExtensionObject>::emptyArray();
-        if (const auto* all = node.rolePermissions->get<Array<ExtensionObject>>()) {
+        if (const auto* all = node.rare->rolePermissions->get<Array<ExtensionObject>>()) {
             for (const ExtensionObject& x : *all) {
                 const RolePermissionType* rp = x.get<RolePermissionType>();
                 const std::optional<Role> r = rp ? roleFromNodeId(rp->roleId) : std::nullopt;
@@ -70,7 +70,7 @@ StatusCode checkDataEncoding(const AddressSpace& space, const Node& node, Attrib
 
 // The current value of a Variable or VariableType: from its ValueSource, else its ValueCell.
 DataValue currentValue(const Node& node) {
-    if (node.source->read) return node.source->read();
+    if (node.rare->source->read) return node.rare->source->read();
     const auto stored = node.value ? node.value->load() : nullptr;
     return stored ? *stored : DataValue(Variant());
 }
@@ -78,8 +78,8 @@ DataValue currentValue(const Node& node) {
 // currentValue() into out, every field: a stored value is copied over what out holds (a Variant
 // of the same type is assigned, not destroyed and built again).
 void currentValueInto(const Node& node, DataValue& out) {
-    if (node.source->read) {
-        out = node.source->read();
+    if (node.rare->source->read) {
+        out = node.rare->source->read();
         return;
     }
     const DataValue* stored = node.value ? node.value->peek() : nullptr;  // under the caller's guard
@@ -203,7 +203,7 @@ StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange&
         if (!(userWriteMask(node.attrs->userWriteMask, perms) & bit)) return status::BadUserAccessDenied;
         if (in.hasStatus || in.hasSourceTimestamp || in.hasServerTimestamp) return status::BadWriteNotSupported;
     }
-    if (node.source->read && !node.source->write) return status::BadNotWritable;
+    if (node.rare->source->read && !node.rare->source->write) return status::BadNotWritable;
 
     DataValue next;
     next.setStatus(in.hasStatus ? in.status : status::Good);
@@ -228,12 +228,12 @@ StatusCode writeValue(ServiceContext& ctx, const Node& node, const NumericRange&
         return status::Good;
     };
 
-    if (node.source->write) {
+    if (node.rare->source->write) {
         DataValue current;
         if (!range.isEmpty()) current = currentValue(node);
         DataValue out;
         if (StatusCode s = compose(range.isEmpty() ? nullptr : &current, out); s.isBad()) return s;
-        return node.source->write(out);
+        return node.rare->source->write(out);
     }
     if (!node.value) return status::BadNotWritable;
     return node.value->update(compose);

@@ -171,11 +171,11 @@ std::size_t serveCall(const ServiceContext& sc, const CallRequest& req, CallResp
             valid = valid && st.isGood();
         }
         if (!valid) { r.statusCode = status::BadInvalidArgument; continue; }
-        if (!mn.method || !mn.method->run) { r.statusCode = status::BadNotImplemented; continue; }
+        if (!mn.rare->method || !mn.rare->method->run) { r.statusCode = status::BadNotImplemented; continue; }
         const Array<ExtensionObject>* out = arguments(s, refs, method, "OutputArguments", outHold);
         const std::size_t outputs = out ? out->size() : 0;
-        if (mn.method->execution == MethodHandler::Execution::Inline) runHandler(*mn.method, call, outputs, r);
-        else workers.push_back(WorkerCall{i, mn.method, std::move(call), outputs});
+        if (mn.rare->method->execution == MethodHandler::Execution::Inline) runHandler(*mn.rare->method, call, outputs, r);
+        else workers.push_back(WorkerCall{i, mn.rare->method, std::move(call), outputs});
     }
     if (workers.empty()) return 0;
 

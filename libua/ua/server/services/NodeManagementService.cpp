@@ -70,7 +70,7 @@ NodeId freshNodeId(const AddressSpace& s) {
 template <class A>
 void commonAttributes(Node& n, const A& a) {
     if (attributeGiven(a.specifiedAttributes, attrMask::DisplayName) && !a.displayName.text.isNull()) n.setDisplayName(a.displayName);
-    if (attributeGiven(a.specifiedAttributes, attrMask::Description)) n.description = a.description;
+    if (attributeGiven(a.specifiedAttributes, attrMask::Description)) n.rare.edit().description = a.description;
     if (attributeGiven(a.specifiedAttributes, attrMask::WriteMask)) n.attrs.edit().writeMask = a.writeMask;
     n.attrs.edit().userWriteMask = attributeGiven(a.specifiedAttributes, attrMask::UserWriteMask) ? a.userWriteMask : n.attrs->writeMask;
 }
@@ -140,7 +140,7 @@ StatusCode applyAttributes(AddressSpace& s, Node& n, const ExtensionObject& x) {
             commonAttributes(n, *a);
             if (attributeGiven(a->specifiedAttributes, attrMask::IsAbstract)) n.isAbstract = a->isAbstract;
             if (attributeGiven(a->specifiedAttributes, attrMask::Symmetric)) n.symmetric = a->symmetric;
-            if (attributeGiven(a->specifiedAttributes, attrMask::InverseName) && !n.symmetric) n.inverseName = a->inverseName;
+            if (attributeGiven(a->specifiedAttributes, attrMask::InverseName) && !n.symmetric) n.rare.edit().inverseName = a->inverseName;
             return status::Good;
         }
         break;
@@ -191,12 +191,12 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
             copy.nodeClass = decl.nodeClass;
             copy.browseName = decl.browseName;
             copy.setDisplayName(decl.displayName());
-            copy.description = decl.description;
+            if (decl.rare->description.isSet()) copy.rare.edit().description = decl.rare->description;
             copy.attrs = decl.attrs;  // shared: WriteMask, DataType, ValueRank, AccessLevel, ...
             copy.eventNotifier = decl.eventNotifier;
             copy.executable = decl.executable;
             copy.userExecutable = decl.userExecutable;
-            copy.method = decl.method;
+            if (decl.rare->method) copy.rare.edit().method = decl.rare->method;
             if (decl.value)
                 if (auto dv = decl.value->load()) copy.value = ValueCell::make(*dv);
             const NodeId& parentId = s.node(instance).nodeId;

@@ -91,7 +91,7 @@ DataValue sampleValue(const MonitoredItem& item, const AddressSpace& space, Date
                 return failedSample(status::BadUserAccessDenied);
         }
         DataValue dv;
-        if (n.source->read) dv = n.source->read();
+        if (n.rare->source->read) dv = n.rare->source->read();
         else if (!n.value || !n.value->copyTo(dv)) dv = DataValue(Variant());
         if (dv.hasStatus && dv.status.isBad()) {
             dv.value = Variant();

@@ -67,7 +67,7 @@ StatusCode installSubscriptionMethods(AddressSpace& space, SubscriptionRegistry&
     for (auto& [method, handler] : {std::pair{id::Server_GetMonitoredItems, &getItems}, std::pair{id::Server_ResendData, &resend}}) {
         Node* n = space.findMutable(NodeId(method));
         if (!n || n->nodeClass != NodeClass::Method) return status::BadNodeIdUnknown;
-        n->method = std::make_shared<const MethodHandler>(std::move(*handler));
+        n->rare.edit().method = std::make_shared<const MethodHandler>(std::move(*handler));
     }
     return status::Good;
 }

@@ -95,7 +95,7 @@ uint32_t defaultPermissions(RoleSet roles) {
 
 uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults) {
     if (roles == kUnrestricted) return kAllPermissions;
-    const auto* list = node.rolePermissions->get<Array<ExtensionObject>>();
+    const auto* list = node.rare->rolePermissions->get<Array<ExtensionObject>>();
     if (!list) return defaults;
     uint32_t perms = 0;
     for (const ExtensionObject& x : *list) {
