@@ -9,6 +9,7 @@
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 
+#include <limits>
 #include <thread>
 #include "TestMain.h"
 
@@ -454,6 +455,11 @@ void TestNodeStore::sharedAttributesAreInternedAndCopiedOnWrite() {
     Variant out;
     QCOMPARE(readAttribute(b, AttributeId::WriteMask, out), StatusCode(status::Good));
     QCOMPARE(*out.get<uint32_t>(), 4u);
+    // A NaN MinimumSamplingInterval (a file may give one) equals itself: one block, not one each.
+    SharedAttributes nan = plain;
+    nan.minimumSamplingInterval = std::numeric_limits<double>::quiet_NaN();
+    QCOMPARE(&pool.intern(nan).get(), &pool.intern(nan).get());
+    QCOMPARE(pool.size(), std::size_t(3));
     // A node that never had them reads the defaults.
     const Node d = storeFolder(NodeId(1, 4u), "D");
     QVERIFY(!d.attrs.isSet());

@@ -49,8 +49,8 @@ struct ValueSource {
 class NodeStoreCount {
 public:
     NodeStoreCount() = default;
-    NodeStoreCount(const NodeStoreCount&) {}
-    NodeStoreCount& operator=(const NodeStoreCount&) { return *this; }
+    NodeStoreCount(const NodeStoreCount&) noexcept {}  // noexcept: a Node moves, not copies, in a vector
+    NodeStoreCount& operator=(const NodeStoreCount&) noexcept { return *this; }
     void add() const { m_n.fetch_add(1, std::memory_order_relaxed); }
     // True when that was the last holder.
     bool drop() const { return m_n.fetch_sub(1, std::memory_order_acq_rel) == 1; }

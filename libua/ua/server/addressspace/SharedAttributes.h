@@ -13,6 +13,7 @@
 #include "ua/types/NodeId.h"
 #include "ua/types/Common.h"
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -51,7 +52,15 @@ struct SharedAttributes {
     uint8_t userAccessLevel = access::CurrentRead;
     bool historizing = false;
 
-    friend bool operator==(const SharedAttributes&, const SharedAttributes&) = default;
+    // Field by field; MinimumSamplingInterval by its bits, so that a NaN a file gives equals
+    // itself and its nodes share a block too.
+    friend bool operator==(const SharedAttributes& a, const SharedAttributes& b) {
+        return a.dataType == b.dataType && a.arrayDimensions == b.arrayDimensions &&
+               std::bit_cast<uint64_t>(a.minimumSamplingInterval) == std::bit_cast<uint64_t>(b.minimumSamplingInterval) &&
+               a.writeMask == b.writeMask && a.userWriteMask == b.userWriteMask && a.valueRank == b.valueRank &&
+               a.accessLevelEx == b.accessLevelEx && a.accessRestrictions == b.accessRestrictions &&
+               a.accessLevel == b.accessLevel && a.userAccessLevel == b.userAccessLevel && a.historizing == b.historizing;
+    }
     std::size_t hash() const;
 };
 
@@ -76,7 +85,7 @@ inline std::size_t SharedAttributes::hash() const {
         std::size_t(historizing) << 48);
     mix(std::size_t(writeMask) | std::size_t(userWriteMask) << 32);
     mix(arrayDimensions.size());
-    mix(std::hash<double>{}(minimumSamplingInterval));
+    mix(std::bit_cast<uint64_t>(minimumSamplingInterval));
     mix(accessLevelEx ? *accessLevelEx + 1 : 0);
     mix(accessRestrictions ? *accessRestrictions + 1 : 0);
     return h;

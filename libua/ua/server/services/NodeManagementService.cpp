@@ -192,7 +192,13 @@ void instantiate(AddressSpace& s, NodeIndex instance, NodeIndex type, int depth)
             copy.browseName = decl.browseName;
             copy.setDisplayName(decl.displayName());
             if (decl.rare->description.isSet()) copy.rare.edit().description = decl.rare->description;
-            copy.attrs = decl.attrs;  // shared: WriteMask, DataType, ValueRank, AccessLevel, ...
+            copy.attrs = decl.attrs;  // shared: WriteMask, DataType, ValueRank, AccessLevel(Ex), ...
+            // but not what the declaration's own node has: no history is kept of the instance, and
+            // its AccessRestrictions are the server's to set.
+            if (decl.attrs->historizing || decl.attrs->accessRestrictions) {
+                copy.attrs.edit().historizing = false;
+                copy.attrs.edit().accessRestrictions.reset();
+            }
             copy.eventNotifier = decl.eventNotifier;
             copy.executable = decl.executable;
             copy.userExecutable = decl.userExecutable;
