@@ -22,20 +22,19 @@ StatusCode take(const Variant& v, T& out) {
     out = *p;
     return status::Good;
 }
-// A shared attribute: the node gets a block of its own only when the value is taken.
+// The type a field holds: T, or the T of an OutOfLine<T>.
+template <class F>
+struct Held { using type = F; };
 template <class T>
-StatusCode take(const Variant& v, OutOfLine<SharedAttributes>& attrs, T SharedAttributes::*field) {
-    const T* p = v.get<T>();
+struct Held<OutOfLine<T>> { using type = T; };
+
+// A field of a shared block (Node::attrs, Node::rare): the node gets a block of its own only
+// when the value is taken.
+template <class Block, class Field>
+StatusCode take(const Variant& v, OutOfLine<Block>& block, Field Block::*field) {
+    const auto* p = v.get<typename Held<Field>::type>();
     if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
-    attrs.edit().*field = *p;
-    return status::Good;
-}
-// A rare one (Node::rare): the node gets blocks of its own only when the value is taken.
-template <class T>
-StatusCode take(const Variant& v, OutOfLine<RareFields>& rare, OutOfLine<T> RareFields::*field) {
-    const T* p = v.get<T>();
-    if (!p || !v.arrayDimensions().isNull()) return status::BadTypeMismatch;
-    rare.edit().*field = *p;
+    block.edit().*field = *p;
     return status::Good;
 }
 

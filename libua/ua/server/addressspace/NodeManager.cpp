@@ -4,6 +4,10 @@
 
 namespace ua {
 
+namespace {
+bool given(const LocalizedText& t) { return !t.text.isNull() || !t.locale.isNull(); }
+} // namespace
+
 StatusCode NodeManager::install(AddressSpace& space) {
     m_ns = space.addNamespace(m_uri);
     return populate(space);
@@ -31,7 +35,7 @@ StatusCode NodeManager::addVariable(AddressSpace& space, const NodeId& id, std::
     n.nodeClass = NodeClass::Variable;
     n.browseName = {m_ns, String(name)};
     n.setDisplayName(LocalizedText{String(), String(name)});
-    if (!o.description.text.isNull() || !o.description.locale.isNull()) n.rare.edit().description = std::move(o.description);
+    if (given(o.description)) n.rare.edit().description = std::move(o.description);
     SharedAttributes a;
     a.dataType = dataType;
     a.valueRank = o.valueRank;
@@ -65,7 +69,7 @@ StatusCode NodeManager::addMethod(AddressSpace& space, const NodeId& id, std::st
     n.nodeClass = NodeClass::Method;
     n.browseName = {m_ns, String(name)};
     n.setDisplayName(LocalizedText{String(), String(name)});
-    if (!d.description.text.isNull() || !d.description.locale.isNull()) n.rare.edit().description = std::move(d.description);
+    if (given(d.description)) n.rare.edit().description = std::move(d.description);
     n.executable = n.userExecutable = true;
     n.rare.edit().method = std::make_shared<const MethodHandler>(std::move(d.handler));
     StatusCode s = space.addNode(std::move(n));

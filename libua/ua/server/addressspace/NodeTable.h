@@ -2,10 +2,10 @@
 // changed one node at a time (copy on write).
 //
 // Shape: a root vector of pages of kPage chunks of kChunk nodes (256 x 64 = 16,384 nodes per
-// page); each slot holds one Node by a counted pointer (the count is in the Node). Copying the table copies the page pointers
-// only (61 for a million nodes). The first change of a node after a copy clones its page's chunk
-// pointers (kPage), its chunk's node pointers (kChunk) and the Node itself, never the rest of the
-// table (CopyGeneration.h says who may change what in place). So a published snapshot stays
+// page); each slot holds one Node by a counted pointer (the count is in the Node). Copying the
+// table copies the page pointers only (61 for a million nodes). The first change of a node after
+// a copy clones its page's chunk pointers (kPage), its chunk's node pointers (kChunk) and the
+// Node itself, never the rest of the table (CopyGeneration.h says who may change what in place). So a published snapshot stays
 // unchanged while a writer changes its copy, and a change costs time in proportion to what it
 // changes.
 //

@@ -2,7 +2,7 @@
 // WriteMask, UserWriteMask, AccessRestrictions; a Variable's DataType, ValueRank,
 // ArrayDimensions, AccessLevel, UserAccessLevel, AccessLevelEx, MinimumSamplingInterval and
 // Historizing), kept once and shared by those nodes (Node::attrs, an OutOfLine: 8 bytes in the
-// Node instead of 136).
+// Node instead of 128).
 //
 // A NodeSet's variables of one type mostly differ in none of them: the importer and the loader of
 // namespace 0 intern them (SharedAttributesPool), so a million such variables share a few blocks.
@@ -15,7 +15,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <unordered_map>
 
