@@ -4,6 +4,7 @@
 #include "ServerCommandLine.h"
 #include "window/WindowMode.h"
 
+#include "AllocatorPolicy.h"
 #include "EventDispatcher.h"
 #include "DemoExtension.h"
 
@@ -14,6 +15,7 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    ua::app::keepLargeBlocksOutOfTheHeap();  // before the first large block (AllocatorPolicy.h)
     QCoreApplication::setApplicationName(QStringLiteral("ua-server"));
     QCoreApplication::setApplicationVersion(QStringLiteral(UA_WORKBENCH_VERSION));
     QStringList arguments;

@@ -5,7 +5,9 @@
 // NodeSetDocument::load) and to import it into an address space holding namespace 0, nodes per second for
 // both together, the resident memory per imported node once the file's trees are freed, and the
 // time of one AddNodes (the NodeManagement handler on a SharedAddressSpace) into that address space,
-// of a folder and of a variable: median of ADDNODES requests each (default 20). Not a timed test: ctest runs a small file once.
+// of a folder and of a variable: median of ADDNODES requests each (default 20). The heap policy is
+// ua-server's (app-common/AllocatorPolicy.h). Not a timed test: ctest runs a small file once.
+#include "AllocatorPolicy.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/server/addressspace/Ns0NodeManager.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
@@ -44,6 +46,7 @@ double residentMb() {
 } // namespace
 
 int main(int argc, char** argv) {
+    ua::app::keepLargeBlocksOutOfTheHeap();  // as ua-server does (AllocatorPolicy.h)
     QCoreApplication app(argc, argv);
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_nodeset_import FILE [ADDNODES]\n");
