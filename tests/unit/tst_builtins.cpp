@@ -31,6 +31,7 @@ private slots:
     void variantRoundTrip();
     void variantMatrix();
     void variantBoxesLargeScalars();
+    void nodeIdCopiesShareTheirIdentifier();
     void dataValueMask();
     void diagnosticInfoNested();
     void extensionObjectKnownAndUnknown();
@@ -262,6 +263,65 @@ struct ConvertsToText {  // like the node store's OutOfLine<LocalizedText>: conv
     operator LocalizedText() const { return LocalizedText{String("en"), String("converted")}; }
 };
 } // namespace
+
+void TestBuiltins::nodeIdCopiesShareTheirIdentifier() {
+    // 16 bytes: a numeric NodeId holds nothing else; the others hold a counted block.
+    QCOMPARE(sizeof(NodeId), std::size_t(16));
+
+    // Copies compare, hash and order like the original, for every IdType, and stay equal to a
+    // NodeId built separately (another block).
+    const Guid g = *Guid::parse("72962B91-FA75-4AE6-8D28-B404DC7DAF63");
+    const NodeId ids[] = {NodeId(3, 17u), NodeId(2, String("a string identifier longer than fifteen bytes")),
+                          NodeId(2, String("short")), NodeId(1, g), NodeId(4, ByteString("\x01\x02", 2))};
+    for (const NodeId& id : ids) {
+        const NodeId copy = id;
+        const NodeId rebuilt = *NodeId::parse(id.toString());
+        QCOMPARE(copy, id);
+        QCOMPARE(rebuilt, id);
+        QCOMPARE(rebuilt.hash(), id.hash());
+        QVERIFY(!(copy < id) && !(id < copy) && !(rebuilt < id));
+        QCOMPARE(copy.idType(), id.idType());
+        QCOMPARE(copy.toString(), id.toString());
+    }
+    QVERIFY(!(ids[1] == ids[2]));
+    QVERIFY(ids[2] < ids[1] || ids[1] < ids[2]);
+    QVERIFY(!(NodeId(2, String("5")) == NodeId(2, 5u)));  // same text, other IdType
+
+    // A decoder fills in a NodeId it holds alone in place (no new block); one whose identifier is
+    // shared gets a block of its own first, so the copy keeps its value.
+    NodeId reused(1, String("first"));
+    const String* storage = &reused.string();
+    String& filled = reused.emplaceString(5);
+    QCOMPARE(&filled, storage);
+    filled.assign("second", 6);
+    QCOMPARE(reused, NodeId(5, String("second")));
+
+    const NodeId kept = reused;
+    String& other = reused.emplaceString(5);
+    QVERIFY(&other != &kept.string());
+    other.assign("third", 5);
+    QCOMPARE(kept, NodeId(5, String("second")));
+    QCOMPARE(reused, NodeId(5, String("third")));
+
+    NodeId token(0, g);
+    const Guid* guidStorage = &token.guid();
+    QCOMPARE(&token.emplaceGuid(0), guidStorage);
+    const NodeId tokenCopy = token;
+    token.emplaceGuid(0).data1 = 1;
+    QCOMPARE(tokenCopy.guid(), g);
+    QVERIFY(!(token == tokenCopy));
+
+    // Moves leave the null NodeId behind; self-assignment keeps the value.
+    NodeId moved = std::move(reused);
+    QVERIFY(reused.isNull());
+    QCOMPARE(moved, NodeId(5, String("third")));
+    NodeId& alias = moved;
+    moved = alias;
+    QCOMPARE(moved, NodeId(5, String("third")));
+    moved = NodeId(7, 9u);  // from a block back to numeric
+    QVERIFY(moved.isNumeric());
+    QCOMPARE(moved.numeric(), 9u);
+}
 
 void TestBuiltins::variantBoxesLargeScalars() {
     // The large scalars are held behind a pointer: a Variant and a DataValue stay small.

@@ -72,13 +72,7 @@ uint8_t decodeNodeId(BinaryDecoder& d, NodeId& v) {
         if (s.isNull()) s.assign("", 0);  // a null string identifier reads as empty
         break;
     }
-    case GuidId: {
-        const uint16_t ns = d.readPod<uint16_t>();
-        Guid g;
-        decode(d, g);
-        v = NodeId(ns, g);
-        break;
-    }
+    case GuidId: decode(d, v.emplaceGuid(d.readPod<uint16_t>())); break;
     case ByteStringId: {
         ByteString& b = v.emplaceOpaque(d.readPod<uint16_t>());
         decode(d, b);

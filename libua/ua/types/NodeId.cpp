@@ -5,24 +5,36 @@
 
 namespace ua {
 
+static_assert(sizeof(NodeId) == 16, "a NodeId: the block pointer, the numeric identifier, the namespace and the IdType");
+
+void NodeId::destroy() noexcept {
+    switch (m_type) {
+    case IdType::String: delete static_cast<Held<String>*>(m_ext); break;
+    case IdType::Guid: delete static_cast<Held<Guid>*>(m_ext); break;
+    case IdType::Opaque: delete static_cast<Held<ByteString>*>(m_ext); break;
+    case IdType::Numeric: break;  // holds no block
+    }
+}
+
 bool NodeId::isNull() const {
     if (m_ns != 0) return false;
-    switch (m_id.index()) {
-    case 0: return std::get<0>(m_id) == 0;
-    case 1: return std::get<1>(m_id).isEmpty();
-    case 2: return std::get<2>(m_id).isNull();
-    default: return std::get<3>(m_id).isEmpty();
+    switch (m_type) {
+    case IdType::Numeric: return m_numeric == 0;
+    case IdType::String: return string().isEmpty();
+    case IdType::Guid: return guid().isNull();
+    case IdType::Opaque: return opaque().isEmpty();
     }
+    return false;
 }
 
 std::string NodeId::toString() const {
     std::string s;
     if (m_ns != 0) s = "ns=" + std::to_string(m_ns) + ";";
-    switch (m_id.index()) {
-    case 0: s += "i=" + std::to_string(std::get<0>(m_id)); break;
-    case 1: s += "s=" + std::get<1>(m_id).str(); break;
-    case 2: s += "g=" + std::get<2>(m_id).toString(); break;
-    default: s += "b=" + std::get<3>(m_id).toQByteArray().toBase64().toStdString(); break;
+    switch (m_type) {
+    case IdType::Numeric: s += "i=" + std::to_string(m_numeric); break;
+    case IdType::String: s += "s=" + string().str(); break;
+    case IdType::Guid: s += "g=" + guid().toString(); break;
+    case IdType::Opaque: s += "b=" + opaque().toQByteArray().toBase64().toStdString(); break;
     }
     return s;
 }
@@ -72,26 +84,40 @@ std::optional<NodeId> NodeId::parse(std::string_view t) {
 
 std::size_t NodeId::hash() const {
     std::size_t h = std::size_t(m_ns) * 0x9E3779B97F4A7C15ull;
-    switch (m_id.index()) {
-    case 0: return h ^ (std::size_t(std::get<0>(m_id)) * 0xC2B2AE3D27D4EB4Full);
-    case 1: return h ^ std::hash<std::string_view>()(std::get<1>(m_id).view()) ^ 1;
-    case 2: {
-        const Guid& g = std::get<2>(m_id);
+    switch (m_type) {
+    case IdType::Numeric: return h ^ (std::size_t(m_numeric) * 0xC2B2AE3D27D4EB4Full);
+    case IdType::String: return h ^ std::hash<std::string_view>()(string().view()) ^ 1;
+    case IdType::Guid: {
+        const Guid& g = guid();
         return h ^ (std::size_t(g.data1) << 32 | std::size_t(g.data2) << 16 | g.data3) ^ 2;
     }
-    default: return h ^ std::hash<std::string_view>()(std::get<3>(m_id).view()) ^ 3;
+    case IdType::Opaque: return h ^ std::hash<std::string_view>()(opaque().view()) ^ 3;
     }
+    return h;
+}
+
+bool operator==(const NodeId& a, const NodeId& b) {
+    if (a.m_ns != b.m_ns || a.m_type != b.m_type) return false;
+    if (a.m_ext == b.m_ext) return a.m_numeric == b.m_numeric;  // numeric (no block), or one shared block
+    switch (a.m_type) {
+    case NodeId::IdType::Numeric: return false;  // unreachable: neither holds a block
+    case NodeId::IdType::String: return a.string() == b.string();
+    case NodeId::IdType::Guid: return a.guid() == b.guid();
+    case NodeId::IdType::Opaque: return a.opaque() == b.opaque();
+    }
+    return false;
 }
 
 bool operator<(const NodeId& a, const NodeId& b) {
     if (a.m_ns != b.m_ns) return a.m_ns < b.m_ns;
-    if (a.m_id.index() != b.m_id.index()) return a.m_id.index() < b.m_id.index();
-    switch (a.m_id.index()) {
-    case 0: return std::get<0>(a.m_id) < std::get<0>(b.m_id);
-    case 1: return std::get<1>(a.m_id) < std::get<1>(b.m_id);
-    case 2: return std::get<2>(a.m_id) < std::get<2>(b.m_id);
-    default: return std::get<3>(a.m_id) < std::get<3>(b.m_id);
+    if (a.m_type != b.m_type) return a.m_type < b.m_type;
+    switch (a.m_type) {
+    case NodeId::IdType::Numeric: return a.m_numeric < b.m_numeric;
+    case NodeId::IdType::String: return a.string() < b.string();
+    case NodeId::IdType::Guid: return a.guid() < b.guid();
+    case NodeId::IdType::Opaque: return a.opaque() < b.opaque();
     }
+    return false;
 }
 
 // OPC 10000-6 5.3.1.11: ';' and '%' in the namespace URI are percent-encoded.

@@ -5,12 +5,14 @@
 #include "ua/types/Guid.h"
 #include "ua/types/Strings.h"
 
+#include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+#include <utility>
 
 namespace ua {
 
@@ -20,35 +22,57 @@ public:
     enum class IdType : uint8_t { Numeric = 0, String = 1, Guid = 2, Opaque = 3 };
 
     NodeId() = default;  // the null NodeId: ns=0;i=0
-    NodeId(uint16_t ns, uint32_t id) : m_ns(ns), m_id(id) {}
-    NodeId(uint16_t ns, String id) : m_ns(ns), m_id(std::move(id)) {}
-    NodeId(uint16_t ns, const char* id) : m_ns(ns), m_id(String(id)) {}
-    NodeId(uint16_t ns, Guid id) : m_ns(ns), m_id(id) {}
-    NodeId(uint16_t ns, ByteString id) : m_ns(ns), m_id(std::move(id)) {}
+    NodeId(uint16_t ns, uint32_t id) : m_numeric(id), m_ns(ns) {}
+    NodeId(uint16_t ns, String id) : m_ext(new Held<String>(std::move(id))), m_ns(ns), m_type(IdType::String) {}
+    NodeId(uint16_t ns, const char* id) : NodeId(ns, String(id)) {}
+    NodeId(uint16_t ns, Guid id) : m_ext(new Held<Guid>(id)), m_ns(ns), m_type(IdType::Guid) {}
+    NodeId(uint16_t ns, ByteString id) : m_ext(new Held<ByteString>(std::move(id))), m_ns(ns), m_type(IdType::Opaque) {}
     // Namespace 0, numeric: NodeId(ua::id::Server) reads naturally with the generated constants.
-    constexpr explicit NodeId(uint32_t ns0Numeric) : m_id(ns0Numeric) {}
+    constexpr explicit NodeId(uint32_t ns0Numeric) : m_numeric(ns0Numeric) {}
+
+    NodeId(const NodeId& other) noexcept : m_ext(other.m_ext), m_numeric(other.m_numeric), m_ns(other.m_ns), m_type(other.m_type) {
+        if (m_ext) m_ext->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    NodeId(NodeId&& other) noexcept
+        : m_ext(std::exchange(other.m_ext, nullptr)), m_numeric(std::exchange(other.m_numeric, 0)),
+          m_ns(std::exchange(other.m_ns, 0)), m_type(std::exchange(other.m_type, IdType::Numeric)) {}
+    NodeId& operator=(const NodeId& other) noexcept {
+        Ext* ext = other.m_ext;  // before release(), which clears other.m_ext when it is *this
+        if (ext) ext->refs.fetch_add(1, std::memory_order_relaxed);
+        release();
+        m_ext = ext;
+        m_numeric = other.m_numeric;
+        m_ns = other.m_ns;
+        m_type = other.m_type;
+        return *this;
+    }
+    NodeId& operator=(NodeId&& other) noexcept {
+        if (this != &other) {
+            release();
+            m_ext = std::exchange(other.m_ext, nullptr);
+            m_numeric = std::exchange(other.m_numeric, 0);
+            m_ns = std::exchange(other.m_ns, 0);
+            m_type = std::exchange(other.m_type, IdType::Numeric);
+        }
+        return *this;
+    }
+    ~NodeId() { release(); }
 
     uint16_t namespaceIndex() const { return m_ns; }
     void setNamespaceIndex(uint16_t ns) { m_ns = ns; }
-    IdType idType() const { return IdType(m_id.index()); }
-    bool isNumeric() const { return m_id.index() == 0; }
+    IdType idType() const { return m_type; }
+    bool isNumeric() const { return m_type == IdType::Numeric; }
     // The identifier; call only the one that matches idType().
-    uint32_t numeric() const { return std::get<0>(m_id); }
-    const String& string() const { return std::get<1>(m_id); }
-    const Guid& guid() const { return std::get<2>(m_id); }
-    const ByteString& opaque() const { return std::get<3>(m_id); }
-    // Makes this a String / opaque NodeId in namespace ns and returns the identifier to fill in.
-    // An identifier of that kind already held keeps its storage (decoders reuse it: no allocation).
-    String& emplaceString(uint16_t ns) {
-        m_ns = ns;
-        if (m_id.index() != 1) m_id.emplace<1>();
-        return std::get<1>(m_id);
-    }
-    ByteString& emplaceOpaque(uint16_t ns) {
-        m_ns = ns;
-        if (m_id.index() != 3) m_id.emplace<3>();
-        return std::get<3>(m_id);
-    }
+    uint32_t numeric() const { return m_numeric; }
+    const String& string() const { return held<String>(IdType::String); }
+    const Guid& guid() const { return held<Guid>(IdType::Guid); }
+    const ByteString& opaque() const { return held<ByteString>(IdType::Opaque); }
+    // Makes this a String / Guid / opaque NodeId in namespace ns and returns the identifier to fill in.
+    // An identifier of that kind already held by this NodeId alone keeps its storage (decoders
+    // reuse it: no allocation).
+    String& emplaceString(uint16_t ns) { return emplace<String>(ns, IdType::String); }
+    Guid& emplaceGuid(uint16_t ns) { return emplace<Guid>(ns, IdType::Guid); }
+    ByteString& emplaceOpaque(uint16_t ns) { return emplace<ByteString>(ns, IdType::Opaque); }
     // Null per OPC 10000-3 8.2.4: namespace 0 and a numeric 0, empty string, null Guid or empty opaque.
     bool isNull() const;
 
@@ -58,12 +82,49 @@ public:
     static std::optional<NodeId> parse(std::string_view text);
 
     std::size_t hash() const;
-    friend bool operator==(const NodeId&, const NodeId&) = default;
+    friend bool operator==(const NodeId& a, const NodeId& b);
     friend bool operator<(const NodeId& a, const NodeId& b);
 
 private:
+    // A String, Guid or opaque identifier and its count: copies of a NodeId share it (16 bytes per
+    // NodeId instead of 56, and a numeric NodeId, the most common, holds nothing else). Never
+    // changed once shared (emplace() takes a block of its own first).
+    struct Ext {
+        std::atomic<uint32_t> refs{1};
+    };
+    template <class T>
+    struct Held : Ext {
+        explicit Held(T v) : value(std::move(v)) {}
+        T value;
+    };
+    template <class T>
+    const T& held(IdType type) const {
+        assert(m_type == type);
+        (void)type;
+        return static_cast<const Held<T>*>(m_ext)->value;
+    }
+    template <class T>
+    T& emplace(uint16_t ns, IdType type) {
+        m_ns = ns;
+        if (m_type != type || m_ext->refs.load(std::memory_order_acquire) != 1) {
+            Ext* fresh = new Held<T>(T());
+            release();
+            m_ext = fresh;
+            m_type = type;
+        }
+        m_numeric = 0;
+        return static_cast<Held<T>*>(m_ext)->value;
+    }
+    void release() noexcept {
+        if (m_ext && m_ext->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
+        m_ext = nullptr;
+    }
+    void destroy() noexcept;  // deletes m_ext as what m_type says it holds
+
+    Ext* m_ext = nullptr;        // String, Guid, Opaque
+    uint32_t m_numeric = 0;      // Numeric
     uint16_t m_ns = 0;
-    std::variant<uint32_t, String, Guid, ByteString> m_id{uint32_t(0)};
+    IdType m_type = IdType::Numeric;
 };
 
 // A NodeId that may name its namespace by URI instead of index, and another server.

@@ -76,14 +76,12 @@ struct RareFields {
 };
 
 struct Node {
-    // The fields are ordered by size, not by NodeClass (no padding between them: a million
-    // variables are a million Nodes); the comment on each says which NodeClasses have it.
+    // The fields are ordered by size, not by NodeClass, and the small ones are bit-fields (no
+    // padding: a million variables are a million Nodes, 120 bytes each); the comment on each says
+    // which NodeClasses have it.
 
     // Every NodeClass (OPC 10000-3 5.2).
     NodeId nodeId;
-    NodeClass nodeClass = NodeClass::Unspecified;
-    // Type nodes: the supertype (source of the inverse HasSubtype), kNoNode for none.
-    NodeIndex superType = kNoNode;
     QualifiedName browseName;
     // The DisplayName when it is not the BrowseName's name without a locale (displayName()).
     OutOfLine<LocalizedText> ownDisplayName;
@@ -101,24 +99,28 @@ struct Node {
     // References from and to this node (ReferenceList.h: cheap to copy however many there are).
     ReferenceList references;
 
+    // Type nodes: the supertype (source of the inverse HasSubtype), kNoNode for none.
+    NodeIndex superType = kNoNode;
     // Every NodeClass.
     // Non-zero: the node belongs to one Session (Session::scope), e.g. its SessionDiagnosticsObject
     // and everything below it: only that Session and SecurityAdmin see it
     // (users/NodeVisibility.h); to anyone else it does not exist (Bad_NodeIdUnknown).
     uint32_t sessionScope = 0;
+    // Not an attribute: the node store's count.
+    NodeStoreCount storeCount;
+    // Every NodeClass (16 bits: the NodeClass values go up to 128).
+    NodeClass nodeClass : 16 = NodeClass::Unspecified;
     // ObjectType, VariableType, ReferenceType, DataType.
-    bool isAbstract = false;
+    bool isAbstract : 1 = false;
     // ReferenceType.
-    bool symmetric = false;
+    bool symmetric : 1 = false;
     // View.
-    bool containsNoLoops = false;
+    bool containsNoLoops : 1 = false;
+    // Method.
+    bool executable : 1 = true;
+    bool userExecutable : 1 = true;
     // Object, View: EventNotifierType bits.
     uint8_t eventNotifier = 0;
-    // Method.
-    bool executable = true;
-    bool userExecutable = true;
-    // Not an attribute: the node store's count (in what would be padding).
-    NodeStoreCount storeCount;
 
     // The DisplayName (OPC 10000-3 5.2.5): ownDisplayName when set, else the BrowseName's name
     // without a locale (as most NodeSets give it), which costs the node no storage.

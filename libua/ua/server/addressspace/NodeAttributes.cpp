@@ -22,6 +22,14 @@ StatusCode take(const Variant& v, T& out) {
     out = *p;
     return status::Good;
 }
+// A Boolean attribute kept in a bit-field of the Node (set(b) stores it).
+template <class Set>
+StatusCode takeFlag(const Variant& v, Set set) {
+    bool b = false;
+    const StatusCode s = take(v, b);
+    if (s.isGood()) set(b);
+    return s;
+}
 // The type a field holds: T, or the T of an OutOfLine<T>.
 template <class F>
 struct Held { using type = F; };
@@ -187,9 +195,9 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
     case AttributeId::Description: return take(v, n.rare, &RareFields::description);
     case AttributeId::WriteMask: return take(v, n.attrs, &SharedAttributes::writeMask);
     case AttributeId::UserWriteMask: return take(v, n.attrs, &SharedAttributes::userWriteMask);
-    case AttributeId::IsAbstract: return take(v, n.isAbstract);
-    case AttributeId::Symmetric: return take(v, n.symmetric);
-    case AttributeId::ContainsNoLoops: return take(v, n.containsNoLoops);
+    case AttributeId::IsAbstract: return takeFlag(v, [&n](bool b) { n.isAbstract = b; });
+    case AttributeId::Symmetric: return takeFlag(v, [&n](bool b) { n.symmetric = b; });
+    case AttributeId::ContainsNoLoops: return takeFlag(v, [&n](bool b) { n.containsNoLoops = b; });
     case AttributeId::EventNotifier: return take(v, n.eventNotifier);
     case AttributeId::DataType: return take(v, n.attrs, &SharedAttributes::dataType);
     case AttributeId::ValueRank: return take(v, n.attrs, &SharedAttributes::valueRank);
@@ -200,8 +208,8 @@ StatusCode setAttribute(Node& n, AttributeId a, const Variant& v) {
     case AttributeId::UserAccessLevel: return take(v, n.attrs, &SharedAttributes::userAccessLevel);
     case AttributeId::MinimumSamplingInterval: return take(v, n.attrs, &SharedAttributes::minimumSamplingInterval);
     case AttributeId::Historizing: return take(v, n.attrs, &SharedAttributes::historizing);
-    case AttributeId::Executable: return take(v, n.executable);
-    case AttributeId::UserExecutable: return take(v, n.userExecutable);
+    case AttributeId::Executable: return takeFlag(v, [&n](bool b) { n.executable = b; });
+    case AttributeId::UserExecutable: return takeFlag(v, [&n](bool b) { n.userExecutable = b; });
     case AttributeId::AccessLevelEx: {
         uint32_t x = 0;
         const StatusCode s = take(v, x);
