@@ -91,6 +91,16 @@ void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
 void TestNodeStore::referenceListSmallFormKeepsOrderAndCopies() {
     // A node's list costs one pointer in the Node; its few references live in one array.
     QCOMPARE(sizeof(ReferenceList), sizeof(void*));
+    // A reference is 8 bytes: the target's 31 bits and the direction share a word; the largest
+    // target an AddressSpace can hold survives both directions.
+    QCOMPARE(sizeof(Reference), std::size_t(8));
+    const NodeIndex last = kMaxReferenceTarget - 1;
+    const Reference far{7, last, false};
+    QCOMPARE(NodeIndex(far.target), last);
+    QVERIFY(!far.isForward);
+    QVERIFY(!(far == Reference{7, last, true}));
+    // A Node of 120 bytes (64-bit): a million variables are a million Nodes (docs/Benchmarks.md).
+    if constexpr (sizeof(void*) == 8) QCOMPARE(sizeof(Node), std::size_t(120));
     ReferenceList list;
     QVERIFY(list.empty());
     QVERIFY(list.begin() == list.end());

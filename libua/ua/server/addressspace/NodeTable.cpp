@@ -1,5 +1,7 @@
 #include "ua/server/addressspace/NodeTable.h"
 
+#include <stdexcept>
+
 namespace ua {
 
 NodeTable::Chunk& NodeTable::ownChunk(NodeIndex i) {
@@ -39,6 +41,7 @@ Node& NodeTable::mutate(NodeIndex i) {
 }
 
 NodeIndex NodeTable::append(Node node) {
+    if (m_size >= kMaxReferenceTarget) throw std::length_error("an AddressSpace holds fewer than 2^31 nodes");
     const NodeIndex i = NodeIndex(m_size);
     Chunk& chunk = ownChunk(i);
     const std::size_t s = i & (kChunk - 1);

@@ -93,7 +93,8 @@ public:
     // The node at i for changing: clones its chunk and the node first unless this table owns
     // them. The reference stays valid until the table is copied, destroyed, or i is replaced.
     Node& mutate(NodeIndex i);
-    // Adds node at the end; returns its index.
+    // Adds node at the end; returns its index. Throws std::length_error past 2^31 - 1 nodes (a
+    // Reference's target has 31 bits: ReferenceList.h).
     NodeIndex append(Node node);
     // Replaces the node at i (i < size()).
     void replace(NodeIndex i, Node node);

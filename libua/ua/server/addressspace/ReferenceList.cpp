@@ -49,7 +49,7 @@ ReferenceList::Small* ReferenceList::grow(std::size_t capacity) {
         grown->inverse = 0;
         grown->unused = 0;
     }
-    grown->capacity = uint32_t(capacity);
+    grown->capacity = uint16_t(capacity);
     m_bits = reinterpret_cast<uintptr_t>(grown);
     return grown;
 }

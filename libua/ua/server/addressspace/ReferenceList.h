@@ -5,7 +5,8 @@
 // HasTypeDefinition references on BaseDataVariableType after a large NodeSet import). The address
 // space copies a node it changes (copy on write, NodeTable.h), so a plain vector would make each
 // AddNodes copy all of them. A list of up to kSmall references (most nodes: a Variable has two or
-// three) is one array in one allocation, 8 bytes in the node. A longer one keeps its older
+// three) is one array in one allocation (an 8-byte header, then 8 bytes per reference), 8 bytes in
+// the node. A longer one keeps its older
 // references in sealed blocks of at most kBlock, never changed after they are sealed and shared by
 // every copy; only the newest (fewer than kBlock) are copied with the node. Copying a list costs
 // at most kSmall (or 2 x kBlock) references plus one shared pointer per page of blocks; appending
@@ -34,13 +35,17 @@ using NodeIndex = uint32_t;
 inline constexpr NodeIndex kNoNode = std::numeric_limits<NodeIndex>::max();
 
 // A reference as seen from the node that holds it. Every reference is stored twice: forward on its
-// source node and inverse (isForward false) on its target node.
+// source node and inverse (isForward false) on its target node. 8 bytes: the target's index and
+// the direction share one word, so a target is below kMaxReferenceTarget (an AddressSpace holds
+// fewer nodes than that: NodeTable::append).
+inline constexpr NodeIndex kMaxReferenceTarget = NodeIndex(1) << 31;
 struct Reference {
-    NodeIndex referenceType = kNoNode;  // the ReferenceType node
-    NodeIndex target = kNoNode;         // the node at the other end
-    bool isForward = true;
+    NodeIndex referenceType = kNoNode;          // the ReferenceType node
+    NodeIndex target : 31 = kMaxReferenceTarget - 1;  // the node at the other end
+    bool isForward : 1 = true;
     friend bool operator==(const Reference&, const Reference&) = default;
 };
+static_assert(sizeof(Reference) == 8);
 
 class ReferenceList {
 public:
@@ -71,10 +76,10 @@ private:
     // The small form: one allocation holding this header, then the forward references, then the
     // inverse ones, each in the order they were added.
     struct Small {
-        uint32_t forward;
-        uint32_t inverse;
-        uint32_t capacity;
-        uint32_t unused;
+        uint16_t forward;
+        uint16_t inverse;
+        uint16_t capacity;  // at most kSmall
+        uint16_t unused;
         Reference* refs() { return reinterpret_cast<Reference*>(this + 1); }
         const Reference* refs() const { return reinterpret_cast<const Reference*>(this + 1); }
         uint32_t size() const { return forward + inverse; }
@@ -215,8 +220,8 @@ public:
         const std::size_t keptInverse = std::size_t(inverseEnd - (refs + s->forward));
         const std::size_t removed = s->size() - keptForward - keptInverse;
         std::memmove(static_cast<void*>(forwardEnd), refs + s->forward, keptInverse * sizeof(Reference));
-        s->forward = uint32_t(keptForward);
-        s->inverse = uint32_t(keptInverse);
+        s->forward = uint16_t(keptForward);
+        s->inverse = uint16_t(keptInverse);
         return removed;
     }
 
