@@ -175,6 +175,43 @@ private slots:
         QCOMPARE(moved->sourceTimestamp.ticks, int64_t(5));
     }
 
+    // A cell from make(v) keeps its first value in its own allocation: the value outlives the cell
+    // when a Ref holds it, the cell outlives the value when a write replaced it, and each is freed
+    // once (the sanitizer builds check the frees).
+    void aCellMadeWithAValueSharesItsAllocation() {
+        ValueCell::Ref first;
+        {
+            ValueCell::Ptr cell = ValueCell::make(valueOf(5));
+            const ValueCell::Ptr second = cell;
+            first = cell->load();
+            QVERIFY(consistent(*first));
+            QCOMPARE(first->sourceTimestamp.ticks, int64_t(5));
+        }  // the cell is gone, its first value is not
+        drain();
+        QCOMPARE(first->sourceTimestamp.ticks, int64_t(5));
+        first = nullptr;
+
+        {
+            ValueCell::Ptr cell = ValueCell::make(valueOf(6));
+            for (int i = 0; i < int(epoch::kCollectEvery) * 2; ++i) cell->store(valueOf(20 + i));
+            drain();  // the first value is released; the cell lives on
+            QCOMPARE(cell->load()->sourceTimestamp.ticks, int64_t(20 + int(epoch::kCollectEvery) * 2 - 1));
+            QVERIFY(cell->update([](const DataValue* current, DataValue& next) {
+                next = valueOf(int32_t(current->sourceTimestamp.ticks + 1));
+                return status::Good;
+            }).isGood());
+            QCOMPARE(cell->load()->sourceTimestamp.ticks, int64_t(20 + int(epoch::kCollectEvery) * 2));
+        }
+        drain();
+
+        ValueCell::Ptr empty = ValueCell::make();  // no first value: the cell alone
+        QVERIFY(!empty->load());
+        empty->store(valueOf(8));
+        QCOMPARE(empty->load()->sourceTimestamp.ticks, int64_t(8));
+        empty = nullptr;
+        drain();
+    }
+
     void loadCopyToAndUpdate() {
         ValueCell empty;
         QVERIFY(!empty.load());

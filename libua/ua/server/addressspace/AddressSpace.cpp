@@ -36,7 +36,7 @@ void AddressSpace::indexNode(NodeIndex i) {
     if (id.namespaceIndex() == 0 && id.isNumeric() && id.numeric() == id::HasTypeDefinition) m_hasTypeDefinition = i;
 }
 
-StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
+StatusCode AddressSpace::addNode(Node node, NodeIndex* added, CellPolicy cells) {
     if (node.nodeId.isNull() || node.nodeId.namespaceIndex() >= m_namespaces.size())
         return status::BadNodeIdInvalid;
     switch (node.nodeClass) {
@@ -47,7 +47,7 @@ StatusCode AddressSpace::addNode(Node node, NodeIndex* added) {
         return status::BadNodeClassInvalid;
     }
     if (indexOf(node.nodeId) != kNoNode) return status::BadNodeIdExists;
-    if ((node.nodeClass == NodeClass::Variable || node.nodeClass == NodeClass::VariableType) && !node.value)
+    if (cells == ValueCellNow && (node.nodeClass == NodeClass::Variable || node.nodeClass == NodeClass::VariableType) && !node.value)
         node.value = ValueCell::make();
     NodeIndex i;
     if (!m_free.empty()) {

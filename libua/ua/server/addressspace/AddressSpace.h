@@ -63,8 +63,11 @@ public:
     // --- Changes (see the threading rule above) ---
     // Adds a node. Bad_NodeIdExists when the NodeId is taken, Bad_NodeIdInvalid for a null
     // NodeId or a namespace index without a namespace, Bad_NodeClassInvalid for Unspecified.
-    // Variables and VariableTypes get a ValueCell when they have none.
-    StatusCode addNode(Node node, NodeIndex* added = nullptr);
+    // Variables and VariableTypes get a ValueCell when they have none, unless the caller gives
+    // them one later, before the space is read (ValueCellLater: the NodeSet importer, which makes
+    // each cell with its Value once every node is in).
+    enum CellPolicy { ValueCellNow, ValueCellLater };
+    StatusCode addNode(Node node, NodeIndex* added = nullptr, CellPolicy cells = ValueCellNow);
     // Adds source --referenceType--> target (and the inverse on target). Bad_SourceNodeIdInvalid,
     // Bad_TargetNodeIdInvalid, Bad_ReferenceTypeIdInvalid (not a ReferenceType node),
     // Bad_DuplicateReferenceNotAllowed when the same reference exists.

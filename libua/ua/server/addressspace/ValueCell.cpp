@@ -2,10 +2,56 @@
 
 #include "ua/server/addressspace/EpochReclamation.h"
 
+#include <new>
+
 namespace ua {
 
+namespace {
+// Where a cell made with a value keeps that value, from the start of the cell's allocation.
+template <class Held>
+constexpr std::size_t firstOffset(std::size_t cellSize) {
+    return (cellSize + alignof(Held) - 1) / alignof(Held) * alignof(Held);
+}
+} // namespace
+
+ValueCell::Ptr ValueCell::make() {
+    ValueCell* c = new (::operator new(sizeof(ValueCell))) ValueCell();
+    c->m_block.store(1, std::memory_order_relaxed);  // the cell
+    return Ptr(c);
+}
+
+ValueCell::Ptr ValueCell::make(DataValue v) {
+    constexpr std::size_t offset = firstOffset<Held>(sizeof(ValueCell));
+    void* block = ::operator new(offset + sizeof(Held));
+    ValueCell* c = new (block) ValueCell();
+    Held* first = new (static_cast<char*>(block) + offset) Held(std::move(v));
+    first->inCell = true;
+    c->m_block.store(2, std::memory_order_relaxed);  // the cell and its first value
+    c->m_held.store(first, std::memory_order_relaxed);
+    return Ptr(c);
+}
+
+// A cell from make() is never destroyed as an object (its members need no destructor): its
+// destructor's work is done here, and its allocation freed when its first value is gone too.
+void ValueCell::destroy(ValueCell* c) {
+    c->replace(nullptr);
+    dropBlock(c);
+}
+
+void ValueCell::dropBlock(ValueCell* c) {
+    if (c->m_block.fetch_sub(1, std::memory_order_acq_rel) == 1) ::operator delete(static_cast<void*>(c));
+}
+
 void ValueCell::release(Held* h) {
-    if (h && h->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete h;
+    if (!h || h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (!h->inCell) {
+        delete h;
+        return;
+    }
+    constexpr std::size_t offset = firstOffset<Held>(sizeof(ValueCell));
+    ValueCell* c = reinterpret_cast<ValueCell*>(reinterpret_cast<char*>(h) - offset);
+    h->~Held();
+    dropBlock(c);
 }
 
 ValueCell::ValueCell(DataValue v) : m_held(new Held(std::move(v))) {}

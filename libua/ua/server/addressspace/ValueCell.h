@@ -6,7 +6,9 @@
 // lock and counts no reference (peek()). A replaced value is released through epoch-based
 // reclamation (EpochReclamation.h) once no reader can still see it, and freed when no Ref holds it
 // either. Writers are serialized per cell only by a compare-and-swap; each write makes one
-// allocation (the value and its count together).
+// allocation (the value and its count together). A cell made with a value (make(v)) holds that
+// first value in its own allocation (120 bytes in all instead of 16 and 104 apart): the
+// allocation is freed when both the cell and that value are released.
 #pragma once
 
 #include "ua/types/Variant.h"
@@ -62,7 +64,7 @@ public:
             return *this;
         }
         ~Ptr() {
-            if (m_cell && m_cell->m_uses.fetch_sub(1, std::memory_order_acq_rel) == 1) delete m_cell;
+            if (m_cell && m_cell->m_uses.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(m_cell);
         }
         ValueCell* get() const { return m_cell; }
         ValueCell& operator*() const { return *m_cell; }
@@ -75,10 +77,11 @@ public:
         explicit Ptr(ValueCell* c) : m_cell(c) {}
         ValueCell* m_cell = nullptr;
     };
-    // A new cell (holding v when given), counted by the Ptr returned.
-    static Ptr make() { return Ptr(new ValueCell()); }
-    static Ptr make(DataValue v) { return Ptr(new ValueCell(std::move(v))); }
+    // A new cell (holding v when given, in the cell's own allocation), counted by the Ptr returned.
+    static Ptr make();
+    static Ptr make(DataValue v);
 
+    // A cell of its own (on the stack, say); the cells of the address space come from make().
     ValueCell() = default;
     explicit ValueCell(DataValue v);
     ~ValueCell();
@@ -102,17 +105,24 @@ public:
     StatusCode update(const std::function<StatusCode(const DataValue* current, DataValue& next)>& change);
 
 private:
-    // One stored value and its count: the cell's own reference plus one per Ref. One allocation.
+    // One stored value and its count: the cell's own reference plus one per Ref. One allocation,
+    // or (inCell) part of the allocation of the cell that was made with it.
     struct Held {
         explicit Held(DataValue v) : value(std::move(v)) {}
         std::atomic<uint32_t> refs{1};
+        bool inCell = false;
         DataValue value;
     };
     static void release(Held* h);
     void replace(Held* next);
+    // The last Ptr is gone: retires the value and drops the cell's hold on its allocation.
+    static void destroy(ValueCell* c);
+    // Frees a cell's allocation once neither the cell nor its first value holds it.
+    static void dropBlock(ValueCell* c);
 
     std::atomic<Held*> m_held{nullptr};
-    std::atomic<uint32_t> m_uses{1};  // the Ptrs to this cell (make() returns the first)
+    std::atomic<uint32_t> m_uses{1};   // the Ptrs to this cell (make() returns the first)
+    std::atomic<uint32_t> m_block{0};  // make()'s cells: the cell and its first value while they live
 };
 
 inline const DataValue* ValueCell::peek() const {

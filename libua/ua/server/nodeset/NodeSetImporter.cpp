@@ -73,6 +73,13 @@ public:
         : m_space(space), m_doc(doc), m_result(result) {}
 
     bool run() {
+        const bool ok = runSteps();
+        giveValueCells();
+        return ok;
+    }
+
+private:
+    bool runSteps() {
         if (!checkModels()) return false;
         mapNamespaces();
         m_values = std::make_unique<XmlValueDecoder>(m_space, m_nsMap);
@@ -93,7 +100,16 @@ public:
         return m_failed == false;
     }
 
-private:
+    // The nodes are added without a ValueCell and get one here, with their Value when the file
+    // gives one (addValues) or empty (AddressSpace::addNode's rule), each in one allocation made
+    // after the nodes: an empty cell replaced later would leave a hole per Variable in the heap.
+    void giveValueCells() {
+        for (const auto& [e, at] : m_added) {
+            const Node& n = m_space.node(at);
+            if ((n.nodeClass == NodeClass::Variable || n.nodeClass == NodeClass::VariableType) && !n.value)
+                m_space.nodeMutable(at).value = ValueCell::make();
+        }
+    }
     // Errors found away from m_result (a node converted on the helper thread), reported later.
     struct Issues {
         std::vector<NodeSetIssue> list;
@@ -261,7 +277,7 @@ private:
                     continue;
                 }
                 NodeIndex at = kNoNode;
-                const StatusCode added = m_space.addNode(std::move(c.node), &at);
+                const StatusCode added = m_space.addNode(std::move(c.node), &at, AddressSpace::ValueCellLater);
                 if (added.isBad()) {
                     ok = error(e, QStringLiteral("cannot be added: %1").arg(QString::fromStdString(added.name())), added);
                     continue;
