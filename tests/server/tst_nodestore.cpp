@@ -4,12 +4,15 @@
 // through appends and erasures; the attributes kept out of line (OutOfLine.h) read as their
 // defaults when unset and are shared by copies until one of them changes.
 #include "ua/server/addressspace/AddressSpace.h"
+#include "ua/server/addressspace/BlockPool.h"
 #include "ua/server/addressspace/NodeAttributes.h"
 #include "ua/server/addressspace/SharedAddressSpace.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 
+#include <cstring>
 #include <limits>
+#include <set>
 #include <thread>
 #include "TestMain.h"
 
@@ -44,6 +47,7 @@ private slots:
     void outOfLineAttributesAreCopiedOnWrite();
     void displayNameDefaultsToTheBrowseName();
     void sharedAttributesAreInternedAndCopiedOnWrite();
+    void blockPoolHandsOutDistinctBlocksAndReusesFreedOnes();
 };
 
 void TestNodeStore::referenceListKeepsOrderAcrossBlocks() {
@@ -478,4 +482,54 @@ void TestNodeStore::sharedAttributesAreInternedAndCopiedOnWrite() {
 }
 
 UA_TEST_GUILESS_MAIN(TestNodeStore)
+void TestNodeStore::blockPoolHandsOutDistinctBlocksAndReusesFreedOnes() {
+    using Pool = BlockPool<40>;  // a size of its own: no other user shares these blocks
+    // Two threads allocate, fill, check and free blocks at once: no block is handed out twice
+    // while it is in use (each thread finds its own bytes again), across slab boundaries.
+    const std::size_t perThread = 3 * Pool::kSlab / 40;
+    auto work = [&](unsigned char mark, bool* ok) {
+        std::vector<void*> mine;
+        for (std::size_t i = 0; i < perThread; ++i) {
+            void* p = Pool::allocate();
+            std::memset(p, mark, 40);
+            mine.push_back(p);
+            if (i % 3 == 2) {  // free every third one again at once: the free list is used too
+                Pool::deallocate(mine.back());
+                mine.pop_back();
+            }
+        }
+        for (void* p : mine) {
+            const auto* bytes = static_cast<const unsigned char*>(p);
+            for (int b = 0; b < 40; ++b)
+                if (bytes[b] != mark) *ok = false;
+        }
+        for (void* p : mine) Pool::deallocate(p);
+    };
+    bool firstOk = true;
+    bool secondOk = true;
+    std::thread other(work, 0xA5, &secondOk);
+    work(0x5A, &firstOk);
+    other.join();
+    QVERIFY(firstOk);
+    QVERIFY(secondOk);
+
+    std::set<void*> distinct;
+    std::vector<void*> held;
+    for (int i = 0; i < 100; ++i) {
+        held.push_back(Pool::allocate());
+        QVERIFY(distinct.insert(held.back()).second);
+        QCOMPARE(reinterpret_cast<std::uintptr_t>(held.back()) % alignof(void*), std::uintptr_t(0));
+    }
+#if !defined(UA_BLOCK_POOL_BYPASS)
+    // The last block freed is the next one handed out (under ASan each block is its own new).
+    void* last = held.back();
+    held.pop_back();
+    Pool::deallocate(last);
+    QCOMPARE(Pool::allocate(), last);
+    held.push_back(last);
+#endif
+    for (void* p : held) Pool::deallocate(p);
+    Pool::deallocate(nullptr);  // a no-op, as delete of nullptr
+}
+
 #include "tst_nodestore.moc"

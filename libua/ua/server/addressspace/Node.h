@@ -14,6 +14,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/BlockPool.h"
 #include "ua/server/addressspace/OutOfLine.h"
 #include "ua/server/addressspace/ReferenceList.h"
 #include "ua/server/addressspace/SharedAttributes.h"
@@ -121,6 +122,15 @@ struct Node {
     bool userExecutable : 1 = true;
     // Object, View: EventNotifierType bits.
     uint8_t eventNotifier = 0;
+
+    // A Node on the heap (the node store's) is a block of a BlockPool: no malloc header.
+    static void* operator new(std::size_t size) {
+        return size == sizeof(Node) ? BlockPool<sizeof(Node)>::allocate() : ::operator new(size);
+    }
+    static void operator delete(void* p, std::size_t size) noexcept {
+        if (size == sizeof(Node)) BlockPool<sizeof(Node)>::deallocate(p);
+        else ::operator delete(p);
+    }
 
     // The DisplayName (OPC 10000-3 5.2.5): ownDisplayName when set, else the BrowseName's name
     // without a locale (as most NodeSets give it), which costs the node no storage.

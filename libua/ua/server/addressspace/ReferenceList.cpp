@@ -1,5 +1,7 @@
 #include "ua/server/addressspace/ReferenceList.h"
 
+#include "ua/server/addressspace/BlockPool.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -31,20 +33,32 @@ ReferenceList& ReferenceList::operator=(const ReferenceList& other) {
 void ReferenceList::release() {
     if (Large* l = large()) {
         delete l;
-    } else {
-        std::free(small());
+    } else if (Small* s = small()) {
+        freeSmall(s);
     }
     m_bits = 0;
+}
+
+// A list of two references (a Variable's HasTypeDefinition and its parent's reference) is a
+// 24-byte block of a BlockPool; the others come from malloc.
+using PairPool = BlockPool<ReferenceList::kPooledBytes>;
+
+void ReferenceList::freeSmall(Small* s) noexcept {
+    if (s->capacity == kPooledCapacity) PairPool::deallocate(s);
+    else std::free(s);
 }
 
 ReferenceList::Small* ReferenceList::grow(std::size_t capacity) {
     Small* s = small();
     capacity = std::min(capacity, kSmall);
     if (s && s->capacity >= capacity) return s;
-    void* p = std::realloc(s, sizeof(Small) + capacity * sizeof(Reference));
+    void* p = capacity == kPooledCapacity ? PairPool::allocate() : std::malloc(sizeof(Small) + capacity * sizeof(Reference));
     if (!p) throw std::bad_alloc();
     Small* grown = static_cast<Small*>(p);
-    if (!s) {
+    if (s) {
+        std::memcpy(static_cast<void*>(grown), s, sizeof(Small) + s->size() * sizeof(Reference));
+        freeSmall(s);
+    } else {
         grown->forward = 0;
         grown->inverse = 0;
         grown->unused = 0;

@@ -54,6 +54,9 @@ public:
     // list moves to sealed blocks when it grows past that and stays there.
     static constexpr std::size_t kSmall = kBlock;
     using Block = std::vector<Reference>;
+    // A small form with room for this many references is a block of a BlockPool (ReferenceList.cpp).
+    static constexpr std::size_t kPooledCapacity = 2;
+    static constexpr std::size_t kPooledBytes = 8 + kPooledCapacity * sizeof(Reference);  // with the header
 
 private:
     // The references of one direction in the large form: sealed blocks, then the newest in head.
@@ -85,6 +88,7 @@ private:
         uint32_t size() const { return forward + inverse; }
     };
     static_assert(sizeof(Small) % alignof(Reference) == 0);
+    static_assert(sizeof(Small) + kPooledCapacity * sizeof(Reference) == kPooledBytes);
 
     // One direction of either form, as a sequence of spans: the sealed blocks, then the head (the
     // large form), or one span (the small form).
@@ -236,6 +240,7 @@ private:
         return forward ? RunView{nullptr, {s->refs(), s->forward}} : RunView{nullptr, {s->refs() + s->forward, s->inverse}};
     }
     void release();
+    static void freeSmall(Small* s) noexcept;
     // The small form with room for at least capacity references (at most kSmall).
     Small* grow(std::size_t capacity);
     void toLarge();

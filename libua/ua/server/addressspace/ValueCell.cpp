@@ -1,5 +1,6 @@
 #include "ua/server/addressspace/ValueCell.h"
 
+#include "ua/server/addressspace/BlockPool.h"
 #include "ua/server/addressspace/EpochReclamation.h"
 
 #include <new>
@@ -14,19 +15,24 @@ constexpr std::size_t firstOffset(std::size_t cellSize) {
 }
 } // namespace
 
+constexpr std::size_t ValueCell::blockWithFirst() { return firstOffset<Held>(sizeof(ValueCell)) + sizeof(Held); }
+
+// The pools of the two kinds of cell blocks: a cell alone, a cell with its first value.
+using CellPool = BlockPool<sizeof(ValueCell)>;
+
 ValueCell::Ptr ValueCell::make() {
-    ValueCell* c = new (::operator new(sizeof(ValueCell))) ValueCell();
+    ValueCell* c = new (CellPool::allocate()) ValueCell();
     c->m_block.store(1, std::memory_order_relaxed);  // the cell
     return Ptr(c);
 }
 
 ValueCell::Ptr ValueCell::make(DataValue v) {
     constexpr std::size_t offset = firstOffset<Held>(sizeof(ValueCell));
-    void* block = ::operator new(offset + sizeof(Held));
+    void* block = BlockPool<blockWithFirst()>::allocate();
     ValueCell* c = new (block) ValueCell();
     Held* first = new (static_cast<char*>(block) + offset) Held(std::move(v));
     first->inCell = true;
-    c->m_block.store(2, std::memory_order_relaxed);  // the cell and its first value
+    c->m_block.store(2 | kWithFirst, std::memory_order_relaxed);  // the cell and its first value
     c->m_held.store(first, std::memory_order_relaxed);
     return Ptr(c);
 }
@@ -39,7 +45,10 @@ void ValueCell::destroy(ValueCell* c) {
 }
 
 void ValueCell::dropBlock(ValueCell* c) {
-    if (c->m_block.fetch_sub(1, std::memory_order_acq_rel) == 1) ::operator delete(static_cast<void*>(c));
+    const uint32_t was = c->m_block.fetch_sub(1, std::memory_order_acq_rel);
+    if ((was & ~kWithFirst) != 1) return;
+    if (was & kWithFirst) BlockPool<blockWithFirst()>::deallocate(c);
+    else CellPool::deallocate(c);
 }
 
 void ValueCell::release(Held* h) {

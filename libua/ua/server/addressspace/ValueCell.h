@@ -115,6 +115,8 @@ private:
     };
     static void release(Held* h);
     void replace(Held* next);
+    static constexpr uint32_t kWithFirst = 0x80000000u;  // m_block: the block holds a first value too
+    static constexpr std::size_t blockWithFirst();     // bytes of make(v)'s block (ValueCell.cpp)
     // The last Ptr is gone: retires the value and drops the cell's hold on its allocation.
     static void destroy(ValueCell* c);
     // Frees a cell's allocation once neither the cell nor its first value holds it.
