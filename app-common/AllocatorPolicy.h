@@ -4,8 +4,8 @@
 // leave when freed stays resident: 32 MB per 1,000,000 imported variables (docs/Benchmarks.md
 // "Large blocks out of the heap"). A fixed threshold of 128 KiB (glibc's default start) keeps
 // every block of that size or more in its own mapping, returned to the system when freed.
-// Call first in main(). A MALLOC_MMAP_THRESHOLD_ set in the environment is left as it is; other
-// C libraries are left alone.
+// Call first in main(). A threshold set in the environment (MALLOC_MMAP_THRESHOLD_, or
+// malloc.mmap_threshold in GLIBC_TUNABLES) is left as it is; other C libraries are left alone.
 #pragma once
 
 namespace ua::app {

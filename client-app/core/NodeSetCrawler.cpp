@@ -127,6 +127,19 @@ void NodeSetCrawler::readAttributes(std::size_t from) {
     });
 }
 
+namespace {
+// One of the NodeClass values of OPC 10000-3 8.29 (a Node keeps 16 bits of it: Node.h).
+bool isNodeClass(int32_t c) {
+    switch (NodeClass(c)) {
+    case NodeClass::Object: case NodeClass::Variable: case NodeClass::Method: case NodeClass::ObjectType:
+    case NodeClass::VariableType: case NodeClass::ReferenceType: case NodeClass::DataType: case NodeClass::View:
+        return true;
+    default:
+        return false;
+    }
+}
+} // namespace
+
 void NodeSetCrawler::build() {
     // The namespace's nodes with every attribute the server gave.
     for (const NodeId& id : m_nodes) {
@@ -134,7 +147,7 @@ void NodeSetCrawler::build() {
         const auto value = [&](AttributeId attribute) -> const DataValue& { return a[std::size_t(attribute) - 1]; };
         const DataValue& nodeClass = value(AttributeId::NodeClass);
         const int32_t* cls = nodeClass.value.get<int32_t>();
-        if (!cls) continue;  // unreadable: left out
+        if (!cls || !isNodeClass(*cls)) continue;  // unreadable, or not one NodeClass: left out
         Node n;
         n.nodeId = id;
         n.nodeClass = NodeClass(*cls);
@@ -160,7 +173,8 @@ void NodeSetCrawler::build() {
                 Node stub;
                 stub.nodeId = other;
                 const bool isType = other == ref.referenceTypeId;
-                stub.nodeClass = isType ? NodeClass::ReferenceType : ref.nodeClass;
+                stub.nodeClass = isType ? NodeClass::ReferenceType
+                                 : isNodeClass(int32_t(ref.nodeClass)) ? ref.nodeClass : NodeClass::Unspecified;  // Unspecified: not added
                 stub.browseName = isType ? QualifiedName{other.namespaceIndex(), String(other.toString())} : ref.browseName;
                 stub.setDisplayName(isType ? LocalizedText{{}, String(other.toString())} : ref.displayName);
                 m_space.addNode(std::move(stub));

@@ -4,6 +4,9 @@
 
 namespace ua {
 
+// Nodes are BlockPool blocks, which are aligned to 8 bytes (BlockPool.h).
+static_assert(alignof(Node) <= alignof(void*));
+
 NodeTable::Chunk& NodeTable::ownChunk(NodeIndex i) {
     const uint64_t me = m_generation.value();
     const std::size_t p = i >> (kChunkBits + kPageBits);

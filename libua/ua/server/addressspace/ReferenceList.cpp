@@ -10,6 +10,8 @@
 namespace ua {
 
 static_assert(std::is_trivially_copyable_v<Reference>, "the small form moves references with memmove");
+static_assert(ReferenceList::kSmall <= UINT16_MAX, "the small form counts in 16 bits");
+static_assert(alignof(Reference) <= alignof(void*), "a BlockPool block is aligned to 8 bytes");
 
 ReferenceList::ReferenceList(const ReferenceList& other) {
     if (const Large* l = other.large()) {

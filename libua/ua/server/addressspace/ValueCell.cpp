@@ -15,7 +15,10 @@ constexpr std::size_t firstOffset(std::size_t cellSize) {
 }
 } // namespace
 
-constexpr std::size_t ValueCell::blockWithFirst() { return firstOffset<Held>(sizeof(ValueCell)) + sizeof(Held); }
+constexpr std::size_t ValueCell::blockWithFirst() {
+    static_assert(alignof(Held) <= alignof(void*) && alignof(ValueCell) <= alignof(void*), "a BlockPool block is aligned to 8 bytes");
+    return firstOffset<Held>(sizeof(ValueCell)) + sizeof(Held);
+}
 
 // The pools of the two kinds of cell blocks: a cell alone, a cell with its first value.
 using CellPool = BlockPool<sizeof(ValueCell)>;
