@@ -1,7 +1,7 @@
 // Fixed-size blocks for the address space's most numerous objects: Nodes (Node.h), ValueCells
 // with their first value (ValueCell.h) and small reference arrays (ReferenceList.h). malloc puts
 // an 8-byte header before every block and rounds it up to 16 bytes: 24 bytes of a million
-// imported variables' 319 each (docs/Benchmarks.md "A pool for the fixed-size blocks").
+// imported variables' 319 each (docs/Benchmarks.md "Under 300 bytes a variable", step 5).
 //
 // BlockPool<Size>::allocate() returns Size bytes aligned to 8, carved from 64 KiB slabs; a freed
 // block is kept on a free list and handed out again by the next allocate() of that Size. Slabs are

@@ -5,9 +5,9 @@
 // page); each slot holds one Node by a counted pointer (the count is in the Node). Copying the
 // table copies the page pointers only (61 for a million nodes). The first change of a node after
 // a copy clones its page's chunk pointers (kPage), its chunk's node pointers (kChunk) and the
-// Node itself, never the rest of the table (CopyGeneration.h says who may change what in place). So a published snapshot stays
-// unchanged while a writer changes its copy, and a change costs time in proportion to what it
-// changes.
+// Node itself, never the rest of the table (CopyGeneration.h says who may change what in
+// place). So a published snapshot stays unchanged while a writer changes its copy, and a change
+// costs time in proportion to what it changes.
 //
 // This is the narrow interface the AddressSpace needs from a store: size, read by index, change
 // by index, append, replace, iterate. Another store (one that pages nodes from disk, say) would
