@@ -58,8 +58,8 @@ ua::ByteString sessionToken() {
     return ua::ByteString(std::move(s));
 }
 
-// A Read of one node as clients send it: ns=1;i=1000, Value attribute, Both timestamps.
-ua::ReadRequest readRequest() {
+// A Read of n nodes as clients send it: ns=1;i=1000.., Value attribute, Both timestamps.
+ua::ReadRequest readRequest(int n = 1) {
     ua::ReadRequest r;
     r.requestHeader.authenticationToken = ua::NodeId(0, sessionToken());
     r.requestHeader.timestamp = ua::DateTime{kTicks};
@@ -68,10 +68,12 @@ ua::ReadRequest readRequest() {
     r.requestHeader.timeoutHint = 10000;
     r.maxAge = 0;
     r.timestampsToReturn = ua::TimestampsToReturn::Both;
-    ua::ReadValueId& node = r.nodesToRead.emplace_back();
-    static const ua::NodeId kNode(1, 1000u);  // copied, not a temporary moved in: GCC 12's -Wmaybe-uninitialized
-    node.nodeId = kNode;
-    node.attributeId = uint32_t(ua::AttributeId::Value);
+    for (int i = 0; i < n; ++i) {
+        ua::ReadValueId& node = r.nodesToRead.emplace_back();
+        const ua::NodeId id(1, uint32_t(1000 + i));  // not a temporary moved in: GCC 12's -Wmaybe-uninitialized
+        node.nodeId = id;
+        node.attributeId = uint32_t(ua::AttributeId::Value);
+    }
     return r;
 }
 
@@ -232,6 +234,15 @@ void BM_DecodeReadResponse_100Values(benchmark::State& state) {
 
 void BM_EncodeReadResponse_100Values(benchmark::State& state) { encodeReused(state, readResponse(100)); }
 
+// The read-100 scenario's request (ua-loadtest --values 100): what the server decodes and the
+// client encodes per request.
+void BM_DecodeReadRequest_100Nodes(benchmark::State& state) {
+    const ua::Buffer bytes = encoded(readRequest(100));
+    decodeReused<ua::ReadRequest>(state, bytes);
+}
+
+void BM_EncodeReadRequest_100Nodes(benchmark::State& state) { encodeReused(state, readRequest(100)); }
+
 void BM_DecodePublishResponse_100Notifications(benchmark::State& state) {
     const ua::Buffer bytes = encoded(publishResponse(100));
     decodeReused<ua::PublishResponse>(state, bytes);
@@ -249,6 +260,8 @@ BENCHMARK(BM_EncodeReadResponse_1Node);
 BENCHMARK(BM_ReadService_1Node_DecodeRequestEncodeResponse);
 BENCHMARK(BM_DecodeReadResponse_100Values);
 BENCHMARK(BM_EncodeReadResponse_100Values);
+BENCHMARK(BM_DecodeReadRequest_100Nodes);
+BENCHMARK(BM_EncodeReadRequest_100Nodes);
 BENCHMARK(BM_DecodePublishResponse_100Notifications);
 BENCHMARK(BM_EncodePublishResponse_100Notifications);
 

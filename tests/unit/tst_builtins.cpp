@@ -1,6 +1,7 @@
 // Built-in types of OPC 10000-6 5.1/5.2: value semantics, string forms, and binary round trips
 // with the exact bytes of the specification's encodings.
 #include "CodecTestUtil.h"
+#include "ua/encoding/ScalarBody.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/StatusCodes.h"
 #include "ua/encoding/generated/Types.h"
@@ -33,6 +34,7 @@ private slots:
     void variantBoxesLargeScalars();
     void nodeIdCopiesShareTheirIdentifier();
     void dataValueMask();
+    void fixedSizeDataValuesMatchTheFieldByFieldForm();
     void diagnosticInfoNested();
     void extensionObjectKnownAndUnknown();
     void arraysNullVsEmpty();
@@ -394,6 +396,79 @@ void TestBuiltins::dataValueMask() {
     QCOMPARE(decodeFromBytes(b, back), StatusCode());
     QVERIFY(back == dv);
     QCOMPARE(encodeToBytes(DataValue()).toHex(), QByteArray("00"));
+}
+
+// The fixed-size DataValues (the Value absent, Null, a number, a DateTime or a StatusCode) are
+// written and read in one step (BuiltinCodec.cpp, FixedWire.h). Their bytes must be those of the
+// field-by-field form, written here with the encoder's primitives, and they must decode into a
+// DataValue that held anything before exactly as into a fresh one.
+void TestBuiltins::fixedSizeDataValuesMatchTheFieldByFieldForm() {
+    const std::vector<Variant> values = {
+        Variant(),  Variant(true), Variant(int8_t(-3)), Variant(uint8_t(200)), Variant(int16_t(-300)),
+        Variant(uint16_t(60000)), Variant(int32_t(-70000)), Variant(uint32_t(4000000000u)),
+        Variant(int64_t(-5)), Variant(uint64_t(1) << 63), Variant(1.5f), Variant(-2.25),
+        Variant(DateTime{DateTime::kMaxTicks + 5}), Variant(DateTime{-7}), Variant(StatusCode(0x80340000u)),
+    };
+    DataValue dirty(Variant(Array<double>(std::vector<double>{1, 2, 3, 4})));
+    dirty.value.setArrayDimensions(Array<int32_t>(std::vector<int32_t>{2, 2}));
+    dirty.setStatus(StatusCode(0x80000000u));
+    dirty.setSourceTimestamp(DateTime{99});
+    dirty.setServerPicoseconds(3);
+    DataValue reused = dirty;  // decoded into again and again: each value over the one before
+    int round = 0;
+    for (const Variant& value : values) {
+        for (int mask = 0; mask < 64; mask += (mask < 8 ? 1 : 7)) {
+            DataValue dv;
+            if (mask & 0x01) dv.setValue(value);
+            if (mask & 0x02) dv.setStatus(StatusCode(0x40920000u));
+            if (mask & 0x04) dv.setSourceTimestamp(DateTime{1234567});
+            if (mask & 0x08) dv.setServerTimestamp(DateTime{7654321});
+            if (mask & 0x10) dv.setSourcePicoseconds(11);
+            if (mask & 0x20) dv.setServerPicoseconds(22);
+            Buffer expected;
+            BinaryEncoder e(expected);
+            e.writePod(uint8_t(mask & 0x3F));
+            if (mask & 0x01) {
+                e.writePod(uint8_t(value.type()));
+                if (!value.isNull()) encodeScalarBody(e, value);
+            }
+            if (mask & 0x02) e.writePod(dv.status.code);
+            if (mask & 0x04) e.writePod(dv.sourceTimestamp.wireTicks());
+            if (mask & 0x10) e.writePod(dv.sourcePicoseconds);
+            if (mask & 0x08) e.writePod(dv.serverTimestamp.wireTicks());
+            if (mask & 0x20) e.writePod(dv.serverPicoseconds);
+            const QByteArray bytes = encodeToBytes(dv);
+            QCOMPARE(bytes.toHex(), QByteArray(reinterpret_cast<const char*>(expected.data()), qsizetype(expected.size())).toHex());
+            DataValue fresh;
+            QCOMPARE(decodeFromBytes(bytes, fresh), StatusCode());
+            QCOMPARE(decodeFromBytes(bytes, reused), StatusCode());
+            QVERIFY2(reused == fresh, qPrintable(QString("value %1, mask %2").arg(round).arg(mask)));
+            DataValue over = dirty;  // a multi-dimensional array, a Bad status, timestamps
+            QCOMPARE(decodeFromBytes(bytes, over), StatusCode());
+            QVERIFY2(over == fresh, qPrintable(QString("value %1, mask %2").arg(round).arg(mask)));
+            QVERIFY(!over.value.hasArrayDimensions());
+            // A DateTime comes back clamped as the decoder always did; everything else unchanged.
+            if (!value.holds<DateTime>()) QVERIFY2(fresh == dv, qPrintable(QString("value %1, mask %2").arg(round).arg(mask)));
+            // One byte short is a decoding error, not a read past the end.
+            DataValue cut;
+            QCOMPARE(decodeFromBytes(bytes.left(bytes.size() - 1), cut), StatusCode(0x80070000u));
+        }
+        ++round;
+    }
+    // The limits hold on this path too: nesting (a DataValue and its Variant are two levels) and size.
+    EncodingLimits shallow;
+    shallow.maxNestingDepth = 1;
+    StatusCode status;
+    encodeToBytes(DataValue(Variant(int32_t(1))), &status, shallow);
+    QCOMPARE(status, StatusCode(0x80080000u));
+    DataValue back;
+    QCOMPARE(decodeFromBytes(encodeToBytes(DataValue(Variant(int32_t(1)))), back, shallow), StatusCode(0x80080000u));
+    EncodingLimits small;
+    small.maxEncodedSize = 5;  // 1 + 1 + 4 = 6 bytes needed
+    encodeToBytes(DataValue(Variant(int32_t(1))), &status, small);
+    QCOMPARE(status, StatusCode(0x80080000u));
+    // An array is not fixed: it takes the general path, ArrayLength and all.
+    QCOMPARE(encodeToBytes(DataValue(Variant(Array<int32_t>(std::vector<int32_t>{7})))).toHex(), QByteArray("01" "86" "01000000" "07000000"));
 }
 
 void TestBuiltins::diagnosticInfoNested() {

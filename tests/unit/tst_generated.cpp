@@ -101,6 +101,7 @@ private slots:
     void enumerationsEncodeAsTheirSize();
     void fieldOrderFollowsTheSchema();
     void readRequestDecodesIntoAReusedObject();
+    void readValueIdCommonFormIsTheSchemasBytes();
     void readResponseDecodesIntoAReusedObject();
 };
 
@@ -161,6 +162,58 @@ void TestGenerated::fieldOrderFollowsTheSchema() {
     QStringList names;
     forEachField(r, [&](const char* n, const auto&) { names << n; });
     QCOMPARE(names, QStringList({"NodeId", "AttributeId", "IndexRange", "DataEncoding"}));
+}
+
+// ReadValueId's codec is written by hand (ReadValueIdCodec.cpp): its common form, a numeric NodeId
+// without IndexRange or DataEncoding, in one step. Its bytes are the schema's field order, in each
+// of the three numeric NodeId forms; every other form goes field by field (fieldOrderFollowsTheSchema).
+void TestGenerated::readValueIdCommonFormIsTheSchemasBytes() {
+    struct Case { NodeId id; const char* nodeIdHex; };
+    const std::vector<Case> cases = {
+        {NodeId(2258), "0100d208"},
+        {NodeId(0, 13u), "000d"},
+        {NodeId(1, 1000u), "0101e803"},
+        {NodeId(300, 70000u), "022c0170110100"},
+    };
+    ReadValueId reused;
+    reused.nodeId = NodeId(4, String("held before"));
+    reused.indexRange = String("0:1");
+    reused.dataEncoding = QualifiedName{2, String("Default Binary")};
+    for (const Case& c : cases) {
+        ReadValueId r;
+        r.nodeId = c.id;
+        r.attributeId = 13;
+        const QByteArray bytes = encodeToBytes(r);
+        QCOMPARE(bytes.toHex(), QByteArray(c.nodeIdHex) + "0d000000" "ffffffff" "0000" "ffffffff");
+        ReadValueId fresh;
+        QCOMPARE(decodeFromBytes(bytes, fresh), StatusCode());
+        QVERIFY(fresh == r);
+        QCOMPARE(decodeFromBytes(bytes, reused), StatusCode());
+        QVERIFY(reused == r);
+        QVERIFY(reused.indexRange.isNull());
+        QVERIFY(reused.dataEncoding.name.isNull());
+        // Cut anywhere, it is a decoding error.
+        for (qsizetype n = 0; n < bytes.size(); ++n) {
+            ReadValueId cut;
+            QCOMPARE(decodeFromBytes(bytes.left(n), cut), StatusCode(0x80070000u));
+        }
+    }
+    // An empty (not null) IndexRange or a DataEncoding namespace alone is not the common form, and
+    // keeps what it says.
+    ReadValueId empty;
+    empty.nodeId = NodeId(1, 5u);
+    empty.attributeId = 13;
+    empty.indexRange = String("");
+    ReadValueId back;
+    QCOMPARE(decodeFromBytes(encodeToBytes(empty), back), StatusCode());
+    QVERIFY(!back.indexRange.isNull());
+    QVERIFY(back == empty);
+    ReadValueId nsOnly = empty;
+    nsOnly.indexRange = String();
+    nsOnly.dataEncoding.namespaceIndex = 3;
+    QCOMPARE(encodeToBytes(nsOnly).toHex(), QByteArray("010105000d000000" "ffffffff" "0300" "ffffffff"));
+    QCOMPARE(decodeFromBytes(encodeToBytes(nsOnly), back), StatusCode());
+    QVERIFY(back == nsOnly);
 }
 
 UA_TEST_GUILESS_MAIN(TestGenerated)

@@ -64,6 +64,7 @@ public:
     }
     void restoreEnd(const uint8_t* oldEnd) { if (ok()) m_end = oldEnd; else m_p = m_end = oldEnd; }
     bool enter() { if (++m_depth > m_limits.maxNestingDepth) { failLimits(); return false; } return true; }
+    bool canEnter(int levels) const { return m_depth + levels <= m_limits.maxNestingDepth; }
     void leave() { --m_depth; }
     int diagnosticDepth = 0;
 

@@ -39,6 +39,13 @@ public:
         if (!room(n)) return;
         m_out.append(p, n);
     }
+    // Makes room for n bytes that the caller fills at once and returns where they go; nullptr (and
+    // the encoder failed) over maxEncodedSize or after an earlier failure. For fixed-size runs on
+    // the hot path (a DataValue of a number, a ReadValueId): one check instead of one per field.
+    uint8_t* claim(std::size_t n) {
+        if (!room(n)) return nullptr;
+        return m_out.grow(n);
+    }
     // Writes a length (Int32) placeholder and returns its offset, for patchLength().
     std::size_t reserveLength() { const std::size_t at = m_out.size(); writePod<int32_t>(0); return at; }
     // Fills the placeholder with the bytes written after it.
@@ -49,6 +56,9 @@ public:
     }
     // Nesting guard for Variant, DataValue and ExtensionObject.
     bool enter() { if (++m_depth > m_limits.maxNestingDepth) { fail(0x80080000u); return false; } return true; }
+    // Whether levels more enter() calls would stay within maxNestingDepth (a fast path that
+    // skips them takes the general one when not).
+    bool canEnter(int levels) const { return m_depth + levels <= m_limits.maxNestingDepth; }
     void leave() { --m_depth; }
     int diagnosticDepth = 0;
 

@@ -4,6 +4,7 @@
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/DataTypeInfo.h"
+#include "ua/encoding/FixedWire.h"
 
 namespace ua {
 
@@ -11,28 +12,16 @@ namespace {
 constexpr uint32_t kBadEncodingError = 0x80060000u;
 
 // NodeId encoding bytes (5.2.2.9) and ExpandedNodeId flags (5.2.2.10).
-enum : uint8_t { TwoByte = 0, FourByte = 1, Numeric = 2, StringId = 3, GuidId = 4, ByteStringId = 5 };
+using wire::TwoByte, wire::FourByte, wire::Numeric, wire::StringId, wire::GuidId, wire::ByteStringId;
 constexpr uint8_t kServerIndexFlag = 0x40;
 constexpr uint8_t kNamespaceUriFlag = 0x80;
 
 void encodeNodeId(BinaryEncoder& e, const NodeId& v, uint8_t flags) {
     const uint16_t ns = v.namespaceIndex();
     switch (v.idType()) {
-    case NodeId::IdType::Numeric: {
-        const uint32_t id = v.numeric();
-        if (ns == 0 && id <= 0xFF) {
-            const uint8_t b[2] = {uint8_t(TwoByte | flags), uint8_t(id)};
-            e.writeBytes(b, 2);
-        } else if (ns <= 0xFF && id <= 0xFFFF) {
-            const uint8_t b[4] = {uint8_t(FourByte | flags), uint8_t(ns), uint8_t(id), uint8_t(id >> 8)};
-            e.writeBytes(b, 4);
-        } else {
-            e.writePod<uint8_t>(Numeric | flags);
-            e.writePod(ns);
-            e.writePod(id);
-        }
+    case NodeId::IdType::Numeric:
+        if (uint8_t* p = e.claim(wire::numericNodeIdSize(ns, v.numeric()))) wire::putNumericNodeId(p, ns, v.numeric(), flags);
         break;
-    }
     case NodeId::IdType::String:
         e.writePod<uint8_t>(StringId | flags);
         e.writePod(ns);
@@ -55,15 +44,15 @@ void encodeNodeId(BinaryEncoder& e, const NodeId& v, uint8_t flags) {
 uint8_t decodeNodeId(BinaryDecoder& d, NodeId& v) {
     const uint8_t enc = d.readPod<uint8_t>();
     switch (enc & 0x3F) {
-    case TwoByte: v = NodeId(0, uint32_t(d.readPod<uint8_t>())); break;
+    case TwoByte: v.setNumeric(0, d.readPod<uint8_t>()); break;
     case FourByte: {
         const uint8_t ns = d.readPod<uint8_t>();
-        v = NodeId(ns, uint32_t(d.readPod<uint16_t>()));
+        v.setNumeric(ns, d.readPod<uint16_t>());
         break;
     }
     case Numeric: {
         const uint16_t ns = d.readPod<uint16_t>();
-        v = NodeId(ns, d.readPod<uint32_t>());
+        v.setNumeric(ns, d.readPod<uint32_t>());
         break;
     }
     case StringId: {
@@ -104,10 +93,7 @@ void decode(BinaryDecoder& d, Guid& v) {
     std::memcpy(v.data4.data(), p + 8, 8);
 }
 
-void decode(BinaryDecoder& d, DateTime& v) {
-    const int64_t t = d.readPod<int64_t>();
-    v.ticks = t <= 0 ? 0 : t >= DateTime::kMaxTicks ? std::numeric_limits<int64_t>::max() : t;
-}
+void decode(BinaryDecoder& d, DateTime& v) { v = wire::dateTimeFromWire(d.readPod<int64_t>()); }
 
 void encode(BinaryEncoder& e, const NodeId& v) { encodeNodeId(e, v, 0); }
 
@@ -344,11 +330,81 @@ void decode(BinaryDecoder& d, Variant& v) {
 
 // --- DataValue (5.2.2.17) ---
 
+namespace {
+
+// The DataValues of Read responses and data change notifications: the Value absent, Null or a
+// number, a DateTime or a StatusCode. Their size is known before a byte is written, so they are
+// written and read in one step instead of field by field. False (nothing done) for any other.
+bool encodeFixed(BinaryEncoder& e, const DataValue& v, uint8_t mask) {
+    const std::size_t type = v.value.storage().index();
+    const std::size_t body = wire::fixedScalarSize(type);
+    if ((v.hasValue && type != 0 && body == 0) || !e.canEnter(2)) return false;
+    const std::size_t n = 1 + (v.hasValue ? 1 + body : 0) + (v.hasStatus ? 4 : 0) + (v.hasSourceTimestamp ? 8 : 0) +
+                          (v.hasSourcePicoseconds ? 2 : 0) + (v.hasServerTimestamp ? 8 : 0) + (v.hasServerPicoseconds ? 2 : 0);
+    uint8_t* p = e.claim(n);
+    if (!p) return true;  // the encoder has failed
+    *p++ = mask;
+    if (v.hasValue) {
+        *p++ = uint8_t(type);  // a scalar: no array bits
+        if (type != 0) p = wire::putFixedScalar(p, v.value.storage());
+    }
+    const auto put = [&p](const auto& x, std::size_t size) { std::memcpy(p, &x, size); p += size; };
+    if (v.hasStatus) put(v.status.code, 4);
+    if (v.hasSourceTimestamp) put(v.sourceTimestamp.wireTicks(), 8);
+    if (v.hasSourcePicoseconds) put(v.sourcePicoseconds, 2);
+    if (v.hasServerTimestamp) put(v.serverTimestamp.wireTicks(), 8);
+    if (v.hasServerPicoseconds) put(v.serverPicoseconds, 2);
+    return true;
+}
+
+// The same read: every field of v set, as decode() starting from DataValue() would.
+bool decodeFixed(BinaryDecoder& d, DataValue& v) {
+    const std::size_t left = d.remaining();
+    const uint8_t* p = d.position();
+    if (left < 2 || !d.canEnter(2)) return false;
+    const uint8_t mask = p[0];
+    if (mask & 0xC0) return false;
+    const std::size_t type = (mask & 0x01) ? p[1] : 0;  // array bits make it more than 25: not fixed
+    const std::size_t body = wire::fixedScalarSize(type);
+    if (type != 0 && body == 0) return false;
+    const std::size_t n = 1 + ((mask & 0x01) ? 1 + body : 0) + ((mask & 0x02) ? 4 : 0) + ((mask & 0x04) ? 8 : 0) +
+                          ((mask & 0x10) ? 2 : 0) + ((mask & 0x08) ? 8 : 0) + ((mask & 0x20) ? 2 : 0);
+    if (left < n) return false;
+    ++p;
+    if (v.value.hasArrayDimensions()) v.value = Variant();
+    v.hasValue = mask & 0x01;
+    if (v.hasValue) ++p;
+    if (type != 0) p = wire::takeFixedScalar(p, type, v.value.storage());
+    else if (!v.value.isNull()) v.value = Variant();
+    const auto take = [&p](auto& x, std::size_t size) { std::memcpy(&x, p, size); p += size; };
+    int64_t ticks = 0;
+    v.hasStatus = mask & 0x02;
+    v.status = StatusCode();
+    if (v.hasStatus) take(v.status.code, 4);
+    v.hasSourceTimestamp = mask & 0x04;
+    v.sourceTimestamp = DateTime{};
+    if (v.hasSourceTimestamp) { take(ticks, 8); v.sourceTimestamp = wire::dateTimeFromWire(ticks); }
+    v.hasSourcePicoseconds = mask & 0x10;
+    v.sourcePicoseconds = 0;
+    if (v.hasSourcePicoseconds) take(v.sourcePicoseconds, 2);
+    v.hasServerTimestamp = mask & 0x08;
+    v.serverTimestamp = DateTime{};
+    if (v.hasServerTimestamp) { take(ticks, 8); v.serverTimestamp = wire::dateTimeFromWire(ticks); }
+    v.hasServerPicoseconds = mask & 0x20;
+    v.serverPicoseconds = 0;
+    if (v.hasServerPicoseconds) take(v.serverPicoseconds, 2);
+    d.take(n);
+    return true;
+}
+
+} // namespace
+
 void encode(BinaryEncoder& e, const DataValue& v) {
-    if (!e.enter()) return;
     const uint8_t mask = (v.hasValue ? 0x01 : 0) | (v.hasStatus ? 0x02 : 0) | (v.hasSourceTimestamp ? 0x04 : 0) |
                          (v.hasServerTimestamp ? 0x08 : 0) | (v.hasSourcePicoseconds ? 0x10 : 0) |
                          (v.hasServerPicoseconds ? 0x20 : 0);
+    if (encodeFixed(e, v, mask)) return;
+    if (!e.enter()) return;
     e.writePod(mask);
     if (v.hasValue) encode(e, v.value);
     if (v.hasStatus) encode(e, v.status);
@@ -360,6 +416,7 @@ void encode(BinaryEncoder& e, const DataValue& v) {
 }
 
 void decode(BinaryDecoder& d, DataValue& v) {
+    if (decodeFixed(d, v)) return;
     v = DataValue();
     if (!d.enter()) return;
     const uint8_t mask = d.readPod<uint8_t>();

@@ -67,6 +67,13 @@ public:
     const String& string() const { return held<String>(IdType::String); }
     const Guid& guid() const { return held<Guid>(IdType::Guid); }
     const ByteString& opaque() const { return held<ByteString>(IdType::Opaque); }
+    // Makes this a numeric NodeId (a decoder's in-place assignment).
+    void setNumeric(uint16_t ns, uint32_t id) noexcept {
+        release();
+        m_numeric = id;
+        m_ns = ns;
+        m_type = IdType::Numeric;
+    }
     // Makes this a String / Guid / opaque NodeId in namespace ns and returns the identifier to fill in.
     // An identifier of that kind already held by this NodeId alone keeps its storage (decoders
     // reuse it: no allocation).

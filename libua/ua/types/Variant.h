@@ -156,6 +156,7 @@ public:
         static const Array<int32_t> kNone;
         return m_dims ? *m_dims : kNone;
     }
+    bool hasArrayDimensions() const { return bool(m_dims); }
     void setArrayDimensions(Array<int32_t> dims) {
         if (dims.isNull()) m_dims.reset();
         else m_dims = Box<Array<int32_t>>(std::move(dims));

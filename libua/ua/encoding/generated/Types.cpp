@@ -3448,19 +3448,7 @@ void decode(BinaryDecoder& d, QueryNextResponse& v) {
     decode(d, v.revisedContinuationPoint);
 }
 
-void encode(BinaryEncoder& e, const ReadValueId& v) {
-    encode(e, v.nodeId);
-    encode(e, v.attributeId);
-    encode(e, v.indexRange);
-    encode(e, v.dataEncoding);
-}
-
-void decode(BinaryDecoder& d, ReadValueId& v) {
-    decode(d, v.nodeId);
-    decode(d, v.attributeId);
-    decode(d, v.indexRange);
-    decode(d, v.dataEncoding);
-}
+// encode() and decode() of ReadValueId: written by hand in ua/encoding/ReadValueIdCodec.cpp.
 
 void encode(BinaryEncoder& e, const ReadRequest& v) {
     encode(e, v.requestHeader);
