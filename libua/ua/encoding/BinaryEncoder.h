@@ -30,7 +30,7 @@ public:
     std::size_t written() const { return m_out.size() - m_start; }
 
     template <class T>
-    void writePod(T v) {
+    [[gnu::always_inline]] void writePod(T v) {
         static_assert(std::is_trivially_copyable_v<T>);
         if (!room(sizeof(T))) return;
         std::memcpy(m_out.grow(sizeof(T)), &v, sizeof(T));
@@ -42,7 +42,7 @@ public:
     // Makes room for n bytes that the caller fills at once and returns where they go; nullptr (and
     // the encoder failed) over maxEncodedSize or after an earlier failure. For fixed-size runs on
     // the hot path (a DataValue of a number, a ReadValueId): one check instead of one per field.
-    uint8_t* claim(std::size_t n) {
+    [[gnu::always_inline]] uint8_t* claim(std::size_t n) {
         if (!room(n)) return nullptr;
         return m_out.grow(n);
     }
@@ -63,7 +63,8 @@ public:
     int diagnosticDepth = 0;
 
 private:
-    bool room(std::size_t n) {
+    // Inlined into every write (GCC left it a call on the request path, 1-2 % of the samples).
+    [[gnu::always_inline]] bool room(std::size_t n) {
         if (!ok()) return false;
         if (m_limits.maxEncodedSize && written() + n > m_limits.maxEncodedSize) { fail(0x80080000u); return false; }
         return true;

@@ -40,7 +40,7 @@ public:
         m_cap = cap;
     }
     // Makes room for n more bytes and returns where they go; the size grows by n.
-    uint8_t* grow(std::size_t n) {
+    [[gnu::always_inline]] uint8_t* grow(std::size_t n) {
         if (m_size + n > m_cap) reserve(m_size + n);
         uint8_t* p = m_data + m_size;
         m_size += n;

@@ -38,6 +38,9 @@ public:
     const T* operator->() const { return &get(); }
     // True once a value was set (it may equal the default).
     bool isSet() const { return m_v != nullptr; }
+    // The value set, or nullptr: for the request path, which then skips the shared default
+    // (empty() is a function-local static, checked for its initialisation at every call).
+    const T* find() const { return m_v ? &m_v->value : nullptr; }
     // The value to change in place: this node's own (copied first when shared or unset).
     T& edit() {
         if (!m_v || m_v->refs.load(std::memory_order_acquire) > 1) *this = OutOfLine(T(get()));

@@ -95,7 +95,9 @@ uint32_t defaultPermissions(RoleSet roles) {
 
 uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults) {
     if (roles == kUnrestricted) return kAllPermissions;
-    const auto* list = node.rare->rolePermissions->get<Array<ExtensionObject>>();
+    const RareFields* rare = node.rare.find();  // most nodes have none: no lookup of the defaults
+    const Variant* given = rare ? rare->rolePermissions.find() : nullptr;
+    const auto* list = given ? given->get<Array<ExtensionObject>>() : nullptr;
     if (!list) return defaults;
     uint32_t perms = 0;
     for (const ExtensionObject& x : *list) {
@@ -105,18 +107,6 @@ uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults) {
         if (r && (roles & roleBit(*r))) perms |= uint32_t(rp->permissions);
     }
     return perms;
-}
-
-uint8_t userAccessLevel(uint8_t stored, uint32_t permissions) {
-    uint8_t allowed = 0xFF;
-    if (!(permissions & p(PermissionType::Read))) allowed &= uint8_t(~access::CurrentRead);
-    if (!(permissions & p(PermissionType::Write)))
-        allowed &= uint8_t(~(access::CurrentWrite | access::StatusWrite | access::TimestampWrite));
-    if (!(permissions & p(PermissionType::ReadHistory))) allowed &= uint8_t(~access::HistoryRead);
-    const uint32_t historyWrite = p(PermissionType::InsertHistory) | p(PermissionType::ModifyHistory) |
-                                  p(PermissionType::DeleteHistory);
-    if (!(permissions & historyWrite)) allowed &= uint8_t(~access::HistoryWrite);
-    return uint8_t(stored & allowed);
 }
 
 uint32_t userWriteMask(uint32_t stored, uint32_t permissions) {

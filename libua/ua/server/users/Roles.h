@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/SharedAttributes.h"
 
 #include <cstdint>
 #include <optional>
@@ -71,7 +72,18 @@ uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults);
 // need Write; HistoryRead needs ReadHistory; HistoryWrite needs InsertHistory/ModifyHistory/
 // DeleteHistory; a WriteMask bit needs WriteAttribute, the RolePermissions bit WriteRolePermissions,
 // the Historizing bit WriteHistorizing, the ValueForVariableType bit Write).
-uint8_t userAccessLevel(uint8_t stored, uint32_t permissions);
+// userAccessLevel is inline: every Read and Write of a Value asks it.
 uint32_t userWriteMask(uint32_t stored, uint32_t permissions);
+inline uint8_t userAccessLevel(uint8_t stored, uint32_t permissions) {
+    uint8_t allowed = 0xFF;
+    if (!(permissions & uint32_t(PermissionType::Read))) allowed &= uint8_t(~access::CurrentRead);
+    if (!(permissions & uint32_t(PermissionType::Write)))
+        allowed &= uint8_t(~(access::CurrentWrite | access::StatusWrite | access::TimestampWrite));
+    if (!(permissions & uint32_t(PermissionType::ReadHistory))) allowed &= uint8_t(~access::HistoryRead);
+    const uint32_t historyWrite = uint32_t(PermissionType::InsertHistory) | uint32_t(PermissionType::ModifyHistory) |
+                                  uint32_t(PermissionType::DeleteHistory);
+    if (!(permissions & historyWrite)) allowed &= uint8_t(~access::HistoryWrite);
+    return uint8_t(stored & allowed);
+}
 
 } // namespace ua
