@@ -35,6 +35,7 @@ private slots:
     void nodeIdCopiesShareTheirIdentifier();
     void dataValueMask();
     void fixedSizeDataValuesMatchTheFieldByFieldForm();
+    void variantCopyAssignment();
     void diagnosticInfoNested();
     void extensionObjectKnownAndUnknown();
     void arraysNullVsEmpty();
@@ -469,6 +470,31 @@ void TestBuiltins::fixedSizeDataValuesMatchTheFieldByFieldForm() {
     QCOMPARE(status, StatusCode(0x80080000u));
     // An array is not fixed: it takes the general path, ArrayLength and all.
     QCOMPARE(encodeToBytes(DataValue(Variant(Array<int32_t>(std::vector<int32_t>{7})))).toHex(), QByteArray("01" "86" "01000000" "07000000"));
+}
+
+// Variant's copy assignment takes a shortcut for a number, DateTime or StatusCode over one of the
+// same type; every other pair goes through std::variant. Either way the result equals the source.
+void TestBuiltins::variantCopyAssignment() {
+    Variant withDims(Array<int32_t>(std::vector<int32_t>{1, 2, 3, 4}));
+    withDims.setArrayDimensions(Array<int32_t>(std::vector<int32_t>{2, 2}));
+    const std::vector<Variant> values = {
+        Variant(), Variant(int32_t(7)), Variant(int32_t(-8)), Variant(2.5), Variant(-1.0), Variant(true),
+        Variant(DateTime{123}), Variant(StatusCode(0x80340000u)), Variant(String("text")), withDims,
+        Variant(Array<int32_t>(std::vector<int32_t>{1, 2, 3, 4})), Variant(NodeId(1, 5u)),
+    };
+    for (const Variant& from : values) {
+        for (const Variant& over : values) {
+            Variant to = over;
+            to = from;
+            QVERIFY(to == from);
+            QCOMPARE(to.hasArrayDimensions(), from.hasArrayDimensions());
+            QCOMPARE(to.storage().index(), from.storage().index());
+        }
+    }
+    Variant self(int32_t(3));
+    const Variant& alias = self;
+    self = alias;
+    QCOMPARE(*self.get<int32_t>(), 3);
 }
 
 void TestBuiltins::diagnosticInfoNested() {

@@ -99,7 +99,7 @@ const uint8_t* takeScalar(const uint8_t* p, Variant::Storage& s) {
 } // namespace detail
 
 // Writes the body of a scalar whose fixedScalarSize() is not 0; returns the byte after it.
-inline uint8_t* putFixedScalar(uint8_t* p, const Variant::Storage& s) {
+[[gnu::always_inline]] inline uint8_t* putFixedScalar(uint8_t* p, const Variant::Storage& s) {
     switch (s.index()) {
     case 1: return detail::putScalar<1>(p, s);
     case 2: return detail::putScalar<2>(p, s);
@@ -120,7 +120,7 @@ inline uint8_t* putFixedScalar(uint8_t* p, const Variant::Storage& s) {
 
 // Reads the body of a scalar of type i (fixedScalarSize(i) not 0) into s: assigned when s holds
 // that type already, else put in place of what it holds. Returns the byte after it.
-inline const uint8_t* takeFixedScalar(const uint8_t* p, std::size_t i, Variant::Storage& s) {
+[[gnu::always_inline]] inline const uint8_t* takeFixedScalar(const uint8_t* p, std::size_t i, Variant::Storage& s) {
     switch (i) {
     case 1: return detail::takeScalar<1>(p, s);
     case 2: return detail::takeScalar<2>(p, s);

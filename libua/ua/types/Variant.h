@@ -93,6 +93,18 @@ public:
     }
 
     Variant() = default;
+    Variant(const Variant&) = default;
+    Variant(Variant&&) noexcept = default;
+    Variant& operator=(Variant&&) noexcept = default;
+    // A number, DateTime or StatusCode over one of the same type is assigned in place, without
+    // std::variant's visit (a Read copies every stored value over the previous Read's result).
+    Variant& operator=(const Variant& o) {
+        if (m_v.index() != o.m_v.index() || m_dims || o.m_dims || !assignSameNumber(o)) {
+            m_v = o.m_v;
+            m_dims = o.m_dims;
+        }
+        return *this;
+    }
     template <class T, class = std::enable_if_t<!std::is_same_v<std::decay_t<T>, Variant>>>
     Variant(T&& v) : m_v(slot(std::forward<T>(v))) {}
     Variant(const char* s);
@@ -171,6 +183,27 @@ public:
     friend bool operator==(const Variant&, const Variant&);
 
 private:
+    template <std::size_t I>
+    void assignAlternative(const Variant& o) { *std::get_if<I>(&m_v) = *std::get_if<I>(&o.m_v); }
+    // For the same index in both: true when it was assigned here.
+    bool assignSameNumber(const Variant& o) {
+        switch (m_v.index()) {
+        case 1: assignAlternative<1>(o); return true;
+        case 2: assignAlternative<2>(o); return true;
+        case 3: assignAlternative<3>(o); return true;
+        case 4: assignAlternative<4>(o); return true;
+        case 5: assignAlternative<5>(o); return true;
+        case 6: assignAlternative<6>(o); return true;
+        case 7: assignAlternative<7>(o); return true;
+        case 8: assignAlternative<8>(o); return true;
+        case 9: assignAlternative<9>(o); return true;
+        case 10: assignAlternative<10>(o); return true;
+        case 11: assignAlternative<11>(o); return true;
+        case 13: assignAlternative<13>(o); return true;
+        case 19: assignAlternative<19>(o); return true;
+        default: return false;
+        }
+    }
     template <class S, std::size_t... I>
     static constexpr std::size_t indexOfSlot(std::index_sequence<I...>) {
         std::size_t found = std::variant_npos;
