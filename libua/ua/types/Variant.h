@@ -93,18 +93,13 @@ public:
     }
 
     Variant() = default;
-    Variant(const Variant&) = default;
-    Variant(Variant&&) noexcept = default;
-    Variant& operator=(Variant&&) noexcept = default;
+    // Defined below DataValue (clang instantiates the Storage members where they are defined).
+    Variant(const Variant&);
+    Variant(Variant&&) noexcept;
+    Variant& operator=(Variant&&) noexcept;
     // A number, DateTime or StatusCode over one of the same type is assigned in place, without
     // std::variant's visit (a Read copies every stored value over the previous Read's result).
-    Variant& operator=(const Variant& o) {
-        if (m_v.index() != o.m_v.index() || m_dims || o.m_dims || !assignSameNumber(o)) {
-            m_v = o.m_v;
-            m_dims = o.m_dims;
-        }
-        return *this;
-    }
+    Variant& operator=(const Variant& o);
     template <class T, class = std::enable_if_t<!std::is_same_v<std::decay_t<T>, Variant>>>
     Variant(T&& v) : m_v(slot(std::forward<T>(v))) {}
     Variant(const char* s);
@@ -261,6 +256,16 @@ struct DataValue {
 // constructor's definition).
 inline Variant::Variant(const char* s) : m_v(String(s)) {}
 inline Variant::Variant(DataValue dv) : m_v(Box<DataValue>(std::move(dv))) {}
+inline Variant::Variant(const Variant&) = default;
+inline Variant::Variant(Variant&&) noexcept = default;
+inline Variant& Variant::operator=(Variant&&) noexcept = default;
+inline Variant& Variant::operator=(const Variant& o) {
+    if (m_v.index() != o.m_v.index() || m_dims || o.m_dims || !assignSameNumber(o)) {
+        m_v = o.m_v;
+        m_dims = o.m_dims;
+    }
+    return *this;
+}
 inline const DataValue* Variant::dataValue() const {
     auto b = std::get_if<Box<DataValue>>(&m_v);
     return b ? b->get() : nullptr;
