@@ -376,23 +376,25 @@ bool decodeFixed(BinaryDecoder& d, DataValue& v) {
     if (v.hasValue) ++p;
     if (type != 0) p = wire::takeFixedScalar(p, type, v.value.storage());
     else if (!v.value.isNull()) v.value = Variant();
-    const auto take = [&p](auto& x, std::size_t size) { std::memcpy(&x, p, size); p += size; };
-    int64_t ticks = 0;
-    v.hasStatus = mask & 0x02;
-    v.status = StatusCode();
-    if (v.hasStatus) take(v.status.code, 4);
-    v.hasSourceTimestamp = mask & 0x04;
-    v.sourceTimestamp = DateTime{};
-    if (v.hasSourceTimestamp) { take(ticks, 8); v.sourceTimestamp = wire::dateTimeFromWire(ticks); }
-    v.hasSourcePicoseconds = mask & 0x10;
-    v.sourcePicoseconds = 0;
-    if (v.hasSourcePicoseconds) take(v.sourcePicoseconds, 2);
-    v.hasServerTimestamp = mask & 0x08;
-    v.serverTimestamp = DateTime{};
-    if (v.hasServerTimestamp) { take(ticks, 8); v.serverTimestamp = wire::dateTimeFromWire(ticks); }
-    v.hasServerPicoseconds = mask & 0x20;
-    v.serverPicoseconds = 0;
-    if (v.hasServerPicoseconds) take(v.serverPicoseconds, 2);
+    // Each field from its mask bit: set and read, or cleared (the source pair, then the server pair).
+    const auto field = [&p, mask](uint8_t bit, bool& has, auto& x, std::size_t size) {
+        has = mask & bit;
+        x = {};
+        if (has) {
+            std::memcpy(&x, p, size);
+            p += size;
+        }
+    };
+    const auto timestamp = [&field](uint8_t bit, bool& has, DateTime& t) {
+        int64_t ticks;
+        field(bit, has, ticks, 8);
+        t = has ? wire::dateTimeFromWire(ticks) : DateTime{};
+    };
+    field(0x02, v.hasStatus, v.status.code, 4);
+    timestamp(0x04, v.hasSourceTimestamp, v.sourceTimestamp);
+    field(0x10, v.hasSourcePicoseconds, v.sourcePicoseconds, 2);
+    timestamp(0x08, v.hasServerTimestamp, v.serverTimestamp);
+    field(0x20, v.hasServerPicoseconds, v.serverPicoseconds, 2);
     d.take(n);
     return true;
 }
