@@ -7,6 +7,7 @@
 #include "ua/encoding/generated/Types.h"
 
 #include <QtTest>
+#include <cstring>
 #include "MetaTypes.h"
 #include "TestMain.h"
 
@@ -36,6 +37,7 @@ private slots:
     void dataValueMask();
     void fixedSizeDataValuesMatchTheFieldByFieldForm();
     void variantCopyAssignment();
+    void readArraysElementByElement();
     void diagnosticInfoNested();
     void extensionObjectKnownAndUnknown();
     void arraysNullVsEmpty();
@@ -470,6 +472,92 @@ void TestBuiltins::fixedSizeDataValuesMatchTheFieldByFieldForm() {
     QCOMPARE(status, StatusCode(0x80080000u));
     // An array is not fixed: it takes the general path, ArrayLength and all.
     QCOMPARE(encodeToBytes(DataValue(Variant(Array<int32_t>(std::vector<int32_t>{7})))).toHex(), QByteArray("01" "86" "01000000" "07000000"));
+}
+
+// The arrays of a Read (DataValue, ReadValueId) are written and read in one loop
+// (encodeElements, decodeElements): the bytes are the length and then each element as encode()
+// writes it alone, whichever form each element takes, and decoding gives every element back, into
+// a fresh array or over one that held other elements.
+void TestBuiltins::readArraysElementByElement() {
+    std::vector<DataValue> values;
+    DataValue number(Variant(-2.25));
+    number.setSourceTimestamp(DateTime{1234567});
+    number.setServerTimestamp(DateTime{7654321});
+    values.push_back(number);
+    values.push_back(DataValue(Variant(String("not fixed"))));
+    DataValue bad;
+    bad.setStatus(StatusCode(0x80340000u));
+    values.push_back(bad);
+    values.push_back(DataValue(Variant(Array<int32_t>(std::vector<int32_t>{1, 2, 3}))));
+    values.push_back(DataValue());
+    DataValue flag(Variant(true));
+    flag.setServerPicoseconds(7);
+    values.push_back(flag);
+    const Array<DataValue> dvs(values);
+
+    ReadValueId common;
+    common.nodeId = NodeId(2, 1000u);
+    common.attributeId = 13;
+    ReadValueId named = common;
+    named.nodeId = NodeId(2, String("Boiler"));
+    ReadValueId ranged = common;
+    ranged.indexRange = String("1:2");
+    ReadValueId encoded = common;
+    encoded.dataEncoding = QualifiedName{0, String("Default Binary")};
+    const Array<ReadValueId> ids(std::vector<ReadValueId>{common, named, ranged, encoded, common});
+
+    const auto elementByElement = [](const auto& array) {
+        QByteArray expected = hex("00000000");
+        const int32_t n = int32_t(array.size());
+        std::memcpy(expected.data(), &n, 4);
+        for (const auto& x : array) expected += encodeToBytes(x);
+        return expected;
+    };
+    const QByteArray dvBytes = encodeToBytes(dvs);
+    QCOMPARE(dvBytes.toHex(), elementByElement(dvs).toHex());
+    const QByteArray idBytes = encodeToBytes(ids);
+    QCOMPARE(idBytes.toHex(), elementByElement(ids).toHex());
+
+    Array<DataValue> freshValues;
+    QCOMPARE(decodeFromBytes(dvBytes, freshValues), StatusCode());
+    QVERIFY(freshValues == dvs);
+    Array<ReadValueId> freshIds;
+    QCOMPARE(decodeFromBytes(idBytes, freshIds), StatusCode());
+    QVERIFY(freshIds == ids);
+
+    // Over arrays that held other elements, longer and shorter.
+    Array<DataValue> longer(std::vector<DataValue>(9, bad));
+    QCOMPARE(decodeFromBytes(dvBytes, longer), StatusCode());
+    QVERIFY(longer == dvs);
+    Array<DataValue> reversed(std::vector<DataValue>(values.rbegin(), values.rend() - 2));
+    QCOMPARE(decodeFromBytes(dvBytes, reversed), StatusCode());
+    QVERIFY(reversed == dvs);
+    Array<ReadValueId> otherIds(std::vector<ReadValueId>{ranged, encoded, named});
+    QCOMPARE(decodeFromBytes(idBytes, otherIds), StatusCode());
+    QVERIFY(otherIds == ids);
+
+    // Cut anywhere after the length: a decoding error and an empty array, not a part of it.
+    for (qsizetype n = 4; n < dvBytes.size(); ++n) {
+        Array<DataValue> cut(values);
+        QCOMPARE(decodeFromBytes(dvBytes.left(n), cut), StatusCode(0x80070000u));
+        QVERIFY2(cut.empty(), qPrintable(QString("DataValues cut at %1").arg(n)));
+    }
+    for (qsizetype n = 4; n < idBytes.size(); ++n) {
+        Array<ReadValueId> cut(std::vector<ReadValueId>{named});
+        QCOMPARE(decodeFromBytes(idBytes.left(n), cut), StatusCode(0x80070000u));
+        QVERIFY2(cut.empty(), qPrintable(QString("ReadValueIds cut at %1").arg(n)));
+    }
+
+    // The encoder's size limit stops the loop where it is reached, on either path.
+    for (std::size_t limit : {std::size_t(10), std::size_t(40), std::size_t(dvBytes.size() - 1)}) {
+        EncodingLimits small;
+        small.maxEncodedSize = limit;
+        StatusCode status;
+        encodeToBytes(dvs, &status, small);
+        QCOMPARE(status, StatusCode(0x80080000u));
+        encodeToBytes(ids, &status, small);
+        if (std::size_t(idBytes.size()) > limit) QCOMPARE(status, StatusCode(0x80080000u));
+    }
 }
 
 // Variant's copy assignment takes a shortcut for a number, DateTime or StatusCode over one of the

@@ -140,6 +140,12 @@ inline constexpr bool kDecodeOverwritesAll<DataValue> = true;       // its decod
 template <>
 inline constexpr bool kDecodeOverwritesAll<DiagnosticInfo> = true;  // its decode() starts from DiagnosticInfo()
 
+// The elements of the arrays that every Read carries: their common forms read in one loop
+// (BuiltinCodec.cpp, ReadValueIdCodec.cpp), into the elements given. Stop at the first failure (the
+// decoder's status).
+void decodeElements(BinaryDecoder& d, DataValue* p, std::size_t n);
+void decodeElements(BinaryDecoder& d, ReadValueId* p, std::size_t n);
+
 template <class T>
 void decode(BinaryDecoder& d, Array<T>& a) {
     const int32_t n = d.readLength(d.limits().maxArrayLength, minEncodedSize<T>());
@@ -154,6 +160,10 @@ void decode(BinaryDecoder& d, Array<T>& a) {
     } else if constexpr (std::is_same_v<T, bool>) {
         a.resize(std::size_t(n));
         for (std::size_t i = 0; i < std::size_t(n); ++i) a[i] = d.readPod<uint8_t>() != 0;
+        if (!d.ok()) a.setEmpty();
+    } else if constexpr (std::is_same_v<T, DataValue> || std::is_same_v<T, ReadValueId>) {
+        a.resize(std::size_t(n));
+        decodeElements(d, a.data(), std::size_t(n));
         if (!d.ok()) a.setEmpty();
     } else {
         a.resize(std::size_t(n));

@@ -6,6 +6,8 @@
 #include "ua/encoding/DataTypeInfo.h"
 #include "ua/encoding/FixedWire.h"
 
+#include <array>
+
 namespace ua {
 
 namespace {
@@ -334,13 +336,33 @@ namespace {
 
 // The DataValues of Read responses and data change notifications: the Value absent, Null or a
 // number, a DateTime or a StatusCode. Their size is known before a byte is written, so they are
-// written and read in one step instead of field by field. False (nothing done) for any other.
-bool encodeFixed(BinaryEncoder& e, const DataValue& v, uint8_t mask) {
+// written and read in one step instead of field by field. Inlined into encode() and into the
+// array loops (encodeElements, decodeElements); the field-by-field forms are calls of their own,
+// so that the fast path saves no registers.
+
+// The encoding mask of v (5.2.2.17): its has... flags.
+[[gnu::always_inline]] inline uint8_t maskOf(const DataValue& v) {
+    return uint8_t((v.hasValue ? 0x01 : 0) | (v.hasStatus ? 0x02 : 0) | (v.hasSourceTimestamp ? 0x04 : 0) |
+                   (v.hasServerTimestamp ? 0x08 : 0) | (v.hasSourcePicoseconds ? 0x10 : 0) |
+                   (v.hasServerPicoseconds ? 0x20 : 0));
+}
+
+// Bytes of the fields after the Value for each mask: StatusCode 4, two DateTimes 8, two UInt16
+// picoseconds 2.
+constexpr auto kFieldBytes = [] {
+    std::array<uint8_t, 64> t{};
+    for (unsigned m = 0; m < 64; ++m)
+        t[m] = uint8_t(((m & 0x02) ? 4 : 0) + ((m & 0x04) ? 8 : 0) + ((m & 0x08) ? 8 : 0) + ((m & 0x10) ? 2 : 0) +
+                       ((m & 0x20) ? 2 : 0));
+    return t;
+}();
+
+// False (nothing done) for a DataValue that is not of the fixed-size kind.
+[[gnu::always_inline]] inline bool encodeFixed(BinaryEncoder& e, const DataValue& v, uint8_t mask) {
     const std::size_t type = v.value.storage().index();
     const std::size_t body = wire::fixedScalarSize(type);
     if ((v.hasValue && type != 0 && body == 0) || !e.canEnter(2)) return false;
-    const std::size_t n = 1 + (v.hasValue ? 1 + body : 0) + (v.hasStatus ? 4 : 0) + (v.hasSourceTimestamp ? 8 : 0) +
-                          (v.hasSourcePicoseconds ? 2 : 0) + (v.hasServerTimestamp ? 8 : 0) + (v.hasServerPicoseconds ? 2 : 0);
+    const std::size_t n = 1 + (v.hasValue ? 1 + body : 0) + kFieldBytes[mask];
     uint8_t* p = e.claim(n);
     if (!p) return true;  // the encoder has failed
     *p++ = mask;
@@ -349,16 +371,28 @@ bool encodeFixed(BinaryEncoder& e, const DataValue& v, uint8_t mask) {
         if (type != 0) p = wire::putFixedScalar(p, v.value.storage());
     }
     const auto put = [&p](const auto& x, std::size_t size) { std::memcpy(p, &x, size); p += size; };
-    if (v.hasStatus) put(v.status.code, 4);
-    if (v.hasSourceTimestamp) put(v.sourceTimestamp.wireTicks(), 8);
-    if (v.hasSourcePicoseconds) put(v.sourcePicoseconds, 2);
-    if (v.hasServerTimestamp) put(v.serverTimestamp.wireTicks(), 8);
-    if (v.hasServerPicoseconds) put(v.serverPicoseconds, 2);
+    if (mask & 0x02) put(v.status.code, 4);
+    if (mask & 0x04) put(v.sourceTimestamp.wireTicks(), 8);
+    if (mask & 0x10) put(v.sourcePicoseconds, 2);
+    if (mask & 0x08) put(v.serverTimestamp.wireTicks(), 8);
+    if (mask & 0x20) put(v.serverPicoseconds, 2);
     return true;
 }
 
+[[gnu::noinline]] void encodeFields(BinaryEncoder& e, const DataValue& v, uint8_t mask) {
+    if (!e.enter()) return;
+    e.writePod(mask);
+    if (v.hasValue) encode(e, v.value);
+    if (v.hasStatus) encode(e, v.status);
+    if (v.hasSourceTimestamp) encode(e, v.sourceTimestamp);
+    if (v.hasSourcePicoseconds) e.writePod(v.sourcePicoseconds);
+    if (v.hasServerTimestamp) encode(e, v.serverTimestamp);
+    if (v.hasServerPicoseconds) e.writePod(v.serverPicoseconds);
+    e.leave();
+}
+
 // The same read: every field of v set, as decode() starting from DataValue() would.
-bool decodeFixed(BinaryDecoder& d, DataValue& v) {
+[[gnu::always_inline]] inline bool decodeFixed(BinaryDecoder& d, DataValue& v) {
     const std::size_t left = d.remaining();
     const uint8_t* p = d.position();
     if (left < 2 || !d.canEnter(2)) return false;
@@ -367,8 +401,7 @@ bool decodeFixed(BinaryDecoder& d, DataValue& v) {
     const std::size_t type = (mask & 0x01) ? p[1] : 0;  // array bits make it more than 25: not fixed
     const std::size_t body = wire::fixedScalarSize(type);
     if (type != 0 && body == 0) return false;
-    const std::size_t n = 1 + ((mask & 0x01) ? 1 + body : 0) + ((mask & 0x02) ? 4 : 0) + ((mask & 0x04) ? 8 : 0) +
-                          ((mask & 0x10) ? 2 : 0) + ((mask & 0x08) ? 8 : 0) + ((mask & 0x20) ? 2 : 0);
+    const std::size_t n = 1 + ((mask & 0x01) ? 1 + body : 0) + kFieldBytes[mask];
     if (left < n) return false;
     ++p;
     if (v.value.hasArrayDimensions()) v.value = Variant();
@@ -399,26 +432,7 @@ bool decodeFixed(BinaryDecoder& d, DataValue& v) {
     return true;
 }
 
-} // namespace
-
-void encode(BinaryEncoder& e, const DataValue& v) {
-    const uint8_t mask = (v.hasValue ? 0x01 : 0) | (v.hasStatus ? 0x02 : 0) | (v.hasSourceTimestamp ? 0x04 : 0) |
-                         (v.hasServerTimestamp ? 0x08 : 0) | (v.hasSourcePicoseconds ? 0x10 : 0) |
-                         (v.hasServerPicoseconds ? 0x20 : 0);
-    if (encodeFixed(e, v, mask)) return;
-    if (!e.enter()) return;
-    e.writePod(mask);
-    if (v.hasValue) encode(e, v.value);
-    if (v.hasStatus) encode(e, v.status);
-    if (v.hasSourceTimestamp) encode(e, v.sourceTimestamp);
-    if (v.hasSourcePicoseconds) e.writePod(v.sourcePicoseconds);
-    if (v.hasServerTimestamp) encode(e, v.serverTimestamp);
-    if (v.hasServerPicoseconds) e.writePod(v.serverPicoseconds);
-    e.leave();
-}
-
-void decode(BinaryDecoder& d, DataValue& v) {
-    if (decodeFixed(d, v)) return;
+[[gnu::noinline]] void decodeFields(BinaryDecoder& d, DataValue& v) {
     v = DataValue();
     if (!d.enter()) return;
     const uint8_t mask = d.readPod<uint8_t>();
@@ -431,6 +445,29 @@ void decode(BinaryDecoder& d, DataValue& v) {
     if (mask & 0x20) { v.hasServerPicoseconds = true; v.serverPicoseconds = d.readPod<uint16_t>(); }
     if (!d.ok()) v = DataValue();
     d.leave();
+}
+
+} // namespace
+
+void encode(BinaryEncoder& e, const DataValue& v) {
+    const uint8_t mask = maskOf(v);
+    if (!encodeFixed(e, v, mask)) encodeFields(e, v, mask);
+}
+
+void decode(BinaryDecoder& d, DataValue& v) {
+    if (!decodeFixed(d, v)) decodeFields(d, v);
+}
+
+void encodeElements(BinaryEncoder& e, const DataValue* p, std::size_t n) {
+    for (const DataValue* end = p + n; p != end && e.ok(); ++p) {
+        const uint8_t mask = maskOf(*p);
+        if (!encodeFixed(e, *p, mask)) encodeFields(e, *p, mask);
+    }
+}
+
+void decodeElements(BinaryDecoder& d, DataValue* p, std::size_t n) {
+    for (DataValue* end = p + n; p != end && d.ok(); ++p)
+        if (!decodeFixed(d, *p)) decodeFields(d, *p);
 }
 
 // --- DiagnosticInfo (5.2.2.12): fields in the order of Opc.Ua.Types.bsd ---

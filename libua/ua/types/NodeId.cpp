@@ -7,6 +7,11 @@ namespace ua {
 
 static_assert(sizeof(NodeId) == 16, "a NodeId: the block pointer, the numeric identifier, the namespace and the IdType");
 
+void NodeId::dropRef() noexcept {
+    if (m_ext->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
+    m_ext = nullptr;
+}
+
 void NodeId::destroy() noexcept {
     switch (m_type) {
     case IdType::String: delete static_cast<Held<String>*>(m_ext); break;

@@ -122,10 +122,12 @@ private:
         m_numeric = 0;
         return static_cast<Held<T>*>(m_ext)->value;
     }
+    // Inline for the numeric NodeIds (no block: one test); dropRef() for the others.
     void release() noexcept {
-        if (m_ext && m_ext->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
-        m_ext = nullptr;
+        if (m_ext) dropRef();
     }
+    void dropRef() noexcept;  // drops m_ext's count (deleting it at 0) and clears it
+
     void destroy() noexcept;  // deletes m_ext as what m_type says it holds
 
     Ext* m_ext = nullptr;        // String, Guid, Opaque
