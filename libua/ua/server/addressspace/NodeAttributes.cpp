@@ -48,7 +48,7 @@ StatusCode take(const Variant& v, OutOfLine<Block>& block, Field Block::*field) 
 
 } // namespace
 
-bool hasAttribute(const Node& n, AttributeId a) {
+bool hasAttributeOutOfLine(const Node& n, AttributeId a) {
     const NodeClass c = n.nodeClass;
     switch (a) {
     case AttributeId::NodeId: case AttributeId::NodeClass: case AttributeId::BrowseName:

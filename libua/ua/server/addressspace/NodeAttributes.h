@@ -13,8 +13,14 @@
 
 namespace ua {
 
-// True when the node has this attribute (the Value of a VariableType included).
-bool hasAttribute(const Node& node, AttributeId attribute);
+// True when the node has this attribute (the Value of a VariableType included). The Value, which
+// nearly every Read asks for, is answered inline; hasAttributeOutOfLine() answers for every one.
+bool hasAttributeOutOfLine(const Node& node, AttributeId attribute);
+inline bool hasAttribute(const Node& node, AttributeId attribute) {
+    if (attribute == AttributeId::Value)
+        return node.nodeClass == NodeClass::Variable || node.nodeClass == NodeClass::VariableType;
+    return hasAttributeOutOfLine(node, attribute);
+}
 
 // The AttributeWriteMask bit (OPC 10000-3 8.60) that lets a client write this attribute of this
 // node; 0 when none does (NodeId, NodeClass, the Value of a Variable: its AccessLevel governs it,

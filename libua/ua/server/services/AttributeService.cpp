@@ -24,6 +24,9 @@ DataValue failed(StatusCode s) {
     return dv;
 }
 
+// out = failed(s), out of line: the Read's path keeps no registers for it.
+[[gnu::noinline]] void setFailed(DataValue& out, StatusCode s) { out = failed(s); }
+
 bool validAttributeId(uint32_t a) { return a >= 1 && a <= kMaxAttributeId; }
 
 // The PermissionType bits of the context's user on node (users/Roles.h).
@@ -108,51 +111,69 @@ void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now, bool isV
 
 namespace {
 
-// readValueInto() of a node already found (nullptr: not found).
-void readNodeInto(const ServiceContext& ctx, const Node* node, const ReadValueId& item, TimestampsToReturn timestamps,
-                  DataValue& out) {
-    if (!node || !nodeVisible(*node, ctx.sessionScope, ctx.roles)) { out = failed(status::BadNodeIdUnknown); return; }
-    if (!validAttributeId(item.attributeId)) { out = failed(status::BadAttributeIdInvalid); return; }
-    const auto attribute = AttributeId(item.attributeId);
-    if (!hasAttribute(*node, attribute)) { out = failed(status::BadAttributeIdInvalid); return; }
-    NumericRange range;  // none in most reads: the parse is skipped (it gives an empty range then)
+// The access checks of a Value read (OPC 10000-4 5.10.2.2): Bad_NotReadable, Bad_UserAccessDenied.
+StatusCode valueReadable(const ServiceContext& ctx, const Node& node) {
+    if (node.nodeClass != NodeClass::Variable) return status::Good;  // a VariableType's Value
+    if (!(node.attrs->accessLevel & access::CurrentRead)) return status::BadNotReadable;
+    if (!(userAccessLevel(node.attrs->userAccessLevel, permissionsOn(ctx, node)) & access::CurrentRead))
+        return status::BadUserAccessDenied;
+    return status::Good;
+}
+
+// A Value with an IndexRange or a DataEncoding, or another attribute: every read but the plain
+// Value's (readNodeInto). Out of line, so that the plain read keeps no registers for it.
+[[gnu::noinline]] void readRangedOrOther(const ServiceContext& ctx, const Node& node, const ReadValueId& item,
+                                         AttributeId attribute, TimestampsToReturn timestamps, DataValue& out) {
+    NumericRange range;
     if (!item.indexRange.isEmpty())
-        if (StatusCode s = NumericRange::parse(item.indexRange.view(), range); s.isBad()) { out = failed(s); return; }
-    if (StatusCode s = checkDataEncoding(ctx.addressSpace, *node, attribute, item.dataEncoding); s.isBad()) {
-        out = failed(s);
-        return;
-    }
+        if (StatusCode s = NumericRange::parse(item.indexRange.view(), range); s.isBad()) return setFailed(out, s);
+    if (StatusCode s = checkDataEncoding(ctx.addressSpace, node, attribute, item.dataEncoding); s.isBad())
+        return setFailed(out, s);
 
     if (attribute == AttributeId::Value) {
-        if (node->nodeClass == NodeClass::Variable) {
-            if (!(node->attrs->accessLevel & access::CurrentRead)) { out = failed(status::BadNotReadable); return; }
-            if (!(userAccessLevel(node->attrs->userAccessLevel, permissionsOn(ctx, *node)) & access::CurrentRead)) {
-                out = failed(status::BadUserAccessDenied);
-                return;
-            }
-        }
-        currentValueInto(*node, out);
+        if (StatusCode s = valueReadable(ctx, node); s.isBad()) return setFailed(out, s);
+        currentValueInto(node, out);
         if (out.hasStatus && out.status.isBad()) {
             out.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
             out.hasValue = false;
         } else if (!range.isEmpty()) {
             Variant part;
-            if (StatusCode s = readRange(out.value, range, part); s.isBad()) { out = failed(s); return; }
+            if (StatusCode s = readRange(out.value, range, part); s.isBad()) return setFailed(out, s);
             out.value = std::move(part);
             out.hasValue = true;
         }
     } else {
         Variant v;
-        if (StatusCode s = readAttribute(*node, attribute, v); s.isBad()) { out = failed(s); return; }
-        restrictUserAttribute(ctx, *node, attribute, v);
+        if (StatusCode s = readAttribute(node, attribute, v); s.isBad()) return setFailed(out, s);
+        restrictUserAttribute(ctx, node, attribute, v);
         if (!range.isEmpty()) {
             Variant part;
-            if (StatusCode s = readRange(v, range, part); s.isBad()) { out = failed(s); return; }
+            if (StatusCode s = readRange(v, range, part); s.isBad()) return setFailed(out, s);
             v = std::move(part);
         }
         out = DataValue(std::move(v));
     }
     applyTimestamps(out, timestamps, ctx.now, attribute == AttributeId::Value);
+}
+
+// readValueInto() of a node already found (nullptr: not found).
+void readNodeInto(const ServiceContext& ctx, const Node* node, const ReadValueId& item, TimestampsToReturn timestamps,
+                  DataValue& out) {
+    if (!node || !nodeVisible(*node, ctx.sessionScope, ctx.roles)) return setFailed(out, status::BadNodeIdUnknown);
+    if (!validAttributeId(item.attributeId)) return setFailed(out, status::BadAttributeIdInvalid);
+    const auto attribute = AttributeId(item.attributeId);
+    if (!hasAttribute(*node, attribute)) return setFailed(out, status::BadAttributeIdInvalid);
+    const bool defaultEncoding = item.dataEncoding.namespaceIndex == 0 && item.dataEncoding.name.isEmpty();
+    if (attribute != AttributeId::Value || !item.indexRange.isEmpty() || !defaultEncoding)
+        return readRangedOrOther(ctx, *node, item, attribute, timestamps, out);
+    // The plain Value read, most of all Reads.
+    if (StatusCode s = valueReadable(ctx, *node); s.isBad()) return setFailed(out, s);
+    currentValueInto(*node, out);
+    if (out.hasStatus && out.status.isBad()) {
+        out.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
+        out.hasValue = false;
+    }
+    applyTimestamps(out, timestamps, ctx.now, true);
 }
 
 } // namespace

@@ -93,14 +93,10 @@ uint32_t defaultPermissions(RoleSet roles) {
     return perms;
 }
 
-uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults) {
-    if (roles == kUnrestricted) return kAllPermissions;
-    const RareFields* rare = node.rare.find();  // most nodes have none: no lookup of the defaults
-    const Variant* given = rare ? rare->rolePermissions.find() : nullptr;
-    const auto* list = given ? given->get<Array<ExtensionObject>>() : nullptr;
-    if (!list) return defaults;
+// The union of the entries' permissions for the Roles in roles (entries of other types skipped).
+uint32_t permissionsFromEntries(const Array<ExtensionObject>& rolePermissions, RoleSet roles) {
     uint32_t perms = 0;
-    for (const ExtensionObject& x : *list) {
+    for (const ExtensionObject& x : rolePermissions) {
         const RolePermissionType* rp = x.get<RolePermissionType>();
         if (!rp) continue;
         const std::optional<Role> r = roleFromNodeId(rp->roleId);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ua/encoding/generated/Types.h"
+#include "ua/server/addressspace/Node.h"
 #include "ua/server/addressspace/SharedAttributes.h"
 
 #include <cstdint>
@@ -17,7 +18,6 @@
 
 namespace ua {
 
-struct Node;
 
 // The well-known Roles (OPC 10000-3 4.9.2), in the order of their RoleSet bits.
 enum class Role : uint8_t {
@@ -63,8 +63,16 @@ uint32_t defaultPermissions(RoleSet roles);
 
 // The permissions of a user with `roles` on `node` (OPC 10000-3 5.2.9): the union of the node's
 // RolePermissions entries for those Roles when the node has RolePermissions, else `defaults`
-// (defaultPermissions(roles), precomputed per Session). No allocation.
-uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults);
+// (defaultPermissions(roles), precomputed per Session). No allocation. Inline: most nodes have no
+// RolePermissions, and every Read of a Value asks.
+uint32_t permissionsFromEntries(const Array<ExtensionObject>& rolePermissions, RoleSet roles);
+inline uint32_t userPermissions(const Node& node, RoleSet roles, uint32_t defaults) {
+    if (roles == kUnrestricted) return kAllPermissions;
+    const RareFields* rare = node.rare.find();
+    const Variant* given = rare ? rare->rolePermissions.find() : nullptr;
+    const auto* list = given ? given->get<Array<ExtensionObject>>() : nullptr;
+    return list ? permissionsFromEntries(*list, roles) : defaults;
+}
 
 // What the User... attributes report for a user with `permissions` on a node (OPC 10000-3 5.6.2
 // UserAccessLevel, 5.2.8 UserWriteMask): the node's stored user value with the bits removed that
