@@ -81,7 +81,7 @@ DataValue currentValue(const Node& node) {
 
 // currentValue() into out, every field: a stored value is copied over what out holds (a Variant
 // of the same type is assigned, not destroyed and built again).
-void currentValueInto(const Node& node, DataValue& out) {
+[[gnu::always_inline]] inline void currentValueInto(const Node& node, DataValue& out) {
     const RareFields* rare = node.rare.find();
     const ValueSource* source = rare ? rare->source.find() : nullptr;
     if (source && source->read) {
@@ -112,7 +112,7 @@ void applyTimestamps(DataValue& dv, TimestampsToReturn t, DateTime now, bool isV
 namespace {
 
 // The access checks of a Value read (OPC 10000-4 5.10.2.2): Bad_NotReadable, Bad_UserAccessDenied.
-StatusCode valueReadable(const ServiceContext& ctx, const Node& node) {
+[[gnu::always_inline]] inline StatusCode valueReadable(const ServiceContext& ctx, const Node& node) {
     if (node.nodeClass != NodeClass::Variable) return status::Good;  // a VariableType's Value
     if (!(node.attrs->accessLevel & access::CurrentRead)) return status::BadNotReadable;
     if (!(userAccessLevel(node.attrs->userAccessLevel, permissionsOn(ctx, node)) & access::CurrentRead))
