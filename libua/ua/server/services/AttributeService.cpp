@@ -59,10 +59,21 @@ void restrictUserAttribute(const ServiceContext& ctx, const Node& node, Attribut
     }
 }
 
+// No dataEncoding asked for: the Value as it is.
+bool isDefaultEncoding(const QualifiedName& encoding) { return encoding.namespaceIndex == 0 && encoding.name.isEmpty(); }
+
+// OPC 10000-4 7.11.1: no value with a Bad status. True when the status is Bad.
+bool dropValueIfBad(DataValue& dv) {
+    if (!(dv.hasStatus && dv.status.isBad())) return false;
+    dv.value = Variant();
+    dv.hasValue = false;
+    return true;
+}
+
 // The dataEncoding check of OPC 10000-4 5.10.2.2 (1.05.03: the parameter is still in use).
 StatusCode checkDataEncoding(const AddressSpace& space, const Node& node, AttributeId attribute,
                              const QualifiedName& encoding) {
-    if (encoding.namespaceIndex == 0 && encoding.name.isEmpty()) return status::Good;
+    if (isDefaultEncoding(encoding)) return status::Good;
     if (attribute != AttributeId::Value) return status::BadDataEncodingInvalid;
     if (!space.isSubtypeOf(space.indexOf(node.attrs->dataType), space.indexOf(NodeId(id::Structure))))
         return status::BadDataEncodingInvalid;
@@ -133,10 +144,7 @@ namespace {
     if (attribute == AttributeId::Value) {
         if (StatusCode s = valueReadable(ctx, node); s.isBad()) return setFailed(out, s);
         currentValueInto(node, out);
-        if (out.hasStatus && out.status.isBad()) {
-            out.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
-            out.hasValue = false;
-        } else if (!range.isEmpty()) {
+        if (!dropValueIfBad(out) && !range.isEmpty()) {
             Variant part;
             if (StatusCode s = readRange(out.value, range, part); s.isBad()) return setFailed(out, s);
             out.value = std::move(part);
@@ -163,16 +171,12 @@ void readNodeInto(const ServiceContext& ctx, const Node* node, const ReadValueId
     if (!validAttributeId(item.attributeId)) return setFailed(out, status::BadAttributeIdInvalid);
     const auto attribute = AttributeId(item.attributeId);
     if (!hasAttribute(*node, attribute)) return setFailed(out, status::BadAttributeIdInvalid);
-    const bool defaultEncoding = item.dataEncoding.namespaceIndex == 0 && item.dataEncoding.name.isEmpty();
-    if (attribute != AttributeId::Value || !item.indexRange.isEmpty() || !defaultEncoding)
+    if (attribute != AttributeId::Value || !item.indexRange.isEmpty() || !isDefaultEncoding(item.dataEncoding))
         return readRangedOrOther(ctx, *node, item, attribute, timestamps, out);
     // The plain Value read, most of all Reads.
     if (StatusCode s = valueReadable(ctx, *node); s.isBad()) return setFailed(out, s);
     currentValueInto(*node, out);
-    if (out.hasStatus && out.status.isBad()) {
-        out.value = Variant();  // OPC 10000-4 7.11.1: no value with a Bad status
-        out.hasValue = false;
-    }
+    dropValueIfBad(out);
     applyTimestamps(out, timestamps, ctx.now, true);
 }
 

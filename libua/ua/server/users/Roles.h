@@ -18,7 +18,6 @@
 
 namespace ua {
 
-
 // The well-known Roles (OPC 10000-3 4.9.2), in the order of their RoleSet bits.
 enum class Role : uint8_t {
     Anonymous,         // a Session with anonymous credentials: browse and read
