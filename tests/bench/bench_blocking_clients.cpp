@@ -7,19 +7,27 @@
 // each message with a ReadResponse of the real size, encoded once. What our server adds to the
 // ceiling's latency beyond its own CPU per request is what waits.
 //
-//   bench_blocking_clients (--port P [--server-pid PID] | --ceiling) [--sessions 20] [--seconds 5]
-//                          [--warmup 1] [--node-id 1000] [--namespace 1] [--host 127.0.0.1]
+//   bench_blocking_clients (--port P [--server-pid PID] | --self | --ceiling) [--sessions 20]
+//                          [--seconds 5] [--warmup 1] [--node-id 1000] [--namespace 1] [--host 127.0.0.1]
+//
+// --port: a server running on its own (ours: build/server-app/ua-server --headless; node-opcua's:
+// tests/interop/node_bench_server.js); --self: our Server in this process, with the demo and
+// benchmark namespaces (ctest's smoke pass: the handshake and the Reads against the real server).
 //
 // SecurityPolicy None, anonymous. Prints one line: requests/s, latency p50/p90/p99 in µs, the
 // clients' CPU per request, and with --server-pid the server's CPU per request and context switches
 // per request (from /proc). Exit code 2 on errors (a Read that fails, a connection lost).
+#include "DemoExtension.h"
 #include "ua/encoding/BinaryDecoder.h"
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/Types.h"
 #include "ua/secure/SecurityPolicy.h"
+#include "ua/server/runtime/Server.h"
 #include "ua/transport/TcpMessages.h"
 
+#include <QCoreApplication>
+#include <QLoggingCategory>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -55,6 +63,7 @@ struct Options {
     int port = 0;
     int serverPid = 0;
     bool ceiling = false;
+    bool self = false;
     int sessions = 20;
     double seconds = 5;
     double warmup = 1;
@@ -79,10 +88,11 @@ public:
         ::setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         return true;
     }
-    bool handshake(const Options& o) {
+    // Hello, OpenSecureChannel, CreateSession, ActivateSession; nullptr, or the step that failed.
+    const char* handshake(const Options& o) {
         Buffer b;
         encodeHello(b, HelloMessage{0, 1 << 16, 1 << 16, 0, 0, String("opc.tcp://" + o.host + ":" + std::to_string(o.port))});
-        if (!sendAll(b.data(), b.size()) || !nextMessage() || std::memcmp(m_msg, "ACK", 3) != 0) return false;
+        if (!sendAll(b.data(), b.size()) || !nextMessage() || std::memcmp(m_msg, "ACK", 3) != 0) return "Hello";
         Buffer opn;
         opn.grow(8);
         BinaryEncoder e(opn);
@@ -100,7 +110,7 @@ public:
         req.requestedLifetime = 3600000;
         encode(e, req);
         writeTcpHeader(opn.data(), TcpMessageType::OpenSecureChannel, ChunkType::Final, uint32_t(opn.size()));
-        if (!sendAll(opn.data(), opn.size()) || !nextMessage() || std::memcmp(m_msg, "OPN", 3) != 0) return false;
+        if (!sendAll(opn.data(), opn.size()) || !nextMessage() || std::memcmp(m_msg, "OPN", 3) != 0) return "OpenSecureChannel";
         BinaryDecoder d(m_msg + 12, m_msgSize - 12);
         String uri;
         ByteString c1, c2;
@@ -112,7 +122,7 @@ public:
         decode(d, type);
         OpenSecureChannelResponse r;
         decode(d, r);
-        if (!d.ok() || r.responseHeader.serviceResult.isBad()) return false;
+        if (!d.ok() || r.responseHeader.serviceResult.isBad()) return "OpenSecureChannel";
         m_channelId = r.securityToken.channelId;
         m_tokenId = r.securityToken.tokenId;
 
@@ -121,18 +131,20 @@ public:
         cs.requestedSessionTimeout = 600000;
         cs.maxResponseMessageSize = 0;
         CreateSessionResponse csr;
-        if (!call(cs, csr)) return false;
+        if (!call(cs, csr)) return "CreateSession";
         m_token = csr.authenticationToken;
         ActivateSessionRequest as;
         as.requestHeader.authenticationToken = m_token;
         AnonymousIdentityToken anon;
         anon.policyId = String("anonymous");
-        for (const auto& ep : csr.serverEndpoints)
+        for (const auto& ep : csr.serverEndpoints) {
+            if (ep.securityMode != MessageSecurityMode::None) continue;
             for (const auto& p : ep.userIdentityTokens)
                 if (p.tokenType == UserTokenType::Anonymous) anon.policyId = p.policyId;
+        }
         as.userIdentityToken = ExtensionObject::make(anon);
         ActivateSessionResponse asr;
-        return call(as, asr);
+        return call(as, asr) ? nullptr : "ActivateSession";
     }
     // The Read request of the closed loop: one Value of ns;i=nodeId.
     ReadRequest readRequest(const Options& o) const {
@@ -169,8 +181,11 @@ public:
         decode(d, type);
         if (type != NodeId(Resp::kBinaryEncodingId)) return false;
         decode(d, resp);
+        lastResult = resp.responseHeader.serviceResult;
         return d.ok() && resp.responseHeader.serviceResult.isGood();
     }
+    StatusCode lastResult;  // of the last response received
+
     template <class Req, class Resp>
     bool call(Req& req, Resp& resp) { return send(req) && receive(resp); }
 
@@ -365,6 +380,7 @@ bool parse(int argc, char** argv, Options& o) {
         auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
         const char* v = nullptr;
         if (a == "--ceiling") o.ceiling = true;
+        else if (a == "--self") o.self = true;
         else if (a == "--port" && (v = next())) o.port = std::atoi(v);
         else if (a == "--server-pid" && (v = next())) o.serverPid = std::atoi(v);
         else if (a == "--sessions" && (v = next())) o.sessions = std::atoi(v);
@@ -375,7 +391,7 @@ bool parse(int argc, char** argv, Options& o) {
         else if (a == "--host" && (v = next())) o.host = v;
         else return false;
     }
-    return (o.ceiling || o.port > 0) && o.sessions >= 1 && o.sessions <= 4000 && o.seconds > 0 && o.warmup >= 0;
+    return int(o.ceiling) + int(o.self) + int(o.port > 0) == 1 && o.sessions >= 1 && o.sessions <= 4000 && o.seconds > 0 && o.warmup >= 0;
 }
 
 } // namespace
@@ -383,9 +399,24 @@ bool parse(int argc, char** argv, Options& o) {
 int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) {
-        std::fprintf(stderr, "usage: bench_blocking_clients (--port P [--server-pid PID] | --ceiling) [--sessions 20] "
+        std::fprintf(stderr, "usage: bench_blocking_clients (--port P [--server-pid PID] | --self | --ceiling) [--sessions 20] "
                              "[--seconds 5] [--warmup 1] [--node-id 1000] [--namespace 1] [--host 127.0.0.1]\n");
         return 2;
+    }
+    ua::useDemoByDefault();  // --self: the benchmark and demo namespaces (server-app/demo/)
+    QCoreApplication app(argc, argv);
+    std::unique_ptr<Server> server;
+    if (o.self) {
+        QLoggingCategory::setFilterRules(QStringLiteral("ua.server.*.info=false"));  // a line per Session
+        ServerConfig cfg;
+        cfg.port = 0;
+        cfg.hostName = QStringLiteral("127.0.0.1");
+        server = std::make_unique<Server>(cfg);
+        if (!server->start()) {
+            std::fprintf(stderr, "server: %s\n", qPrintable(server->errorString()));
+            return 2;
+        }
+        o.port = server->port();
     }
     std::atomic<bool> stopCeiling{false};
     std::atomic<clockid_t> ceilingClock{clockid_t(-1)};  // the ceiling thread's CPU clock, once it runs
@@ -414,8 +445,9 @@ int main(int argc, char** argv) {
     std::vector<std::unique_ptr<BlockingClient>> clients;
     for (int i = 0; i < o.sessions; ++i) {
         auto c = std::make_unique<BlockingClient>();
-        if (!c->connect(o) || (!o.ceiling && !c->handshake(o))) {
-            std::fprintf(stderr, "session %d: connect or handshake failed\n", i);
+        const char* failed = !c->connect(o) ? "connect" : o.ceiling ? nullptr : c->handshake(o);
+        if (failed) {
+            std::fprintf(stderr, "session %d: %s failed (%s)\n", i, failed, c->lastResult.name().c_str());
             return 2;
         }
         clients.push_back(std::move(c));
