@@ -4,6 +4,7 @@
 // (only the ready ones dispatched, a closed and reused descriptor number, a write notifier toggled
 // between two waits without a system call); QTcpServer and QTcpSocket on a thread that runs it.
 // Each case runs in a QThread with the dispatcher installed; the results are checked here.
+#include "ua/transport/DirectSocketNotifier.h"
 #include "ua/transport/EpollEventDispatcher.h"
 
 #include <QCoreApplication>
@@ -587,6 +588,109 @@ private slots:
         thread.quit();
         QVERIFY(thread.wait(5000));
         QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // A DirectSocketNotifier is activated by a call, with no QEvent through sendEvent() (an event
+    // filter on it sees none), once per readiness as any notifier; under Qt's own dispatcher (this
+    // test's main thread) the same notifier gets its QEvent and makes the same call. And an object
+    // the call deleteLater()s from a thread's running loop is deleted once the loop turns: Qt counts
+    // a DeferredDelete posted outside sendEvent() as posted at scope level 1.
+    void directNotifierIsCalledWithoutAnEvent_data() { addWaitModes(); }
+    void directNotifierIsCalledWithoutAnEvent() {
+        QFETCH(qulonglong, pollUpTo);
+        struct Counts : QObject {
+            int events = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::SockAct) ++events;
+                return false;
+            }
+        };
+        struct Reader {
+            int fd;
+            int calls = 0;
+            static void call(void* self) {
+                auto* r = static_cast<Reader*>(self);
+                ++r->calls;
+                char c[8];
+                while (::read(r->fd, c, sizeof c) > 0) {}
+            }
+        };
+        EpollSocketPair pair;
+        Reader reader{pair.a};
+        Counts counts;
+        int callsOnEpoll = -1, eventsOnEpoll = -1, eventsSent = -1;
+        onEpollThread([&](EpollEventDispatcher& d) {
+            Counts filter;  // of this thread: a filter must live in its object's thread
+            DirectSocketNotifier n(pair.a, QSocketNotifier::Read, &Reader::call, &reader);
+            n.installEventFilter(&filter);
+            d.processEvents(QEventLoop::AllEvents);  // registered, nothing ready
+            const char c = 'x';
+            (void)!::write(pair.b, &c, 1);
+            d.processEvents(QEventLoop::AllEvents);
+            d.processEvents(QEventLoop::AllEvents);  // read empty: not again
+            callsOnEpoll = reader.calls;
+            eventsOnEpoll = filter.events;
+            // The filter works here: an event sent the Qt way reaches it.
+            QEvent sent(QEvent::SockAct);
+            QCoreApplication::sendEvent(&n, &sent);
+            eventsSent = filter.events - eventsOnEpoll;
+        }, pollUpTo);
+        QCOMPARE(eventsSent, 1);
+        QCOMPARE(callsOnEpoll, 1);
+        QCOMPARE(eventsOnEpoll, 0);
+
+        reader.calls = 0;
+        {
+            QVERIFY(dynamic_cast<EpollEventDispatcher*>(QAbstractEventDispatcher::instance()) == nullptr);
+            DirectSocketNotifier n(pair.a, QSocketNotifier::Read, &Reader::call, &reader);
+            n.installEventFilter(&counts);
+            const char c = 'y';
+            (void)!::write(pair.b, &c, 1);
+            QVERIFY(spinUntil([&] { return reader.calls == 1; }));
+            QCOMPARE(counts.events, 1);
+        }
+
+        // deleteLater() from the call, on a thread running its loop.
+        QThread thread;
+        thread.setEventDispatcher(new EpollEventDispatcher(std::size_t(pollUpTo)));
+        thread.start();
+        std::atomic<bool> deleted{false};
+        struct Victim : QObject {
+            std::atomic<bool>* flag;
+            explicit Victim(std::atomic<bool>* f) : flag(f) {}
+            ~Victim() override { *flag = true; }
+        };
+        struct Deleter {
+            int fd;
+            QObject* victim;
+            static void call(void* self) {
+                auto* d = static_cast<Deleter*>(self);
+                char c[8];
+                while (::read(d->fd, c, sizeof c) > 0) {}
+                if (d->victim) d->victim->deleteLater();
+                d->victim = nullptr;
+            }
+        };
+        Deleter deleter{pair.a, nullptr};
+        DirectSocketNotifier* notifier = nullptr;
+        QObject context;
+        context.moveToThread(&thread);
+        QMetaObject::invokeMethod(&context, [&] {
+            deleter.victim = new Victim(&deleted);
+            notifier = new DirectSocketNotifier(pair.a, QSocketNotifier::Read, &Deleter::call, &deleter);
+        }, Qt::BlockingQueuedConnection);
+        const char c = 'z';
+        (void)!::write(pair.b, &c, 1);
+        QElapsedTimer clock;
+        clock.start();
+        while (!deleted && clock.elapsed() < 5000) QThread::msleep(5);
+        QVERIFY(deleted);
+        QMetaObject::invokeMethod(&context, [&] {
+            delete notifier;
+            context.moveToThread(QCoreApplication::instance()->thread());
+        }, Qt::BlockingQueuedConnection);
+        thread.quit();
+        QVERIFY(thread.wait(5000));
     }
 
     void installHonoursTheQtOverride() {

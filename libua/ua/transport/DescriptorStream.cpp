@@ -1,7 +1,7 @@
 #include "ua/transport/DescriptorStream.h"
 
-#include <QEvent>
-#include <QSocketNotifier>
+#include "ua/transport/DirectSocketNotifier.h"
+
 #include <cerrno>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -14,27 +14,6 @@ namespace ua {
 int duplicateDescriptor(qintptr socketDescriptor) {
     return socketDescriptor >= 0 ? ::fcntl(int(socketDescriptor), F_DUPFD_CLOEXEC, 0) : -1;
 }
-
-// A QSocketNotifier that calls the stream directly when activated: QSocketNotifier::event()
-// would emit two signals per activation for the stream to connect to.
-class DescriptorStream::Notifier final : public QSocketNotifier {
-public:
-    Notifier(int fd, Type type, DescriptorStream& stream, void (DescriptorStream::*onActivated)())
-        : QSocketNotifier(fd, type, &stream), m_stream(stream), m_onActivated(onActivated) {}
-
-protected:
-    bool event(QEvent* e) override {
-        if (e->type() == QEvent::SockAct || e->type() == QEvent::SockClose) {
-            (m_stream.*m_onActivated)();
-            return true;
-        }
-        return QSocketNotifier::event(e);
-    }
-
-private:
-    DescriptorStream& m_stream;
-    void (DescriptorStream::*m_onActivated)();
-};
 
 namespace {
 bool wouldBlock(int e) { return e == EAGAIN || e == EWOULDBLOCK || e == EINTR; }
@@ -53,8 +32,8 @@ DescriptorStream::DescriptorStream(int fd, Handler& handler, QObject* parent)
         if (addr.ss_family == AF_INET) m_peerPort = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
         else if (addr.ss_family == AF_INET6) m_peerPort = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
     }
-    m_readNotifier = new Notifier(fd, QSocketNotifier::Read, *this, &DescriptorStream::onReadableNotified);
-    m_writeNotifier = new Notifier(fd, QSocketNotifier::Write, *this, &DescriptorStream::onWritable);
+    m_readNotifier = new DirectSocketNotifier(fd, QSocketNotifier::Read, &DescriptorStream::onReadableNotified, this, this);
+    m_writeNotifier = new DirectSocketNotifier(fd, QSocketNotifier::Write, &DescriptorStream::onWritableNotified, this, this);
     m_writeNotifier->setEnabled(false);
 }
 

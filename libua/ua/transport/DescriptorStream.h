@@ -13,6 +13,8 @@
 
 namespace ua {
 
+class DirectSocketNotifier;
+
 class DescriptorStream final : public TcpStream {
 public:
     // Takes over fd (a connected TCP socket; made non-blocking, with TCP_NODELAY) and closes it when
@@ -34,16 +36,16 @@ public:
     State state() const override { return m_state; }
 
 private:
-    class Notifier;
-    void onReadableNotified() { m_handler.onReadable(); }
+    static void onReadableNotified(void* stream) { static_cast<DescriptorStream*>(stream)->m_handler.onReadable(); }
+    static void onWritableNotified(void* stream) { static_cast<DescriptorStream*>(stream)->onWritable(); }
     void onWritable();
     void closeNow();
     void reportClosed();
 
     int m_fd;
     Handler& m_handler;
-    Notifier* m_readNotifier;
-    Notifier* m_writeNotifier;
+    DirectSocketNotifier* m_readNotifier;  // activated by a direct call (DirectSocketNotifier.h)
+    DirectSocketNotifier* m_writeNotifier;
     Buffer m_queued;               // bytes the kernel did not take yet, from m_queuedOffset on
     std::size_t m_queuedOffset = 0;
     State m_state = State::Connected;

@@ -1,5 +1,7 @@
 #include "ua/transport/EpollEventDispatcher.h"
 
+#include "ua/transport/DirectSocketNotifier.h"
+
 #include <QCoreApplication>
 #include <QSocketNotifier>
 #include <QThread>
@@ -94,6 +96,8 @@ void EpollEventDispatcher::registerSocketNotifier(QSocketNotifier* notifier) {
         qWarning("EpollEventDispatcher: a second socket notifier of one type for descriptor %d replaces the first",
                  int(fd));
     d.notifiers[type] = notifier;
+    const auto bit = std::uint8_t(1u << type);
+    d.direct = dynamic_cast<DirectSocketNotifier*>(notifier) ? std::uint8_t(d.direct | bit) : std::uint8_t(d.direct & ~bit);
     if (!d.dirty) {
         d.dirty = true;
         m_dirty.push_back(int(fd));
@@ -107,6 +111,7 @@ void EpollEventDispatcher::unregisterSocketNotifier(QSocketNotifier* notifier) {
     Descriptor& d = m_descriptors[std::size_t(sock)];
     if (d.notifiers[type] != notifier) return;
     d.notifiers[type] = nullptr;
+    d.direct = std::uint8_t(d.direct & ~(1u << type));
     if (!d.notifiers[0] && !d.notifiers[1] && !d.notifiers[2]) {
         // Out of the set now, not at the next wait: the descriptor may be closed and its number
         // reused before then, and an epoll registration cannot be told apart from a new one.
@@ -269,14 +274,19 @@ int EpollEventDispatcher::waitWithPoll(int timeoutMs) {
 void EpollEventDispatcher::dispatchDescriptor(std::uint64_t data, std::uint32_t events) {
     const auto fd = std::size_t(std::uint32_t(data));
     const auto generation = std::uint32_t(data >> 32);
-    QEvent activated(QEvent::SockAct);
     for (int type = 0; type < 3; ++type) {
         // Looked up again for each type: the previous handler may have changed the table.
         if (fd >= m_descriptors.size()) return;
         const Descriptor& d = m_descriptors[fd];
         if (d.generation != generation) return;
         QSocketNotifier* n = d.notifiers[type];
-        if (n && (events & kTypeReady[type])) QCoreApplication::sendEvent(n, &activated);
+        if (!n || !(events & kTypeReady[type])) continue;
+        if (d.direct & (1u << type)) {
+            static_cast<DirectSocketNotifier*>(n)->activate();
+        } else {
+            QEvent activated(QEvent::SockAct);
+            QCoreApplication::sendEvent(n, &activated);
+        }
     }
 }
 

@@ -21,6 +21,10 @@
 //     O(log n), the wait's timeout read from the top;
 //   - wakes with an eventfd, written at most once between two waits (wakeUp() from any thread).
 //
+// A DirectSocketNotifier (DirectSocketNotifier.h) is activated by a direct call instead of a QEvent
+// through QCoreApplication::sendEvent(): the connections' notifiers, whose QObject internals would
+// otherwise be read on every request.
+//
 // Behaviour as QEventDispatcherUNIX's, which Qt's classes rely on: posted events first, then one
 // wait, then the socket notifiers that are ready (Read on EPOLLIN/HUP/ERR, Write on
 // EPOLLOUT/HUP/ERR, Exception on EPOLLPRI/HUP/ERR), then the timers due, each at most once per
@@ -88,6 +92,7 @@ private:
         std::uint32_t generation = 0;  // bumped when the descriptor leaves the set
         std::uint32_t listIndex = 0;   // its entry in m_list while watched
         bool dirty = false;
+        std::uint8_t direct = 0;  // bit t: notifiers[t] is a DirectSocketNotifier, activated by a call
     };
     struct Timer {
         int id;
