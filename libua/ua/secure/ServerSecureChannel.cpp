@@ -59,8 +59,8 @@ const PrivateKey& ServerChannelSecurity::privateKeyFor(const SecurityPolicy& pol
 
 ServerSecureChannel::ServerSecureChannel(uint32_t channelId, const HelloMessage& hello, const AcknowledgeMessage& ack,
                                          const SecureChannelConfig& config, Sender send)
-    : m_channelId(channelId), m_hello(hello), m_ack(ack), m_config(config), m_send(std::move(send)),
-      m_policy(&ua::securityPolicy(SecurityPolicyId::None)), m_sendSequence(config.firstSequenceNumber) {}
+    : m_channelId(channelId), m_sendSequence(config.firstSequenceNumber), m_ack(ack), m_send(std::move(send)),
+      m_hello(hello), m_config(config), m_policy(&ua::securityPolicy(SecurityPolicyId::None)) {}
 
 ServerSecureChannel::~ServerSecureChannel() { clearAssembly(); }
 

@@ -167,34 +167,38 @@ private:
     SymmetricSecurity sendSecurity() const;
     bool acceptSequence(uint32_t seq);
 
+    // What every request reads or writes comes first, together: at thousands of connections each
+    // request finds its channel cold, so the fewer cache lines these fields span the better
+    // (docs/Benchmarks.md "Cold lines per request").
     uint32_t m_channelId;
-    HelloMessage m_hello;
-    AcknowledgeMessage m_ack;
-    SecureChannelConfig m_config;
-    Sender m_send;
     bool m_open = false;
-    const SecurityPolicy* m_policy;
+    bool m_sendWithPrevious = false;  // after a Renew, until the client uses the new token
+    bool m_haveReceivedSequence = false;
+    bool m_assembling = false;
     MessageSecurityMode m_mode = MessageSecurityMode::None;
-    Certificate m_clientCertificate;
-    std::string m_clientChain;
+    uint32_t m_lastReceivedSequence = 0;
+    SequenceCounter m_sendSequence;
+    bool m_discarding = false;  // a too-large request whose remaining chunks are dropped
+    AcknowledgeMessage m_ack;
     Token m_current;
     Token m_previous;            // still accepted until the client uses m_current (6.7.4)
-    bool m_sendWithPrevious = false;  // after a Renew, until the client uses the new token
+    Buffer m_body;     // the encoded response body, reused
+    Buffer m_out;      // the chunks to send, reused
+    Buffer m_scratch;  // decrypted chunks, reused
+    Sender m_send;
+    HelloMessage m_hello;
+    // Set up once, or used by a chunked request only.
+    SecureChannelConfig m_config;
+    const SecurityPolicy* m_policy;
+    Certificate m_clientCertificate;
+    std::string m_clientChain;
     uint32_t m_nextTokenId = 1;
-    SequenceCounter m_sendSequence;
-    uint32_t m_lastReceivedSequence = 0;
-    bool m_haveReceivedSequence = false;
     // Reassembly of a multi-chunk request.
     Buffer m_assembly;
     uint32_t m_assemblyRequestId = 0;
     uint32_t m_assemblyChunks = 0;
-    bool m_assembling = false;
-    bool m_discarding = false;  // a too-large request whose remaining chunks are dropped
     uint64_t m_assemblyReserved = 0;  // bytes of m_config.chunkBudget held by m_assembly
     int64_t m_assemblyStartMs = 0;
-    Buffer m_body;     // the encoded response body, reused
-    Buffer m_out;      // the chunks to send, reused
-    Buffer m_scratch;  // decrypted chunks, reused
 };
 
 } // namespace ua

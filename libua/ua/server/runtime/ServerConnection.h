@@ -110,12 +110,9 @@ private:
     uint32_t m_maxChunk;       // bytes: before the Hello, the size a Hello may have
     uint32_t m_channelId;
     IoWorker* m_worker;        // of this thread; null without a running server (tests)
-    std::optional<ServerSecureChannel> m_channel;
     ChannelSessions m_sessions;
     ThreadSnapshot* m_snapshot;  // the worker's, or without one its child
     std::shared_ptr<ConnectionLink> m_link;
-    QString m_peerAddress;
-    std::optional<ReverseOrigin> m_reverse;  // a reverse connection, until it reported
     bool m_closing = false;
     bool m_deleteScheduled = false;
     // Admission and backpressure state (ServerConnectionAdmission.cpp).
@@ -134,10 +131,15 @@ private:
     int64_t m_helloDeadlineMs = kNever;    // no Hello by then: ERR Bad_Timeout (helloTimeoutMs)
     int64_t m_handshakeDeadlineMs = kNever;  // the handshake slot is given back then (handshakeTimeoutMs)
     int64_t m_busyRefusalMs = kNever;      // a delayed refusal: ERR Bad_TcpServerTooBusy then (refuseBusy)
-    std::string m_busyReason;              // its log text
     int64_t m_deleteDueMs = kNever;        // closing: deleted then if the peer has not closed its side
     uint64_t m_bytesQueuedAtCheck = 0;     // m_bytesQueued when the idle check was armed
     std::size_t m_capacityKept = 0;        // bufferCapacity() after the last release
+    // Last: what a request does not read (above, the fields it does, in as few cache lines as
+    // they fit), then the channel, whose own fields start with what each request reads.
+    std::string m_busyReason;  // the log text of m_busyRefusalMs's refusal
+    QString m_peerAddress;
+    std::optional<ReverseOrigin> m_reverse;  // a reverse connection, until it reported
+    std::optional<ServerSecureChannel> m_channel;
 };
 
 } // namespace ua
