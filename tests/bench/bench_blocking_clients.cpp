@@ -35,6 +35,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,6 +43,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -86,6 +88,8 @@ public:
         if (::connect(m_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return false;
         const int one = 1;
         ::setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        const timeval timeout{10, 0};  // a lost response fails the run instead of hanging it
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
         return true;
     }
     // Hello, OpenSecureChannel, CreateSession, ActivateSession; nullptr, or the step that failed.
@@ -110,7 +114,8 @@ public:
         req.requestedLifetime = 3600000;
         encode(e, req);
         writeTcpHeader(opn.data(), TcpMessageType::OpenSecureChannel, ChunkType::Final, uint32_t(opn.size()));
-        if (!sendAll(opn.data(), opn.size()) || !nextMessage() || std::memcmp(m_msg, "OPN", 3) != 0) return "OpenSecureChannel";
+        if (!sendAll(opn.data(), opn.size()) || !nextMessage() || m_msgSize < 24 || std::memcmp(m_msg, "OPN", 3) != 0)
+            return "OpenSecureChannel";
         BinaryDecoder d(m_msg + 12, m_msgSize - 12);
         String uri;
         ByteString c1, c2;
@@ -175,7 +180,7 @@ public:
     }
     template <class Resp>
     bool receive(Resp& resp) {
-        if (!nextMessage() || std::memcmp(m_msg, "MSG", 3) != 0 || m_msg[3] != 'F') return false;
+        if (!nextMessage() || m_msgSize < 24 || std::memcmp(m_msg, "MSG", 3) != 0 || m_msg[3] != 'F') return false;
         BinaryDecoder d(m_msg + 24, m_msgSize - 24);  // header, channel, token, sequence, request id
         NodeId type;
         decode(d, type);
@@ -203,31 +208,32 @@ private:
     // what the kernel has (up to 64 KiB) each time, as a client library's receive buffer does.
     bool nextMessage() {
         if (m_consumed) {
-            m_in.erase(m_in.begin(), m_in.begin() + std::ptrdiff_t(m_consumed));
+            std::memmove(m_in.data(), m_in.data() + m_consumed, m_have - m_consumed);
+            m_have -= m_consumed;
             m_consumed = 0;
         }
         while (true) {
-            if (m_in.size() >= 8) {
+            if (m_have >= 8) {
                 uint32_t size;
                 std::memcpy(&size, m_in.data() + 4, 4);
                 if (size < 8 || size > (1u << 24)) return false;
-                if (m_in.size() >= size) {
+                if (m_have >= size) {
                     m_msg = m_in.data();
                     m_msgSize = size;
                     m_consumed = size;
                     return true;
                 }
             }
-            const std::size_t have = m_in.size();
-            m_in.resize(have + 65536);
-            const ssize_t r = ::recv(m_fd, m_in.data() + have, 65536, 0);
-            m_in.resize(have + std::size_t(std::max<ssize_t>(r, 0)));
+            if (m_in.size() - m_have < 65536) m_in.resize(m_have + 65536);  // grows, never shrinks: no fill per read
+            const ssize_t r = ::recv(m_fd, m_in.data() + m_have, m_in.size() - m_have, 0);
             if (r <= 0) return false;
+            m_have += std::size_t(r);
         }
     }
 
     int m_fd = -1;
-    std::vector<uint8_t> m_in;
+    std::vector<uint8_t> m_in;  // m_have bytes received, m_consumed of them handed out
+    std::size_t m_have = 0;
     std::size_t m_consumed = 0;
     const uint8_t* m_msg = nullptr;
     std::size_t m_msgSize = 0;
@@ -240,15 +246,15 @@ private:
 // `response` (a ReadResponse message of the real size). Stops when stop is set.
 void ceilingServer(int listenFd, const std::vector<uint8_t>& response, const std::atomic<bool>& stop,
                    std::atomic<clockid_t>& cpuClock, std::atomic<int>& tid) {
-    tid = int(::gettid());
     clockid_t clock;
     if (::pthread_getcpuclockid(::pthread_self(), &clock) == 0) cpuClock = clock;
+    tid = int(::gettid());  // last: main() waits for it, then reads both
     const int ep = ::epoll_create1(0);
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.fd = listenFd;
     ::epoll_ctl(ep, EPOLL_CTL_ADD, listenFd, &ev);
-    std::vector<std::vector<uint8_t>> pending(4096);
+    std::vector<std::vector<uint8_t>> pending;  // by descriptor
     std::vector<uint8_t> buf(65536), out;
     epoll_event evs[256];
     while (!stop.load(std::memory_order_relaxed)) {
@@ -257,7 +263,8 @@ void ceilingServer(int listenFd, const std::vector<uint8_t>& response, const std
             const int fd = evs[i].data.fd;
             if (fd == listenFd) {
                 const int c = ::accept(listenFd, nullptr, nullptr);
-                if (c < 0 || c >= int(pending.size())) continue;
+                if (c < 0) continue;
+                if (std::size_t(c) >= pending.size()) pending.resize(std::size_t(c) + 1);
                 const int one = 1;
                 ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
                 epoll_event e{};
@@ -442,12 +449,26 @@ int main(int argc, char** argv) {
         ceiling = std::thread(ceilingServer, listenFd, std::cref(canned), std::cref(stopCeiling), std::ref(ceilingClock), std::ref(ceilingTid));
     }
 
+    // Every return from here on stops the ceiling's thread first (a joinable std::thread would abort).
+    auto stopCeilingThread = [&] {
+        stopCeiling = true;
+        if (ceiling.joinable()) ceiling.join();
+        if (listenFd >= 0) ::close(listenFd);
+        listenFd = -1;
+    };
+    if (o.ceiling)  // its clock and thread id, before anything reads them
+        while (ceilingTid.load() == 0) std::this_thread::yield();
     std::vector<std::unique_ptr<BlockingClient>> clients;
     for (int i = 0; i < o.sessions; ++i) {
         auto c = std::make_unique<BlockingClient>();
-        const char* failed = !c->connect(o) ? "connect" : o.ceiling ? nullptr : c->handshake(o);
-        if (failed) {
+        if (!c->connect(o)) {
+            std::fprintf(stderr, "session %d: connect failed: %s\n", i, std::strerror(errno));
+            stopCeilingThread();
+            return 2;
+        }
+        if (const char* failed = o.ceiling ? nullptr : c->handshake(o)) {
             std::fprintf(stderr, "session %d: %s failed (%s)\n", i, failed, c->lastResult.name().c_str());
+            stopCeilingThread();
             return 2;
         }
         clients.push_back(std::move(c));
@@ -490,9 +511,7 @@ int main(int argc, char** argv) {
     const double ceiling1 = threadCpuSeconds(ceilingClock);
     const long ceilingSwitches1 = o.ceiling ? threadSwitches(ceilingStatus) : 0;
     for (auto& t : threads) t.join();
-    stopCeiling = true;
-    if (ceiling.joinable()) ceiling.join();
-    if (listenFd >= 0) ::close(listenFd);
+    stopCeilingThread();
     if (failed) {
         std::fprintf(stderr, "a Read failed or a connection was lost\n");
         return 2;

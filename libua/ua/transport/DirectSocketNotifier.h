@@ -9,9 +9,11 @@
 // on the dispatcher's thread and has no event filter.
 //
 // Under another dispatcher (Qt's own) it is a plain QSocketNotifier whose event() makes the same
-// call. deleteLater() inside the callback behaves as inside an event handler: Qt counts a
-// DeferredDelete posted outside any sendEvent() from a running loop as posted at scope level 1.
-// One thread: the notifier's.
+// call. deleteLater() inside the callback, from a loop run by exec() (the I/O threads'), behaves
+// as inside an event handler: Qt counts a DeferredDelete posted outside any sendEvent() from a
+// running loop as posted at scope level 1. Called from a processEvents() nested in an event
+// handler, the deletion waits until that handler returns (it never comes early); libua's threads
+// do not nest loops. One thread: the notifier's.
 #pragma once
 
 #include <QEvent>
