@@ -23,27 +23,31 @@ class EphemeralKey;
 }
 
 struct Session {
-    NodeId sessionId;            // public id (ns=1, Guid)
+    // What every request reads or writes of its Session comes first, in one cache line: with
+    // thousands of Sessions it is cold when a request comes (docs/Benchmarks.md "Cold lines per
+    // request").
     NodeId authenticationToken;  // secret (ns=0, opaque 32 random bytes), in every RequestHeader
-    String sessionName;
-    ApplicationDescription client;
-    double timeoutMs = 0;        // revisedSessionTimeout
-    ByteString serverNonce;
     std::atomic<uint32_t> channelId{0};     // the SecureChannel it is bound to
     uint32_t scope = 0;          // a small number unique in the server, never 0: Node::sessionScope
     std::atomic<bool> activated{false};
     std::atomic<bool> closed{false};
+    MessageSecurityMode securityMode = MessageSecurityMode::None;  // of the channel it is bound to
     std::atomic<int64_t> lastActivityMs{0}; // monotonic ms
-    // Session security (OPC 10000-4 5.7.2, 5.7.3), set by CreateSession before the Session is known
-    // to the client: the creating channel's client certificate (leaf DER; empty on a None channel)
-    // and the serverCertificate CreateSession returned (signed over in ActivateSession).
-    std::string clientCertificate;
-    ByteString serverCertificate;
     // The user (services/IdentityTokens.h), set by ActivateSession. Every request reads roles (a
     // users/Roles.h RoleSet) and permissions (its PermissionType bits on nodes without
     // RolePermissions) without a lock.
     std::atomic<uint32_t> roles{0};
     std::atomic<uint32_t> permissions{0};
+    double timeoutMs = 0;        // revisedSessionTimeout
+    NodeId sessionId;            // public id (ns=1, Guid)
+    String sessionName;
+    ApplicationDescription client;
+    ByteString serverNonce;
+    // Session security (OPC 10000-4 5.7.2, 5.7.3), set by CreateSession before the Session is known
+    // to the client: the creating channel's client certificate (leaf DER; empty on a None channel)
+    // and the serverCertificate CreateSession returned (signed over in ActivateSession).
+    std::string clientCertificate;
+    ByteString serverCertificate;
     // Serializes ActivateSession calls of this Session; guards serverNonce, userTokenType and
     // clientUserId after creation.
     mutable std::mutex activationMutex;
@@ -61,7 +65,6 @@ struct Session {
     uint32_t maxResponseMessageSize = 0; // CreateSession's, bytes (0: no limit)
     DateTime createdAt;                  // clientConnectionTime
     Array<String> localeIds = Array<String>::emptyArray();  // the last ActivateSession's
-    MessageSecurityMode securityMode = MessageSecurityMode::None;  // of the channel it is bound to
     String securityPolicyUri;
     QString peerAddress;                 // "host:port" of the channel's TCP peer
     std::vector<std::string> clientUserIdHistory;  // every user that activated it, oldest first
