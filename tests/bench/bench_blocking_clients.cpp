@@ -22,6 +22,7 @@
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/generated/NodeIds.h"
 #include "ua/encoding/generated/Types.h"
+#include "ua/secure/ChunkSecurity.h"
 #include "ua/secure/SecurityPolicy.h"
 #include "ua/server/runtime/Server.h"
 #include "ua/transport/TcpMessages.h"
@@ -97,32 +98,25 @@ public:
         Buffer b;
         encodeHello(b, HelloMessage{0, 1 << 16, 1 << 16, 0, 0, String("opc.tcp://" + o.host + ":" + std::to_string(o.port))});
         if (!sendAll(b.data(), b.size()) || !nextMessage() || std::memcmp(m_msg, "ACK", 3) != 0) return "Hello";
-        Buffer opn;
-        opn.grow(8);
-        BinaryEncoder e(opn);
-        encode(e, uint32_t(0));
-        encode(e, String(kSecurityPolicyNone));
-        encode(e, ByteString());
-        encode(e, ByteString());
-        encode(e, m_sequence++);
-        encode(e, m_requestId++);
-        encode(e, NodeId(id::OpenSecureChannelRequest_Encoding_DefaultBinary));
+        // The chunks are sealed and opened by libua (secure/ChunkSecurity.h), policy None.
         OpenSecureChannelRequest req;
         req.requestType = SecurityTokenRequestType::Issue;
         req.securityMode = MessageSecurityMode::None;
         req.clientNonce = ByteString("");
         req.requestedLifetime = 3600000;
-        encode(e, req);
-        writeTcpHeader(opn.data(), TcpMessageType::OpenSecureChannel, ChunkType::Final, uint32_t(opn.size()));
-        if (!sendAll(opn.data(), opn.size()) || !nextMessage() || m_msgSize < 24 || std::memcmp(m_msg, "OPN", 3) != 0)
+        encodeBody(req);
+        AsymmetricSecurity none;  // no keys, no certificates
+        none.policy = &securityPolicy(SecurityPolicyId::None);
+        m_out.clear();
+        if (sealAsymmetric(m_out, 0, none, m_requestId++, m_body.data(), m_body.size(), ChunkLimits{}, m_sequence).isBad() ||
+            !sendAll(m_out.data(), m_out.size()) || !nextMessage() || std::memcmp(m_msg, "OPN", 3) != 0)
             return "OpenSecureChannel";
-        BinaryDecoder d(m_msg + 12, m_msgSize - 12);
-        String uri;
-        ByteString c1, c2;
-        decode(d, uri);
-        decode(d, c1);
-        decode(d, c2);
-        d.readPod<uint64_t>();  // sequence number, request id
+        AsymmetricHeader header;
+        OpenedChunk opened;
+        if (parseAsymmetricHeader(m_msg, m_msgSize, 0, header).isBad() ||
+            openAsymmetric(m_msg, m_msgSize, header.size, none, m_scratch, opened).isBad())
+            return "OpenSecureChannel";
+        BinaryDecoder d(opened.body, opened.bodySize);
         NodeId type;
         decode(d, type);
         OpenSecureChannelResponse r;
@@ -166,22 +160,22 @@ public:
     template <class T>
     bool send(T& request) {
         request.requestHeader.requestHandle = m_requestId;
+        encodeBody(request);
         m_out.clear();
-        m_out.grow(8);
-        BinaryEncoder e(m_out);
-        encode(e, m_channelId);
-        encode(e, m_tokenId);
-        encode(e, m_sequence++);
-        encode(e, m_requestId++);
-        encode(e, NodeId(T::kBinaryEncodingId));
-        encode(e, request);
-        writeTcpHeader(m_out.data(), TcpMessageType::Message, ChunkType::Final, uint32_t(m_out.size()));
-        return sendAll(m_out.data(), m_out.size());
+        return sealSymmetric(m_out, TcpMessageType::Message, ChunkType::Final, m_channelId,
+                             SymmetricSecurity{MessageSecurityMode::None, nullptr, m_tokenId}, m_requestId++, m_body.data(),
+                             m_body.size(), ChunkLimits{1 << 16, 0, 0}, m_sequence)
+                   .isGood() &&
+               sendAll(m_out.data(), m_out.size());
     }
     template <class Resp>
     bool receive(Resp& resp) {
-        if (!nextMessage() || m_msgSize < 24 || std::memcmp(m_msg, "MSG", 3) != 0 || m_msg[3] != 'F') return false;
-        BinaryDecoder d(m_msg + 24, m_msgSize - 24);  // header, channel, token, sequence, request id
+        OpenedChunk opened;
+        if (!nextMessage() || std::memcmp(m_msg, "MSG", 3) != 0 || m_msg[3] != 'F' ||
+            openSymmetric(m_msg, m_msgSize, SymmetricSecurity{MessageSecurityMode::None, nullptr, m_tokenId}, m_scratch, opened)
+                .isBad())
+            return false;
+        BinaryDecoder d(opened.body, opened.bodySize);
         NodeId type;
         decode(d, type);
         if (type != NodeId(Resp::kBinaryEncodingId)) return false;
@@ -195,6 +189,14 @@ public:
     bool call(Req& req, Resp& resp) { return send(req) && receive(resp); }
 
 private:
+    // The type id and the fields of message into m_body.
+    template <class T>
+    void encodeBody(const T& message) {
+        m_body.clear();
+        BinaryEncoder e(m_body);
+        encode(e, NodeId(T::kBinaryEncodingId));
+        encode(e, message);
+    }
     bool sendAll(const uint8_t* p, std::size_t n) {
         while (n) {
             const ssize_t r = ::send(m_fd, p, n, MSG_NOSIGNAL);
@@ -237,8 +239,9 @@ private:
     std::size_t m_consumed = 0;
     const uint8_t* m_msg = nullptr;
     std::size_t m_msgSize = 0;
-    Buffer m_out;
-    uint32_t m_channelId = 0, m_tokenId = 0, m_sequence = 1, m_requestId = 1;
+    Buffer m_body, m_out, m_scratch;
+    SequenceCounter m_sequence;
+    uint32_t m_channelId = 0, m_tokenId = 0, m_requestId = 1;
     NodeId m_token;
 };
 
@@ -299,14 +302,9 @@ void ceilingServer(int listenFd, const std::vector<uint8_t>& response, const std
 // A ReadResponse message as our server sends it for read-1 (one Int32 with both timestamps), with
 // channel, token, sequence number and request id 1: the client checks the type and the status.
 std::vector<uint8_t> cannedReadResponse() {
-    Buffer b;
-    b.grow(8);
-    BinaryEncoder e(b);
-    encode(e, uint32_t(1));
-    encode(e, uint32_t(1));
-    encode(e, uint32_t(1));
-    encode(e, uint32_t(1));
-    encode(e, NodeId(id::ReadResponse_Encoding_DefaultBinary));
+    Buffer body;
+    BinaryEncoder e(body);
+    encode(e, NodeId(ReadResponse::kBinaryEncodingId));
     ReadResponse r;
     r.responseHeader.timestamp = DateTime::now();
     r.responseHeader.requestHandle = 1;
@@ -319,8 +317,13 @@ std::vector<uint8_t> cannedReadResponse() {
     v.hasServerTimestamp = true;
     r.results = Array<DataValue>(std::vector<DataValue>{v});
     encode(e, r);
-    writeTcpHeader(b.data(), TcpMessageType::Message, ChunkType::Final, uint32_t(b.size()));
-    return {b.data(), b.data() + b.size()};
+    Buffer chunk;
+    SequenceCounter sequence;
+    if (sealSymmetric(chunk, TcpMessageType::Message, ChunkType::Final, 1, SymmetricSecurity{MessageSecurityMode::None, nullptr, 1},
+                      1, body.data(), body.size(), ChunkLimits{1 << 16, 0, 0}, sequence)
+            .isBad())
+        return {};
+    return {chunk.data(), chunk.data() + chunk.size()};
 }
 
 struct ProcCpu {
@@ -432,6 +435,10 @@ int main(int argc, char** argv) {
     int listenFd = -1;
     const std::vector<uint8_t> canned = cannedReadResponse();
     if (o.ceiling) {
+        if (canned.empty()) {
+            std::fprintf(stderr, "the canned ReadResponse could not be sealed\n");
+            return 2;
+        }
         listenFd = ::socket(AF_INET, SOCK_STREAM, 0);
         const int one = 1;
         ::setsockopt(listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);

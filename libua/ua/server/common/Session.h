@@ -23,7 +23,7 @@ class EphemeralKey;
 }
 
 struct Session {
-    // What every request reads or writes of its Session comes first, in one cache line: with
+    // What every request reads or writes of its Session comes first, in its first 48 bytes: with
     // thousands of Sessions it is cold when a request comes (docs/Benchmarks.md "Cold lines per
     // request").
     NodeId authenticationToken;  // secret (ns=0, opaque 32 random bytes), in every RequestHeader
