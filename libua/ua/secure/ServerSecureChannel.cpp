@@ -401,8 +401,8 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
     resp.securityToken.createdAt = DateTime::now();
     resp.securityToken.revisedLifetime = m_current.lifetimeMs;
     resp.serverNonce = serverNonce;
-    m_body.clear();
-    BinaryEncoder e(m_body);
+    const LentBuffer<ResponseBodyBuffer> body(m_body);
+    BinaryEncoder e(*body);
     encode(e, NodeId(OpenSecureChannelResponse::kBinaryEncodingId));
     encode(e, resp);
     const std::string thumbprint = secure ? m_clientCertificate.thumbprint() : std::string();
@@ -410,12 +410,12 @@ ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std
                                           secure ? m_clientCertificate.publicKey() : nullptr,
                                           secure ? std::string_view(sec->certificateChainFor(*policy)) : std::string_view(),
                                           thumbprint};
-    m_out.clear();
+    const LentBuffer<SealedChunksBuffer> out(m_out);
     const ChunkLimits limits{m_ack.sendBufferSize, m_hello.maxMessageSize, m_hello.maxChunkCount};
-    s = sealAsymmetric(m_out, m_channelId, sealSecurity, opened.requestId,
-                       m_body.data(), m_body.size(), limits, m_sendSequence);
+    s = sealAsymmetric(*out, m_channelId, sealSecurity, opened.requestId,
+                       body->data(), body->size(), limits, m_sendSequence);
     if (s.isBad()) return fatal(status::BadSecurityChecksFailed, "the OpenSecureChannel response could not be secured", s);
-    m_send(m_out.data(), m_out.size());
+    m_send(out->data(), out->size());
     return {};
 }
 
@@ -437,28 +437,25 @@ void ServerSecureChannel::sendAbort(uint32_t requestId, StatusCode error, const 
     BinaryEncoder e(m_body);
     encode(e, error);
     encode(e, String(reason));
-    m_out.clear();
+    const LentBuffer<SealedChunksBuffer> out(m_out);
     const ChunkLimits limits{m_ack.sendBufferSize, 0, 0};
-    if (sealSymmetric(m_out, TcpMessageType::Message, ChunkType::Abort, m_channelId, sendSecurity(), requestId,
+    if (sealSymmetric(*out, TcpMessageType::Message, ChunkType::Abort, m_channelId, sendSecurity(), requestId,
                       m_body.data(), m_body.size(), limits, m_sendSequence)
             .isGood())
-        m_send(m_out.data(), m_out.size());
+        m_send(out->data(), out->size());
 }
 
-void ServerSecureChannel::sendBody(uint32_t requestId) {
-    m_out.clear();
+// The chunks are sealed into a buffer of the thread (ThreadBuffer.h) and handed to the sender,
+// which copies them into the connection's batch of responses (itself the thread's buffer).
+StatusCode ServerSecureChannel::sendBody(uint32_t requestId, const Buffer& body) {
+    const LentBuffer<SealedChunksBuffer> out(m_out);
     const ChunkLimits limits{m_ack.sendBufferSize, m_hello.maxMessageSize, m_hello.maxChunkCount};
-    const StatusCode s = sealSymmetric(m_out, TcpMessageType::Message, ChunkType::Final, m_channelId, sendSecurity(),
-                                       requestId, m_body.data(), m_body.size(), limits, m_sendSequence);
-    if (s == StatusCode(status::BadEncodingLimitsExceeded)) {
-        sendAbort(requestId, status::BadResponseTooLarge, "the response exceeds the client's MaxMessageSize or MaxChunkCount");
-        return;
-    }
-    if (s.isBad()) {
-        sendAbort(requestId, s, "the response could not be secured");
-        return;
-    }
-    m_send(m_out.data(), m_out.size());
+    const StatusCode s = sealSymmetric(*out, TcpMessageType::Message, ChunkType::Final, m_channelId, sendSecurity(),
+                                       requestId, body.data(), body.size(), limits, m_sendSequence);
+    if (s == StatusCode(status::BadEncodingLimitsExceeded)) return status::BadResponseTooLarge;
+    if (s.isBad()) return s;
+    m_send(out->data(), out->size());
+    return status::Good;
 }
 
 } // namespace ua

@@ -9,6 +9,8 @@
 
 #include "ua/encoding/BinaryEncoder.h"
 #include "ua/encoding/Buffer.h"
+#include "ua/encoding/ThreadBuffer.h"
+#include "ua/encoding/generated/StatusCodes.h"
 #include "ua/pki/Certificate.h"
 #include "ua/pki/PrivateKey.h"
 #include "ua/secure/ChunkBudget.h"
@@ -23,6 +25,10 @@
 #include <vector>
 
 namespace ua {
+
+// Tags of the thread's buffers a channel encodes and seals responses in (ThreadBuffer.h).
+struct ResponseBodyBuffer;
+struct SealedChunksBuffer;
 
 // What a server offers: the (policy, mode) pairs of its endpoints, its certificate and key, and how
 // it validates a client's certificate. Shared by all channels; immutable once the server runs.
@@ -101,14 +107,26 @@ public:
     // Encodes and sends a response (any generated response type) for requestId, in as many
     // chunks as the client's ReceiveBufferSize needs. A response over the client's MaxMessageSize
     // or MaxChunkCount is replaced by an abort chunk with Bad_ResponseTooLarge (6.7.3).
+    // The body is encoded into a buffer of the thread, not of the channel (ThreadBuffer.h).
     template <class T>
     void sendResponse(uint32_t requestId, const T& response) {
-        m_body.clear();
-        BinaryEncoder e(m_body);
-        encode(e, NodeId(T::kBinaryEncodingId));
-        encode(e, response);
-        if (!e.ok()) { sendAbort(requestId, e.status(), "the response could not be encoded"); return; }
-        sendBody(requestId);
+        StatusCode s;
+        const char* reason = "the response could not be encoded";
+        {  // the thread's buffer goes back before an abort, which encodes into the channel's own
+            const LentBuffer<ResponseBodyBuffer> body(m_body);
+            BinaryEncoder e(*body);
+            encode(e, NodeId(T::kBinaryEncodingId));
+            encode(e, response);
+            if (e.ok()) {
+                s = sendBody(requestId, *body);
+                reason = s == StatusCode(status::BadResponseTooLarge)
+                             ? "the response exceeds the client's MaxMessageSize or MaxChunkCount"
+                             : "the response could not be secured";
+            } else {
+                s = e.status();
+            }
+        }
+        if (s.isBad()) sendAbort(requestId, s, reason);
     }
     // A ServiceFault (OPC 10000-4 7.33) for a request that failed as a whole.
     void sendServiceFault(uint32_t requestId, uint32_t requestHandle, StatusCode result);
@@ -163,7 +181,8 @@ private:
     Event handleOpen(const uint8_t* p, std::size_t n, int64_t nowMs);
     Event handleSymmetric(const uint8_t* p, std::size_t n, int64_t nowMs);
     void clearAssembly();
-    void sendBody(uint32_t requestId);
+    // Seals body and sends it; Bad_ResponseTooLarge or the sealing's error when nothing was sent.
+    StatusCode sendBody(uint32_t requestId, const Buffer& body);
     SymmetricSecurity sendSecurity() const;
     bool acceptSequence(uint32_t seq);
 
@@ -182,8 +201,8 @@ private:
     AcknowledgeMessage m_ack;
     Token m_current;
     Token m_previous;            // still accepted until the client uses m_current (6.7.4)
-    Buffer m_body;     // the encoded response body, reused
-    Buffer m_out;      // the chunks to send, reused
+    Buffer m_body;     // the encoded response body when the thread's buffer is lent (and the OPN's)
+    Buffer m_out;      // the chunks to send, likewise
     Buffer m_scratch;  // decrypted chunks, reused
     Sender m_send;
     HelloMessage m_hello;

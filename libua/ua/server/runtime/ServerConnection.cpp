@@ -206,7 +206,10 @@ void ServerConnection::onReadable() {
     if (m_readPaused) return;
     {
         const BatchedWriter::Batch batch(m_writer);  // every response to these bytes in one write
-        if (m_framer.readFrom(*m_stream) < 0) return;  // closed: onClosed() follows
+        // Requests are cut from the thread's read buffer; what is left goes into the framer when
+        // this scope ends (MessageFramer.h). No handler runs a nested event loop.
+        const MessageFramer::KeepRest keepRest(m_framer);
+        if (m_framer.readInPlace(*m_stream) < 0) return;  // closed: onClosed() follows
         processMessages();  // also with nothing new: what waited in the framer while reading was paused
     }
     armHousekeeping();
