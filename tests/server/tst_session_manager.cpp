@@ -3,6 +3,7 @@
 // last request), the activation timeout, channelClosed() and making room at maxSessions (OPC
 // 10000-4 5.6.2, 5.7.2.1), and every removal reported once.
 #include "ua/server/common/SessionManager.h"
+#include "ua/server/common/ChannelSessions.h"
 
 #include "ua/encoding/generated/StatusCodes.h"
 
@@ -27,6 +28,7 @@ struct SessionEnds {
 class TestSessionManager : public QObject {
     Q_OBJECT
 private slots:
+    void channelSessionsFindsOnlyTheExactToken();
     void anActiveSessionExpiresATimeoutAfterItsLastRequest() {
         SessionManager m(100);
         SessionEnds ends;
@@ -122,6 +124,50 @@ private slots:
         QVERIFY(!huge->closed && !inf->closed);
     }
 };
+
+// ChannelSessions (a connection's own list, tried before the SessionManager) compares a Guid or
+// opaque token with a copy of its bytes: the same token finds its Session, any other token (one
+// byte, length, namespace or type apart) finds none, a token of another kind is compared through
+// the Session, and closed Sessions are dropped.
+void TestSessionManager::channelSessionsFindsOnlyTheExactToken() {
+    SessionManager m(100);
+    const SessionPtr a = m.create(1, 1000, 0);
+    const SessionPtr b = m.create(1, 1000, 0);
+    QCOMPARE(a->authenticationToken.idType(), NodeId::IdType::Guid);  // what this server issues
+    const SessionPtr o = m.create(1, 1000, 0);
+    o->authenticationToken = NodeId(0, ByteString(std::string(32, 'x')));
+    const SessionPtr s = m.create(1, 1000, 0);
+    s->authenticationToken = NodeId(0, String("a string token"));  // not copied: through the Session
+    ChannelSessions cs;
+    for (const SessionPtr& x : {a, b, o, s}) cs.remember(x);
+    cs.remember(a);  // once
+    QCOMPARE(cs.find(a->authenticationToken), a);
+    QCOMPARE(cs.find(NodeId(0, Guid(a->authenticationToken.guid()))), a);  // an equal one, as decoded
+    QCOMPARE(cs.find(b->authenticationToken), b);
+    QCOMPARE(cs.find(NodeId(0, ByteString(std::string(32, 'x')))), o);
+    QCOMPARE(cs.find(NodeId(0, String("a string token"))), s);
+    Guid g = a->authenticationToken.guid();
+    g.data4[7] ^= 1;
+    QVERIFY(!cs.find(NodeId(0, g)));
+    g = a->authenticationToken.guid();
+    g.data1 ^= 0x80000000u;
+    QVERIFY(!cs.find(NodeId(0, g)));
+    QVERIFY(!cs.find(NodeId(1, a->authenticationToken.guid())));  // another namespace
+    QVERIFY(!cs.find(NodeId(0, ByteString(std::string(31, 'x')))));
+    QVERIFY(!cs.find(NodeId(0, ByteString(std::string(31, 'x') + 'y'))));
+    QVERIFY(!cs.find(NodeId(0, String(std::string(32, 'x')))));  // a String with the same bytes
+    QVERIFY(!cs.find(NodeId(0, ByteString())));                  // null
+    QVERIFY(!cs.find(NodeId(0, 42u)));
+    QVERIFY(!cs.find(NodeId(0, String("another string"))));
+    // Closed: dropped as it is passed, and not found.
+    a->closed = true;
+    QVERIFY(!cs.find(a->authenticationToken));
+    a->closed = false;
+    QVERIFY(!cs.find(a->authenticationToken));  // dropped, not only skipped
+    cs.forget(b);
+    QVERIFY(!cs.find(b->authenticationToken));
+    QCOMPARE(cs.find(o->authenticationToken), o);
+}
 
 UA_TEST_GUILESS_MAIN(TestSessionManager)
 #include "tst_session_manager.moc"

@@ -178,6 +178,7 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
     }
     if (tokenExpired(nowMs)) return fatal(status::BadSecureChannelClosed, "the SecurityToken has expired");
     OpenedChunk opened;
+    if (m_mode == MessageSecurityMode::SignAndEncrypt) m_ownBuffersUsed = true;  // decrypted into m_scratch
     const StatusCode s = openSymmetric(p, n, SymmetricSecurity{m_mode, token->receiveKeys.get(), tokenId}, m_scratch, opened);
     if (s.isBad()) return fatal(s, "the chunk's signature or padding is invalid");
     if (token == &m_current && m_previous.id != 0) {
@@ -237,6 +238,7 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
                 m_assemblyReserved += payloadSize;
             }
             m_assembly.append(payload, payloadSize);
+            m_ownBuffersUsed = true;
         }
         if (chunk == ChunkType::Intermediate) return {};
         m_assembling = false;
@@ -268,6 +270,7 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
 }
 
 ServerSecureChannel::Event ServerSecureChannel::handleOpen(const uint8_t* p, std::size_t n, int64_t nowMs) {
+    m_ownBuffersUsed = true;  // m_scratch, and m_body or m_out when the thread's are lent
     const TcpHeader h = readTcpHeader(p);
     if (ChunkType(h.chunkType) != ChunkType::Final) return fatal(status::BadTcpMessageTypeInvalid, "OpenSecureChannel must be one final chunk");
     const ServerChannelSecurity* sec = m_config.security.get();
@@ -433,6 +436,7 @@ void ServerSecureChannel::sendServiceFault(uint32_t requestId, uint32_t requestH
 }
 
 void ServerSecureChannel::sendAbort(uint32_t requestId, StatusCode error, const char* reason) {
+    m_ownBuffersUsed = true;
     m_body.clear();
     BinaryEncoder e(m_body);
     encode(e, error);
@@ -449,6 +453,7 @@ void ServerSecureChannel::sendAbort(uint32_t requestId, StatusCode error, const 
 // which copies them into the connection's batch of responses (itself the thread's buffer).
 StatusCode ServerSecureChannel::sendBody(uint32_t requestId, const Buffer& body) {
     const LentBuffer<SealedChunksBuffer> out(m_out);
+    if (&*out == &m_out) m_ownBuffersUsed = true;
     const ChunkLimits limits{m_ack.sendBufferSize, m_hello.maxMessageSize, m_hello.maxChunkCount};
     const StatusCode s = sealSymmetric(*out, TcpMessageType::Message, ChunkType::Final, m_channelId, sendSecurity(),
                                        requestId, body.data(), body.size(), limits, m_sendSequence);

@@ -114,6 +114,7 @@ public:
         const char* reason = "the response could not be encoded";
         {  // the thread's buffer goes back before an abort, which encodes into the channel's own
             const LentBuffer<ResponseBodyBuffer> body(m_body);
+            if (&*body == &m_body) m_ownBuffersUsed = true;
             BinaryEncoder e(*body);
             encode(e, NodeId(T::kBinaryEncodingId));
             encode(e, response);
@@ -148,6 +149,10 @@ public:
     // Bytes of storage held by the channel's reused buffers (reassembly, response body, chunks,
     // decrypted chunks): for tests and diagnostics.
     std::size_t bufferCapacity() const;
+    // True when one of those buffers was written since the last call (a chunked request, a
+    // decrypted chunk, an OpenSecureChannel, an abort, a response while the thread's buffers were
+    // lent): only then can bufferCapacity() have grown. Reads only the channel's first cache line.
+    bool takeOwnBuffersUsed() { return std::exchange(m_ownBuffersUsed, false); }
     // Gives back the reused buffers above keep bytes (one large message grew them; an idle channel
     // needs none), but for the reassembly buffer while a chunked request is incomplete. Between
     // chunks only: a body that onChunk() returned becomes invalid. Not for the request path.
@@ -194,6 +199,7 @@ private:
     bool m_sendWithPrevious = false;  // after a Renew, until the client uses the new token
     bool m_haveReceivedSequence = false;
     bool m_assembling = false;
+    bool m_ownBuffersUsed = false;  // takeOwnBuffersUsed()
     MessageSecurityMode m_mode = MessageSecurityMode::None;
     uint32_t m_lastReceivedSequence = 0;
     SequenceCounter m_sendSequence;

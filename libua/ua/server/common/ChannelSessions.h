@@ -6,6 +6,7 @@
 #include "ua/server/common/Session.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace ua {
@@ -13,21 +14,66 @@ namespace ua {
 class ChannelSessions {
 public:
     void remember(const SessionPtr& s) {
-        if (std::find(m_sessions.begin(), m_sessions.end(), s) == m_sessions.end()) m_sessions.push_back(s);
+        for (const Entry& e : m_sessions)
+            if (e.session == s) return;
+        m_sessions.push_back(Entry{TokenKey::of(s->authenticationToken), s});
     }
-    void forget(const SessionPtr& s) { m_sessions.erase(std::remove(m_sessions.begin(), m_sessions.end(), s), m_sessions.end()); }
-    // Drops the closed ones it passes.
+    void forget(const SessionPtr& s) {
+        m_sessions.erase(std::remove_if(m_sessions.begin(), m_sessions.end(), [&](const Entry& e) { return e.session == s; }),
+                         m_sessions.end());
+    }
+    // Drops the closed ones it passes. The token is compared with the copy kept here, not with the
+    // Session's (held in a block of its own: one more cold cache line per request at thousands of
+    // Sessions, docs/Benchmarks.md "Cold lines per request").
     SessionPtr find(const NodeId& authenticationToken) {
+        const TokenKey key = TokenKey::of(authenticationToken);
         for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-            if ((*it)->closed) { it = m_sessions.erase(it); continue; }
-            if ((*it)->authenticationToken == authenticationToken) return *it;
+            if (it->session->closed) { it = m_sessions.erase(it); continue; }
+            if (it->key.inlined || key.inlined ? it->key == key : it->session->authenticationToken == authenticationToken)
+                return it->session;
             ++it;
         }
         return nullptr;
     }
 
 private:
-    std::vector<SessionPtr> m_sessions;
+    // A Guid token (ours: 16 random bytes, SessionManager) or an opaque one of up to 32 bytes,
+    // copied; any other is compared through its Session.
+    struct TokenKey {
+        uint8_t bytes[32];
+        uint16_t ns = 0;
+        uint8_t size = 0;
+        NodeId::IdType type = NodeId::IdType::Numeric;
+        bool inlined = false;
+        static TokenKey of(const NodeId& id) {
+            TokenKey k;
+            if (id.idType() == NodeId::IdType::Guid) {
+                const Guid& g = id.guid();
+                std::memcpy(k.bytes, &g.data1, 4);
+                std::memcpy(k.bytes + 4, &g.data2, 2);
+                std::memcpy(k.bytes + 6, &g.data3, 2);
+                std::memcpy(k.bytes + 8, g.data4.data(), 8);
+                k.size = 16;
+            } else if (id.idType() == NodeId::IdType::Opaque && !id.opaque().isNull() && id.opaque().size() <= sizeof k.bytes) {
+                k.size = uint8_t(id.opaque().size());
+                std::memcpy(k.bytes, id.opaque().data(), k.size);
+            } else {
+                return k;
+            }
+            k.inlined = true;
+            k.type = id.idType();
+            k.ns = id.namespaceIndex();
+            return k;
+        }
+        bool operator==(const TokenKey& o) const {
+            return inlined && o.inlined && type == o.type && ns == o.ns && size == o.size && std::memcmp(bytes, o.bytes, size) == 0;
+        }
+    };
+    struct Entry {
+        TokenKey key;
+        SessionPtr session;
+    };
+    std::vector<Entry> m_sessions;
 };
 
 } // namespace ua

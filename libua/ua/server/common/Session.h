@@ -26,7 +26,7 @@ struct Session {
     // What every request reads or writes of its Session comes first, in its first 48 bytes: with
     // thousands of Sessions it is cold when a request comes (docs/Benchmarks.md "Cold lines per
     // request").
-    NodeId authenticationToken;  // secret (ns=0, opaque 32 random bytes), in every RequestHeader
+    NodeId authenticationToken;  // secret (ns=0, a Guid of 16 random bytes), in every RequestHeader
     std::atomic<uint32_t> channelId{0};     // the SecureChannel it is bound to
     uint32_t scope = 0;          // a small number unique in the server, never 0: Node::sessionScope
     std::atomic<bool> activated{false};

@@ -124,7 +124,12 @@ std::size_t ServerConnection::bufferCapacity() const {
 void ServerConnection::armHousekeeping() {
     if (m_closing) return;
     int64_t due = m_channel ? m_channel->nextDeadlineMs() : kNever;
-    if (m_idleCheckMs == kNever && bufferCapacity() > m_capacityKept) {
+    // Only when a buffer of the connection's own was used can one have grown: requests that
+    // arrive whole and their responses use the thread's (ThreadBuffer.h), and the channel's
+    // buffers, in the cold part of its object, are not looked at after every batch.
+    if (m_idleCheckMs == kNever &&
+        (m_framer.capacity() + m_writer.capacity() > m_localCapacityKept || (m_channel && m_channel->takeOwnBuffersUsed())) &&
+        bufferCapacity() > m_capacityKept) {
         m_idleCheckMs = monotonicMs() + kIdleCheckMs;
         m_bytesQueuedAtCheck = m_bytesQueued;
     }
@@ -194,6 +199,7 @@ void ServerConnection::releaseIdleBuffers() {
     m_writer.releaseIfIdle(kIdleBufferKeep);
     if (m_channel) m_channel->releaseIdleBuffers(kIdleBufferKeep);
     m_capacityKept = bufferCapacity();  // what is left is kept: no check until a buffer grows again
+    m_localCapacityKept = m_framer.capacity() + m_writer.capacity();
 }
 
 void ServerConnection::onReadable() {
@@ -291,9 +297,9 @@ void ServerConnection::handleHello(const uint8_t* p, std::size_t n) {
     // The certificate and key as they are now (ServerIdentity.h): the channel keeps them for its life.
     SecureChannelConfig channelConfig = m_server.config().secureChannel;
     channelConfig.security = m_server.identity()->security;
-    m_channel.emplace(m_channelId, *hello, ack, std::move(channelConfig),
-                      [this](const uint8_t* d, std::size_t len) { send(d, len); });
-    m_link->channel = &*m_channel;
+    m_channel = &m_channelStorage.emplace(m_channelId, *hello, ack, std::move(channelConfig),
+                                          [this](const uint8_t* d, std::size_t len) { send(d, len); });
+    m_link->channel = m_channel;
     Buffer out;
     encodeAcknowledge(out, ack);
     send(out.data(), out.size());

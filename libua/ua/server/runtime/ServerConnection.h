@@ -50,7 +50,7 @@ public:
     uint32_t channelId() const { return m_channelId; }
     // "host:port" of the TCP peer (for the Session diagnostics).
     const QString& peerAddress() const { return m_peerAddress; }
-    ServerSecureChannel* channel() { return m_channel ? &*m_channel : nullptr; }
+    ServerSecureChannel* channel() { return m_channel; }
     // The address space snapshot for the current request: the I/O thread's (runtime/IoWorker.h),
     // reloaded only when the server has published a new one (one relaxed atomic load per request
     // otherwise).
@@ -104,6 +104,7 @@ private:
 
     ServerParts& m_server;
     TcpStream* m_stream;       // its child
+    ServerSecureChannel* m_channel = nullptr;  // m_channelStorage's, once the Hello came
     QTimer* m_housekeeping;    // single-shot, for m_housekeepingDueMs (armHousekeeping)
     MessageFramer m_framer;
     BatchedWriter m_writer;    // the responses of one onReadable() go out in one write
@@ -134,12 +135,13 @@ private:
     int64_t m_deleteDueMs = kNever;        // closing: deleted then if the peer has not closed its side
     uint64_t m_bytesQueuedAtCheck = 0;     // m_bytesQueued when the idle check was armed
     std::size_t m_capacityKept = 0;        // bufferCapacity() after the last release
+    std::size_t m_localCapacityKept = 0;   // of it, the framer's and the writer's
     // Last: what a request does not read (above, the fields it does, in as few cache lines as
     // they fit), then the channel, whose own fields start with what each request reads.
     std::string m_busyReason;  // the log text of m_busyRefusalMs's refusal
     QString m_peerAddress;
     std::optional<ReverseOrigin> m_reverse;  // a reverse connection, until it reported
-    std::optional<ServerSecureChannel> m_channel;
+    std::optional<ServerSecureChannel> m_channelStorage;  // through m_channel, which is among the hot fields
 };
 
 } // namespace ua
