@@ -12,10 +12,12 @@
 # on its own, so the server's wake-ups per request change with that count, not with its own).
 # --clients LABEL=PATH,LABEL=PATH: load tester binaries to alternate at every step (default: the
 # build's, labelled "lt"), e.g. a build before a change of the load tester and one after it.
+# --servers LABEL=PATH,LABEL=PATH: server binaries to alternate at every step likewise (default:
+# the build's, labelled "server"), e.g. a server before a change and one after it, in the same run.
 # Prints a Markdown table of medians (docs/Benchmarks.md, "An event loop per I/O thread on epoll").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sessions=100,1000,3000,10000 rate=3000 rounds=3 seconds=8 loops=qt,default build=build clientThreads= clients=
+sessions=100,1000,3000,10000 rate=3000 rounds=3 seconds=8 loops=qt,default build=build clientThreads= clients= servers=
 while (($#)); do
     case $1 in
     --sessions) sessions=$2; shift 2 ;;
@@ -26,10 +28,11 @@ while (($#)); do
     --client-threads) clientThreads=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --clients) clients=$2; shift 2 ;;
+    --servers) servers=$2; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
-server=$build/server-app/ua-server
+servers=${servers:-server=$build/server-app/ua-server}
 clients=${clients:-lt=$build/loadtest-app/ua-loadtest}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -40,7 +43,8 @@ for n in ${sessions//,/ }; do
     for ((r = 1; r <= rounds; ++r)); do
         for loop in ${loops//,/ }; do
           for client in ${clients//,/ }; do
-            label=${client%%=*} loadtest=${client#*=}
+           for srv in ${servers//,/ }; do
+            label=${client%%=*} loadtest=${client#*=} slabel=${srv%%=*} server=${srv#*=}
             port=$((port + 1))
             envs=()
             case $loop in
@@ -57,40 +61,44 @@ for n in ${sessions//,/ }; do
                 ss -ltn "sport = :$port" | grep -q LISTEN && break
                 sleep 0.1
             done
-            f=$out/$n-$loop-$label-$r
+            f=$out/$n-$loop-$label-$slabel-$r
             if ! "$loadtest" run "opc.tcp://localhost:$port" --sessions "$n" --rate "$rate" --duration "$seconds" \
                 --warmup 2 --connect-window 64 ${clientThreads:+--io-threads "$clientThreads"} --server-pid "$spid" --quiet --json "$f.json" \
                 >"$f.txt" 2>&1; then
-                echo "sessions $n $loop $label round $r failed:" >&2
+                echo "sessions $n $loop $label $slabel round $r failed:" >&2
                 tail -3 "$f.txt" >&2
             fi
             kill "$spid" 2>/dev/null || true
             wait "$spid" 2>/dev/null || true
-            echo "sessions $n $loop $label round $r: $(tail -1 "$f.txt")" >&2
+            echo "sessions $n $loop $label $slabel round $r: $(tail -1 "$f.txt")" >&2
+           done
           done
         done
     done
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-python3 - "$out" "$sessions" "$loops" "$clients" <<'EOF'
+python3 - "$out" "$sessions" "$loops" "$clients" "$servers" <<'EOF'
 import glob, json, statistics, sys
 out, sessions, loops = sys.argv[1], sys.argv[2].split(','), sys.argv[3].split(',')
 clients = [c.split('=', 1)[0] for c in sys.argv[4].split(',')]
+servers = [c.split('=', 1)[0] for c in sys.argv[5].split(',')]
 def med(xs): return statistics.median(xs) if xs else float('nan')
-print('| Sessions | server loop | load tester | requests/s | server CPU % of a core | server CPU µs/request | server RSS MB | KB per Session | p50 / p99 ms | load tester CPU % | load tester µs/request | rounds |')
-print('|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+print('| Sessions | server | server loop | load tester | requests/s | server CPU % of a core | server CPU µs/request | server RSS MB | KB per Session | p50 / p99 ms | load tester CPU % | load tester µs/request | rounds |')
+print('|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 for n in sessions:
     for loop in loops:
         for c in clients:
+          for sv in servers:
             steps = []
-            for f in glob.glob(f'{out}/{n}-{loop}-{c}-*.json'):
+            for f in glob.glob(f'{out}/{n}-{loop}-{c}-{sv}-*.json'):
                 try: steps.append(json.load(open(f))['steps'][0])
                 except Exception: pass
-            if not steps: print(f'| {n} | {loop} | {c} | failed | | | | | | | | 0 |'); continue
+            if not steps: print(f'| {n} | {sv} | {loop} | {c} | failed | | | | | | | | 0 |'); continue
             us = med([s['serverCpuMsPerOp'] * 1000 for s in steps])
             rss = med([s['serverRssKb'] for s in steps]) / 1024
-            print(f"| {int(n):,} | {loop} | {c} | {med([s['requestsPerS'] for s in steps]):,.0f} | {med([s['serverCpuPercent'] for s in steps]):.1f} "
-                  f"| {us:.1f} | {rss:.1f} | {rss * 1024 / int(n):.1f} | {med([s['p50Us'] for s in steps]) / 1000:.2f} / "
+            per = ' / '.join(f"{s['serverCpuMsPerOp'] * 1000:.1f}" for s in steps)
+            print(f"| {int(n):,} | {sv} | {loop} | {c} | {med([s['requestsPerS'] for s in steps]):,.0f} | {med([s['serverCpuPercent'] for s in steps]):.1f} "
+                  f"| {us:.1f} ({per}) | {rss:.1f} | {rss * 1024 / int(n):.1f} | {med([s['p50Us'] for s in steps]) / 1000:.2f} / "
                   f"{med([s['p99Us'] for s in steps]) / 1000:.2f} | {med([s['clientCpuPercent'] for s in steps]):.1f} "
                   f"| {med([s['clientCpuMsPerOp'] * 1000 for s in steps]):.1f} | {len(steps)} |")
 EOF
