@@ -11,6 +11,7 @@
 #include "TestMain.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -141,6 +142,7 @@ void TestSessionManager::channelSessionsFindsOnlyTheExactToken() {
     ChannelSessions cs;
     for (const SessionPtr& x : {a, b, o, s}) cs.remember(x);
     cs.remember(a);  // once
+    QCOMPARE(cs.size(), std::size_t(4));
     QCOMPARE(cs.find(a->authenticationToken), a);
     QCOMPARE(cs.find(NodeId(0, Guid(a->authenticationToken.guid()))), a);  // an equal one, as decoded
     QCOMPARE(cs.find(b->authenticationToken), b);
@@ -153,6 +155,15 @@ void TestSessionManager::channelSessionsFindsOnlyTheExactToken() {
     g.data1 ^= 0x80000000u;
     QVERIFY(!cs.find(NodeId(0, g)));
     QVERIFY(!cs.find(NodeId(1, a->authenticationToken.guid())));  // another namespace
+    {  // an opaque token of the Guid's 16 bytes, as the copy lays them out: another type, no match
+        const Guid& ag = a->authenticationToken.guid();
+        std::string raw(16, '\0');
+        std::memcpy(raw.data(), &ag.data1, 4);
+        std::memcpy(raw.data() + 4, &ag.data2, 2);
+        std::memcpy(raw.data() + 6, &ag.data3, 2);
+        std::memcpy(raw.data() + 8, ag.data4.data(), 8);
+        QVERIFY(!cs.find(NodeId(0, ByteString(raw))));
+    }
     QVERIFY(!cs.find(NodeId(0, ByteString(std::string(31, 'x')))));
     QVERIFY(!cs.find(NodeId(0, ByteString(std::string(31, 'x') + 'y'))));
     QVERIFY(!cs.find(NodeId(0, String(std::string(32, 'x')))));  // a String with the same bytes
@@ -164,6 +175,7 @@ void TestSessionManager::channelSessionsFindsOnlyTheExactToken() {
     QVERIFY(!cs.find(a->authenticationToken));
     a->closed = false;
     QVERIFY(!cs.find(a->authenticationToken));  // dropped, not only skipped
+    QCOMPARE(cs.size(), std::size_t(3));
     cs.forget(b);
     QVERIFY(!cs.find(b->authenticationToken));
     QCOMPARE(cs.find(o->authenticationToken), o);

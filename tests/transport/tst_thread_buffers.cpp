@@ -170,16 +170,57 @@ private slots:
     void tooLargeAndUnknownAreReportedInPlace() {
         MemoryStream a;
         a.in = message(5000, 'm');
-        MessageFramer f;
-        const MessageFramer::KeepRest keep(f);
-        QVERIFY(f.readInPlace(a) > 0);
         const uint8_t* p = nullptr;
         std::size_t n = 0;
-        QCOMPARE(f.next(4096, p, n), MessageFramer::Result::TooLarge);
+        MessageFramer f;
+        {
+            const MessageFramer::KeepRest keep(f);
+            QVERIFY(f.readInPlace(a) > 0);
+            QCOMPARE(f.next(4096, p, n), MessageFramer::Result::TooLarge);
+        }
         MessageFramer g;
-        a.in = QByteArray("XYZF\x10\0\0\0abcdefgh", 16);
-        QVERIFY(g.readInPlace(a) > 0);
-        QCOMPARE(g.next(4096, p, n), MessageFramer::Result::UnknownType);
+        {
+            const MessageFramer::KeepRest keep(g);
+            a.in = QByteArray("XYZF\x10\0\0\0abcdefgh", 16);
+            QVERIFY(g.readInPlace(a) > 0);
+            QCOMPARE(g.next(4096, p, n), MessageFramer::Result::UnknownType);
+        }
+    }
+
+    // A connection reads in place inside another's scope (a handler that runs a nested event
+    // loop): it copies into its own buffer, and the outer one's messages, the one being processed
+    // and the ones not reached yet, stay intact. Once the outer scope ends, reads are in place again.
+    void nestedReadDoesNotOverwriteTheOuterMessages() {
+        MemoryStream a, b;
+        const QByteArray a1 = message(300, 'o'), a2 = message(400, 'p');
+        a.in = a1 + a2;
+        b.in = message(700, 'n');
+        MessageFramer fa, fb;
+        {
+            const MessageFramer::KeepRest keep(fa);
+            QVERIFY(fa.readInPlace(a) > 0);
+            const uint8_t* p = nullptr;
+            std::size_t n = 0;
+            QCOMPARE(fa.next(1 << 20, p, n), MessageFramer::Result::Message);  // a1, being processed
+            {
+                const MessageFramer::KeepRest nested(fb);
+                QVERIFY(fb.readInPlace(b) > 0);
+                QCOMPARE(next(fb), message(700, 'n'));
+            }
+            QVERIFY(fb.capacity() > 0);  // copied, not in place
+            QCOMPARE(QByteArray(reinterpret_cast<const char*>(p), qsizetype(n)), a1);
+            QCOMPARE(next(fa), a2);
+        }
+        QCOMPARE(fa.capacity(), std::size_t(0));
+        MessageFramer fc;
+        MemoryStream c;
+        c.in = message(64, 'c');
+        {
+            const MessageFramer::KeepRest keep(fc);
+            QVERIFY(fc.readInPlace(c) > 0);
+            QCOMPARE(next(fc), message(64, 'c'));
+        }
+        QCOMPARE(fc.capacity(), std::size_t(0));  // in place again
     }
 
     // One writer's batch holds the thread's buffer; another writer of the same thread, inside that

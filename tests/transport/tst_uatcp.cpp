@@ -452,6 +452,21 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     QVERIFY(bigRead());
     QVERIFY(splitRead());
     QVERIFY(conn->bufferCapacity() >= warm);
+    QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
+
+    // A request in two chunks, arriving together: framed in place, but reassembled in the
+    // SecureChannel's own buffer, which the idle check gives back likewise.
+    auto chunkedRead = [&] {
+        const QByteArray body = RawClient::body(read);
+        const uint32_t id = c.m_requestId++;
+        QByteArray both = c.messageChunk(body.left(body.size() / 2), ChunkType::Intermediate, id);  // sequence n
+        both += c.messageChunk(body.mid(body.size() / 2), ChunkType::Final, id);                    // then n + 1
+        ReadResponse r;
+        return decodeResponse(exchange(both), r) && r.results.size() == 500 && r.results[0].status.isGood();
+    };
+    QVERIFY(chunkedRead());
+    QVERIFY2(conn->bufferCapacity() >= 16384, qPrintable(QString::number(conn->bufferCapacity())));
+    QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
 
     socket->remoteClose();
     QTRY_VERIFY(conn.isNull());

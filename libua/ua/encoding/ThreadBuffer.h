@@ -14,7 +14,7 @@ namespace ua {
 template <class Purpose>
 class ThreadBuffer {
 public:
-    static constexpr std::size_t kKeep = 256 * 1024;  // bytes
+    static constexpr std::size_t kKeep = 1024 * 1024;  // bytes: larger messages are rare (a big Browse or HistoryRead)
 
     // The thread's buffer, empty, or null when it is lent already.
     static Buffer* lend() {

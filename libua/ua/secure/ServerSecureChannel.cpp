@@ -178,8 +178,11 @@ ServerSecureChannel::Event ServerSecureChannel::handleSymmetric(const uint8_t* p
     }
     if (tokenExpired(nowMs)) return fatal(status::BadSecureChannelClosed, "the SecurityToken has expired");
     OpenedChunk opened;
-    if (m_mode == MessageSecurityMode::SignAndEncrypt) m_ownBuffersUsed = true;  // decrypted into m_scratch
+    // SignAndEncrypt decrypts into m_scratch: the idle check is told when that made it grow.
+    const bool decrypts = m_mode == MessageSecurityMode::SignAndEncrypt;
+    const std::size_t scratchBefore = decrypts ? m_scratch.capacity() : 0;
     const StatusCode s = openSymmetric(p, n, SymmetricSecurity{m_mode, token->receiveKeys.get(), tokenId}, m_scratch, opened);
+    if (decrypts && m_scratch.capacity() != scratchBefore) m_ownBuffersUsed = true;
     if (s.isBad()) return fatal(s, "the chunk's signature or padding is invalid");
     if (token == &m_current && m_previous.id != 0) {
         m_previous = Token();  // the client uses the renewed token: the old one ends (6.7.4)

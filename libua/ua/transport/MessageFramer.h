@@ -21,8 +21,15 @@ namespace ua {
 
 class MessageFramer {
 public:
+    MessageFramer() = default;
+    MessageFramer(const MessageFramer&) = delete;
+    MessageFramer& operator=(const MessageFramer&) = delete;
+    ~MessageFramer() {
+        if (viewOwner() == this) viewOwner() = nullptr;
+    }
+
     enum class Result {
-        Message,      // p/n hold one whole message (valid until the next append())
+        Message,      // p/n hold one whole message (valid until the next read, append() or keepRest())
         NeedMore,     // wait for more bytes
         UnknownType,  // a MessageType that is not HEL/ACK/ERR/RHE/OPN/MSG/CLO
         TooSmall,     // MessageSize below the 8-byte header
@@ -43,13 +50,14 @@ public:
     }
 
     // Like readFrom(), but when nothing waits in the framer the bytes stay in the thread's buffer
-    // and next() cuts them there, until keepRest(). keepRest() must be called before the thread
-    // reads in place for any other framer, that is before the caller returns to the event loop (a
-    // KeepRest guard does it); the messages next() returned are valid until then. The thread's
-    // buffer is shared by all its framers: nothing that runs in between may readInPlace() (no
-    // nested event loop in the caller).
+    // and next() cuts them there. Call it inside a KeepRest guard, which ends before the caller
+    // returns to the event loop: the guard copies what is left into the framer's own buffer, and
+    // the messages next() returned are valid until then. Until the outermost guard ends, any other
+    // readInPlace() on the thread (from a handler that runs a nested event loop, which libua's I/O
+    // threads never do) copies into its framer's own buffer instead, so it cannot overwrite them.
     std::ptrdiff_t readInPlace(TcpStream& stream) {
         keepRest();  // before the read overwrites the thread's buffer
+        if (viewOwner()) return readFrom(stream);  // nested: the thread's buffer is in use
         uint8_t* chunk = inPlaceChunk();
         const std::ptrdiff_t n = stream.read(chunk, kReadChunk);
         if (n <= 0) return n;
@@ -59,10 +67,13 @@ public:
             m_view = chunk;
             m_viewSize = std::size_t(n);
             m_viewOffset = 0;
+            viewOwner() = this;
         }
         return n;
     }
     // Copies what readInPlace() left unconsumed in the thread's buffer into the framer's own.
+    // (The message being processed stays where it is: the thread's buffer is this framer's until
+    // its outermost KeepRest ends.)
     void keepRest() {
         if (!m_view) return;
         const uint8_t* rest = m_view + m_viewOffset;
@@ -70,11 +81,15 @@ public:
         m_view = nullptr;
         if (left) append(reinterpret_cast<const char*>(rest), left);
     }
-    // Calls keepRest() when it goes out of scope.
+    // The scope of one readInPlace() and the processing of its messages: calls keepRest() when it
+    // ends, and the outermost one gives the thread's buffer back.
     class KeepRest {
     public:
-        explicit KeepRest(MessageFramer& f) : m_f(f) {}
-        ~KeepRest() { m_f.keepRest(); }
+        explicit KeepRest(MessageFramer& f) : m_f(f) { ++m_f.m_scopes; }
+        ~KeepRest() {
+            m_f.keepRest();
+            if (--m_f.m_scopes == 0 && viewOwner() == &m_f) viewOwner() = nullptr;
+        }
         KeepRest(const KeepRest&) = delete;
         KeepRest& operator=(const KeepRest&) = delete;
 
@@ -82,8 +97,9 @@ public:
         MessageFramer& m_f;
     };
 
-    // Appends n bytes read elsewhere.
+    // Appends n bytes read elsewhere (behind what readInPlace() left, which is kept first).
     void append(const char* p, std::size_t n) {
+        keepRest();
         compact();
         m_buffer.append(p, n);
     }
@@ -117,6 +133,11 @@ private:
         thread_local const std::unique_ptr<uint8_t[]> chunk(new uint8_t[kReadChunk]);
         return chunk.get();
     }
+    // The framer whose messages are in inPlaceChunk() now, if any.
+    static const MessageFramer*& viewOwner() {
+        thread_local const MessageFramer* owner = nullptr;
+        return owner;
+    }
     static Result cut(const uint8_t* data, std::size_t size, std::size_t& offset, uint32_t maxSize, const uint8_t*& p,
                       std::size_t& n) {
         if (size - offset < kTcpHeaderSize) return Result::NeedMore;
@@ -144,6 +165,7 @@ private:
     const uint8_t* m_view = nullptr;  // readInPlace(): the thread's buffer, until keepRest()
     std::size_t m_viewSize = 0;
     std::size_t m_viewOffset = 0;
+    int m_scopes = 0;                 // KeepRest guards open
 };
 
 } // namespace ua

@@ -22,6 +22,8 @@ public:
         m_sessions.erase(std::remove_if(m_sessions.begin(), m_sessions.end(), [&](const Entry& e) { return e.session == s; }),
                          m_sessions.end());
     }
+    // Sessions remembered (closed ones not yet passed by find() included): tests and diagnostics.
+    std::size_t size() const { return m_sessions.size(); }
     // Drops the closed ones it passes. The token is compared with the copy kept here, not with the
     // Session's (held in a block of its own: one more cold cache line per request at thousands of
     // Sessions, docs/Benchmarks.md "Cold lines per request").

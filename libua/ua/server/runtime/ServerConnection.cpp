@@ -186,8 +186,9 @@ void ServerConnection::onHousekeeping() {
 // sent since the check was armed (m_bytesQueued is counted per response anyway) and no partial
 // message waits; a connection under load is checked again a second later and keeps its warm
 // buffers meanwhile; the buffers of a steady small-message load stay under the threshold and are
-// never touched. (The stream holds no read buffer of its own: MessageFramer::readFrom() reads
-// through one buffer per thread.)
+// never touched. (The stream holds no read buffer of its own: MessageFramer::readInPlace() reads
+// through one buffer per thread, and a request that arrives whole and its response use only the
+// thread's buffers, so most connections never grow one of their own.)
 void ServerConnection::releaseIdleBuffers() {
     const bool active = m_bytesQueued != m_bytesQueuedAtCheck;
     if (active || m_readPaused) {
