@@ -9,6 +9,7 @@
 #include "ua/transport/ContextRef.h"
 
 #include <QPointer>
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -378,8 +379,11 @@ void ServerDiagnostics::State::fillSession(const Session& s, SessionSnapshot& ou
     // The wall-clock time of the last request: its monotonic ms plus an offset taken once, so that
     // an idle Session's value does not move between snapshots (a monitored item on it would report
     // changes that did not happen).
+    // Both clocks are read to the ms, so the sum can be up to a ms off either way: it is kept
+    // between the connection time and now (a contact cannot be before the one or after the other).
     static const int64_t wallOffsetTicks = DateTime::now().ticks - monotonicMs() * DateTime::kTicksPerMs;
-    d.clientLastContactTime = DateTime{wallOffsetTicks + s.lastActivityMs.load(std::memory_order_relaxed) * DateTime::kTicksPerMs};
+    const int64_t contact = wallOffsetTicks + s.lastActivityMs.load(std::memory_order_relaxed) * DateTime::kTicksPerMs;
+    d.clientLastContactTime = DateTime{std::max(d.clientConnectionTime.ticks, std::min(contact, DateTime::now().ticks))};
     if (home) {
         d.currentSubscriptionsCount = home->subscriptions;
         d.currentMonitoredItemsCount = home->monitoredItems;
