@@ -50,12 +50,9 @@ private:
         static TokenKey of(const NodeId& id) {
             TokenKey k;
             if (id.idType() == NodeId::IdType::Guid) {
-                const Guid& g = id.guid();
-                std::memcpy(k.bytes, &g.data1, 4);
-                std::memcpy(k.bytes + 4, &g.data2, 2);
-                std::memcpy(k.bytes + 6, &g.data3, 2);
-                std::memcpy(k.bytes + 8, g.data4.data(), 8);
-                k.size = 16;
+                static_assert(sizeof(Guid) == 16, "Guid's four fields without padding");
+                std::memcpy(k.bytes, &id.guid(), sizeof(Guid));
+                k.size = sizeof(Guid);
             } else if (id.idType() == NodeId::IdType::Opaque && !id.opaque().isNull() && id.opaque().size() <= sizeof k.bytes) {
                 k.size = uint8_t(id.opaque().size());
                 std::memcpy(k.bytes, id.opaque().data(), k.size);
