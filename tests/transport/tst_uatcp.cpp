@@ -33,6 +33,7 @@ private slots:
     void renewKeepsOldTokenUntilNewOneIsUsed();
     void closeSecureChannelClosesTheSocket();
     void idleConnectionGivesBackItsBuffers();
+    void pausedConnectionReadsNoMoreThanItProcesses();
 
 private:
     void checkWitness();
@@ -356,52 +357,89 @@ void TestUaTcp::closeSecureChannelClosesTheSocket() {
     checkWitness();
 }
 
-void TestUaTcp::idleConnectionGivesBackItsBuffers() {
-    // One of the server's connections over an in-memory socket on this thread, so that its
-    // timer runs here and its buffers can be looked at. A Read of 500 Values (request 9 KB,
-    // response 13 KB) that arrives whole is framed in the thread's read buffer, and its response
-    // encoded, sealed and gathered in the thread's buffers: the connection grows no buffer of its
-    // own. The same Read in two halves makes the framer keep the first half, which grows its buffer
-    // to 16 KB; the connection keeps it while such requests keep coming and gives it back
-    // (docs/Scalability.md "Memory per Session") within two idle checks (1 s apart) once it is idle.
-    auto* socket = new uafuzz::MemorySocket(true);
-    QPointer<ServerConnection> conn(new ServerConnection(m_server->parts(), socket));
-    RawClient c;  // builds the messages only
-    qsizetype at = 0;
-    auto exchange = [&](const QByteArray& request) {  // the last whole message the server wrote
+namespace {
+
+// One of the server's connections over an in-memory socket on this thread, so that its timer runs
+// here and its buffers can be looked at; the test's RawClient builds the messages only.
+struct MemoryConnection {
+    explicit MemoryConnection(Server& server)
+        : socket(new uafuzz::MemorySocket(true)), conn(new ServerConnection(server.parts(), socket)) {}
+    ~MemoryConnection() {
+        if (socket && !conn.isNull()) socket->remoteClose();
+    }
+    // Feeds request and runs the events once: the last whole message the server wrote since.
+    RawMessage exchange(const QByteArray& request) {
         socket->feed(request);
         QCoreApplication::processEvents();
-        RawMessage last;
+        return lastWritten();
+    }
+    RawMessage lastWritten() {
+        std::vector<RawMessage> all = written();
+        return all.empty() ? RawMessage{} : all.back();
+    }
+    // The whole messages the server wrote since the last call.
+    std::vector<RawMessage> written() {
+        std::vector<RawMessage> all;
         const QByteArray& w = socket->written();
         while (w.size() - at >= 8) {
             const TcpHeader h = readTcpHeader(reinterpret_cast<const uint8_t*>(w.constData() + at));
             if (h.messageSize < 8 || qsizetype(h.messageSize) > w.size() - at) break;
-            last.type = h.type;
-            last.chunk = char(h.chunkType);
-            last.bytes = w.mid(at, h.messageSize);
-            last.valid = true;
+            RawMessage& m = all.emplace_back();
+            m.type = h.type;
+            m.chunk = char(h.chunkType);
+            m.bytes = w.mid(at, h.messageSize);
+            m.valid = true;
             at += h.messageSize;
         }
-        return last;
-    };
-    QCOMPARE(exchange(RawClient::hello()).type, TcpMessageType::Acknowledge);
-    QVERIFY(c.acceptOpen(exchange(c.openRequest(0, SecurityTokenRequestType::Issue))));
-    CreateSessionRequest create;
-    create.sessionName = String("idle");
-    create.requestedSessionTimeout = 60000;
-    CreateSessionResponse created;
-    QVERIFY(decodeResponse(exchange(c.request(create)), created));
-    ActivateSessionRequest activate;
-    activate.requestHeader.authenticationToken = created.authenticationToken;
-    AnonymousIdentityToken anon;
-    anon.policyId = String("anonymous");
-    activate.userIdentityToken = ExtensionObject::make(anon);
-    ActivateSessionResponse activated;
-    QVERIFY(decodeResponse(exchange(c.request(activate)), activated));
-    QVERIFY(activated.responseHeader.serviceResult.isGood());
+        return all;
+    }
+    // Hello, OpenSecureChannel, CreateSession, ActivateSession (anonymous): the Session's token.
+    NodeId openSession(NodeId* sessionId) {
+        if (exchange(RawClient::hello()).type != TcpMessageType::Acknowledge) return {};
+        if (!c.acceptOpen(exchange(c.openRequest(0, SecurityTokenRequestType::Issue)))) return {};
+        CreateSessionRequest create;
+        create.sessionName = String("memory");
+        create.requestedSessionTimeout = 60000;
+        CreateSessionResponse created;
+        if (!decodeResponse(exchange(c.request(create)), created)) return {};
+        ActivateSessionRequest activate;
+        activate.requestHeader.authenticationToken = created.authenticationToken;
+        AnonymousIdentityToken anon;
+        anon.policyId = String("anonymous");
+        activate.userIdentityToken = ExtensionObject::make(anon);
+        ActivateSessionResponse activated;
+        if (!decodeResponse(exchange(c.request(activate)), activated) || !activated.responseHeader.serviceResult.isGood())
+            return {};
+        *sessionId = created.sessionId;
+        return created.authenticationToken;
+    }
+
+    uafuzz::MemorySocket* socket;  // owned by the connection
+    QPointer<ServerConnection> conn;
+    RawClient c;
+    qsizetype at = 0;  // how far socket->written() was looked at
+};
+
+} // namespace
+
+void TestUaTcp::idleConnectionGivesBackItsBuffers() {
+    // A Read of 500 Values (request 9 KB, response 13 KB) that arrives whole is framed in the
+    // thread's read buffer, and its response encoded, sealed and gathered in the thread's buffers:
+    // the connection grows no buffer of its own. The same Read in two halves makes the framer keep
+    // the first half, which grows its buffer to 16 KB; the connection keeps it while such requests
+    // keep coming and gives it back (docs/Scalability.md "Memory per Session") within two idle
+    // checks (1 s apart) once it is idle.
+    MemoryConnection mc(*m_server);
+    auto* socket = mc.socket;
+    QPointer<ServerConnection>& conn = mc.conn;
+    RawClient& c = mc.c;
+    auto exchange = [&](const QByteArray& request) { return mc.exchange(request); };
+    NodeId sessionId;
+    const NodeId token = mc.openSession(&sessionId);
+    QVERIFY(!token.isNull());
 
     ReadRequest read;
-    read.requestHeader.authenticationToken = created.authenticationToken;
+    read.requestHeader.authenticationToken = token;
     read.nodesToRead.resize(500);
     for (auto& v : read.nodesToRead) {
         v.nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
@@ -468,9 +506,94 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     QVERIFY2(conn->bufferCapacity() >= 16384, qPrintable(QString::number(conn->bufferCapacity())));
     QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
 
+    // Part of a request waits in the framer over two idle checks: its buffer (16 KB) cannot be
+    // given back meanwhile, and it must not be counted as kept either. The rest fits in it, so
+    // nothing grows when it comes; once the Read is answered and the connection idle, the buffer
+    // is given back all the same.
+    ReadRequest unknown;  // 700 unknown nodes: a 15 KB request, a 4 KB response in one chunk
+    unknown.requestHeader.authenticationToken = token;
+    unknown.nodesToRead.resize(700);
+    for (auto& v : unknown.nodesToRead) {
+        v.nodeId = NodeId(1, 999999u);
+        v.attributeId = uint32_t(AttributeId::Value);
+    }
+    const QByteArray request = c.request(unknown);
+    QVERIFY2(request.size() > 9000 && request.size() <= 16384, qPrintable(QString::number(request.size())));
+    socket->feed(request.left(9000));
+    QCoreApplication::processEvents();
+    const std::size_t held = conn->bufferCapacity();
+    QVERIFY2(held > ServerConnection::kIdleBufferKeep && held >= std::size_t(request.size()), qPrintable(QString::number(held)));
+    QTest::qWait(2500);
+    QCOMPARE(conn->bufferCapacity(), held);
+    ReadResponse unknownRead;
+    QVERIFY(decodeResponse(exchange(request.mid(9000)), unknownRead));
+    QCOMPARE(unknownRead.results.size(), std::size_t(700));
+    QCOMPARE(unknownRead.results[0].status.code, status::BadNodeIdUnknown.code);
+    QCOMPARE(conn->bufferCapacity(), held);
+    QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
+
     socket->remoteClose();
     QTRY_VERIFY(conn.isNull());
-    m_server->closeSession(created.sessionId);
+    m_server->closeSession(sessionId);
+}
+
+void TestUaTcp::pausedConnectionReadsNoMoreThanItProcesses() {
+    // Backpressure (AdmissionConfig.h) over the in-memory socket: 400 KB of small Reads in one
+    // write, six times what one read takes (64 KB). The connection stops reading while more than 8
+    // responses are queued and resumes when this thread's event loop reports them written (at 4).
+    // What it read and has not processed yet is processed before it reads again, so its framer
+    // holds at most about one read whatever the number of pauses. Reading first on each resume, it
+    // grew by a read per pause, to all 400 KB. Every response comes, in order.
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 1;
+    cfg.backpressure.maxQueuedResponses = 8;
+    cfg.backpressure.resumeQueuedResponses = 4;
+    Server server(cfg);
+    QVERIFY(server.start());
+    MemoryConnection mc(server);
+    NodeId sessionId;
+    const NodeId token = mc.openSession(&sessionId);
+    QVERIFY(!token.isNull());
+
+    QByteArray requests;
+    uint32_t count = 0;
+    while (requests.size() < 400 * 1024) {
+        ReadRequest read;
+        read.requestHeader.authenticationToken = token;
+        read.requestHeader.requestHandle = ++count;
+        read.nodesToRead.resize(1);
+        read.nodesToRead[0].nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
+        read.nodesToRead[0].attributeId = uint32_t(AttributeId::Value);
+        requests += mc.c.request(read);
+    }
+    const auto& counters = server.admission().counters();
+    const auto pausesBefore = counters.readPauses.load();
+    mc.socket->feed(requests);
+    std::size_t maxHeld = mc.conn->bufferCapacity();
+    uint32_t received = 0;
+    QElapsedTimer t;
+    t.start();
+    while (received < count && t.elapsed() < 60000 && !mc.conn.isNull()) {
+        QCoreApplication::processEvents();
+        maxHeld = std::max(maxHeld, mc.conn->bufferCapacity());
+        for (const RawMessage& m : mc.written()) {
+            ReadResponse r;
+            QVERIFY(decodeResponse(m, r));
+            QCOMPARE(r.responseHeader.requestHandle, ++received);
+            QVERIFY(r.results.size() == 1 && r.results[0].status.isGood());
+        }
+    }
+    const auto pauses = counters.readPauses.load() - pausesBefore;
+    qInfo("%u Reads (%lld bytes): %llu read pauses, the connection's buffers at most %zu bytes", count,
+          qlonglong(requests.size()), static_cast<unsigned long long>(pauses), maxHeld);
+    QCOMPARE(received, count);
+    QVERIFY2(pauses >= 100, qPrintable(QString::number(pauses)));
+    QVERIFY2(maxHeld <= 160 * 1024, qPrintable(QString::number(maxHeld)));
+    mc.socket->remoteClose();
+    QTRY_VERIFY(mc.conn.isNull());
+    server.closeSession(sessionId);
 }
 
 UA_TEST_GUILESS_MAIN(TestUaTcp)

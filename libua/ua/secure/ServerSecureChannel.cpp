@@ -77,11 +77,13 @@ std::size_t ServerSecureChannel::bufferCapacity() const {
     return m_assembly.capacity() + m_body.capacity() + m_out.capacity() + m_scratch.capacity();
 }
 
-void ServerSecureChannel::releaseIdleBuffers(std::size_t keep) {
+bool ServerSecureChannel::releaseIdleBuffers(std::size_t keep) {
     m_body.releaseAbove(keep);
     m_out.releaseAbove(keep);
     m_scratch.releaseAbove(keep);
-    if (!m_assembling && !m_assemblyReserved) m_assembly.releaseAbove(keep);
+    if (m_assembling || m_assemblyReserved) return m_assembly.capacity() <= keep;  // a chunked request in progress
+    m_assembly.releaseAbove(keep);
+    return true;
 }
 
 bool ServerSecureChannel::chunkedRequestExpired(int64_t nowMs) const {

@@ -156,7 +156,8 @@ public:
     // Gives back the reused buffers above keep bytes (one large message grew them; an idle channel
     // needs none), but for the reassembly buffer while a chunked request is incomplete. Between
     // chunks only: a body that onChunk() returned becomes invalid. Not for the request path.
-    void releaseIdleBuffers(std::size_t keep);
+    // Returns false when the reassembly buffer is in use and above keep (it could not be given back).
+    bool releaseIdleBuffers(std::size_t keep);
     // The client's limits for what we send.
     const HelloMessage& hello() const { return m_hello; }
     // The security the client chose (valid once open).

@@ -110,6 +110,8 @@ public:
         return cut(m_buffer.data(), m_buffer.size(), m_offset, maxSize, p, n);
     }
 
+    // True when bytes wait in the framer's own buffer (a partial message, or messages not yet cut).
+    bool buffered() const { return m_offset < m_buffer.size(); }
     // Bytes of storage held (for tests and diagnostics).
     std::size_t capacity() const { return m_buffer.capacity(); }
     // Gives the buffer back when it is above keep bytes and holds no unconsumed byte (no partial

@@ -198,7 +198,15 @@ void ServerConnection::releaseIdleBuffers() {
     }
     m_framer.releaseIfIdle(kIdleBufferKeep);
     m_writer.releaseIfIdle(kIdleBufferKeep);
-    if (m_channel) m_channel->releaseIdleBuffers(kIdleBufferKeep);
+    const bool channelHeld = m_channel && !m_channel->releaseIdleBuffers(kIdleBufferKeep);
+    // A buffer still in use (half a message in the framer, a chunked request being reassembled)
+    // could not be given back: checked again a second later, not counted as kept. Counted, its
+    // bytes would let other buffers grow by as much without a check once it was consumed or freed.
+    if (channelHeld || m_framer.capacity() > kIdleBufferKeep || m_writer.capacity() > kIdleBufferKeep) {
+        m_idleCheckMs = monotonicMs() + kIdleCheckMs;
+        m_bytesQueuedAtCheck = m_bytesQueued;
+        return;
+    }
     m_capacityKept = bufferCapacity();  // what is left is kept: no check until a buffer grows again
     m_localCapacityKept = m_framer.capacity() + m_writer.capacity();
 }
@@ -216,8 +224,14 @@ void ServerConnection::onReadable() {
         // Requests are cut from the thread's read buffer; what is left goes into the framer when
         // this scope ends (MessageFramer.h). No handler runs a nested event loop.
         const MessageFramer::KeepRest keepRest(m_framer);
-        if (m_framer.readInPlace(*m_stream) < 0) return;  // closed: onClosed() follows
-        processMessages();  // also with nothing new: what waited in the framer while reading was paused
+        // After a pause (resumeReading()), what waited in the framer is processed before anything
+        // more is read: if it pauses reading again, nothing new is read. Read first, a client that
+        // pipelines faster than it reads would grow the framer by a read (64 KB) per pause.
+        if (m_framer.buffered()) processMessages();
+        if (!m_readPaused && !m_closing) {
+            if (m_framer.readInPlace(*m_stream) < 0) return;  // closed: onClosed() follows
+            processMessages();
+        }
     }
     armHousekeeping();
 }
