@@ -65,7 +65,7 @@ public:
             append(reinterpret_cast<const char*>(chunk), std::size_t(n));
         } else {
             m_view = chunk;
-            m_viewSize = std::size_t(n);
+            m_viewSize = uint32_t(n);  // at most kReadChunk
             m_viewOffset = 0;
             viewOwner() = this;
         }
@@ -140,7 +140,8 @@ private:
         thread_local const MessageFramer* owner = nullptr;
         return owner;
     }
-    static Result cut(const uint8_t* data, std::size_t size, std::size_t& offset, uint32_t maxSize, const uint8_t*& p,
+    template <class Offset>
+    static Result cut(const uint8_t* data, std::size_t size, Offset& offset, uint32_t maxSize, const uint8_t*& p,
                       std::size_t& n) {
         if (size - offset < kTcpHeaderSize) return Result::NeedMore;
         const uint8_t* at = data + offset;
@@ -149,7 +150,7 @@ private:
         if (h.messageSize < kTcpHeaderSize) return Result::TooSmall;
         if (h.messageSize > maxSize) return Result::TooLarge;
         if (size - offset < h.messageSize) return Result::NeedMore;
-        offset += h.messageSize;
+        offset += Offset(h.messageSize);
         p = at;
         n = h.messageSize;
         return Result::Message;
@@ -165,9 +166,13 @@ private:
     Buffer m_buffer;
     std::size_t m_offset = 0;
     const uint8_t* m_view = nullptr;  // readInPlace(): the thread's buffer, until keepRest()
-    std::size_t m_viewSize = 0;
-    std::size_t m_viewOffset = 0;
-    int m_scopes = 0;                 // KeepRest guards open
+    // 32 bits: a view is one read, at most kReadChunk bytes. (The framer is among the connection's
+    // per-request fields: 56 bytes, not 64.)
+    uint32_t m_viewSize = 0;
+    uint32_t m_viewOffset = 0;
+    int m_scopes = 0;  // KeepRest guards open
 };
+
+static_assert(MessageFramer::kReadChunk <= UINT32_MAX);
 
 } // namespace ua
