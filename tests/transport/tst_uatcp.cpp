@@ -8,9 +8,16 @@
 #include "ua/server/runtime/Server.h"
 #include "ua/server/runtime/ServerConnection.h"
 
+#include <QScopeGuard>
 #include <QtTest>
 #include "MetaTypes.h"
 #include "TestMain.h"
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <functional>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace ua;
 using namespace ua::test;
@@ -34,6 +41,7 @@ private slots:
     void closeSecureChannelClosesTheSocket();
     void idleConnectionGivesBackItsBuffers();
     void pausedConnectionReadsNoMoreThanItProcesses();
+    void halfClosedPeerGetsEveryResponse();
 
 private:
     void checkWitness();
@@ -359,13 +367,57 @@ void TestUaTcp::closeSecureChannelClosesTheSocket() {
 
 namespace {
 
+// Hello, OpenSecureChannel, CreateSession, ActivateSession (anonymous) through exchange (a
+// message out, the server's answer back): the Session's token, null on a failure.
+NodeId openSessionOver(RawClient& c, const std::function<RawMessage(const QByteArray&)>& exchange, NodeId* sessionId) {
+    if (exchange(RawClient::hello()).type != TcpMessageType::Acknowledge) return {};
+    if (!c.acceptOpen(exchange(c.openRequest(0, SecurityTokenRequestType::Issue)))) return {};
+    CreateSessionRequest create;
+    create.sessionName = String("raw");
+    create.requestedSessionTimeout = 60000;
+    CreateSessionResponse created;
+    if (!decodeResponse(exchange(c.request(create)), created)) return {};
+    ActivateSessionRequest activate;
+    activate.requestHeader.authenticationToken = created.authenticationToken;
+    AnonymousIdentityToken anon;
+    anon.policyId = String("anonymous");
+    activate.userIdentityToken = ExtensionObject::make(anon);
+    ActivateSessionResponse activated;
+    if (!decodeResponse(exchange(c.request(activate)), activated) || !activated.responseHeader.serviceResult.isGood())
+        return {};
+    *sessionId = created.sessionId;
+    return created.authenticationToken;
+}
+
+// The whole messages at the front of bytes, taken out of it.
+std::vector<RawMessage> takeMessages(QByteArray& bytes) {
+    std::vector<RawMessage> all;
+    qsizetype at = 0;
+    while (bytes.size() - at >= 8) {
+        const TcpHeader h = readTcpHeader(reinterpret_cast<const uint8_t*>(bytes.constData() + at));
+        if (h.messageSize < 8 || qsizetype(h.messageSize) > bytes.size() - at) break;
+        RawMessage& m = all.emplace_back();
+        m.type = h.type;
+        m.chunk = char(h.chunkType);
+        m.bytes = bytes.mid(at, h.messageSize);
+        m.valid = true;
+        at += h.messageSize;
+    }
+    bytes.remove(0, at);
+    return all;
+}
+
 // One of the server's connections over an in-memory socket on this thread, so that its timer runs
 // here and its buffers can be looked at; the test's RawClient builds the messages only.
 struct MemoryConnection {
     explicit MemoryConnection(Server& server)
         : socket(new uafuzz::MemorySocket(true)), conn(new ServerConnection(server.parts(), socket)) {}
+    // Closes the connection and waits until it is gone (also when a check failed half-way), so
+    // that it never outlives the server it was made for.
     ~MemoryConnection() {
-        if (socket && !conn.isNull()) socket->remoteClose();
+        if (conn.isNull()) return;
+        socket->remoteClose();
+        for (int i = 0; i < 500 && !conn.isNull(); ++i) QTest::qWait(10);
     }
     // Feeds request and runs the events once: the last whole message the server wrote since.
     RawMessage exchange(const QByteArray& request) {
@@ -379,39 +431,13 @@ struct MemoryConnection {
     }
     // The whole messages the server wrote since the last call.
     std::vector<RawMessage> written() {
-        std::vector<RawMessage> all;
-        const QByteArray& w = socket->written();
-        while (w.size() - at >= 8) {
-            const TcpHeader h = readTcpHeader(reinterpret_cast<const uint8_t*>(w.constData() + at));
-            if (h.messageSize < 8 || qsizetype(h.messageSize) > w.size() - at) break;
-            RawMessage& m = all.emplace_back();
-            m.type = h.type;
-            m.chunk = char(h.chunkType);
-            m.bytes = w.mid(at, h.messageSize);
-            m.valid = true;
-            at += h.messageSize;
-        }
+        QByteArray rest = socket->written().mid(at);
+        std::vector<RawMessage> all = takeMessages(rest);
+        at = socket->written().size() - rest.size();
         return all;
     }
-    // Hello, OpenSecureChannel, CreateSession, ActivateSession (anonymous): the Session's token.
     NodeId openSession(NodeId* sessionId) {
-        if (exchange(RawClient::hello()).type != TcpMessageType::Acknowledge) return {};
-        if (!c.acceptOpen(exchange(c.openRequest(0, SecurityTokenRequestType::Issue)))) return {};
-        CreateSessionRequest create;
-        create.sessionName = String("memory");
-        create.requestedSessionTimeout = 60000;
-        CreateSessionResponse created;
-        if (!decodeResponse(exchange(c.request(create)), created)) return {};
-        ActivateSessionRequest activate;
-        activate.requestHeader.authenticationToken = created.authenticationToken;
-        AnonymousIdentityToken anon;
-        anon.policyId = String("anonymous");
-        activate.userIdentityToken = ExtensionObject::make(anon);
-        ActivateSessionResponse activated;
-        if (!decodeResponse(exchange(c.request(activate)), activated) || !activated.responseHeader.serviceResult.isGood())
-            return {};
-        *sessionId = created.sessionId;
-        return created.authenticationToken;
+        return openSessionOver(c, [this](const QByteArray& m) { return exchange(m); }, sessionId);
     }
 
     uafuzz::MemorySocket* socket;  // owned by the connection
@@ -506,10 +532,16 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     QVERIFY2(conn->bufferCapacity() >= 16384, qPrintable(QString::number(conn->bufferCapacity())));
     QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
 
+    // The connection's one timer waits for something seconds away (the SecurityToken's expiry, a
+    // chunked request's timeout), not for an idle check a second away.
+    auto noCheckPerSecond = [&] {
+        const QList<QTimer*> timers = conn->findChildren<QTimer*>();
+        return timers.size() == 1 && timers[0]->isActive() && timers[0]->remainingTime() > 5000;
+    };
     // Part of a request waits in the framer over two idle checks: its buffer (16 KB) cannot be
-    // given back meanwhile, and it must not be counted as kept either. The rest fits in it, so
-    // nothing grows when it comes; once the Read is answered and the connection idle, the buffer
-    // is given back all the same.
+    // given back meanwhile. It is not counted as kept either, and not looked at every second: the
+    // rest fits in it, so nothing grows when it comes, and once the Read is answered and the
+    // connection idle, the buffer is given back all the same.
     ReadRequest unknown;  // 700 unknown nodes: a 15 KB request, a 4 KB response in one chunk
     unknown.requestHeader.authenticationToken = token;
     unknown.nodesToRead.resize(700);
@@ -525,12 +557,41 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     QVERIFY2(held > ServerConnection::kIdleBufferKeep && held >= std::size_t(request.size()), qPrintable(QString::number(held)));
     QTest::qWait(2500);
     QCOMPARE(conn->bufferCapacity(), held);
+    QVERIFY(noCheckPerSecond());
     ReadResponse unknownRead;
     QVERIFY(decodeResponse(exchange(request.mid(9000)), unknownRead));
     QCOMPARE(unknownRead.results.size(), std::size_t(700));
     QCOMPARE(unknownRead.results[0].status.code, status::BadNodeIdUnknown.code);
     QCOMPARE(conn->bufferCapacity(), held);
-    QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 4000);
+    QVERIFY(noCheckPerSecond());
+
+    // The same for a chunked request whose final chunk is late: its first chunk (10 KB) waits in
+    // the SecureChannel's reassembly buffer over an idle check. Once the request is answered, or
+    // once the client abandons it with an abort chunk (6.7.3), the buffer is given back.
+    const QByteArray body = RawClient::body(unknown);
+    for (const char end : {'F', 'A'}) {
+        const uint32_t id = c.m_requestId++;
+        exchange(c.messageChunk(body.left(10000), ChunkType::Intermediate, id));
+        QVERIFY2(conn->bufferCapacity() > ServerConnection::kIdleBufferKeep, qPrintable(QString::number(conn->bufferCapacity())));
+        QTest::qWait(1500);
+        QVERIFY(conn->bufferCapacity() > ServerConnection::kIdleBufferKeep);
+        QVERIFY(noCheckPerSecond());
+        if (end == 'F') {
+            ReadResponse r;
+            QVERIFY(decodeResponse(exchange(c.messageChunk(body.mid(10000), ChunkType::Final, id)), r));
+            QCOMPARE(r.results.size(), std::size_t(700));
+        } else {
+            QByteArray abort(8, '\0');  // Error (Bad_RequestCancelledByClient: 0x802C0000 little-endian), Reason null
+            abort[2] = char(0x2C);
+            abort[3] = char(0x80);
+            abort[4] = abort[5] = abort[6] = abort[7] = char(0xFF);
+            exchange(c.messageChunk(abort, ChunkType::Abort, id));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 4000);
+        QVERIFY(noCheckPerSecond());
+    }
+    QVERIFY(bigRead());  // and the channel goes on
 
     socket->remoteClose();
     QTRY_VERIFY(conn.isNull());
@@ -593,6 +654,118 @@ void TestUaTcp::pausedConnectionReadsNoMoreThanItProcesses() {
     QVERIFY2(maxHeld <= 160 * 1024, qPrintable(QString::number(maxHeld)));
     mc.socket->remoteClose();
     QTRY_VERIFY(mc.conn.isNull());
+    server.closeSession(sessionId);
+}
+
+void TestUaTcp::halfClosedPeerGetsEveryResponse() {
+    // Over a real TCP connection (DescriptorStream) with small socket buffers, a client writes 300
+    // Reads of 50 values (390 KB of responses), shuts its side (SHUT_WR) and reads slowly. Its
+    // connection pauses above 8 queued responses and resumes at 4, many times. The server meets
+    // the peer's close only after it processed every request it read, and each response, the
+    // last ones too, goes out before its side closes. (The responses to requests held back over a
+    // pause were batched, and the read that found the close came before the batch was written:
+    // those requests ran, and their responses were dropped.)
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 1;
+    cfg.backpressure.maxQueuedResponses = 8;
+    cfg.backpressure.resumeQueuedResponses = 4;
+    Server server(cfg);
+    QVERIFY(server.start());
+
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    QVERIFY(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(listener, 1) == 0);
+    QVERIFY(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    const int client = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int small = 4096;
+    ::setsockopt(client, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);  // before connect: the window it announces
+    QVERIFY(::connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    const int accepted = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+    ::close(listener);
+    QVERIFY(accepted >= 0);
+    ::setsockopt(accepted, SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+    const auto closeClient = qScopeGuard([client] { ::close(client); });
+    QPointer<ServerConnection> conn(new ServerConnection(server.parts(), accepted));  // takes the descriptor
+    const auto closeConn = qScopeGuard([&] {
+        ::shutdown(client, SHUT_RDWR);
+        for (int i = 0; i < 500 && !conn.isNull(); ++i) QTest::qWait(10);
+    });
+
+    RawClient c;  // builds the messages only
+    QByteArray in;
+    auto receive = [&](int maxBytes) {  // what has come, without waiting; false once the server closed
+        char buf[65536];
+        const ssize_t n = ::recv(client, buf, std::size_t(std::min<int>(maxBytes, int(sizeof buf))), MSG_DONTWAIT);
+        if (n > 0) in.append(buf, qsizetype(n));
+        return n != 0;
+    };
+    auto exchange = [&](const QByteArray& request) {
+        if (::send(client, request.constData(), std::size_t(request.size()), MSG_NOSIGNAL) != request.size()) return RawMessage{};
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 5000) {
+            QCoreApplication::processEvents();
+            receive(65536);
+            std::vector<RawMessage> got = takeMessages(in);
+            if (!got.empty()) return got.back();
+        }
+        return RawMessage{};
+    };
+    NodeId sessionId;
+    const NodeId token = openSessionOver(c, exchange, &sessionId);
+    QVERIFY(!token.isNull());
+    ::fcntl(client, F_SETFL, ::fcntl(client, F_GETFL) | O_NONBLOCK);
+
+    QByteArray requests;
+    constexpr uint32_t kCount = 300;
+    for (uint32_t i = 1; i <= kCount; ++i) {
+        ReadRequest read;
+        read.requestHeader.authenticationToken = token;
+        read.requestHeader.requestHandle = i;
+        read.timestampsToReturn = TimestampsToReturn::Both;
+        read.nodesToRead.resize(50);
+        for (auto& v : read.nodesToRead) {
+            v.nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
+            v.attributeId = uint32_t(AttributeId::Value);
+        }
+        requests += c.request(read);
+    }
+    const auto& counters = server.admission().counters();
+    const auto pausesBefore = counters.readPauses.load();
+    qsizetype sent = 0;
+    uint32_t received = 0;
+    bool open = true;
+    QElapsedTimer t;
+    t.start();
+    while (received < kCount && open && t.elapsed() < 60000) {
+        if (sent < requests.size()) {
+            const ssize_t n = ::send(client, requests.constData() + sent, std::size_t(requests.size() - sent), MSG_NOSIGNAL);
+            if (n > 0) sent += n;
+            if (sent == requests.size()) ::shutdown(client, SHUT_WR);
+        }
+        QTest::qWait(1);
+        open = receive(2048);  // slowly: a couple of responses per turn
+        for (const RawMessage& m : takeMessages(in)) {
+            ReadResponse r;
+            QVERIFY(decodeResponse(m, r));
+            QCOMPARE(r.responseHeader.requestHandle, ++received);
+            QVERIFY(r.results.size() == 50 && r.results[49].status.isGood());
+        }
+    }
+    const auto pauses = counters.readPauses.load() - pausesBefore;
+    qInfo("%lld of %lld request bytes sent, %u of %u responses, %llu read pauses", qlonglong(sent), qlonglong(requests.size()),
+          received, kCount, static_cast<unsigned long long>(pauses));
+    QCOMPARE(sent, requests.size());
+    QCOMPARE(received, kCount);
+    QVERIFY2(pauses >= 10, qPrintable(QString::number(pauses)));
+    // Then the server closes its side too.
+    QTRY_VERIFY_WITH_TIMEOUT(!receive(65536), 5000);
+    QVERIFY(in.isEmpty());
     server.closeSession(sessionId);
 }
 

@@ -69,6 +69,9 @@ void ServerSecureChannel::clearAssembly() {
     // an idle channel should not keep megabytes of capacity).
     if (m_assembly.capacity() > (256u << 10)) m_assembly = Buffer();
     else m_assembly.clear();
+    // The buffer, left out of what its connection keeps while a request was reassembled in it, can
+    // now be given back by the connection's idle check (ServerConnection::releaseIdleBuffers).
+    if (m_assembly.capacity()) m_ownBuffersUsed = true;
     if (m_assemblyReserved && m_config.chunkBudget) m_config.chunkBudget->release(m_assemblyReserved);
     m_assemblyReserved = 0;
 }
@@ -77,13 +80,14 @@ std::size_t ServerSecureChannel::bufferCapacity() const {
     return m_assembly.capacity() + m_body.capacity() + m_out.capacity() + m_scratch.capacity();
 }
 
-bool ServerSecureChannel::releaseIdleBuffers(std::size_t keep) {
+std::size_t ServerSecureChannel::releaseIdleBuffers(std::size_t keep) {
     m_body.releaseAbove(keep);
     m_out.releaseAbove(keep);
     m_scratch.releaseAbove(keep);
-    if (m_assembling || m_assemblyReserved) return m_assembly.capacity() <= keep;  // a chunked request in progress
+    if (m_assembling || m_assemblyReserved)  // a chunked request in progress
+        return m_assembly.capacity() > keep ? m_assembly.capacity() : 0;
     m_assembly.releaseAbove(keep);
-    return true;
+    return 0;
 }
 
 bool ServerSecureChannel::chunkedRequestExpired(int64_t nowMs) const {

@@ -156,8 +156,9 @@ public:
     // Gives back the reused buffers above keep bytes (one large message grew them; an idle channel
     // needs none), but for the reassembly buffer while a chunked request is incomplete. Between
     // chunks only: a body that onChunk() returned becomes invalid. Not for the request path.
-    // Returns false when the reassembly buffer is in use and above keep (it could not be given back).
-    bool releaseIdleBuffers(std::size_t keep);
+    // Returns the capacity of the reassembly buffer when it is in use and above keep (it could not
+    // be given back), else 0.
+    std::size_t releaseIdleBuffers(std::size_t keep);
     // The client's limits for what we send.
     const HelloMessage& hello() const { return m_hello; }
     // The security the client chose (valid once open).

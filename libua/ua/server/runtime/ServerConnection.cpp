@@ -121,13 +121,13 @@ std::size_t ServerConnection::bufferCapacity() const {
 // connections it holds (docs/Benchmarks.md, "An event loop per I/O thread on epoll"). Checked
 // after each batch of requests (a few loads and compares) and after each tick; the timer is
 // re-armed only when the new deadline is earlier than the armed one.
-void ServerConnection::armHousekeeping() {
+void ServerConnection::armHousekeeping(bool lookAtBuffers) {
     if (m_closing) return;
     int64_t due = m_channel ? m_channel->nextDeadlineMs() : kNever;
     // Only when a buffer of the connection's own was used can one have grown: requests that
     // arrive whole and their responses use the thread's (ThreadBuffer.h), and the channel's
     // buffers, in the cold part of its object, are not looked at after every batch.
-    if (m_idleCheckMs == kNever &&
+    if (lookAtBuffers && m_idleCheckMs == kNever &&
         (m_framer.capacity() + m_writer.capacity() > m_localCapacityKept || (m_channel && m_channel->takeOwnBuffersUsed())) &&
         bufferCapacity() > m_capacityKept) {
         m_idleCheckMs = monotonicMs() + kIdleCheckMs;
@@ -172,11 +172,12 @@ void ServerConnection::onHousekeeping() {
     if (m_channel && m_channel->tokenExpired(now)) return fail(status::BadSecureChannelClosed, "SecurityToken expired");
     checkChunkTimeout(now);
     if (m_closing) return;
-    if (m_idleCheckMs <= now) {
+    const bool checked = m_idleCheckMs <= now;
+    if (checked) {
         m_idleCheckMs = kNever;
         releaseIdleBuffers();
     }
-    armHousekeeping();
+    armHousekeeping(!checked);  // a buffer in use that the check left is looked at after a batch, not a second later
 }
 
 // On the idle check, never per request. The buffers grow to the largest message the connection
@@ -198,17 +199,17 @@ void ServerConnection::releaseIdleBuffers() {
     }
     m_framer.releaseIfIdle(kIdleBufferKeep);
     m_writer.releaseIfIdle(kIdleBufferKeep);
-    const bool channelHeld = m_channel && !m_channel->releaseIdleBuffers(kIdleBufferKeep);
-    // A buffer still in use (half a message in the framer, a chunked request being reassembled)
-    // could not be given back: checked again a second later, not counted as kept. Counted, its
-    // bytes would let other buffers grow by as much without a check once it was consumed or freed.
-    if (channelHeld || m_framer.capacity() > kIdleBufferKeep || m_writer.capacity() > kIdleBufferKeep) {
-        m_idleCheckMs = monotonicMs() + kIdleCheckMs;
-        m_bytesQueuedAtCheck = m_bytesQueued;
-        return;
-    }
-    m_capacityKept = bufferCapacity();  // what is left is kept: no check until a buffer grows again
-    m_localCapacityKept = m_framer.capacity() + m_writer.capacity();
+    const std::size_t channelHeld = m_channel ? m_channel->releaseIdleBuffers(kIdleBufferKeep) : 0;
+    // What is left is kept: no check until a buffer grows again, or the channel uses one of its
+    // own. A buffer still in use (half a message in the framer, a chunked request being
+    // reassembled) could not be given back, and is not counted as kept: once the message is
+    // complete, the batch that processes it finds the buffers above what was kept and arms the
+    // check again. (Counted, its bytes let other buffers grow by as much without a check once it
+    // was consumed or freed. Nor is it looked at every second meanwhile: a peer that stops halfway
+    // through a message costs its thread nothing per second.)
+    const auto inUse = [](std::size_t capacity) { return capacity > kIdleBufferKeep ? capacity : 0; };
+    m_localCapacityKept = m_framer.capacity() - inUse(m_framer.capacity()) + m_writer.capacity() - inUse(m_writer.capacity());
+    m_capacityKept = m_localCapacityKept + (m_channel ? m_channel->bufferCapacity() - channelHeld : 0);
 }
 
 void ServerConnection::onReadable() {
@@ -227,7 +228,12 @@ void ServerConnection::onReadable() {
         // After a pause (resumeReading()), what waited in the framer is processed before anything
         // more is read: if it pauses reading again, nothing new is read. Read first, a client that
         // pipelines faster than it reads would grow the framer by a read (64 KB) per pause.
-        if (m_framer.buffered()) processMessages();
+        if (m_framer.buffered()) {
+            processMessages();
+            // Their responses go out before the read, which may find the peer's close (a client
+            // that wrote its last request and shut its side): the stream takes nothing after it.
+            if (m_writer.pendingMessages()) m_writer.flush();
+        }
         if (!m_readPaused && !m_closing) {
             if (m_framer.readInPlace(*m_stream) < 0) return;  // closed: onClosed() follows
             processMessages();

@@ -83,7 +83,9 @@ private:
     void reportReverse(ReverseHub::Outcome outcome);  // once, for a reverse connection
     void fail(StatusCode error, const std::string& reason);
     void closeConnection();
-    void armHousekeeping();  // after a batch and after a tick: the timer for the earliest deadline
+    // After a batch and after a tick: the timer for the earliest deadline; lookAtBuffers: and an
+    // idle check if a buffer grew above what the last check kept (not right after a check).
+    void armHousekeeping(bool lookAtBuffers = true);
     void disarmDeadline(int64_t& deadlineMs);  // that deadline is gone: re-armed for the next one
     void onHousekeeping();
     void releaseIdleBuffers();
