@@ -407,6 +407,13 @@ std::vector<RawMessage> takeMessages(QByteArray& bytes) {
     return all;
 }
 
+// The connection's one timer waits for something seconds away (the SecurityToken's expiry, a
+// chunked request's timeout), not for an idle check a second away.
+bool armedSecondsAway(ServerConnection* conn) {
+    const QList<QTimer*> timers = conn->findChildren<QTimer*>();
+    return timers.size() == 1 && timers[0]->isActive() && timers[0]->remainingTime() > 5000;
+}
+
 // One of the server's connections over an in-memory socket on this thread, so that its timer runs
 // here and its buffers can be looked at; the test's RawClient builds the messages only.
 struct MemoryConnection {
@@ -532,12 +539,7 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
     QVERIFY2(conn->bufferCapacity() >= 16384, qPrintable(QString::number(conn->bufferCapacity())));
     QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 3000);
 
-    // The connection's one timer waits for something seconds away (the SecurityToken's expiry, a
-    // chunked request's timeout), not for an idle check a second away.
-    auto noCheckPerSecond = [&] {
-        const QList<QTimer*> timers = conn->findChildren<QTimer*>();
-        return timers.size() == 1 && timers[0]->isActive() && timers[0]->remainingTime() > 5000;
-    };
+    auto noCheckPerSecond = [&] { return armedSecondsAway(conn); };
     // Part of a request waits in the framer over two idle checks: its buffer (16 KB) cannot be
     // given back meanwhile. It is not counted as kept either, and not looked at every second: the
     // rest fits in it, so nothing grows when it comes, and once the Read is answered and the
@@ -574,7 +576,7 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
         const uint32_t id = c.m_requestId++;
         exchange(c.messageChunk(body.left(10000), ChunkType::Intermediate, id));
         QVERIFY2(conn->bufferCapacity() > ServerConnection::kIdleBufferKeep, qPrintable(QString::number(conn->bufferCapacity())));
-        QTest::qWait(1500);
+        QTest::qWait(2200);
         QVERIFY(conn->bufferCapacity() > ServerConnection::kIdleBufferKeep);
         QVERIFY(noCheckPerSecond());
         if (end == 'F') {
@@ -589,6 +591,21 @@ void TestUaTcp::idleConnectionGivesBackItsBuffers() {
             exchange(c.messageChunk(abort, ChunkType::Abort, id));
         }
         QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 4000);
+        QVERIFY(noCheckPerSecond());
+    }
+    // A chunked request over MaxMessageSize (64 KB here) is answered Bad_RequestTooLarge at its
+    // fifth chunk and its other chunks are dropped (OPC 10000-6 7.1.2.4). Its reassembly buffer
+    // (64 KB, emptied but not freed) takes nothing more meanwhile: the check gives it back before
+    // the dropped final chunk comes.
+    {
+        const uint32_t id = c.m_requestId++;
+        const QByteArray part(14000, 'x');
+        for (int k = 0; k < 4; ++k) QVERIFY(!exchange(c.messageChunk(part, ChunkType::Intermediate, id)).valid);
+        QCOMPARE(RawClient::serviceFault(exchange(c.messageChunk(part, ChunkType::Intermediate, id))),
+                 status::BadRequestTooLarge.code);
+        QVERIFY2(conn->bufferCapacity() >= 65536, qPrintable(QString::number(conn->bufferCapacity())));
+        QTRY_VERIFY_WITH_TIMEOUT(conn->bufferCapacity() <= ServerConnection::kIdleBufferKeep, 4000);
+        QVERIFY(!exchange(c.messageChunk(part, ChunkType::Final, id)).valid);  // dropped, unanswered
         QVERIFY(noCheckPerSecond());
     }
     QVERIFY(bigRead());  // and the channel goes on
@@ -659,10 +676,10 @@ void TestUaTcp::pausedConnectionReadsNoMoreThanItProcesses() {
 
 void TestUaTcp::halfClosedPeerGetsEveryResponse() {
     // Over a real TCP connection (DescriptorStream) with small socket buffers, a client writes 300
-    // Reads of 50 values (390 KB of responses), shuts its side (SHUT_WR) and reads slowly. Its
-    // connection pauses above 8 queued responses and resumes at 4, many times. The server meets
-    // the peer's close only after it processed every request it read, and each response, the
-    // last ones too, goes out before its side closes. (The responses to requests held back over a
+    // Reads of 50 values (390 KB of responses), reads nothing for 2 s, then shuts its side
+    // (SHUT_WR) and reads slowly. Its connection pauses above 8 queued responses and resumes at 4,
+    // many times. The server meets the peer's close only after it processed every request it
+    // read, and each response, the last ones too, goes out before its side closes. (The responses to requests held back over a
     // pause were batched, and the read that found the close came before the batch was written:
     // those requests ran, and their responses were dropped.)
     ServerConfig cfg;
@@ -679,22 +696,27 @@ void TestUaTcp::halfClosedPeerGetsEveryResponse() {
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof addr;
+    const auto closeListener = qScopeGuard([listener] { ::close(listener); });
     QVERIFY(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(listener, 1) == 0);
     QVERIFY(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
     const int client = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    QPointer<ServerConnection> conn;
+    // Also when a check fails half-way: the client's side is reset (the server's connection ends
+    // at once, paused or not) and the connection is gone before the server.
+    const auto closeClient = qScopeGuard([&] {
+        const linger reset{1, 0};
+        ::setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+        ::close(client);
+        for (int i = 0; i < 500 && !conn.isNull(); ++i) QTest::qWait(10);
+        QVERIFY(conn.isNull());
+    });
     const int small = 4096;
     ::setsockopt(client, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);  // before connect: the window it announces
     QVERIFY(::connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
     const int accepted = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
-    ::close(listener);
     QVERIFY(accepted >= 0);
     ::setsockopt(accepted, SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
-    const auto closeClient = qScopeGuard([client] { ::close(client); });
-    QPointer<ServerConnection> conn(new ServerConnection(server.parts(), accepted));  // takes the descriptor
-    const auto closeConn = qScopeGuard([&] {
-        ::shutdown(client, SHUT_RDWR);
-        for (int i = 0; i < 500 && !conn.isNull(); ++i) QTest::qWait(10);
-    });
+    conn = new ServerConnection(server.parts(), accepted);  // takes the descriptor
 
     RawClient c;  // builds the messages only
     QByteArray in;
@@ -740,13 +762,25 @@ void TestUaTcp::halfClosedPeerGetsEveryResponse() {
     qsizetype sent = 0;
     uint32_t received = 0;
     bool open = true;
+    bool shut = false;
     QElapsedTimer t;
     t.start();
+    // First nothing is read: the connection pauses, and stays paused without a timer a second
+    // away (its idle check waits for the resume).
+    while (counters.readPauses.load() == counters.readResumes.load() && t.elapsed() < 10000) {
+        const ssize_t n = ::send(client, requests.constData() + sent, std::size_t(requests.size() - sent), MSG_NOSIGNAL);
+        if (n > 0) sent += n;
+        QTest::qWait(1);
+    }
+    QVERIFY(counters.readPauses.load() > counters.readResumes.load());
+    QTest::qWait(2200);
+    QVERIFY(counters.readPauses.load() > counters.readResumes.load());
+    QVERIFY(armedSecondsAway(conn));
     while (received < kCount && open && t.elapsed() < 60000) {
-        if (sent < requests.size()) {
+        if (!shut) {
             const ssize_t n = ::send(client, requests.constData() + sent, std::size_t(requests.size() - sent), MSG_NOSIGNAL);
             if (n > 0) sent += n;
-            if (sent == requests.size()) ::shutdown(client, SHUT_WR);
+            shut = sent == requests.size() && ::shutdown(client, SHUT_WR) == 0;
         }
         QTest::qWait(1);
         open = receive(2048);  // slowly: a couple of responses per turn

@@ -84,7 +84,8 @@ std::size_t ServerSecureChannel::releaseIdleBuffers(std::size_t keep) {
     m_body.releaseAbove(keep);
     m_out.releaseAbove(keep);
     m_scratch.releaseAbove(keep);
-    if (m_assembling || m_assemblyReserved)  // a chunked request in progress
+    // A chunked request in progress (one being discarded appends nothing: its buffer is free).
+    if ((m_assembling && !m_discarding) || m_assemblyReserved)
         return m_assembly.capacity() > keep ? m_assembly.capacity() : 0;
     m_assembly.releaseAbove(keep);
     return 0;

@@ -191,8 +191,11 @@ void ServerConnection::onHousekeeping() {
 // through one buffer per thread, and a request that arrives whole and its response use only the
 // thread's buffers, so most connections never grow one of their own.)
 void ServerConnection::releaseIdleBuffers() {
-    const bool active = m_bytesQueued != m_bytesQueuedAtCheck;
-    if (active || m_readPaused) {
+    if (m_readPaused) {  // its buffers hold what it will process: looked at again once it reads (resumeReading)
+        m_checkOnResume = true;  // a peer that never reads costs its thread nothing per second
+        return;
+    }
+    if (m_bytesQueued != m_bytesQueuedAtCheck) {  // active
         m_idleCheckMs = monotonicMs() + kIdleCheckMs;  // again a second later
         m_bytesQueuedAtCheck = m_bytesQueued;
         return;

@@ -121,6 +121,7 @@ private:
     // Admission and backpressure state (ServerConnectionAdmission.cpp).
     bool m_inHandshake = false;            // holds one of AdmissionControl's handshakes
     bool m_readPaused = false;             // not reading: too many responses queued, or refused
+    bool m_checkOnResume = false;          // an idle check found reading paused: armed again on resume
     uint64_t m_bytesQueued = 0;            // bytes handed to the socket since the start
     uint64_t m_bytesFlushed = 0;           // of them, bytes the socket has written to the kernel
     std::vector<uint64_t> m_responseEnds;  // ring: m_bytesQueued after each response not yet flushed

@@ -147,6 +147,10 @@ bool ServerConnection::mustPauseReading() {
 
 void ServerConnection::resumeReading() {
     m_readPaused = false;
+    if (std::exchange(m_checkOnResume, false)) {  // the onReadable() that follows arms the timer for it
+        m_idleCheckMs = monotonicMs() + kIdleCheckMs;
+        m_bytesQueuedAtCheck = m_bytesQueued;
+    }
     AdmissionControl::bump(m_server.admission().counters().readResumes);
     m_stream->setReading(true);  // onReadable() follows: what waits in the framer is processed too
 }
