@@ -407,6 +407,31 @@ std::vector<RawMessage> takeMessages(QByteArray& bytes) {
     return all;
 }
 
+// One I/O thread; a connection stops reading above 8 queued responses and reads again at 4.
+ServerConfig pausingServerConfig() {
+    ServerConfig cfg;
+    cfg.port = 0;
+    cfg.hostName = QStringLiteral("localhost");
+    cfg.ioThreads = 1;
+    cfg.backpressure.maxQueuedResponses = 8;
+    cfg.backpressure.resumeQueuedResponses = 4;
+    return cfg;
+}
+
+// A Read of the Server's CurrentTime count times (timestamps: ts).
+ReadRequest currentTimeRead(const NodeId& token, uint32_t handle, int count, TimestampsToReturn ts = TimestampsToReturn::Source) {
+    ReadRequest read;
+    read.requestHeader.authenticationToken = token;
+    read.requestHeader.requestHandle = handle;
+    read.timestampsToReturn = ts;
+    read.nodesToRead.resize(std::size_t(count));
+    for (auto& v : read.nodesToRead) {
+        v.nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
+        v.attributeId = uint32_t(AttributeId::Value);
+    }
+    return read;
+}
+
 // The connection's one timer waits for something seconds away (the SecurityToken's expiry, a
 // chunked request's timeout), not for an idle check a second away.
 bool armedSecondsAway(ServerConnection* conn) {
@@ -622,13 +647,7 @@ void TestUaTcp::pausedConnectionReadsNoMoreThanItProcesses() {
     // What it read and has not processed yet is processed before it reads again, so its framer
     // holds at most about one read whatever the number of pauses. Reading first on each resume, it
     // grew by a read per pause, to all 400 KB. Every response comes, in order.
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.ioThreads = 1;
-    cfg.backpressure.maxQueuedResponses = 8;
-    cfg.backpressure.resumeQueuedResponses = 4;
-    Server server(cfg);
+    Server server(pausingServerConfig());
     QVERIFY(server.start());
     MemoryConnection mc(server);
     NodeId sessionId;
@@ -637,15 +656,7 @@ void TestUaTcp::pausedConnectionReadsNoMoreThanItProcesses() {
 
     QByteArray requests;
     uint32_t count = 0;
-    while (requests.size() < 400 * 1024) {
-        ReadRequest read;
-        read.requestHeader.authenticationToken = token;
-        read.requestHeader.requestHandle = ++count;
-        read.nodesToRead.resize(1);
-        read.nodesToRead[0].nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
-        read.nodesToRead[0].attributeId = uint32_t(AttributeId::Value);
-        requests += mc.c.request(read);
-    }
+    while (requests.size() < 400 * 1024) requests += mc.c.request(currentTimeRead(token, ++count, 1));
     const auto& counters = server.admission().counters();
     const auto pausesBefore = counters.readPauses.load();
     mc.socket->feed(requests);
@@ -679,16 +690,10 @@ void TestUaTcp::halfClosedPeerGetsEveryResponse() {
     // Reads of 50 values (390 KB of responses), reads nothing for 2 s, then shuts its side
     // (SHUT_WR) and reads slowly. Its connection pauses above 8 queued responses and resumes at 4,
     // many times. The server meets the peer's close only after it processed every request it
-    // read, and each response, the last ones too, goes out before its side closes. (The responses to requests held back over a
-    // pause were batched, and the read that found the close came before the batch was written:
-    // those requests ran, and their responses were dropped.)
-    ServerConfig cfg;
-    cfg.port = 0;
-    cfg.hostName = QStringLiteral("localhost");
-    cfg.ioThreads = 1;
-    cfg.backpressure.maxQueuedResponses = 8;
-    cfg.backpressure.resumeQueuedResponses = 4;
-    Server server(cfg);
+    // read, and each response, the last ones too, goes out before its side closes. (The responses
+    // to requests held back over a pause were batched, and the read that found the close came
+    // before the batch was written: those requests ran, and their responses were dropped.)
+    Server server(pausingServerConfig());
     QVERIFY(server.start());
 
     const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -745,18 +750,7 @@ void TestUaTcp::halfClosedPeerGetsEveryResponse() {
 
     QByteArray requests;
     constexpr uint32_t kCount = 300;
-    for (uint32_t i = 1; i <= kCount; ++i) {
-        ReadRequest read;
-        read.requestHeader.authenticationToken = token;
-        read.requestHeader.requestHandle = i;
-        read.timestampsToReturn = TimestampsToReturn::Both;
-        read.nodesToRead.resize(50);
-        for (auto& v : read.nodesToRead) {
-            v.nodeId = NodeId(id::Server_ServerStatus_CurrentTime);
-            v.attributeId = uint32_t(AttributeId::Value);
-        }
-        requests += c.request(read);
-    }
+    for (uint32_t i = 1; i <= kCount; ++i) requests += c.request(currentTimeRead(token, i, 50, TimestampsToReturn::Both));
     const auto& counters = server.admission().counters();
     const auto pausesBefore = counters.readPauses.load();
     qsizetype sent = 0;
