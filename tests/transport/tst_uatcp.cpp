@@ -42,6 +42,7 @@ private slots:
     void idleConnectionGivesBackItsBuffers();
     void pausedConnectionReadsNoMoreThanItProcesses();
     void halfClosedPeerGetsEveryResponse();
+    void memorySocketFeedLargerThanAReadIsProcessed();
 
 private:
     void checkWitness();
@@ -794,6 +795,37 @@ void TestUaTcp::halfClosedPeerGetsEveryResponse() {
     // Then the server closes its side too.
     QTRY_VERIFY_WITH_TIMEOUT(!receive(65536), 5000);
     QVERIFY(in.isEmpty());
+    server.closeSession(sessionId);
+}
+
+void TestUaTcp::memorySocketFeedLargerThanAReadIsProcessed() {
+    // The test seam's stream (QtSocketStream over a MemorySocket) reads at most 64 KB per
+    // onReadable(), like the descriptor's. 200 KB fed at once, without backpressure (which would
+    // resume, and so read, on its own): every request is answered, not only the first read's.
+    ServerConfig cfg = pausingServerConfig();
+    cfg.backpressure.maxQueuedResponses = 0;  // never pauses
+    Server server(cfg);
+    QVERIFY(server.start());
+    MemoryConnection mc(server);
+    NodeId sessionId;
+    const NodeId token = mc.openSession(&sessionId);
+    QVERIFY(!token.isNull());
+    QByteArray requests;
+    uint32_t count = 0;
+    while (requests.size() < 200 * 1024) requests += mc.c.request(currentTimeRead(token, ++count, 1));
+    mc.socket->feed(requests);
+    uint32_t received = 0;
+    QElapsedTimer t;
+    t.start();
+    while (received < count && t.elapsed() < 10000) {
+        QCoreApplication::processEvents();
+        for (const RawMessage& m : mc.written()) {
+            ReadResponse r;
+            QVERIFY(decodeResponse(m, r));
+            QCOMPARE(r.responseHeader.requestHandle, ++received);
+        }
+    }
+    QCOMPARE(received, count);
     server.closeSession(sessionId);
 }
 

@@ -18,7 +18,13 @@ QtSocketStream::QtSocketStream(QTcpSocket* socket, Handler& handler, QObject* pa
 
 std::ptrdiff_t QtSocketStream::read(uint8_t* p, std::size_t max) {
     const qint64 n = m_socket->read(reinterpret_cast<char*>(p), qint64(max));
-    if (n > 0) return std::ptrdiff_t(n);
+    if (n > 0) {
+        // readyRead announces new bytes only. What this read left is announced again from the
+        // event loop, as TcpStream::Handler::onReadable() promises (DescriptorStream's notifier
+        // is level-triggered): a feed of more than a read would otherwise wait for the next one.
+        if (m_socket->bytesAvailable() > 0) announceLater();
+        return std::ptrdiff_t(n);
+    }
     if (n < 0 || m_socket->state() == QAbstractSocket::UnconnectedState) {
         reportClosed();
         return -1;
@@ -44,8 +50,16 @@ void QtSocketStream::setReading(bool on) {
         return;
     }
     m_socket->setReadBufferSize(m_savedReadBufferSize);
-    // What waits in the socket's buffer is not announced again by readyRead.
+    // What waits in the socket's buffer is not announced again by readyRead, and what the handler
+    // kept unprocessed is its own: it is asked once more.
+    announceLater();
+}
+
+void QtSocketStream::announceLater() {
+    if (m_announcePending) return;
+    m_announcePending = true;
     QMetaObject::invokeMethod(this, [this] {
+        m_announcePending = false;
         if (m_reading) m_handler.onReadable();
     }, Qt::QueuedConnection);
 }

@@ -26,12 +26,16 @@ public:
 
 private:
     void reportClosed();
+    // Calls onReadable() once from the event loop (if reading then): for bytes that readyRead
+    // will not announce again. One call pending at most.
+    void announceLater();
 
     QTcpSocket* m_socket;
     Handler& m_handler;
     bool m_reading = true;
     long long m_savedReadBufferSize = 0;
     bool m_closedReported = false;
+    bool m_announcePending = false;  // announceLater()
 };
 
 } // namespace ua
