@@ -135,6 +135,9 @@ void TestAdmission::helloBeyondHandshakesIsTooBusyAfterADelay() {
     QVERIFY2(t.elapsed() >= 250, qPrintable(QString::number(t.elapsed())));
     QVERIFY(c.waitClosed());
     QCOMPARE(server->admission().counters().busyChannels.load(), uint64_t(1));
+    // A refusal stops reading, but is no backpressure pause: the ERR's write resumed nothing.
+    QCOMPARE(server->admission().counters().readPauses.load(), uint64_t(0));
+    QCOMPARE(server->admission().counters().readResumes.load(), uint64_t(0));
     // The channels admitted still work, and a closed one frees its slot.
     QVERIFY(a.getEndpoints());
     b.socket().abort();

@@ -337,6 +337,9 @@ void ServerConnection::fail(StatusCode error, const std::string& reason) {
     // (a refused Hello) makes the kernel answer with RST, which can discard the ERR at the peer
     // before it is read: once the ERR is written, the sending side is shut (FIN after the ERR) and
     // the socket is closed when the peer closes its side, or after 2 s.
+    // A refusal's pause (refuseBusy) ends here, not with a resume: the ERR's write, which the
+    // kernel usually takes at once (noteWritten), must not count as one.
+    m_readPaused = false;
     m_writer.send(out.data(), out.size());
     m_writer.flush();
     if (m_stream->shutdownWrite()) {
