@@ -472,6 +472,34 @@ struct MemoryConnection {
     NodeId openSession(NodeId* sessionId) {
         return openSessionOver(c, [this](const QByteArray& m) { return exchange(m); }, sessionId);
     }
+    // Feeds, in one write, Reads of the Server's CurrentTime (handles 1, 2, ...) of at least bytes
+    // bytes in all: how many.
+    uint32_t feedCurrentTimeReads(const NodeId& token, qsizetype bytes) {
+        QByteArray requests;
+        uint32_t count = 0;
+        while (requests.size() < bytes) requests += c.request(currentTimeRead(token, ++count, 1));
+        socket->feed(requests);
+        return count;
+    }
+    // Runs the events until count responses came, or timeoutMs: how many came, in order, each a
+    // Good Read of one value (it stops counting at the first that is not). eachTurn after each turn.
+    uint32_t answeredInOrder(uint32_t count, int timeoutMs, const std::function<void()>& eachTurn = {}) {
+        uint32_t received = 0;
+        QElapsedTimer t;
+        t.start();
+        while (received < count && t.elapsed() < timeoutMs && !conn.isNull()) {
+            QCoreApplication::processEvents();
+            if (eachTurn) eachTurn();
+            for (const RawMessage& m : written()) {
+                ReadResponse r;
+                if (!decodeResponse(m, r) || r.responseHeader.requestHandle != received + 1 || r.results.size() != 1 ||
+                    !r.results[0].status.isGood())
+                    return received;
+                ++received;
+            }
+        }
+        return received;
+    }
 
     uafuzz::MemorySocket* socket;  // owned by the connection
     QPointer<ServerConnection> conn;
@@ -655,29 +683,16 @@ void TestUaTcp::pausedConnectionReadsNoMoreThanItProcesses() {
     const NodeId token = mc.openSession(&sessionId);
     QVERIFY(!token.isNull());
 
-    QByteArray requests;
-    uint32_t count = 0;
-    while (requests.size() < 400 * 1024) requests += mc.c.request(currentTimeRead(token, ++count, 1));
     const auto& counters = server.admission().counters();
     const auto pausesBefore = counters.readPauses.load();
-    mc.socket->feed(requests);
+    const uint32_t count = mc.feedCurrentTimeReads(token, 400 * 1024);
     std::size_t maxHeld = mc.conn->bufferCapacity();
-    uint32_t received = 0;
-    QElapsedTimer t;
-    t.start();
-    while (received < count && t.elapsed() < 60000 && !mc.conn.isNull()) {
-        QCoreApplication::processEvents();
-        maxHeld = std::max(maxHeld, mc.conn->bufferCapacity());
-        for (const RawMessage& m : mc.written()) {
-            ReadResponse r;
-            QVERIFY(decodeResponse(m, r));
-            QCOMPARE(r.responseHeader.requestHandle, ++received);
-            QVERIFY(r.results.size() == 1 && r.results[0].status.isGood());
-        }
-    }
+    const uint32_t received = mc.answeredInOrder(count, 60000, [&] {
+        if (!mc.conn.isNull()) maxHeld = std::max(maxHeld, mc.conn->bufferCapacity());
+    });
     const auto pauses = counters.readPauses.load() - pausesBefore;
-    qInfo("%u Reads (%lld bytes): %llu read pauses, the connection's buffers at most %zu bytes", count,
-          qlonglong(requests.size()), static_cast<unsigned long long>(pauses), maxHeld);
+    qInfo("%u Reads: %llu read pauses, the connection's buffers at most %zu bytes", count,
+          static_cast<unsigned long long>(pauses), maxHeld);
     QCOMPARE(received, count);
     QVERIFY2(pauses >= 100, qPrintable(QString::number(pauses)));
     QVERIFY2(maxHeld <= 160 * 1024, qPrintable(QString::number(maxHeld)));
@@ -810,22 +825,8 @@ void TestUaTcp::memorySocketFeedLargerThanAReadIsProcessed() {
     NodeId sessionId;
     const NodeId token = mc.openSession(&sessionId);
     QVERIFY(!token.isNull());
-    QByteArray requests;
-    uint32_t count = 0;
-    while (requests.size() < 200 * 1024) requests += mc.c.request(currentTimeRead(token, ++count, 1));
-    mc.socket->feed(requests);
-    uint32_t received = 0;
-    QElapsedTimer t;
-    t.start();
-    while (received < count && t.elapsed() < 10000) {
-        QCoreApplication::processEvents();
-        for (const RawMessage& m : mc.written()) {
-            ReadResponse r;
-            QVERIFY(decodeResponse(m, r));
-            QCOMPARE(r.responseHeader.requestHandle, ++received);
-        }
-    }
-    QCOMPARE(received, count);
+    const uint32_t count = mc.feedCurrentTimeReads(token, 200 * 1024);
+    QCOMPARE(mc.answeredInOrder(count, 10000), count);
     server.closeSession(sessionId);
 }
 

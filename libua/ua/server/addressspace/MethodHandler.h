@@ -12,10 +12,10 @@
 // quick (well under a millisecond), must not block, must not run an event loop of its own
 // (QEventLoop, processEvents(), a wait on a QFuture: the thread's other connections would be served
 // from inside the handler, in the middle of this connection's request) and must be thread-safe
-// (several I/O threads may run it at once). Execution::Worker runs it on the Method worker pool (MethodService.h): it
-// may block or take long; the response is sent on the connection's thread once every Method of
-// the Call request has finished. A handler may run after the Session that called it has closed;
-// its results are then discarded (OPC 10000-4 5.11.2.1).
+// (several I/O threads may run it at once). Execution::Worker runs it on the Method worker pool
+// (MethodService.h): it may block or take long; the response is sent on the connection's thread
+// once every Method of the Call request has finished. A handler may run after the Session that
+// called it has closed; its results are then discarded (OPC 10000-4 5.11.2.1).
 #pragma once
 
 #include "ua/encoding/generated/StatusCodes.h"
